@@ -1,15 +1,13 @@
+// Command parapet is the whole product in one binary: the web server, the
+// migration step of a deploy, and the operators' admin commands.
 package main
+
 import (
- _ "github.com/pressly/goose/v3"
- _ "github.com/labstack/echo/v4"
- _ "gorm.io/gorm"
- _ "gorm.io/driver/postgres"
- _ "github.com/glebarez/sqlite"
- _ "github.com/gorilla/sessions"
- _ "github.com/redis/go-redis/v9"
- _ "github.com/chromedp/chromedp"
- _ "golang.org/x/crypto/argon2"
- _ "github.com/PuerkitoBio/goquery"
- _ "github.com/a-h/templ"
+	"os"
+
+	"parapet/app/cli"
 )
-func main(){}
+
+func main() {
+	os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+}

@@ -1,0 +1,62 @@
+// Package app wires Parapet together: configuration, the middleware chain,
+// the routes and the server's lifecycle.
+package app
+
+import (
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/models"
+)
+
+// App is one instance of the product: its configuration, dependencies and
+// HTTP router.
+type App struct {
+	cfg Config
+	log *slog.Logger
+	db  *models.DB
+	e   *echo.Echo
+}
+
+// New builds the application on an open, migrated database.
+func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
+	a := &App{cfg: cfg, log: log, db: db}
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = a.handleError
+	if cfg.TrustProxy {
+		// Behind a Heroku-style router the client is the rightmost address
+		// in X-Forwarded-For that is not one of our own proxies.
+		e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	} else {
+		e.IPExtractor = echo.ExtractIPDirect()
+	}
+	// The chain, outermost first: every response gets an id and security
+	// headers, is logged once, and a panic anywhere becomes a 500.
+	e.Use(requestID, a.securityHeaders, accessLog(log), recoverPanic(log),
+		requestTimeout(cfg.RequestTimeout, isStream))
+	a.e = e
+	a.routes()
+	return a, nil
+}
+
+// Handler is the app as an http.Handler.
+func (a *App) Handler() http.Handler { return a.e }
+
+// Echo exposes the router, for tests that add a route of their own.
+func (a *App) Echo() *echo.Echo { return a.e }
+
+// isStream tells the requests that set their own deadlines: the gateway's
+// chat endpoints may stream for longer than a page takes to render.
+func isStream(c echo.Context) bool {
+	p := c.Request().URL.Path
+	return strings.HasPrefix(p, "/gateway/")
+}
+
+// Close releases what the app holds besides the database (caches,
+// background loops, the Redis client).
+func (a *App) Close() {}

@@ -1,0 +1,82 @@
+package app_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"parapet/app"
+)
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestConfigDefaults(t *testing.T) {
+	cfg, warnings, err := app.LoadConfig(envOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Port != "8080" || cfg.DatabaseURL != "sqlite:./data/parapet.db" || cfg.Env != "development" || cfg.TrustProxy {
+		t.Errorf("defaults: %+v", cfg)
+	}
+	if len(cfg.SessionSecret) < 32 {
+		t.Error("development did not generate a session secret")
+	}
+	if len(warnings) == 0 || !strings.Contains(strings.Join(warnings, "\n"), "SESSION_SECRET") {
+		t.Errorf("no warning about the generated secret: %v", warnings)
+	}
+	if cfg.RateLimitPerMinute != 60 || cfg.ShutdownTimeout != 25*time.Second || !cfg.DemoUpstream() {
+		t.Errorf("defaults: %+v", cfg)
+	}
+	other, _, _ := app.LoadConfig(envOf(nil))
+	if string(other.SessionSecret) == string(cfg.SessionSecret) {
+		t.Error("generated secrets repeat")
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	prod := map[string]string{
+		"PARAPET_ENV":          "production",
+		"DATABASE_URL":         "postgres://db/parapet",
+		"SESSION_SECRET":       strings.Repeat("s", 40),
+		"GATEWAY_UPSTREAM_URL": "https://llm.example",
+		"GATEWAY_UPSTREAM_KEY": "k",
+	}
+	if _, _, err := app.LoadConfig(envOf(prod)); err != nil {
+		t.Fatalf("a complete production config failed: %v", err)
+	}
+	cases := []struct {
+		name   string
+		change map[string]string
+		want   string
+	}{
+		{"production without secret", map[string]string{"SESSION_SECRET": ""}, "SESSION_SECRET must be set in production"},
+		{"short secret", map[string]string{"SESSION_SECRET": "short"}, "SESSION_SECRET must be at least 32 characters"},
+		{"production without database", map[string]string{"DATABASE_URL": ""}, "DATABASE_URL must be set in production"},
+		{"production without upstream", map[string]string{"GATEWAY_UPSTREAM_URL": ""}, "GATEWAY_UPSTREAM_URL must be set in production"},
+		{"production without upstream key", map[string]string{"GATEWAY_UPSTREAM_KEY": ""}, "GATEWAY_UPSTREAM_KEY must be set in production"},
+		{"bad env", map[string]string{"PARAPET_ENV": "staging"}, `PARAPET_ENV must be "development" or "production"`},
+		{"bad port", map[string]string{"PORT": "http"}, "PORT must be a port number"},
+		{"bad bool", map[string]string{"TRUST_PROXY": "yes please"}, "TRUST_PROXY: must be true or false"},
+		{"bad duration", map[string]string{"SHUTDOWN_TIMEOUT": "10"}, "SHUTDOWN_TIMEOUT: must be a positive duration"},
+		{"bad limit", map[string]string{"RATE_LIMIT_PER_MINUTE": "0"}, "RATE_LIMIT_PER_MINUTE: must be an integer between 1"},
+		{"bad style", map[string]string{"GATEWAY_UPSTREAM_STYLE": "grpc"}, "GATEWAY_UPSTREAM_STYLE"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			env := map[string]string{}
+			for k, v := range prod {
+				env[k] = v
+			}
+			for k, v := range tc.change {
+				env[k] = v
+			}
+			_, _, err := app.LoadConfig(envOf(env))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("the error is not one line: %q", err)
+			}
+		})
+	}
+}

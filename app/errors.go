@@ -1,0 +1,164 @@
+package app
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/apierr"
+	"parapet/app/httpx"
+	"parapet/views"
+)
+
+// handleError is the one place errors become responses: the spec's JSON
+// shape on API routes, the friendly page on browser routes.
+func (a *App) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	e := a.toAPIError(err, c)
+	if e.Status >= 500 {
+		a.log.Error("request failed", "request_id", httpx.RequestID(c), "status", e.Status, "code", e.Code, "error", e.Error())
+	}
+	h := c.Response().Header()
+	if e.RetryAfter > 0 {
+		h.Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
+	if e.Status == http.StatusMethodNotAllowed && h.Get("Allow") == "" {
+		h.Set("Allow", allowedMethods(c))
+	}
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(e.Status)
+		return
+	}
+	if httpx.IsJSONPath(c.Request().URL.Path) {
+		_ = c.JSON(e.Status, errorBody(e, httpx.RequestID(c)))
+		return
+	}
+	if httpx.IsHTMX(c) && e.Status < 500 {
+		// An htmx request shows the message where its result would go.
+		_ = httpx.Render(c, e.Status, views.InlineError(e.Message))
+		return
+	}
+	title, msg := pageText(e)
+	if err := httpx.Render(c, e.Status, views.ErrorPage(httpx.Chrome(c, title), e.Status, title, msg, httpx.RequestID(c))); err != nil {
+		a.log.Error("render error page", "request_id", httpx.RequestID(c), "error", err)
+	}
+}
+
+// ErrorBody is the spec's error shape.
+type ErrorBody struct {
+	Error ErrorObject `json:"error"`
+}
+
+// ErrorObject is the body of the spec's error shape; details is our
+// extension for requests with several problems.
+type ErrorObject struct {
+	Code      string          `json:"code"`
+	Message   string          `json:"message"`
+	RequestID string          `json:"request_id"`
+	Details   []apierr.Detail `json:"details,omitempty"`
+}
+
+func errorBody(e *apierr.Error, requestID string) ErrorBody {
+	return ErrorBody{Error: ErrorObject{Code: e.Code, Message: e.Message, RequestID: requestID, Details: e.Details}}
+}
+
+// toAPIError maps any error a handler or Echo returns to an *apierr.Error.
+func (a *App) toAPIError(err error, c echo.Context) *apierr.Error {
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	var maxBytes *http.MaxBytesError
+	if errors.As(err, &maxBytes) {
+		return apierr.PayloadTooLarge(fmt.Sprintf("the request body is larger than the limit of %s", httpx.FormatBytes(maxBytes.Limit)))
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		method, path := c.Request().Method, c.Request().URL.Path
+		switch he.Code {
+		case http.StatusNotFound:
+			return apierr.NotFound(fmt.Sprintf("no such endpoint: %s %s", method, path))
+		case http.StatusMethodNotAllowed:
+			return apierr.New(he.Code, "method_not_allowed", fmt.Sprintf("method %s is not allowed on %s", method, path))
+		case http.StatusRequestEntityTooLarge:
+			return apierr.PayloadTooLarge("the request body is too large")
+		case http.StatusUnsupportedMediaType:
+			return apierr.UnsupportedMediaType("unsupported content type")
+		case http.StatusBadRequest:
+			return apierr.InvalidRequest("%v", he.Message)
+		case http.StatusForbidden:
+			return apierr.New(he.Code, "forbidden", fmt.Sprint(he.Message))
+		case http.StatusServiceUnavailable:
+			return apierr.Unavailable(err)
+		}
+		if he.Code < 500 {
+			return apierr.New(he.Code, strings.ReplaceAll(strings.ToLower(http.StatusText(he.Code)), " ", "_"), fmt.Sprint(he.Message))
+		}
+		return apierr.Internal(err)
+	}
+	if isUnavailable(err) {
+		return apierr.Unavailable(err)
+	}
+	return apierr.Internal(err)
+}
+
+// isUnavailable tells a dependency outage (database down, deadline passed)
+// from a bug: the first is a 503 the client may retry, the second a 500.
+func isUnavailable(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, driver.ErrBadConn) {
+		return true
+	}
+	var connErr *pgconn.ConnectError
+	if errors.As(err, &connErr) {
+		return true
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) {
+		return true
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		// Class 08: connection exception; 57P0x: the server is shutting down.
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P0")
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "connection refused") || strings.Contains(msg, "broken pipe") ||
+		strings.Contains(msg, "unexpected EOF") || strings.Contains(msg, "conn closed") || strings.Contains(msg, "connection reset")
+}
+
+func pageText(e *apierr.Error) (string, string) {
+	switch {
+	case e.Status == http.StatusNotFound:
+		return "Page not found", "There is nothing at this address. Check the link, or start again from the start page."
+	case e.Status == http.StatusForbidden:
+		return "Not allowed", e.Message
+	case e.Status == http.StatusMethodNotAllowed:
+		return "Not allowed", "This page does not accept that kind of request."
+	case e.Status == http.StatusServiceUnavailable:
+		return "Temporarily unavailable", "We cannot serve this page right now. Please try again in a moment."
+	case e.Status >= 500:
+		return "Something went wrong", "An error on our side stopped this page. It has been logged; please try again."
+	default:
+		return http.StatusText(e.Status), e.Message
+	}
+}
+
+func allowedMethods(c echo.Context) string {
+	var methods []string
+	for _, r := range c.Echo().Routes() {
+		if r.Path == c.Path() && r.Method != echo.RouteNotFound {
+			methods = append(methods, r.Method)
+		}
+	}
+	return strings.Join(methods, ", ")
+}

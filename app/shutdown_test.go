@@ -1,0 +1,102 @@
+package app_test
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/apptest"
+)
+
+// TestGracefulShutdown: when the process is told to stop, a request in
+// flight still gets its full answer, new connections are refused, and Serve
+// returns.
+func TestGracefulShutdown(t *testing.T) {
+	d := apptest.Databases(t)[0]
+	cfg := apptest.Config(t, apptest.FreshDatabaseURL(t, d), apptest.WithEnv("SHUTDOWN_TIMEOUT", "5s"))
+	env := apptest.Start(t, cfg)
+	started := make(chan struct{})
+	env.App.Echo().GET("/test/slow", func(c echo.Context) error {
+		close(started)
+		time.Sleep(300 * time.Millisecond)
+		return c.String(http.StatusOK, "finished")
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- env.App.Serve(ctx, ln) }()
+
+	type result struct {
+		body string
+		err  error
+	}
+	inflight := make(chan result, 1)
+	go func() {
+		res, err := http.Get("http://" + addr + "/test/slow")
+		if err != nil {
+			inflight <- result{err: err}
+			return
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		inflight <- result{string(b), err}
+	}()
+	<-started
+	stop() // what SIGTERM does in `parapet serve`
+
+	r := <-inflight
+	if r.err != nil || r.body != "finished" {
+		t.Fatalf("the in-flight request got %q, %v; want its full answer", r.body, r.err)
+	}
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatalf("Serve returned %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after shutdown")
+	}
+	if _, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		t.Error("new connections are still accepted after shutdown")
+	}
+}
+
+// TestShutdownTimeout: a request that outlives the shutdown timeout does not
+// hold the process forever.
+func TestShutdownTimeout(t *testing.T) {
+	d := apptest.Databases(t)[0]
+	cfg := apptest.Config(t, apptest.FreshDatabaseURL(t, d), apptest.WithEnv("SHUTDOWN_TIMEOUT", "200ms"))
+	env := apptest.Start(t, cfg)
+	started := make(chan struct{})
+	release := make(chan struct{})
+	defer close(release)
+	env.App.Echo().GET("/test/stuck", func(c echo.Context) error {
+		close(started)
+		<-release
+		return nil
+	})
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- env.App.Serve(ctx, ln) }()
+	go http.Get("http://" + ln.Addr().String() + "/test/stuck") //nolint:errcheck
+	<-started
+	stop()
+	select {
+	case err := <-served:
+		if err == nil {
+			t.Error("Serve reported a clean stop although a request was cut off")
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("Serve waited past its shutdown timeout")
+	}
+}
