@@ -9,21 +9,31 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"parapet/app/keys"
+	"parapet/app/session"
+	"parapet/app/web"
 	"parapet/models"
 )
 
 // App is one instance of the product: its configuration, dependencies and
 // HTTP router.
 type App struct {
-	cfg Config
-	log *slog.Logger
-	db  *models.DB
-	e   *echo.Echo
+	cfg      Config
+	log      *slog.Logger
+	db       *models.DB
+	e        *echo.Echo
+	sessions *session.Store
+	keys     *keys.Verifier
+	pages    *web.Pages
 }
 
 // New builds the application on an open, migrated database.
 func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	a := &App{cfg: cfg, log: log, db: db}
+	a.sessions = session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS)
+	a.keys = keys.NewVerifier(db.DB, log)
+	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: a.sessions, Keys: a.keys, Secret: cfg.SessionSecret,
+		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS})
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -36,9 +46,11 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
 	// The chain, outermost first: every response gets an id and security
-	// headers, is logged once, and a panic anywhere becomes a 500.
+	// headers, is logged once, and a panic anywhere becomes a 500; browser
+	// requests then learn who is signed in, and state-changing ones must
+	// carry the CSRF token.
 	e.Use(requestID, a.securityHeaders, accessLog(log), recoverPanic(log),
-		requestTimeout(cfg.RequestTimeout, isStream))
+		requestTimeout(cfg.RequestTimeout, isStream), a.pages.LoadUser, a.pages.CSRF)
 	a.e = e
 	a.routes()
 	return a, nil

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"net/http"
 	"fmt"
 	"log/slog"
 	"regexp"
@@ -103,13 +104,16 @@ func (a *App) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// isHTTPS tells whether the client reached us over HTTPS: directly, or
-// through a trusted proxy that says so in X-Forwarded-Proto.
-func (a *App) isHTTPS(c echo.Context) bool {
-	if c.Request().TLS != nil {
+// isHTTPS tells whether the client reached us over HTTPS.
+func (a *App) isHTTPS(c echo.Context) bool { return a.requestIsHTTPS(c.Request()) }
+
+// requestIsHTTPS: directly over TLS, or through a trusted proxy that says
+// so in X-Forwarded-Proto (an untrusted client could claim anything).
+func (a *App) requestIsHTTPS(r *http.Request) bool {
+	if r.TLS != nil {
 		return true
 	}
-	return a.cfg.TrustProxy && c.Request().Header.Get(echo.HeaderXForwardedProto) == "https"
+	return a.cfg.TrustProxy && r.Header.Get(echo.HeaderXForwardedProto) == "https"
 }
 
 // requestTimeout bounds the work a request may do (database calls take the

@@ -11,11 +11,28 @@ import (
 // routes is every route of the product in one place.
 func (a *App) routes() {
 	e := a.e
-	pages := web.New(a.log)
+	p := a.pages
 	v1 := api.New()
 
 	e.GET("/static/*", echo.WrapHandler(static.Handler()))
-	e.GET("/", pages.Home)
+	e.GET("/", p.Home)
 
+	// Console: accounts, organizations, keys, audit.
+	e.GET("/console/signup", p.SignUpPage)
+	e.POST("/console/signup", p.SignUp)
+	e.GET("/console/signin", p.SignInPage)
+	e.POST("/console/signin", p.SignIn)
+	e.POST("/console/signout", p.SignOut)
+	console := e.Group("/console", web.RequireUser)
+	console.GET("", p.ConsoleHome)
+	console.GET("/orgs", p.OrgsPage)
+	console.POST("/orgs", p.CreateOrg)
+	console.POST("/orgs/switch", p.SwitchOrg)
+	console.GET("/keys", p.KeysPage)
+	console.POST("/keys", p.CreateKey)
+	console.POST("/keys/:id/revoke", p.RevokeKey)
+	console.GET("/audit", p.AuditPage)
+
+	// Public API v1.
 	e.GET("/v1/health", v1.Health)
 }

@@ -4,24 +4,38 @@
 package web
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/httpx"
+	"parapet/app/keys"
+	"parapet/app/session"
+	"parapet/models"
 	"parapet/views"
 )
 
+// Deps is what the pages need.
+type Deps struct {
+	DB                   *models.DB
+	Log                  *slog.Logger
+	Sessions             *session.Store
+	Keys                 *keys.Verifier
+	Secret               []byte
+	GatewayMonthlyTokens int64
+	IsHTTPS              func(*http.Request) bool
+}
+
 // Pages serves the browser routes.
 type Pages struct {
-	log *slog.Logger
+	Deps
 }
 
 // New makes the page handlers.
-func New(log *slog.Logger) *Pages {
-	return &Pages{log: log}
-}
+func New(d Deps) *Pages { return &Pages{Deps: d} }
 
 // Home is the landing page.
 func (p *Pages) Home(c echo.Context) error {
@@ -29,3 +43,19 @@ func (p *Pages) Home(c echo.Context) error {
 	ch.Nav = "home"
 	return httpx.Render(c, http.StatusOK, views.Home(ch))
 }
+
+// audit records an event of the current request. A failure to record is
+// logged, and fails the action only where the caller decides so.
+func (p *Pages) audit(c echo.Context, e *models.AuditEvent) error {
+	e.IP = c.RealIP()
+	e.RequestID = httpx.RequestID(c)
+	ctx, cancel := context.WithTimeout(httpx.Detach(c.Request().Context()), 5*time.Second)
+	defer cancel()
+	if err := models.RecordAudit(ctx, p.DB.DB, e); err != nil {
+		p.Log.Error("audit", "action", e.Action, "request_id", e.RequestID, "error", err)
+		return err
+	}
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }

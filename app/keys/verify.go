@@ -1,0 +1,153 @@
+package keys
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"gorm.io/gorm"
+
+	"parapet/app/apierr"
+	"parapet/models"
+)
+
+// Principal is who a verified key speaks for.
+type Principal struct {
+	KeyID   string
+	KeyName string
+	OrgID   string
+}
+
+// The two ways a key is refused (SPEC section 7).
+var (
+	ErrMissing = apierr.New(http.StatusUnauthorized, "missing_api_key",
+		"send your API key in the Authorization header: Authorization: Bearer <API_KEY>")
+	ErrInvalid = apierr.New(http.StatusUnauthorized, "invalid_api_key",
+		"the API key is not valid: it does not exist or has been revoked")
+)
+
+// CacheTTL is how long a key lookup is reused. Revocation through this
+// instance takes effect at once (Forget); through another instance sharing
+// the database, within this time.
+const CacheTTL = 500 * time.Millisecond
+
+const maxCached = 10_000
+
+type cached struct {
+	p     Principal
+	valid bool
+	at    time.Time
+}
+
+// Verifier checks API keys against the database, with a short cache so a
+// busy key costs one query per CacheTTL, and records last use at most once
+// a minute per key.
+type Verifier struct {
+	db  *gorm.DB
+	log *slog.Logger
+	now func() time.Time
+
+	mu      sync.Mutex
+	cache   map[string]cached    // by key hash
+	touched map[string]time.Time // by key id
+}
+
+// NewVerifier makes a verifier on db.
+func NewVerifier(db *gorm.DB, log *slog.Logger) *Verifier {
+	return &Verifier{db: db, log: log, now: time.Now, cache: map[string]cached{}, touched: map[string]time.Time{}}
+}
+
+// BearerToken extracts the token of an "Authorization: Bearer <token>"
+// header (the scheme is case-insensitive), or ErrMissing.
+func BearerToken(header string) (string, error) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return "", ErrMissing
+	}
+	return strings.TrimSpace(token), nil
+}
+
+// Verify checks the Authorization header and returns the key's principal,
+// or ErrMissing / ErrInvalid (or a 503 when the database is down).
+func (v *Verifier) Verify(ctx context.Context, authorization string) (*Principal, error) {
+	token, err := BearerToken(authorization)
+	if err != nil {
+		return nil, err
+	}
+	return v.VerifyKey(ctx, token)
+}
+
+// VerifyKey checks a key's text.
+func (v *Verifier) VerifyKey(ctx context.Context, key string) (*Principal, error) {
+	if !WellFormed(key) {
+		// Malformed or checksum-failing strings never reach the database.
+		return nil, ErrInvalid
+	}
+	hash := Hash(key)
+	now := v.now()
+	v.mu.Lock()
+	c, ok := v.cache[hash]
+	v.mu.Unlock()
+	if !ok || now.Sub(c.at) >= CacheTTL {
+		k, err := models.APIKeyByHash(ctx, v.db, hash)
+		switch {
+		case errors.Is(err, models.ErrNotFound):
+			c = cached{at: now}
+		case err != nil:
+			return nil, apierr.Unavailable(err)
+		default:
+			c = cached{p: Principal{KeyID: k.ID, KeyName: k.Name, OrgID: k.OrgID}, valid: k.Active(), at: now}
+		}
+		v.mu.Lock()
+		if len(v.cache) >= maxCached {
+			clear(v.cache) // bounded memory; the cache refills from hot keys
+		}
+		v.cache[hash] = c
+		v.mu.Unlock()
+	}
+	if !c.valid {
+		return nil, ErrInvalid
+	}
+	v.touch(c.p.KeyID, now)
+	p := c.p
+	return &p, nil
+}
+
+// Forget drops a key from the cache: called when this instance revokes it,
+// so its very next request is refused.
+func (v *Verifier) Forget(keyID string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for h, c := range v.cache {
+		if c.p.KeyID == keyID {
+			delete(v.cache, h)
+		}
+	}
+}
+
+// touch records the key's last use in the background, at most once a
+// minute per key, so verification never waits on a write.
+func (v *Verifier) touch(keyID string, now time.Time) {
+	v.mu.Lock()
+	last, ok := v.touched[keyID]
+	if ok && now.Sub(last) < time.Minute {
+		v.mu.Unlock()
+		return
+	}
+	if len(v.touched) >= maxCached {
+		clear(v.touched)
+	}
+	v.touched[keyID] = now
+	v.mu.Unlock()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := models.TouchAPIKey(ctx, v.db, keyID, now.UTC()); err != nil {
+			v.log.Warn("record key use", "key_id", keyID, "error", err)
+		}
+	}()
+}

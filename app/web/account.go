@@ -1,0 +1,215 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/gorilla/sessions"
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/auth"
+	"parapet/app/httpx"
+	"parapet/app/session"
+	"parapet/models"
+	"parapet/views"
+)
+
+// Sign-in throttle: after this many failures within the window, for one
+// email or from one client IP, further attempts are refused until older
+// failures leave the window.
+const (
+	signInMaxFailures = 10
+	signInWindow      = 15 * time.Minute
+	maxEmailLength    = 254
+)
+
+// SignUpPage shows the sign-up form.
+func (p *Pages) SignUpPage(c echo.Context) error {
+	if CurrentOf(c).User != nil {
+		return c.Redirect(http.StatusSeeOther, "/console")
+	}
+	return p.renderSignUp(c, http.StatusOK, views.AuthForm{Next: localPath(c.QueryParam("next"))})
+}
+
+func (p *Pages) renderSignUp(c echo.Context, status int, f views.AuthForm) error {
+	return httpx.Render(c, status, views.SignUp(httpx.Chrome(c, "Sign up"), f))
+}
+
+// SignUp creates an account and signs it in.
+func (p *Pages) SignUp(c echo.Context) error {
+	email := strings.TrimSpace(c.FormValue("email"))
+	password := c.FormValue("password")
+	f := views.AuthForm{Email: email, Next: localPath(c.FormValue("next"))}
+	if msg := checkEmail(email); msg != "" {
+		f.Error = msg
+		return p.renderSignUp(c, http.StatusUnprocessableEntity, f)
+	}
+	if err := auth.CheckPasswordRules(password); err != nil {
+		f.Error = upperFirst(err.Error()) + "."
+		return p.renderSignUp(c, http.StatusUnprocessableEntity, f)
+	}
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		return err
+	}
+	user, err := models.CreateUser(c.Request().Context(), p.DB.DB, email, hash)
+	if errors.Is(err, models.ErrEmailTaken) {
+		f.Error = "An account with this email already exists. Sign in instead."
+		return p.renderSignUp(c, http.StatusUnprocessableEntity, f)
+	}
+	if err != nil {
+		return err
+	}
+	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionSignUp, Target: user.Email})
+	if err := p.startSession(c, user, ""); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, orDefault(f.Next, "/console"))
+}
+
+// SignInPage shows the sign-in form.
+func (p *Pages) SignInPage(c echo.Context) error {
+	next := localPath(c.QueryParam("next"))
+	if CurrentOf(c).User != nil {
+		return c.Redirect(http.StatusSeeOther, orDefault(next, "/console"))
+	}
+	return p.renderSignIn(c, http.StatusOK, views.AuthForm{Next: next})
+}
+
+func (p *Pages) renderSignIn(c echo.Context, status int, f views.AuthForm) error {
+	ch := httpx.Chrome(c, "Sign in")
+	ch.Nav = "signin"
+	return httpx.Render(c, status, views.SignIn(ch, f))
+}
+
+// SignIn checks the credentials, throttles repeated failures, and starts
+// a new session. Every failure says the same thing and costs the same
+// time, whether the email exists or not.
+func (p *Pages) SignIn(c echo.Context) error {
+	ctx := c.Request().Context()
+	email := models.NormalizeEmail(c.FormValue("email"))
+	password := c.FormValue("password")
+	f := views.AuthForm{Email: email, Next: localPath(c.FormValue("next"))}
+	ip := c.RealIP()
+
+	byEmail, byIP, err := models.RecentSignInFailures(ctx, p.DB.DB, email, ip, models.Now().Add(-signInWindow))
+	if err != nil {
+		return err
+	}
+	if byEmail >= signInMaxFailures || byIP >= signInMaxFailures {
+		f.Error = fmt.Sprintf("Too many failed sign-in attempts. Wait %d minutes and try again.", int(signInWindow/time.Minute))
+		c.Response().Header().Set("Retry-After", fmt.Sprint(int(signInWindow/time.Second)))
+		return p.renderSignIn(c, http.StatusTooManyRequests, f)
+	}
+
+	var user *models.User
+	hash := ""
+	if len(email) <= maxEmailLength && len(password) <= 4*auth.MaxPasswordLength {
+		u, err := models.UserByEmail(ctx, p.DB.DB, email)
+		if err != nil && !errors.Is(err, models.ErrNotFound) {
+			return err
+		}
+		if err == nil {
+			user, hash = u, u.PasswordHash
+		}
+	}
+	if !auth.CheckPasswordOrDummy(hash, password) {
+		e := &models.AuditEvent{Action: models.ActionSignInFailure, Target: email}
+		if user != nil {
+			e.ActorUserID = &user.ID
+		}
+		if err := p.audit(c, e); err != nil {
+			return err // the throttle counts these records: never skip one
+		}
+		f.Error = "Wrong email or password."
+		return p.renderSignIn(c, http.StatusUnauthorized, f)
+	}
+	if err := p.startSession(c, user, ""); err != nil {
+		return err
+	}
+	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionSignInSuccess, Target: user.Email})
+	return c.Redirect(http.StatusSeeOther, orDefault(f.Next, "/console"))
+}
+
+// startSession ends the visitor's old session, if any, and begins a new
+// one with a fresh id (no session fixation). It keeps the current
+// organization when the user is a member of their first organization.
+func (p *Pages) startSession(c echo.Context, user *models.User, orgID string) error {
+	r, w := c.Request(), c.Response()
+	if old := CurrentOf(c).Session; old != nil && old.ID != "" {
+		old.Options.MaxAge = -1
+		if err := p.Sessions.Save(r, w, old); err != nil {
+			return err
+		}
+	}
+	if orgID == "" {
+		orgs, err := models.OrgsOfUser(r.Context(), p.DB.DB, user.ID)
+		if err != nil {
+			return err
+		}
+		if len(orgs) > 0 {
+			orgID = orgs[0].ID
+		}
+	}
+	sess := sessions.NewSession(p.Sessions, session.CookieName)
+	sess.Values[session.KeyUserID] = user.ID
+	if orgID != "" {
+		sess.Values[session.KeyOrgID] = orgID
+	}
+	return p.Sessions.Save(r, w, sess)
+}
+
+// SignOut ends the session on the server, so the cookie is worthless
+// everywhere, and clears it.
+func (p *Pages) SignOut(c echo.Context) error {
+	cur := CurrentOf(c)
+	if cur.User != nil {
+		_ = p.audit(c, &models.AuditEvent{ActorUserID: &cur.User.ID, Action: models.ActionSignOut, Target: cur.User.Email, OrgID: orgIDOf(cur)})
+	}
+	if cur.Session != nil {
+		cur.Session.Options.MaxAge = -1
+		if err := p.Sessions.Save(c.Request(), c.Response(), cur.Session); err != nil {
+			return err
+		}
+	}
+	return c.Redirect(http.StatusSeeOther, "/")
+}
+
+func checkEmail(email string) string {
+	if email == "" {
+		return "Enter your email address."
+	}
+	if len(email) > maxEmailLength {
+		return "That email address is too long."
+	}
+	addr, err := mail.ParseAddress(email)
+	if err != nil || addr.Address != email || !strings.Contains(email[strings.LastIndex(email, "@")+1:], ".") {
+		return "Enter a valid email address, like name@example.com."
+	}
+	return ""
+}
+
+func orgIDOf(cur *Current) *string {
+	if cur.Org == nil {
+		return nil
+	}
+	return &cur.Org.ID
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,84 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/httpx"
+	"parapet/app/session"
+	"parapet/models"
+	"parapet/views"
+)
+
+// OrgsPage lists the user's organizations and the form to create one.
+func (p *Pages) OrgsPage(c echo.Context) error {
+	return p.renderOrgs(c, http.StatusOK, "", "")
+}
+
+func (p *Pages) renderOrgs(c echo.Context, status int, name, errMsg string) error {
+	cur := CurrentOf(c)
+	orgs, err := models.OrgsOfUser(c.Request().Context(), p.DB.DB, cur.User.ID)
+	if err != nil {
+		return err
+	}
+	d := views.OrgsData{Orgs: orgs, Name: name, Error: errMsg}
+	if cur.Org != nil {
+		d.CurrentID = cur.Org.ID
+	}
+	ch := httpx.Chrome(c, "Organizations")
+	ch.Nav = "console"
+	return httpx.Render(c, status, views.Orgs(ch, d))
+}
+
+// CreateOrg creates an organization owned by the user and makes it the
+// current one.
+func (p *Pages) CreateOrg(c echo.Context) error {
+	cur := CurrentOf(c)
+	name := strings.Join(strings.Fields(c.FormValue("name")), " ")
+	switch {
+	case name == "":
+		return p.renderOrgs(c, http.StatusUnprocessableEntity, name, "Enter a name for the organization.")
+	case utf8.RuneCountInString(name) > models.MaxOrgNameLength:
+		return p.renderOrgs(c, http.StatusUnprocessableEntity, name, "The name must be at most 80 characters long.")
+	}
+	org, err := models.CreateOrg(c.Request().Context(), p.DB.DB, name, cur.User.ID, p.GatewayMonthlyTokens)
+	if errors.Is(err, models.ErrSlugTaken) {
+		return p.renderOrgs(c, http.StatusUnprocessableEntity, name, err.Error())
+	}
+	if err != nil {
+		return err
+	}
+	_ = p.audit(c, &models.AuditEvent{OrgID: &org.ID, ActorUserID: &cur.User.ID, Action: models.ActionOrgCreate, Target: org.Name + " (" + org.Slug + ")"})
+	if err := p.setOrg(c, org.ID); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/console")
+}
+
+// SwitchOrg makes another of the user's organizations the current one.
+// Membership is checked here: an organization id from a form means nothing
+// by itself.
+func (p *Pages) SwitchOrg(c echo.Context) error {
+	cur := CurrentOf(c)
+	org, err := models.OrgForMember(c.Request().Context(), p.DB.DB, c.FormValue("org_id"), cur.User.ID)
+	if errors.Is(err, models.ErrNotFound) {
+		return echo.NewHTTPError(http.StatusNotFound, "no such organization")
+	}
+	if err != nil {
+		return err
+	}
+	if err := p.setOrg(c, org.ID); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/console")
+}
+
+func (p *Pages) setOrg(c echo.Context, orgID string) error {
+	sess := CurrentOf(c).Session
+	sess.Values[session.KeyOrgID] = orgID
+	return p.Sessions.Save(c.Request(), c.Response(), sess)
+}

@@ -1,0 +1,115 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// APIKey is an organization's key. Only the SHA-256 of the key and a
+// display hint are stored: nothing here can rebuild the key.
+type APIKey struct {
+	ID         string `gorm:"primaryKey"`
+	OrgID      string
+	Name       string
+	Hint       string
+	Hash       string
+	CreatedBy  *string
+	CreatedAt  time.Time
+	LastUsedAt *time.Time
+	RevokedAt  *time.Time
+	RevokedBy  *string
+}
+
+// TableName is the table of API keys.
+func (APIKey) TableName() string { return "api_keys" }
+
+// Active reports whether the key can still be used.
+func (k APIKey) Active() bool { return k.RevokedAt == nil }
+
+// APIKeyRow is a key as the console lists it, with its creator's email.
+type APIKeyRow struct {
+	APIKey
+	CreatorEmail *string
+}
+
+// ErrKeyNameTaken means an active key of the organization has the name.
+var ErrKeyNameTaken = errors.New("an active key with this name already exists in this organization")
+
+// MaxKeyNameLength bounds key names.
+const MaxKeyNameLength = 80
+
+// CreateAPIKey stores a key's hash and hint for an organization.
+func CreateAPIKey(ctx context.Context, db *gorm.DB, k *APIKey) error {
+	if err := db.WithContext(ctx).Create(k).Error; err != nil {
+		if IsUniqueViolation(err) {
+			return ErrKeyNameTaken
+		}
+		return err
+	}
+	return nil
+}
+
+// APIKeysOfOrg lists an organization's keys, newest first, active and
+// revoked.
+func APIKeysOfOrg(ctx context.Context, db *gorm.DB, orgID string) ([]APIKeyRow, error) {
+	var rows []APIKeyRow
+	err := db.WithContext(ctx).Table("api_keys").
+		Select("api_keys.*, users.email AS creator_email").
+		Joins("LEFT JOIN users ON users.id = api_keys.created_by").
+		Where("api_keys.org_id = ?", orgID).
+		Order("api_keys.created_at DESC, api_keys.id").
+		Scan(&rows).Error
+	return rows, err
+}
+
+// APIKeyOfOrg finds one key of an organization; a key of another
+// organization is ErrNotFound.
+func APIKeyOfOrg(ctx context.Context, db *gorm.DB, orgID, keyID string) (*APIKey, error) {
+	var k APIKey
+	err := db.WithContext(ctx).Where("id = ? AND org_id = ?", keyID, orgID).Take(&k).Error
+	return &k, notFound(err)
+}
+
+// APIKeyByID finds a key by id (operators).
+func APIKeyByID(ctx context.Context, db *gorm.DB, keyID string) (*APIKey, error) {
+	var k APIKey
+	err := db.WithContext(ctx).Where("id = ?", keyID).Take(&k).Error
+	return &k, notFound(err)
+}
+
+// APIKeyByHash finds a key by the SHA-256 of its text.
+func APIKeyByHash(ctx context.Context, db *gorm.DB, hash string) (*APIKey, error) {
+	var k APIKey
+	err := db.WithContext(ctx).Where("hash = ?", hash).Take(&k).Error
+	return &k, notFound(err)
+}
+
+// RevokeAPIKey revokes an active key of an organization. It reports false
+// when the key was already revoked; ErrNotFound when it is not the
+// organization's.
+func RevokeAPIKey(ctx context.Context, db *gorm.DB, orgID, keyID string, by *string) (bool, error) {
+	res := db.WithContext(ctx).Model(&APIKey{}).
+		Where("id = ? AND org_id = ? AND revoked_at IS NULL", keyID, orgID).
+		Updates(map[string]any{"revoked_at": Now(), "revoked_by": by})
+	if res.Error != nil {
+		return false, res.Error
+	}
+	if res.RowsAffected == 1 {
+		return true, nil
+	}
+	if _, err := APIKeyOfOrg(ctx, db, orgID, keyID); err != nil {
+		return false, err
+	}
+	return false, nil
+}
+
+// TouchAPIKey records that a key was used, at most once a minute: the
+// condition makes concurrent instances write the row once.
+func TouchAPIKey(ctx context.Context, db *gorm.DB, keyID string, now time.Time) error {
+	return db.WithContext(ctx).Model(&APIKey{}).
+		Where("id = ? AND (last_used_at IS NULL OR last_used_at < ?)", keyID, now.Add(-time.Minute)).
+		Update("last_used_at", now).Error
+}

@@ -1,0 +1,108 @@
+package views
+
+import (
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/a-h/templ"
+
+	"parapet/models"
+)
+
+func nextQuery(next string) string {
+	if next == "" {
+		return ""
+	}
+	return "?next=" + url.QueryEscape(next)
+}
+
+// when formats a time for tables: UTC, to the minute.
+func when(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
+// whenPtr formats an optional time, "never" when absent.
+func whenPtr(t *time.Time, none string) string {
+	if t == nil {
+		return none
+	}
+	return when(*t)
+}
+
+func str(p *string, none string) string {
+	if p == nil || *p == "" {
+		return none
+	}
+	return *p
+}
+
+func itoa[T ~int | ~int64](n T) string { return fmt.Sprintf("%d", n) }
+
+// thousands writes 1234567 as 1,234,567.
+func thousands[T ~int | ~int64](n T) string {
+	s := fmt.Sprintf("%d", n)
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}
+
+func tabAttrs(active, tab string) templ.Attributes {
+	if active == tab {
+		return templ.Attributes{"aria-current": "page"}
+	}
+	return nil
+}
+
+func filterClass(on bool) string {
+	if on {
+		return ""
+	}
+	return "secondary outline"
+}
+
+func pageURL(base, action string, page int) string {
+	q := url.Values{}
+	if action != "" {
+		q.Set("action", action)
+	}
+	q.Set("page", itoa(page))
+	return base + "?" + q.Encode()
+}
+
+func auditActor(e models.AuditEventRow) string {
+	switch {
+	case e.ActorEmail != nil:
+		return *e.ActorEmail
+	case e.ActorKeyName != nil:
+		return "key " + *e.ActorKeyName
+	case e.ActorKeyID != nil:
+		return "key " + *e.ActorKeyID
+	default:
+		return "—"
+	}
+}
+
+func auditOutcome(e models.AuditEventRow) string {
+	if e.Status == nil {
+		return ""
+	}
+	s := " · " + itoa(*e.Status)
+	if e.ErrorCode != nil && *e.ErrorCode != "" {
+		s += " " + *e.ErrorCode
+	}
+	if e.InputTokens != nil && e.OutputTokens != nil {
+		s += " · " + itoa(*e.InputTokens) + "+" + itoa(*e.OutputTokens) + " tokens"
+	}
+	return s
+}
