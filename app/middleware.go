@@ -2,9 +2,9 @@ package app
 
 import (
 	"context"
-	"net/http"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"regexp"
 	"runtime/debug"
 	"time"
