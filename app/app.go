@@ -9,6 +9,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/redis/go-redis/v9"
+
+	"parapet/app/api"
 	"parapet/app/keys"
 	"parapet/app/session"
 	"parapet/app/web"
@@ -25,6 +28,8 @@ type App struct {
 	sessions *session.Store
 	keys     *keys.Verifier
 	pages    *web.Pages
+	api      *api.API
+	redis    *redis.Client
 }
 
 // New builds the application on an open, migrated database.
@@ -34,6 +39,18 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	a.keys = keys.NewVerifier(db.DB, log)
 	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: a.sessions, Keys: a.keys, Secret: cfg.SessionSecret,
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS})
+	limiter, rc, err := newLimiter(cfg.RedisURL, log)
+	if err != nil {
+		return nil, err
+	}
+	a.redis = rc
+	a.api = api.New(api.Deps{DB: db, Log: log, Keys: a.keys, Limiter: limiter, PublicURL: cfg.PublicURL, IsHTTPS: a.requestIsHTTPS,
+		Limits: map[api.Surface]int{
+			api.SurfacePublic:  cfg.RateLimitPerMinute,
+			api.SurfaceLogs:    cfg.RateLimitPerMinute,
+			api.SurfaceScan:    cfg.RateLimitPerMinute,
+			api.SurfaceGateway: cfg.GatewayRateLimitPerMinute,
+		}})
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -50,7 +67,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	// requests then learn who is signed in, and state-changing ones must
 	// carry the CSRF token.
 	e.Use(requestID, a.securityHeaders, accessLog(log), recoverPanic(log),
-		requestTimeout(cfg.RequestTimeout, isStream), a.pages.LoadUser, a.pages.CSRF)
+		requestTimeout(cfg.RequestTimeout, isStream), a.api.Guard, a.pages.LoadUser, a.pages.CSRF)
 	a.e = e
 	a.routes()
 	return a, nil
@@ -69,6 +86,10 @@ func isStream(c echo.Context) bool {
 	return strings.HasPrefix(p, "/gateway/")
 }
 
-// Close releases what the app holds besides the database (caches,
-// background loops, the Redis client).
-func (a *App) Close() {}
+// Close releases what the app holds besides the database: the Redis
+// client.
+func (a *App) Close() {
+	if a.redis != nil {
+		_ = a.redis.Close()
+	}
+}

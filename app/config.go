@@ -20,6 +20,7 @@ type Config struct {
 	Port            string
 	DatabaseURL     string
 	RedisURL        string
+	PublicURL       string
 	SessionSecret   []byte
 	TrustProxy      bool
 	ShutdownTimeout time.Duration
@@ -67,6 +68,10 @@ func LoadConfig(getenv func(string) string) (Config, []string, error) {
 		Port:        strings.TrimSpace(getenv("PORT")),
 		DatabaseURL: strings.TrimSpace(getenv("DATABASE_URL")),
 		RedisURL:    strings.TrimSpace(getenv("REDIS_URL")),
+		PublicURL:   strings.TrimRight(strings.TrimSpace(getenv("PUBLIC_URL")), "/"),
+	}
+	if c.PublicURL != "" && !strings.HasPrefix(c.PublicURL, "https://") && !strings.HasPrefix(c.PublicURL, "http://") {
+		return c, nil, fmt.Errorf("PUBLIC_URL must be an http(s) origin such as https://parapet.example.com, not %q", c.PublicURL)
 	}
 	if c.Env == "" {
 		c.Env = "development"

@@ -12,7 +12,7 @@ import (
 func (a *App) routes() {
 	e := a.e
 	p := a.pages
-	v1 := api.New()
+	v1 := a.api
 
 	e.GET("/static/*", echo.WrapHandler(static.Handler()))
 	e.GET("/", p.Home)
@@ -33,6 +33,9 @@ func (a *App) routes() {
 	console.POST("/keys/:id/revoke", p.RevokeKey)
 	console.GET("/audit", p.AuditPage)
 
-	// Public API v1.
+	// Public API v1 (SPEC section 4). Guard, in the middleware chain, has
+	// already counted the request and verified any key.
 	e.GET("/v1/health", v1.Health)
+	e.GET("/v1/products", v1.ListProducts, api.RequireKey)
+	e.GET("/v1/products/:slug", v1.GetProduct, api.RequireKey)
 }

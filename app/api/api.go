@@ -3,8 +3,46 @@
 // written by the central error handler.
 package api
 
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"parapet/app/keys"
+	"parapet/app/ratelimit"
+	"parapet/models"
+)
+
+// Deps is what the JSON endpoints need.
+type Deps struct {
+	DB      *models.DB
+	Log     *slog.Logger
+	Keys    *keys.Verifier
+	Limiter ratelimit.Limiter
+	// PublicURL, when set, is the origin product URLs are made absolute
+	// with; otherwise the request's own origin is used.
+	PublicURL string
+	// Limits are requests per rolling minute per key (or per client IP
+	// without a valid key), by API surface.
+	Limits  map[Surface]int
+	IsHTTPS func(*http.Request) bool
+	Now     func() time.Time
+}
+
 // API serves the JSON routes.
-type API struct{}
+type API struct {
+	Deps
+	products *productCache
+}
 
 // New makes the JSON handlers.
-func New() *API { return &API{} }
+func New(d Deps) *API {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	return &API{Deps: d, products: newProductCache(d.DB, d.Now)}
+}
+
+// InvalidateProducts drops the cached product registry after a change
+// through this instance, so the API shows it at once.
+func (a *API) InvalidateProducts() { a.products.invalidate() }
