@@ -304,4 +304,3 @@ func TestRateLimitSharedAcrossInstancesThroughRedis(t *testing.T) {
 		})
 	}
 }
-
