@@ -16,6 +16,8 @@ func (a *App) routes() {
 
 	e.GET("/static/*", echo.WrapHandler(static.Handler()))
 	e.GET("/", p.Home)
+	e.GET("/docs", p.Docs)
+	e.GET("/openapi.json", v1.OpenAPI)
 
 	// Console: accounts, organizations, keys, audit.
 	e.GET("/console/signup", p.SignUpPage)

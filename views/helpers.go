@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/a-h/templ"
@@ -105,4 +106,20 @@ func auditOutcome(e models.AuditEventRow) string {
 		s += " · " + itoa(*e.InputTokens) + "+" + itoa(*e.OutputTokens) + " tokens"
 	}
 	return s
+}
+
+func splitBackticks(s string) []string { return strings.Split(s, "`") }
+
+func requiredText(required bool) string {
+	if required {
+		return ", required"
+	}
+	return ""
+}
+
+func dashText(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " — " + s
 }
