@@ -1,0 +1,113 @@
+package scan
+
+import (
+	"strconv"
+	"strings"
+)
+
+// checkIAMPolicy reads actions case-insensitively, as IAM does ("S3:*" is
+// "s3:*"); "*" and "*:*" both mean every action. Resources are matched
+// exactly: only "*" is every resource.
+//
+// Overlaps, so one cause is reported once:
+//   - a full wildcard action on resource "*" is IAM_FULL_ADMIN and nothing
+//     else: the policy already grants everything, so other wildcards add no
+//     exposure (they show up once the "*" is removed);
+//   - a full wildcard action without resource "*" is IAM_WILDCARD_ACTION
+//     and nothing else, for the same reason;
+//   - otherwise each distinct iam:* or sts:* is IAM_WILDCARD_ACTION, each
+//     distinct other service:* is IAM_SERVICE_WILDCARD, and resource "*"
+//     with at least one action is IAM_WILDCARD_RESOURCE. A service wildcard
+//     on resource "*" fires both: the fixes (name actions, name resources)
+//     are different.
+//
+// Partial wildcards such as s3:Get* or iam:Put* are not reported.
+func (e *evaluator) checkIAMPolicy(r *resource) {
+	full := firstItem(r.actions, func(a string) bool { return a == "*" || a == "*:*" })
+	star := firstItem(r.targets, func(t string) bool { return t == "*" })
+	if full != nil {
+		path := e.path(r.index, "actions", full.index)
+		if star != nil {
+			e.report(r, ruleIAMFullAdmin, path, full.offset, "*", "policy "+strconv.Quote(r.name)+" allows action "+
+				strconv.Quote(full.value)+" on resource \"*\": full administrator access to every service and resource")
+		} else {
+			e.report(r, ruleIAMWildcardAction, path, full.offset, "*", "policy "+strconv.Quote(r.name)+" allows action "+
+				strconv.Quote(full.value)+": every action of every AWS service"+onTargets(r.targets))
+		}
+		return
+	}
+	for k := range r.actions {
+		a := &r.actions[k]
+		svc, ok := serviceWildcard(a.value)
+		if !ok {
+			continue
+		}
+		path := e.path(r.index, "actions", a.index)
+		allows := "policy " + strconv.Quote(r.name) + " allows " + strconv.Quote(a.value)
+		cause := strings.ToLower(svc)
+		switch cause {
+		case "iam":
+			e.report(r, ruleIAMWildcardAction, path, a.offset, cause,
+				allows+": every IAM action, including creating and attaching policies, so the holder can make itself administrator")
+		case "sts":
+			e.report(r, ruleIAMWildcardAction, path, a.offset, cause,
+				allows+": every STS action, including assuming any role whose trust policy lets it")
+		default:
+			e.report(r, ruleIAMServiceWildcard, path, a.offset, cause,
+				allows+": every "+svc+" action, including destructive and permission-changing ones")
+		}
+	}
+	if star != nil && len(r.actions) > 0 {
+		e.report(r, ruleIAMWildcardResource, e.path(r.index, "resources", star.index), star.offset, "*",
+			"policy "+strconv.Quote(r.name)+" applies "+listActions(r.actions)+" to resource \"*\": every resource in the account")
+	}
+}
+
+func firstItem(items []item, match func(string) bool) *item {
+	for k := range items {
+		if match(items[k].value) {
+			return &items[k]
+		}
+	}
+	return nil
+}
+
+// serviceWildcard returns the service of an action "service:*".
+func serviceWildcard(action string) (string, bool) {
+	svc, rest, ok := strings.Cut(action, ":")
+	if !ok || rest != "*" || svc == "" || strings.Contains(svc, "*") {
+		return "", false
+	}
+	return svc, true
+}
+
+func listActions(actions []item) string {
+	const shown = 3
+	words := make([]string, 0, shown+1)
+	for k, a := range actions {
+		if k == shown {
+			words = append(words, plural(len(actions)-shown, "more action"))
+			break
+		}
+		words = append(words, a.value)
+	}
+	return joinAnd(words)
+}
+
+func onTargets(targets []item) string {
+	switch len(targets) {
+	case 0:
+		return ""
+	case 1:
+		return " on " + targets[0].value
+	}
+	return " on " + targets[0].value + " and " + plural(len(targets)-1, "more resource")
+}
+
+// plural formats "1 more resource", "2 more resources".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

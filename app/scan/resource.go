@@ -1,0 +1,97 @@
+package scan
+
+import (
+	"net/netip"
+	"strconv"
+)
+
+// The resource types the scanner checks (SPEC 2.6). Other types are skipped
+// with a warning: real exports mix in many types we have no rules for.
+const (
+	typeS3Bucket      = "s3_bucket"
+	typeSecurityGroup = "security_group"
+	typeIAMPolicy     = "iam_policy"
+	typeDatabase      = "database"
+)
+
+var supportedTypes = []string{typeS3Bucket, typeSecurityGroup, typeIAMPolicy, typeDatabase}
+
+// resource is one validated resource of a supported type, as the checks see
+// it. Fields of other types are not read. The parser reuses one resource for
+// every element, so checks must not keep it or its slices.
+type resource struct {
+	index  int    // position in "resources"
+	offset int    // byte offset of the resource's '{'
+	typ    string // one of the type constants
+	name   string
+
+	publicRead, encrypted, publiclyAccessible flag // s3_bucket, database
+
+	ingress []ingressRule // security_group
+
+	actions []item // iam_policy "actions"
+	targets []item // iam_policy "resources"
+
+	suppress []suppression
+}
+
+// flag is an optional boolean. Absent and null both leave set false: we
+// don't know, so no rule fires (see doc.go).
+type flag struct {
+	set, on bool
+	offset  int // byte offset of the value
+}
+
+// item is one string of an array, with where it came from.
+type item struct {
+	value  string
+	index  int // position in the array
+	offset int
+}
+
+// ingressRule is one valid entry of a security group's "ingress".
+type ingressRule struct {
+	index, offset int
+	protocol      protocol
+	from, to      int // the port range; meaningless for icmp and all
+	cidr          netip.Prefix
+	cidrText      string // as written, for messages
+}
+
+type protocol uint8
+
+const (
+	protoTCP protocol = iota
+	protoUDP
+	protoICMP // icmp and icmpv6: no ports, the port fields are ICMP type and code
+	protoAll  // "all" or "-1": every protocol and port
+)
+
+func (p protocol) String() string {
+	return [...]string{"tcp", "udp", "icmp", "all"}[p]
+}
+
+type suppression struct {
+	rule   ruleID
+	reason string
+}
+
+func (r *resource) suppressedBy(id ruleID) (reason string, ok bool) {
+	for _, s := range r.suppress {
+		if s.rule == id {
+			return s.reason, true
+		}
+	}
+	return "", false
+}
+
+// JSON paths. They are built only for problems and findings, never on the
+// hot path of a clean resource.
+
+func resourcePath(i int) string { return "resources[" + strconv.Itoa(i) + "]" }
+
+func fieldPath(i int, field string) string { return resourcePath(i) + "." + field }
+
+func elemPath(i int, field string, j int) string {
+	return fieldPath(i, field) + "[" + strconv.Itoa(j) + "]"
+}

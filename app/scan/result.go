@@ -1,0 +1,82 @@
+package scan
+
+// Result is the outcome of one scan, the JSON contract of the scanner API:
+//
+//	{"summary":{"resources":21,"findings":14,
+//	            "by_severity":{"critical":7,"high":3,"medium":3,"low":1},
+//	            "suppressed":1,"skipped":1},
+//	 "findings":[Finding...], "suppressed":[SuppressedFinding...], "skipped":[Skipped...]}
+//
+// Arrays are [] (never null) when empty. Findings are ranked by severity
+// (critical first), then by the order of the resources in the input, then
+// by where the cause is within the resource.
+type Result struct {
+	Summary    Summary             `json:"summary"`
+	Findings   []Finding           `json:"findings"`
+	Suppressed []SuppressedFinding `json:"suppressed"`
+	Skipped    []Skipped           `json:"skipped"`
+}
+
+type Summary struct {
+	// Resources counts every element of "resources", skipped ones included,
+	// so it matches what the user pasted.
+	Resources  int        `json:"resources"`
+	Findings   int        `json:"findings"` // not counting suppressed ones
+	BySeverity BySeverity `json:"by_severity"`
+	Suppressed int        `json:"suppressed"`
+	Skipped    int        `json:"skipped"`
+}
+
+type BySeverity struct {
+	Critical int `json:"critical"`
+	High     int `json:"high"`
+	Medium   int `json:"medium"`
+	Low      int `json:"low"`
+}
+
+// Finding is one thing wrong with one resource: one per (resource, rule,
+// cause), where the cause is what Path points at.
+type Finding struct {
+	Rule        string      `json:"rule"`
+	Severity    Severity    `json:"severity"`
+	Title       string      `json:"title"`
+	Message     string      `json:"message"` // what exactly is wrong, e.g. "port 22 (SSH) is open to 0.0.0.0/0"
+	Remediation string      `json:"remediation"`
+	Resource    ResourceRef `json:"resource"`
+	Path        string      `json:"path"` // JSON path of the cause, e.g. resources[2].ingress[0]
+	// References is shared with the rule catalogue: treat it as read-only.
+	References []Reference `json:"references"`
+
+	// Line is the 1-based line of the cause in the input, for SARIF and the
+	// page. It is not part of the JSON contract.
+	Line int `json:"-"`
+
+	offset int    // byte offset of the cause, for ranking and Line
+	rule   ruleID // Rule's index in the catalogue
+	cause  string // what makes this finding distinct within its resource and rule
+}
+
+// ResourceRef names the resource a finding is about.
+type ResourceRef struct {
+	Type  string `json:"type"`
+	Name  string `json:"name"`
+	Index int    `json:"index"` // position in "resources", from 0
+}
+
+// SuppressedFinding is a finding the input's "suppress" accepted, listed
+// apart and not counted in the summary's findings.
+type SuppressedFinding struct {
+	Finding
+	Reason string `json:"reason"`
+}
+
+// Skipped is a resource of a type the scanner has no rules for.
+type Skipped struct {
+	Index  int    `json:"index"`
+	Type   string `json:"type"`
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+
+	Line   int `json:"-"` // 1-based line of the resource in the input
+	offset int
+}

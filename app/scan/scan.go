@@ -1,0 +1,227 @@
+package scan
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+)
+
+// Scan validates a resource list (SPEC 2.6) and checks every resource
+// against the rule catalogue. The page and the JSON API both call it.
+//
+// It returns a *SyntaxError when input is not JSON, a *LimitError when it
+// is over MaxInputBytes, MaxResources or MaxDepth, and a *ValidationError
+// listing every problem when it is JSON but not a valid resource list.
+// There is no partial result: either the whole document is valid and
+// every resource checked, or an error says why not.
+func Scan(input []byte) (*Result, error) {
+	if len(input) > MaxInputBytes {
+		return nil, &LimitError{Limit: "input_bytes", Max: MaxInputBytes, Message: fmt.Sprintf(
+			"the input is %d bytes; the limit is %d bytes (5 MiB)", len(input), MaxInputBytes)}
+	}
+	e := &evaluator{lines: lineCounter{data: input}}
+	total, skipped, err := parse(input, e.check)
+	if err != nil {
+		return nil, err
+	}
+	return e.result(input, total, skipped), nil
+}
+
+// evaluator runs the checks on each resource the parser hands it, in input
+// order, and collects compact hits; result turns them into Findings once.
+//
+// Ranking needs no comparison sort: hits come in resource order, the few
+// hits of one resource are put in cause order, and a counting sort by
+// severity (stable) then gives severity, resource, cause order in O(n).
+type evaluator struct {
+	cur    []hit             // hits of the current resource
+	blocks [][]hit           // hits of the resources before, in fixed-size blocks
+	seen   map[causeKey]bool // dedup for a resource with many hits
+	lines  lineCounter
+	buf    []byte // reused by path
+}
+
+// hit is a finding before it is dressed with its rule's texts: half the
+// size of a Finding, which matters with tens of thousands of them.
+type hit struct {
+	rule                 ruleID
+	index                int // resource index
+	name                 string
+	path, message, cause string
+	reason               string // set when suppressed
+	offset, line         int
+}
+
+// hitBlock is the size of a block of hits. Blocks never move, where one
+// growing slice would allocate about four times its final size (append
+// grows large slices by 1.25) and copy every hit several times.
+const hitBlock = 4096
+
+type causeKey struct {
+	rule  ruleID
+	cause string
+}
+
+func (e *evaluator) check(r *resource) {
+	e.cur, e.seen = e.cur[:0], nil
+	switch r.typ {
+	case typeS3Bucket:
+		e.checkS3Bucket(r)
+	case typeSecurityGroup:
+		e.checkSecurityGroup(r)
+	case typeIAMPolicy:
+		e.checkIAMPolicy(r)
+	case typeDatabase:
+		e.checkDatabase(r)
+	}
+	cur := e.cur
+	// Insertion sort: a resource has few hits, mostly in cause order already.
+	for k := 1; k < len(cur); k++ {
+		for j := k; j > 0 && cur[j].offset < cur[j-1].offset; j-- {
+			cur[j], cur[j-1] = cur[j-1], cur[j]
+		}
+	}
+	for k := range cur {
+		cur[k].line = e.lines.at(cur[k].offset)
+		// A suppression covers every cause of its rule on the resource.
+		cur[k].reason, _ = r.suppressedBy(cur[k].rule)
+		if n := len(e.blocks); n == 0 || len(e.blocks[n-1]) == hitBlock {
+			e.blocks = append(e.blocks, make([]hit, 0, hitBlock))
+		}
+		last := &e.blocks[len(e.blocks)-1]
+		*last = append(*last, cur[k])
+	}
+}
+
+// path builds the JSON path of a field of resource i, or of its element j
+// when j >= 0: the same as fieldPath and elemPath, in one allocation.
+func (e *evaluator) path(i int, field string, j int) string {
+	b := append(e.buf[:0], "resources["...)
+	b = strconv.AppendInt(b, int64(i), 10)
+	b = append(b, "]."...)
+	b = append(b, field...)
+	if j >= 0 {
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(j), 10)
+		b = append(b, ']')
+	}
+	e.buf = b
+	return string(b)
+}
+
+// report records a finding unless the same rule already fired for the same
+// cause on this resource (two identical ingress entries are one problem).
+func (e *evaluator) report(r *resource, id ruleID, path string, offset int, cause, message string) {
+	if e.duplicate(causeKey{id, cause}) {
+		return
+	}
+	e.cur = append(e.cur, hit{rule: id, index: r.index, name: r.name, path: path, message: message, cause: cause, offset: offset})
+}
+
+// duplicate reports whether the current resource already has a hit for
+// key, and notes key. A linear search is cheapest for the usual handful of
+// hits; a map keeps a resource with thousands of causes linear.
+func (e *evaluator) duplicate(key causeKey) bool {
+	const linear = 16
+	cur := e.cur
+	if len(cur) < linear {
+		for k := range cur {
+			if cur[k].rule == key.rule && cur[k].cause == key.cause {
+				return true
+			}
+		}
+		return false
+	}
+	if e.seen == nil {
+		e.seen = make(map[causeKey]bool, 2*linear)
+		for k := range cur {
+			e.seen[causeKey{cur[k].rule, cur[k].cause}] = true
+		}
+	}
+	if e.seen[key] {
+		return true
+	}
+	e.seen[key] = true
+	return false
+}
+
+func (e *evaluator) result(data []byte, total int, skipped []Skipped) *Result {
+	// Counting sort by severity: count, then place each hit after the
+	// hits of higher severities, keeping the order within a severity.
+	var next [2][4]int // [suppressed][rank]: where the next hit goes
+	for _, block := range e.blocks {
+		for k := range block {
+			next[b2i(block[k].reason != "")][catalogue[block[k].rule].Severity.rank()]++
+		}
+	}
+	res := &Result{
+		Findings:   make([]Finding, next[0][0]+next[0][1]+next[0][2]+next[0][3]),
+		Suppressed: make([]SuppressedFinding, next[1][0]+next[1][1]+next[1][2]+next[1][3]),
+		Skipped:    nonNil(skipped),
+	}
+	s := &res.Summary
+	s.Resources, s.Findings, s.Suppressed, s.Skipped = total, len(res.Findings), len(res.Suppressed), len(res.Skipped)
+	s.BySeverity = BySeverity{Critical: next[0][0], High: next[0][1], Medium: next[0][2], Low: next[0][3]}
+	for k := range next {
+		n := &next[k]
+		n[0], n[1], n[2], n[3] = 0, n[0], n[0]+n[1], n[0]+n[1]+n[2]
+	}
+	for _, block := range e.blocks {
+		for k := range block {
+			place(res, &next, &block[k])
+		}
+	}
+	lines := lineCounter{data: data}
+	for k := range res.Skipped {
+		res.Skipped[k].Line = lines.at(res.Skipped[k].offset)
+	}
+	return res
+}
+
+// place turns a hit into a Finding at the next place of its severity.
+func place(res *Result, next *[2][4]int, h *hit) {
+	rule := &catalogue[h.rule]
+	f := Finding{
+		Rule: rule.ID, Severity: rule.Severity, Title: rule.Title, Message: h.message, Remediation: rule.Remediation,
+		Resource: ResourceRef{Type: rule.ResourceType, Name: h.name, Index: h.index},
+		Path:     h.path, References: rule.References, Line: h.line,
+		offset: h.offset, rule: h.rule, cause: h.cause,
+	}
+	rank := rule.Severity.rank()
+	if h.reason == "" {
+		res.Findings[next[0][rank]] = f
+		next[0][rank]++
+	} else {
+		res.Suppressed[next[1][rank]] = SuppressedFinding{Finding: f, Reason: h.reason}
+		next[1][rank]++
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// lineCounter turns increasing byte offsets into line numbers, counting
+// the newlines between one offset and the next: one pass over the input
+// for a whole scan, where counting from the start each time would be
+// quadratic on a large document.
+type lineCounter struct {
+	data      []byte
+	pos, line int
+}
+
+func (c *lineCounter) at(offset int) int {
+	c.line += bytes.Count(c.data[c.pos:offset], []byte{'\n'})
+	c.pos = offset
+	return c.line + 1
+}
