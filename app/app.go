@@ -37,8 +37,6 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	a := &App{cfg: cfg, log: log, db: db}
 	a.sessions = session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS)
 	a.keys = keys.NewVerifier(db.DB, log)
-	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: a.sessions, Keys: a.keys, Secret: cfg.SessionSecret,
-		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS})
 	limiter, rc, err := newLimiter(cfg.RedisURL, log)
 	if err != nil {
 		return nil, err
@@ -51,6 +49,8 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 			api.SurfaceScan:    cfg.RateLimitPerMinute,
 			api.SurfaceGateway: cfg.GatewayRateLimitPerMinute,
 		}})
+	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: a.sessions, Keys: a.keys, Secret: cfg.SessionSecret,
+		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts})
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

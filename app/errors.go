@@ -15,6 +15,7 @@ import (
 
 	"parapet/app/apierr"
 	"parapet/app/httpx"
+	"parapet/models"
 	"parapet/views"
 )
 
@@ -77,6 +78,9 @@ func (a *App) toAPIError(err error, c echo.Context) *apierr.Error {
 	var ae *apierr.Error
 	if errors.As(err, &ae) {
 		return ae
+	}
+	if errors.Is(err, models.ErrNotFound) {
+		return apierr.NotFound("not found")
 	}
 	var maxBytes *http.MaxBytesError
 	if errors.As(err, &maxBytes) {

@@ -34,6 +34,13 @@ func (a *App) routes() {
 	console.POST("/keys", p.CreateKey)
 	console.POST("/keys/:id/revoke", p.RevokeKey)
 	console.GET("/audit", p.AuditPage)
+	console.GET("/products", p.ProductsPage, web.RequireStaff)
+	console.POST("/products", p.CreateProduct, web.RequireStaff)
+	console.POST("/products/:slug", p.UpdateProduct, web.RequireStaff)
+
+	// Log analyzer: page (session) and JSON API (key).
+
+	// Config scanner: page (session) and JSON API (key).
 
 	// Public API v1 (SPEC section 4). Guard, in the middleware chain, has
 	// already counted the request and verified any key.

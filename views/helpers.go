@@ -123,3 +123,20 @@ func dashText(s string) string {
 	}
 	return " — " + s
 }
+
+func lifecycleBadge(l string) string {
+	if l == models.PublicLifecycle {
+		return "badge-beta"
+	}
+	return "badge-revoked"
+}
+
+// forwardLifecycles are the lifecycles a product may move to: its own and
+// the later ones.
+func forwardLifecycles(current string) []string {
+	r := models.LifecycleRank(current)
+	if r < 0 {
+		return models.Lifecycles
+	}
+	return models.Lifecycles[r:]
+}

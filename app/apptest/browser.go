@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -94,6 +95,9 @@ func NewBrowser(t testing.TB) *Browser {
 				msg += " " + ev.ExceptionDetails.Exception.Description
 			}
 			b.record("uncaught exception: " + msg)
+		case *page.EventJavascriptDialogOpening:
+			// Confirmations (revoking a key) are accepted, as a user would.
+			go func() { _ = chromedp.Run(ctx, page.HandleJavaScriptDialog(true)) }()
 		case *cdplog.EventEntryAdded:
 			if ev.Entry.Level == cdplog.LevelError {
 				b.record(fmt.Sprintf("%s: %s (%s)", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))

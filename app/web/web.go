@@ -27,6 +27,9 @@ type Deps struct {
 	Secret               []byte
 	GatewayMonthlyTokens int64
 	IsHTTPS              func(*http.Request) bool
+	// OnProductChange runs after a product changes through the console, so
+	// the public API stops serving its cached registry.
+	OnProductChange func()
 }
 
 // Pages serves the browser routes.

@@ -1,0 +1,99 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/httpx"
+	"parapet/models"
+	"parapet/views"
+)
+
+// RequireStaff lets only staff users through (after RequireUser); others
+// get 404 so the page's existence is not advertised.
+func RequireStaff(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if u := CurrentOf(c).User; u == nil || !u.IsStaff {
+			return echo.NewHTTPError(http.StatusNotFound)
+		}
+		return next(c)
+	}
+}
+
+// ProductsPage is the staff page of the product registry.
+func (p *Pages) ProductsPage(c echo.Context) error {
+	return p.renderProducts(c, http.StatusOK, views.ProductsData{Notice: c.QueryParam("saved")})
+}
+
+func (p *Pages) renderProducts(c echo.Context, status int, d views.ProductsData) error {
+	var err error
+	if d.Products, err = models.AllProducts(c.Request().Context(), p.DB.DB); err != nil {
+		return err
+	}
+	if d.Draft.Lifecycle == "" {
+		d.Draft = models.Product{Lifecycle: "concept", Category: "security", PlatformPillar: "security"}
+	}
+	if d.Notice != "" {
+		d.Notice = "Saved " + d.Notice + "."
+	}
+	ch := httpx.Chrome(c, "Products")
+	ch.Nav = "console"
+	return httpx.Render(c, status, views.Products(ch, d))
+}
+
+func productForm(c echo.Context) models.ProductChange {
+	field := func(name string) *string {
+		v := strings.TrimSpace(c.FormValue(name))
+		return &v
+	}
+	return models.ProductChange{Name: field("name"), Tagline: field("tagline"), Description: field("description"),
+		Category: field("category"), PlatformPillar: field("platform_pillar"), Lifecycle: field("lifecycle"), URL: field("url")}
+}
+
+// CreateProduct adds a product to the registry.
+func (p *Pages) CreateProduct(c echo.Context) error {
+	ch := productForm(c)
+	pr := &models.Product{Slug: strings.TrimSpace(c.FormValue("slug")), Name: *ch.Name, Tagline: *ch.Tagline, Description: *ch.Description,
+		Category: *ch.Category, PlatformPillar: *ch.PlatformPillar, Lifecycle: *ch.Lifecycle, URL: *ch.URL}
+	if err := models.CreateProduct(c.Request().Context(), p.DB.DB, pr); err != nil {
+		if models.IsProductError(err) {
+			return p.renderProducts(c, http.StatusUnprocessableEntity, views.ProductsData{Error: upperFirst(err.Error()) + ".", Draft: *pr})
+		}
+		return err
+	}
+	p.productChanged(c, models.ActionProductCreate, pr.Slug+" ("+pr.Lifecycle+")")
+	return c.Redirect(http.StatusSeeOther, "/console/products?saved="+pr.Slug)
+}
+
+// UpdateProduct edits a product; its lifecycle only moves forward.
+func (p *Pages) UpdateProduct(c echo.Context) error {
+	slug := c.Param("slug")
+	before, err := models.ProductBySlug(c.Request().Context(), p.DB.DB, slug)
+	if err != nil {
+		return err
+	}
+	after, err := models.UpdateProduct(c.Request().Context(), p.DB.DB, slug, productForm(c))
+	if err != nil {
+		if models.IsProductError(err) {
+			return p.renderProducts(c, http.StatusUnprocessableEntity, views.ProductsData{Error: upperFirst(err.Error()) + "."})
+		}
+		return err
+	}
+	target := slug
+	if before.Lifecycle != after.Lifecycle {
+		target += ": lifecycle " + before.Lifecycle + " → " + after.Lifecycle
+	}
+	p.productChanged(c, models.ActionProductUpdate, target)
+	return c.Redirect(http.StatusSeeOther, "/console/products?saved="+slug)
+}
+
+// productChanged audits the change and makes the API show it at once.
+func (p *Pages) productChanged(c echo.Context, action, target string) {
+	u := CurrentOf(c).User
+	_ = p.audit(c, &models.AuditEvent{ActorUserID: &u.ID, Action: action, Target: target})
+	if p.OnProductChange != nil {
+		p.OnProductChange()
+	}
+}
