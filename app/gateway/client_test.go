@@ -1,0 +1,545 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestErrorMapping: every way an upstream fails, in both styles and both
+// modes, becomes the documented *Error; nothing of the key leaks.
+func TestErrorMapping(t *testing.T) {
+	anthropicErr := func(typ, msg string) string {
+		b, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": typ, "message": msg}})
+		return string(b)
+	}
+	tests := []struct {
+		name       string
+		style      string
+		status     int
+		header     map[string]string
+		body       string
+		wantStatus int
+		wantCode   string
+		wantMsg    string
+		wantRetry  int // Retry-After seconds
+		wantCalls  int32
+	}{
+		{name: "400 relays the upstream's message", style: StyleMessages, status: 400,
+			body:       anthropicErr("invalid_request_error", "messages: roles must alternate between \"user\" and \"assistant\""),
+			wantStatus: 502, wantCode: CodeUpstreamError, wantCalls: 1,
+			wantMsg: `upstream answered status 400: messages: roles must alternate between "user" and "assistant"`},
+		{name: "400 quoting the key is scrubbed", style: StyleMessages, status: 400,
+			body:       anthropicErr("invalid_request_error", "bad header "+testKey),
+			wantStatus: 502, wantCode: CodeUpstreamError, wantCalls: 1,
+			wantMsg: `upstream answered status 400: bad header [redacted]`},
+		{name: "a key the log's truncation would cut is scrubbed", style: StyleMessages, status: 500,
+			body:       anthropicErr("api_error", strings.Repeat("x", 473)+" "+testKey),
+			wantStatus: 502, wantCode: CodeUpstreamError, wantCalls: 1,
+			wantMsg: `upstream answered status 500: ` + strings.Repeat("x", 473) + ` [redacted]`},
+		{name: "401 never relays what the upstream says of our key", style: StyleMessages, status: 401,
+			body:       anthropicErr("authentication_error", "invalid x-api-key "+testKey),
+			wantStatus: 502, wantCode: CodeUpstreamError, wantCalls: 1,
+			wantMsg: `upstream rejected the gateway's credentials (status 401); the operator must fix the upstream key`},
+		{name: "openai 401", style: StyleOpenAI, status: 401,
+			body:       `{"error":{"message":"Incorrect API key provided: sk-test-***6789.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
+			wantStatus: 502, wantCode: CodeUpstreamError, wantCalls: 1,
+			wantMsg: `upstream rejected the gateway's credentials (status 401); the operator must fix the upstream key`},
+		{name: "404 model", style: StyleOpenAI, status: 404,
+			body:       `{"error":{"message":"The model 'x' does not exist","type":"invalid_request_error","code":"model_not_found"}}`,
+			wantStatus: 502, wantCode: CodeUpstreamError, wantCalls: 1,
+			wantMsg: `upstream answered status 404: The model 'x' does not exist`},
+		{name: "429 with a long retry-after is passed on, not retried", style: StyleMessages, status: 429,
+			header:     map[string]string{"Retry-After": "30"},
+			body:       anthropicErr("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"),
+			wantStatus: 503, wantCode: CodeUpstreamOverloaded, wantRetry: 30, wantCalls: 1,
+			wantMsg: `upstream is overloaded; retry later: Number of request tokens has exceeded your per-minute rate limit`},
+		{name: "openai 429", style: StyleOpenAI, status: 429, header: map[string]string{"Retry-After": "20"},
+			body:       `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`,
+			wantStatus: 503, wantCode: CodeUpstreamOverloaded, wantRetry: 20, wantCalls: 1},
+		{name: "529 is retried once", style: StyleMessages, status: 529,
+			body:       anthropicErr("overloaded_error", "Overloaded"),
+			wantStatus: 503, wantCode: CodeUpstreamOverloaded, wantCalls: 2,
+			wantMsg: `upstream is overloaded; retry later: Overloaded`},
+		{name: "503 overloaded is retried once", style: StyleOpenAI, status: 503,
+			body:       `{"error":{"message":"The engine is currently overloaded, please try again later","type":"server_error"}}`,
+			wantStatus: 503, wantCode: CodeUpstreamOverloaded, wantCalls: 2},
+		{name: "503 otherwise is an upstream error", style: StyleMessages, status: 503, body: `Service Unavailable`,
+			wantStatus: 502, wantCode: CodeUpstreamError, wantCalls: 1, wantMsg: `upstream answered status 503`},
+		{name: "500", style: StyleMessages, status: 500, body: anthropicErr("api_error", "Internal server error"),
+			wantStatus: 502, wantCode: CodeUpstreamError, wantCalls: 1,
+			wantMsg: `upstream answered status 500: Internal server error`},
+		{name: "redirect is not followed", style: StyleMessages, status: 307, header: map[string]string{"Location": "http://127.0.0.1:1/"},
+			wantStatus: 502, wantCode: CodeUpstreamError, wantCalls: 1, wantMsg: `upstream answered status 307`},
+		{name: "garbage", style: StyleMessages, status: 200, header: map[string]string{"Content-Type": "application/json"},
+			body: `<html>oops</html>`, wantStatus: 502, wantCode: CodeUpstreamError, wantCalls: 1,
+			wantMsg: `invalid response from upstream`},
+		{name: "openai garbage", style: StyleOpenAI, status: 200, body: `Internal Server Error`,
+			wantStatus: 502, wantCode: CodeUpstreamError, wantCalls: 1, wantMsg: `invalid response from upstream`},
+	}
+	for _, tt := range tests {
+		for _, stream := range []bool{false, true} {
+			name := tt.name + map[bool]string{false: " (complete)", true: " (stream)"}[stream]
+			t.Run(name, func(t *testing.T) {
+				var calls atomic.Int32
+				srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+					calls.Add(1)
+					for k, v := range tt.header {
+						w.Header().Set(k, v)
+					}
+					if stream && tt.status == 200 {
+						w.Header().Set("Content-Type", "text/event-stream")
+						tt.body = "data: " + tt.body + "\n\n"
+					}
+					w.WriteHeader(tt.status)
+					io.WriteString(w, tt.body)
+				})
+				p := newTestProxy(t, srv.URL, tt.style)
+				var err error
+				var rep Report
+				if stream {
+					emitted := 0
+					_, rep, err = p.Stream(context.Background(), testRequest(), func(Event) error { emitted++; return nil })
+					if emitted != 0 {
+						t.Errorf("%d events emitted before the failure", emitted)
+					}
+				} else {
+					_, rep, err = p.Complete(context.Background(), testRequest())
+				}
+				e := assertError(t, err, tt.wantStatus, tt.wantCode, tt.wantMsg)
+				if e.RetryAfter != tt.wantRetry {
+					t.Errorf("RetryAfter %d, want %d", e.RetryAfter, tt.wantRetry)
+				}
+				if strings.Contains(err.Error(), "SECRET") || strings.Contains(string(e.AnthropicJSON()), "SECRET") {
+					t.Errorf("the key leaked: %v", err)
+				}
+				if calls.Load() != tt.wantCalls || rep.Attempts != int(tt.wantCalls) {
+					t.Errorf("%d upstream calls, %d attempts reported, want %d", calls.Load(), rep.Attempts, tt.wantCalls)
+				}
+				if rep.Status != tt.wantStatus || rep.ErrorCode != tt.wantCode || rep.Model != "test-model" || rep.Latency <= 0 {
+					t.Errorf("report %+v", rep)
+				}
+			})
+		}
+	}
+}
+
+func TestUnreachable(t *testing.T) {
+	p := newTestProxy(t, refusedURL(t), StyleMessages)
+	_, rep, err := p.Complete(context.Background(), testRequest())
+	assertError(t, err, 502, CodeUpstreamUnavailable, "upstream is unreachable")
+	if rep.Attempts != 1 || rep.ErrorCode != CodeUpstreamUnavailable {
+		t.Errorf("report %+v", rep)
+	}
+	_, _, err = p.Stream(context.Background(), testRequest(), func(Event) error { return nil })
+	assertError(t, err, 502, CodeUpstreamUnavailable, "upstream is unreachable")
+}
+
+// hang is an upstream that never answers. It reports each request when it
+// arrives and when the client abandons it.
+type hang struct{ arrived, cancelled chan struct{} }
+
+func newHang() hang { return hang{make(chan struct{}, 2), make(chan struct{}, 2)} }
+
+func (h hang) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.arrived <- struct{}{}
+	<-r.Context().Done()
+	h.cancelled <- struct{}{}
+}
+
+func TestTotalTimeout(t *testing.T) {
+	h := newHang()
+	srv := upstream(t, h.ServeHTTP)
+	p := newTestProxy(t, srv.URL, StyleMessages, func(c *Config) { c.Timeout = 500 * time.Millisecond })
+	start := time.Now()
+	_, rep, err := p.Complete(context.Background(), testRequest())
+	assertError(t, err, 504, CodeUpstreamTimeout, "upstream did not answer within 500ms")
+	if d := time.Since(start); d < 500*time.Millisecond || d > 3*time.Second {
+		t.Errorf("gave up after %s", d)
+	}
+	if rep.Status != 504 || rep.TTFB != 0 {
+		t.Errorf("report %+v", rep)
+	}
+	wait(t, h.arrived, "the upstream request")
+	wait(t, h.cancelled, "the upstream request to be cancelled")
+}
+
+// TestStreamIdleTimeout: a stream that falls silent ends with an error event.
+func TestStreamIdleTimeout(t *testing.T) {
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		startSSE(w)
+		writeSSE(w, anthropicStream[0].name, anthropicStream[0].data)
+		<-r.Context().Done()
+	})
+	p := newTestProxy(t, srv.URL, StyleMessages, func(c *Config) { c.StreamIdleTimeout = 500 * time.Millisecond })
+	gw, results := serveGateway(t, p, testRequest())
+	evs := readEvents(t, postStream(t, context.Background(), testClient(t), gw.URL).Body)
+	if eventNames(evs) != "message_start,error" {
+		t.Fatalf("events %s", eventNames(evs))
+	}
+	last, _ := json.Marshal(evs[1].data)
+	if !jsonEqual(t, string(last), `{"type":"error","error":{"type":"api_error","message":"upstream sent nothing for 500ms"}}`) {
+		t.Errorf("error event %s", last)
+	}
+	res := wait(t, results, "the handler")
+	assertError(t, res.err, 504, CodeUpstreamTimeout, "")
+	if res.report.Usage.InputTokens != 25 || res.report.Status != 504 {
+		t.Errorf("report %+v", res.report) // the tokens already reported are spent
+	}
+}
+
+// TestSlowSteadyStream: a stream longer than the total timeout and than the
+// idle timeout succeeds while something arrives within every idle period,
+// keep-alive comments included.
+func TestSlowSteadyStream(t *testing.T) {
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		startSSE(w)
+		for i, ev := range anthropicStream {
+			if i == 3 { // 900ms of comments only: no event, yet not idle
+				for range 9 {
+					time.Sleep(100 * time.Millisecond)
+					io.WriteString(w, ": still thinking\n\n")
+					w.(http.Flusher).Flush()
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
+			writeSSE(w, ev.name, ev.data)
+		}
+	})
+	p := newTestProxy(t, srv.URL, StyleMessages, func(c *Config) {
+		c.Timeout = 300 * time.Millisecond // would cut the stream if applied to it
+		c.StreamIdleTimeout = 700 * time.Millisecond
+	})
+	start := time.Now()
+	msg, rep, err := p.Stream(context.Background(), testRequest(), func(Event) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 1700*time.Millisecond {
+		t.Errorf("stream took only %s", d)
+	}
+	if msg.Text() != "Hello, world" || rep.Latency < 1700*time.Millisecond {
+		t.Errorf("message %+v, report %+v", msg, rep)
+	}
+}
+
+func TestRetryOverloadedThenSuccess(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		t.Run(map[bool]string{false: "complete", true: "stream"}[stream], func(t *testing.T) {
+			var calls atomic.Int32
+			srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+				if calls.Add(1) == 1 {
+					w.WriteHeader(529)
+					io.WriteString(w, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+					return
+				}
+				if !stream {
+					io.WriteString(w, anthropicMessage)
+					return
+				}
+				startSSE(w)
+				for _, ev := range anthropicStream {
+					writeSSE(w, ev.name, ev.data)
+				}
+			})
+			p := newTestProxy(t, srv.URL, StyleMessages)
+			start := time.Now()
+			var rep Report
+			var err error
+			if stream {
+				_, rep, err = p.Stream(context.Background(), testRequest(), func(Event) error { return nil })
+			} else {
+				_, rep, err = p.Complete(context.Background(), testRequest())
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := time.Since(start); d < retryMinWait {
+				t.Errorf("retried after %s, before the jitter", d)
+			}
+			if calls.Load() != 2 || rep.Attempts != 2 || rep.Status != 200 || rep.Usage.InputTokens == 0 {
+				t.Errorf("%d calls, report %+v", calls.Load(), rep)
+			}
+		})
+	}
+}
+
+// TestNoRetryAfterBytesSent: once the client has seen an event, an overload
+// ends the stream with an error event instead of a retry.
+func TestNoRetryAfterBytesSent(t *testing.T) {
+	var calls atomic.Int32
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		startSSE(w)
+		writeSSE(w, anthropicStream[0].name, anthropicStream[0].data)
+		writeSSE(w, "error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+	})
+	gw, results := serveGateway(t, newTestProxy(t, srv.URL, StyleMessages), testRequest())
+	evs := readEvents(t, postStream(t, context.Background(), testClient(t), gw.URL).Body)
+	if eventNames(evs) != "message_start,error" {
+		t.Fatalf("events %s", eventNames(evs))
+	}
+	last, _ := json.Marshal(evs[1].data)
+	if !jsonEqual(t, string(last), `{"type":"error","error":{"type":"overloaded_error","message":"upstream failed mid-response: Overloaded"}}`) {
+		t.Errorf("error event %s", last)
+	}
+	res := wait(t, results, "the handler")
+	assertError(t, res.err, 503, CodeUpstreamOverloaded, "")
+	if calls.Load() != 1 || res.report.Attempts != 1 {
+		t.Errorf("%d calls, report %+v", calls.Load(), res.report)
+	}
+}
+
+// TestOverloadedBeforeFirstEventIsRetried: an error event that arrives before
+// message_start has not reached the client, so the retry is still allowed.
+func TestOverloadedBeforeFirstEventIsRetried(t *testing.T) {
+	var calls atomic.Int32
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		startSSE(w)
+		if calls.Add(1) == 1 {
+			writeSSE(w, "error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+			return
+		}
+		for _, ev := range anthropicStream {
+			writeSSE(w, ev.name, ev.data)
+		}
+	})
+	msg, rep, err := newTestProxy(t, srv.URL, StyleMessages).Stream(context.Background(), testRequest(), func(Event) error { return nil })
+	if err != nil || msg.Text() != "Hello, world" || rep.Attempts != 2 {
+		t.Errorf("err %v, message %+v, report %+v", err, msg, rep)
+	}
+}
+
+// TestStreamIsUnbuffered: each upstream event must reach the client before
+// the upstream sends the next. The fake upstream waits for the test to see
+// each event arrive through the gateway (a real HTTP server, SSEWriter, real
+// client) before it sends the next: any buffering on the way deadlocks.
+func TestStreamIsUnbuffered(t *testing.T) {
+	seen := make(chan string)
+	last := len(anthropicStream) - 1
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		startSSE(w)
+		for i, ev := range anthropicStream {
+			writeSSE(w, ev.name, ev.data)
+			if i == last {
+				return
+			}
+			select {
+			case got := <-seen:
+				if got != ev.name {
+					t.Errorf("client saw %s, upstream sent %s", got, ev.name)
+				}
+			case <-time.After(3 * time.Second):
+				t.Errorf("the client never saw %s: the stream is buffered", ev.name)
+				return
+			case <-r.Context().Done():
+				t.Errorf("request cancelled after %s", ev.name)
+				return
+			}
+		}
+	})
+	gw, results := serveGateway(t, newTestProxy(t, srv.URL, StyleMessages), testRequest())
+	resp := postStream(t, context.Background(), testClient(t), gw.URL)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream; charset=utf-8" {
+		t.Fatalf("status %d, headers %v", resp.StatusCode, resp.Header)
+	}
+	r := newSSEReader(resp.Body)
+	for i := range anthropicStream {
+		ev, err := r.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i < last {
+			select {
+			case seen <- ev.name:
+			case <-time.After(3 * time.Second):
+				t.Fatalf("the upstream stopped waiting after %s", ev.name)
+			}
+		}
+	}
+	if res := wait(t, results, "the handler"); res.err != nil {
+		t.Fatal(res.err)
+	}
+}
+
+// TestClientGoneCancelsUpstream: when the client disconnects mid-stream, the
+// upstream request is cancelled too.
+func TestClientGoneCancelsUpstream(t *testing.T) {
+	cancelled := make(chan struct{})
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		startSSE(w)
+		writeSSE(w, anthropicStream[0].name, anthropicStream[0].data)
+		<-r.Context().Done()
+		close(cancelled)
+	})
+	gw, results := serveGateway(t, newTestProxy(t, srv.URL, StyleMessages), testRequest())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	resp := postStream(t, ctx, testClient(t), gw.URL)
+	if ev, err := newSSEReader(resp.Body).next(); err != nil || ev.name != EventMessageStart {
+		t.Fatalf("first event %q, %v", ev.name, err)
+	}
+	cancel()
+	wait(t, cancelled, "the upstream request to be cancelled")
+	res := wait(t, results, "the handler")
+	assertError(t, res.err, StatusClientClosed, CodeClientClosed, "")
+	if res.report.ErrorCode != CodeClientClosed || res.report.Usage.InputTokens != 25 {
+		t.Errorf("report %+v", res.report)
+	}
+}
+
+func TestCallerCancelsComplete(t *testing.T) {
+	h := newHang()
+	srv := upstream(t, h.ServeHTTP)
+	p := newTestProxy(t, srv.URL, StyleOpenAI)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-h.arrived
+		cancel()
+	}()
+	_, rep, err := p.Complete(ctx, testRequest())
+	assertError(t, err, StatusClientClosed, CodeClientClosed, "the client closed the request")
+	if rep.ErrorCode != CodeClientClosed {
+		t.Errorf("report %+v", rep)
+	}
+	wait(t, h.cancelled, "the upstream request to be cancelled")
+
+	// A deadline on the caller's context (a server-side request timeout) is a
+	// timeout, not a client gone.
+	ctx, cancel = context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	_, _, err = p.Complete(ctx, testRequest())
+	assertError(t, err, 504, CodeUpstreamTimeout, "the request ran out of time")
+	wait(t, h.cancelled, "the upstream request to be cancelled")
+}
+
+// TestTruncatedStream: an upstream that stops before message_stop ends the
+// client's stream with an error event; the tokens reported so far count.
+func TestTruncatedStream(t *testing.T) {
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		startSSE(w)
+		for _, ev := range anthropicStream[:4] {
+			writeSSE(w, ev.name, ev.data)
+		}
+		io.WriteString(w, "event: content_block_delta\ndata: {\"type\":\"content_blo") // and the connection ends
+	})
+	gw, results := serveGateway(t, newTestProxy(t, srv.URL, StyleMessages), testRequest())
+	evs := readEvents(t, postStream(t, context.Background(), testClient(t), gw.URL).Body)
+	if eventNames(evs) != "message_start,content_block_start,ping,content_block_delta,error" {
+		t.Fatalf("events %s", eventNames(evs))
+	}
+	last, _ := json.Marshal(evs[4].data)
+	if !jsonEqual(t, string(last), `{"type":"error","error":{"type":"api_error","message":"the upstream stream ended before it was complete"}}`) {
+		t.Errorf("error event %s", last)
+	}
+	res := wait(t, results, "the handler")
+	assertError(t, res.err, 502, CodeUpstreamError, "")
+	if res.msg != nil || res.report.Usage != (Usage{25, 1}) || res.report.StopReason != "" {
+		t.Errorf("message %+v, report %+v", res.msg, res.report)
+	}
+}
+
+// TestErrorBeforeStreamIsAnHTTPError: a failure before the first event is
+// still a plain HTTP error the handler answers with, in Anthropic's shape.
+func TestErrorBeforeStreamIsAnHTTPError(t *testing.T) {
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(529)
+		io.WriteString(w, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+	})
+	gw, _ := serveGateway(t, newTestProxy(t, srv.URL, StyleMessages), testRequest())
+	resp := postStream(t, context.Background(), testClient(t), gw.URL)
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 529 || !jsonEqual(t, string(body), `{"type":"error","error":{"type":"overloaded_error","message":"upstream is overloaded; retry later: Overloaded"}}`) {
+		t.Errorf("%d %s", resp.StatusCode, body)
+	}
+}
+
+// misbehaving is an Upstream that breaks the event-order contract.
+type misbehaving struct{ events []Event }
+
+func (m misbehaving) Complete(context.Context, *Request) (*Message, error) { return nil, nil }
+
+func (m misbehaving) Stream(_ context.Context, _ *Request, emit func(Event) error) error {
+	for _, ev := range m.events {
+		if err := emit(ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func TestProxyEnforcesEventOrder(t *testing.T) {
+	start := Event{Type: EventMessageStart, Message: &Message{ID: "msg_1"}}
+	tests := map[string][]Event{
+		"delta first":          {{Type: EventContentBlockDelta, Text: "x"}},
+		"delta outside block":  {start, {Type: EventContentBlockDelta, Text: "x"}},
+		"wrong index":          {start, {Type: EventContentBlockStart, Index: 1}},
+		"error event":          {start, {Type: EventError, Error: &ErrorBody{}}},
+		"returns without stop": {start, {Type: EventContentBlockStart}, {Type: EventContentBlockStop}},
+		"after message_stop":   {start, {Type: EventMessageStop}, {Type: EventPing}},
+	}
+	for name, events := range tests {
+		t.Run(name, func(t *testing.T) {
+			p, err := NewWithUpstream(Config{}, misbehaving{events})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			_, _, err = p.Stream(context.Background(), testRequest(), func(ev Event) error {
+				got = append(got, ev.Type)
+				return nil
+			})
+			assertError(t, err, 502, CodeUpstreamError, "invalid response from upstream")
+			if len(got) > 0 && got[len(got)-1] != EventError {
+				t.Errorf("stream not ended with an error event: %v", got)
+			}
+		})
+	}
+	p, _ := NewWithUpstream(Config{}, misbehaving{})
+	_, _, err := p.Complete(context.Background(), testRequest())
+	assertError(t, err, 502, CodeUpstreamError, "invalid response from upstream")
+}
+
+func TestEmitFailureIsClientClosed(t *testing.T) {
+	p, _ := NewWithUpstream(Config{}, &Demo{})
+	gone := errors.New("broken pipe")
+	calls := 0
+	_, rep, err := p.Stream(context.Background(), testRequest(), func(ev Event) error {
+		calls++
+		return gone
+	})
+	e := assertError(t, err, StatusClientClosed, CodeClientClosed, "")
+	if !errors.Is(e, gone) || calls != 1 || rep.ErrorCode != CodeClientClosed {
+		t.Errorf("err %v, %d calls, report %+v", err, calls, rep)
+	}
+}
+
+func TestNewValidatesConfig(t *testing.T) {
+	for _, cfg := range []Config{
+		{URL: "api.anthropic.com", Model: "m"},
+		{URL: "https://api.openai.com/v1", Style: StyleOpenAI, Model: "m"},
+		{URL: "https://api.anthropic.com", Style: "gemini", Model: "m"},
+		{URL: "https://api.anthropic.com"},
+		{MaxTokens: 9000, MaxTokensCap: 8192},
+		{Timeout: -time.Second},
+	} {
+		if _, err := New(cfg); err == nil {
+			t.Errorf("%+v accepted", cfg)
+		}
+	}
+	p, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := p.up.(*Demo); !ok || p.Defaults() != (Defaults{Model: DemoModel, MaxTokens: 1024, MaxTokensCap: 8192}) {
+		t.Errorf("no URL: upstream %T, defaults %+v", p.up, p.Defaults())
+	}
+}

@@ -1,0 +1,158 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Bounds on what an upstream may make us read.
+const (
+	maxResponseBytes = 16 << 20 // a non-streamed answer
+	maxErrorBytes    = 64 << 10 // an error body; only its message is used
+)
+
+// newHTTPClient is the one pooled client all calls to the upstream share.
+// It has no overall Timeout: the Proxy bounds each call through its context
+// (total for non-streamed calls, idle for streams), which a client-wide
+// timeout could not distinguish.
+func newHTTPClient(connectTimeout time.Duration) *http.Client {
+	dialer := &net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}
+	return &http.Client{
+		Transport: &http.Transport{
+			Proxy:                 http.ProxyFromEnvironment,
+			DialContext:           dialer.DialContext,
+			ForceAttemptHTTP2:     true,
+			TLSHandshakeTimeout:   connectTimeout,
+			MaxIdleConns:          128,
+			MaxIdleConnsPerHost:   64, // every call goes to one host: keep a gateway's worth warm
+			IdleConnTimeout:       90 * time.Second,
+			ExpectContinueTimeout: time.Second,
+		},
+		// An API answers, it does not redirect; following a redirect would
+		// resend the key (x-api-key is not stripped across hosts).
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// httpUpstream is what both HTTP adapters share: where to send, with which
+// credentials, and how to turn a failed answer into an *Error.
+type httpUpstream struct {
+	client *http.Client
+	base   string
+	key    string
+	auth   func(h http.Header) // sets the style's credential headers
+}
+
+// post sends body as JSON to path and returns the response of a 2xx answer,
+// its body wrapped to report activity to the stream idle watchdog. Any other
+// answer is read, closed and mapped to an *Error.
+func (u *httpUpstream) post(ctx context.Context, path string, body any, stream bool) (*http.Response, error) {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.base+path, bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if stream {
+		req.Header.Set("Accept", "text/event-stream")
+	} else {
+		req.Header.Set("Accept", "application/json")
+	}
+	u.auth(req.Header)
+	resp, err := u.client.Do(req)
+	if err != nil {
+		// No answer at all: refused, reset, DNS, TLS or connect timeout. (A
+		// cancelled or timed-out context is reclassified by the Proxy.)
+		return nil, errUnavailable(err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		errBody, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBytes))
+		return nil, upstreamStatusError(resp.StatusCode, resp.Header, errBody, u.key)
+	}
+	if stream {
+		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
+			resp.Body.Close()
+			return nil, errInvalidResponse(fmt.Errorf("stream answered with content type %q", resp.Header.Get("Content-Type")))
+		}
+	}
+	resp.Body = &activityReader{ReadCloser: resp.Body, touch: activityFrom(ctx)}
+	return resp, nil
+}
+
+// readJSON reads a non-streamed answer into v.
+func readJSON(resp *http.Response, v any) error {
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	if err != nil {
+		return errInterrupted(err)
+	}
+	if len(b) > maxResponseBytes {
+		return errInvalidResponse(fmt.Errorf("answer larger than %d bytes", maxResponseBytes))
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return errInvalidResponse(err)
+	}
+	return nil
+}
+
+// errInterrupted is a connection that failed after the upstream had started
+// answering.
+func errInterrupted(cause error) *Error {
+	return upstreamError("the connection to the upstream was interrupted", cause)
+}
+
+// readEvent reads the next server-sent event of a stream that must still
+// send its terminal event, so the end of the body is a truncation.
+func readEvent(r *sseReader) (sseEvent, error) {
+	ev, err := r.next()
+	switch {
+	case err == io.EOF:
+		return ev, upstreamError("the upstream stream ended before it was complete", io.ErrUnexpectedEOF)
+	case err == errSSETooLarge:
+		return ev, errInvalidResponse(err)
+	case err != nil:
+		return ev, errInterrupted(err)
+	}
+	return ev, nil
+}
+
+// activityKey carries the stream idle watchdog's reset function.
+type activityKey struct{}
+
+func withActivity(ctx context.Context, touch func()) context.Context {
+	return context.WithValue(ctx, activityKey{}, touch)
+}
+
+func activityFrom(ctx context.Context) func() {
+	if touch, ok := ctx.Value(activityKey{}).(func()); ok {
+		return touch
+	}
+	return func() {}
+}
+
+// activityReader tells the watchdog about every byte that arrives, so a
+// stream is idle only when the upstream sends nothing at all (not even a
+// keep-alive comment or an event the adapter does not forward).
+type activityReader struct {
+	io.ReadCloser
+	touch func()
+}
+
+func (r *activityReader) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if n > 0 {
+		r.touch()
+	}
+	return n, err
+}

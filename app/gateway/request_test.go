@@ -1,0 +1,232 @@
+package gateway
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var testDefaults = Defaults{Model: "default-model", MaxTokens: 1024, MaxTokensCap: 4096}
+
+func TestParseChatRequestValid(t *testing.T) {
+	temp := 0.5
+	tests := []struct {
+		name string
+		body string
+		want Request
+	}{
+		{"defaults applied",
+			`{"messages":[{"role":"user","content":"Hi"}]}`,
+			Request{Model: "default-model", MaxTokens: 1024, Messages: []ChatMessage{{"user", "Hi"}}}},
+		{"every field",
+			`{"model":"m","max_tokens":4096,"system":"Be brief.","temperature":0.5,"stop_sequences":["END","\n\n"],
+			  "stream":true,"metadata":{"user_id":"u-1"},
+			  "messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello"},{"role":"user","content":"Again"}]}`,
+			Request{Model: "m", MaxTokens: 4096, System: "Be brief.", Temperature: &temp,
+				StopSequences: []string{"END", "\n\n"}, Stream: true, Metadata: Metadata{UserID: "u-1"},
+				Messages: []ChatMessage{{"user", "Hi"}, {"assistant", "Hello"}, {"user", "Again"}}}},
+		{"nulls count as absent",
+			`{"messages":[{"role":"user","content":"Hi"}],"model":null,"max_tokens":null,"system":null,"temperature":null,"stop_sequences":null,"stream":null,"metadata":null}`,
+			Request{Model: "default-model", MaxTokens: 1024, Messages: []ChatMessage{{"user", "Hi"}}}},
+		{"boundaries",
+			`{"messages":[{"role":"user","content":"Hi"}],"max_tokens":1,"temperature":0,"metadata":{}}`,
+			Request{Model: "default-model", MaxTokens: 1, Temperature: new(0.0), Messages: []ChatMessage{{"user", "Hi"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseChatRequest([]byte(tt.body), testDefaults)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(*got, tt.want) {
+				t.Errorf("got  %+v\nwant %+v", *got, tt.want)
+			}
+		})
+	}
+}
+
+// invalidCase is a body and the exact message it must be refused with.
+type invalidCase struct{ body, message string }
+
+var chatInvalid = []invalidCase{
+	{``, `request body is not valid JSON`},
+	{`{"messages":`, `request body is not valid JSON`},
+	{`{"messages":[]} {}`, `request body is not valid JSON`},
+	{`[]`, `request body must be a JSON object`},
+	{`"hi"`, `request body must be a JSON object`},
+	{`null`, `request body must be a JSON object`},
+	{`{}`, `messages is required`},
+	{`{"messages":null}`, `messages is required`},
+	{`{"messages":"hi"}`, `messages must be an array`},
+	{`{"messages":[]}`, `messages must not be empty`},
+	{`{"messages":["hi"]}`, `messages[0] must be an object`},
+	{`{"messages":[{"role":"user","content":"a"},{"role":"system","content":"b"}]}`, `messages[1].role must be "user" or "assistant"`},
+	{`{"messages":[{"content":"a"}]}`, `messages[0].role must be "user" or "assistant"`},
+	{`{"messages":[{"role":1,"content":"a"}]}`, `messages[0].role must be "user" or "assistant"`},
+	{`{"messages":[{"role":"user"}]}`, `messages[0].content is required`},
+	{`{"messages":[{"role":"user","content":""}]}`, `messages[0].content must be a non-empty string`},
+	{`{"messages":[{"role":"user","content":"  \n"}]}`, `messages[0].content must be a non-empty string`},
+	{`{"messages":[{"role":"user","content":[{"type":"text","text":"a"}]}]}`, `messages[0].content must be a non-empty string`},
+	{`{"messages":[{"role":"user","content":"a","name":"bob"}]}`, `unknown field "messages[0].name"`},
+	{`{"messages":[{"role":"user","content":"a"}],"foo":1}`, `unknown field "foo"`},
+	{`{"messages":[{"role":"user","content":"a"}],"zeta":1,"alpha":2}`, `unknown field "alpha"`},
+	{`{"messages":[{"role":"user","content":"a"}],"top_p":0.5}`, `unknown field "top_p"`},
+	{`{"messages":[{"role":"user","content":"a"}],"model":""}`, `model must be a non-empty string of at most 256 characters without surrounding spaces`},
+	{`{"messages":[{"role":"user","content":"a"}],"model":7}`, `model must be a non-empty string of at most 256 characters without surrounding spaces`},
+	{`{"messages":[{"role":"user","content":"a"}],"model":" m"}`, `model must be a non-empty string of at most 256 characters without surrounding spaces`},
+	{`{"messages":[{"role":"user","content":"a"}],"model":"` + strings.Repeat("m", 257) + `"}`, `model must be a non-empty string of at most 256 characters without surrounding spaces`},
+	{`{"messages":[{"role":"user","content":"a"}],"max_tokens":0}`, `max_tokens must be an integer between 1 and 4096`},
+	{`{"messages":[{"role":"user","content":"a"}],"max_tokens":4097}`, `max_tokens must be an integer between 1 and 4096`},
+	{`{"messages":[{"role":"user","content":"a"}],"max_tokens":-1}`, `max_tokens must be an integer between 1 and 4096`},
+	{`{"messages":[{"role":"user","content":"a"}],"max_tokens":10.5}`, `max_tokens must be an integer between 1 and 4096`},
+	{`{"messages":[{"role":"user","content":"a"}],"max_tokens":1e3}`, `max_tokens must be an integer between 1 and 4096`},
+	{`{"messages":[{"role":"user","content":"a"}],"max_tokens":"100"}`, `max_tokens must be an integer between 1 and 4096`},
+	{`{"messages":[{"role":"user","content":"a"}],"max_tokens":99999999999999999999999}`, `max_tokens must be an integer between 1 and 4096`},
+	{`{"messages":[{"role":"user","content":"a"}],"system":["a"]}`, `system must be a string`},
+	{`{"messages":[{"role":"user","content":"a"}],"temperature":1.01}`, `temperature must be a number between 0 and 1`},
+	{`{"messages":[{"role":"user","content":"a"}],"temperature":-0.1}`, `temperature must be a number between 0 and 1`},
+	{`{"messages":[{"role":"user","content":"a"}],"temperature":"0.5"}`, `temperature must be a number between 0 and 1`},
+	{`{"messages":[{"role":"user","content":"a"}],"stop_sequences":"END"}`, `stop_sequences must be an array of strings`},
+	{`{"messages":[{"role":"user","content":"a"}],"stop_sequences":["a","b","c","d","e"]}`, `stop_sequences must have at most 4 entries`},
+	{`{"messages":[{"role":"user","content":"a"}],"stop_sequences":["a",""]}`, `stop_sequences[1] must be a non-empty string`},
+	{`{"messages":[{"role":"user","content":"a"}],"stop_sequences":[1]}`, `stop_sequences[0] must be a non-empty string`},
+	{`{"messages":[{"role":"user","content":"a"}],"stream":"yes"}`, `stream must be a boolean`},
+	{`{"messages":[{"role":"user","content":"a"}],"metadata":"u"}`, `metadata must be an object`},
+	{`{"messages":[{"role":"user","content":"a"}],"metadata":{"user":"u"}}`, `unknown field "metadata.user"`},
+	{`{"messages":[{"role":"user","content":"a"}],"metadata":{"user_id":5}}`, `metadata.user_id must be a string of at most 256 characters`},
+}
+
+func TestParseChatRequestInvalid(t *testing.T) {
+	for _, tt := range chatInvalid {
+		t.Run(tt.message, func(t *testing.T) {
+			_, err := ParseChatRequest([]byte(tt.body), testDefaults)
+			assertInvalid(t, err, tt.message)
+		})
+	}
+}
+
+func TestParseChatRequestWithoutDefaultModel(t *testing.T) {
+	_, err := ParseChatRequest([]byte(`{"messages":[{"role":"user","content":"a"}]}`), Defaults{MaxTokens: 1, MaxTokensCap: 1})
+	assertInvalid(t, err, "model is required")
+}
+
+func assertInvalid(t *testing.T, err error, message string) {
+	t.Helper()
+	e, ok := errors.AsType[*Error](err)
+	if !ok {
+		t.Fatalf("got %v (%T), want an *Error", err, err)
+	}
+	if e.Status != 400 || e.Code != "invalid_request" || e.Message != message {
+		t.Errorf("got %d %s %q\nwant 400 invalid_request %q", e.Status, e.Code, e.Message, message)
+	}
+}
+
+func TestParseMessagesRequestValid(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		want Request
+	}{
+		{"string content",
+			`{"model":"claude-sonnet-4-5","max_tokens":1024,"messages":[{"role":"user","content":"Hello, Claude"}]}`,
+			Request{Model: "claude-sonnet-4-5", MaxTokens: 1024, Messages: []ChatMessage{{"user", "Hello, Claude"}}}},
+		{"text blocks, system blocks, sampling options",
+			`{"model":"m","max_tokens":10,"stream":true,"temperature":1,"top_p":0.9,"top_k":40,
+			  "stop_sequences":["###"],"metadata":{"user_id":"13803d75"},
+			  "system":[{"type":"text","text":"You are terse."},{"type":"text","text":"Answer in French.","cache_control":{"type":"ephemeral"}}],
+			  "messages":[{"role":"user","content":[{"type":"text","text":"Part one."},{"type":"text","text":"Part two."}]},
+			              {"role":"assistant","content":"Bonjour"}]}`,
+			Request{Model: "m", MaxTokens: 10, Stream: true, Temperature: new(1.0), TopP: new(0.9), TopK: new(40),
+				StopSequences: []string{"###"}, Metadata: Metadata{UserID: "13803d75"},
+				System:   "You are terse.\n\nAnswer in French.",
+				Messages: []ChatMessage{{"user", "Part one.\n\nPart two."}, {"assistant", "Bonjour"}}}},
+		{"empty system means none",
+			`{"model":"m","max_tokens":10,"system":"","messages":[{"role":"user","content":"a"}]}`,
+			Request{Model: "m", MaxTokens: 10, Messages: []ChatMessage{{"user", "a"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseMessagesRequest([]byte(tt.body), testDefaults)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(*got, tt.want) {
+				t.Errorf("got  %+v\nwant %+v", *got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseMessagesRequestInvalid(t *testing.T) {
+	const ok = `"model":"m","max_tokens":10`
+	tests := []invalidCase{
+		{`{"max_tokens":10,"messages":[{"role":"user","content":"a"}]}`, `model is required`},
+		{`{"model":"m","messages":[{"role":"user","content":"a"}]}`, `max_tokens is required`},
+		{`{` + ok + `}`, `messages is required`},
+		{`{` + ok + `,"messages":[{"role":"user","content":[]}]}`, `messages[0].content must be a non-empty string or a non-empty array of content blocks`},
+		{`{` + ok + `,"messages":[{"role":"user","content":""}]}`, `messages[0].content must be a non-empty string or a non-empty array of content blocks`},
+		{`{` + ok + `,"messages":[{"role":"user","content":{"type":"text"}}]}`, `messages[0].content must be a non-empty string or a non-empty array of content blocks`},
+		{`{` + ok + `,"messages":[{"role":"user","content":["a"]}]}`, `messages[0].content[0] must be an object`},
+		{`{` + ok + `,"messages":[{"role":"user","content":[{"text":"a"}]}]}`, `messages[0].content[0].type is required`},
+		{`{` + ok + `,"messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBOR"}}]}]}`,
+			`messages[0].content[1].type "image" is not supported: this gateway accepts text blocks only`},
+		{`{` + ok + `,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]}]}`,
+			`messages[0].content[0].type "tool_result" is not supported: this gateway accepts text blocks only`},
+		{`{` + ok + `,"messages":[{"role":"user","content":[{"type":"text","text":""}]}]}`, `messages[0].content[0].text must be a non-empty string`},
+		{`{` + ok + `,"messages":[{"role":"user","content":[{"type":"text","text":"a","citations":[]}]}]}`, `unknown field "messages[0].content[0].citations"`},
+		{`{` + ok + `,"system":7,"messages":[{"role":"user","content":"a"}]}`, `system must be a string or an array of text blocks`},
+		{`{` + ok + `,"system":[{"type":"image"}],"messages":[{"role":"user","content":"a"}]}`, `system[0].type "image" is not supported: this gateway accepts text blocks only`},
+		{`{` + ok + `,"top_p":2,"messages":[{"role":"user","content":"a"}]}`, `top_p must be a number between 0 and 1`},
+		{`{` + ok + `,"top_k":-1,"messages":[{"role":"user","content":"a"}]}`, `top_k must be a non-negative integer`},
+		{`{` + ok + `,"tools":[],"messages":[{"role":"user","content":"a"}]}`, `"tools" is not supported: this gateway accepts text-only requests`},
+		{`{` + ok + `,"thinking":{"type":"enabled","budget_tokens":1024},"messages":[{"role":"user","content":"a"}]}`, `"thinking" is not supported: this gateway accepts text-only requests`},
+		{`{` + ok + `,"frobnicate":true,"messages":[{"role":"user","content":"a"}]}`, `unknown field "frobnicate"`},
+		{`{"model":"m","max_tokens":5000,"messages":[{"role":"user","content":"a"}]}`, `max_tokens must be an integer between 1 and 4096`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.message, func(t *testing.T) {
+			_, err := ParseMessagesRequest([]byte(tt.body), testDefaults)
+			assertInvalid(t, err, tt.message)
+		})
+	}
+}
+
+// checkParsed holds for every request a parser accepts, whatever the input.
+func checkParsed(t *testing.T, req *Request, err error) {
+	if err != nil {
+		if e, ok := errors.AsType[*Error](err); !ok || e.Status != 400 || e.Code != CodeInvalidRequest || e.Message == "" {
+			t.Fatalf("error %v is not an invalid_request *Error", err)
+		}
+		return
+	}
+	if len(req.Messages) == 0 || req.Model == "" || req.MaxTokens < 1 || req.MaxTokens > testDefaults.MaxTokensCap ||
+		len(req.StopSequences) > MaxStopSequences {
+		t.Fatalf("accepted an invalid request: %+v", req)
+	}
+	for _, m := range req.Messages {
+		if (m.Role != "user" && m.Role != "assistant") || strings.TrimSpace(m.Content) == "" {
+			t.Fatalf("accepted an invalid message: %+v", m)
+		}
+	}
+}
+
+func FuzzParseChatRequest(f *testing.F) {
+	f.Add([]byte(`{"messages":[{"role":"user","content":"Hi"}],"max_tokens":10,"temperature":0.2,"stop_sequences":["x"],"metadata":{"user_id":"u"}}`))
+	for _, c := range chatInvalid {
+		f.Add([]byte(c.body))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := ParseChatRequest(body, testDefaults)
+		checkParsed(t, req, err)
+	})
+}
+
+func FuzzParseMessagesRequest(f *testing.F) {
+	f.Add([]byte(`{"model":"m","max_tokens":10,"system":[{"type":"text","text":"s"}],"messages":[{"role":"user","content":[{"type":"text","text":"Hi"}]}],"top_k":3}`))
+	f.Add([]byte(`{"model":"m","max_tokens":10,"messages":[{"role":"user","content":[{"type":"image"}]}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := ParseMessagesRequest(body, testDefaults)
+		checkParsed(t, req, err)
+	})
+}

@@ -1,0 +1,84 @@
+package gateway
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"strings"
+)
+
+// Stop reasons, as the Messages API names them. Both endpoints report these,
+// whatever the upstream's style.
+const (
+	StopEndTurn      = "end_turn"
+	StopMaxTokens    = "max_tokens"
+	StopStopSequence = "stop_sequence"
+	StopRefusal      = "refusal"
+)
+
+// Message is a model's answer in the Messages API shape. Both public
+// endpoints return it, so clients need one parser:
+//
+//	{"id":"msg_…","type":"message","role":"assistant","model":"…",
+//	 "content":[{"type":"text","text":"…"}],"stop_reason":"end_turn",
+//	 "stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":2}}
+type Message struct {
+	ID           string         `json:"id"`
+	Type         string         `json:"type"`
+	Role         string         `json:"role"`
+	Model        string         `json:"model"`
+	Content      []ContentBlock `json:"content"`
+	StopReason   string         `json:"stop_reason"` // "" while streaming: marshals as null
+	StopSequence *string        `json:"stop_sequence"`
+	Usage        Usage          `json:"usage"`
+}
+
+// ContentBlock is one block of a message. This gateway handles text only.
+type ContentBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// Usage counts tokens as the upstream reported them; quota and audit use it.
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+}
+
+// Text is the concatenated text of all blocks.
+func (m *Message) Text() string {
+	var b strings.Builder
+	for _, block := range m.Content {
+		b.WriteString(block.Text)
+	}
+	return b.String()
+}
+
+// MarshalJSON writes the exact wire shape, fields in Anthropic's order: type
+// and role are fixed, an empty content is [] (never null) and an unset
+// stop_reason is null, as in a streamed message_start.
+func (m Message) MarshalJSON() ([]byte, error) {
+	w := struct {
+		ID           string         `json:"id"`
+		Type         string         `json:"type"`
+		Role         string         `json:"role"`
+		Model        string         `json:"model"`
+		Content      []ContentBlock `json:"content"`
+		StopReason   *string        `json:"stop_reason"`
+		StopSequence *string        `json:"stop_sequence"`
+		Usage        Usage          `json:"usage"`
+	}{ID: m.ID, Type: "message", Role: "assistant", Model: m.Model, Content: m.Content,
+		StopSequence: m.StopSequence, Usage: m.Usage}
+	if w.Content == nil {
+		w.Content = []ContentBlock{}
+	}
+	if m.StopReason != "" {
+		w.StopReason = &m.StopReason
+	}
+	return json.Marshal(w)
+}
+
+// newMessageID makes an id in the Messages API's format for answers whose
+// upstream has no such id (OpenAI style, demo).
+func newMessageID() string {
+	return "msg_" + rand.Text()
+}

@@ -1,0 +1,107 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Upstream is one LLM provider behind the gateway: the messages and openai
+// adapters, the in-process demo, or a fake in a handler's tests. The Proxy
+// wraps it with timeouts, retry, error mapping and usage accounting, so an
+// Upstream only speaks its provider's protocol.
+type Upstream interface {
+	// Complete answers req in one piece.
+	Complete(ctx context.Context, req *Request) (*Message, error)
+
+	// Stream answers req as Messages API events passed to emit in order:
+	// message_start, content_block_start, content_block_delta…,
+	// content_block_stop, message_delta, message_stop, with ping anywhere
+	// after message_start. It returns nil only after emitting message_stop.
+	// When emit fails it stops and returns emit's error. It never emits an
+	// error event: it returns the error and the Proxy reports it.
+	Stream(ctx context.Context, req *Request, emit func(Event) error) error
+}
+
+// Upstream styles: the wire protocol the configured provider speaks.
+const (
+	StyleMessages = "messages" // Anthropic Messages API (the default)
+	StyleOpenAI   = "openai"   // OpenAI Chat Completions and compatible servers
+)
+
+// DemoModel is the demo upstream's model name, the default model when no
+// upstream URL is configured.
+const DemoModel = "parapet-demo"
+
+// Config configures the Proxy. Zero durations and limits take the defaults
+// noted beside them.
+type Config struct {
+	// URL is the provider's base URL without /v1, e.g.
+	// https://api.anthropic.com; empty selects the in-process demo upstream.
+	URL   string
+	Key   string // sent as x-api-key (messages) or a bearer token (openai)
+	Style string // StyleMessages (default) or StyleOpenAI
+
+	Model        string // default model; required with a URL, DemoModel without
+	MaxTokens    int    // default max_tokens: 1024
+	MaxTokensCap int    // largest max_tokens a request may ask for: 8192
+
+	ConnectTimeout    time.Duration // TCP connect, then TLS handshake, each: 5s
+	Timeout           time.Duration // whole non-streamed call, retry included: 120s
+	StreamIdleTimeout time.Duration // longest silence inside a stream: 60s
+}
+
+func (c Config) withDefaults() Config {
+	c.URL = strings.TrimRight(strings.TrimSpace(c.URL), "/")
+	if c.Style == "" {
+		c.Style = StyleMessages
+	}
+	if c.Model == "" && c.URL == "" {
+		c.Model = DemoModel
+	}
+	if c.MaxTokens == 0 {
+		c.MaxTokens = 1024
+	}
+	if c.MaxTokensCap == 0 {
+		c.MaxTokensCap = max(8192, c.MaxTokens)
+	}
+	if c.ConnectTimeout == 0 {
+		c.ConnectTimeout = 5 * time.Second
+	}
+	if c.Timeout == 0 {
+		c.Timeout = 120 * time.Second
+	}
+	if c.StreamIdleTimeout == 0 {
+		c.StreamIdleTimeout = 60 * time.Second
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	var errs []error
+	if c.URL != "" {
+		u, err := url.Parse(c.URL)
+		switch {
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+			errs = append(errs, fmt.Errorf("upstream URL %q must be an absolute http(s) URL", c.URL))
+		case strings.HasSuffix(u.Path, "/v1"):
+			errs = append(errs, fmt.Errorf("upstream URL %q must not end in /v1: the gateway appends /v1/…", c.URL))
+		}
+		if c.Style != StyleMessages && c.Style != StyleOpenAI {
+			errs = append(errs, fmt.Errorf("upstream style must be %q or %q, not %q", StyleMessages, StyleOpenAI, c.Style))
+		}
+		if c.Model == "" {
+			errs = append(errs, errors.New("a default model is required with an upstream URL"))
+		}
+	}
+	if c.MaxTokens < 1 || c.MaxTokensCap < c.MaxTokens {
+		errs = append(errs, fmt.Errorf("max tokens (%d) must be between 1 and the cap (%d)", c.MaxTokens, c.MaxTokensCap))
+	}
+	if c.ConnectTimeout < 0 || c.Timeout < 0 || c.StreamIdleTimeout < 0 {
+		errs = append(errs, errors.New("timeouts must not be negative"))
+	}
+	return errors.Join(errs...)
+}
