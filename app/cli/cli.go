@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"parapet/app"
@@ -35,7 +36,49 @@ func init() {
 		{"serve", "", "serve HTTP on :$PORT (the default command)", runServe},
 		{"migrate", "", "apply pending database migrations and exit (the release step)", runMigrate},
 		{"help", "", "list the commands", nil},
+		{"user create", "--email E  (password on stdin)", "create an account; its password is the first line of stdin", runUserCreate},
+		{"user staff", "--email E [--revoke]", "grant staff rights to an account (--revoke takes them away)", runUserStaff},
+		{"org create", "--name N [--owner EMAIL]", "create an organization, owned by an existing account if given", runOrgCreate},
+		{"key create", "--org ORG --name N [--json]", "create an API key and print it: it is shown only this once", runKeyCreate},
+		{"key list", "--org ORG [--json]", "list an organization's API keys (their hints, never the keys)", runKeyList},
+		{"key revoke", "KEY_ID", "revoke an API key", runKeyRevoke},
+		{"product list", "[--json]", "list every product of the registry, public or not", runProductList},
+		{"product create", "--slug S --name N --lifecycle L --url U [--tagline T] [--description D] [--category C] [--pillar P]",
+			"add a product to the registry (category and pillar default to security)", runProductCreate},
+		{"product set", "SLUG [--lifecycle L] [--name N] [--tagline T] [--description D] [--category C] [--pillar P] [--url U]",
+			"change a product's fields; the lifecycle only moves forward", runProductSet},
+		{"entitlement set", "--org ORG --product SLUG (--monthly-tokens N | --revoke)",
+			"grant an organization a product with a monthly token quota, or revoke it", runEntitlementSet},
 	}
+}
+
+// lookup finds a command by its full name ("migrate", "key create").
+func lookup(name string) *command {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+// subcommands lists the commands of a noun ("key" → "key create", …).
+func subcommands(noun string) []command {
+	var out []command
+	for _, c := range commands {
+		if strings.HasPrefix(c.name, noun+" ") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// synopsis is how a command is written: its name and its arguments.
+func (c command) synopsis() string {
+	if c.args == "" {
+		return c.name
+	}
+	return c.name + " " + c.args
 }
 
 // usageError is a mistake in the command line: it prints a usage line and
@@ -55,39 +98,60 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv Env) i
 		printHelp(stdout)
 		return 0
 	}
-	for _, c := range commands {
-		if c.name != name {
-			continue
-		}
-		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-		defer stop()
-		if err := c.run(ctx, r, args); err != nil {
-			if ue, ok := err.(usageError); ok {
-				fmt.Fprintf(stderr, "parapet %s: %s\nusage: parapet %s %s\n", name, ue.msg, c.name, c.args)
-				return 2
-			}
-			fmt.Fprintf(stderr, "parapet %s: %v\n", name, err)
-			return 1
-		}
-		return 0
+	// Admin commands are two words, a noun and a verb ("key create").
+	if len(args) > 0 && lookup(name+" "+args[0]) != nil {
+		name, args = name+" "+args[0], args[1:]
 	}
-	fmt.Fprintf(stderr, "parapet: unknown command %q\n\n", name)
-	printHelp(stderr)
-	return 2
+	c := lookup(name)
+	if c == nil {
+		if subs := subcommands(name); len(subs) > 0 {
+			what := "missing subcommand"
+			if len(args) > 0 {
+				what = fmt.Sprintf("unknown subcommand %q", args[0])
+			}
+			fmt.Fprintf(stderr, "parapet %s: %s\n", name, what)
+			for i, s := range subs {
+				prefix := "usage: "
+				if i > 0 {
+					prefix = "       "
+				}
+				fmt.Fprintln(stderr, prefix+"parapet "+s.synopsis())
+			}
+			return 2
+		}
+		fmt.Fprintf(stderr, "parapet: unknown command %q\n\n", name)
+		printHelp(stderr)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := c.run(ctx, r, args); err != nil {
+		if ue, ok := err.(usageError); ok {
+			fmt.Fprintf(stderr, "parapet %s: %s\nusage: parapet %s\n", name, ue.msg, c.synopsis())
+			return 2
+		}
+		fmt.Fprintf(stderr, "parapet %s: %v\n", name, err)
+		return 1
+	}
+	return 0
 }
 
 func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "usage: parapet [command] [arguments]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
+	const width = 58
 	for _, c := range commands {
-		line := c.name
-		if c.args != "" {
-			line += " " + c.args
+		line := c.synopsis()
+		if len(line) > width {
+			// A long command line gets a line of its own, its help below.
+			fmt.Fprintf(w, "  %s\n  %-*s %s\n", line, width, "", c.help)
+			continue
 		}
-		fmt.Fprintf(w, "  %-58s %s\n", line, c.help)
+		fmt.Fprintf(w, "  %-*s %s\n", width, line, c.help)
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintln(w, "ORG is an organization's id (org_…) or slug.")
 	fmt.Fprintln(w, "Configuration comes from environment variables; see README.md.")
 }
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/mail"
 	"strings"
 	"time"
 
@@ -24,7 +23,6 @@ import (
 const (
 	signInMaxFailures = 10
 	signInWindow      = 15 * time.Minute
-	maxEmailLength    = 254
 )
 
 // SignUpPage shows the sign-up form.
@@ -108,7 +106,7 @@ func (p *Pages) SignIn(c echo.Context) error {
 
 	var user *models.User
 	hash := ""
-	if len(email) <= maxEmailLength && len(password) <= 4*auth.MaxPasswordLength {
+	if len(email) <= models.MaxEmailLength && len(password) <= 4*auth.MaxPasswordLength {
 		u, err := models.UserByEmail(ctx, p.DB.DB, email)
 		if err != nil && !errors.Is(err, models.ErrNotFound) {
 			return err
@@ -183,11 +181,10 @@ func checkEmail(email string) string {
 	if email == "" {
 		return "Enter your email address."
 	}
-	if len(email) > maxEmailLength {
+	if len(email) > models.MaxEmailLength {
 		return "That email address is too long."
 	}
-	addr, err := mail.ParseAddress(email)
-	if err != nil || addr.Address != email || !strings.Contains(email[strings.LastIndex(email, "@")+1:], ".") {
+	if !models.ValidEmail(email) {
 		return "Enter a valid email address, like name@example.com."
 	}
 	return ""

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -44,8 +42,8 @@ func (p *Pages) CreateKey(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusForbidden, "Choose or create an organization before creating keys.")
 	}
 	name := strings.TrimSpace(c.FormValue("name"))
-	if msg := checkKeyName(name); msg != "" {
-		return p.renderKeys(c, http.StatusUnprocessableEntity, views.KeysData{Name: name, Error: msg})
+	if msg := models.KeyNameProblem(name); msg != "" {
+		return p.renderKeys(c, http.StatusUnprocessableEntity, views.KeysData{Name: name, Error: upperFirst(msg) + "."})
 	}
 	text, hash, hint := keys.Generate()
 	k := &models.APIKey{ID: models.NewID("key"), OrgID: cur.Org.ID, Name: name, Hint: hint, Hash: hash,
@@ -88,19 +86,4 @@ func (p *Pages) RevokeKey(c echo.Context) error {
 		return p.renderKeys(c, http.StatusOK, views.KeysData{})
 	}
 	return c.Redirect(http.StatusSeeOther, "/console/keys")
-}
-
-func checkKeyName(name string) string {
-	switch {
-	case name == "":
-		return "Enter a name for the key, such as the service that will use it."
-	case utf8.RuneCountInString(name) > models.MaxKeyNameLength:
-		return "The name must be at most 80 characters long."
-	}
-	for _, r := range name {
-		if !unicode.IsPrint(r) {
-			return "The name may contain only printable characters."
-		}
-	}
-	return ""
 }
