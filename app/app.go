@@ -3,6 +3,7 @@
 package app
 
 import (
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -12,7 +13,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"parapet/app/api"
+	"parapet/app/gateway"
 	"parapet/app/keys"
+	"parapet/app/meter"
 	"parapet/app/session"
 	"parapet/app/web"
 	"parapet/models"
@@ -30,6 +33,8 @@ type App struct {
 	pages    *web.Pages
 	api      *api.API
 	redis    *redis.Client
+	gateway  *gateway.Proxy
+	recorder *meter.Recorder
 }
 
 // New builds the application on an open, migrated database.
@@ -37,12 +42,21 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	a := &App{cfg: cfg, log: log, db: db}
 	a.sessions = session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS)
 	a.keys = keys.NewVerifier(db.DB, log)
+	a.recorder = meter.NewRecorder(db, log)
 	limiter, rc, err := newLimiter(cfg.RedisURL, log)
 	if err != nil {
 		return nil, err
 	}
 	a.redis = rc
+	g := cfg.Gateway
+	a.gateway, err = gateway.New(gateway.Config{URL: g.UpstreamURL, Key: g.UpstreamKey, Style: g.UpstreamStyle, Model: g.Model,
+		MaxTokens: g.MaxTokens, MaxTokensCap: g.MaxTokensCap, ConnectTimeout: g.ConnectTimeout, Timeout: g.Timeout,
+		StreamIdleTimeout: g.StreamIdleTimeout, DemoWordDelay: g.DemoWordDelay})
+	if err != nil {
+		return nil, fmt.Errorf("gateway: %w", err)
+	}
 	a.api = api.New(api.Deps{DB: db, Log: log, Keys: a.keys, Limiter: limiter, PublicURL: cfg.PublicURL, IsHTTPS: a.requestIsHTTPS,
+		Gateway: a.gateway, GatewayTimeout: g.Timeout, Recorder: a.recorder,
 		Limits: map[api.Surface]int{
 			api.SurfacePublic:  cfg.RateLimitPerMinute,
 			api.SurfaceLogs:    cfg.RateLimitPerMinute,
@@ -50,7 +64,9 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 			api.SurfaceGateway: cfg.GatewayRateLimitPerMinute,
 		}})
 	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: a.sessions, Keys: a.keys, Secret: cfg.SessionSecret,
-		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts})
+		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
+		Gateway: web.GatewayDeps{Proxy: a.gateway, Demo: cfg.DemoUpstream(), Limiter: limiter, RateLimit: cfg.GatewayRateLimitPerMinute,
+			Recorder: a.recorder}})
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -67,7 +83,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	// requests then learn who is signed in, and state-changing ones must
 	// carry the CSRF token.
 	e.Use(requestID, a.securityHeaders, accessLog(log), recoverPanic(log),
-		requestTimeout(cfg.RequestTimeout, isStream), a.api.Guard, a.pages.LoadUser, a.pages.CSRF)
+		requestTimeout(cfg.RequestTimeout, isStream), a.auditGatewayCalls, a.api.Guard, a.pages.LoadUser, a.pages.CSRF)
 	a.e = e
 	a.routes()
 	return a, nil
@@ -75,6 +91,10 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 
 // Handler is the app as an http.Handler.
 func (a *App) Handler() http.Handler { return a.e }
+
+// FlushAudit waits until every gateway record queued so far is written
+// (tests read them right after a call).
+func (a *App) FlushAudit() { a.recorder.Flush() }
 
 // Echo exposes the router, for tests that add a route of their own.
 func (a *App) Echo() *echo.Echo { return a.e }
@@ -86,9 +106,12 @@ func isStream(c echo.Context) bool {
 	return strings.HasPrefix(p, "/gateway/")
 }
 
-// Close releases what the app holds besides the database: the Redis
-// client.
+// Close releases what the app holds besides the database: it writes the
+// gateway records still queued, then closes the upstream connections and
+// the Redis client. Call it after the server has stopped.
 func (a *App) Close() {
+	a.recorder.Close()
+	a.gateway.Close()
 	if a.redis != nil {
 		_ = a.redis.Close()
 	}

@@ -46,6 +46,7 @@ type GatewayConfig struct {
 	ConnectTimeout    time.Duration
 	Timeout           time.Duration
 	StreamIdleTimeout time.Duration
+	DemoWordDelay     time.Duration
 }
 
 // Production reports whether the app runs in production mode, where missing
@@ -163,6 +164,15 @@ func LoadConfig(getenv func(string) string) (Config, []string, error) {
 	parse("GATEWAY_TIMEOUT", durationVar(&g.Timeout))
 	g.StreamIdleTimeout = 60 * time.Second
 	parse("GATEWAY_STREAM_IDLE_TIMEOUT", durationVar(&g.StreamIdleTimeout))
+	g.DemoWordDelay = 15 * time.Millisecond
+	parse("GATEWAY_DEMO_WORD_DELAY", func(v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return fmt.Errorf("must be a duration such as 15ms, not %q", v)
+		}
+		g.DemoWordDelay = d
+		return nil
+	})
 	if err != nil {
 		return c, nil, err
 	}

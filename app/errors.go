@@ -1,19 +1,16 @@
 package app
 
 import (
-	"context"
-	"database/sql/driver"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/apierr"
+	"parapet/app/gateway"
 	"parapet/app/httpx"
 	"parapet/models"
 	"parapet/views"
@@ -40,7 +37,15 @@ func (a *App) handleError(err error, c echo.Context) {
 		_ = c.NoContent(e.Status)
 		return
 	}
-	if httpx.IsJSONPath(c.Request().URL.Path) {
+	if c.Request().URL.Path == "/gateway/v1/messages" {
+		// The Messages-compatible endpoint answers as the Anthropic API
+		// does, so the official SDKs raise their usual exceptions.
+		ge := &gateway.Error{Status: e.Status, Code: e.Code, Message: e.Message}
+		h.Set("request-id", httpx.RequestID(c))
+		_ = c.Blob(ge.AnthropicStatus(), echo.MIMEApplicationJSON, ge.AnthropicJSON())
+		return
+	}
+	if httpx.AnswersJSON(c.Request().URL.Path) {
 		_ = c.JSON(e.Status, errorBody(e, httpx.RequestID(c)))
 		return
 	}
@@ -110,34 +115,10 @@ func (a *App) toAPIError(err error, c echo.Context) *apierr.Error {
 		}
 		return apierr.Internal(err)
 	}
-	if isUnavailable(err) {
+	if models.IsUnavailable(err) {
 		return apierr.Unavailable(err)
 	}
 	return apierr.Internal(err)
-}
-
-// isUnavailable tells a dependency outage (database down, deadline passed)
-// from a bug: the first is a 503 the client may retry, the second a 500.
-func isUnavailable(err error) bool {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, driver.ErrBadConn) {
-		return true
-	}
-	var connErr *pgconn.ConnectError
-	if errors.As(err, &connErr) {
-		return true
-	}
-	var netErr net.Error
-	if errors.As(err, &netErr) {
-		return true
-	}
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		// Class 08: connection exception; 57P0x: the server is shutting down.
-		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P0")
-	}
-	msg := err.Error()
-	return strings.Contains(msg, "connection refused") || strings.Contains(msg, "broken pipe") ||
-		strings.Contains(msg, "unexpected EOF") || strings.Contains(msg, "conn closed") || strings.Contains(msg, "connection reset")
 }
 
 func pageText(e *apierr.Error) (string, string) {

@@ -34,6 +34,7 @@ func (a *App) routes() {
 	console.POST("/keys", p.CreateKey)
 	console.POST("/keys/:id/revoke", p.RevokeKey)
 	console.GET("/audit", p.AuditPage)
+	console.GET("/usage", p.UsagePage)
 	console.GET("/products", p.ProductsPage, web.RequireStaff)
 	console.POST("/products", p.CreateProduct, web.RequireStaff)
 	console.POST("/products/:slug", p.UpdateProduct, web.RequireStaff)
@@ -41,6 +42,16 @@ func (a *App) routes() {
 	// Log analyzer: page (session) and JSON API (key).
 
 	// Config scanner: page (session) and JSON API (key).
+	e.GET("/scan/app", p.ScanPage, web.RequireUser)
+	e.POST("/scan/app", p.ScanRun, web.RequireUser)
+	e.POST("/scan/v1/scan", v1.Scan, api.RequireKey)
+
+	// LLM gateway: the playground (session) and the API (key). Every call
+	// is audited by auditGatewayCalls in the middleware chain.
+	e.GET("/gateway/app", p.PlaygroundPage, web.RequireUser)
+	e.POST("/gateway/app/chat", p.PlaygroundChat, web.RequireUser)
+	e.POST("/gateway/v1/chat", v1.Chat, api.RequireKey)
+	e.POST("/gateway/v1/messages", v1.Messages, api.RequireKey)
 
 	// Public API v1 (SPEC section 4). Guard, in the middleware chain, has
 	// already counted the request and verified any key.

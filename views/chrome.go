@@ -41,5 +41,8 @@ func (c Chrome) hxHeaders() string {
 }
 
 // htmxConfig keeps htmx inside a strict CSP: no eval, no inline scripts
-// from swapped content, no injected indicator <style> element.
-const htmxConfig = `{"allowEval":false,"allowScriptTags":false,"includeIndicatorStyles":false,"selfRequestsOnly":true,"historyCacheSize":0}`
+// from swapped content, no injected indicator <style> element. It also
+// swaps 422 responses: that is how a form answers "here you are again,
+// with what to fix", which htmx 2 would otherwise drop as an error.
+const htmxConfig = `{"allowEval":false,"allowScriptTags":false,"includeIndicatorStyles":false,"selfRequestsOnly":true,"historyCacheSize":0,` +
+	`"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"422","swap":true},{"code":"[45]..","swap":false,"error":true}]}`

@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"time"
 
+	"parapet/app/gateway"
 	"parapet/app/keys"
+	"parapet/app/meter"
 	"parapet/app/ratelimit"
 	"parapet/models"
 )
@@ -27,6 +29,11 @@ type Deps struct {
 	Limits  map[Surface]int
 	IsHTTPS func(*http.Request) bool
 	Now     func() time.Time
+	// Gateway is the chat-proxy core; GatewayTimeout its total timeout for
+	// a non-streamed call.
+	Gateway        *gateway.Proxy
+	GatewayTimeout time.Duration
+	Recorder       *meter.Recorder
 }
 
 // API serves the JSON routes.

@@ -30,7 +30,7 @@ func New(cfg Config) (*Proxy, error) {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
 	if cfg.URL == "" {
-		return &Proxy{cfg: cfg, up: NewDemo()}, nil
+		return &Proxy{cfg: cfg, up: &Demo{WordDelay: cfg.DemoWordDelay}}, nil
 	}
 	client := newHTTPClient(cfg.ConnectTimeout)
 	var up Upstream = newMessagesAdapter(client, cfg)

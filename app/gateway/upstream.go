@@ -52,6 +52,10 @@ type Config struct {
 	ConnectTimeout    time.Duration // TCP connect, then TLS handshake, each: 5s
 	Timeout           time.Duration // whole non-streamed call, retry included: 120s
 	StreamIdleTimeout time.Duration // longest silence inside a stream: 60s
+
+	// DemoWordDelay paces the demo upstream's words (no URL); 0 streams
+	// at once, which tests and benchmarks use.
+	DemoWordDelay time.Duration
 }
 
 func (c Config) withDefaults() Config {

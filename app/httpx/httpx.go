@@ -57,6 +57,13 @@ func IsJSONPath(path string) bool {
 	return false
 }
 
+// AnswersJSON reports whether errors on path are answered in JSON: the
+// JSON APIs, and the playground's chat endpoint, which a script calls with
+// the session and which streams events rather than rendering a page.
+func AnswersJSON(path string) bool {
+	return IsJSONPath(path) || path == "/gateway/app/chat"
+}
+
 // FormatBytes writes a byte count the way our limits are documented
 // (1 MiB, 16 KiB, 5 MiB).
 func FormatBytes(n int64) string {

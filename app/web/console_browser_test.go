@@ -78,3 +78,30 @@ func TestConsoleJourneyInBrowser(t *testing.T) {
 	b.Screenshot("console-keys-phone")
 	b.ExpectNoProblems()
 }
+
+// A key name that is taken comes back, through htmx, as the form with its
+// error: the 422 is swapped in, not dropped.
+func TestKeyFormErrorShowsWithHTMX(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	s := env.Seed(t, "htmx.error@example.com")
+	b := apptest.NewBrowser(t)
+	b.Run(
+		chromedp.Navigate(env.URL("/console/signin")),
+		chromedp.SendKeys(`#email`, s.Email, chromedp.ByQuery),
+		chromedp.SendKeys(`#password`, apptest.TestPassword, chromedp.ByQuery),
+		chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid=current-org]`, chromedp.ByQuery),
+		chromedp.Navigate(env.URL("/console/keys")),
+		chromedp.WaitVisible(`#key-name`, chromedp.ByQuery),
+	)
+	var taken string
+	b.Run(chromedp.Text(`[data-testid=key-row] td`, &taken, chromedp.ByQuery))
+	b.Run(
+		chromedp.SendKeys(`#key-name`, taken, chromedp.ByQuery),
+		chromedp.Click(`[data-testid=create-key-form] button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid=form-error]`, chromedp.ByQuery),
+	)
+	if got := b.Text(`[data-testid=form-error]`); !strings.Contains(got, "already exists") {
+		t.Errorf("form error %q", got)
+	}
+}

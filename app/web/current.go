@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
+	"parapet/app/apierr"
 	"parapet/app/httpx"
 	"parapet/app/session"
 	"parapet/models"
@@ -90,6 +91,9 @@ func RequireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if CurrentOf(c).User != nil {
 			return next(c)
+		}
+		if httpx.AnswersJSON(c.Request().URL.Path) {
+			return apierr.New(http.StatusUnauthorized, "unauthenticated", "your session has ended: sign in again")
 		}
 		target := "/console/signin?next=" + url.QueryEscape(c.Request().URL.RequestURI())
 		if c.Request().Method != http.MethodGet {

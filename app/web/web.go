@@ -30,6 +30,7 @@ type Deps struct {
 	// OnProductChange runs after a product changes through the console, so
 	// the public API stops serving its cached registry.
 	OnProductChange func()
+	Gateway         GatewayDeps
 }
 
 // Pages serves the browser routes.

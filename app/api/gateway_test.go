@@ -1,0 +1,517 @@
+package api_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"parapet/app/apptest"
+	"parapet/models"
+)
+
+// upstream is a fake LLM provider at the edge of the world: it speaks the
+// Messages API (JSON and SSE) or OpenAI's Chat Completions, and records
+// what it received.
+type upstream struct {
+	*httptest.Server
+	mu      sync.Mutex
+	headers http.Header
+	bodies  []map[string]any
+	handle  func(w http.ResponseWriter, r *http.Request, body map[string]any)
+}
+
+func newUpstream(t *testing.T, handle func(w http.ResponseWriter, r *http.Request, body map[string]any)) *upstream {
+	u := &upstream{handle: handle}
+	u.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		u.mu.Lock()
+		u.headers, u.bodies = r.Header.Clone(), append(u.bodies, body)
+		u.mu.Unlock()
+		u.handle(w, r, body)
+	}))
+	t.Cleanup(u.Close)
+	return u
+}
+
+func messagesJSON(w http.ResponseWriter, text string, in, out int) {
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"id":"msg_up1","type":"message","role":"assistant","model":"claude-test","content":[{"type":"text","text":%q}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":%d,"output_tokens":%d}}`, text, in, out)
+}
+
+func messagesSSE(w http.ResponseWriter, words []string, pause time.Duration) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	f := w.(http.Flusher)
+	send := func(ev, data string) {
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev, data)
+		f.Flush()
+	}
+	send("message_start", `{"type":"message_start","message":{"id":"msg_up2","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":7,"output_tokens":1}}}`)
+	send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+	for _, wd := range words {
+		time.Sleep(pause)
+		send("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":%q}}`, wd))
+	}
+	send("content_block_stop", `{"type":"content_block_stop","index":0}`)
+	send("message_delta", fmt.Sprintf(`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":%d}}`, len(words)))
+	send("message_stop", `{"type":"message_stop"}`)
+}
+
+func gatewayEnv(t *testing.T, d apptest.Database, up *upstream, extra ...apptest.Option) (*apptest.Env, apptest.Seeded) {
+	opts := []apptest.Option{apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "0s")}
+	if up != nil {
+		opts = append(opts, apptest.WithEnv("GATEWAY_UPSTREAM_URL", up.URL), apptest.WithEnv("GATEWAY_UPSTREAM_KEY", "sk-upstream-secret"),
+			apptest.WithEnv("GATEWAY_MODEL", "claude-test"))
+	}
+	env := apptest.New(t, d, append(opts, extra...)...)
+	return env, env.Seed(t, "gw@example.com")
+}
+
+func chat(c *apptest.Client, key, body string) *apptest.Response {
+	return c.PostJSON("/gateway/v1/chat", body, "Authorization", "Bearer "+key)
+}
+
+func gatewayEvents(t *testing.T, env *apptest.Env) []models.AuditEvent {
+	t.Helper()
+	env.App.FlushAudit()
+	var evs []models.AuditEvent
+	if err := env.DB.Where("action = ?", models.ActionGatewayCall).Order("created_at").Find(&evs).Error; err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+func TestGatewayMessagesUpstream(t *testing.T) {
+	for _, d := range apptest.Databases(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+				if body["stream"] == true {
+					messagesSSE(w, []string{"Hello", " there"}, 0)
+					return
+				}
+				messagesJSON(w, "Hi! I am the fake.", 12, 5)
+			})
+			env, s := gatewayEnv(t, d, up)
+			c := env.Client()
+			res := chat(c, s.Key, `{"messages":[{"role":"user","content":"Say hi"}],"system":"be brief","max_tokens":50}`)
+			if res.StatusCode != 200 {
+				t.Fatalf("status %d: %s", res.StatusCode, res.Body)
+			}
+			var msg map[string]any
+			res.JSON(t, &msg)
+			content := msg["content"].([]any)[0].(map[string]any)
+			usage := msg["usage"].(map[string]any)
+			if msg["type"] != "message" || msg["role"] != "assistant" || content["text"] != "Hi! I am the fake." || usage["input_tokens"] != 12.0 || usage["output_tokens"] != 5.0 || msg["stop_reason"] != "end_turn" {
+				t.Errorf("response %s", res.Body)
+			}
+			up.mu.Lock()
+			h, body := up.headers, up.bodies[0]
+			up.mu.Unlock()
+			if h.Get("X-Api-Key") != "sk-upstream-secret" || h.Get("Anthropic-Version") == "" || body["system"] != "be brief" || body["model"] != "claude-test" {
+				t.Errorf("upstream got headers %v body %v", h, body)
+			}
+			for _, name := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Request-Id"} {
+				if res.Header.Get(name) == "" {
+					t.Errorf("missing %s", name)
+				}
+			}
+
+			// Streaming: the Messages events, in order.
+			res = chat(c, s.Key, `{"messages":[{"role":"user","content":"Stream"}],"stream":true}`)
+			if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+				t.Fatalf("stream content type %q: %s", ct, res.Body)
+			}
+			var names []string
+			for _, line := range strings.Split(res.Body, "\n") {
+				if n, ok := strings.CutPrefix(line, "event: "); ok && n != "ping" {
+					names = append(names, n)
+				}
+			}
+			want := "message_start content_block_start content_block_delta content_block_delta content_block_stop message_delta message_stop"
+			if strings.Join(names, " ") != want {
+				t.Errorf("events %v, want %s", names, want)
+			}
+
+			// One audit record per call, with tokens, latencies and no content.
+			evs := gatewayEvents(t, env)
+			if len(evs) != 2 {
+				t.Fatalf("%d audit records for 2 calls", len(evs))
+			}
+			e := evs[0]
+			if e.OrgID == nil || *e.OrgID != s.OrgID || e.ActorKeyID == nil || *e.ActorKeyID != s.KeyID || *e.Status != 200 ||
+				*e.InputTokens != 12 || *e.OutputTokens != 5 || *e.Model != "claude-test" || *e.Stream || e.UpstreamMs == nil || e.TotalMs == nil || e.Detail != nil {
+				t.Errorf("audit record %+v", e)
+			}
+			if !*evs[1].Stream || *evs[1].OutputTokens != 2 || *evs[1].InputTokens != 7 {
+				t.Errorf("stream audit record %+v", evs[1])
+			}
+			if strings.Contains(env.Logs.String(), "sk-upstream-secret") || strings.Contains(env.Logs.String(), "Say hi") {
+				t.Error("the logs hold the upstream key or the prompt")
+			}
+		})
+	}
+}
+
+func TestGatewayOpenAIUpstream(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		if r.URL.Path != "/v1/chat/completions" {
+			http.Error(w, "wrong path", 404)
+			return
+		}
+		if body["stream"] == true {
+			w.Header().Set("Content-Type", "text/event-stream")
+			for _, chunk := range []string{
+				`{"id":"c1","object":"chat.completion.chunk","model":"gpt-test","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`,
+				`{"id":"c1","object":"chat.completion.chunk","model":"gpt-test","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}`,
+				`{"id":"c1","object":"chat.completion.chunk","model":"gpt-test","choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"stop"}]}`,
+				`{"id":"c1","object":"chat.completion.chunk","model":"gpt-test","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":2,"total_tokens":11}}`,
+			} {
+				fmt.Fprintf(w, "data: %s\n\n", chunk)
+			}
+			fmt.Fprint(w, "data: [DONE]\n\n")
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"id":"c2","object":"chat.completion","model":"gpt-test","choices":[{"index":0,"message":{"role":"assistant","content":"Hello from OpenAI style"},"finish_reason":"length"}],"usage":{"prompt_tokens":4,"completion_tokens":6,"total_tokens":10}}`)
+	})
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], up, apptest.WithEnv("GATEWAY_UPSTREAM_STYLE", "openai"))
+	c := env.Client()
+	res := chat(c, s.Key, `{"messages":[{"role":"user","content":"hi"}],"system":"sys"}`)
+	var msg struct {
+		Content    []struct{ Text string }
+		StopReason string `json:"stop_reason"`
+		Usage      struct {
+			InputTokens  int `json:"input_tokens"`
+			OutputTokens int `json:"output_tokens"`
+		}
+	}
+	res.JSON(t, &msg)
+	if res.StatusCode != 200 || msg.Content[0].Text != "Hello from OpenAI style" || msg.StopReason != "max_tokens" || msg.Usage.InputTokens != 4 || msg.Usage.OutputTokens != 6 {
+		t.Errorf("openai translation: %d %s", res.StatusCode, res.Body)
+	}
+	up.mu.Lock()
+	first := up.bodies[0]
+	auth := up.headers.Get("Authorization")
+	up.mu.Unlock()
+	msgs := first["messages"].([]any)
+	if auth != "Bearer sk-upstream-secret" || msgs[0].(map[string]any)["role"] != "system" {
+		t.Errorf("openai request: auth %q messages %v", auth, msgs)
+	}
+	res = chat(c, s.Key, `{"messages":[{"role":"user","content":"hi"}],"stream":true}`)
+	if !strings.Contains(res.Body, `"text":"Hel"`) || !strings.Contains(res.Body, "event: message_stop") || !strings.Contains(res.Body, `"output_tokens":2`) {
+		t.Errorf("openai stream translation: %s", res.Body)
+	}
+}
+
+func TestGatewayErrors(t *testing.T) {
+	var mode string
+	var mu sync.Mutex
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		mu.Lock()
+		m := mode
+		mu.Unlock()
+		switch m {
+		case "400":
+			w.WriteHeader(400)
+			fmt.Fprint(w, `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens too large for sk-upstream-secret"}}`)
+		case "429":
+			w.Header().Set("Retry-After", "7")
+			w.WriteHeader(429)
+			fmt.Fprint(w, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`)
+		case "garbage":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"id": not json`)
+		case "hang":
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		default:
+			messagesJSON(w, "ok", 1, 1)
+		}
+	})
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], up, apptest.WithEnv("GATEWAY_TIMEOUT", "300ms"))
+	c := env.Client()
+	cases := []struct {
+		mode, body       string
+		status           int
+		code, retryAfter string
+	}{
+		{"", `{"messages":[]}`, 400, "invalid_request", ""},
+		{"", `{"messages":[{"role":"user","content":"x"}],"temprature":1}`, 400, "invalid_request", ""},
+		{"400", `{"messages":[{"role":"user","content":"x"}]}`, 502, "upstream_error", ""},
+		{"429", `{"messages":[{"role":"user","content":"x"}]}`, 503, "upstream_overloaded", "7"},
+		{"garbage", `{"messages":[{"role":"user","content":"x"}]}`, 502, "upstream_error", ""},
+		{"hang", `{"messages":[{"role":"user","content":"x"}]}`, 504, "upstream_timeout", ""},
+	}
+	for _, tc := range cases {
+		mu.Lock()
+		mode = tc.mode
+		mu.Unlock()
+		res := chat(c, s.Key, tc.body)
+		var e apiError
+		res.JSON(t, &e)
+		if res.StatusCode != tc.status || e.Error.Code != tc.code || res.Header.Get("Retry-After") != tc.retryAfter {
+			t.Errorf("mode %q body %s: %d %s retry-after %q", tc.mode, tc.body, res.StatusCode, res.Body, res.Header.Get("Retry-After"))
+		}
+		if strings.Contains(res.Body, "sk-upstream-secret") {
+			t.Errorf("mode %q echoes the upstream key: %s", tc.mode, res.Body)
+		}
+		if res.Header.Get("X-RateLimit-Remaining") == "" {
+			t.Errorf("mode %q: no rate-limit headers on an error", tc.mode)
+		}
+	}
+	if res := c.PostJSON("/gateway/v1/chat", `{"messages":[{"role":"user","content":"`+strings.Repeat("a", 1<<20)+`"}]}`, "Authorization", "Bearer "+s.Key); res.StatusCode != 413 {
+		t.Errorf("1 MiB body: %d", res.StatusCode)
+	}
+	if res := c.Do("POST", "/gateway/v1/chat", `{}`, "Authorization", "Bearer "+s.Key, "Content-Type", "text/plain"); res.StatusCode != 415 {
+		t.Errorf("text/plain: %d", res.StatusCode)
+	}
+	// An upstream that cannot be reached.
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	dead := "http://" + ln.Addr().String()
+	ln.Close()
+	env2 := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("GATEWAY_UPSTREAM_URL", dead), apptest.WithEnv("GATEWAY_MODEL", "m"))
+	s2 := env2.Seed(t, "dead@example.com")
+	var e apiError
+	res := chat(env2.Client(), s2.Key, `{"messages":[{"role":"user","content":"x"}]}`)
+	res.JSON(t, &e)
+	if res.StatusCode != 502 || e.Error.Code != "upstream_unavailable" {
+		t.Errorf("unreachable upstream: %d %s", res.StatusCode, res.Body)
+	}
+	// Every call, failed or not, has exactly one audit record.
+	if n := len(gatewayEvents(t, env)); n != len(cases)+2 {
+		t.Errorf("%d audit records for %d calls", n, len(cases)+2)
+	}
+}
+
+func TestGatewayAuthLimitsAndEntitlement(t *testing.T) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		s := env.Seed(t, "ent@example.com")
+		c := env.Client()
+		body := `{"messages":[{"role":"user","content":"hello"}]}`
+		for _, h := range [][]string{nil, {"Authorization", "Bearer ppk_nope"}} {
+			res := c.PostJSON("/gateway/v1/chat", body, h...)
+			if res.StatusCode != 401 || res.Header.Get("X-RateLimit-Limit") == "" {
+				t.Errorf("no/bad key: %d", res.StatusCode)
+			}
+		}
+		if res := chat(c, s.Key, body); res.StatusCode != 200 {
+			t.Fatalf("entitled call: %d %s", res.StatusCode, res.Body)
+		}
+		ctx := context.Background()
+		if _, err := models.RevokeEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
+			t.Fatal(err)
+		}
+		var e apiError
+		res := chat(c, s.Key, body)
+		res.JSON(t, &e)
+		if res.StatusCode != 403 || e.Error.Code != "not_entitled" {
+			t.Errorf("revoked entitlement: %d %s", res.StatusCode, res.Body)
+		}
+		// Quota: spent quota is refused before calling upstream.
+		env.App.FlushAudit() // usage is counted behind the response
+		used, err := models.AllowanceOf(ctx, env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(time.Now()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := models.SetEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID, used.UsedTokens+10); err != nil {
+			t.Fatal(err)
+		}
+		if res := chat(c, s.Key, body); res.StatusCode != 200 {
+			t.Fatalf("re-granted: %d", res.StatusCode)
+		}
+		res = chat(c, s.Key, body)
+		res.JSON(t, &e)
+		if res.StatusCode != 429 || e.Error.Code != "quota_exceeded" {
+			t.Errorf("over quota: %d %s", res.StatusCode, res.Body)
+		}
+		evs := gatewayEvents(t, env)
+		if len(evs) != 6 {
+			t.Errorf("%d audit records for 6 calls", len(evs))
+		}
+		if evs[0].OrgID != nil || *evs[0].Status != 401 || *evs[3].ErrorCode != "not_entitled" || *evs[5].ErrorCode != "quota_exceeded" {
+			t.Errorf("audit outcomes: %+v / %+v / %+v", evs[0], evs[3], evs[5])
+		}
+	}, apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "0s"))
+}
+
+// Concurrent calls against a small quota: each may pass the check while
+// tokens remain, so the overspend is at most one call each, and the
+// counter equals the sum of the recorded usage (no lost updates).
+func TestGatewayQuotaUnderConcurrency(t *testing.T) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		s := env.Seed(t, "conc@example.com")
+		ctx := context.Background()
+		if err := models.SetEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID, 100); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		statuses := make([]int, 12)
+		for i := range statuses {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				statuses[i] = chat(env.Client(), s.Key, `{"messages":[{"role":"user","content":"count my tokens please"}],"max_tokens":40}`).StatusCode
+			}(i)
+		}
+		wg.Wait()
+		var maxPerCall, sum int64
+		for _, e := range gatewayEvents(t, env) {
+			if e.InputTokens == nil {
+				continue // refused before any upstream call
+			}
+			n := *e.InputTokens + *e.OutputTokens
+			sum += n
+			maxPerCall = max(maxPerCall, n)
+		}
+		a, err := models.AllowanceOf(ctx, env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(time.Now()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.UsedTokens != sum {
+			t.Errorf("counter %d != sum of recorded usage %d", a.UsedTokens, sum)
+		}
+		if a.UsedTokens > 100+12*maxPerCall {
+			t.Errorf("used %d tokens on a 100-token quota", a.UsedTokens)
+		}
+		ok := 0
+		for _, st := range statuses {
+			if st == 200 {
+				ok++
+			} else if st != 429 {
+				t.Errorf("unexpected status %d", st)
+			}
+		}
+		if ok == 0 || chat(env.Client(), s.Key, `{"messages":[{"role":"user","content":"x"}]}`).StatusCode != 429 {
+			t.Errorf("%d calls passed; the quota is not enforced after", ok)
+		}
+	}, apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "0s"), apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000"))
+}
+
+func TestGatewayRateLimit(t *testing.T) {
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil, apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "3"))
+	c := env.Client()
+	for i := 0; i < 3; i++ {
+		if res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}]}`); res.StatusCode != 200 || res.Header.Get("X-RateLimit-Limit") != "3" {
+			t.Fatalf("call %d: %d limit %s", i, res.StatusCode, res.Header.Get("X-RateLimit-Limit"))
+		}
+	}
+	var e apiError
+	res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}]}`)
+	res.JSON(t, &e)
+	if res.StatusCode != 429 || e.Error.Code != "rate_limited" || res.Header.Get("Retry-After") == "" {
+		t.Errorf("4th call: %d %s", res.StatusCode, res.Body)
+	}
+	// The public API's budget is separate.
+	if res := c.Get("/v1/products", "Authorization", "Bearer "+s.Key); res.StatusCode != 200 || res.Header.Get("X-RateLimit-Limit") != "60" {
+		t.Errorf("public API after the gateway budget is spent: %d", res.StatusCode)
+	}
+}
+
+// A client that goes away mid-stream cancels the upstream call, and the
+// call is still audited.
+func TestGatewayClientDisconnectMidStream(t *testing.T) {
+	upstreamDone := make(chan struct{})
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		defer close(upstreamDone)
+		w.Header().Set("Content-Type", "text/event-stream")
+		f := w.(http.Flusher)
+		fmt.Fprint(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":3,\"output_tokens\":0}}}\n\n")
+		fmt.Fprint(w, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n")
+		for i := 0; ; i++ {
+			fmt.Fprintf(w, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"w%d \"}}\n\n", i)
+			f.Flush()
+			select {
+			case <-r.Context().Done():
+				return // the gateway cancelled the upstream call
+			case <-time.After(20 * time.Millisecond):
+			}
+			if i > 500 {
+				t.Error("the upstream call was never cancelled")
+				return
+			}
+		}
+	})
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], up)
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", env.URL("/gateway/v1/chat"), strings.NewReader(`{"messages":[{"role":"user","content":"x"}],"stream":true}`))
+	req.Header.Set("Authorization", "Bearer "+s.Key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(res.Body)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(line, "content_block_delta") {
+			break // first token arrived: now leave
+		}
+	}
+	cancel()
+	res.Body.Close()
+	select {
+	case <-upstreamDone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the upstream call went on after the client left")
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	var evs []models.AuditEvent
+	for time.Now().Before(deadline) {
+		if evs = gatewayEvents(t, env); len(evs) == 1 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(evs) != 1 || evs[0].ErrorCode == nil || *evs[0].ErrorCode != "client_closed_request" || *evs[0].Status != 499 || *evs[0].InputTokens != 3 {
+		t.Errorf("audit after a disconnect: %+v", evs)
+	}
+}
+
+func TestGatewayMessagesEndpointSpeaksAnthropic(t *testing.T) {
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil, apptest.WithEnv("GATEWAY_LOG_CONTENT", "true"))
+	c := env.Client()
+	res := c.PostJSON("/gateway/v1/messages", `{"model":"parapet-demo","max_tokens":64,"messages":[{"role":"user","content":[{"type":"text","text":"Hi from an SDK"}]}]}`,
+		"X-Api-Key", s.Key, "Anthropic-Version", "2023-06-01")
+	var msg map[string]any
+	res.JSON(t, &msg)
+	if res.StatusCode != 200 || msg["type"] != "message" || res.Header.Get("Request-Id") == "" {
+		t.Fatalf("messages endpoint: %d %s", res.StatusCode, res.Body)
+	}
+	for _, tc := range []struct {
+		headers []string
+		body    string
+		status  int
+		typ     string
+	}{
+		{[]string{"X-Api-Key", "ppk_bad"}, `{}`, 401, "authentication_error"},
+		{[]string{"X-Api-Key", s.Key}, `{"model":"m","messages":[{"role":"user","content":"x"}]}`, 400, "invalid_request_error"},
+	} {
+		res := c.PostJSON("/gateway/v1/messages", tc.body, tc.headers...)
+		var e struct {
+			Type  string `json:"type"`
+			Error struct{ Type, Message string }
+		}
+		res.JSON(t, &e)
+		if res.StatusCode != tc.status || e.Type != "error" || e.Error.Type != tc.typ || e.Error.Message == "" {
+			t.Errorf("anthropic error: %d %s", res.StatusCode, res.Body)
+		}
+	}
+	// With GATEWAY_LOG_CONTENT=true the prompt and reply are kept.
+	evs := gatewayEvents(t, env)
+	if len(evs) != 3 || evs[0].Detail == nil || !strings.Contains(*evs[0].Detail, "Hi from an SDK") || !strings.Contains(*evs[0].Detail, "demo upstream") {
+		t.Errorf("content logging: %+v", evs)
+	}
+}

@@ -1,0 +1,179 @@
+package meter
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"parapet/models"
+)
+
+// Recorder writes gateway records behind the response: a call's record is
+// queued, and one writer commits queued records together (group commit),
+// so a call does not wait for a database commit and a busy gateway writes
+// many records per transaction. Nothing is dropped: when the queue is full
+// the caller writes its record itself; a failed write is retried until the
+// database answers; Close writes everything still queued (the server
+// calls it after in-flight requests finished). Only a crash of the process
+// can lose the records of the last moments.
+type Recorder struct {
+	db  *models.DB
+	log *slog.Logger
+
+	queue   chan models.UsageRecord
+	done    chan struct{}
+	pending sync.WaitGroup // records queued and not yet written
+	mu      sync.RWMutex   // held for reading while enqueuing; Close takes it to stop enqueues
+	closed  bool
+
+	// unwritten holds, per organization, the tokens of queued records, so
+	// admission counts usage the database has not seen yet.
+	unwrittenMu sync.Mutex
+	unwritten   map[string]int64
+}
+
+const (
+	queueSize = 10_000
+	maxBatch  = 256
+)
+
+// NewRecorder starts the writer.
+func NewRecorder(db *models.DB, log *slog.Logger) *Recorder {
+	r := &Recorder{db: db, log: log, queue: make(chan models.UsageRecord, queueSize), done: make(chan struct{}), unwritten: map[string]int64{}}
+	go r.run()
+	return r
+}
+
+// add queues a record, or writes it now when the queue is full or closed.
+func (r *Recorder) add(rec models.UsageRecord) error {
+	r.mu.RLock()
+	if !r.closed {
+		r.pending.Add(1)
+		r.track(rec, 1)
+		select {
+		case r.queue <- rec:
+			r.mu.RUnlock()
+			return nil
+		default:
+			r.track(rec, -1)
+			r.pending.Done()
+		}
+	}
+	r.mu.RUnlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return models.RecordUsage(ctx, r.db.DB, []models.UsageRecord{rec})
+}
+
+func (r *Recorder) run() {
+	defer close(r.done)
+	batch := make([]models.UsageRecord, 0, maxBatch)
+	for rec := range r.queue {
+		batch = append(batch[:0], rec)
+	fill:
+		for len(batch) < maxBatch {
+			select {
+			case more, ok := <-r.queue:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, more)
+			default:
+				break fill
+			}
+		}
+		r.write(batch)
+		for _, rec := range batch {
+			r.track(rec, -1)
+			r.pending.Done()
+		}
+	}
+}
+
+// write commits a batch, retrying with backoff while the database is
+// unreachable: a record is written whole or not yet. A batch refused for
+// another reason is written record by record, so one bad record (say, of
+// an organization deleted meanwhile) is logged and skipped instead of
+// holding up the others forever.
+func (r *Recorder) write(batch []models.UsageRecord) {
+	backoff := 50 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := r.commit(batch)
+		if err == nil {
+			if attempt > 1 {
+				r.log.Info("gateway records written after retrying", "records", len(batch), "attempts", attempt)
+			}
+			return
+		}
+		if !models.IsUnavailable(err) {
+			if len(batch) == 1 {
+				r.log.Error("gateway record refused by the database; skipped", "request_id", batch[0].Event.RequestID, "error", err)
+				return
+			}
+			for _, rec := range batch {
+				r.write([]models.UsageRecord{rec})
+			}
+			return
+		}
+		if attempt == 1 || attempt%20 == 0 {
+			r.log.Error("writing gateway records failed; retrying", "records", len(batch), "attempt", attempt, "error", err)
+		}
+		time.Sleep(backoff)
+		backoff = min(backoff*2, 5*time.Second)
+	}
+}
+
+func (r *Recorder) commit(batch []models.UsageRecord) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return models.RecordUsage(ctx, r.db.DB, batch)
+}
+
+// track adds (sign 1) or removes (sign -1) a record's tokens from its
+// organization's unwritten usage.
+func (r *Recorder) track(rec models.UsageRecord, sign int64) {
+	e := rec.Event
+	if e.OrgID == nil {
+		return
+	}
+	var n int64
+	if e.InputTokens != nil {
+		n += *e.InputTokens
+	}
+	if e.OutputTokens != nil {
+		n += *e.OutputTokens
+	}
+	if n == 0 {
+		return
+	}
+	r.unwrittenMu.Lock()
+	defer r.unwrittenMu.Unlock()
+	r.unwritten[*e.OrgID] += sign * n
+	if r.unwritten[*e.OrgID] == 0 {
+		delete(r.unwritten, *e.OrgID)
+	}
+}
+
+// Unwritten is the tokens of an organization's records still queued.
+func (r *Recorder) Unwritten(orgID string) int64 {
+	r.unwrittenMu.Lock()
+	defer r.unwrittenMu.Unlock()
+	return r.unwritten[orgID]
+}
+
+// Flush waits until every record queued so far is written.
+func (r *Recorder) Flush() { r.pending.Wait() }
+
+// Close stops queuing, writes what is queued, and returns when done.
+func (r *Recorder) Close() {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return
+	}
+	r.closed = true
+	close(r.queue)
+	r.mu.Unlock()
+	<-r.done
+}

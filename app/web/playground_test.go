@@ -1,0 +1,236 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"parapet/app/apptest"
+	"parapet/models"
+)
+
+// playgroundSignedIn is a client signed in as a seeded user, whose
+// organization holds the gateway entitlement.
+func playgroundSignedIn(t *testing.T, env *apptest.Env, email string) (*apptest.Client, apptest.Seeded) {
+	t.Helper()
+	s := env.Seed(t, email)
+	c := env.Client()
+	if res := c.SignIn(s.Email, apptest.TestPassword); res.StatusCode != 303 {
+		t.Fatalf("sign in: %d", res.StatusCode)
+	}
+	return c, s
+}
+
+// gatewayCalls returns the organization's gateway.call audit events,
+// waiting a little for the record, which is written after the response.
+func gatewayCalls(t *testing.T, env *apptest.Env, orgID string, want int) []models.AuditEvent {
+	t.Helper()
+	var events []models.AuditEvent
+	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		events = nil
+		if err := env.DB.Where("org_id = ? AND action = ?", orgID, models.ActionGatewayCall).Find(&events).Error; err != nil {
+			t.Fatal(err)
+		}
+		if len(events) >= want || time.Now().After(deadline) {
+			return events
+		}
+	}
+}
+
+const playgroundBody = `{"messages":[{"role":"user","content":"Is the night watch awake?"}],"max_tokens":200}`
+
+func TestPlaygroundPageNeedsSignIn(t *testing.T) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		res := env.Client().Get("/gateway/app")
+		if res.StatusCode != 303 || res.Header.Get("Location") != "/console/signin?next=%2Fgateway%2Fapp" {
+			t.Fatalf("signed out: %d, Location %q", res.StatusCode, res.Header.Get("Location"))
+		}
+		// A visitor's valid token (from the sign-in page) passes the CSRF
+		// check; the chat then asks for a session, in JSON.
+		visitor := env.Client()
+		res = visitor.PostJSON("/gateway/app/chat", playgroundBody, "X-CSRF-Token", visitor.CSRF("/console/signin"))
+		var e struct{ Error struct{ Code string } }
+		res.JSON(t, &e)
+		if res.StatusCode != 401 || e.Error.Code != "unauthenticated" {
+			t.Errorf("signed-out chat: %d %q", res.StatusCode, e.Error.Code)
+		}
+	})
+}
+
+func TestPlaygroundPage(t *testing.T) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		c, _ := playgroundSignedIn(t, env, "pilot@example.com")
+		res := c.Get("/gateway/app")
+		if res.StatusCode != 200 {
+			t.Fatalf("status %d", res.StatusCode)
+		}
+		doc := res.Doc(t)
+		if got := doc.Find("[data-testid=demo-banner]").Text(); !strings.Contains(got, "The built-in demo upstream answers here: no real model is called.") {
+			t.Errorf("demo banner %q", got)
+		}
+		form := doc.Find("form[data-playground][data-testid=playground-form]")
+		if form.Length() != 1 {
+			t.Fatal("no playground form")
+		}
+		if tok, _ := form.Attr("data-csrf"); tok == "" || tok != c.CSRF("/gateway/app") {
+			t.Errorf("form data-csrf %q", tok)
+		}
+		if ep, _ := form.Attr("data-endpoint"); ep != "/gateway/app/chat" {
+			t.Errorf("endpoint %q", ep)
+		}
+		if doc.Find("[data-testid=chat-thread]").Length() != 1 || doc.Find("label[for=pg-message]").Text() != "Message" ||
+			doc.Find("textarea#pg-message").Length() != 1 || doc.Find("[data-testid=send]").Text() != "Send" || doc.Find("[data-testid=clear]").Text() != "Clear" {
+			t.Error("the thread, the labelled message box, Send or Clear is missing")
+		}
+		if v, _ := doc.Find("#pg-model").Attr("value"); v != "parapet-demo" {
+			t.Errorf("model %q", v)
+		}
+		mt := doc.Find("#pg-max-tokens")
+		if v, _ := mt.Attr("value"); v != "1024" {
+			t.Errorf("max tokens %q", v)
+		}
+		if lo, _ := mt.Attr("min"); lo != "1" {
+			t.Errorf("max tokens min %q", lo)
+		}
+		if hi, _ := mt.Attr("max"); hi != "8192" {
+			t.Errorf("max tokens max %q", hi)
+		}
+		if doc.Find("textarea#pg-system").Length() != 1 {
+			t.Error("no system prompt")
+		}
+		if got := doc.Find("[data-testid=tokens-left]").Text(); got != "1,000,000" {
+			t.Errorf("tokens left %q", got)
+		}
+		// No inline script or style: the behaviour is in app.js.
+		if doc.Find("script:not([src]), [style]").Length() != 0 {
+			t.Error("inline script or style on the page")
+		}
+	})
+}
+
+func TestPlaygroundPageWithoutOrganizationOrEntitlement(t *testing.T) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		c := env.Client()
+		c.SignUp("drifter@example.com")
+		doc := c.Get("/gateway/app").Doc(t)
+		if a := doc.Find("[data-testid=no-org] a[href='/console/orgs']"); a.Length() != 1 {
+			t.Error("no link to the organizations page for a user without one")
+		}
+		if doc.Find("[data-playground]").Length() != 0 {
+			t.Error("the chat is shown without an organization")
+		}
+
+		c2, s := playgroundSignedIn(t, env, "grounded@example.com")
+		if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
+			t.Fatal(err)
+		}
+		doc = c2.Get("/gateway/app").Doc(t)
+		if got := doc.Find("[data-testid=not-entitled]").Text(); !strings.Contains(got, "not entitled") {
+			t.Errorf("not-entitled message %q", got)
+		}
+		if doc.Find("[data-playground]").Length() != 0 {
+			t.Error("the chat is shown to an organization that is not entitled")
+		}
+	})
+}
+
+func TestPlaygroundChatStreamsAndIsAudited(t *testing.T) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		c, s := playgroundSignedIn(t, env, "streamer@example.com")
+		tok := c.CSRF("/gateway/app")
+		res := c.PostJSON("/gateway/app/chat", playgroundBody, "X-CSRF-Token", tok, "Accept", "text/event-stream")
+		if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+			t.Fatalf("status %d %q\n%s", res.StatusCode, res.Header.Get("Content-Type"), res.Body)
+		}
+		for _, want := range []string{"event: message_start", "event: content_block_delta", `"type":"text_delta"`, "event: message_delta", "event: message_stop"} {
+			if !strings.Contains(res.Body, want) {
+				t.Errorf("the stream has no %q:\n%s", want, res.Body)
+			}
+		}
+		var text strings.Builder
+		for _, frame := range strings.Split(res.Body, "\n\n") {
+			if !strings.HasPrefix(frame, "event: content_block_delta\n") {
+				continue
+			}
+			var ev struct{ Delta struct{ Text string } }
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(frame, "event: content_block_delta\ndata: ")), &ev); err != nil {
+				t.Fatal(err)
+			}
+			text.WriteString(ev.Delta.Text)
+		}
+		if !strings.Contains(text.String(), `"Is the night watch awake?"`) {
+			t.Errorf("streamed text %q", text.String())
+		}
+
+		events := gatewayCalls(t, env, s.OrgID, 1)
+		time.Sleep(100 * time.Millisecond) // a second record would have landed by now
+		events = gatewayCalls(t, env, s.OrgID, 1)
+		if len(events) != 1 {
+			t.Fatalf("%d gateway.call events, want exactly 1", len(events))
+		}
+		e := events[0]
+		if e.ActorUserID == nil || *e.ActorUserID != s.UserID || e.ActorKeyID != nil {
+			t.Errorf("actor user %v key %v, want the user %s", e.ActorUserID, e.ActorKeyID, s.UserID)
+		}
+		if e.Status == nil || *e.Status != 200 || e.InputTokens == nil || *e.InputTokens != 5 || e.OutputTokens == nil || *e.OutputTokens == 0 {
+			t.Errorf("recorded status %v, tokens %v/%v", e.Status, e.InputTokens, e.OutputTokens)
+		}
+	})
+}
+
+func TestPlaygroundChatRefusals(t *testing.T) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		c, s := playgroundSignedIn(t, env, "refused@example.com")
+		tok := c.CSRF("/gateway/app")
+		errorOf := func(res *apptest.Response) string {
+			var e struct {
+				Error struct{ Code, Message, RequestID string }
+			}
+			if err := json.Unmarshal([]byte(res.Body), &e); err != nil {
+				return "not JSON: " + res.Body
+			}
+			return e.Error.Code
+		}
+
+		// Without the CSRF header: refused before the handler, nothing sent.
+		res := c.PostJSON("/gateway/app/chat", playgroundBody)
+		if res.StatusCode != 403 {
+			t.Errorf("without CSRF: %d %s", res.StatusCode, res.Body)
+		}
+		res = c.PostJSON("/gateway/app/chat", playgroundBody, "X-CSRF-Token", "forged")
+		if res.StatusCode != 403 {
+			t.Errorf("with a forged CSRF token: %d %s", res.StatusCode, res.Body)
+		}
+
+		// An invalid body is a JSON 400.
+		res = c.PostJSON("/gateway/app/chat", `{"messages":[]}`, "X-CSRF-Token", tok)
+		if res.StatusCode != 400 || errorOf(res) != "invalid_request" {
+			t.Errorf("empty messages: %d %s", res.StatusCode, res.Body)
+		}
+
+		// Not entitled: a JSON 403 before any stream.
+		if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
+			t.Fatal(err)
+		}
+		res = c.PostJSON("/gateway/app/chat", playgroundBody, "X-CSRF-Token", tok)
+		if res.StatusCode != 403 || errorOf(res) != "not_entitled" || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("not entitled: %d %q %s", res.StatusCode, res.Header.Get("Content-Type"), res.Body)
+		}
+		// Each refused call is audited as well, the CSRF refusals included.
+		events := gatewayCalls(t, env, s.OrgID, 4)
+		if len(events) != 4 {
+			t.Errorf("%d gateway.call events for 4 refused calls", len(events))
+		}
+		codes := map[string]int{}
+		for _, e := range events {
+			if e.ErrorCode != nil {
+				codes[*e.ErrorCode]++
+			}
+		}
+		if codes["not_entitled"] != 1 || codes["invalid_request"] != 1 {
+			t.Errorf("audited error codes %v", codes)
+		}
+	})
+}

@@ -1,0 +1,38 @@
+package web
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/httpx"
+	"parapet/models"
+	"parapet/views"
+)
+
+// usageDays is how many days, today included, the usage page lists.
+const usageDays = 30
+
+// UsagePage shows the current organization's gateway usage: this month's
+// token quota and entitlement, and requests and tokens per key or
+// playground user per day for the last 30 days (UTC).
+func (p *Pages) UsagePage(c echo.Context) error {
+	cur := CurrentOf(c)
+	now := time.Now().UTC()
+	d := views.UsageData{Month: now.Format("January 2006"), Days: usageDays,
+		Since: models.Day(now.AddDate(0, 0, -(usageDays - 1)))}
+	if cur.Org != nil {
+		ctx := c.Request().Context()
+		var err error
+		if d.Allowance, err = models.AllowanceOf(ctx, p.DB.DB, cur.Org.ID, models.GatewayProductID, models.Period(now)); err != nil {
+			return err
+		}
+		if d.Rows, err = models.UsageByDay(ctx, p.DB.DB, cur.Org.ID, models.GatewayProductID, d.Since); err != nil {
+			return err
+		}
+	}
+	ch := httpx.Chrome(c, "Gateway usage")
+	ch.Nav = "console"
+	return httpx.Render(c, http.StatusOK, views.Usage(ch, d))
+}

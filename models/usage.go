@@ -1,0 +1,131 @@
+package models
+
+import (
+	"context"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// Period is the calendar month (UTC) quotas count in, e.g. "2026-11".
+func Period(t time.Time) string { return t.UTC().Format("2006-01") }
+
+// Day is the UTC day usage is kept by, e.g. "2026-11-22".
+func Day(t time.Time) string { return t.UTC().Format("2006-01-02") }
+
+// Allowance is what an organization may spend on a product this month.
+type Allowance struct {
+	Entitled      bool // holds an active entitlement
+	Public        bool // the product is public (beta)
+	MonthlyTokens int64
+	UsedTokens    int64
+}
+
+// Left is the tokens left this month, never negative.
+func (a Allowance) Left() int64 { return max(0, a.MonthlyTokens-a.UsedTokens) }
+
+// AllowanceOf reads the entitlement, the product's state and this period's
+// usage in one query.
+func AllowanceOf(ctx context.Context, db *gorm.DB, orgID, productID, period string) (Allowance, error) {
+	var row struct {
+		MonthlyTokens int64
+		RevokedAt     *time.Time
+		Lifecycle     string
+		Tokens        *int64
+	}
+	res := db.WithContext(ctx).Raw(`SELECT e.monthly_tokens, e.revoked_at, p.lifecycle, u.tokens
+		FROM entitlements e
+		JOIN products p ON p.id = e.product_id
+		LEFT JOIN usage_counters u ON u.org_id = e.org_id AND u.product_id = e.product_id AND u.period = ?
+		WHERE e.org_id = ? AND e.product_id = ?`, period, orgID, productID).Scan(&row)
+	if res.Error != nil {
+		return Allowance{}, res.Error
+	}
+	if res.RowsAffected == 0 {
+		return Allowance{}, nil
+	}
+	a := Allowance{Entitled: row.RevokedAt == nil, Public: Product{Lifecycle: row.Lifecycle}.Public(), MonthlyTokens: row.MonthlyTokens}
+	if row.Tokens != nil {
+		a.UsedTokens = *row.Tokens
+	}
+	return a, nil
+}
+
+// UsageRecord is a metered call: its audit event and the actor (a key or
+// user id) its usage counts for.
+type UsageRecord struct {
+	Event     *AuditEvent
+	ProductID string
+	Actor     string
+}
+
+// RecordUsage writes metered calls in one transaction: each call's audit
+// event, its month's counter and its day's row for the actor. Counters are
+// incremented in the database (never read-modify-write), so concurrent
+// writers cannot lose each other's tokens; the transaction means a call is
+// recorded whole or not at all.
+func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
+	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		for _, r := range recs {
+			if err := recordOne(tx, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func recordOne(tx *gorm.DB, r UsageRecord) error {
+	e := r.Event
+	if e.ID == "" {
+		e.ID = NewID("evt")
+	}
+	if e.CreatedAt.IsZero() {
+		e.CreatedAt = Now()
+	}
+	var in, out int64
+	if e.InputTokens != nil {
+		in = *e.InputTokens
+	}
+	if e.OutputTokens != nil {
+		out = *e.OutputTokens
+	}
+	if err := tx.Create(e).Error; err != nil {
+		return err
+	}
+	if e.OrgID == nil {
+		return nil
+	}
+	if err := tx.Exec(`INSERT INTO usage_counters (org_id, product_id, period, requests, tokens) VALUES (?, ?, ?, 1, ?)
+		ON CONFLICT (org_id, product_id, period) DO UPDATE SET requests = usage_counters.requests + 1, tokens = usage_counters.tokens + excluded.tokens`,
+		*e.OrgID, r.ProductID, Period(e.CreatedAt), in+out).Error; err != nil {
+		return err
+	}
+	return tx.Exec(`INSERT INTO usage_daily (org_id, product_id, actor, day, requests, input_tokens, output_tokens) VALUES (?, ?, ?, ?, 1, ?, ?)
+		ON CONFLICT (org_id, product_id, actor, day) DO UPDATE SET requests = usage_daily.requests + 1,
+		input_tokens = usage_daily.input_tokens + excluded.input_tokens, output_tokens = usage_daily.output_tokens + excluded.output_tokens`,
+		*e.OrgID, r.ProductID, r.Actor, Day(e.CreatedAt), in, out).Error
+}
+
+// DailyUsage is one actor's usage on one day.
+type DailyUsage struct {
+	Actor        string
+	ActorName    string
+	Day          string
+	Requests     int64
+	InputTokens  int64
+	OutputTokens int64
+}
+
+// UsageByDay lists an organization's usage of a product since a day,
+// newest day first, with each actor's display name (key name or email).
+func UsageByDay(ctx context.Context, db *gorm.DB, orgID, productID, sinceDay string) ([]DailyUsage, error) {
+	var rows []DailyUsage
+	err := db.WithContext(ctx).Raw(`SELECT d.actor, COALESCE(k.name, u.email, d.actor) AS actor_name, d.day, d.requests, d.input_tokens, d.output_tokens
+		FROM usage_daily d
+		LEFT JOIN api_keys k ON k.id = d.actor
+		LEFT JOIN users u ON u.id = d.actor
+		WHERE d.org_id = ? AND d.product_id = ? AND d.day >= ?
+		ORDER BY d.day DESC, actor_name`, orgID, productID, sinceDay).Scan(&rows).Error
+	return rows, err
+}
