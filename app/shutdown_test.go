@@ -5,12 +5,16 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/apptest"
+	"parapet/models"
 )
 
 // TestGracefulShutdown: when the process is told to stop, a request in
@@ -99,4 +103,67 @@ func TestShutdownTimeout(t *testing.T) {
 	case <-time.After(3 * time.Second):
 		t.Fatal("Serve waited past its shutdown timeout")
 	}
+}
+
+// TestShutdownUnderLoad: SIGTERM while gateway calls stream in: calls in
+// flight finish whole, new connections are refused cleanly, and every
+// answered call has its audit record once the app has closed.
+func TestShutdownUnderLoad(t *testing.T) {
+	d := apptest.Databases(t)[0]
+	cfg := apptest.Config(t, apptest.FreshDatabaseURL(t, d), apptest.WithEnv("SHUTDOWN_TIMEOUT", "10s"),
+		apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "2ms"), apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "100000"))
+	env := apptest.Start(t, cfg)
+	s := env.Seed(t, "sigterm@example.com")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String()
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- env.App.Serve(ctx, ln) }()
+
+	var answered, broken, refused atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 6; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			client := &http.Client{Timeout: 10 * time.Second}
+			for i := 0; i < 200; i++ {
+				req, _ := http.NewRequest("POST", base+"/gateway/v1/chat", strings.NewReader(`{"messages":[{"role":"user","content":"tell me"}],"stream":true,"max_tokens":30}`))
+				req.Header.Set("Authorization", "Bearer "+s.Key)
+				req.Header.Set("Content-Type", "application/json")
+				res, err := client.Do(req)
+				if err != nil {
+					refused.Add(1) // after shutdown began: connection refused or closed
+					return
+				}
+				b, err := io.ReadAll(res.Body)
+				res.Body.Close()
+				switch {
+				case err == nil && res.StatusCode == 200 && strings.Contains(string(b), "event: message_stop"):
+					answered.Add(1)
+				default:
+					broken.Add(1)
+				}
+			}
+		}()
+	}
+	time.Sleep(400 * time.Millisecond)
+	stop() // what SIGTERM does
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	wg.Wait()
+	env.App.Close() // writes the queued records, as `parapet serve` does on exit
+	if broken.Load() > 0 {
+		t.Errorf("%d responses were cut off or failed during shutdown", broken.Load())
+	}
+	var records int64
+	env.DB.Model(&models.AuditEvent{}).Where("action = ? AND status = 200", models.ActionGatewayCall).Count(&records)
+	if answered.Load() == 0 || records != answered.Load() {
+		t.Errorf("%d calls answered, %d recorded", answered.Load(), records)
+	}
+	t.Logf("answered %d, refused after shutdown %d", answered.Load(), refused.Load())
 }

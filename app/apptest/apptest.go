@@ -140,7 +140,10 @@ func Start(t testing.TB, cfg app.Config) *Env {
 	if err != nil {
 		t.Fatalf("new app: %v", err)
 	}
-	srv := httptest.NewServer(a.Handler())
+	// The server's own settings (timeouts, header limit), not httptest's.
+	srv := httptest.NewUnstartedServer(a.Handler())
+	srv.Config = app.NewServer(a.Handler())
+	srv.Start()
 	t.Cleanup(func() {
 		srv.Close()
 		a.Close()

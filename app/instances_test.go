@@ -1,0 +1,177 @@
+package app_test
+
+import (
+	"bytes"
+	"net/url"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"parapet/app/apptest"
+	"parapet/app/cli"
+)
+
+// cluster starts n instances of the app on one Postgres database and one
+// Redis, as Heroku-style dynos behind a load balancer would run.
+func cluster(t *testing.T, n int, opts ...apptest.Option) []*apptest.Env {
+	t.Helper()
+	pg, rd := os.Getenv("TEST_DATABASE_URL"), os.Getenv("TEST_REDIS_URL")
+	if pg == "" || rd == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("multi-instance tests need TEST_DATABASE_URL and TEST_REDIS_URL in CI")
+		}
+		t.Skip("multi-instance tests need TEST_DATABASE_URL and TEST_REDIS_URL")
+	}
+	dbURL := apptest.FreshDatabaseURL(t, apptest.Database{Name: "postgres", URL: pg})
+	cfg := apptest.Config(t, dbURL, append([]apptest.Option{apptest.WithEnv("REDIS_URL", rd), apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "0s")}, opts...)...)
+	envs := make([]*apptest.Env, n)
+	for i := range envs {
+		envs[i] = apptest.Start(t, cfg)
+	}
+	return envs
+}
+
+// One key's requests spread over three instances: exactly 60 succeed in
+// the rolling minute, on the public API and on the gateway.
+func TestInstancesShareTheRateLimit(t *testing.T) {
+	envs := cluster(t, 3)
+	s := envs[0].Seed(t, "spread@example.com")
+	for _, tc := range []struct {
+		name string
+		do   func(env *apptest.Env) int
+	}{
+		{"public API", func(env *apptest.Env) int {
+			return env.Client().Get("/v1/products", "Authorization", "Bearer "+s.Key).StatusCode
+		}},
+		{"gateway", func(env *apptest.Env) int {
+			return env.Client().PostJSON("/gateway/v1/chat", `{"messages":[{"role":"user","content":"hi"}],"max_tokens":5}`, "Authorization", "Bearer "+s.Key).StatusCode
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			counts := map[int]int{}
+			var wg sync.WaitGroup
+			for i := 0; i < 90; i++ {
+				wg.Add(1)
+				go func(i int) {
+					defer wg.Done()
+					st := tc.do(envs[i%len(envs)])
+					mu.Lock()
+					counts[st]++
+					mu.Unlock()
+				}(i)
+			}
+			wg.Wait()
+			if counts[200] != 60 || counts[429] != 30 {
+				t.Errorf("three instances answered %v, want exactly 60 x 200 and 30 x 429", counts)
+			}
+		})
+	}
+}
+
+// A key revoked through one instance is refused by the others within one
+// second.
+func TestRevocationReachesEveryInstance(t *testing.T) {
+	envs := cluster(t, 2)
+	s := envs[0].Seed(t, "revoke@example.com")
+	for _, env := range envs {
+		if res := env.Client().Get("/v1/products", "Authorization", "Bearer "+s.Key); res.StatusCode != 200 {
+			t.Fatalf("before revocation: %d", res.StatusCode) // both instances have the key cached now
+		}
+	}
+	owner := envs[0].Client()
+	if res := owner.SignIn(s.Email, apptest.TestPassword); res.StatusCode != 303 {
+		t.Fatal(res.StatusCode)
+	}
+	if res := owner.Submit("/console/keys", "/console/keys/"+s.KeyID+"/revoke", nil); res.StatusCode != 303 {
+		t.Fatalf("revoke: %d", res.StatusCode)
+	}
+	revoked := time.Now()
+	if res := envs[0].Client().Get("/v1/products", "Authorization", "Bearer "+s.Key); res.StatusCode != 401 {
+		t.Errorf("the revoking instance still accepts the key: %d", res.StatusCode)
+	}
+	for {
+		res := envs[1].Client().Get("/v1/products", "Authorization", "Bearer "+s.Key)
+		if res.StatusCode == 401 {
+			break
+		}
+		if time.Since(revoked) > time.Second {
+			t.Fatalf("the other instance still accepts the key %s after revocation", time.Since(revoked))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A session made on one instance works on another; signing out on one
+// ends it everywhere.
+func TestSessionsAcrossInstances(t *testing.T) {
+	envs := cluster(t, 2)
+	a := envs[0].Client()
+	a.SignUp("roam@example.com")
+	cookies := a.Jar.Cookies(mustParse(envs[0].URL("/")))
+	b := envs[1].Client()
+	b.Jar.SetCookies(mustParse(envs[1].URL("/")), cookies)
+	if res := b.Get("/console"); res.StatusCode != 200 {
+		t.Fatalf("the session from instance A on instance B: %d", res.StatusCode)
+	}
+	if res := a.Submit("/console", "/console/signout", nil); res.StatusCode != 303 {
+		t.Fatalf("sign out: %d", res.StatusCode)
+	}
+	if res := b.Get("/console"); res.StatusCode != 303 {
+		t.Errorf("instance B still honours a session signed out on A: %d", res.StatusCode)
+	}
+}
+
+// `parapet migrate` (the release step) while instances serve does not
+// disturb them, and is a no-op on an up-to-date schema.
+func TestMigrateWhileServing(t *testing.T) {
+	envs := cluster(t, 2)
+	s := envs[0].Seed(t, "release@example.com")
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	failures := 0
+	for _, env := range envs {
+		wg.Add(1)
+		go func(env *apptest.Env) {
+			defer wg.Done()
+			c := env.Client()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if res := c.Get("/v1/health"); res.StatusCode != 200 {
+					mu.Lock()
+					failures++
+					mu.Unlock()
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}(env)
+	}
+	var out, errOut bytes.Buffer
+	env := map[string]string{"DATABASE_URL": envs[0].Config.DatabaseURL, "SESSION_SECRET": string(envs[0].Config.SessionSecret), "PARAPET_ENV": "development"}
+	code := cli.Run([]string{"migrate"}, nil, &out, &errOut, func(k string) string { return env[k] })
+	close(stop)
+	wg.Wait()
+	if code != 0 {
+		t.Fatalf("parapet migrate exited %d: %s", code, errOut.String())
+	}
+	if failures > 0 {
+		t.Errorf("%d requests failed while migrating", failures)
+	}
+	if res := envs[1].Client().Get("/v1/products", "Authorization", "Bearer "+s.Key); res.StatusCode != 200 {
+		t.Errorf("after the release step: %d", res.StatusCode)
+	}
+}
+
+func mustParse(s string) *url.URL {
+	u, err := url.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return u
+}
