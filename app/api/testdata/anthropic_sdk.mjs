@@ -1,0 +1,40 @@
+// Drives Parapet's gateway with the official Anthropic TypeScript SDK,
+// unmodified, pointed at the gateway: a plain call, a streamed call, and a
+// call with a bad key. Prints one JSON object for the Go test to check.
+import Anthropic from "@anthropic-ai/sdk";
+
+const [baseURL, apiKey] = process.argv.slice(2);
+const client = new Anthropic({ baseURL, apiKey, maxRetries: 0 });
+const out = {};
+
+const msg = await client.messages.create({
+  model: "parapet-demo",
+  max_tokens: 64,
+  system: "Answer briefly.",
+  messages: [{ role: "user", content: "Hello from the official SDK" }],
+});
+out.text = msg.content.map((b) => b.text).join("");
+out.usage = msg.usage;
+out.stop_reason = msg.stop_reason;
+
+const stream = client.messages.stream({
+  model: "parapet-demo",
+  max_tokens: 64,
+  messages: [{ role: "user", content: "Stream to the SDK" }],
+});
+let deltas = 0;
+stream.on("text", () => { deltas++; });
+const final = await stream.finalMessage();
+out.stream_text = final.content.map((b) => b.text).join("");
+out.stream_deltas = deltas;
+out.stream_usage = final.usage;
+
+try {
+  await new Anthropic({ baseURL, apiKey: "ppk_wrong", maxRetries: 0 }).messages.create({
+    model: "parapet-demo", max_tokens: 8, messages: [{ role: "user", content: "x" }],
+  });
+  out.bad_key = "accepted";
+} catch (e) {
+  out.bad_key = e.constructor.name + " " + e.status;
+}
+console.log(JSON.stringify(out));
