@@ -69,14 +69,7 @@ func (c *Client) CreateKey(name string) (key, id string) {
 	}
 	doc := res.Doc(c.t)
 	key, _ = doc.Find(`[data-testid=new-key-value]`).Attr("value")
-	for _, n := range doc.Find(`[data-testid=key-row]`).Nodes {
-		for _, a := range n.Attr {
-			if a.Key == "data-key-id" {
-				id = a.Val
-			}
-		}
-		break
-	}
+	id, _ = doc.Find(`[data-testid=key-row]`).First().Attr("data-key-id") // newest first
 	if key == "" || id == "" {
 		c.t.Fatalf("the new key is not on the page:\n%s", res.Body)
 	}

@@ -164,9 +164,9 @@ func TestPlaygroundChatStreamsAndIsAudited(t *testing.T) {
 			t.Errorf("streamed text %q", text.String())
 		}
 
-		events := gatewayCalls(t, env, s.OrgID, 1)
+		gatewayCalls(t, env, s.OrgID, 1)
 		time.Sleep(100 * time.Millisecond) // a second record would have landed by now
-		events = gatewayCalls(t, env, s.OrgID, 1)
+		events := gatewayCalls(t, env, s.OrgID, 1)
 		if len(events) != 1 {
 			t.Fatalf("%d gateway.call events, want exactly 1", len(events))
 		}

@@ -61,5 +61,3 @@ func (p *Pages) audit(c echo.Context, e *models.AuditEvent) error {
 	}
 	return nil
 }
-
-func ptr[T any](v T) *T { return &v }
