@@ -28,13 +28,15 @@ func behind(t *testing.T, rawURL string) (string, *apptest.TCPProxy) {
 	return u.String(), p
 }
 
+// needServices returns the real Postgres and Redis that multi-instance and
+// fault tests run on; they are required in CI.
 func needServices(t *testing.T) (string, string) {
 	pg, rd := os.Getenv("TEST_DATABASE_URL"), os.Getenv("TEST_REDIS_URL")
 	if pg == "" || rd == "" {
 		if os.Getenv("CI") == "true" {
-			t.Fatal("fault tests need TEST_DATABASE_URL and TEST_REDIS_URL in CI")
+			t.Fatal("TEST_DATABASE_URL and TEST_REDIS_URL must be set in CI")
 		}
-		t.Skip("fault tests need TEST_DATABASE_URL and TEST_REDIS_URL")
+		t.Skip("needs TEST_DATABASE_URL and TEST_REDIS_URL (real Postgres and Redis)")
 	}
 	return pg, rd
 }

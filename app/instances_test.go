@@ -3,7 +3,6 @@ package app_test
 import (
 	"bytes"
 	"net/url"
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -16,13 +15,7 @@ import (
 // Redis, as Heroku-style dynos behind a load balancer would run.
 func cluster(t *testing.T, n int, opts ...apptest.Option) []*apptest.Env {
 	t.Helper()
-	pg, rd := os.Getenv("TEST_DATABASE_URL"), os.Getenv("TEST_REDIS_URL")
-	if pg == "" || rd == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("multi-instance tests need TEST_DATABASE_URL and TEST_REDIS_URL in CI")
-		}
-		t.Skip("multi-instance tests need TEST_DATABASE_URL and TEST_REDIS_URL")
-	}
+	pg, rd := needServices(t)
 	dbURL := apptest.FreshDatabaseURL(t, apptest.Database{Name: "postgres", URL: pg})
 	cfg := apptest.Config(t, dbURL, append([]apptest.Option{apptest.WithEnv("REDIS_URL", rd), apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "0s")}, opts...)...)
 	envs := make([]*apptest.Env, n)

@@ -77,7 +77,7 @@ func BenchmarkGatewayAddedLatency(b *testing.B) {
 	ctx := context.Background()
 	const seq, rate, dur = 2000, 200, 3 * time.Second
 	for i := 0; i < b.N; i++ {
-		sd, sh, sg := sequential(ctx, seq, direct), sequential(ctx, seq, viaHop), sequential(ctx, seq, viaGateway)
+		sd, sh, sg := loadtest.Sequential(ctx, seq, direct), loadtest.Sequential(ctx, seq, viaHop), loadtest.Sequential(ctx, seq, viaGateway)
 		od, oh, og := loadtest.Open(ctx, rate, dur, direct), loadtest.Open(ctx, rate, dur, viaHop), loadtest.Open(ctx, rate, dur, viaGateway)
 		ttfbDirect := ttfb(b, fake.URL+"/v1/messages?stream=1", nil, 200)
 		ttfbGateway := ttfb(b, env.URL("/gateway/v1/messages"), auth, 200)
@@ -100,24 +100,6 @@ func BenchmarkGatewayAddedLatency(b *testing.B) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
-
-// sequential makes n calls one after another on one connection.
-func sequential(ctx context.Context, n int, do loadtest.Request) loadtest.Result {
-	client := loadtest.Client(1)
-	defer client.CloseIdleConnections()
-	lat := make([]time.Duration, 0, n)
-	errs := 0
-	start := time.Now()
-	for i := 0; i < n; i++ {
-		t0 := time.Now()
-		if do(ctx, client) != nil {
-			errs++
-		}
-		lat = append(lat, time.Since(t0))
-	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	return loadtest.Result{Requests: n, Errors: errs, Elapsed: time.Since(start), P50: lat[n/2], P99: lat[n*99/100], Max: lat[n-1]}
-}
 
 // ttfb is the median time to the first byte of a streamed answer.
 func ttfb(b *testing.B, u string, headers map[string]string, n int) time.Duration {

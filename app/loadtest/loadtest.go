@@ -103,6 +103,24 @@ func Closed(ctx context.Context, workers int, d time.Duration, do Request) Resul
 	return summarise(lat, int(errs.Load()), time.Since(start))
 }
 
+// Sequential makes n requests one after another on one connection: the
+// latency of an unloaded server.
+func Sequential(ctx context.Context, n int, do Request) Result {
+	client := Client(1)
+	defer client.CloseIdleConnections()
+	lat := make([]time.Duration, 0, n)
+	errs := 0
+	start := time.Now()
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		t0 := time.Now()
+		if do(ctx, client) != nil {
+			errs++
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	return summarise(lat, errs, time.Since(start))
+}
+
 // Open sends requests at a fixed rate for d, each on its own goroutine,
 // so a slow response does not slow the schedule (no coordinated
 // omission): the latency a client sees at that load.
