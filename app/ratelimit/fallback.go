@@ -9,9 +9,11 @@ import (
 )
 
 const (
-	// primaryTimeout bounds one call to the primary: Redis answers in well
-	// under a millisecond, and a request must not wait seconds for a dead one.
-	primaryTimeout = 200 * time.Millisecond
+	// primaryTimeout bounds one call to the primary. Redis answers in well
+	// under a millisecond, but a CPU-starved instance can take far longer to
+	// see the answer, and falling back then would split the shared limit
+	// among instances; a dead Redis costs this wait only once per probe.
+	primaryTimeout = time.Second
 	// probeEvery is how often a degraded Fallback tries the primary again, so
 	// an outage costs one timeout per interval instead of one per request.
 	probeEvery = time.Second
@@ -20,7 +22,7 @@ const (
 )
 
 // Fallback asks the primary Limiter (Redis) and, when it fails or takes longer
-// than 200 ms, answers from the secondary (Memory), so the limiter never fails
+// than a second, answers from the secondary (Memory), so the limiter never fails
 // or stalls a request because of Redis.
 //
 // While degraded it answers from memory and tries the primary again at most

@@ -172,9 +172,9 @@ func TestFallbackDoesNotWaitForAHungRedis(t *testing.T) {
 		if err != nil || !d.Allowed {
 			t.Fatalf("ContextTimeoutEnabled %v: got %+v, %v; want an allowed decision from memory", contextTimeouts, d, err)
 		}
-		// primaryTimeout is 200ms; the bound is loose so a slow machine
+		// primaryTimeout is 1s; the bound is loose so a slow machine
 		// passes while a stall of go-redis's own timeouts does not.
-		if took := time.Since(start); took > 2*time.Second {
+		if took := time.Since(start); took > 3*time.Second {
 			t.Errorf("ContextTimeoutEnabled %v: Allow took %v with a hung Redis", contextTimeouts, took)
 		}
 	}
