@@ -1,0 +1,247 @@
+package logs
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"time"
+	"unicode/utf8"
+)
+
+// Options tune one analysis. The zero value is the default.
+type Options struct {
+	// RareThreshold is the fraction of analysed lines at or below which a
+	// template is rare, in (0, 1]. 0 means the default: a template is rare
+	// when it covers at most max(2, floor(0.005 * lines)) lines. A custom
+	// value gives max(1, floor(RareThreshold * lines)).
+	RareThreshold float64
+	// IncludeAssignments adds the template id of every analysed line.
+	IncludeAssignments bool
+}
+
+// Result is the outcome of Analyze. Its JSON form is part of the API.
+type Result struct {
+	Summary   Summary    `json:"summary"`
+	Matches   []Match    `json:"matches"`
+	Outliers  []Outlier  `json:"outliers"`
+	Templates []Template `json:"templates"`
+	// Assignments holds, with IncludeAssignments, the template id of each
+	// analysed (non-blank) line, in input order.
+	Assignments []int `json:"assignments,omitempty"`
+}
+
+// Summary counts what the analysis saw and found.
+type Summary struct {
+	Lines      int         `json:"lines"` // analysed lines: input lines less blank ones
+	Matched    int         `json:"matched"`
+	Outliers   int         `json:"outliers"`
+	Templates  int         `json:"templates"`
+	ByCategory CategoryCnt `json:"by_category"`
+	BlankLines int         `json:"blank_lines"`
+	CutLines   int         `json:"cut_lines"`   // lines longer than MaxLineBytes
+	RareCutoff int         `json:"rare_cutoff"` // a template of at most this many lines is rare
+	DurationMS float64     `json:"duration_ms"`
+}
+
+// CategoryCnt counts matched lines per category.
+type CategoryCnt struct {
+	Fatal       int `json:"fatal"`
+	Error       int `json:"error"`
+	Reliability int `json:"reliability"`
+}
+
+// Match is a line that carries a keyword. Start and End are the byte offsets
+// of the matched keyword text in Text, for highlighting.
+type Match struct {
+	Line       int      `json:"line"`
+	Text       string   `json:"text"`
+	Category   Category `json:"category"`
+	Keyword    string   `json:"keyword"`
+	Start      int      `json:"start"`
+	End        int      `json:"end"`
+	TemplateID int      `json:"template_id"`
+	Cut        bool     `json:"cut,omitempty"`
+}
+
+// Outlier is a line whose template is rare.
+type Outlier struct {
+	Line       int    `json:"line"`
+	Text       string `json:"text"`
+	Template   string `json:"template"`
+	TemplateID int    `json:"template_id"`
+	Count      int    `json:"count"`
+	Cut        bool   `json:"cut,omitempty"`
+}
+
+// Template is one mined line shape. Values are shown as <*>, with the part
+// every value shares kept around it ("blk_<*>", "uid=<*>"). Ids are ranks in
+// this result: 1 is the most frequent template; ties go to the template seen
+// first. They are stable for the same input and options, not across inputs.
+type Template struct {
+	ID       int    `json:"id"`
+	Template string `json:"template"`
+	Count    int    `json:"count"`
+}
+
+// Analyze analyses one log sample: one entry per line, any line ending.
+// It fails with *LimitError for input over the limits, ErrNoLines when no
+// line has text, an ErrBadOption error for invalid options and ctx.Err()
+// when ctx ends first.
+func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
+	began := time.Now()
+	if r := opts.RareThreshold; math.IsNaN(r) || r < 0 || r > 1 {
+		return nil, fmt.Errorf("%w: rare threshold %v is not a fraction in (0, 1]", ErrBadOption, r)
+	}
+	if len(input) > MaxInputBytes {
+		return nil, &LimitError{Limit: "input_bytes", Max: MaxInputBytes}
+	}
+	total := bytes.Count(input, []byte{'\n'})
+	if len(input) > 0 && input[len(input)-1] != '\n' {
+		total++
+	}
+	if total > MaxLines {
+		return nil, &LimitError{Limit: "lines", Max: MaxLines}
+	}
+	res, err := run(ctx, input, total, opts)
+	if err != nil {
+		return nil, err
+	}
+	res.Summary.DurationMS = float64(time.Since(began).Microseconds()) / 1000
+	return res, nil
+}
+
+// run analyses input of total lines, within the limits.
+func run(ctx context.Context, input []byte, total int, opts Options) (*Result, error) {
+	a := &analyzer{
+		opts: opts,
+		set:  shapeSet{index: make(map[string]int32), maxRefs: rareCutoff(opts.RareThreshold, total)},
+	}
+	if err := a.read(ctx, input); err != nil {
+		return nil, err
+	}
+	if a.lines == 0 {
+		return nil, ErrNoLines
+	}
+	clusters, err := mine(ctx, a.set.shapes)
+	if err != nil {
+		return nil, err
+	}
+	return a.result(input, clusters), nil
+}
+
+// rareCutoff is the largest line count of a rare template among n lines: at
+// least 2 lines by default, at least 1 with a custom threshold. The epsilon
+// keeps 0.29*100 from flooring to 28.
+func rareCutoff(threshold float64, n int) int {
+	least := 1
+	if threshold == 0 {
+		threshold, least = DefaultRareThreshold, 2
+	}
+	return max(least, int(math.Floor(threshold*float64(n)+1e-9)))
+}
+
+// analyzer holds the state of one analysis.
+type analyzer struct {
+	opts    Options
+	z       tokenizer
+	set     shapeSet
+	fix     []byte // scratch for lines with invalid UTF-8
+	head    header
+	lines   int
+	blank   int
+	cut     int
+	matches []matchRef
+	assign  []int32 // shape of each line, with IncludeAssignments
+}
+
+type matchRef struct {
+	ref   lineRef
+	hit   keywordHit
+	shape int32
+}
+
+// read reduces every line to its shape and keyword match.
+func (a *analyzer) read(ctx context.Context, input []byte) error {
+	no := 0
+	for start := 0; start < len(input); {
+		end := len(input)
+		if k := bytes.IndexByte(input[start:], '\n'); k >= 0 {
+			end = start + k
+		}
+		next := end + 1
+		no++
+		if no%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if end > start && input[end-1] == '\r' {
+			end--
+		}
+		a.line(input, lineRef{no: int32(no), start: int32(start), end: int32(end)})
+		start = next
+	}
+	return ctx.Err()
+}
+
+func (a *analyzer) line(input []byte, ref lineRef) {
+	text := input[ref.start:ref.end]
+	if blank(text) {
+		a.blank++
+		return
+	}
+	if len(text) > MaxLineBytes {
+		k := MaxLineBytes
+		for k > 0 && !utf8.RuneStart(text[k]) {
+			k--
+		}
+		text = text[:k]
+		ref.end = ref.start + int32(k)
+		ref.cut = true
+		a.cut++
+	}
+	if !utf8.Valid(text) {
+		a.fix = appendValid(a.fix[:0], text)
+		text = a.fix
+		ref.fixed = true
+	}
+	a.lines++
+	hdr := a.head.end(text)
+	a.z.tokenize(text, hdr)
+	si := a.set.add(&a.z, text, ref)
+	if hit, ok := a.lineKeyword(text, hdr, a.set.shapes[si]); ok {
+		a.matches = append(a.matches, matchRef{ref: ref, hit: hit, shape: si})
+	}
+	if a.opts.IncludeAssignments {
+		a.assign = append(a.assign, si)
+	}
+}
+
+func blank(s []byte) bool {
+	for _, c := range s {
+		if !isSpace(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendValid appends s with every run of invalid UTF-8 replaced by U+FFFD.
+func appendValid(dst, s []byte) []byte {
+	invalid := false
+	for len(s) > 0 {
+		r, size := utf8.DecodeRune(s)
+		if r == utf8.RuneError && size == 1 {
+			if !invalid {
+				dst = utf8.AppendRune(dst, utf8.RuneError)
+			}
+			invalid = true
+		} else {
+			dst = append(dst, s[:size]...)
+			invalid = false
+		}
+		s = s[size:]
+	}
+	return dst
+}

@@ -1,0 +1,392 @@
+package logs
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// Templates are mined from shapes in the manner of Drain (He et al., ICWS
+// 2017): shapes are bucketed by token count and first two tokens, and a shape
+// joins the most similar cluster of its bucket when enough of their literal
+// tokens agree; the positions where they differ become wildcards. Unlike
+// Drain, shapes are visited most frequent first (so a template grows from its
+// common form rather than from whichever line came first) and the similarity
+// ignores positions masked in both. Two passes follow: one splits clusters at
+// positions that hold capitalised constants rather than values (states such
+// as RUNNING/FAILED, verbs such as Paused/Resumed), one merges clusters that
+// differ in a single position where one of them already holds a value.
+
+const (
+	// simThreshold is the share of compared tokens that must agree.
+	simThreshold = 0.7
+	// prefixTokens is how many leading tokens a bucket shares: a template
+	// seldom starts with a value that has no digits.
+	prefixTokens = 2
+	// maxCandidates bounds the clusters compared per shape, so that a bucket
+	// of thousands of unrelated shapes stays linear.
+	maxCandidates = 64
+)
+
+type cluster struct {
+	toks    []string // template tokens; wildTok where members differ
+	members []int32  // shape indices
+	count   int      // lines
+}
+
+// maskedTok is a token masked whole; wildTok marks a template position where
+// members differ. No literal token equals either: a token holds at most one
+// wild byte, after its kept prefix.
+const (
+	maskedTok = "\xff"
+	wildTok   = "\xff\xff"
+)
+
+type bucketKey struct {
+	n     int
+	first string
+}
+
+// mine groups the shapes into clusters.
+func mine(ctx context.Context, shapes []*shape) ([]*cluster, error) {
+	order := make([]int32, len(shapes))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		return shapes[b].count - shapes[a].count
+	})
+	var clusters []*cluster
+	buckets := make(map[bucketKey][]int32)
+	for n, si := range order {
+		if n%1024 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		sh := shapes[si]
+		bk := bucketOf(sh.toks)
+		best, bestSim := -1, simThreshold
+		cands := buckets[bk]
+		for _, ci := range cands[:min(len(cands), maxCandidates)] {
+			if s := similarity(clusters[ci].toks, sh.toks); s >= bestSim && (best < 0 || s > bestSim) {
+				best, bestSim = int(ci), s
+			}
+		}
+		if best >= 0 {
+			c := clusters[best]
+			for i, t := range sh.toks {
+				if c.toks[i] != t {
+					c.toks[i] = wildTok
+				}
+			}
+			c.members = append(c.members, si)
+			c.count += sh.count
+			continue
+		}
+		buckets[bk] = append(buckets[bk], int32(len(clusters)))
+		clusters = append(clusters, &cluster{
+			toks:    slices.Clone(sh.toks),
+			members: []int32{si},
+			count:   sh.count,
+		})
+	}
+	var out []*cluster
+	for _, c := range clusters {
+		out = splitConstants(shapes, c, out)
+	}
+	return mergeVariants(shapes, mergeVariables(shapes, out)), nil
+}
+
+// minDistinct is how many distinct words a position must hold, across the
+// clusters of a bucket, to be taken for a value by mergeVariables.
+const minDistinct = 10
+
+// mergeVariables merges the clusters of a bucket (same length and first
+// tokens) that differ only at positions holding many distinct words: at
+// least minDistinct, in at least half of the bucket's clusters. Drain's
+// similarity cannot join lines whose template has several word values
+// ("user alice logged in from laptop"); their variety shows that they are
+// values.
+func mergeVariables(shapes []*shape, clusters []*cluster) []*cluster {
+	buckets := make(map[bucketKey][]int)
+	for ci, c := range clusters {
+		k := bucketOf(c.toks)
+		buckets[k] = append(buckets[k], ci)
+	}
+	var out []*cluster
+	merged := make([]bool, len(clusters))
+	for _, g := range buckets {
+		if len(g) < minDistinct {
+			continue
+		}
+		n := len(clusters[g[0]].toks)
+		variable := make([]bool, n)
+		any := false
+		for p := prefixTokens; p < n; p++ {
+			distinct := make(map[string]struct{})
+			for _, ci := range g {
+				distinct[clusters[ci].toks[p]] = struct{}{}
+			}
+			variable[p] = len(distinct) >= minDistinct && 2*len(distinct) >= len(g)
+			any = any || variable[p]
+		}
+		if !any {
+			continue
+		}
+		groups := make(map[string][]int32)
+		var keys []string
+		for _, ci := range g {
+			c := clusters[ci]
+			var b strings.Builder
+			for p, t := range c.toks {
+				if !variable[p] {
+					b.WriteString(t)
+					b.WriteByte(sep)
+				}
+			}
+			k := b.String()
+			if _, ok := groups[k]; !ok {
+				keys = append(keys, k)
+			}
+			groups[k] = append(groups[k], c.members...)
+			merged[ci] = true
+		}
+		for _, k := range keys {
+			out = append(out, newCluster(shapes, groups[k]))
+		}
+	}
+	for ci, c := range clusters {
+		if !merged[ci] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// bucketOf is the Drain bucket of a token sequence.
+func bucketOf(toks []string) bucketKey {
+	k := bucketKey{n: len(toks)}
+	for i := 0; i < len(toks) && i < prefixTokens; i++ {
+		k.first += toks[i] + "\xfe"
+	}
+	return k
+}
+
+// mergeVariants merges clusters of equal length that differ in exactly one
+// position when one of them holds a value there (a masked token or a
+// wildcard) and the rest has at least two literal tokens: the others' words
+// at that position are then values too, even when the prefix buckets or the
+// similarity kept them apart ("LOGIN chdir(pwd) failed" and "LOGIN
+// chdir(/home/x) failed"). Capitalised words and partly masked tokens (a
+// different key) stay apart.
+func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
+	// A slot is a template with one position left out, by hash; only slots
+	// where some cluster holds a value are kept.
+	type slot struct {
+		n, p int
+		h    uint64
+	}
+	slotsOf := func(c *cluster, visit func(slot)) {
+		n := len(c.toks)
+		suf := make([]uint64, n+1) // hash of toks[i:]
+		for i := n - 1; i >= 0; i-- {
+			suf[i] = mixHash(suf[i+1], c.toks[i])
+		}
+		var pre uint64 // hash of toks[:p]
+		for p, t := range c.toks {
+			visit(slot{n, p, pre*0x9e3779b97f4a7c15 ^ suf[p+1]})
+			pre = mixHash(pre, t)
+		}
+	}
+	anchors := make(map[slot]int) // slot -> a cluster holding a value there
+	for ci, c := range clusters {
+		if literals(c.toks) < 2 {
+			continue // too little shared context to call it one template
+		}
+		slotsOf(c, func(k slot) {
+			if t := c.toks[k.p]; t == maskedTok || t == wildTok {
+				if _, ok := anchors[k]; !ok {
+					anchors[k] = ci
+				}
+			}
+		})
+	}
+	if len(anchors) == 0 {
+		return clusters
+	}
+	parent := make([]int, len(clusters))
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	merged := false
+	for ci, c := range clusters {
+		slotsOf(c, func(k slot) {
+			a, ok := anchors[k]
+			t := c.toks[k.p]
+			if !ok || a == ci || constantWord(t) || partlyMasked(t) || !sameExcept(c.toks, clusters[a].toks, k.p) {
+				return
+			}
+			if x, y := find(ci), find(a); x != y {
+				parent[x] = y
+				merged = true
+			}
+		})
+	}
+	if !merged {
+		return clusters
+	}
+	members := make(map[int][]int32)
+	var roots []int
+	for ci, c := range clusters {
+		r := find(ci)
+		if _, ok := members[r]; !ok {
+			roots = append(roots, r)
+		}
+		members[r] = append(members[r], c.members...)
+	}
+	out := make([]*cluster, 0, len(roots))
+	for _, r := range roots {
+		if len(members[r]) == len(clusters[r].members) {
+			out = append(out, clusters[r]) // nothing merged into it
+			continue
+		}
+		out = append(out, newCluster(shapes, members[r]))
+	}
+	return out
+}
+
+// partlyMasked reports a token with a literal key and a masked value ("uid=\xff").
+func partlyMasked(t string) bool {
+	return t != wildTok && strings.IndexByte(t, wild) > 0
+}
+
+// mixHash extends hash h with token t (FNV-1a, then a multiplicative mix).
+func mixHash(h uint64, t string) uint64 {
+	h ^= 0xcbf29ce484222325
+	for i := 0; i < len(t); i++ {
+		h ^= uint64(t[i])
+		h *= 0x100000001b3
+	}
+	return h*0x9e3779b97f4a7c15 + uint64(len(t))
+}
+
+// literals counts the tokens of a template that hold no value.
+func literals(toks []string) int {
+	n := 0
+	for _, t := range toks {
+		if strings.IndexByte(t, wild) < 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// sameExcept reports whether a and b agree everywhere but at position p.
+func sameExcept(a, b []string, p int) bool {
+	for i := range a {
+		if i != p && a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// similarity is the share of agreeing tokens among the positions where the
+// template or the shape has a literal token. It gives up, returning 0, once
+// too many tokens disagree for the share to reach simThreshold.
+func similarity(tmpl, toks []string) float64 {
+	lit, eq := 0, 0
+	limit := int((1-simThreshold)*float64(len(toks))) + 1 // more differences than this fail
+	for i, t := range toks {
+		a := tmpl[i]
+		if t == maskedTok && (a == maskedTok || a == wildTok) {
+			continue
+		}
+		lit++
+		if a == t {
+			eq++
+		} else if lit-eq > limit {
+			return 0
+		}
+	}
+	if lit == 0 {
+		return 1
+	}
+	return float64(eq) / float64(lit)
+}
+
+// splitConstants splits c at the first wildcard position whose values are
+// all capitalised words, then splits the parts again.
+func splitConstants(shapes []*shape, c *cluster, out []*cluster) []*cluster {
+	if len(c.members) < 2 {
+		return append(out, c)
+	}
+	for p, t := range c.toks {
+		if t != wildTok || !constantsAt(shapes, c.members, p) {
+			continue
+		}
+		groups := make(map[string][]int32)
+		var keys []string
+		for _, si := range c.members {
+			v := shapes[si].toks[p]
+			if _, ok := groups[v]; !ok {
+				keys = append(keys, v)
+			}
+			groups[v] = append(groups[v], si)
+		}
+		for _, k := range keys {
+			out = splitConstants(shapes, newCluster(shapes, groups[k]), out)
+		}
+		return out
+	}
+	return append(out, c)
+}
+
+// constantsAt reports whether every member holds a capitalised word at p.
+func constantsAt(shapes []*shape, members []int32, p int) bool {
+	for _, si := range members {
+		if !constantWord(shapes[si].toks[p]) {
+			return false
+		}
+	}
+	return true
+}
+
+// constantWord reports a capitalised word (Paused, RUNNING, FAIL_TASK_CLEANUP)
+// or a versioned name (SOCKS5): such words name states, events and
+// protocols, while values (user and host names) are usually lower case.
+func constantWord(t string) bool {
+	w := trimPunct([]byte(t))
+	if len(w) < 2 || !isUpper(w[0]) {
+		return false
+	}
+	for _, c := range w {
+		if !isLetter(c) && c != '_' && c != '-' {
+			return versionedName(w)
+		}
+	}
+	return true
+}
+
+// newCluster builds a cluster of members, with wildcards where they differ.
+func newCluster(shapes []*shape, members []int32) *cluster {
+	c := &cluster{toks: slices.Clone(shapes[members[0]].toks), members: members}
+	for _, si := range members {
+		sh := shapes[si]
+		c.count += sh.count
+		for i, t := range sh.toks {
+			if c.toks[i] != t {
+				c.toks[i] = wildTok
+			}
+		}
+	}
+	return c
+}

@@ -1,0 +1,147 @@
+package logs
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// groups analyses lines and returns the template id of each.
+func groups(t *testing.T, lines []string) []int {
+	t.Helper()
+	return analyze(t, strings.Join(lines, "\n"), Options{IncludeAssignments: true}).Assignments
+}
+
+func TestMining(t *testing.T) {
+	users := func(format string, names ...string) []string {
+		var out []string
+		for i, n := range names {
+			out = append(out, fmt.Sprintf(format, n, i+10))
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		want  []int // expected grouping, as template ids in order of first appearance
+	}{
+		{
+			name: "word values join one template",
+			lines: users("Failed password for %s from 10.0.0.%d port 22 ssh2",
+				"root", "root", "admin", "guest", "root", "oracle"),
+			want: []int{1, 1, 1, 1, 1, 1},
+		},
+		{
+			name: "capitalised states stay apart",
+			lines: []string{
+				"[instance: 1a] VM Paused (Lifecycle Event)",
+				"[instance: 2b] VM Resumed (Lifecycle Event)",
+				"[instance: 3c] VM Paused (Lifecycle Event)",
+				"[instance: 4d] VM Started (Lifecycle Event)",
+			},
+			want: []int{1, 2, 1, 3},
+		},
+		{
+			name: "a different second word is another template",
+			lines: []string{
+				"Failed password for invalid user bob from 1.2.3.4 port 22 ssh2",
+				"Failed none for invalid user bob from 1.2.3.4 port 22 ssh2",
+				"Failed password for invalid user amy from 1.2.3.5 port 23 ssh2",
+			},
+			want: []int{1, 2, 1},
+		},
+		{
+			name: "a word where others hold a value joins them",
+			lines: []string{
+				"LOGIN chdir(/home/a) failed: No such file or directory",
+				"LOGIN chdir(/home/b) failed: No such file or directory",
+				"LOGIN chdir(pwd) failed: No such file or directory",
+			},
+			want: []int{1, 1, 1},
+		},
+		{
+			name:  "many word values at several places join",
+			lines: manyWords(30),
+			want:  repeat(1, 30),
+		},
+		{
+			name: "protocol names stay apart, optional unit annotations do not matter",
+			lines: []string{
+				"proxy.example.com:5070 open through proxy p.example.com:5070 HTTPS",
+				"proxy.example.com:5070 open through proxy p.example.com:5070 SOCKS5",
+				"proxy.example.com:5070 close, 0 bytes sent, 0 bytes received, lifetime <1 sec",
+				"proxy.example.com:5070 close, 1190 bytes (1.16 KB) sent, 1671 bytes (1.63 KB) received, lifetime 00:02",
+				"proxy.example.com:5070 close, 403 bytes sent, 1671 bytes (1.63 KB) received, lifetime 00:01",
+				"proxy.example.com:5070 open through proxy p.example.com:5070 HTTPS",
+			},
+			want: []int{1, 2, 3, 3, 3, 1},
+		},
+		{
+			name: "different messages stay apart",
+			lines: []string{
+				"Starting server on port 8080",
+				"Stopping server on port 8080",
+				"Starting worker pool with 4 workers",
+			},
+			want: []int{1, 2, 3},
+		},
+	}
+	for _, tt := range tests {
+		got := firstSeen(groups(t, tt.lines))
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s: grouping %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func manyWords(n int) []string {
+	words := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike " +
+		"november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu")
+	var out []string
+	for i := range n {
+		out = append(out, fmt.Sprintf("Shipping order to %s via %s from %s",
+			words[i%len(words)], words[(i*7+3)%len(words)], words[(i*11+5)%len(words)]))
+	}
+	return out
+}
+
+func repeat(v, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// firstSeen renumbers ids by first appearance, so groupings compare.
+func firstSeen(ids []int) []int {
+	seen := map[int]int{}
+	out := make([]int, len(ids))
+	for i, id := range ids {
+		if _, ok := seen[id]; !ok {
+			seen[id] = len(seen) + 1
+		}
+		out[i] = seen[id]
+	}
+	return out
+}
+
+func TestTemplateDisplay(t *testing.T) {
+	tests := []struct {
+		lines []string
+		want  string
+	}{
+		{[]string{"Deleting block blk_-1608 file /data/1", "Deleting block blk_2207 file /data/2"},
+			"Deleting block blk_<*> file /data/<*>"},
+		{[]string{"Accepted password for root port 22 ssh2", "Accepted password for root port 23 ssh2"},
+			"Accepted password for root port <*> ssh2"},
+		{[]string{"login user=bob tty=ssh", "login user=amy tty=ssh"}, "login user=<*> tty=ssh"},
+		{[]string{"took 150ms", "took 2.5s"}, "took <*>"},
+	}
+	for _, tt := range tests {
+		res := analyze(t, strings.Join(tt.lines, "\n"), Options{})
+		if len(res.Templates) != 1 || res.Templates[0].Template != tt.want {
+			t.Errorf("%q: templates %+v, want one %q", tt.lines, res.Templates, tt.want)
+		}
+	}
+}

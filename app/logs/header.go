@@ -1,0 +1,510 @@
+package logs
+
+import "bytes"
+
+// A log line usually starts with a header (timestamp, level, host, process,
+// thread, logger) before the message. Header fields vary independently of the
+// message (a level changes, a thread name has spaces), so they are cut off
+// before templates are mined. The header is found per line, generically: a
+// run of header-like fields (dates, times, numbers, [brackets], separators and
+// a few words such as host names) that ends at an anchor:
+//   - a level word, with what usually follows it: [thread] groups, then a
+//     "logger:" token or a separator ("INFO [main] a.b.C: msg", "- INFO [x] - msg");
+//   - a syslog process "name[pid]:" after at most two words (the host), or
+//     "name:" in a month-name syslog header ("Jun 14 15:16:01 host kernel: msg");
+//   - the "file.go:42]" that ends a glog header ("I0401 12:00:00.1 7 main.go:42] msg");
+//   - a separator right after the fields ("[time] app.exe - msg", "time|comp|pid|msg").
+// Without an anchor no header is cut, and the whole line is the message.
+
+const maxHeaderTokens = 14
+
+type headKind uint8
+
+const (
+	hWord    headKind = iota
+	hTime             // date, time, number, month or weekday name
+	hSep              // "-", "--", "|", ":"
+	hLevel            // INFO, [error], warn:
+	hBracket          // any other [...] group
+	hProc             // syslog process: name[pid]:
+	hColon            // other token ending in ':'
+)
+
+// header finds headers, line after line. It keeps the header tokens of the
+// last line that may hold a keyword, and remembers recent tokens by position:
+// a token equal to one seen at the same place lately (a level, a logger, a
+// host) is neither classified nor scanned for keywords again.
+type header struct {
+	words []headWord // tokens that may hold a keyword: all but dates, times, numbers and separators
+	memo  [maxHeaderTokens + 2]tokenMemo
+}
+
+// headWord is a header token that may hold a keyword, with its memo entry
+// (nil past the memo's positions).
+type headWord struct {
+	start, end int32
+	memo       *memoEntry
+}
+
+// tokenMemo remembers the last few distinct tokens seen at one position.
+type tokenMemo struct {
+	ways [4]memoEntry
+	next int // way to fill next
+	last int // way found last, tried first
+}
+
+type memoEntry struct {
+	text    []byte
+	kind    headKind
+	atStart bool
+	kwDone  bool // keyword looked for: hit and kwFound are set
+	kwFound bool
+	hit     keywordHit // offsets within text
+}
+
+// keyword returns the keyword of the entry's token, found once.
+func (e *memoEntry) keyword() (keywordHit, bool) {
+	if !e.kwDone {
+		e.hit, e.kwFound = findKeyword(e.text)
+		e.kwDone = true
+	}
+	return e.hit, e.kwFound
+}
+
+// end returns the offset in s where the message starts, and sets words
+// (some of which may lie past that offset).
+func (h *header) end(s []byte) int {
+	h.words = h.words[:0]
+	var (
+		end       int
+		committed bool
+		sawTime   bool
+		sawMonth  bool
+		words     int // words since the start or the last separator anchor
+	)
+	i := 0
+	for n := 0; n < maxHeaderTokens; n++ {
+		i = skipBlank(s, i)
+		if i >= len(s) {
+			break
+		}
+		j, kind := h.token(s, i, n)
+		switch kind {
+		case hTime:
+			sawTime = true
+			if isUpper(s[i]) && isMonth(s[i:j]) {
+				sawMonth = true
+			}
+		case hSep:
+			if sawTime && words <= 1 {
+				end, committed, words = j, true, 0
+			}
+		case hLevel:
+			if levelAnchor(s[i:j], n, sawTime, committed, words) {
+				return h.afterLevel(s, j, n+1)
+			}
+			words++
+		case hProc:
+			if sawTime && words <= 2 && (!committed || words == 0) {
+				return j
+			}
+			return end
+		case hColon:
+			if sawMonth && words >= 1 && words <= 2 && !committed {
+				return j
+			}
+			return end
+		case hBracket:
+		case hWord:
+			words++
+		}
+		if words > 6 {
+			return end
+		}
+		i = j
+	}
+	return end
+}
+
+// levelAnchor decides whether a level-looking token ends the header. After a
+// separator anchor it must follow it directly; without a time field before it
+// only a strong level (upper case, bracketed or with a colon) leading the line
+// counts; a weak one ("E", bare lower-case "info") must follow the time fields.
+func levelAnchor(t []byte, n int, sawTime, committed bool, words int) bool {
+	if committed && words > 0 {
+		return false
+	}
+	bare := isLetter(t[0]) && t[len(t)-1] != ':'
+	weak := bare && (len(t) == 1 || isLower(t[0]))
+	switch {
+	case !sawTime:
+		return n == 0 && !weak
+	case weak:
+		return words == 0
+	}
+	return true
+}
+
+// afterLevel extends a header past the level: [thread] and [context] groups,
+// then a "logger:" token, a "logger [context]" pair or a separator.
+func (h *header) afterLevel(s []byte, i, n int) int {
+	for ; ; n++ {
+		k := skipBlank(s, i)
+		if k >= len(s) {
+			return len(s)
+		}
+		e, kind := h.token(s, k, n)
+		switch kind {
+		case hBracket, hTime:
+			i = e
+			continue
+		case hSep, hColon, hProc:
+			return e
+		case hWord:
+			k2 := skipBlank(s, e)
+			if k2 < len(s) {
+				e2, kind2 := h.token(s, k2, n+1)
+				if kind2 == hSep && s[k2] == ':' {
+					return e2
+				}
+				if kind2 == hBracket && isLoggerName(s[k:e]) {
+					return e2
+				}
+			}
+		}
+		return i
+	}
+}
+
+func skipBlank(s []byte, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// token returns the end of the n-th header token of a line, at s[i], and
+// its kind. Dates, times and numbers are recognised from their bytes' classes
+// at once; other tokens are classified once per distinct text at a place.
+func (h *header) token(s []byte, i, n int) (int, headKind) {
+	j, or := headSpan(s, i)
+	if or&cNotTime == 0 && or&cDigit != 0 {
+		return j, hTime
+	}
+	var kind headKind
+	e := h.entry(s, i, j, n, or)
+	if e != nil {
+		kind = e.kind
+	} else {
+		kind = headKindOf(s, i, j, or)
+	}
+	if kind != hTime && kind != hSep {
+		h.words = append(h.words, headWord{int32(i), int32(j), e})
+	}
+	return j, kind
+}
+
+// entry returns the memo entry of the n-th token s[i:j], filling a way
+// when the token is new at that position; nil past the memo's positions.
+func (h *header) entry(s []byte, i, j, n int, or class) *memoEntry {
+	if n >= len(h.memo) {
+		return nil
+	}
+	m := &h.memo[n]
+	t := s[i:j]
+	if e := &m.ways[m.last]; e.text != nil && e.atStart == (i == 0) && bytes.Equal(e.text, t) {
+		return e
+	}
+	for k := range m.ways {
+		if e := &m.ways[k]; e.text != nil && e.atStart == (i == 0) && bytes.Equal(e.text, t) {
+			m.last = k
+			return e
+		}
+	}
+	e := &m.ways[m.next]
+	m.last, m.next = m.next, (m.next+1)%len(m.ways)
+	*e = memoEntry{text: append(e.text[:0], t...), kind: headKindOf(s, i, j, or), atStart: i == 0}
+	return e
+}
+
+// headSpan returns the end of the header token at s[i] and the classes of
+// its bytes. A bracket group is one token even with spaces inside (its
+// classes are left out); '|' is a token of its own.
+func headSpan(s []byte, i int) (int, class) {
+	switch s[i] {
+	case '|':
+		return i + 1, cNotTime
+	case '[':
+		if c := closeBracket(s, i); c > 0 {
+			e := c + 1
+			if e < len(s) && (s[e] == ':' || s[e] == ',') {
+				e++
+			}
+			return e, cNotTime | cGroup
+		}
+	}
+	j := i
+	or := class(0)
+	for j+4 <= len(s) { // four bytes a step while no byte stops the token
+		b := s[j : j+4]
+		k := charClass[b[0]] | charClass[b[1]] | charClass[b[2]] | charClass[b[3]]
+		if k&cHeadStop != 0 {
+			break
+		}
+		or |= k
+		j += 4
+	}
+	for j < len(s) {
+		k := charClass[s[j]]
+		if k&cHeadStop != 0 {
+			break
+		}
+		or |= k
+		j++
+	}
+	return j, or
+}
+
+// headKindOf classifies the header token s[i:j] whose bytes have classes or.
+func headKindOf(s []byte, i, j int, or class) headKind {
+	t := s[i:j]
+	switch {
+	case t[0] == '|':
+		return hSep
+	case or&cGroup != 0:
+		inner := t[1:bytes.LastIndexByte(t, ']')]
+		switch {
+		case levelWord(inner):
+			return hLevel
+		case allTimeFields(inner):
+			return hTime
+		}
+		return hBracket
+	}
+	if or&cNotTime == 0 {
+		switch string(t) {
+		case "-", "--", ":":
+			return hSep
+		}
+	}
+	if or&(cHexLower|cHexUpper|cWordy) == 0 {
+		return hWord // no letters
+	}
+	if isDateName(trimComma(t)) || i == 0 && glogPrefix(t) {
+		return hTime
+	}
+	last := t[len(t)-1]
+	core := t
+	if last == ':' {
+		core = t[:len(t)-1]
+	}
+	if len(core) > 0 {
+		if levelWord(core) {
+			return hLevel
+		}
+		if len(core) > 2 && core[0] == '<' && core[len(core)-1] == '>' && levelWord(core[1:len(core)-1]) {
+			return hLevel
+		}
+	}
+	if last == ']' && glogSource(t) {
+		return hProc
+	}
+	if last == ':' && len(t) > 1 && t[len(t)-2] != ':' {
+		if len(t) > 3 && t[len(t)-2] == ']' && isDigit(t[len(t)-3]) {
+			return hProc
+		}
+		return hColon
+	}
+	return hWord
+}
+
+// glogPrefix reports the level and date that open a glog/klog line: I0401.
+func glogPrefix(t []byte) bool {
+	if len(t) != 5 || (t[0] != 'I' && t[0] != 'W' && t[0] != 'E' && t[0] != 'F') {
+		return false
+	}
+	for _, c := range t[1:] {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// glogSource reports the "file.go:42]" that closes a glog/klog header.
+func glogSource(t []byte) bool {
+	k := len(t) - 2
+	for k >= 0 && isDigit(t[k]) {
+		k--
+	}
+	return k > 0 && k < len(t)-2 && t[k] == ':'
+}
+
+// closeBracket returns the index of the ']' closing the '[' at s[i], within
+// 512 bytes, or -1. It jumps from ']' to ']', counting the '[' passed.
+func closeBracket(s []byte, i int) int {
+	s = s[:min(len(s), i+512)]
+	depth := 0
+	for k := i; ; {
+		c := bytes.IndexByte(s[k:], ']')
+		if c < 0 {
+			return -1
+		}
+		depth += bytes.Count(s[k:k+c], []byte{'['}) - 1
+		if k += c; depth == 0 {
+			return k
+		}
+		k++
+	}
+}
+
+// timeField reports a date, time, number or timezone-like field: digits with
+// separators (2015-07-29, 17:41:44,747, 2005.06.03, 081109, 1117838570,
+// 2005-06-03-15.42.50.675872, 2023-01-02T03:04:05Z), or a month/weekday name.
+func timeField(t []byte) bool {
+	t = trimComma(t)
+	if len(t) == 0 {
+		return false
+	}
+	if isUpper(t[0]) {
+		return isDateName(t)
+	}
+	or := class(0)
+	for _, c := range t {
+		or |= charClass[c]
+	}
+	return or&cNotTime == 0 && or&cDigit != 0
+}
+
+func trimComma(t []byte) []byte {
+	if len(t) > 0 && t[len(t)-1] == ',' {
+		return t[:len(t)-1]
+	}
+	return t
+}
+
+func allTimeFields(t []byte) bool {
+	if len(t) == 0 || !isDigit(t[0]) && !isUpper(t[0]) {
+		return false // neither a number nor a month or weekday name
+	}
+	n := 0
+	for i := 0; i < len(t); {
+		i = skipBlank(t, i)
+		j := i
+		for j < len(t) && t[j] != ' ' && t[j] != '\t' {
+			if j++; j-i > 32 {
+				return false // longer than any date or time
+			}
+		}
+		if j > i {
+			if !timeField(t[i:j]) {
+				return false
+			}
+			n++
+		}
+		i = j
+	}
+	return n > 0
+}
+
+var levelWords = newWordSet(
+	"trace", "debug", "dbg", "verbose", "fine", "finer", "finest", "info", "information",
+	"notice", "warn", "warning", "error", "err", "severe", "fatal", "critical", "crit",
+	"alert", "emerg", "emergency",
+)
+
+// levelWord reports a log level in upper, title or lower case, or one of the
+// single-letter levels V D I W E F (Android, glog style).
+func levelWord(t []byte) bool {
+	if len(t) == 1 {
+		switch t[0] {
+		case 'V', 'D', 'I', 'W', 'E', 'F':
+			return true
+		}
+		return false
+	}
+	// Mixed case other than Title case ("ErRoR") is not a level.
+	return len(t) > 1 && levelWords.has(t) && (titleOrUpper(t) || allLower(t))
+}
+
+func allLower(t []byte) bool {
+	for _, c := range t {
+		if !isLower(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// Month and weekday names.
+var (
+	monthNames = newWordSet(months...)
+	dateNames  = newWordSet(append(months, "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")...)
+)
+
+var months = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+	"january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"}
+
+// isMonth and isDateName accept Title or UPPER case only: "may" and "sat"
+// are also ordinary words.
+func isMonth(t []byte) bool {
+	return len(t) >= 3 && isUpper(t[0]) && monthNames.has(t) && titleOrUpper(t)
+}
+
+func isDateName(t []byte) bool {
+	return len(t) >= 3 && isUpper(t[0]) && dateNames.has(t) && titleOrUpper(t)
+}
+
+func titleOrUpper(t []byte) bool {
+	if len(t) < 2 || !isUpper(t[0]) {
+		return false
+	}
+	for k := 2; k < len(t); k++ {
+		if isUpper(t[k]) != isUpper(t[1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordSet is a small set of lower-case words for case-insensitive look-up,
+// indexed by first letter and length so that most misses cost two tests.
+type wordSet struct {
+	lens  [256]uint32 // by first byte, either case: bit n set for a word of n letters
+	words [26][]string
+}
+
+func newWordSet(words ...string) *wordSet {
+	ws := &wordSet{}
+	for _, w := range words {
+		ws.lens[w[0]] |= 1 << len(w)
+		ws.lens[w[0]-'a'+'A'] |= 1 << len(w)
+		ws.words[w[0]-'a'] = append(ws.words[w[0]-'a'], w)
+	}
+	return ws
+}
+
+// has reports whether t, which is not empty, is in the set. It is small
+// enough to be inlined: the usual miss costs no call.
+func (ws *wordSet) has(t []byte) bool {
+	return ws.lens[t[0]]>>uint(len(t))&1 != 0 && ws.lookup(t) // a shift past 31 gives 0
+}
+
+func (ws *wordSet) lookup(t []byte) bool {
+	for _, w := range ws.words[lower(t[0])-'a'] {
+		if equalFold(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLoggerName(t []byte) bool {
+	for _, c := range t {
+		if c == '.' {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,314 @@
+package logs
+
+import (
+	"slices"
+	"strings"
+)
+
+// keywordHit is the keyword a line matched: an index into keywordTable and
+// the byte span of the matched text in the line.
+type keywordHit struct {
+	kw         int
+	start, end int
+}
+
+// kwWords holds each table entry split into words; kwByLetter lists, per
+// first letter, the entries to try, longest phrase first.
+var (
+	kwWords    [][]string
+	kwByLetter [26][]int
+	kwLens     [26]uint32 // per first letter, bit n set when a first word has n letters
+	kwSeverity []int      // per entry
+	kwError    = kwIndex("error")
+	kwFatal    = kwIndex("fatal")
+)
+
+// wordChar marks bytes that continue a word: letters, digits, underscore and
+// any non-ASCII byte (so a keyword glued to a non-ASCII letter is no match).
+var wordChar [256]bool
+
+func init() {
+	for c := 0; c < 256; c++ {
+		wordChar[c] = c == '_' || c >= 0x80 || isAlnum(byte(c))
+	}
+	kwWords = make([][]string, len(keywordTable))
+	kwSeverity = make([]int, len(keywordTable))
+	for i, k := range keywordTable {
+		kwWords[i] = strings.Fields(k.Word)
+		kwSeverity[i] = k.Category.severity()
+	}
+	for i := range keywordTable {
+		w := kwWords[i][0]
+		kwByLetter[w[0]-'a'] = append(kwByLetter[w[0]-'a'], i)
+		kwLens[w[0]-'a'] |= 1 << len(w)
+	}
+	for _, entries := range kwByLetter {
+		slices.SortStableFunc(entries, func(a, b int) int { return len(kwWords[b]) - len(kwWords[a]) })
+	}
+}
+
+func kwIndex(w string) int {
+	for i, k := range keywordTable {
+		if k.Word == w {
+			return i
+		}
+	}
+	panic("logs: keyword missing from table: " + w)
+}
+
+var fatalSeverity = CategoryFatal.severity()
+
+// findKeyword returns the most severe keyword in s (the first among equals).
+// Lines are not scanned whole: see lineKeyword.
+func findKeyword(s []byte) (keywordHit, bool) {
+	best := keywordHit{kw: -1}
+	bestSev := 0
+	for i := 0; i < len(s); {
+		if !wordChar[s[i]] {
+			i++
+			continue
+		}
+		j := i + 1
+		upper := false
+		for j < len(s) {
+			c := s[j]
+			if !wordChar[c] {
+				break
+			}
+			upper = upper || isUpper(c)
+			j++
+		}
+		if j-i >= 3 && isLetter(s[i]) {
+			if j-i < 32 && kwLens[lower(s[i])-'a']&(1<<(j-i)) != 0 {
+				if h, ok := phraseAt(s, i, j); ok {
+					if sev := kwSeverity[h.kw]; sev > bestSev {
+						best, bestSev = h, sev
+						if sev == fatalSeverity {
+							return best, true
+						}
+					}
+					i = h.end
+					continue
+				}
+			}
+			if !upper {
+				i = j
+				continue
+			}
+			if h, ok := camelHit(s, i, j); ok {
+				if sev := kwSeverity[h.kw]; sev > bestSev {
+					best, bestSev = h, sev
+					if sev == fatalSeverity {
+						return best, true
+					}
+				}
+			}
+		}
+		i = j
+	}
+	return best, best.kw >= 0
+}
+
+// lineKeyword finds the keyword of one line from three parts, so that no
+// part is scanned more often than it can change: the header tokens other than
+// dates, times and numbers, once per distinct token and place (see header);
+// the literal tokens of the message, once per shape (every line of a shape
+// has them byte for byte); and the masked values with letters, per line. A
+// phrase is therefore matched within one part, never across a border between
+// header, message and value.
+func (a *analyzer) lineKeyword(text []byte, hdr int, sh *shape) (keywordHit, bool) {
+	best := keywordHit{kw: -1}
+	take := func(h keywordHit) {
+		if best.kw < 0 {
+			best = h
+			return
+		}
+		x, y := kwSeverity[h.kw], kwSeverity[best.kw]
+		if x > y || x == y && h.start < best.start {
+			best = h
+		}
+	}
+	if kw, ok := glogLevel(text); ok {
+		take(keywordHit{kw, 0, 1})
+	}
+	for _, w := range a.head.words {
+		if int(w.end) > hdr {
+			continue
+		}
+		var h keywordHit
+		var ok bool
+		if w.memo != nil {
+			h, ok = w.memo.keyword()
+		} else {
+			h, ok = findKeyword(text[w.start:w.end])
+		}
+		if ok {
+			take(keywordHit{h.kw, h.start + int(w.start), h.end + int(w.start)})
+		}
+	}
+	if k := sh.kw; k.kw >= 0 {
+		z := &a.z
+		take(keywordHit{k.kw, int(z.toks[k.tok0].start + k.off0), int(z.toks[k.tok1].start + k.off1)})
+	}
+	for _, t := range a.z.toks {
+		if !a.z.wordy {
+			break // no masked value with letters on this line
+		}
+		if t.masked && t.wordy {
+			from := int(t.start + t.keep)
+			if h, ok := findKeyword(text[from:t.end]); ok {
+				take(keywordHit{h.kw, h.start + from, h.end + from})
+			}
+		}
+	}
+	return best, best.kw >= 0
+}
+
+// glogLevel recognises the glog/klog prefix "E1122 " (level letter, MMDD).
+func glogLevel(s []byte) (int, bool) {
+	if len(s) < 6 || s[5] != ' ' || (s[0] != 'E' && s[0] != 'F') {
+		return 0, false
+	}
+	for _, c := range s[1:5] {
+		if !isDigit(c) {
+			return 0, false
+		}
+	}
+	mm := int(s[1]-'0')*10 + int(s[2]-'0')
+	dd := int(s[3]-'0')*10 + int(s[4]-'0')
+	if mm < 1 || mm > 12 || dd < 1 || dd > 31 {
+		return 0, false
+	}
+	if s[0] == 'F' {
+		return kwFatal, true
+	}
+	return kwError, true
+}
+
+// phraseAt matches the table against the word s[i:j] and the words after it.
+func phraseAt(s []byte, i, j int) (keywordHit, bool) {
+	for _, k := range kwByLetter[lower(s[i])-'a'] {
+		words := kwWords[k]
+		if !equalFold(s[i:j], words[0]) {
+			continue
+		}
+		end, ok := j, true
+		for _, w := range words[1:] {
+			p := skipPhraseSep(s, end)
+			if p == end || p+len(w) > len(s) || !equalFold(s[p:p+len(w)], w) ||
+				(p+len(w) < len(s) && wordChar[s[p+len(w)]]) {
+				ok = false
+				break
+			}
+			end = p + len(w)
+		}
+		if ok {
+			return keywordHit{k, i, end}, true
+		}
+	}
+	return keywordHit{}, false
+}
+
+func skipPhraseSep(s []byte, p int) int {
+	if p < len(s) && s[p] == '-' {
+		return p + 1
+	}
+	for p < len(s) && (s[p] == ' ' || s[p] == '\t') {
+		p++
+	}
+	return p
+}
+
+// camelHit looks inside a CamelCase identifier s[i:j]: its last hump, and the
+// humps before a final Error/Exception hump.
+func camelHit(s []byte, i, j int) (keywordHit, bool) {
+	// Cheap test first: the last hump starts at the last upper-case letter
+	// (after the first byte) and must be a keyword's length.
+	k := j - 1
+	for k > i && !isUpper(s[k]) {
+		k--
+	}
+	if k == i || j-k < 3 || j-k >= 32 || kwLens[lower(s[k])-'a']&(1<<(j-k)) == 0 {
+		return keywordHit{}, false
+	}
+	var starts [16]int
+	n := 1
+	starts[0] = i
+	for k := i + 1; k < j && n < len(starts); k++ {
+		if isUpper(s[k]) && (isLower(s[k-1]) || isDigit(s[k-1]) ||
+			(isUpper(s[k-1]) && k+1 < j && isLower(s[k+1]))) {
+			starts[n] = k
+			n++
+		}
+	}
+	if n < 2 {
+		return keywordHit{}, false
+	}
+	best, found := keywordHit{}, false
+	take := func(h keywordHit) {
+		if !found || kwSeverity[h.kw] > kwSeverity[best.kw] {
+			best, found = h, true
+		}
+	}
+	last := s[starts[n-1]:j]
+	if k, ok := singleWord(last); ok {
+		take(keywordHit{k, starts[n-1], j})
+	}
+	if !equalFold(last, "error") && !equalFold(last, "exception") {
+		return best, found
+	}
+	// Humps before the final one, read as a phrase ending right before it.
+	for k, words := range kwWords {
+		m := len(words)
+		if m > n-1 {
+			continue
+		}
+		ok := true
+		for w := 0; w < m && ok; w++ {
+			h := n - 1 - m + w
+			ok = equalFold(s[starts[h]:starts[h+1]], words[w])
+		}
+		if ok {
+			take(keywordHit{k, starts[n-1-m], starts[n-1]})
+		}
+	}
+	return best, found
+}
+
+func singleWord(w []byte) (int, bool) {
+	if len(w) == 0 || !isLetter(w[0]) {
+		return 0, false
+	}
+	for _, k := range kwByLetter[lower(w[0])-'a'] {
+		if len(kwWords[k]) == 1 && equalFold(w, kwWords[k][0]) {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// equalFold compares ASCII text with a lowercase word, ignoring case.
+func equalFold(b []byte, w string) bool {
+	if len(b) != len(w) {
+		return false
+	}
+	for i := range len(b) {
+		if lower(b[i]) != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func lower(c byte) byte {
+	if isUpper(c) {
+		return c + ('a' - 'A')
+	}
+	return c
+}
+
+func isUpper(c byte) bool  { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool  { return c >= 'a' && c <= 'z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isLetter(c byte) bool { return isUpper(c) || isLower(c) }
+func isAlnum(c byte) bool  { return isLetter(c) || isDigit(c) }

@@ -1,0 +1,168 @@
+package logs
+
+// A shape is one distinct sequence of message tokens after masking. Lines
+// are reduced to shapes while the input is read (one map look-up per line);
+// the template miner then works on shapes, whose number grows with the
+// variety of the log, not with its length.
+type shape struct {
+	key   string       // tokens joined by sep, masked values as wild
+	toks  []string     // the tokens, slices of key
+	vals  []string     // the first line's token text, for display
+	lcp   []uint16     // per masked token: prefix shared by every value seen
+	lcs   []uint16     // per masked token: suffix shared by every value seen
+	kw    shapeKeyword // keyword among the literal tokens
+	count int
+	first int       // first line number
+	lines []lineRef // the lines, while count <= the rare cut-off; nil after
+}
+
+// shapeKeyword is a keyword found in the literal tokens of a shape, located
+// by token index and byte offset within the token.
+type shapeKeyword struct {
+	kw         int // -1: none
+	tok0, tok1 int
+	off0, off1 int32
+}
+
+// keywordOf scans the literal text of a shape's tokens once: literal tokens
+// joined by spaces, a masked value replaced by a NUL byte (no word character,
+// no phrase separator).
+func keywordOf(z *tokenizer, text []byte) shapeKeyword {
+	var buf []byte
+	starts := make([]int, len(z.toks))
+	for i, t := range z.toks {
+		if i > 0 {
+			buf = append(buf, ' ')
+		}
+		starts[i] = len(buf)
+		if t.masked {
+			buf = append(buf, text[t.start:t.start+t.keep]...)
+			buf = append(buf, 0)
+		} else {
+			buf = append(buf, text[t.start:t.end]...)
+		}
+	}
+	h, ok := findKeyword(buf)
+	if !ok {
+		return shapeKeyword{kw: -1}
+	}
+	at := func(off int, end bool) (int, int32) {
+		i := len(starts) - 1
+		for i > 0 && (starts[i] > off || end && starts[i] == off) {
+			i--
+		}
+		return i, int32(off - starts[i])
+	}
+	sk := shapeKeyword{kw: h.kw}
+	sk.tok0, sk.off0 = at(h.start, false)
+	sk.tok1, sk.off1 = at(h.end, true)
+	return sk
+}
+
+// lineRef locates one analysed line of the input.
+type lineRef struct {
+	no         int32 // 1-based input line number
+	start, end int32 // byte span in the input, after cutting
+	cut        bool
+	fixed      bool // invalid UTF-8 was replaced
+}
+
+// shapeSet interns shapes by key.
+type shapeSet struct {
+	index   map[string]int32
+	shapes  []*shape
+	maxRefs int // lines kept per shape: the largest possible rare cut-off
+}
+
+// add records one line whose tokens z has just produced from text.
+func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
+	si, ok := ss.index[string(z.shapeKey())]
+	if !ok {
+		si = int32(len(ss.shapes))
+		ss.shapes = append(ss.shapes, newShape(z, text, int(ref.no)))
+		ss.index[ss.shapes[si].key] = si
+	}
+	sh := ss.shapes[si]
+	sh.count++
+	switch {
+	case sh.count <= ss.maxRefs:
+		sh.lines = append(sh.lines, ref)
+	case sh.lines != nil:
+		sh.lines = nil // too frequent to ever be rare
+	}
+	if ok {
+		for p, t := range z.toks {
+			if t.masked && (sh.lcp[p] > 0 || sh.lcs[p] > 0) {
+				sh.lcp[p], sh.lcs[p] = common(sh.vals[p], text[t.start:t.end], sh.lcp[p], sh.lcs[p])
+			}
+		}
+	}
+	return si
+}
+
+func newShape(z *tokenizer, text []byte, no int) *shape {
+	key := string(z.shapeKey())
+	n := len(z.toks)
+	sh := &shape{
+		key:   key,
+		toks:  make([]string, 0, n),
+		vals:  make([]string, n),
+		lcp:   make([]uint16, n),
+		lcs:   make([]uint16, n),
+		first: no,
+		kw:    keywordOf(z, text),
+	}
+	for len(key) > 0 || len(sh.toks) < n {
+		i := 0
+		for i < len(key) && key[i] != sep {
+			i++
+		}
+		sh.toks = append(sh.toks, key[:i])
+		if i < len(key) {
+			i++
+		}
+		key = key[i:]
+	}
+	// One allocation holds the text of all masked tokens.
+	size := 0
+	for _, t := range z.toks {
+		if t.masked {
+			size += int(t.end - t.start)
+		}
+	}
+	buf := make([]byte, 0, size)
+	for _, t := range z.toks {
+		if t.masked {
+			buf = append(buf, text[t.start:t.end]...)
+		}
+	}
+	all := string(buf)
+	for p, t := range z.toks {
+		if !t.masked {
+			sh.vals[p] = sh.toks[p]
+			continue
+		}
+		l := int(t.end - t.start)
+		sh.vals[p], all = all[:l], all[l:]
+		sh.lcp[p], sh.lcs[p] = clamp16(l), clamp16(l)
+	}
+	return sh
+}
+
+// common shrinks a shared prefix and suffix length of rep to what v shares.
+// The usual case, an unchanged prefix and suffix, costs two comparisons.
+func common(rep string, v []byte, lcp, lcs uint16) (uint16, uint16) {
+	p := min(int(lcp), len(v))
+	if rep[:p] != string(v[:p]) {
+		p = commonPrefix(rep[:p], string(v[:p]))
+	}
+	s := min(int(lcs), len(v))
+	if rep[len(rep)-s:] != string(v[len(v)-s:]) {
+		s = commonSuffix(rep[len(rep)-s:], string(v[len(v)-s:]))
+	}
+	return uint16(p), uint16(s)
+}
+
+func clamp16(n int) uint16 {
+	return uint16(min(n, 0xffff))
+}

@@ -1,0 +1,244 @@
+package logs
+
+import (
+	"slices"
+	"strings"
+)
+
+// result turns shapes, clusters and matches into the Result.
+func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
+	shapes := a.set.shapes
+	first := func(c *cluster) int {
+		f := shapes[c.members[0]].first
+		for _, si := range c.members[1:] {
+			f = min(f, shapes[si].first)
+		}
+		return f
+	}
+	firsts := make(map[*cluster]int, len(clusters))
+	for _, c := range clusters {
+		firsts[c] = first(c)
+	}
+	slices.SortFunc(clusters, func(x, y *cluster) int {
+		if x.count != y.count {
+			return y.count - x.count
+		}
+		return firsts[x] - firsts[y]
+	})
+	id := make([]int, len(shapes)) // shape index -> template id
+	res := &Result{
+		Summary: Summary{
+			Lines:      a.lines,
+			Templates:  len(clusters),
+			BlankLines: a.blank,
+			CutLines:   a.cut,
+			RareCutoff: rareCutoff(a.opts.RareThreshold, a.lines),
+		},
+		Matches:   make([]Match, 0, len(a.matches)),
+		Templates: make([]Template, len(clusters)),
+	}
+	// Rare lines, and their order: line number << 32 | index in rare, so
+	// that sorting them by line is a plain integer sort.
+	type rareLine struct {
+		ref  lineRef
+		tmpl int
+	}
+	var rare []rareLine
+	var order []uint64
+	for n, c := range clusters {
+		res.Templates[n] = Template{ID: n + 1, Template: display(shapes, c), Count: c.count}
+		for _, si := range c.members {
+			id[si] = n + 1
+		}
+		if c.count <= res.Summary.RareCutoff {
+			for _, si := range c.members {
+				for _, ref := range shapes[si].lines {
+					order = append(order, uint64(ref.no)<<32|uint64(len(rare)))
+					rare = append(rare, rareLine{ref, n})
+				}
+			}
+		}
+	}
+	slices.Sort(order)
+	var texts textArena
+	for _, m := range a.matches {
+		kw := keywordTable[m.hit.kw]
+		res.Matches = append(res.Matches, Match{
+			Line:       int(m.ref.no),
+			Category:   kw.Category,
+			Keyword:    kw.Word,
+			Start:      m.hit.start,
+			End:        m.hit.end,
+			TemplateID: id[m.shape],
+			Cut:        m.ref.cut,
+		})
+		texts.add(m.ref)
+		switch kw.Category {
+		case CategoryFatal:
+			res.Summary.ByCategory.Fatal++
+		case CategoryError:
+			res.Summary.ByCategory.Error++
+		case CategoryReliability:
+			res.Summary.ByCategory.Reliability++
+		}
+	}
+	res.Outliers = make([]Outlier, 0, len(rare))
+	for _, o := range order {
+		r := rare[uint32(o)]
+		t, ref := res.Templates[r.tmpl], r.ref
+		res.Outliers = append(res.Outliers, Outlier{
+			Line:       int(ref.no),
+			Template:   t.Template,
+			TemplateID: t.ID,
+			Count:      t.Count,
+			Cut:        ref.cut,
+		})
+		texts.add(ref)
+	}
+	texts.fill(input, res)
+	res.Summary.Matched = len(res.Matches)
+	res.Summary.Outliers = len(res.Outliers)
+	if a.opts.IncludeAssignments {
+		res.Assignments = make([]int, len(a.assign))
+		for i, si := range a.assign {
+			res.Assignments[i] = id[si]
+		}
+	}
+	return res
+}
+
+// textArena gathers the line texts of a result into one string, sized
+// exactly, instead of one allocation per line.
+type textArena struct {
+	refs []lineRef
+}
+
+// add queues the text of one line: matches first, then outliers, in the
+// order of the result.
+func (t *textArena) add(ref lineRef) {
+	t.refs = append(t.refs, ref)
+}
+
+// fill sets the texts of the result's matches and outliers.
+func (t *textArena) fill(input []byte, res *Result) {
+	fixed := make(map[int][]byte) // lines whose invalid UTF-8 was replaced
+	size := 0
+	for i, ref := range t.refs {
+		line := input[ref.start:ref.end]
+		if ref.fixed {
+			line = appendValid(nil, line)
+			fixed[i] = line
+		}
+		size += len(line)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i, ref := range t.refs {
+		if line, ok := fixed[i]; ok {
+			b.Write(line)
+		} else {
+			b.Write(input[ref.start:ref.end])
+		}
+	}
+	all := b.String()
+	k := 0
+	next := func() string {
+		n := int(t.refs[k].end - t.refs[k].start)
+		if line, ok := fixed[k]; ok {
+			n = len(line)
+		}
+		s := all[:n]
+		all, k = all[n:], k+1
+		return s
+	}
+	for i := range res.Matches {
+		res.Matches[i].Text = next()
+	}
+	for i := range res.Outliers {
+		res.Outliers[i].Text = next()
+	}
+}
+
+// display renders a template: literal tokens as they are, and for a value
+// position the prefix and suffix shared by every value around <*>; a masked
+// position whose value never changed shows that value.
+func display(shapes []*shape, c *cluster) string {
+	var b strings.Builder
+	for p, t := range c.toks {
+		if p > 0 {
+			b.WriteByte(' ')
+		}
+		if strings.IndexByte(t, wild) < 0 {
+			b.WriteString(t)
+			continue
+		}
+		b.WriteString(valueAt(shapes, c.members, p))
+	}
+	return b.String()
+}
+
+// valueAt renders the values at position p of the members.
+func valueAt(shapes []*shape, members []int32, p int) string {
+	sh := shapes[members[0]]
+	rep := sh.vals[p]
+	pre, suf := rep[:lcpOf(sh, p)], rep[len(rep)-lcsOf(sh, p):]
+	same := len(pre) == len(rep)
+	minLen := len(rep)
+	for _, si := range members[1:] {
+		o := shapes[si]
+		v := o.vals[p]
+		minLen = min(minLen, len(v))
+		same = same && v == rep && lcpOf(o, p) == len(v)
+		pre = pre[:commonPrefix(pre, v[:lcpOf(o, p)])]
+		suf = suf[len(suf)-commonSuffix(suf, v[len(v)-lcsOf(o, p):]):]
+	}
+	if same {
+		return rep
+	}
+	if len(pre)+len(suf) > minLen {
+		suf = suf[len(pre)+len(suf)-minLen:]
+	}
+	// Do not cut inside a word or number: "blk_-69" and "blk_-12" share
+	// "blk_-", not "blk_-6" or more.
+	for len(pre) > 0 && isAlnum(pre[len(pre)-1]) && len(pre) < len(rep) && isAlnum(rep[len(pre)]) {
+		pre = pre[:len(pre)-1]
+	}
+	for len(suf) > 0 && isAlnum(suf[0]) && len(suf) < len(rep) && isAlnum(rep[len(rep)-len(suf)-1]) {
+		suf = suf[1:]
+	}
+	return pre + "<*>" + suf
+}
+
+func lcpOf(sh *shape, p int) int {
+	if sh.toks[p] == sh.vals[p] {
+		return len(sh.vals[p])
+	}
+	return int(sh.lcp[p])
+}
+
+func lcsOf(sh *shape, p int) int {
+	if sh.toks[p] == sh.vals[p] {
+		return len(sh.vals[p])
+	}
+	return int(sh.lcs[p])
+}
+
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+func commonSuffix(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 1; i <= n; i++ {
+		if a[len(a)-i] != b[len(b)-i] {
+			return i - 1
+		}
+	}
+	return n
+}

@@ -1,0 +1,591 @@
+package logs
+
+// The message part of a line is split into tokens and every token that looks
+// like a value is masked. Masking is by token class, with hand-written
+// scanners (no regexp): anything with a digit (numbers, hex, IPv4/IPv6,
+// UUIDs, dates and times, durations like 150ms, sizes like 3.2MiB, versions),
+// paths, URLs, e-mail addresses, host names, month and weekday names, long
+// hex words, quoted strings, and the value of every key=value pair. Words
+// that vary without looking like values (user names, states) are left to the
+// template miner, which compares lines with each other.
+
+// wild and sep are the bytes that stand for a masked value and a token
+// boundary in a shape key; neither can occur in valid UTF-8 text.
+const (
+	wild = 0xff
+	sep  = 0xfe
+)
+
+// tok is one message token: its span in the line, whether it is masked, and
+// for a masked token the length of the literal prefix kept ("uid=" of "uid=0").
+type tok struct {
+	start, end int32
+	keep       int32
+	at         int32 // length of the shape key before this token
+	masked     bool
+	wordy      bool // has a letter g-z: a masked value may hold a keyword
+}
+
+// tokenizer is reused across lines so that tokenizing does not allocate.
+type tokenizer struct {
+	toks  []tok
+	key   []byte // the shape key: a separator, then tokens joined by separators, masked values as wild
+	wordy bool   // some masked token has a letter g-z
+}
+
+// tokenize splits the message s[from:] into tokens and builds its shape key.
+func (z *tokenizer) tokenize(s []byte, from int) {
+	z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false
+	i := skipSpace(s, from)
+	if i < len(s) && s[i] == '{' && jsonObject(s, i) && z.json(s, i) {
+		return
+	}
+	z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false // drop what a failed JSON attempt left
+	z.words(s, i, len(s), true)
+}
+
+// words tokenizes s[i:end] on white space. With quotes set, a double-quoted
+// string with spaces inside is one token, and so is key="a quoted value"
+// (except for message keys), while the words of an HTTP request line such as
+// "GET /path HTTP/1.1" stay separate tokens.
+func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
+	s = s[:end]
+	for {
+		i = skipSpace(s, i)
+		if i >= end {
+			return
+		}
+		if quotes && s[i] == '"' {
+			if q := endQuote(s, i); q > 0 && hasSpace(s[i:q]) {
+				if httpMethod(s[i+1 : q]) {
+					z.words(s, i, q, false)
+					i = q
+					continue
+				}
+				j := q
+				for j < end && !isSpace(s[j]) {
+					j++
+				}
+				z.add(s, i, j)
+				i = j
+				continue
+			}
+		}
+		// Find the token's end and, on the way, the classes of its bytes,
+		// which settle most tokens without a second look.
+		j, or := scanToken(s, i)
+		for j < len(s) && s[j] == '"' {
+			next := j + 1
+			if quotes && j > i && s[j-1] == '=' && !messageKey(s[i:j-1]) {
+				if q := endQuote(s, j); q > 0 {
+					next = q // key="quoted value" is one token
+				}
+			}
+			var more class
+			j, more = scanToken(s, next)
+			or |= more | cSpecial
+		}
+		t := tok{start: int32(i), end: int32(j), wordy: or&cWordy != 0}
+		switch {
+		case or&cDigit != 0 && or&(cEq|cColon) == 0:
+			// A number, or a value with digits and no key, unless a name
+			// with a version (SOCKS5, HTTP2, IPv6).
+			t.masked = !isUpper(s[i]) || !versionedName(trimPunct(s[i:j]))
+		case or&cSpecial != 0:
+			t.masked, t.keep = classify(s[i:j], or)
+		case or&cDot != 0 || or&cWordy == 0 || isUpper(s[i]):
+			// Could be a host name, a hex word or a month: look closer.
+			t.masked = wordValue(trimPunct(s[i:j]))
+		}
+		if !t.masked && unitStart[s[i]] && z.unitOfValue(s, i, j) {
+			i = j
+			continue
+		}
+		z.push(s, t)
+		i = j
+	}
+}
+
+// unitOfValue joins a unit ("bytes", "KB", "sec") to the value before it,
+// so that "1190 bytes", "<1 sec" and "00:02" are all one value, and drops a
+// parenthesised value that only restates the one before it ("1190 bytes
+// (1.16 KB)"): such variants of a message keep its shape.
+func (z *tokenizer) unitOfValue(s []byte, i, j int) bool {
+	n := len(z.toks)
+	if n == 0 {
+		return false
+	}
+	v := &z.toks[n-1]
+	if !v.masked || v.keep != 0 || !unitWord(trimPunct(s[i:j])) || hasNonSpace(s[v.end:i]) {
+		return false
+	}
+	v.end = int32(j)
+	e := j
+	for e > i && (s[e-1] == ',' || s[e-1] == ';' || s[e-1] == '.') {
+		e--
+	}
+	if s[v.start] == '(' && s[e-1] == ')' && n > 1 && z.toks[n-2].masked && z.toks[n-2].keep == 0 {
+		z.toks, z.key = z.toks[:n-1], z.key[:v.at]
+	}
+	return true
+}
+
+// unitStart marks the bytes a unit starts with: a quick test before unitWord.
+var unitStart = func() (t [256]bool) {
+	for _, c := range []byte("BbKkMGTnumshd%p") {
+		t[c] = true
+	}
+	return t
+}()
+
+// unitWord reports a unit of size, duration or share.
+func unitWord(t []byte) bool {
+	switch string(t) {
+	case "B", "byte", "bytes", "KB", "kB", "KiB", "MB", "MiB", "GB", "GiB", "TB", "TiB",
+		"ns", "us", "ms", "msec", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes",
+		"hour", "hours", "day", "days", "milliseconds", "microseconds", "nanoseconds", "%", "percent":
+		return true
+	}
+	return false
+}
+
+func hasNonSpace(s []byte) bool {
+	for _, c := range s {
+		if !isSpace(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// scanToken returns where the token at s[i] ends (white space, a double
+// quote or the end) and the classes of its bytes. It is the hot loop.
+func scanToken(s []byte, i int) (int, class) {
+	or := class(0)
+	for i+4 <= len(s) { // four bytes a step while no byte stops the token
+		b := s[i : i+4]
+		k := charClass[b[0]] | charClass[b[1]] | charClass[b[2]] | charClass[b[3]]
+		if k&(cSpace|cQuote) != 0 {
+			break
+		}
+		or |= k
+		i += 4
+	}
+	for ; i < len(s); i++ {
+		k := charClass[s[i]]
+		if k&(cSpace|cQuote) != 0 {
+			break
+		}
+		or |= k
+	}
+	return i, or
+}
+
+// add pushes the token s[i:j], classified from scratch.
+func (z *tokenizer) add(s []byte, i, j int) {
+	t := tok{start: int32(i), end: int32(j), wordy: true}
+	t.masked, t.keep = classify(s[i:j], allClasses)
+	z.push(s, t)
+}
+
+// push appends a token and its part of the shape key.
+func (z *tokenizer) push(s []byte, t tok) {
+	t.at = int32(len(z.key))
+	z.toks = append(z.toks, t)
+	if t.masked {
+		z.wordy = z.wordy || t.wordy
+		z.key = append(append(append(z.key, sep), s[t.start:t.start+t.keep]...), wild)
+	} else {
+		z.key = append(append(z.key, sep), s[t.start:t.end]...)
+	}
+}
+
+// shapeKey is the key of the tokens pushed: tokens joined by sep, masked
+// values as wild (push writes a separator before every token).
+func (z *tokenizer) shapeKey() []byte {
+	if len(z.key) == 0 {
+		return z.key
+	}
+	return z.key[1:]
+}
+
+// json tokenizes a JSON object: keys are literal tokens ("level":), values are
+// masked, except the words of message fields (msg, message, ...). It reports
+// false for text that is not JSON-like, which is then tokenized as words.
+func (z *tokenizer) json(s []byte, i int) bool {
+	inMsg := false
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '"':
+			e := endQuote(s, i)
+			if e < 0 {
+				return false
+			}
+			k := skipSpace(s, e)
+			if k < len(s) && s[k] == ':' {
+				z.push(s, tok{start: int32(i), end: int32(k + 1)})
+				inMsg = messageKey(s[i+1 : e-1])
+				i = k + 1
+				continue
+			}
+			if inMsg {
+				z.words(s, i+1, e-1, false)
+			} else {
+				z.push(s, tok{start: int32(i), end: int32(e), masked: true, wordy: true})
+			}
+			i = e
+		case c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':' || isSpace(c):
+			i++
+		default:
+			j := i
+			for j < len(s) && s[j] != ',' && s[j] != '}' && s[j] != ']' && !isSpace(s[j]) {
+				j++
+			}
+			z.push(s, tok{start: int32(i), end: int32(j), masked: true, wordy: true})
+			i = j
+		}
+	}
+	return true
+}
+
+// jsonObject reports text that opens a JSON object: '{' then a key or '}'.
+func jsonObject(s []byte, i int) bool {
+	k := skipSpace(s, i+1)
+	return k < len(s) && (s[k] == '"' || s[k] == '}')
+}
+
+// endQuote returns the index after the double quote closing the one at s[i],
+// or -1.
+func endQuote(s []byte, i int) int {
+	for k := i + 1; k < len(s); k++ {
+		switch s[k] {
+		case '\\':
+			k++
+		case '"':
+			return k + 1
+		}
+	}
+	return -1
+}
+
+// httpMethod reports a quoted string that starts with an HTTP method.
+func httpMethod(q []byte) bool {
+	end := 0
+	for end < len(q) && isUpper(q[end]) {
+		end++
+	}
+	if end == len(q) || q[end] != ' ' {
+		return false
+	}
+	switch string(q[:end]) {
+	case "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT", "TRACE":
+		return true
+	}
+	return false
+}
+
+// messageKey reports keys whose value is the message itself: its words are
+// tokens of the template rather than one masked value.
+func messageKey(k []byte) bool {
+	for len(k) > 0 && !isLetter(k[0]) {
+		k = k[1:]
+	}
+	for len(k) > 0 && !isLetter(k[len(k)-1]) {
+		k = k[:len(k)-1]
+	}
+	for _, w := range []string{"msg", "message", "event", "log", "text", "error", "err", "reason"} {
+		if equalFold(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// classify decides whether a token is masked and how much of it is kept;
+// or holds the classes of its bytes.
+func classify(t []byte, or class) (masked bool, keep int32) {
+	if k := 0; or&cEq != 0 {
+		if k = kvKeyLen(t); k > 0 {
+			switch {
+			case k == len(t):
+				return false, 0 // "key=" with no value
+			case messageKey(t[:k-1]):
+				if variable(t[k:]) {
+					return true, int32(k)
+				}
+				return false, 0
+			}
+			return true, int32(k)
+		}
+	}
+	if or&cColon != 0 {
+		if k := colonKeyLen(t); k > 0 && variable(t[k:]) {
+			return true, int32(k)
+		}
+	}
+	return variable(t), 0
+}
+
+// kvKeyLen returns the length of "key=" when t starts with an identifier
+// (after opening punctuation) followed by '=', else 0.
+func kvKeyLen(t []byte) int {
+	i := 0
+	for i < len(t) && (t[i] == '(' || t[i] == '[' || t[i] == '{' || t[i] == ',') {
+		i++
+	}
+	start := i
+	for i < len(t) && (isAlnum(t[i]) || t[i] == '_' || t[i] == '.' || t[i] == '-') {
+		i++
+	}
+	if i == start || i >= len(t) || t[i] != '=' || !isLetter(t[start]) {
+		return 0
+	}
+	if i+1 < len(t) && t[i+1] == '=' {
+		return 0 // "a==b" is a comparison
+	}
+	return i + 1
+}
+
+// colonKeyLen returns the length of "key:" when t starts with a letters-only
+// identifier followed by ':' and a value ("sid:1", "vCores:1>"). Keys with
+// digits, host names and drive letters are left out so that times, IPv6,
+// host:port and C:\paths stay whole.
+func colonKeyLen(t []byte) int {
+	i := 0
+	for i < len(t) && (t[i] == '(' || t[i] == '[' || t[i] == '{' || t[i] == '<') {
+		i++
+	}
+	start := i
+	for i < len(t) && (isLetter(t[i]) || t[i] == '_' || t[i] == '.' || t[i] == '-') {
+		i++
+	}
+	if i-start < 2 || i+1 >= len(t) || t[i] != ':' || t[i+1] == '/' || t[i+1] == ':' ||
+		isHostname(t[start:i]) {
+		return 0
+	}
+	return i + 1
+}
+
+// class is a set of character classes, for the scanners.
+type class uint16
+
+const allClasses = ^class(0)
+
+const (
+	cDigit    class = 1 << iota
+	cHexLower       // a-f
+	cHexUpper       // A-F
+	cHostChar       // a-z, 0-9, '-', '.'
+	cNotTime        // anything but 0-9 and the separators of dates and times: - / : . , + _ T Z
+	cDot            // '.'
+	cSpecial        // characters of keys, quotes, paths and addresses
+	cSpace          // white space
+	cWordy          // a letter that is no hex digit: g-z, G-Z (every keyword has one)
+	cEq             // '=', which may end a key
+	cColon          // ':', which may end a key
+	cQuote          // '"'
+	cHeadStop       // ends a header token: ' ', '\t', '|'
+	cGroup          // no byte's class: marks a [bracket group] in the header
+)
+
+var charClass [256]class
+
+func init() {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		var k class
+		switch {
+		case isDigit(b):
+			k |= cDigit | cHostChar
+		case isLower(b):
+			k |= cHostChar
+		}
+		if b >= 'a' && b <= 'f' {
+			k |= cHexLower
+		}
+		if b >= 'A' && b <= 'F' {
+			k |= cHexUpper
+		}
+		if isLetter(b) && lower(b) > 'f' {
+			k |= cWordy
+		}
+		switch b {
+		case '-':
+			k |= cHostChar
+		case '.':
+			k |= cHostChar | cDot
+		case '/', ':', ',', '+', '_', 'T', 'Z':
+		default:
+			if !isDigit(b) {
+				k |= cNotTime
+			}
+		}
+		switch b {
+		case '=', ':', '@', '\\', '/', '"', '\'', '`', '(', '[', '{', '<', '~':
+			k |= cSpecial
+		}
+		switch b {
+		case '=':
+			k |= cEq
+		case ':':
+			k |= cColon
+		case '"':
+			k |= cQuote
+		case ' ', '\t', '|':
+			k |= cHeadStop
+		}
+		if isSpace(b) {
+			k |= cSpace
+		}
+		charClass[c] = k
+	}
+}
+
+// variable reports a token that looks like a value.
+func variable(t []byte) bool {
+	if len(t) >= 2 && (t[0] == '"' || t[0] == '\'') {
+		if q := t[0]; t[len(t)-1] == q || (len(t) >= 3 && t[len(t)-2] == q) {
+			return true // a quoted string
+		}
+	}
+	core := trimPunct(t)
+	if len(core) == 0 {
+		return false
+	}
+	for i, c := range core {
+		if isDigit(c) {
+			return true
+		}
+		switch c {
+		case '\\', '@':
+			return true
+		case '/':
+			if i > 0 && (core[i-1] == '(' || core[i-1] == ':' || core[i-1] == '[') {
+				return true // a path or URL inside a token: chdir(/home/x), file:/x, http://x
+			}
+		}
+	}
+	switch {
+	case len(core) >= 2 && (core[0] == '/' || core[0] == '~' && core[1] == '/'):
+		return true // path
+	case len(core) >= 3 && core[0] == '.' && (core[1] == '/' || core[1] == '.' && core[2] == '/'):
+		return true // relative path
+	}
+	return wordValue(core)
+}
+
+// wordValue reports values written without digits: long hex words, host
+// names, month and weekday names.
+func wordValue(core []byte) bool {
+	if len(core) == 0 {
+		return false
+	}
+	all := allClasses
+	for _, c := range core {
+		all &= charClass[c]
+	}
+	switch {
+	case len(core) >= 8 && all&(cHexLower|cHexUpper) != 0:
+		return true
+	case all&cHostChar != 0:
+		return isHostname(core)
+	}
+	return isUpper(core[0]) && isDateName(core)
+}
+
+// versionedName reports a name of two or more capitals, with other letters
+// maybe, ending in one or two digits: SOCKS5, HTTP2, IPv6, MD5. Such tokens
+// name protocols and algorithms, constants rather than values.
+func versionedName(t []byte) bool {
+	d := len(t)
+	for d > 0 && isDigit(t[d-1]) {
+		d--
+	}
+	if d < 2 || len(t)-d > 2 || len(t) == d {
+		return false
+	}
+	caps := 0
+	for _, c := range t[:d] {
+		switch {
+		case isUpper(c):
+			caps++
+		case !isLower(c):
+			return false
+		}
+	}
+	return caps >= 2
+}
+
+// trimPunct strips the punctuation that wraps a value in prose: brackets,
+// quotes and sentence punctuation.
+func trimPunct(t []byte) []byte {
+	for len(t) > 0 {
+		switch t[0] {
+		case '(', '[', '{', '<', '"', '\'', '`':
+			t = t[1:]
+			continue
+		}
+		break
+	}
+	for len(t) > 0 {
+		switch t[len(t)-1] {
+		case ')', ']', '}', '>', '"', '\'', '`', ',', ';', ':', '.', '!', '?':
+			t = t[:len(t)-1]
+			continue
+		}
+		break
+	}
+	return t
+}
+
+// isHostname reports lower-case dotted names with a known or two-letter top
+// level domain: "ns.example.com", "db.internal". Java packages
+// ("org.apache.hadoop") have no such suffix and stay words.
+func isHostname(t []byte) bool {
+	dot := -1
+	for i, c := range t {
+		switch {
+		case c == '.':
+			if i == 0 || i == len(t)-1 || t[i-1] == '.' {
+				return false
+			}
+			dot = i
+		case charClass[c]&cHostChar == 0:
+			return false
+		}
+	}
+	if dot < 0 {
+		return false
+	}
+	tld := t[dot+1:]
+	if len(tld) == 2 && isLower(tld[0]) && isLower(tld[1]) {
+		return true
+	}
+	switch string(tld) {
+	case "com", "net", "org", "edu", "gov", "mil", "int", "info", "biz", "local", "localdomain",
+		"internal", "lan", "corp", "home", "arpa", "cloud", "dev", "app", "svc":
+		return true
+	}
+	return false
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' || c == '\n'
+}
+
+func skipSpace(s []byte, i int) int {
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+func hasSpace(s []byte) bool {
+	for _, c := range s {
+		if isSpace(c) {
+			return true
+		}
+	}
+	return false
+}

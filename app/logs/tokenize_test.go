@@ -1,0 +1,93 @@
+package logs
+
+import (
+	"strings"
+	"testing"
+)
+
+// masked renders the tokens of a message as the miner sees them: masked
+// values as <*> after the part kept.
+func masked(line string) string {
+	var z tokenizer
+	s := []byte(line)
+	z.tokenize(s, 0)
+	parts := make([]string, len(z.toks))
+	for i, t := range z.toks {
+		if t.masked {
+			parts[i] = line[t.start:t.start+t.keep] + "<*>"
+		} else {
+			parts[i] = line[t.start:t.end]
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestMasking(t *testing.T) {
+	tests := []struct{ kind, in, want string }{
+		{"number", "took 42 tries", "took <*> tries"},
+		{"negative number", "offset -17 applied", "offset <*> applied"},
+		{"hex", "fault at 0x7ffd12ab", "fault at <*>"},
+		{"hex word", "digest deadbeefcafe", "digest <*>"},
+		{"ipv4 and port", "from 10.0.0.1:5432 closed", "from <*> closed"},
+		{"ipv6", "from fe80::1ff:fe23:4567:890a closed", "from <*> closed"},
+		{"uuid", "order 123e4567-e89b-12d3-a456-426614174000 shipped", "order <*> shipped"},
+		{"timestamp", "expires 2024-03-18T09:14:02Z now", "expires <*> now"},
+		{"date", "run on 2024-03-18 ok", "run on <*> ok"},
+		{"month and weekday", "since Mon Mar 18", "since <*> <*> <*>"},
+		{"duration ms", "done in 150ms", "done in <*>"},
+		{"duration s", "done in 2.5s", "done in <*>"},
+		{"size", "wrote 3.2MiB of 10KB", "wrote <*> of <*>"},
+		{"path", "open /var/log/app.log failed", "open <*> failed"},
+		{"path in call", "chdir(/home/x) failed", "<*> failed"},
+		{"windows path", `read C:\data\file.txt`, "read <*>"},
+		{"url", "GET https://api.example.com/v1/users", "GET <*>"},
+		{"email", "mail to bob@example.com sent", "mail to <*> sent"},
+		{"host name", "resolving db.example.com", "resolving <*>"},
+		{"key=value", "login user=bob tries=3", "login user=<*> tries=<*>"},
+		{"empty value", "ruser= rhost=db1", "ruser= rhost=<*>"},
+		{"key:value", "session sid:0x1f type:create", "session sid:<*> type:create"},
+		{"quoted value", `set name="Bob Smith" ok`, "set name=<*> ok"},
+		{"quoted word", "added filter 'safety'", "added filter <*>"},
+		{"quoted phrase", `ran "rm -rf /tmp/x" now`, "ran <*> now"},
+		{"message value kept", `level=info msg="user logged in"`, `level=<*> msg="user logged in"`},
+		{"http request line", `"GET /a/b HTTP/1.1" 200`, `"GET <*> <*> <*>`},
+		{"json", `{"level":"warn","msg":"disk almost full","pct":91}`, `"level": <*> "msg": disk almost full "pct": <*>`},
+		{"versioned name", "open through proxy via SOCKS5 and HTTP2", "open through proxy via SOCKS5 and HTTP2"},
+		{"value with unit", "sent 1190 bytes (1.16 KB), lifetime <1 sec", "sent <*> lifetime <*>"},
+		{"words stay", "user admin logged in", "user admin logged in"},
+		{"java class stays", "at org.apache.Foo.bar", "at org.apache.Foo.bar"},
+	}
+	for _, tt := range tests {
+		if got := masked(tt.in); got != tt.want {
+			t.Errorf("%s: masked(%q) = %q, want %q", tt.kind, tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestHeaderEnd(t *testing.T) {
+	tests := []struct{ format, line, msg string }{
+		{"log4j", "2015-10-18 18:01:47,978 INFO [main] org.apache.hadoop.MRAppMaster: Created MRAppMaster", "Created MRAppMaster"},
+		{"log4j thread with spaces", "2015-10-18 18:01:47,978 WARN [IPC Server handler 4 on 6227] org.a.B: Slow", "Slow"},
+		{"hdfs", "081109 203615 148 INFO dfs.DataNode$PacketResponder: PacketResponder 1 terminating", "PacketResponder 1 terminating"},
+		{"zookeeper", "2015-07-29 17:41:44,747 - INFO  [QuorumPeer[myid=1]/0:0:0:0:0:0:0:0:2181:Leader@774] - Notification time out: 3200", "Notification time out: 3200"},
+		{"python", "2024-01-02 03:04:05,123 - app.db - ERROR - query failed", "query failed"},
+		{"syslog", "Dec 10 06:55:46 LabSZ sshd[24200]: Invalid user webmaster", "Invalid user webmaster"},
+		{"syslog without pid", "Jun 14 15:16:01 combo kernel: Linux version 2.6.5", "Linux version 2.6.5"},
+		{"apache", "[Sun Dec 04 04:47:44 2005] [error] mod_jk child workerEnv in error state 6", "mod_jk child workerEnv in error state 6"},
+		{"bgl", "- 1117838570 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.50.675872 R02-M1-N0-C:J12-U11 RAS KERNEL INFO instruction cache parity error corrected", "instruction cache parity error corrected"},
+		{"glog", "I0401 12:00:00.123456    1234 main.go:42] Starting controller", "Starting controller"},
+		{"android", "03-17 16:13:38.811  1702  2395 D WindowManager: startAnimation begin", "startAnimation begin"},
+		{"zap console", "2023-04-01T12:00:00.123Z\tinfo\tserver/main.go:42\tstarting server", "server/main.go:42\tstarting server"},
+		{"pipes", "20171223-22:15:29:606|Step_LSC|30002312|onStandStepChanged 3579", "onStandStepChanged 3579"},
+		{"bracket time and program", "[10.30 16:49:06] chrome.exe - proxy.example.com:5070 open through proxy", "proxy.example.com:5070 open through proxy"},
+		{"no header", "Connection closed by 10.0.0.1", "Connection closed by 10.0.0.1"},
+		{"go log, no anchor", "2009/11/10 23:00:00 Starting server: port 80", "2009/11/10 23:00:00 Starting server: port 80"},
+	}
+	for _, tt := range tests {
+		line := []byte(tt.line)
+		got := strings.TrimLeft(string(line[new(header).end(line):]), " \t")
+		if got != tt.msg {
+			t.Errorf("%s: message %q, want %q", tt.format, got, tt.msg)
+		}
+	}
+}
