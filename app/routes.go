@@ -40,6 +40,9 @@ func (a *App) routes() {
 	console.POST("/products/:slug", p.UpdateProduct, web.RequireStaff)
 
 	// Log analyzer: page (session) and JSON API (key).
+	e.GET("/logs/app", p.LogsPage, web.RequireUser)
+	e.POST("/logs/app", p.LogsRun, web.RequireUser)
+	e.POST("/logs/v1/analyze", v1.AnalyzeLogs, api.RequireKey)
 
 	// Config scanner: page (session) and JSON API (key).
 	e.GET("/scan/app", p.ScanPage, web.RequireUser)

@@ -53,6 +53,14 @@ func NewBrowser(t testing.TB) *Browser {
 		}
 		t.Skip("no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH): skipping the browser test")
 	}
+	// Chromium may still be writing its profile as it exits, which makes
+	// t.TempDir's strict cleanup fail now and then: remove it ourselves,
+	// last, ignoring what is still in use.
+	profile, err := os.MkdirTemp("", "parapet-chromium-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(profile) })
 	// Flags for a root sandbox with no network beyond loopback: no sandbox,
 	// and none of Chromium's background calls home.
 	opts := []chromedp.ExecAllocatorOption{
@@ -62,7 +70,7 @@ func NewBrowser(t testing.TB) *Browser {
 		chromedp.DisableGPU,
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),

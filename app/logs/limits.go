@@ -3,6 +3,7 @@ package logs
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Limits of one analysis. They bound memory and time for a single request;
@@ -15,6 +16,11 @@ const (
 
 // DefaultRareThreshold is the fraction of lines at or below which a template is rare.
 const DefaultRareThreshold = 0.005
+
+// Timeout bounds one analysis from either front door (page or API), so no
+// input holds a worker for long. The engine checks its context as it reads
+// and mines; inputs within the limits take well under a second.
+const Timeout = 10 * time.Second
 
 // LimitError reports input over one of the limits above.
 type LimitError struct {

@@ -42,9 +42,10 @@ func (p *Pages) csrfToken(c echo.Context, cur *Current) string {
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
 
-// maxFormBytes bounds a browser form body (the log analyzer's form is the
-// largest: 10 MiB of log plus the fields).
-const maxFormBytes = 11 << 20
+// maxFormBytes bounds a browser form body read for its token. The log
+// analyzer's form is the largest: 10 MiB of log, which a browser may send
+// with every line ending doubled (CRLF), plus the other fields.
+const maxFormBytes = 20<<20 + 64<<10
 
 // CSRF refuses a state-changing browser request that does not carry this
 // session's token, in the X-CSRF-Token header (htmx) or the _csrf form

@@ -1,0 +1,189 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/httpx"
+	"parapet/app/logs"
+	"parapet/views"
+)
+
+// maxLogsFormBytes bounds the log analyzer form's body: the 10 MiB the
+// engine accepts counted twice, because a browser sends every newline of
+// a textarea as CRLF, plus room for the multipart framing and the other
+// fields. The form is multipart so the log is not percent-encoded on the
+// way (which could triple it).
+const maxLogsFormBytes = 2*logs.MaxInputBytes + 64<<10
+
+// LogsPage is the log analyzer (SPEC 1, "Log analyzer"): paste or drop a
+// log, or use the sample, and analyze it.
+func (p *Pages) LogsPage(c echo.Context) error {
+	return p.renderLogs(c, http.StatusOK, views.LogsData{})
+}
+
+// LogsRun analyses the posted log (form field "log") with the engine the
+// JSON API uses. htmx swaps in the report fragment; without JavaScript the
+// whole page comes back with the report under the form. Input problems
+// (no lines, over a limit, too slow) are a report too: htmx gets them
+// with 200, the full page with 422, 413 or 503.
+//
+// Long results are paged without any state on the server: a page button
+// posts the form again, the log included, with a "view" field naming the
+// page (views.LogsView), and the log is analysed again. With htmx only
+// the paged list's section is swapped; when the log in the textarea is no
+// longer the one analysed, the whole result is. Nothing of the input is
+// stored or logged.
+func (p *Pages) LogsRun(c echo.Context) error {
+	// The report quotes the user's logs: never cache it.
+	c.Response().Header().Set("Cache-Control", "no-store")
+	input, report, err := readLogsInput(c)
+	if err != nil {
+		return err
+	}
+	view := views.ParseLogsView(c.Request().FormValue("view"))
+	status := http.StatusRequestEntityTooLarge
+	if report == nil {
+		report, status, err = runLogs(c.Request().Context(), input, view)
+		if err != nil {
+			return err
+		}
+	}
+	if httpx.IsHTMX(c) {
+		if view.Target != "" {
+			if report.Result != nil && view.Digest == report.View.Digest {
+				if view.Target == "outliers" {
+					return httpx.Render(c, http.StatusOK, views.LogsOutliers(*report))
+				}
+				return httpx.Render(c, http.StatusOK, views.LogsMatches(*report))
+			}
+			// Another log than the one shown, or a problem: replace the
+			// whole result rather than one list of it.
+			c.Response().Header().Set("HX-Retarget", "#logs-result")
+			c.Response().Header().Set("HX-Reswap", "innerHTML show:#logs-result:top")
+		}
+		return httpx.Render(c, http.StatusOK, views.LogsResult(*report))
+	}
+	d := views.LogsData{Report: report}
+	if report.Limit == "" {
+		d.Input = string(input) // shown again so the user can page or edit it
+	}
+	return p.renderLogs(c, status, d)
+}
+
+func (p *Pages) renderLogs(c echo.Context, status int, d views.LogsData) error {
+	ch := httpx.Chrome(c, "Log Analyzer")
+	ch.Nav = "logs"
+	return httpx.Render(c, status, views.Logs(ch, d))
+}
+
+// readLogsInput reads the form's log. Over the size limit it returns a
+// report saying so instead of the input.
+func readLogsInput(c echo.Context) ([]byte, *views.LogsReport, error) {
+	r := c.Request()
+	tooLarge := &views.LogsReport{Limit: fmt.Sprintf(
+		"The log is larger than the analyzer's limit of %s. Analyze a shorter excerpt, or split the log and analyze the parts one by one.",
+		httpx.FormatBytes(logs.MaxInputBytes))}
+	if r.ContentLength > maxLogsFormBytes {
+		return nil, tooLarge, nil
+	}
+	// The CSRF check may have parsed the form already (a form posted
+	// without htmx carries its token as a field); then this is a no-op.
+	r.Body = http.MaxBytesReader(c.Response(), r.Body, maxLogsFormBytes)
+	var err error
+	if httpx.MediaType(c) == echo.MIMEMultipartForm {
+		err = r.ParseMultipartForm(maxLogsFormBytes)
+	} else {
+		err = r.ParseForm()
+	}
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return nil, tooLarge, nil
+		}
+		return nil, nil, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read: "+err.Error())
+	}
+	input := []byte(r.FormValue("log"))
+	if len(input) > logs.MaxInputBytes {
+		// The engine reads CRLF as LF, so undoing the browser's CRLF
+		// changes nothing but the size: the limit is on the log as the
+		// user has it, not as the textarea sends it.
+		input = bytes.ReplaceAll(input, []byte("\r\n"), []byte("\n"))
+	}
+	if len(input) > logs.MaxInputBytes {
+		tooLarge.Limit = fmt.Sprintf("The log is %s, over the analyzer's limit of %s. Analyze a shorter excerpt, or split the log and analyze the parts one by one.",
+			sizeText(len(input)), httpx.FormatBytes(logs.MaxInputBytes))
+		return nil, tooLarge, nil
+	}
+	return input, nil, nil
+}
+
+// runLogs analyses input and makes the report for view, with the status
+// a full page answers with. Errors other than the input's are returned.
+func runLogs(ctx context.Context, input []byte, view views.LogsView) (*views.LogsReport, int, error) {
+	ctx, cancel := context.WithTimeout(ctx, logs.Timeout)
+	defer cancel()
+	res, err := logs.Analyze(ctx, input, logs.Options{})
+	if err != nil {
+		var lim *logs.LimitError
+		switch {
+		case errors.As(err, &lim):
+			return &views.LogsReport{Limit: limitText(lim, input)}, http.StatusRequestEntityTooLarge, nil
+		case errors.Is(err, logs.ErrNoLines):
+			return &views.LogsReport{Empty: true}, http.StatusUnprocessableEntity, nil
+		case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+			return &views.LogsReport{Slow: fmt.Sprintf(
+				"The analysis was stopped after %s, its time limit. Analyze a shorter excerpt of the log.",
+				logs.Timeout)}, http.StatusServiceUnavailable, nil
+		}
+		return nil, 0, err
+	}
+	sum := sha256.Sum256(input)
+	view.Digest = hex.EncodeToString(sum[:12])
+	rep := &views.LogsReport{Result: res, View: view}
+	// The JSON download is the API's body, byte for byte (app/api/logs.go).
+	b, err := json.Marshal(map[string]*logs.Result{"data": res})
+	if err != nil {
+		return nil, 0, err
+	}
+	rep.JSON = string(b)
+	return rep, http.StatusOK, nil
+}
+
+// limitText says which limit the input is over, and by how much.
+func limitText(lim *logs.LimitError, input []byte) string {
+	switch lim.Limit {
+	case "lines":
+		n := bytes.Count(input, []byte{'\n'})
+		if len(input) > 0 && input[len(input)-1] != '\n' {
+			n++
+		}
+		return fmt.Sprintf("The log has %s lines, over the analyzer's limit of %s lines. Analyze a shorter excerpt, or split the log and analyze the parts one by one.",
+			groupThousands(n), groupThousands(lim.Max))
+	case "input_bytes":
+		return fmt.Sprintf("The log is %s, over the analyzer's limit of %s. Analyze a shorter excerpt, or split the log and analyze the parts one by one.",
+			sizeText(len(input)), httpx.FormatBytes(int64(lim.Max)))
+	}
+	return upperFirst(lim.Error()) + "."
+}
+
+// groupThousands writes 200000 as 200,000.
+func groupThousands(n int) string {
+	s := fmt.Sprint(n)
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
