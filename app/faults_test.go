@@ -160,8 +160,11 @@ func TestRedisOutage(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		t0 := time.Now()
 		res := get()
-		if res.StatusCode != 200 || res.Header.Get("X-RateLimit-Remaining") == "" || time.Since(t0) > time.Second {
-			t.Fatalf("during the outage: %d in %s", res.StatusCode, time.Since(t0))
+		took := time.Since(t0)
+		// The request that finds Redis gone waits at most the limiter's
+		// one-second budget; the ones after it answer from memory at once.
+		if res.StatusCode != 200 || res.Header.Get("X-RateLimit-Remaining") == "" || took > 1500*time.Millisecond || i > 0 && took > 300*time.Millisecond {
+			t.Fatalf("request %d during the outage: %d in %s", i, res.StatusCode, took)
 		}
 	}
 	// Memory remembers what this instance let through: the budget holds.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"parapet/app/apptest"
+	"parapet/app/openapi"
 	"parapet/models"
 )
 
@@ -513,5 +514,35 @@ func TestGatewayMessagesEndpointSpeaksAnthropic(t *testing.T) {
 	evs := gatewayEvents(t, env)
 	if len(evs) != 3 || evs[0].Detail == nil || !strings.Contains(*evs[0].Detail, "Hi from an SDK") || !strings.Contains(*evs[0].Detail, "demo upstream") {
 		t.Errorf("content logging: %+v", evs)
+	}
+}
+
+// The gateway's documented shapes match what it returns.
+func TestGatewayOpenAPI(t *testing.T) {
+	doc, err := openapi.Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := schemaCheck{schemas: doc.Components.Schemas}
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil)
+	c := env.Client()
+	check := func(name string, res *apptest.Response, schema string) {
+		t.Helper()
+		var body any
+		if err := json.Unmarshal([]byte(res.Body), &body); err != nil {
+			t.Fatalf("%s: %s", name, res.Body)
+		}
+		for _, e := range sc.validate(name, json.RawMessage(`{"$ref":"#/components/schemas/`+schema+`"}`), body) {
+			t.Error(e)
+		}
+	}
+	check("chat 200", chat(c, s.Key, `{"messages":[{"role":"user","content":"hi"}]}`), "Message")
+	check("chat 400", chat(c, s.Key, `{"messages":[]}`), "Error")
+	check("messages 200", c.PostJSON("/gateway/v1/messages", `{"model":"m","max_tokens":9,"messages":[{"role":"user","content":"hi"}]}`, "X-Api-Key", s.Key), "Message")
+	check("messages 401", c.PostJSON("/gateway/v1/messages", `{}`, "X-Api-Key", "nope"), "AnthropicError")
+	for _, p := range []string{"/gateway/v1/chat", "/gateway/v1/messages"} {
+		if _, ok := doc.Paths[p]["post"]; !ok {
+			t.Errorf("%s is not documented", p)
+		}
 	}
 }
