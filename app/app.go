@@ -42,7 +42,10 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	a := &App{cfg: cfg, log: log, db: db}
 	a.sessions = session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS)
 	a.keys = keys.NewVerifier(db.DB, log)
-	a.recorder = meter.NewRecorder(db, log)
+	var err error
+	if a.recorder, err = meter.NewRecorder(db, log); err != nil {
+		return nil, fmt.Errorf("gateway recorder: %w", err)
+	}
 	limiter, rc, err := newLimiter(cfg.RedisURL, log)
 	if err != nil {
 		return nil, err

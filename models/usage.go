@@ -2,9 +2,14 @@ package models
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
+
+	"parapet/migrations"
 )
 
 // Period is the calendar month (UTC) quotas count in, e.g. "2026-11".
@@ -24,30 +29,56 @@ type Allowance struct {
 // Left is the tokens left this month, never negative.
 func (a Allowance) Left() int64 { return max(0, a.MonthlyTokens-a.UsedTokens) }
 
+const allowanceSQL = `SELECT e.monthly_tokens, e.revoked_at IS NULL, p.lifecycle, COALESCE(u.tokens, 0)
+	FROM entitlements e
+	JOIN products p ON p.id = e.product_id
+	LEFT JOIN usage_counters u ON u.org_id = e.org_id AND u.product_id = e.product_id AND u.period = ?
+	WHERE e.org_id = ? AND e.product_id = ?`
+
 // AllowanceOf reads the entitlement, the product's state and this period's
 // usage in one query.
 func AllowanceOf(ctx context.Context, db *gorm.DB, orgID, productID, period string) (Allowance, error) {
-	var row struct {
-		MonthlyTokens int64
-		RevokedAt     *time.Time
-		Lifecycle     string
-		Tokens        *int64
+	return scanAllowance(db.WithContext(ctx).Raw(allowanceSQL, period, orgID, productID).Row())
+}
+
+// AllowanceStmt is AllowanceOf as a prepared statement: the gateway asks it
+// on every call, and re-parsing the SQL each time cost more than running it.
+type AllowanceStmt struct{ stmt *sql.Stmt }
+
+// PrepareAllowance prepares the allowance query on db's pool.
+func PrepareAllowance(db *DB) (*AllowanceStmt, error) {
+	q := allowanceSQL
+	if db.Dialect == migrations.Postgres {
+		q = strings.NewReplacer("period = ?", "period = $1", "e.org_id = ?", "e.org_id = $2", "e.product_id = ?", "e.product_id = $3").Replace(q)
 	}
-	res := db.WithContext(ctx).Raw(`SELECT e.monthly_tokens, e.revoked_at, p.lifecycle, u.tokens
-		FROM entitlements e
-		JOIN products p ON p.id = e.product_id
-		LEFT JOIN usage_counters u ON u.org_id = e.org_id AND u.product_id = e.product_id AND u.period = ?
-		WHERE e.org_id = ? AND e.product_id = ?`, period, orgID, productID).Scan(&row)
-	if res.Error != nil {
-		return Allowance{}, res.Error
+	stmt, err := db.SQL().Prepare(q)
+	if err != nil {
+		return nil, err
 	}
-	if res.RowsAffected == 0 {
+	return &AllowanceStmt{stmt: stmt}, nil
+}
+
+// Of reads an organization's allowance of a product this period.
+func (a *AllowanceStmt) Of(ctx context.Context, orgID, productID, period string) (Allowance, error) {
+	return scanAllowance(a.stmt.QueryRowContext(ctx, period, orgID, productID))
+}
+
+// Close releases the statement.
+func (a *AllowanceStmt) Close() error { return a.stmt.Close() }
+
+func scanAllowance(row *sql.Row) (Allowance, error) {
+	var (
+		a         Allowance
+		lifecycle string
+	)
+	err := row.Scan(&a.MonthlyTokens, &a.Entitled, &lifecycle, &a.UsedTokens)
+	if errors.Is(err, sql.ErrNoRows) {
 		return Allowance{}, nil
 	}
-	a := Allowance{Entitled: row.RevokedAt == nil, Public: Product{Lifecycle: row.Lifecycle}.Public(), MonthlyTokens: row.MonthlyTokens}
-	if row.Tokens != nil {
-		a.UsedTokens = *row.Tokens
+	if err != nil {
+		return Allowance{}, err
 	}
+	a.Public = Product{Lifecycle: lifecycle}.Public()
 	return a, nil
 }
 

@@ -34,7 +34,7 @@ var (
 func (r *Recorder) Admit(ctx context.Context, orgID string, now time.Time) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	a, err := models.AllowanceOf(ctx, r.db.DB, orgID, models.GatewayProductID, models.Period(now))
+	a, err := r.allowance.Of(ctx, orgID, models.GatewayProductID, models.Period(now))
 	if err != nil {
 		return apierr.Unavailable(err)
 	}

@@ -18,8 +18,9 @@ import (
 // calls it after in-flight requests finished). Only a crash of the process
 // can lose the records of the last moments.
 type Recorder struct {
-	db  *models.DB
-	log *slog.Logger
+	db        *models.DB
+	log       *slog.Logger
+	allowance *models.AllowanceStmt
 
 	queue   chan models.UsageRecord
 	done    chan struct{}
@@ -38,11 +39,15 @@ const (
 	maxBatch  = 256
 )
 
-// NewRecorder starts the writer.
-func NewRecorder(db *models.DB, log *slog.Logger) *Recorder {
-	r := &Recorder{db: db, log: log, queue: make(chan models.UsageRecord, queueSize), done: make(chan struct{}), unwritten: map[string]int64{}}
+// NewRecorder prepares the admission query and starts the writer.
+func NewRecorder(db *models.DB, log *slog.Logger) (*Recorder, error) {
+	stmt, err := models.PrepareAllowance(db)
+	if err != nil {
+		return nil, err
+	}
+	r := &Recorder{db: db, log: log, allowance: stmt, queue: make(chan models.UsageRecord, queueSize), done: make(chan struct{}), unwritten: map[string]int64{}}
 	go r.run()
-	return r
+	return r, nil
 }
 
 // add queues a record, or writes it now when the queue is full or closed.
@@ -176,4 +181,5 @@ func (r *Recorder) Close() {
 	close(r.queue)
 	r.mu.Unlock()
 	<-r.done
+	_ = r.allowance.Close()
 }
