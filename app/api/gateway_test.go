@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"parapet/app/apptest"
+	"parapet/app/meter"
 	"parapet/app/openapi"
 	"parapet/models"
 )
@@ -312,6 +313,7 @@ func TestGatewayAuthLimitsAndEntitlement(t *testing.T) {
 		if _, err := models.RevokeEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 			t.Fatal(err)
 		}
+		time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
 		var e apiError
 		res := chat(c, s.Key, body)
 		res.JSON(t, &e)
@@ -327,6 +329,7 @@ func TestGatewayAuthLimitsAndEntitlement(t *testing.T) {
 		if err := models.SetEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID, used.UsedTokens+10); err != nil {
 			t.Fatal(err)
 		}
+		time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
 		if res := chat(c, s.Key, body); res.StatusCode != 200 {
 			t.Fatalf("re-granted: %d", res.StatusCode)
 		}

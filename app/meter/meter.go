@@ -26,22 +26,63 @@ var (
 		"your organization has used its monthly gateway token quota; it renews on the first day of next month (UTC)")
 )
 
+// AllowanceTTL is how long an organization's entitlement and usage, read
+// from the database, are reused. Reading them on every call was most of
+// the gateway's added latency. This instance's own spending since the read
+// is counted exactly (see Admit), so the TTL only delays what happens
+// elsewhere: an operator's entitlement change, or other instances' usage,
+// takes effect within it — as key revocations and product changes do.
+const AllowanceTTL = time.Second
+
+// allowanceRead is an allowance as read from the database, with this
+// instance's spending and unwritten tokens at that moment.
+type allowanceRead struct {
+	models.Allowance
+	period          string
+	at              time.Time
+	spentAtRead     int64
+	unwrittenAtRead int64
+}
+
 // Admit checks, before any upstream call, that orgID may use the gateway
-// now. Usage counts what the database has recorded plus this instance's
-// records still queued. Concurrent calls may each pass while tokens
-// remain, so an organization can overspend by at most one call each;
-// usage is then counted atomically from what the upstream reports.
+// now: it holds the entitlement, the product is public, and the month's
+// tokens are not spent. Usage is what the database had recorded when read,
+// plus what this instance had queued but not yet written then, plus what
+// it has spent since. Concurrent calls may each pass while tokens remain,
+// so an organization can overspend by at most one call each; usage itself
+// is counted atomically from what the upstream reports.
 func (r *Recorder) Admit(ctx context.Context, orgID string, now time.Time) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	a, err := r.allowance.Of(ctx, orgID, models.GatewayProductID, models.Period(now))
-	if err != nil {
-		return apierr.Unavailable(err)
+	period := models.Period(now)
+	r.unwrittenMu.Lock()
+	read, ok := r.allowances[orgID]
+	r.unwrittenMu.Unlock()
+	if !ok || read.period != period || now.Sub(read.at) >= AllowanceTTL || now.Before(read.at) {
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		// Note this instance's counters before the read: tokens recorded
+		// meanwhile are then counted twice for a moment (never missed).
+		r.unwrittenMu.Lock()
+		spent, unwritten := r.spent[orgID], r.unwritten[orgID]
+		r.unwrittenMu.Unlock()
+		a, err := r.allowance.Of(ctx, orgID, models.GatewayProductID, period)
+		if err != nil {
+			return apierr.Unavailable(err)
+		}
+		read = allowanceRead{Allowance: a, period: period, at: now, spentAtRead: spent, unwrittenAtRead: unwritten}
+		r.unwrittenMu.Lock()
+		if len(r.allowances) >= 10_000 {
+			clear(r.allowances)
+		}
+		r.allowances[orgID] = read
+		r.unwrittenMu.Unlock()
 	}
-	if !a.Entitled || !a.Public {
+	if !read.Entitled || !read.Public {
 		return ErrNotEntitled
 	}
-	if a.UsedTokens+r.Unwritten(orgID) >= a.MonthlyTokens {
+	r.unwrittenMu.Lock()
+	spentSince := r.spent[orgID] - read.spentAtRead
+	r.unwrittenMu.Unlock()
+	if read.UsedTokens+read.unwrittenAtRead+spentSince >= read.MonthlyTokens {
 		return ErrQuotaExceeded
 	}
 	return nil

@@ -28,10 +28,14 @@ type Recorder struct {
 	mu      sync.RWMutex   // held for reading while enqueuing; Close takes it to stop enqueues
 	closed  bool
 
-	// unwritten holds, per organization, the tokens of queued records, so
-	// admission counts usage the database has not seen yet.
+	// Per organization: unwritten is the tokens of queued records, which
+	// the database has not seen yet; spent is every token this instance
+	// has recorded since it started; allowances are recent reads of the
+	// entitlement and usage (see Admit).
 	unwrittenMu sync.Mutex
 	unwritten   map[string]int64
+	spent       map[string]int64
+	allowances  map[string]allowanceRead
 }
 
 const (
@@ -45,7 +49,8 @@ func NewRecorder(db *models.DB, log *slog.Logger) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Recorder{db: db, log: log, allowance: stmt, queue: make(chan models.UsageRecord, queueSize), done: make(chan struct{}), unwritten: map[string]int64{}}
+	r := &Recorder{db: db, log: log, allowance: stmt, queue: make(chan models.UsageRecord, queueSize), done: make(chan struct{}), unwritten: map[string]int64{},
+		spent: map[string]int64{}, allowances: map[string]allowanceRead{}}
 	go r.run()
 	return r, nil
 }
@@ -158,13 +163,9 @@ func (r *Recorder) track(rec models.UsageRecord, sign int64) {
 	if r.unwritten[*e.OrgID] == 0 {
 		delete(r.unwritten, *e.OrgID)
 	}
-}
-
-// Unwritten is the tokens of an organization's records still queued.
-func (r *Recorder) Unwritten(orgID string) int64 {
-	r.unwrittenMu.Lock()
-	defer r.unwrittenMu.Unlock()
-	return r.unwritten[orgID]
+	if sign > 0 {
+		r.spent[*e.OrgID] += n
+	}
 }
 
 // Flush waits until every record queued so far is written.

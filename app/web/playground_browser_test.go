@@ -12,6 +12,7 @@ import (
 
 	"parapet/app/apptest"
 	"parapet/app/gateway"
+	"parapet/app/meter"
 	"parapet/models"
 )
 
@@ -150,6 +151,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 		t.Fatal(err)
 	}
+	time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
 	b.Run(
 		chromedp.SendKeys(`#pg-message`, "Still there?", chromedp.ByQuery),
 		chromedp.Click(`[data-testid=send]`, chromedp.ByQuery),
@@ -171,6 +173,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	if err := models.SetEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, 1_000_000); err != nil {
 		t.Fatal(err)
 	}
+	time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
 	b.Run(
 		chromedp.Click(`[data-testid=send]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`[data-testid=usage]`, chromedp.ByQuery),

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"parapet/app/apptest"
+	"parapet/app/meter"
 	"parapet/models"
 )
 
@@ -126,6 +127,7 @@ func TestPlaygroundPageWithoutOrganizationOrEntitlement(t *testing.T) {
 		if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 			t.Fatal(err)
 		}
+		time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
 		doc = c2.Get("/gateway/app").Doc(t)
 		if got := doc.Find("[data-testid=not-entitled]").Text(); !strings.Contains(got, "not entitled") {
 			t.Errorf("not-entitled message %q", got)
@@ -214,6 +216,7 @@ func TestPlaygroundChatRefusals(t *testing.T) {
 		if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 			t.Fatal(err)
 		}
+		time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
 		res = c.PostJSON("/gateway/app/chat", playgroundBody, "X-CSRF-Token", tok)
 		if res.StatusCode != 403 || errorOf(res) != "not_entitled" || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 			t.Errorf("not entitled: %d %q %s", res.StatusCode, res.Header.Get("Content-Type"), res.Body)

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
 	"parapet/app/apptest"
+	"parapet/app/meter"
 	"parapet/models"
 )
 
@@ -102,6 +104,7 @@ func TestUsagePage(t *testing.T) {
 		if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 			t.Fatal(err)
 		}
+		time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
 		doc = c.Get("/console/usage").Doc(t)
 		if text(doc, "[data-testid=entitlement]") != "not entitled" || doc.Find("[data-testid=entitlement-note]").Length() != 1 {
 			t.Errorf("after the revocation: %q", text(doc, "[data-testid=entitlement]"))
