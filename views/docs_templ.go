@@ -127,7 +127,7 @@ func Docs(c Chrome, d APIDoc) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, " <p>Machine-readable: <a href=\"/openapi.json\">/openapi.json</a> (OpenAPI 3.1).</p><nav aria-label=\"Endpoints\"><ul>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, " <p>Machine-readable: <a href=\"/openapi.json\">/openapi.json</a> (OpenAPI 3.1).</p><nav aria-label=\"Endpoints\" class=\"doc-index\"><ul>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
