@@ -136,3 +136,30 @@ func LineCol(body []byte, offset int64) (int, int) {
 	}
 	return line, col
 }
+
+// FormField reads one field of a large browser form (urlencoded or
+// multipart), with the body held to maxBody bytes. tooLarge reports a body
+// over the limit, so the page can say so in its own words; other read
+// errors are a 400.
+func FormField(c echo.Context, name string, maxBody int64) (value []byte, tooLarge bool, err error) {
+	r := c.Request()
+	if r.ContentLength > maxBody {
+		return nil, true, nil
+	}
+	// The CSRF check may have parsed the form already (a form posted
+	// without htmx carries its token as a field); then this is a no-op.
+	r.Body = http.MaxBytesReader(c.Response(), r.Body, maxBody)
+	if MediaType(c) == echo.MIMEMultipartForm {
+		err = r.ParseMultipartForm(maxBody)
+	} else {
+		err = r.ParseForm()
+	}
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return nil, true, nil
+		}
+		return nil, false, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read: "+err.Error())
+	}
+	return []byte(r.FormValue(name)), false, nil
+}

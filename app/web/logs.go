@@ -88,30 +88,16 @@ func (p *Pages) renderLogs(c echo.Context, status int, d views.LogsData) error {
 // readLogsInput reads the form's log. Over the size limit it returns a
 // report saying so instead of the input.
 func readLogsInput(c echo.Context) ([]byte, *views.LogsReport, error) {
-	r := c.Request()
 	tooLarge := &views.LogsReport{Limit: fmt.Sprintf(
 		"The log is larger than the analyzer's limit of %s. Analyze a shorter excerpt, or split the log and analyze the parts one by one.",
 		httpx.FormatBytes(logs.MaxInputBytes))}
-	if r.ContentLength > maxLogsFormBytes {
+	input, over, err := httpx.FormField(c, "log", maxLogsFormBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if over {
 		return nil, tooLarge, nil
 	}
-	// The CSRF check may have parsed the form already (a form posted
-	// without htmx carries its token as a field); then this is a no-op.
-	r.Body = http.MaxBytesReader(c.Response(), r.Body, maxLogsFormBytes)
-	var err error
-	if httpx.MediaType(c) == echo.MIMEMultipartForm {
-		err = r.ParseMultipartForm(maxLogsFormBytes)
-	} else {
-		err = r.ParseForm()
-	}
-	if err != nil {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
-			return nil, tooLarge, nil
-		}
-		return nil, nil, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read: "+err.Error())
-	}
-	input := []byte(r.FormValue("log"))
 	if len(input) > logs.MaxInputBytes {
 		// The engine reads CRLF as LF, so undoing the browser's CRLF
 		// changes nothing but the size: the limit is on the log as the

@@ -70,32 +70,19 @@ func (p *Pages) renderScan(c echo.Context, status int, d views.ScanData) error {
 // readScanInput reads the form's resource list. Over the size limit it
 // returns a report saying so instead of the input.
 func readScanInput(c echo.Context) ([]byte, *views.ScanReport, error) {
-	r := c.Request()
 	tooLarge := &views.ScanReport{Limit: fmt.Sprintf(
 		"The input is larger than the scanner's limit of %s. Split the resource list and scan the parts one by one, or use the API from a script.",
 		httpx.FormatBytes(scan.MaxInputBytes))}
-	if r.ContentLength > maxScanFormBytes {
-		return nil, tooLarge, nil
-	}
-	// The CSRF check may have parsed the form already (a form posted
-	// without htmx carries its token as a field); then this is a no-op.
-	r.Body = http.MaxBytesReader(c.Response(), r.Body, maxScanFormBytes)
-	var err error
-	if httpx.MediaType(c) == echo.MIMEMultipartForm {
-		err = r.ParseMultipartForm(maxScanFormBytes)
-	} else {
-		err = r.ParseForm()
-	}
+	raw, over, err := httpx.FormField(c, "resources", maxScanFormBytes)
 	if err != nil {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
-			return nil, tooLarge, nil
-		}
-		return nil, nil, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read: "+err.Error())
+		return nil, nil, err
+	}
+	if over {
+		return nil, tooLarge, nil
 	}
 	// JSON allows CR only as whitespace, so undoing the browser's CRLF
 	// changes nothing but the size, and keeps line numbers.
-	input := bytes.ReplaceAll([]byte(r.FormValue("resources")), []byte("\r\n"), []byte("\n"))
+	input := bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
 	if len(input) > scan.MaxInputBytes {
 		tooLarge.Limit = fmt.Sprintf("The input is %s, over the scanner's limit of %s. Split the resource list and scan the parts one by one.",
 			sizeText(len(input)), httpx.FormatBytes(scan.MaxInputBytes))
