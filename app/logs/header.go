@@ -216,7 +216,7 @@ func (h *header) entry(s []byte, i, j, n int, or class) *memoEntry {
 		return e
 	}
 	for k := range m.ways {
-		if e := &m.ways[k]; e.text != nil && e.atStart == (i == 0) && bytes.Equal(e.text, t) {
+		if e := &m.ways[k]; k != m.last && e.text != nil && e.atStart == (i == 0) && bytes.Equal(e.text, t) {
 			m.last = k
 			return e
 		}

@@ -25,11 +25,23 @@ var (
 
 // wordChar marks bytes that continue a word: letters, digits, underscore and
 // any non-ASCII byte (so a keyword glued to a non-ASCII letter is no match).
-var wordChar [256]bool
+// Upper-case letters also have wordUpper, so that findKeyword learns both
+// from one look-up per byte.
+var wordChar [256]uint8
+
+const (
+	wordCont uint8 = 1 << iota
+	wordUpper
+)
 
 func init() {
 	for c := 0; c < 256; c++ {
-		wordChar[c] = c == '_' || c >= 0x80 || isAlnum(byte(c))
+		if c == '_' || c >= 0x80 || isAlnum(byte(c)) {
+			wordChar[c] = wordCont
+		}
+		if isUpper(byte(c)) {
+			wordChar[c] |= wordUpper
+		}
 	}
 	kwWords = make([][]string, len(keywordTable))
 	kwSeverity = make([]int, len(keywordTable))
@@ -64,20 +76,21 @@ func findKeyword(s []byte) (keywordHit, bool) {
 	best := keywordHit{kw: -1}
 	bestSev := 0
 	for i := 0; i < len(s); {
-		if !wordChar[s[i]] {
+		if wordChar[s[i]] == 0 {
 			i++
 			continue
 		}
 		j := i + 1
-		upper := false
+		var seen uint8
 		for j < len(s) {
-			c := s[j]
-			if !wordChar[c] {
+			k := wordChar[s[j]]
+			if k == 0 {
 				break
 			}
-			upper = upper || isUpper(c)
+			seen |= k
 			j++
 		}
+		upper := seen&wordUpper != 0
 		if j-i >= 3 && isLetter(s[i]) {
 			if j-i < 32 && kwLens[lower(s[i])-'a']&(1<<(j-i)) != 0 {
 				if h, ok := phraseAt(s, i, j); ok {
@@ -150,11 +163,11 @@ func (a *analyzer) lineKeyword(text []byte, hdr int, sh *shape) (keywordHit, boo
 		z := &a.z
 		take(keywordHit{k.kw, int(z.toks[k.tok0].start + k.off0), int(z.toks[k.tok1].start + k.off1)})
 	}
-	for _, t := range a.z.toks {
-		if !a.z.wordy {
-			break // no masked value with letters on this line
-		}
-		if t.masked && t.wordy {
+	if !a.z.wordy {
+		return best, best.kw >= 0 // no masked value with letters on this line
+	}
+	for i := range a.z.toks {
+		if t := &a.z.toks[i]; t.masked && t.wordy {
 			from := int(t.start + t.keep)
 			if h, ok := findKeyword(text[from:t.end]); ok {
 				take(keywordHit{h.kw, h.start + from, h.end + from})
@@ -196,7 +209,7 @@ func phraseAt(s []byte, i, j int) (keywordHit, bool) {
 		for _, w := range words[1:] {
 			p := skipPhraseSep(s, end)
 			if p == end || p+len(w) > len(s) || !equalFold(s[p:p+len(w)], w) ||
-				(p+len(w) < len(s) && wordChar[s[p+len(w)]]) {
+				(p+len(w) < len(s) && wordChar[s[p+len(w)]] != 0) {
 				ok = false
 				break
 			}

@@ -91,8 +91,8 @@ func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 		sh.lines = nil // too frequent to ever be rare
 	}
 	if ok {
-		for p, t := range z.toks {
-			if t.masked && (sh.lcp[p] > 0 || sh.lcs[p] > 0) {
+		for p := range z.toks {
+			if t := &z.toks[p]; t.masked && (sh.lcp[p] > 0 || sh.lcs[p] > 0) {
 				sh.lcp[p], sh.lcs[p] = common(sh.vals[p], text[t.start:t.end], sh.lcp[p], sh.lcs[p])
 			}
 		}

@@ -60,7 +60,7 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 		}
 	}
 	slices.Sort(order)
-	var texts textArena
+	texts := textArena{refs: make([]lineRef, 0, len(a.matches)+len(rare))}
 	for _, m := range a.matches {
 		kw := keywordTable[m.hit.kw]
 		res.Matches = append(res.Matches, Match{

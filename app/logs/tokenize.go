@@ -85,23 +85,24 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 			j, more = scanToken(s, next)
 			or |= more | cSpecial
 		}
-		t := tok{start: int32(i), end: int32(j), wordy: or&cWordy != 0}
+		var masked bool
+		var keep int32
 		switch {
 		case or&cDigit != 0 && or&(cEq|cColon) == 0:
 			// A number, or a value with digits and no key, unless a name
 			// with a version (SOCKS5, HTTP2, IPv6).
-			t.masked = !isUpper(s[i]) || !versionedName(trimPunct(s[i:j]))
+			masked = !isUpper(s[i]) || !versionedName(trimPunct(s[i:j]))
 		case or&cSpecial != 0:
-			t.masked, t.keep = classify(s[i:j], or)
+			masked, keep = classify(s[i:j], or)
 		case or&cDot != 0 || or&cWordy == 0 || isUpper(s[i]):
 			// Could be a host name, a hex word or a month: look closer.
-			t.masked = wordValue(trimPunct(s[i:j]))
+			masked = wordValue(trimPunct(s[i:j]))
 		}
-		if !t.masked && unitStart[s[i]] && z.unitOfValue(s, i, j) {
+		if !masked && unitStart[s[i]] && z.unitOfValue(s, i, j) {
 			i = j
 			continue
 		}
-		z.push(s, t)
+		z.push(s, i, j, keep, masked, or&cWordy != 0)
 		i = j
 	}
 }
@@ -183,21 +184,24 @@ func scanToken(s []byte, i int) (int, class) {
 
 // add pushes the token s[i:j], classified from scratch.
 func (z *tokenizer) add(s []byte, i, j int) {
-	t := tok{start: int32(i), end: int32(j), wordy: true}
-	t.masked, t.keep = classify(s[i:j], allClasses)
-	z.push(s, t)
+	masked, keep := classify(s[i:j], allClasses)
+	z.push(s, i, j, keep, masked, true)
 }
 
-// push appends a token and its part of the shape key.
-func (z *tokenizer) push(s []byte, t tok) {
-	t.at = int32(len(z.key))
-	z.toks = append(z.toks, t)
-	if t.masked {
-		z.wordy = z.wordy || t.wordy
-		z.key = append(append(append(z.key, sep), s[t.start:t.start+t.keep]...), wild)
-	} else {
-		z.key = append(append(z.key, sep), s[t.start:t.end]...)
+// push appends the token s[i:j] and its part of the shape key. The token is
+// written field by field into its slot: copying a tok assembled piecewise on
+// the stack stalls on store forwarding, and this is the hot path.
+func (z *tokenizer) push(s []byte, i, j int, keep int32, masked, wordy bool) {
+	z.toks = append(z.toks, tok{})
+	t := &z.toks[len(z.toks)-1]
+	t.start, t.end, t.keep, t.at = int32(i), int32(j), keep, int32(len(z.key))
+	t.masked, t.wordy = masked, wordy
+	if !masked {
+		z.key = append(append(z.key, sep), s[i:j]...)
+		return
 	}
+	z.wordy = z.wordy || wordy
+	z.key = append(append(append(z.key, sep), s[i:i+int(keep)]...), wild)
 }
 
 // shapeKey is the key of the tokens pushed: tokens joined by sep, masked
@@ -224,7 +228,7 @@ func (z *tokenizer) json(s []byte, i int) bool {
 			}
 			k := skipSpace(s, e)
 			if k < len(s) && s[k] == ':' {
-				z.push(s, tok{start: int32(i), end: int32(k + 1)})
+				z.push(s, i, k+1, 0, false, false)
 				inMsg = messageKey(s[i+1 : e-1])
 				i = k + 1
 				continue
@@ -232,7 +236,7 @@ func (z *tokenizer) json(s []byte, i int) bool {
 			if inMsg {
 				z.words(s, i+1, e-1, false)
 			} else {
-				z.push(s, tok{start: int32(i), end: int32(e), masked: true, wordy: true})
+				z.push(s, i, e, 0, true, true)
 			}
 			i = e
 		case c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':' || isSpace(c):
@@ -242,7 +246,7 @@ func (z *tokenizer) json(s []byte, i int) bool {
 			for j < len(s) && s[j] != ',' && s[j] != '}' && s[j] != ']' && !isSpace(s[j]) {
 				j++
 			}
-			z.push(s, tok{start: int32(i), end: int32(j), masked: true, wordy: true})
+			z.push(s, i, j, 0, true, true)
 			i = j
 		}
 	}
@@ -435,7 +439,8 @@ func init() {
 		case ' ', '\t', '|':
 			k |= cHeadStop
 		}
-		if isSpace(b) {
+		switch b {
+		case ' ', '\t', '\v', '\f', '\r', '\n':
 			k |= cSpace
 		}
 		charClass[c] = k
@@ -570,8 +575,10 @@ func isHostname(t []byte) bool {
 	return false
 }
 
+// isSpace reports ASCII white space; one table look-up is cheaper than six
+// comparisons in the scanners' loops.
 func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' || c == '\n'
+	return charClass[c]&cSpace != 0
 }
 
 func skipSpace(s []byte, i int) int {
