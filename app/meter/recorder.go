@@ -41,6 +41,11 @@ type Recorder struct {
 const (
 	queueSize = 10_000
 	maxBatch  = 256
+	// linger is how long the writer waits for more records before a
+	// commit: the response that queued the first one is on its way out
+	// meanwhile instead of competing with the commit for the CPU, and a
+	// busy gateway commits many records at once.
+	linger = 2 * time.Millisecond
 )
 
 // NewRecorder prepares the admission query and starts the writer.
@@ -79,8 +84,10 @@ func (r *Recorder) add(rec models.UsageRecord) error {
 func (r *Recorder) run() {
 	defer close(r.done)
 	batch := make([]models.UsageRecord, 0, maxBatch)
+	timer := time.NewTimer(linger)
 	for rec := range r.queue {
 		batch = append(batch[:0], rec)
+		timer.Reset(linger)
 	fill:
 		for len(batch) < maxBatch {
 			select {
@@ -89,7 +96,7 @@ func (r *Recorder) run() {
 					break fill
 				}
 				batch = append(batch, more)
-			default:
+			case <-timer.C:
 				break fill
 			}
 		}
