@@ -22,11 +22,15 @@ type Recorder struct {
 	log       *slog.Logger
 	allowance *models.AllowanceStmt
 
-	queue   chan models.UsageRecord
-	done    chan struct{}
-	pending sync.WaitGroup // records queued and not yet written
-	mu      sync.RWMutex   // held for reading while enqueuing; Close takes it to stop enqueues
-	closed  bool
+	queue chan models.UsageRecord
+	done  chan struct{}
+	// pending counts records queued and not yet written, for Flush. (Not
+	// a WaitGroup: Flush may wait while new records arrive.)
+	pendingMu sync.Mutex
+	pendingCh *sync.Cond
+	pending   int
+	mu        sync.RWMutex // held for reading while enqueuing; Close takes it to stop enqueues
+	closed    bool
 
 	// Per organization: unwritten is the tokens of queued records, which
 	// the database has not seen yet; spent is every token this instance
@@ -56,6 +60,7 @@ func NewRecorder(db *models.DB, log *slog.Logger) (*Recorder, error) {
 	}
 	r := &Recorder{db: db, log: log, allowance: stmt, queue: make(chan models.UsageRecord, queueSize), done: make(chan struct{}), unwritten: map[string]int64{},
 		spent: map[string]int64{}, allowances: map[string]allowanceRead{}}
+	r.pendingCh = sync.NewCond(&r.pendingMu)
 	go r.run()
 	return r, nil
 }
@@ -64,7 +69,7 @@ func NewRecorder(db *models.DB, log *slog.Logger) (*Recorder, error) {
 func (r *Recorder) add(rec models.UsageRecord) error {
 	r.mu.RLock()
 	if !r.closed {
-		r.pending.Add(1)
+		r.addPending(1)
 		r.track(rec, 1)
 		select {
 		case r.queue <- rec:
@@ -72,7 +77,7 @@ func (r *Recorder) add(rec models.UsageRecord) error {
 			return nil
 		default:
 			r.track(rec, -1)
-			r.pending.Done()
+			r.addPending(-1)
 		}
 	}
 	r.mu.RUnlock()
@@ -103,7 +108,7 @@ func (r *Recorder) run() {
 		r.write(batch)
 		for _, rec := range batch {
 			r.track(rec, -1)
-			r.pending.Done()
+			r.addPending(-1)
 		}
 	}
 }
@@ -176,7 +181,22 @@ func (r *Recorder) track(rec models.UsageRecord, sign int64) {
 }
 
 // Flush waits until every record queued so far is written.
-func (r *Recorder) Flush() { r.pending.Wait() }
+func (r *Recorder) Flush() {
+	r.pendingMu.Lock()
+	defer r.pendingMu.Unlock()
+	for r.pending > 0 {
+		r.pendingCh.Wait()
+	}
+}
+
+func (r *Recorder) addPending(n int) {
+	r.pendingMu.Lock()
+	defer r.pendingMu.Unlock()
+	r.pending += n
+	if r.pending == 0 {
+		r.pendingCh.Broadcast()
+	}
+}
 
 // Close stops queuing, writes what is queued, and returns when done.
 func (r *Recorder) Close() {
