@@ -156,8 +156,3 @@ func OrgByIDOrSlug(ctx context.Context, db *gorm.DB, ref string) (*Organization,
 	err := db.WithContext(ctx).Where("id = ? OR slug = ?", ref, ref).Take(&o).Error
 	return &o, notFound(err)
 }
-
-// AddMember adds a user to an organization.
-func AddMember(ctx context.Context, db *gorm.DB, orgID, userID, role string) error {
-	return db.WithContext(ctx).Create(&Membership{OrgID: orgID, UserID: userID, Role: role, CreatedAt: Now()}).Error
-}

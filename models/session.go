@@ -46,7 +46,8 @@ func DeleteSession(ctx context.Context, db *gorm.DB, id string) error {
 	return db.WithContext(ctx).Where("id = ?", id).Delete(&Session{}).Error
 }
 
-// DeleteExpiredSessions removes sessions past their absolute expiry.
-func DeleteExpiredSessions(ctx context.Context, db *gorm.DB, now time.Time) error {
-	return db.WithContext(ctx).Where("expires_at <= ?", now).Delete(&Session{}).Error
+// DeleteExpiredSessions removes sessions that can no longer be used: past
+// their absolute expiry or idle too long.
+func DeleteExpiredSessions(ctx context.Context, db *gorm.DB, now time.Time, idle time.Duration) error {
+	return db.WithContext(ctx).Where("expires_at <= ? OR last_seen_at <= ?", now, now.Add(-idle)).Delete(&Session{}).Error
 }

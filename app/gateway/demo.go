@@ -19,11 +19,6 @@ type Demo struct {
 	WordDelay time.Duration
 }
 
-// NewDemo returns the demo upstream with a 15ms per-word delay.
-func NewDemo() *Demo {
-	return &Demo{WordDelay: 15 * time.Millisecond}
-}
-
 // demoQuoteLen is how much of the last user message the answer quotes.
 const demoQuoteLen = 200
 

@@ -153,6 +153,11 @@ func (p *Pages) startSession(c echo.Context, user *models.User, orgID string) er
 			orgID = orgs[0].ID
 		}
 	}
+	// Sign-in is also when dead sessions are swept, so the table holds
+	// only sessions that can still be used, without a background job.
+	if err := models.DeleteExpiredSessions(r.Context(), p.DB.DB, models.Now(), session.IdleTimeout); err != nil {
+		return err
+	}
 	sess := sessions.NewSession(p.Sessions, session.CookieName)
 	sess.Values[session.KeyUserID] = user.ID
 	if orgID != "" {

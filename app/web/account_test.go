@@ -171,6 +171,11 @@ func TestSessionExpiry(t *testing.T) {
 			t.Errorf("idle session still works: %d", res.StatusCode)
 		}
 		mustSignIn(t, c, "idle@example.com")
+		var dead int64
+		env.DB.Model(&models.Session{}).Where("last_seen_at <= ?", models.Now().Add(-12*time.Hour)).Count(&dead)
+		if dead != 0 {
+			t.Errorf("%d idle-expired sessions left after a sign-in swept them", dead)
+		}
 		// Active, but past the 30-day absolute limit.
 		env.DB.WithContext(ctx).Model(&models.Session{}).Where("1 = 1").Update("expires_at", models.Now().Add(-time.Minute))
 		if res := c.Get("/console"); res.StatusCode != 303 {
