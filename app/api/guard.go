@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/apierr"
+	"parapet/app/httpx"
 	"parapet/app/keys"
 )
 
@@ -16,32 +17,14 @@ type Surface string
 
 // Each surface counts a key's requests separately: analysing logs does not
 // spend the budget of the product registry, and the gateway has its own
-// configurable limit.
+// configurable limit. The names are those of httpx.APISurface, which maps
+// paths to surfaces.
 const (
 	SurfacePublic  Surface = "v1"
 	SurfaceLogs    Surface = "logs"
 	SurfaceScan    Surface = "scan"
 	SurfaceGateway Surface = "gateway"
 )
-
-var surfacePrefixes = []struct {
-	prefix  string
-	surface Surface
-}{
-	{"/v1/", SurfacePublic},
-	{"/logs/v1/", SurfaceLogs},
-	{"/scan/v1/", SurfaceScan},
-	{"/gateway/v1/", SurfaceGateway},
-}
-
-func surfaceOf(path string) (Surface, bool) {
-	for _, s := range surfacePrefixes {
-		if strings.HasPrefix(path, s.prefix) {
-			return s.surface, true
-		}
-	}
-	return "", false
-}
 
 const (
 	principalKey = "api_principal"
@@ -75,7 +58,8 @@ func apiKeyFrom(r *http.Request) (string, error) {
 // included. Whether a route needs a key is decided by RequireKey.
 func (a *API) Guard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		surface, ok := surfaceOf(c.Request().URL.Path)
+		name, ok := httpx.APISurface(c.Request().URL.Path)
+		surface := Surface(name)
 		if !ok {
 			return next(c)
 		}

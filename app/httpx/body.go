@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -90,17 +91,10 @@ func JSONError(body []byte, err error) *apierr.Error {
 		return apierr.InvalidRequest("%s must be %s, not %s", typ.Field, jsonKind(typ.Type.Kind().String()), typ.Value)
 	}
 	msg := err.Error()
-	if rest, ok := cutPrefix(msg, "json: unknown field "); ok {
+	if rest, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
 		return apierr.InvalidRequest("unknown field %s", rest)
 	}
 	return apierr.InvalidRequest("malformed JSON: %s", msg)
-}
-
-func cutPrefix(s, prefix string) (string, bool) {
-	if len(s) >= len(prefix) && s[:len(prefix)] == prefix {
-		return s[len(prefix):], true
-	}
-	return s, false
 }
 
 func jsonKind(goKind string) string {
