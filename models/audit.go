@@ -36,6 +36,9 @@ const (
 	ActionSignInFailure = "signin.failure"
 	ActionSignOut       = "signout"
 	ActionSignUp        = "signup"
+	ActionUserCreate    = "user.create" // by an operator, with the CLI
+	ActionStaffGrant    = "user.staff.grant"
+	ActionStaffRevoke   = "user.staff.revoke"
 	ActionOrgCreate     = "org.create"
 	ActionKeyCreate     = "key.create"
 	ActionKeyRevoke     = "key.revoke"

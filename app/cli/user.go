@@ -41,7 +41,14 @@ func runUserCreate(ctx context.Context, r *runner, args []string) error {
 		return err
 	}
 	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
-		u, err := models.CreateUser(ctx, db, *email, hash)
+		var u *models.User
+		err := audited(ctx, db, func(tx *gorm.DB) (*models.AuditEvent, error) {
+			var err error
+			if u, err = models.CreateUser(ctx, tx, *email, hash); err != nil {
+				return nil, err
+			}
+			return &models.AuditEvent{ActorUserID: &u.ID, Action: models.ActionUserCreate, Target: u.Email}, nil
+		})
 		if err != nil {
 			return err
 		}
@@ -50,7 +57,8 @@ func runUserCreate(ctx context.Context, r *runner, args []string) error {
 	})
 }
 
-// runUserStaff grants or takes away the staff flag.
+// runUserStaff grants or takes away the staff flag. Staff rights reach
+// every organization's products, so each change is audited.
 func runUserStaff(ctx context.Context, r *runner, args []string) error {
 	fs := newFlags()
 	email := fs.String("email", "", "the account's email address")
@@ -66,7 +74,18 @@ func runUserStaff(ctx context.Context, r *runner, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := models.SetStaff(ctx, db, u.ID, !*revoke); err != nil {
+		action := models.ActionStaffGrant
+		if *revoke {
+			action = models.ActionStaffRevoke
+		}
+		err = audited(ctx, db, func(tx *gorm.DB) (*models.AuditEvent, error) {
+			if u.IsStaff == !*revoke {
+				return nil, nil // nothing changes, nothing to record
+			}
+			return &models.AuditEvent{ActorUserID: &u.ID, Action: action, Target: u.Email},
+				models.SetStaff(ctx, tx, u.ID, !*revoke)
+		})
+		if err != nil {
 			return err
 		}
 		if *revoke {

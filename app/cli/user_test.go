@@ -30,6 +30,10 @@ func TestUserCreate(t *testing.T) {
 		if u.IsStaff {
 			t.Error("a new user is staff")
 		}
+		if events := p.audit(models.ActionUserCreate); len(events) != 1 || *events[0].ActorUserID != u.ID ||
+			events[0].Target != "ada@example.com" || events[0].IP != "cli" {
+			t.Errorf("user.create audit events = %+v, want one for ada@example.com from the cli", events)
+		}
 
 		// A CRLF line ending is not part of the password, nor is a second line.
 		if res := p.runIn("windows password\r\nignored\n", "user", "create", "--email", "grace@example.com"); res.code != 0 {
@@ -85,5 +89,12 @@ func TestUserStaff(t *testing.T) {
 			t.Errorf("staff --revoke: stdout %q, staff %v", out, isStaff())
 		}
 		p.fails(1, `no account has the email "nobody@example.com"`, "user", "staff", "--email", "nobody@example.com")
+
+		// Each change of rights is audited; a revoke of no rights changes nothing.
+		p.ok("user", "staff", "--revoke", "--email", "ops@example.com")
+		grants, revokes := p.audit(models.ActionStaffGrant), p.audit(models.ActionStaffRevoke)
+		if len(grants) != 1 || len(revokes) != 1 || grants[0].Target != "ops@example.com" || revokes[0].Target != "ops@example.com" {
+			t.Errorf("staff audit events: %d grants, %d revokes (%+v %+v), want one each for ops@example.com", len(grants), len(revokes), grants, revokes)
+		}
 	})
 }
