@@ -98,6 +98,15 @@ func mine(ctx context.Context, shapes []*shape) ([]*cluster, error) {
 	return mergeVariants(shapes, mergeVariables(shapes, out)), nil
 }
 
+// A wildcard position holding at most fewMaxWords distinct words, each on
+// at least fewMinLines lines and 1/fewMinShare of the cluster's, holds
+// constants: splitConstants splits the cluster there.
+const (
+	fewMaxWords = 3
+	fewMinLines = 3
+	fewMinShare = 10
+)
+
 // minDistinct is how many distinct words a position must hold, across the
 // clusters of a bucket, to be taken for a value by mergeVariables.
 const minDistinct = 10
@@ -313,7 +322,7 @@ func similarity(tmpl, toks []string) float64 {
 		lit++
 		if a == t {
 			eq++
-		} else if lit-eq > limit {
+		} else if lit-eq > limit || partlyMasked(a) && partlyMasked(t) {
 			return 0
 		}
 	}
@@ -324,13 +333,14 @@ func similarity(tmpl, toks []string) float64 {
 }
 
 // splitConstants splits c at the first wildcard position whose values are
-// all capitalised words, then splits the parts again.
+// all capitalised words, or a few frequent words (see fewWordsAt), then
+// splits the parts again.
 func splitConstants(shapes []*shape, c *cluster, out []*cluster) []*cluster {
 	if len(c.members) < 2 {
 		return append(out, c)
 	}
 	for p, t := range c.toks {
-		if t != wildTok || !constantsAt(shapes, c.members, p) {
+		if t != wildTok || !constantsAt(shapes, c.members, p) && !fewWordsAt(shapes, c, p) {
 			continue
 		}
 		groups := make(map[string][]int32)
@@ -354,6 +364,32 @@ func splitConstants(shapes []*shape, c *cluster, out []*cluster) []*cluster {
 func constantsAt(shapes []*shape, members []int32, p int) bool {
 	for _, si := range members {
 		if !constantWord(shapes[si].toks[p]) {
+			return false
+		}
+	}
+	return true
+}
+
+// fewWordsAt reports whether the members hold at p a few distinct words,
+// each on many lines: a choice among constants ("stored as bytes", "stored
+// as values") rather than a value. Values such as user names come in more
+// variety, or with some of them rare ("for user cyrus", "news", once "test").
+func fewWordsAt(shapes []*shape, c *cluster, p int) bool {
+	lines := map[string]int{}
+	for _, si := range c.members {
+		t := shapes[si].toks[p]
+		for i := 0; i < len(t); i++ {
+			if !isLetter(t[i]) {
+				return false
+			}
+		}
+		lines[t] += shapes[si].count
+		if len(lines) > fewMaxWords {
+			return false
+		}
+	}
+	for _, n := range lines {
+		if n < fewMinLines || n*fewMinShare < c.count {
 			return false
 		}
 	}

@@ -77,6 +77,27 @@ func TestMining(t *testing.T) {
 			want: []int{1, 2, 3, 3, 3, 1},
 		},
 		{
+			name: "a few frequent words at a place are constants",
+			lines: append(repeatLines(4, "Block rdd_%d stored as bytes in memory (estimated size 5.2 KB)"),
+				repeatLines(4, "Block rdd_%d stored as values in memory (estimated size 5.2 KB)")...),
+			want: []int{1, 1, 1, 1, 2, 2, 2, 2},
+		},
+		{
+			name: "a few words with a rare one are values",
+			lines: append(append(repeatLines(4, "session %d opened for user cyrus"),
+				repeatLines(4, "session %d opened for user news")...), "session 9 opened for user test"),
+			want: repeat(1, 9),
+		},
+		{
+			name: "different keys are different messages",
+			lines: []string{
+				"[PhoneIntfMgr] getDataEnabled: subId=1 phoneId=1",
+				"[PhoneIntfMgr] getDataEnabled: subId=1 retVal=true",
+				"[PhoneIntfMgr] getDataEnabled: subId=2 phoneId=2",
+			},
+			want: []int{1, 2, 1},
+		},
+		{
 			name: "different messages stay apart",
 			lines: []string{
 				"Starting server on port 8080",
@@ -101,6 +122,15 @@ func manyWords(n int) []string {
 	for i := range n {
 		out = append(out, fmt.Sprintf("Shipping order to %s via %s from %s",
 			words[i%len(words)], words[(i*7+3)%len(words)], words[(i*11+5)%len(words)]))
+	}
+	return out
+}
+
+// repeatLines formats n lines, numbered from 1.
+func repeatLines(n int, format string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf(format, i+1)
 	}
 	return out
 }

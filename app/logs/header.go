@@ -28,6 +28,7 @@ const (
 	hBracket          // any other [...] group
 	hProc             // syslog process: name[pid]:
 	hColon            // other token ending in ':'
+	hField            // other token without letters ("*64", "#3"): neither a time nor a word
 )
 
 // header finds headers, line after line. It keeps the header tokens of the
@@ -160,7 +161,7 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			continue
 		case hSep, hColon, hProc:
 			return e
-		case hWord:
+		case hWord, hField:
 			k2 := skipBlank(s, e)
 			if k2 < len(s) {
 				e2, kind2 := h.token(s, k2, n+1)
@@ -288,7 +289,7 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 		}
 	}
 	if or&(cHexLower|cHexUpper|cWordy) == 0 {
-		return hWord // no letters
+		return hField
 	}
 	if isDateName(trimComma(t)) || i == 0 && glogPrefix(t) {
 		return hTime

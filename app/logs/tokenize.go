@@ -74,9 +74,11 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 		// Find the token's end and, on the way, the classes of its bytes,
 		// which settle most tokens without a second look.
 		j, or := scanToken(s, i)
-		for j < len(s) && s[j] == '"' {
+		for j < len(s) && (s[j] == '"' || s[j] == ' ' && j > i && s[j-1] == '\\') {
+			// A quote, or a space escaped with a backslash ("a\ b"), does
+			// not end the token.
 			next := j + 1
-			if quotes && j > i && s[j-1] == '=' && !messageKey(s[i:j-1]) {
+			if s[j] == '"' && quotes && j > i && s[j-1] == '=' && !messageKey(s[i:j-1]) {
 				if q := endQuote(s, j); q > 0 {
 					next = q // key="quoted value" is one token
 				}

@@ -40,6 +40,7 @@ func TestMasking(t *testing.T) {
 		{"path", "open /var/log/app.log failed", "open <*> failed"},
 		{"path in call", "chdir(/home/x) failed", "<*> failed"},
 		{"windows path", `read C:\data\file.txt`, "read <*>"},
+		{"escaped spaces", `nodes:node-[224\ 228\ 232] up`, "nodes:<*> up"},
 		{"url", "GET https://api.example.com/v1/users", "GET <*>"},
 		{"email", "mail to bob@example.com sent", "mail to <*> sent"},
 		{"host name", "resolving db.example.com", "resolving <*>"},
@@ -80,6 +81,7 @@ func TestHeaderEnd(t *testing.T) {
 		{"zap console", "2023-04-01T12:00:00.123Z\tinfo\tserver/main.go:42\tstarting server", "server/main.go:42\tstarting server"},
 		{"pipes", "20171223-22:15:29:606|Step_LSC|30002312|onStandStepChanged 3579", "onStandStepChanged 3579"},
 		{"bracket time and program", "[10.30 16:49:06] chrome.exe - proxy.example.com:5070 open through proxy", "proxy.example.com:5070 open through proxy"},
+		{"program with a field", "[10.30 16:49:06] svchost.exe *64 - proxy.example.com:5070 close", "proxy.example.com:5070 close"},
 		{"no header", "Connection closed by 10.0.0.1", "Connection closed by 10.0.0.1"},
 		{"go log, no anchor", "2009/11/10 23:00:00 Starting server: port 80", "2009/11/10 23:00:00 Starting server: port 80"},
 	}
