@@ -113,10 +113,17 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 
 // run analyses input of total lines, within the limits.
 func run(ctx context.Context, input []byte, total int, opts Options) (*Result, error) {
-	a := &analyzer{
+	return newAnalyzer(opts, total).run(ctx, input)
+}
+
+func newAnalyzer(opts Options, total int) *analyzer {
+	return &analyzer{
 		opts: opts,
 		set:  shapeSet{index: make(map[string]int32), maxRefs: rareCutoff(opts.RareThreshold, total)},
 	}
+}
+
+func (a *analyzer) run(ctx context.Context, input []byte) (*Result, error) {
 	if err := a.read(ctx, input); err != nil {
 		return nil, err
 	}
@@ -148,6 +155,7 @@ type analyzer struct {
 	set     shapeSet
 	fix     []byte // scratch for lines with invalid UTF-8
 	head    header
+	msgs    msgCache
 	lines   int
 	blank   int
 	cut     int
@@ -208,9 +216,25 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	}
 	a.lines++
 	hdr := a.head.end(text)
-	a.z.tokenize(text, hdr)
-	si := a.set.add(&a.z, text, ref)
-	if hit, ok := a.lineKeyword(text, hdr, a.set.shapes[si]); ok {
+	msg := text[hdr:]
+	e, seen := a.msgs.lookup(msg)
+	if !seen {
+		a.z.tokenize(text, hdr)
+		e.shape = a.set.add(&a.z, text, ref)
+		e.hit = a.msgKeyword(text, a.set.shapes[e.shape])
+		e.hit.start, e.hit.end = e.hit.start-hdr, e.hit.end-hdr
+		a.msgs.store(e, msg)
+	} else {
+		a.set.count(e.shape, ref)
+	}
+	si := e.shape
+	hit := a.headKeyword(text, hdr)
+	if m := e.hit; m.kw >= 0 {
+		if m.start, m.end = m.start+hdr, m.end+hdr; better(m, hit) {
+			hit = m
+		}
+	}
+	if hit.kw >= 0 {
 		a.matches = append(a.matches, matchRef{ref: ref, hit: hit, shape: si})
 	}
 	if a.opts.IncludeAssignments {

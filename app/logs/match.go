@@ -71,7 +71,7 @@ func kwIndex(w string) int {
 var fatalSeverity = CategoryFatal.severity()
 
 // findKeyword returns the most severe keyword in s (the first among equals).
-// Lines are not scanned whole: see lineKeyword.
+// Lines are not scanned whole: see better.
 func findKeyword(s []byte) (keywordHit, bool) {
 	best := keywordHit{kw: -1}
 	bestSev := 0
@@ -122,27 +122,29 @@ func findKeyword(s []byte) (keywordHit, bool) {
 	return best, best.kw >= 0
 }
 
-// lineKeyword finds the keyword of one line from three parts, so that no
-// part is scanned more often than it can change: the header tokens other than
-// dates, times and numbers, once per distinct token and place (see header);
-// the literal tokens of the message, once per shape (every line of a shape
-// has them byte for byte); and the masked values with letters, per line. A
-// phrase is therefore matched within one part, never across a border between
-// header, message and value.
-func (a *analyzer) lineKeyword(text []byte, hdr int, sh *shape) (keywordHit, bool) {
-	best := keywordHit{kw: -1}
-	take := func(h keywordHit) {
-		if best.kw < 0 {
-			best = h
-			return
-		}
-		x, y := kwSeverity[h.kw], kwSeverity[best.kw]
-		if x > y || x == y && h.start < best.start {
-			best = h
-		}
+// The keyword of a line is found in three parts, so that no part is scanned
+// more often than it can change: the header tokens other than dates, times
+// and numbers, once per distinct token and place (see header); the literal
+// tokens of the message, once per shape (every line of a shape has them byte
+// for byte); and the masked values with letters, once per distinct message
+// (see msgCache). A phrase is therefore matched within one part, never across
+// a border between header, message and value. better picks among the parts'
+// hits: the most severe, then the first.
+
+// better reports whether h beats best (kw < 0: no hit yet).
+func better(h, best keywordHit) bool {
+	if best.kw < 0 {
+		return true
 	}
+	x, y := kwSeverity[h.kw], kwSeverity[best.kw]
+	return x > y || x == y && h.start < best.start
+}
+
+// headKeyword is the best keyword hit of the header text[:hdr], kw -1 for none.
+func (a *analyzer) headKeyword(text []byte, hdr int) keywordHit {
+	best := keywordHit{kw: -1}
 	if kw, ok := glogLevel(text); ok {
-		take(keywordHit{kw, 0, 1})
+		best = keywordHit{kw, 0, 1}
 	}
 	for _, w := range a.head.words {
 		if int(w.end) > hdr {
@@ -155,26 +157,35 @@ func (a *analyzer) lineKeyword(text []byte, hdr int, sh *shape) (keywordHit, boo
 		} else {
 			h, ok = findKeyword(text[w.start:w.end])
 		}
-		if ok {
-			take(keywordHit{h.kw, h.start + int(w.start), h.end + int(w.start)})
+		if h = (keywordHit{h.kw, h.start + int(w.start), h.end + int(w.start)}); ok && better(h, best) {
+			best = h
 		}
 	}
+	return best
+}
+
+// msgKeyword is the best keyword hit of the message just tokenized in a.z,
+// of shape sh, kw -1 for none.
+func (a *analyzer) msgKeyword(text []byte, sh *shape) keywordHit {
+	best := keywordHit{kw: -1}
+	z := &a.z
 	if k := sh.kw; k.kw >= 0 {
-		z := &a.z
-		take(keywordHit{k.kw, int(z.toks[k.tok0].start + k.off0), int(z.toks[k.tok1].start + k.off1)})
+		best = keywordHit{k.kw, int(z.toks[k.tok0].start + k.off0), int(z.toks[k.tok1].start + k.off1)}
 	}
-	if !a.z.wordy {
-		return best, best.kw >= 0 // no masked value with letters on this line
+	if !z.wordy {
+		return best // no masked value with letters on this line
 	}
-	for i := range a.z.toks {
-		if t := &a.z.toks[i]; t.masked && t.wordy {
+	for i := range z.toks {
+		if t := &z.toks[i]; t.masked && t.wordy {
 			from := int(t.start + t.keep)
 			if h, ok := findKeyword(text[from:t.end]); ok {
-				take(keywordHit{h.kw, h.start + from, h.end + from})
+				if h = (keywordHit{h.kw, h.start + from, h.end + from}); better(h, best) {
+					best = h
+				}
 			}
 		}
 	}
-	return best, best.kw >= 0
+	return best
 }
 
 // glogLevel recognises the glog/klog prefix "E1122 " (level letter, MMDD).

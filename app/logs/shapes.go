@@ -82,6 +82,21 @@ func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 		ss.shapes = append(ss.shapes, newShape(z, text, int(ref.no)))
 		ss.index[ss.shapes[si].key] = si
 	}
+	ss.count(si, ref)
+	if sh := ss.shapes[si]; ok {
+		for p := range z.toks {
+			if t := &z.toks[p]; t.masked && (sh.lcp[p] > 0 || sh.lcs[p] > 0) {
+				sh.lcp[p], sh.lcs[p] = common(sh.vals[p], text[t.start:t.end], sh.lcp[p], sh.lcs[p])
+			}
+		}
+	}
+	return si
+}
+
+// count records one more line of shape si. A line whose message repeats
+// one already added needs no more than this: its values are those seen, so
+// they shrink no shared prefix or suffix.
+func (ss *shapeSet) count(si int32, ref lineRef) {
 	sh := ss.shapes[si]
 	sh.count++
 	switch {
@@ -90,14 +105,6 @@ func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 	case sh.lines != nil:
 		sh.lines = nil // too frequent to ever be rare
 	}
-	if ok {
-		for p := range z.toks {
-			if t := &z.toks[p]; t.masked && (sh.lcp[p] > 0 || sh.lcs[p] > 0) {
-				sh.lcp[p], sh.lcs[p] = common(sh.vals[p], text[t.start:t.end], sh.lcp[p], sh.lcs[p])
-			}
-		}
-	}
-	return si
 }
 
 func newShape(z *tokenizer, text []byte, no int) *shape {

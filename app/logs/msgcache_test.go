@@ -1,0 +1,56 @@
+package logs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestMessageCacheChangesNothing analyses inputs with the message cache and
+// without it and wants the same results: the Loghub samples (about half of
+// their messages repeat), the built-in sample, and an input of many more
+// distinct messages than the cache holds, repeated at varying distances
+// with other headers, keywords in the header, the message and masked values.
+func TestMessageCacheChangesNothing(t *testing.T) {
+	inputs := map[string][]byte{"sample": []byte(Sample())}
+	for _, sys := range gaSystems { // when present (always in CI, see loghubDir)
+		if raw, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "loghub-2k", sys.name, sys.name+"_2k.log")); err == nil {
+			inputs[sys.name] = raw
+		}
+	}
+	var b bytes.Buffer
+	levels := []string{"INFO", "ERROR", "WARN"}
+	for i := range 3000 {
+		m := (i * 7919) % (3 * msgCacheSize) // distinct messages, revisited out of order
+		fmt.Fprintf(&b, "2024-01-02 03:04:%02d %s [w-%d] job %d done path=/tmp/retry-%d state=ok\n",
+			i%60, levels[i%3], i%5, m%40, m)
+		if i%9 == 0 {
+			fmt.Fprintf(&b, "2024-01-02 03:04:%02d INFO msg=\"upstream timed out\" id=%d\n", i%60, m%3)
+		}
+	}
+	inputs["churn"] = b.Bytes()
+	for name, in := range inputs {
+		total := bytes.Count(in, []byte{'\n'}) + 1
+		opts := Options{IncludeAssignments: true}
+		with, err := newAnalyzer(opts, total).run(context.Background(), in)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		a := newAnalyzer(opts, total)
+		a.msgs.off = true
+		without, err := a.run(context.Background(), in)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		x, _ := json.Marshal(with)
+		y, _ := json.Marshal(without)
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s: the message cache changed the result (%d matches, %d templates with it; %d, %d without)",
+				name, len(with.Matches), len(with.Templates), len(without.Matches), len(without.Templates))
+		}
+	}
+}
