@@ -26,6 +26,8 @@
 // How a line is read (each step in its own file):
 //   - header.go cuts the header (timestamp, level, host, process, thread,
 //     logger) found generically, without per-format rules;
+//   - msgcache.go remembers recent messages: a message seen shortly before
+//     (as in about half the lines of real logs) skips the next three steps;
 //   - tokenize.go splits the message into tokens and masks values by token
 //     class: numbers, hex, IPs, UUIDs, times, durations, sizes, paths, URLs,
 //     e-mail and host names, quoted strings, key=value values, JSON values;
