@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -116,11 +117,20 @@ func TestSessionsAcrossInstances(t *testing.T) {
 	}
 }
 
-// `parapet migrate` (the release step) while instances serve does not
-// disturb them, and is a no-op on an up-to-date schema.
+// `parapet migrate` (the release step) applies a migration while instances
+// serve, without disturbing them, and is a no-op when run again. The newest
+// migration is undone first, as it would be pending before its release.
 func TestMigrateWhileServing(t *testing.T) {
 	envs := cluster(t, 2)
 	s := envs[0].Seed(t, "release@example.com")
+	db := envs[0].DB.DB
+	undo := db.Exec("DROP TABLE usage_daily")
+	if undo.Error == nil {
+		undo = db.Exec("DELETE FROM goose_db_version WHERE version_id = (SELECT MAX(version_id) FROM goose_db_version)")
+	}
+	if undo.Error != nil {
+		t.Fatalf("undo the newest migration: %v", undo.Error)
+	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -145,16 +155,28 @@ func TestMigrateWhileServing(t *testing.T) {
 			}
 		}(env)
 	}
-	var out, errOut bytes.Buffer
 	env := map[string]string{"DATABASE_URL": envs[0].Config.DatabaseURL, "SESSION_SECRET": string(envs[0].Config.SessionSecret), "PARAPET_ENV": "development"}
-	code := cli.Run([]string{"migrate"}, nil, &out, &errOut, func(k string) string { return env[k] })
+	migrate := func() string {
+		var out, errOut bytes.Buffer
+		if code := cli.Run([]string{"migrate"}, nil, &out, &errOut, func(k string) string { return env[k] }); code != 0 {
+			t.Fatalf("parapet migrate exited %d: %s", code, errOut.String())
+		}
+		return out.String()
+	}
+	time.Sleep(50 * time.Millisecond) // traffic before the release step too
+	first := migrate()
+	second := migrate()
 	close(stop)
 	wg.Wait()
-	if code != 0 {
-		t.Fatalf("parapet migrate exited %d: %s", code, errOut.String())
+	if !strings.HasPrefix(first, "applied 1 migration(s)") || !strings.HasPrefix(second, "applied 0 migration(s)") {
+		t.Errorf("release step said %q, then %q; want 1 migration applied, then none", first, second)
 	}
 	if failures > 0 {
 		t.Errorf("%d requests failed while migrating", failures)
+	}
+	var n int64
+	if err := db.Table("usage_daily").Count(&n).Error; err != nil {
+		t.Errorf("the migrated table is not there: %v", err)
 	}
 	if res := envs[1].Client().Get("/v1/products", "Authorization", "Bearer "+s.Key); res.StatusCode != 200 {
 		t.Errorf("after the release step: %d", res.StatusCode)
