@@ -132,6 +132,15 @@ func (b *Browser) Problems() []string {
 	return append([]string(nil), b.problems...)
 }
 
+// Settled waits until htmx has no request in flight and has finished
+// swapping and settling. htmx scrolls a swapped target into view ("show:")
+// as it settles, a few milliseconds after the new content appears: a click
+// aimed before that scroll lands where the button was, not where it is.
+func Settled() chromedp.Action {
+	return chromedp.Poll(`document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling') === null`, nil,
+		chromedp.WithPollingTimeout(5*time.Second))
+}
+
 // Run performs chromedp actions and fails the test on error.
 func (b *Browser) Run(actions ...chromedp.Action) {
 	b.t.Helper()

@@ -50,6 +50,7 @@ func TestLogsInBrowser(t *testing.T) {
 	b.Run(
 		chromedp.Click(`[data-testid=logs-submit]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`[data-testid=match-row]`, chromedp.ByQuery),
+		apptest.Settled(),
 	)
 	if !strings.HasSuffix(b.Location(), "/logs/app") {
 		t.Errorf("location %s: htmx should have swapped the result in place", b.Location())
@@ -135,6 +136,7 @@ func TestLogsInBrowser(t *testing.T) {
 	b.Run(
 		chromedp.Click(`[data-testid=logs-submit]`, chromedp.ByQuery),
 		chromedp.Poll(`(document.querySelector('[data-testid=matches-range]') || {}).textContent === 'Showing 1–100 of 251 matched lines'`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+		apptest.Settled(),
 	)
 	if n := b.Count(`[data-testid=match-row]`); n != 100 {
 		t.Errorf("page 1 has %d rows", n)
@@ -142,6 +144,7 @@ func TestLogsInBrowser(t *testing.T) {
 	b.Run(
 		chromedp.Click(`[data-testid=matches-next]`, chromedp.ByQuery),
 		chromedp.Poll(`document.querySelector('[data-testid=matches-range]').textContent === 'Showing 101–200 of 251 matched lines'`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+		apptest.Settled(),
 	)
 	if line := b.Text(`[data-testid=match-row] .line-no`); line != "101" {
 		t.Errorf("page 2 starts at line %q", line)
@@ -151,6 +154,7 @@ func TestLogsInBrowser(t *testing.T) {
 	b.Run(
 		chromedp.Click(`[data-testid=filter-fatal]`, chromedp.ByQuery),
 		chromedp.Poll(`document.querySelector('[data-testid=matches-range]').textContent === '1 fatal line'`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+		apptest.Settled(),
 	)
 	if got := b.Text(`[data-testid=match-row] mark.kw`); got != "FATAL" {
 		t.Errorf("the fatal line marks %q", got)
@@ -161,6 +165,7 @@ func TestLogsInBrowser(t *testing.T) {
 		chromedp.SetValue(`#logs-input`, "ERROR one\nERROR two\n", chromedp.ByQuery),
 		chromedp.Click(`[data-testid=filter-all]`, chromedp.ByQuery),
 		chromedp.Poll(`document.querySelector('[data-testid=summary-lines] strong').textContent === '2'`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+		apptest.Settled(),
 	)
 
 	// An input problem replaces the report.
