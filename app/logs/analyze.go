@@ -156,6 +156,7 @@ type analyzer struct {
 	fix     []byte // scratch for lines with invalid UTF-8
 	head    header
 	msgs    msgCache
+	hits    []keywordHit // scratch for msgKeyword
 	lines   int
 	blank   int
 	cut     int
@@ -221,7 +222,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	if !seen {
 		a.z.tokenize(text, hdr)
 		e.shape = a.set.add(&a.z, text, ref)
-		e.hit = a.msgKeyword(text, a.set.shapes[e.shape])
+		e.hit = a.msgKeyword(text, hdr, a.set.shapes[e.shape])
 		e.hit.start, e.hit.end = e.hit.start-hdr, e.hit.end-hdr
 		a.msgs.store(e, msg)
 	} else {

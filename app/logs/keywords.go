@@ -38,7 +38,9 @@ type Keyword struct {
 // words too ("OutOfMemoryError" is out of memory). A phrase takes precedence
 // over its words, so "connection refused" is reliability although "refused"
 // alone is an error. A line reports its most severe match, the first one
-// among equals.
+// among equals. In the message, a keyword that names a key with an empty or
+// null value ("err=<nil>", "errors=0") or counts none ("0 errors", "no
+// errors") is no match (see dismissed).
 var keywordTable = []Keyword{
 	{"fatal", CategoryFatal},
 	{"panic", CategoryFatal},

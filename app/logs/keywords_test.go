@@ -57,6 +57,22 @@ func TestKeywords(t *testing.T) {
 		{"pod OOMKilled", CategoryFatal, "oomkilled", "OOMKilled"},
 		{"CRIT: temperature above threshold", CategoryFatal, "crit", "CRIT"},
 		{"all systems nominal", "", "", ""},
+		// Keys with no value and counts of none say there was no trouble.
+		{`level=info msg="request done" err=<nil>`, "", "", ""},
+		{`level=info msg="request done" error=null`, "", "", ""},
+		{`{"level":"info","msg":"done","error":null}`, "", "", ""},
+		{`{"level":"info","msg":"done","error": ""}`, "", "", ""},
+		{"errors=0 warnings=2", "", "", ""},
+		{"Errors: 0, warnings: 2", "", "", ""},
+		{"error= retried=false", "", "", ""},
+		{"Completed with 0 errors", "", "", ""},
+		{"INFO no errors found", "", "", ""},
+		{"finished without errors", "", "", ""},
+		{"errors=5 warnings=2", CategoryError, "errors", "errors"},
+		{`{"level":"info","msg":"done","error":"disk full"}`, CategoryError, "error", "error"},
+		{"Completed with 3 errors", CategoryError, "errors", "errors"},
+		{"0 errors, 1 timeout", CategoryReliability, "timeout", "timeout"},
+		{"0 errors then an error", CategoryError, "error", "error"},
 	}
 	for _, tt := range tests {
 		m, ok := firstMatch(t, tt.line)

@@ -73,6 +73,12 @@ var fatalSeverity = CategoryFatal.severity()
 // findKeyword returns the most severe keyword in s (the first among equals).
 // Lines are not scanned whole: see better.
 func findKeyword(s []byte) (keywordHit, bool) {
+	return scanKeywords(s, nil)
+}
+
+// scanKeywords returns the most severe keyword in s (the first among
+// equals) and, when all is not nil, appends every keyword found to it.
+func scanKeywords(s []byte, all *[]keywordHit) (keywordHit, bool) {
 	best := keywordHit{kw: -1}
 	bestSev := 0
 	for i := 0; i < len(s); {
@@ -94,9 +100,12 @@ func findKeyword(s []byte) (keywordHit, bool) {
 		if j-i >= 3 && isLetter(s[i]) {
 			if j-i < 32 && kwLens[lower(s[i])-'a']&(1<<(j-i)) != 0 {
 				if h, ok := phraseAt(s, i, j); ok {
+					if all != nil {
+						*all = append(*all, h)
+					}
 					if sev := kwSeverity[h.kw]; sev > bestSev {
 						best, bestSev = h, sev
-						if sev == fatalSeverity {
+						if sev == fatalSeverity && all == nil {
 							return best, true
 						}
 					}
@@ -109,9 +118,12 @@ func findKeyword(s []byte) (keywordHit, bool) {
 				continue
 			}
 			if h, ok := camelHit(s, i, j); ok {
+				if all != nil {
+					*all = append(*all, h)
+				}
 				if sev := kwSeverity[h.kw]; sev > bestSev {
 					best, bestSev = h, sev
-					if sev == fatalSeverity {
+					if sev == fatalSeverity && all == nil {
 						return best, true
 					}
 				}
@@ -164,28 +176,96 @@ func (a *analyzer) headKeyword(text []byte, hdr int) keywordHit {
 	return best
 }
 
-// msgKeyword is the best keyword hit of the message just tokenized in a.z,
-// of shape sh, kw -1 for none.
-func (a *analyzer) msgKeyword(text []byte, sh *shape) keywordHit {
+// msgKeyword is the best keyword hit of the message text[hdr:] just
+// tokenized in a.z, of shape sh, kw -1 for none. Hits that say there was
+// no trouble (see dismissed) do not count.
+func (a *analyzer) msgKeyword(text []byte, hdr int, sh *shape) keywordHit {
 	best := keywordHit{kw: -1}
 	z := &a.z
-	if k := sh.kw; k.kw >= 0 {
-		best = keywordHit{k.kw, int(z.toks[k.tok0].start + k.off0), int(z.toks[k.tok1].start + k.off1)}
+	take := func(h keywordHit) {
+		if better(h, best) && !dismissed(text[hdr:], h.start-hdr, h.end-hdr) {
+			best = h
+		}
+	}
+	for _, k := range sh.kws {
+		take(keywordHit{k.kw, int(z.toks[k.tok0].start + k.off0), int(z.toks[k.tok1].start + k.off1)})
 	}
 	if !z.wordy {
 		return best // no masked value with letters on this line
 	}
+	hits := a.hits[:0]
 	for i := range z.toks {
 		if t := &z.toks[i]; t.masked && t.wordy {
 			from := int(t.start + t.keep)
-			if h, ok := findKeyword(text[from:t.end]); ok {
-				if h = (keywordHit{h.kw, h.start + from, h.end + from}); better(h, best) {
-					best = h
-				}
+			n := len(hits)
+			scanKeywords(text[from:t.end], &hits)
+			for k := n; k < len(hits); k++ {
+				hits[k].start += from
+				hits[k].end += from
 			}
 		}
 	}
+	for _, h := range hits {
+		take(h)
+	}
+	a.hits = hits
 	return best
+}
+
+// dismissed reports a keyword hit msg[start:end] that says there was no
+// trouble: a key with an empty or null value ("err=<nil>", "errors=0",
+// "\"error\":null", "error="), or a count of none ("0 errors", "no
+// errors", "without errors").
+func dismissed(msg []byte, start, end int) bool {
+	// A key: the word, maybe its closing quote, then '=' or ':'.
+	k := end
+	if k < len(msg) && (msg[k] == '"' || msg[k] == '\'') {
+		k++
+	}
+	if k < len(msg) && (msg[k] == '=' || msg[k] == ':') {
+		v := k + 1
+		for v < len(msg) && msg[v] == ' ' && msg[k] == ':' {
+			v++
+		}
+		e := v
+		for e < len(msg) && !isSpace(msg[e]) && strings.IndexByte(",;)}]", msg[e]) < 0 {
+			e++
+		}
+		if nullValue(msg[v:e]) {
+			return true
+		}
+	}
+	// A count of none: the word before is 0, no, zero or without.
+	p := start
+	for p > 0 && (msg[p-1] == ' ' || msg[p-1] == '\t') {
+		p--
+	}
+	if p == start {
+		return false
+	}
+	w := p
+	for w > 0 && wordChar[msg[w-1]] != 0 {
+		w--
+	}
+	return oneOf(msg[w:p], "0", "no", "zero", "without")
+}
+
+// nullValue reports an empty or null value, quoted or not.
+func nullValue(v []byte) bool {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		v = v[1 : len(v)-1]
+	}
+	return oneOf(v, "", "nil", "<nil>", "null", "none", "false", "0", "[]", "{}")
+}
+
+// oneOf reports whether b is one of the lowercase words, ignoring case.
+func oneOf(b []byte, words ...string) bool {
+	for _, w := range words {
+		if equalFold(b, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // glogLevel recognises the glog/klog prefix "E1122 " (level letter, MMDD).

@@ -5,12 +5,12 @@ package logs
 // the template miner then works on shapes, whose number grows with the
 // variety of the log, not with its length.
 type shape struct {
-	key   string       // tokens joined by sep, masked values as wild
-	toks  []string     // the tokens, slices of key
-	vals  []string     // the first line's token text, for display
-	lcp   []uint16     // per masked token: prefix shared by every value seen
-	lcs   []uint16     // per masked token: suffix shared by every value seen
-	kw    shapeKeyword // keyword among the literal tokens
+	key   string         // tokens joined by sep, masked values as wild
+	toks  []string       // the tokens, slices of key
+	vals  []string       // the first line's token text, for display
+	lcp   []uint16       // per masked token: prefix shared by every value seen
+	lcs   []uint16       // per masked token: suffix shared by every value seen
+	kws   []shapeKeyword // keywords among the literal tokens, in order
 	count int
 	first int       // first line number
 	lines []lineRef // the lines, while count <= the rare cut-off; nil after
@@ -19,15 +19,16 @@ type shape struct {
 // shapeKeyword is a keyword found in the literal tokens of a shape, located
 // by token index and byte offset within the token.
 type shapeKeyword struct {
-	kw         int // -1: none
+	kw         int
 	tok0, tok1 int
 	off0, off1 int32
 }
 
-// keywordOf scans the literal text of a shape's tokens once: literal tokens
+// keywordsOf scans the literal text of a shape's tokens once: literal tokens
 // joined by spaces, a masked value replaced by a NUL byte (no word character,
-// no phrase separator).
-func keywordOf(z *tokenizer, text []byte) shapeKeyword {
+// no phrase separator). Every keyword is kept, not only the best: whether
+// one counts depends on the line (see dismissed).
+func keywordsOf(z *tokenizer, text []byte) []shapeKeyword {
 	var buf []byte
 	starts := make([]int, len(z.toks))
 	for i, t := range z.toks {
@@ -42,10 +43,8 @@ func keywordOf(z *tokenizer, text []byte) shapeKeyword {
 			buf = append(buf, text[t.start:t.end]...)
 		}
 	}
-	h, ok := findKeyword(buf)
-	if !ok {
-		return shapeKeyword{kw: -1}
-	}
+	var hits []keywordHit
+	scanKeywords(buf, &hits)
 	at := func(off int, end bool) (int, int32) {
 		i := len(starts) - 1
 		for i > 0 && (starts[i] > off || end && starts[i] == off) {
@@ -53,10 +52,13 @@ func keywordOf(z *tokenizer, text []byte) shapeKeyword {
 		}
 		return i, int32(off - starts[i])
 	}
-	sk := shapeKeyword{kw: h.kw}
-	sk.tok0, sk.off0 = at(h.start, false)
-	sk.tok1, sk.off1 = at(h.end, true)
-	return sk
+	kws := make([]shapeKeyword, len(hits))
+	for i, h := range hits {
+		kws[i].kw = h.kw
+		kws[i].tok0, kws[i].off0 = at(h.start, false)
+		kws[i].tok1, kws[i].off1 = at(h.end, true)
+	}
+	return kws
 }
 
 // lineRef locates one analysed line of the input.
@@ -117,7 +119,7 @@ func newShape(z *tokenizer, text []byte, no int) *shape {
 		lcp:   make([]uint16, n),
 		lcs:   make([]uint16, n),
 		first: no,
-		kw:    keywordOf(z, text),
+		kws:   keywordsOf(z, text),
 	}
 	for len(key) > 0 || len(sh.toks) < n {
 		i := 0
