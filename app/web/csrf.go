@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"parapet/app/apierr"
 	"parapet/app/httpx"
 	"parapet/app/session"
 	"parapet/models"
@@ -63,6 +64,11 @@ func (p *Pages) CSRF(next echo.HandlerFunc) echo.HandlerFunc {
 		want := CurrentOf(c).CSRF
 		got := r.Header.Get("X-CSRF-Token")
 		if got == "" {
+			if r.ContentLength > maxFormBytes {
+				// The token is in a body too large to read: say what is
+				// wrong rather than call the form forged.
+				return apierr.PayloadTooLarge("The form is over 20 MiB, more than any form here takes: the log analyzer reads up to 10 MiB of log and the scanner up to 5 MiB of resources. Send a smaller file or an excerpt.")
+			}
 			r.Body = http.MaxBytesReader(c.Response(), r.Body, maxFormBytes)
 			got = c.FormValue("_csrf")
 		}

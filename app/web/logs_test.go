@@ -438,6 +438,12 @@ func TestLogsPageWithoutJavaScript(t *testing.T) {
 	if res.StatusCode != 413 || !strings.Contains(res.Doc(t).Find("[data-testid=input-problem]").Text(), "200,000 lines") {
 		t.Errorf("too many lines without JS: %d", res.StatusCode)
 	}
+	// A form too large to read its token from says so, in the page.
+	body, ct = scanForm(t, map[string]string{"_csrf": token, "log": strings.Repeat("x", 21<<20)})
+	res = c.Do("POST", "/logs/app", body, "Content-Type", ct)
+	if res.StatusCode != 413 || !strings.Contains(res.Doc(t).Find("main").Text(), "over 20 MiB") {
+		t.Errorf("a 21 MiB form without JS: %d", res.StatusCode)
+	}
 }
 
 func TestLogsPageNeedsCSRFToken(t *testing.T) {
