@@ -40,6 +40,7 @@ func TestConsoleJourneyInBrowser(t *testing.T) {
 		chromedp.SendKeys(`#key-name`, "deploy-bot", chromedp.ByQuery),
 		chromedp.Click(`[data-testid=create-key-form] button[type=submit]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`[data-testid=new-key-value]`, chromedp.ByQuery),
+		apptest.Settled(),
 	)
 	var key string
 	b.Run(chromedp.Value(`[data-testid=new-key-value]`, &key, chromedp.ByQuery))

@@ -173,6 +173,7 @@ func TestLogsInBrowser(t *testing.T) {
 		chromedp.SetValue(`#logs-input`, " \n\n", chromedp.ByQuery),
 		chromedp.Click(`[data-testid=logs-submit]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`[data-testid=input-problems]`, chromedp.ByQuery),
+		apptest.Settled(),
 	)
 	if p := b.Text(`[data-testid=input-problems] h2`); p != "No log lines" {
 		t.Errorf("empty input: %q", p)

@@ -43,6 +43,7 @@ func TestScanInBrowser(t *testing.T) {
 	b.Run(
 		chromedp.Click(`[data-testid=scan-submit]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`[data-testid=finding-row]`, chromedp.ByQuery),
+		apptest.Settled(),
 	)
 	if !strings.HasSuffix(b.Location(), "/scan/app") {
 		t.Errorf("location %s: htmx should have swapped the result in place", b.Location())
@@ -111,6 +112,7 @@ func TestScanInBrowser(t *testing.T) {
 	b.Run(
 		chromedp.Click(`[data-testid=scan-submit]`, chromedp.ByQuery),
 		chromedp.Poll(`document.querySelectorAll('[data-testid=finding-row]').length === 1`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+		apptest.Settled(),
 	)
 	if got := b.Text(`[data-testid=finding-row] .res-name`); got != "from-file" {
 		t.Errorf("the scan of the picked file shows %q", got)
@@ -121,6 +123,7 @@ func TestScanInBrowser(t *testing.T) {
 		chromedp.SetValue(`#scan-input`, `{"resources": [{"type": "s3_bucket", "name": "logs", "encrypted": "no"}, {"type": "security_group", "name": "sg", "ingress": [{"port": 22, "cidr": "0.0.0.0"}]}]}`, chromedp.ByQuery),
 		chromedp.Click(`[data-testid=scan-submit]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`[data-testid=input-problems]`, chromedp.ByQuery),
+		apptest.Settled(),
 	)
 	if n := b.Count(`[data-testid=input-problem]`); n != 2 {
 		t.Errorf("%d problems shown, want 2", n)
