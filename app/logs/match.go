@@ -231,7 +231,9 @@ func dismissed(msg []byte, start, end int) bool {
 		for e < len(msg) && !isSpace(msg[e]) && strings.IndexByte(",;)}]", msg[e]) < 0 {
 			e++
 		}
-		if nullValue(msg[v:e]) {
+		// After '=' a null value is the whole value; after ':' it may
+		// start prose ("error: null pointer"), so it must end there.
+		if nullValue(msg[v:e]) && (msg[k] == '=' || e == len(msg) || !isSpace(msg[e]) || keyNext(msg[e:])) {
 			return true
 		}
 	}
@@ -248,6 +250,19 @@ func dismissed(msg []byte, start, end int) bool {
 		w--
 	}
 	return oneOf(msg[w:p], "0", "no", "zero", "without")
+}
+
+// keyNext reports whether the next word of s is a key ("warnings:", "n=2").
+func keyNext(s []byte) bool {
+	i := skipSpace(s, 0)
+	j := i
+	for j < len(s) && !isSpace(s[j]) {
+		if s[j] == '=' {
+			return true
+		}
+		j++
+	}
+	return j > i && s[j-1] == ':'
 }
 
 // nullValue reports an empty or null value, quoted or not.
