@@ -35,6 +35,8 @@ func (a *App) routes() {
 	console.POST("/keys/:id/revoke", p.RevokeKey)
 	console.GET("/audit", p.AuditPage)
 	console.GET("/usage", p.UsagePage)
+	console.GET("/account", p.AccountPage)
+	console.POST("/account/password", p.ChangePassword)
 	console.GET("/products", p.ProductsPage, web.RequireStaff)
 	console.POST("/products", p.CreateProduct, web.RequireStaff)
 	console.POST("/products/:slug", p.UpdateProduct, web.RequireStaff)

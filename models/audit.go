@@ -32,20 +32,22 @@ type AuditEvent struct {
 
 // Audit actions.
 const (
-	ActionSignInSuccess = "signin.success"
-	ActionSignInFailure = "signin.failure"
-	ActionSignOut       = "signout"
-	ActionSignUp        = "signup"
-	ActionUserCreate    = "user.create" // by an operator, with the CLI
-	ActionStaffGrant    = "user.staff.grant"
-	ActionStaffRevoke   = "user.staff.revoke"
-	ActionOrgCreate     = "org.create"
-	ActionKeyCreate     = "key.create"
-	ActionKeyRevoke     = "key.revoke"
-	ActionProductCreate = "product.create"
-	ActionProductUpdate = "product.update"
-	ActionEntitlement   = "entitlement.set"
-	ActionGatewayCall   = "gateway.call"
+	ActionSignInSuccess   = "signin.success"
+	ActionSignInFailure   = "signin.failure"
+	ActionSignOut         = "signout"
+	ActionPasswordChange  = "password.change"
+	ActionPasswordFailure = "password.failure" // a wrong current password on the change form
+	ActionSignUp          = "signup"
+	ActionUserCreate      = "user.create" // by an operator, with the CLI
+	ActionStaffGrant      = "user.staff.grant"
+	ActionStaffRevoke     = "user.staff.revoke"
+	ActionOrgCreate       = "org.create"
+	ActionKeyCreate       = "key.create"
+	ActionKeyRevoke       = "key.revoke"
+	ActionProductCreate   = "product.create"
+	ActionProductUpdate   = "product.update"
+	ActionEntitlement     = "entitlement.set"
+	ActionGatewayCall     = "gateway.call"
 )
 
 // RecordAudit writes one audit event; the id and time are filled in.
@@ -86,10 +88,12 @@ func AuditPage(ctx context.Context, db *gorm.DB, orgID, action string, limit, of
 	return rows, total, err
 }
 
-// RecentSignInFailures counts failed sign-ins for an email or from an IP
-// since a time: the sign-in throttle.
-func RecentSignInFailures(ctx context.Context, db *gorm.DB, email, ip string, since time.Time) (byEmail, byIP int64, err error) {
-	base := db.WithContext(ctx).Model(&AuditEvent{}).Where("action = ? AND created_at > ?", ActionSignInFailure, since)
+// RecentPasswordFailures counts wrong passwords, at sign-in or on the
+// password change form, for an email or from an IP since a time: the
+// throttle of both forms.
+func RecentPasswordFailures(ctx context.Context, db *gorm.DB, email, ip string, since time.Time) (byEmail, byIP int64, err error) {
+	base := db.WithContext(ctx).Model(&AuditEvent{}).
+		Where("action IN ? AND created_at > ?", []string{ActionSignInFailure, ActionPasswordFailure}, since)
 	if err = base.Session(&gorm.Session{}).Where("target = ?", NormalizeEmail(email)).Count(&byEmail).Error; err != nil {
 		return
 	}

@@ -62,6 +62,19 @@ func SetStaff(ctx context.Context, db *gorm.DB, userID string, staff bool) error
 	return db.WithContext(ctx).Model(&User{}).Where("id = ?", userID).Update("is_staff", staff).Error
 }
 
+// ChangePassword stores a new password hash and ends every session of the
+// user, in one transaction: a session someone else holds dies with the old
+// password (SessionByID would refuse it anyway, as older than the change).
+func ChangePassword(ctx context.Context, db *gorm.DB, userID, passwordHash string) error {
+	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&User{}).Where("id = ?", userID).
+			Updates(map[string]any{"password_hash": passwordHash, "password_changed_at": Now()}).Error; err != nil {
+			return err
+		}
+		return tx.Where("user_id = ?", userID).Delete(&Session{}).Error
+	})
+}
+
 func notFound(err error) error {
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return ErrNotFound

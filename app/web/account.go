@@ -92,15 +92,11 @@ func (p *Pages) SignIn(c echo.Context) error {
 	email := models.NormalizeEmail(c.FormValue("email"))
 	password := c.FormValue("password")
 	f := views.AuthForm{Email: email, Next: localPath(c.FormValue("next"))}
-	ip := c.RealIP()
-
-	byEmail, byIP, err := models.RecentSignInFailures(ctx, p.DB.DB, email, ip, models.Now().Add(-signInWindow))
-	if err != nil {
-		return err
-	}
-	if byEmail >= signInMaxFailures || byIP >= signInMaxFailures {
-		f.Error = fmt.Sprintf("Too many failed sign-in attempts. Wait %d minutes and try again.", int(signInWindow/time.Minute))
-		c.Response().Header().Set("Retry-After", fmt.Sprint(int(signInWindow/time.Second)))
+	if msg, err := p.passwordThrottle(c, email, "sign-in attempts"); err != nil || msg != "" {
+		if err != nil {
+			return err
+		}
+		f.Error = msg
 		return p.renderSignIn(c, http.StatusTooManyRequests, f)
 	}
 
@@ -131,6 +127,19 @@ func (p *Pages) SignIn(c echo.Context) error {
 	}
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionSignInSuccess, Target: user.Email})
 	return c.Redirect(http.StatusSeeOther, orDefault(f.Next, "/console"))
+}
+
+// passwordThrottle returns, once wrong passwords for email or from the
+// client's IP reached signInMaxFailures within signInWindow, the message
+// that refuses the attempt (what names the attempts), and sets
+// Retry-After; otherwise "".
+func (p *Pages) passwordThrottle(c echo.Context, email, what string) (string, error) {
+	byEmail, byIP, err := models.RecentPasswordFailures(c.Request().Context(), p.DB.DB, email, c.RealIP(), models.Now().Add(-signInWindow))
+	if err != nil || byEmail < signInMaxFailures && byIP < signInMaxFailures {
+		return "", err
+	}
+	c.Response().Header().Set("Retry-After", fmt.Sprint(int(signInWindow/time.Second)))
+	return fmt.Sprintf("Too many failed %s. Wait %d minutes and try again.", what, int(signInWindow/time.Minute)), nil
 }
 
 // startSession ends the visitor's old session, if any, and begins a new

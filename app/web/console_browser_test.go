@@ -75,6 +75,11 @@ func TestConsoleJourneyInBrowser(t *testing.T) {
 	b.Screenshot("console-key-revoked")
 	b.Run(chromedp.Navigate(env.URL("/console/audit")), chromedp.WaitVisible(`[data-testid=audit-table]`, chromedp.ByQuery))
 	b.Screenshot("console-audit")
+	b.Run(chromedp.Navigate(env.URL("/console/account")), chromedp.WaitVisible(`[data-testid=password-form]`, chromedp.ByQuery))
+	if got := b.Text(`[data-testid=account-email]`); got != "new.user@example.com" {
+		t.Errorf("account page shows %q", got)
+	}
+	b.Screenshot("console-account")
 	b.Run(chromedp.EmulateViewport(390, 844), chromedp.Navigate(env.URL("/console/keys")), chromedp.WaitVisible(`[data-testid=keys-table]`, chromedp.ByQuery))
 	b.Screenshot("console-keys-phone")
 	b.ExpectNoProblems()

@@ -1,0 +1,75 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/auth"
+	"parapet/app/httpx"
+	"parapet/models"
+	"parapet/views"
+)
+
+// AccountPage shows the signed-in account and its password form.
+func (p *Pages) AccountPage(c echo.Context) error {
+	ch := httpx.Chrome(c, "Account")
+	ch.Nav = "console"
+	if c.QueryParam("changed") == "1" {
+		ch.Flash = "Your password is changed. Every other session of this account is signed out."
+	}
+	return httpx.Render(c, http.StatusOK, views.Account(ch, views.AccountData{Email: CurrentOf(c).User.Email}))
+}
+
+// ChangePassword replaces the account's password after checking the
+// current one. Wrong current passwords count against the sign-in throttle,
+// so the form is no way around it. On success every session of the
+// account ends, this one included, and this browser gets a new one.
+func (p *Pages) ChangePassword(c echo.Context) error {
+	ctx := c.Request().Context()
+	cur := CurrentOf(c)
+	user := cur.User
+	current, next, again := c.FormValue("current_password"), c.FormValue("new_password"), c.FormValue("confirm_password")
+	fail := func(status int, msg string) error {
+		ch := httpx.Chrome(c, "Account")
+		ch.Nav = "console"
+		return httpx.Render(c, status, views.Account(ch, views.AccountData{Email: user.Email, Error: msg}))
+	}
+
+	if msg, err := p.passwordThrottle(c, user.Email, "password attempts"); err != nil || msg != "" {
+		if err != nil {
+			return err
+		}
+		return fail(http.StatusTooManyRequests, msg)
+	}
+	if ok, err := auth.CheckPassword(user.PasswordHash, current); err != nil || !ok {
+		if err := p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionPasswordFailure, Target: user.Email, OrgID: orgIDOf(cur)}); err != nil {
+			return err // the throttle counts these records: never skip one
+		}
+		return fail(http.StatusUnauthorized, "Your current password is not right.")
+	}
+	switch err := auth.CheckPasswordRules(next); {
+	case err != nil:
+		return fail(http.StatusUnprocessableEntity, upperFirst(err.Error())+".")
+	case next != again:
+		return fail(http.StatusUnprocessableEntity, "The new password and its confirmation differ.")
+	case next == current:
+		return fail(http.StatusUnprocessableEntity, "The new password is the current one. Choose another.")
+	}
+	hash, err := auth.HashPassword(next)
+	if err != nil {
+		return err
+	}
+	if err := models.ChangePassword(ctx, p.DB.DB, user.ID, hash); err != nil {
+		return err
+	}
+	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionPasswordChange, Target: user.Email, OrgID: orgIDOf(cur)})
+	orgID := ""
+	if cur.Org != nil {
+		orgID = cur.Org.ID
+	}
+	if err := p.startSession(c, user, orgID); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/console/account?changed=1")
+}
