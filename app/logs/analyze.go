@@ -196,7 +196,7 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 
 func (a *analyzer) line(input []byte, ref lineRef) {
 	text := input[ref.start:ref.end]
-	if blank(text) {
+	if !hasNonSpace(text) {
 		a.blank++
 		return
 	}
@@ -241,15 +241,6 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	if a.opts.IncludeAssignments {
 		a.assign = append(a.assign, si)
 	}
-}
-
-func blank(s []byte) bool {
-	for _, c := range s {
-		if !isSpace(c) {
-			return false
-		}
-	}
-	return true
 }
 
 // appendValid appends s with every run of invalid UTF-8 replaced by U+FFFD.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -88,7 +89,7 @@ func TestOutlierThreshold(t *testing.T) {
 			if res.Summary.RareCutoff != tt.cutoff {
 				t.Errorf("rare cut-off %d, want %d", res.Summary.RareCutoff, tt.cutoff)
 			}
-			if got := outlierLines(res); !mapsEqual(got, tt.rare) {
+			if got := outlierLines(res); !maps.Equal(got, tt.rare) {
 				t.Errorf("outliers %v, want %v", got, tt.rare)
 			}
 			for _, o := range res.Outliers {
@@ -98,18 +99,6 @@ func TestOutlierThreshold(t *testing.T) {
 			}
 		})
 	}
-}
-
-func mapsEqual(a, b map[string]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 func TestBadOptions(t *testing.T) {

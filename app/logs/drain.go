@@ -74,22 +74,11 @@ func mine(ctx context.Context, shapes []*shape) ([]*cluster, error) {
 			}
 		}
 		if best >= 0 {
-			c := clusters[best]
-			for i, t := range sh.toks {
-				if c.toks[i] != t {
-					c.toks[i] = wildTok
-				}
-			}
-			c.members = append(c.members, si)
-			c.count += sh.count
+			clusters[best].add(sh, si)
 			continue
 		}
 		buckets[bk] = append(buckets[bk], int32(len(clusters)))
-		clusters = append(clusters, &cluster{
-			toks:    slices.Clone(sh.toks),
-			members: []int32{si},
-			count:   sh.count,
-		})
+		clusters = append(clusters, newCluster(shapes, []int32{si}))
 	}
 	var out []*cluster
 	for _, c := range clusters {
@@ -414,15 +403,20 @@ func constantWord(t string) bool {
 
 // newCluster builds a cluster of members, with wildcards where they differ.
 func newCluster(shapes []*shape, members []int32) *cluster {
-	c := &cluster{toks: slices.Clone(shapes[members[0]].toks), members: members}
+	c := &cluster{toks: slices.Clone(shapes[members[0]].toks), members: members[:0]}
 	for _, si := range members {
-		sh := shapes[si]
-		c.count += sh.count
-		for i, t := range sh.toks {
-			if c.toks[i] != t {
-				c.toks[i] = wildTok
-			}
-		}
+		c.add(shapes[si], si)
 	}
 	return c
+}
+
+// add makes shape sh, index si, a member, with wildcards where it differs.
+func (c *cluster) add(sh *shape, si int32) {
+	for i, t := range sh.toks {
+		if c.toks[i] != t {
+			c.toks[i] = wildTok
+		}
+	}
+	c.members = append(c.members, si)
+	c.count += sh.count
 }

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -62,7 +63,7 @@ func TestMining(t *testing.T) {
 		{
 			name:  "many word values at several places join",
 			lines: manyWords(30),
-			want:  repeat(1, 30),
+			want:  slices.Repeat([]int{1}, 30),
 		},
 		{
 			name: "protocol names stay apart, optional unit annotations do not matter",
@@ -86,7 +87,7 @@ func TestMining(t *testing.T) {
 			name: "a few words with a rare one are values",
 			lines: append(append(repeatLines(4, "session %d opened for user cyrus"),
 				repeatLines(4, "session %d opened for user news")...), "session 9 opened for user test"),
-			want: repeat(1, 9),
+			want: slices.Repeat([]int{1}, 9),
 		},
 		{
 			name: "different keys are different messages",
@@ -131,14 +132,6 @@ func repeatLines(n int, format string) []string {
 	out := make([]string, n)
 	for i := range out {
 		out[i] = fmt.Sprintf(format, i+1)
-	}
-	return out
-}
-
-func repeat(v, n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = v
 	}
 	return out
 }

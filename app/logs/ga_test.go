@@ -29,8 +29,11 @@ var gaSystems = []struct {
 
 const gaAverageFloor = 0.99
 
+// loghubPath is where the Loghub samples are, beside the repository.
+var loghubPath = filepath.Join("..", "..", "..", "shared", "data", "loghub-2k")
+
 func loghubDir(t testing.TB) string {
-	dir := filepath.Join("..", "..", "..", "shared", "data", "loghub-2k")
+	dir := loghubPath
 	if _, err := os.Stat(dir); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("Loghub samples missing at %s (required in CI): %v", dir, err)

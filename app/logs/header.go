@@ -502,10 +502,5 @@ func (ws *wordSet) lookup(t []byte) bool {
 }
 
 func isLoggerName(t []byte) bool {
-	for _, c := range t {
-		if c == '.' {
-			return true
-		}
-	}
-	return false
+	return bytes.IndexByte(t, '.') >= 0
 }

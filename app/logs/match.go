@@ -96,28 +96,16 @@ func scanKeywords(s []byte, all *[]keywordHit) (keywordHit, bool) {
 			seen |= k
 			j++
 		}
-		upper := seen&wordUpper != 0
 		if j-i >= 3 && isLetter(s[i]) {
+			var h keywordHit
+			ok := false
 			if j-i < 32 && kwLens[lower(s[i])-'a']&(1<<(j-i)) != 0 {
-				if h, ok := phraseAt(s, i, j); ok {
-					if all != nil {
-						*all = append(*all, h)
-					}
-					if sev := kwSeverity[h.kw]; sev > bestSev {
-						best, bestSev = h, sev
-						if sev == fatalSeverity && all == nil {
-							return best, true
-						}
-					}
-					i = h.end
-					continue
-				}
+				h, ok = phraseAt(s, i, j)
 			}
-			if !upper {
-				i = j
-				continue
+			if !ok && seen&wordUpper != 0 {
+				h, ok = camelHit(s, i, j)
 			}
-			if h, ok := camelHit(s, i, j); ok {
+			if ok {
 				if all != nil {
 					*all = append(*all, h)
 				}
@@ -127,6 +115,7 @@ func scanKeywords(s []byte, all *[]keywordHit) (keywordHit, bool) {
 						return best, true
 					}
 				}
+				j = max(j, h.end) // a phrase goes on past the word
 			}
 		}
 		i = j

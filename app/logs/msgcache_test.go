@@ -18,7 +18,7 @@ import (
 func TestMessageCacheChangesNothing(t *testing.T) {
 	inputs := map[string][]byte{"sample": []byte(Sample())}
 	for _, sys := range gaSystems { // when present (always in CI, see loghubDir)
-		if raw, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "loghub-2k", sys.name, sys.name+"_2k.log")); err == nil {
+		if raw, err := os.ReadFile(filepath.Join(loghubPath, sys.name, sys.name+"_2k.log")); err == nil {
 			inputs[sys.name] = raw
 		}
 	}

@@ -8,11 +8,10 @@ type shape struct {
 	key   string         // tokens joined by sep, masked values as wild
 	toks  []string       // the tokens, slices of key
 	vals  []string       // the first line's token text, for display
-	lcp   []uint16       // per masked token: prefix shared by every value seen
-	lcs   []uint16       // per masked token: suffix shared by every value seen
+	lcp   []uint16       // per token: prefix shared by every value seen (a literal's whole length)
+	lcs   []uint16       // per token: suffix shared by every value seen
 	kws   []shapeKeyword // keywords among the literal tokens, in order
 	count int
-	first int       // first line number
 	lines []lineRef // the lines, while count <= the rare cut-off; nil after
 }
 
@@ -81,7 +80,7 @@ func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 	si, ok := ss.index[string(z.shapeKey())]
 	if !ok {
 		si = int32(len(ss.shapes))
-		ss.shapes = append(ss.shapes, newShape(z, text, int(ref.no)))
+		ss.shapes = append(ss.shapes, newShape(z, text))
 		ss.index[ss.shapes[si].key] = si
 	}
 	ss.count(si, ref)
@@ -109,17 +108,16 @@ func (ss *shapeSet) count(si int32, ref lineRef) {
 	}
 }
 
-func newShape(z *tokenizer, text []byte, no int) *shape {
+func newShape(z *tokenizer, text []byte) *shape {
 	key := string(z.shapeKey())
 	n := len(z.toks)
 	sh := &shape{
-		key:   key,
-		toks:  make([]string, 0, n),
-		vals:  make([]string, n),
-		lcp:   make([]uint16, n),
-		lcs:   make([]uint16, n),
-		first: no,
-		kws:   keywordsOf(z, text),
+		key:  key,
+		toks: make([]string, 0, n),
+		vals: make([]string, n),
+		lcp:  make([]uint16, n),
+		lcs:  make([]uint16, n),
+		kws:  keywordsOf(z, text),
 	}
 	for len(key) > 0 || len(sh.toks) < n {
 		i := 0
@@ -147,13 +145,15 @@ func newShape(z *tokenizer, text []byte, no int) *shape {
 	}
 	all := string(buf)
 	for p, t := range z.toks {
-		if !t.masked {
+		if t.masked {
+			l := int(t.end - t.start)
+			sh.vals[p], all = all[:l], all[l:]
+		} else {
 			sh.vals[p] = sh.toks[p]
-			continue
 		}
-		l := int(t.end - t.start)
-		sh.vals[p], all = all[:l], all[l:]
-		sh.lcp[p], sh.lcs[p] = clamp16(l), clamp16(l)
+		// A literal token is shared whole by every line; add shrinks the
+		// shared part of masked ones.
+		sh.lcp[p], sh.lcs[p] = clamp16(len(sh.vals[p])), clamp16(len(sh.vals[p]))
 	}
 	return sh
 }

@@ -8,22 +8,17 @@ import (
 // result turns shapes, clusters and matches into the Result.
 func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	shapes := a.set.shapes
-	first := func(c *cluster) int {
-		f := shapes[c.members[0]].first
-		for _, si := range c.members[1:] {
-			f = min(f, shapes[si].first)
-		}
-		return f
-	}
-	firsts := make(map[*cluster]int, len(clusters))
+	// Shapes are numbered in the order of their first lines, so a
+	// cluster's smallest member is its first line's shape.
+	firsts := make(map[*cluster]int32, len(clusters))
 	for _, c := range clusters {
-		firsts[c] = first(c)
+		firsts[c] = slices.Min(c.members)
 	}
 	slices.SortFunc(clusters, func(x, y *cluster) int {
 		if x.count != y.count {
 			return y.count - x.count
 		}
-		return firsts[x] - firsts[y]
+		return int(firsts[x] - firsts[y])
 	})
 	id := make([]int, len(shapes)) // shape index -> template id
 	res := &Result{
@@ -181,16 +176,16 @@ func display(shapes []*shape, c *cluster) string {
 func valueAt(shapes []*shape, members []int32, p int) string {
 	sh := shapes[members[0]]
 	rep := sh.vals[p]
-	pre, suf := rep[:lcpOf(sh, p)], rep[len(rep)-lcsOf(sh, p):]
+	pre, suf := rep[:sh.lcp[p]], rep[len(rep)-int(sh.lcs[p]):]
 	same := len(pre) == len(rep)
 	minLen := len(rep)
 	for _, si := range members[1:] {
 		o := shapes[si]
 		v := o.vals[p]
 		minLen = min(minLen, len(v))
-		same = same && v == rep && lcpOf(o, p) == len(v)
-		pre = pre[:commonPrefix(pre, v[:lcpOf(o, p)])]
-		suf = suf[len(suf)-commonSuffix(suf, v[len(v)-lcsOf(o, p):]):]
+		same = same && v == rep && int(o.lcp[p]) == len(v)
+		pre = pre[:commonPrefix(pre, v[:o.lcp[p]])]
+		suf = suf[len(suf)-commonSuffix(suf, v[len(v)-int(o.lcs[p]):]):]
 	}
 	if same {
 		return rep
@@ -207,20 +202,6 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 		suf = suf[1:]
 	}
 	return pre + "<*>" + suf
-}
-
-func lcpOf(sh *shape, p int) int {
-	if sh.toks[p] == sh.vals[p] {
-		return len(sh.vals[p])
-	}
-	return int(sh.lcp[p])
-}
-
-func lcsOf(sh *shape, p int) int {
-	if sh.toks[p] == sh.vals[p] {
-		return len(sh.vals[p])
-	}
-	return int(sh.lcs[p])
 }
 
 func commonPrefix(a, b string) int {

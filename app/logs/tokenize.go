@@ -37,10 +37,12 @@ type tokenizer struct {
 func (z *tokenizer) tokenize(s []byte, from int) {
 	z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false
 	i := skipSpace(s, from)
-	if i < len(s) && s[i] == '{' && jsonObject(s, i) && z.json(s, i) {
-		return
+	if i < len(s) && s[i] == '{' && jsonObject(s, i) {
+		if z.json(s, i) {
+			return
+		}
+		z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false // drop what the failed JSON attempt left
 	}
-	z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false // drop what a failed JSON attempt left
 	z.words(s, i, len(s), true)
 }
 
@@ -300,12 +302,7 @@ func messageKey(k []byte) bool {
 	for len(k) > 0 && !isLetter(k[len(k)-1]) {
 		k = k[:len(k)-1]
 	}
-	for _, w := range []string{"msg", "message", "event", "log", "text", "error", "err", "reason"} {
-		if equalFold(k, w) {
-			return true
-		}
-	}
-	return false
+	return oneOf(k, "msg", "message", "event", "log", "text", "error", "err", "reason")
 }
 
 // classify decides whether a token is masked and how much of it is kept;

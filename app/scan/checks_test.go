@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -170,7 +171,7 @@ func TestEveryRuleHasItsFields(t *testing.T) {
 			t.Errorf("rule %+v", r)
 		}
 		seen[r.ID] = true
-		if !slicesContain(supportedTypes, r.ResourceType) {
+		if !slices.Contains(supportedTypes, r.ResourceType) {
 			t.Errorf("rule %s: resource type %q", r.ID, r.ResourceType)
 		}
 	}
@@ -195,13 +196,4 @@ func TestPortLists(t *testing.T) {
 			owner[s.port] = name
 		}
 	}
-}
-
-func slicesContain(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

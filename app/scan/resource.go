@@ -20,10 +20,9 @@ var supportedTypes = []string{typeS3Bucket, typeSecurityGroup, typeIAMPolicy, ty
 // it. Fields of other types are not read. The parser reuses one resource for
 // every element, so checks must not keep it or its slices.
 type resource struct {
-	index  int    // position in "resources"
-	offset int    // byte offset of the resource's '{'
-	typ    string // one of the type constants
-	name   string
+	index int    // position in "resources"
+	typ   string // one of the type constants
+	name  string
 
 	publicRead, encrypted, publiclyAccessible flag // s3_bucket, database
 

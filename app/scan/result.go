@@ -52,7 +52,6 @@ type Finding struct {
 	Line int `json:"-"`
 
 	offset int    // byte offset of the cause, for ranking and Line
-	rule   ruleID // Rule's index in the catalogue
 	cause  string // what makes this finding distinct within its resource and rule
 }
 

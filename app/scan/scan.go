@@ -185,7 +185,7 @@ func place(res *Result, next *[2][4]int, h *hit) {
 		Rule: rule.ID, Severity: rule.Severity, Title: rule.Title, Message: h.message, Remediation: rule.Remediation,
 		Resource: ResourceRef{Type: rule.ResourceType, Name: h.name, Index: h.index},
 		Path:     h.path, References: rule.References, Line: h.line,
-		offset: h.offset, rule: h.rule, cause: h.cause,
+		offset: h.offset, cause: h.cause,
 	}
 	rank := rule.Severity.rank()
 	if h.reason == "" {

@@ -30,7 +30,7 @@ func (p *parser) validate(i, offset int, f *[numFields]span) {
 
 	r := &p.res
 	*r = resource{
-		index: i, offset: offset, typ: kind, name: name,
+		index: i, typ: kind, name: name,
 		ingress: r.ingress[:0], actions: r.actions[:0], targets: r.targets[:0], suppress: r.suppress[:0],
 	}
 	p.suppressions(i, f[fieldSuppress], kind, r)
