@@ -26,10 +26,7 @@ import (
 type App struct {
 	cfg      Config
 	log      *slog.Logger
-	db       *models.DB
 	e        *echo.Echo
-	sessions *session.Store
-	keys     *keys.Verifier
 	pages    *web.Pages
 	api      *api.API
 	redis    *redis.Client
@@ -39,9 +36,9 @@ type App struct {
 
 // New builds the application on an open, migrated database.
 func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
-	a := &App{cfg: cfg, log: log, db: db}
-	a.sessions = session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS)
-	a.keys = keys.NewVerifier(db.DB, log)
+	a := &App{cfg: cfg, log: log}
+	sessions := session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS)
+	verifier := keys.NewVerifier(db.DB, log)
 	var err error
 	if a.recorder, err = meter.NewRecorder(db, log); err != nil {
 		return nil, fmt.Errorf("gateway recorder: %w", err)
@@ -58,7 +55,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
-	a.api = api.New(api.Deps{DB: db, Log: log, Keys: a.keys, Limiter: limiter, PublicURL: cfg.PublicURL, IsHTTPS: a.requestIsHTTPS,
+	a.api = api.New(api.Deps{DB: db, Keys: verifier, Limiter: limiter, PublicURL: cfg.PublicURL, IsHTTPS: a.requestIsHTTPS,
 		Gateway: a.gateway, GatewayTimeout: g.Timeout, Recorder: a.recorder,
 		Limits: map[api.Surface]int{
 			api.SurfacePublic:  cfg.RateLimitPerMinute,
@@ -66,7 +63,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 			api.SurfaceScan:    cfg.RateLimitPerMinute,
 			api.SurfaceGateway: cfg.GatewayRateLimitPerMinute,
 		}})
-	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: a.sessions, Keys: a.keys, Secret: cfg.SessionSecret,
+	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: sessions, Keys: verifier, Secret: cfg.SessionSecret,
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
 		Gateway: web.GatewayDeps{Proxy: a.gateway, Demo: cfg.DemoUpstream(), Limiter: limiter, RateLimit: cfg.GatewayRateLimitPerMinute,
 			Recorder: a.recorder}})

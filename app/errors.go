@@ -30,9 +30,6 @@ func (a *App) handleError(err error, c echo.Context) {
 	if e.RetryAfter > 0 {
 		h.Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
-	if e.Status == http.StatusMethodNotAllowed && h.Get("Allow") == "" {
-		h.Set("Allow", allowedMethods(c))
-	}
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(e.Status)
 		return
@@ -136,14 +133,4 @@ func pageText(e *apierr.Error) (string, string) {
 	default:
 		return http.StatusText(e.Status), e.Message
 	}
-}
-
-func allowedMethods(c echo.Context) string {
-	var methods []string
-	for _, r := range c.Echo().Routes() {
-		if r.Path == c.Path() && r.Method != echo.RouteNotFound {
-			methods = append(methods, r.Method)
-		}
-	}
-	return strings.Join(methods, ", ")
 }

@@ -28,7 +28,7 @@ func testRoutes(env *apptest.Env) {
 			Name  string `json:"name"`
 			Count int    `json:"count"`
 		}
-		if err := httpx.DecodeJSON(body, &v, false); err != nil {
+		if err := httpx.DecodeJSON(body, &v); err != nil {
 			return err
 		}
 		return c.JSON(http.StatusOK, v)

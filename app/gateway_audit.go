@@ -43,7 +43,7 @@ func (a *App) auditGatewayCalls(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			e := a.toAPIError(err, c)
 			o.Status, o.Code = e.Status, e.Code
-			c.Error(err)
+			c.Error(e)
 		}
 		o.Total = time.Since(start)
 		call := meter.Of(c)

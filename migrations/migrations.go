@@ -8,7 +8,6 @@ import (
 	"database/sql"
 	"embed"
 	"fmt"
-	"io/fs"
 
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/database"
@@ -27,10 +26,6 @@ const (
 )
 
 func provider(db *sql.DB, d Dialect) (*goose.Provider, error) {
-	sub, err := fs.Sub(files, ".")
-	if err != nil {
-		return nil, err
-	}
 	var opts []goose.ProviderOption
 	dialect := database.DialectSQLite3
 	if d == Postgres {
@@ -43,7 +38,7 @@ func provider(db *sql.DB, d Dialect) (*goose.Provider, error) {
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
-	return goose.NewProvider(dialect, db, sub, opts...)
+	return goose.NewProvider(dialect, db, files, opts...)
 }
 
 // Up applies every pending migration and returns how many it applied.

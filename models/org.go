@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -28,11 +29,9 @@ type Membership struct {
 	CreatedAt time.Time
 }
 
-// Roles a member can have. The creator of an organization is its owner.
-const (
-	RoleOwner  = "owner"
-	RoleMember = "member"
-)
+// RoleOwner is the role of an organization's creator, so far its only
+// member (there are no invitations yet).
+const RoleOwner = "owner"
 
 // OrgWithRole is an organization as one of its members sees it.
 type OrgWithRole struct {
@@ -114,11 +113,7 @@ func CreateOrg(ctx context.Context, db *gorm.DB, name, ownerID string, gatewayMo
 }
 
 // ErrSlugTaken means no free slug could be found for a name.
-var ErrSlugTaken = errorString("could not find a free slug for this name; choose another name")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
+var ErrSlugTaken = errors.New("could not find a free slug for this name; choose another name")
 
 // OrgsOfUser lists the organizations a user belongs to, by name.
 func OrgsOfUser(ctx context.Context, db *gorm.DB, userID string) ([]OrgWithRole, error) {

@@ -38,8 +38,8 @@ func str(p *string, none string) string {
 
 func itoa[T ~int | ~int64](n T) string { return fmt.Sprintf("%d", n) }
 
-// thousands writes 1234567 as 1,234,567.
-func thousands[T ~int | ~int64](n T) string {
+// Thousands writes 1234567 as 1,234,567.
+func Thousands[T ~int | ~int64](n T) string {
 	s := fmt.Sprintf("%d", n)
 	neg := s[0] == '-'
 	if neg {

@@ -165,7 +165,7 @@ func rangeText(p logsPage, one, many string) string {
 	if p.Pages == 1 {
 		return plural(p.Total, one, many)
 	}
-	return "Showing " + thousands(p.From) + "–" + thousands(p.To) + " of " + thousands(p.Total) + " " + many
+	return "Showing " + Thousands(p.From) + "–" + Thousands(p.To) + " of " + Thousands(p.Total) + " " + many
 }
 
 // matchNouns name the matches shown: all of them or one category.
@@ -481,7 +481,7 @@ func logsHelp() templ.Component {
 			templ_7745c5c3_Var8 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<details class=\"scan-help\" data-testid=\"logs-help\"><summary>What is matched, and what an outlier is</summary><p>A line matches when it carries one of these words, in any case, as a whole word (<code>[ERROR]</code>, <code>level=error</code> and <code>NullPointerException</code> match; <code>errorless</code> and <code>error_code</code> do not). A line with several keywords reports its most severe one.</p><dl class=\"kv keyword-table\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<details class=\"scan-help\" data-testid=\"logs-help\"><summary>What is matched, and what an outlier is</summary><p>A line matches when it carries one of these words, in any case, as a whole word (<code>[ERROR]</code>, <code>level=error</code> and <code>NullPointerException</code> match; <code>errorless</code> and <code>error_code</code> do not). A keyword that says nothing went wrong does not count: a key with an empty or null value (<code>err=&lt;nil&gt;</code>, <code>errors=0</code>) or a count of none (<code>0 errors</code>, <code>no errors</code>). A line with several keywords reports its most severe one.</p><dl class=\"kv keyword-table\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -773,7 +773,7 @@ func logsReport(r LogsReport) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var24 string
-		templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(s.Lines))
+		templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(s.Lines))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 417, Col: 32}
 		}
@@ -833,7 +833,7 @@ func logsReport(r LogsReport) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var27 string
-		templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(s.Matched))
+		templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(s.Matched))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 431, Col: 34}
 		}
@@ -882,7 +882,7 @@ func logsReport(r LogsReport) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var31 string
-			templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(cc.N))
+			templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(cc.N))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 434, Col: 119}
 			}
@@ -913,7 +913,7 @@ func logsReport(r LogsReport) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var33 string
-		templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(s.Templates))
+		templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(s.Templates))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 440, Col: 36}
 		}
@@ -926,7 +926,7 @@ func logsReport(r LogsReport) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var34 string
-		templ_7745c5c3_Var34, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(s.Outliers))
+		templ_7745c5c3_Var34, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(s.Outliers))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 445, Col: 35}
 		}
@@ -1096,7 +1096,7 @@ func LogsMatches(r LogsReport) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var42 string
-				templ_7745c5c3_Var42, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(m.Line))
+				templ_7745c5c3_Var42, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(m.Line))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 486, Col: 69}
 				}
@@ -1431,7 +1431,7 @@ func logsFilterButton(r LogsReport, cat logs.Category, label string, n int, page
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var61 string
-			templ_7745c5c3_Var61, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(n))
+			templ_7745c5c3_Var61, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(n))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 529, Col: 87}
 			}
@@ -1529,7 +1529,7 @@ func logsFilterButton(r LogsReport, cat logs.Category, label string, n int, page
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var68 string
-			templ_7745c5c3_Var68, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(n))
+			templ_7745c5c3_Var68, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(n))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 532, Col: 87}
 			}
@@ -1641,7 +1641,7 @@ func logsPager(r LogsReport, list string, pg logsPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var74 string
-			templ_7745c5c3_Var74, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(pg.Page))
+			templ_7745c5c3_Var74, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(pg.Page))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 545, Col: 85}
 			}
@@ -1654,7 +1654,7 @@ func logsPager(r LogsReport, list string, pg logsPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var75 string
-			templ_7745c5c3_Var75, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(pg.Pages))
+			templ_7745c5c3_Var75, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(pg.Pages))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 545, Col: 112}
 			}
@@ -1856,7 +1856,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var85 string
-		templ_7745c5c3_Var85, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(s.Lines))
+		templ_7745c5c3_Var85, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(s.Lines))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 574, Col: 127}
 		}
@@ -1933,7 +1933,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var89 string
-				templ_7745c5c3_Var89, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(o.Line))
+				templ_7745c5c3_Var89, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(o.Line))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 588, Col: 69}
 				}
@@ -1982,7 +1982,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var92 string
-				templ_7745c5c3_Var92, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(o.Count))
+				templ_7745c5c3_Var92, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(o.Count))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 596, Col: 97}
 				}
@@ -2059,7 +2059,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var95 string
-			templ_7745c5c3_Var95, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(len(top)))
+			templ_7745c5c3_Var95, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(len(top)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 615, Col: 33}
 			}
@@ -2072,7 +2072,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var96 string
-			templ_7745c5c3_Var96, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(len(res.Templates)))
+			templ_7745c5c3_Var96, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(len(res.Templates)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 615, Col: 70}
 			}
@@ -2152,7 +2152,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var101 string
-			templ_7745c5c3_Var101, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(tp.Count))
+			templ_7745c5c3_Var101, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(tp.Count))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 629, Col: 98}
 			}
@@ -2204,7 +2204,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var105 string
-			templ_7745c5c3_Var105, templ_7745c5c3_Err = templ.JoinStringErrs("Template " + itoa(tp.ID) + ": " + thousands(tp.Count) + " lines")
+			templ_7745c5c3_Var105, templ_7745c5c3_Err = templ.JoinStringErrs("Template " + itoa(tp.ID) + ": " + Thousands(tp.Count) + " lines")
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 632, Col: 149}
 			}

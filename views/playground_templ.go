@@ -135,7 +135,7 @@ func Playground(c Chrome, d PlaygroundData) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var6 string
-				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(d.TokensLeft))
+				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(d.TokensLeft))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/playground.templ`, Line: 75, Col: 106}
 				}
@@ -148,7 +148,7 @@ func Playground(c Chrome, d PlaygroundData) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var7 string
-				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(d.MonthlyTokens))
+				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(d.MonthlyTokens))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/playground.templ`, Line: 76, Col: 64}
 				}
@@ -200,7 +200,7 @@ func Playground(c Chrome, d PlaygroundData) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var11 string
-				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(d.MaxTokensCap))
+				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(d.MaxTokensCap))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/playground.templ`, Line: 84, Col: 95}
 				}

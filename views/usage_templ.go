@@ -182,7 +182,7 @@ func Usage(c Chrome, d UsageData) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var5 string
-				templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(d.Allowance.MonthlyTokens))
+				templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(d.Allowance.MonthlyTokens))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/usage.templ`, Line: 97, Col: 130}
 				}
@@ -195,7 +195,7 @@ func Usage(c Chrome, d UsageData) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var6 string
-				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(d.Allowance.UsedTokens))
+				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(d.Allowance.UsedTokens))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/usage.templ`, Line: 98, Col: 115}
 				}
@@ -221,7 +221,7 @@ func Usage(c Chrome, d UsageData) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var8 string
-				templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(d.Allowance.Left()))
+				templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(d.Allowance.Left()))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/usage.templ`, Line: 99, Col: 111}
 				}
@@ -387,7 +387,7 @@ func Usage(c Chrome, d UsageData) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var18 string
-						templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(r.Requests))
+						templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(r.Requests))
 						if templ_7745c5c3_Err != nil {
 							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/usage.templ`, Line: 133, Col: 99}
 						}
@@ -400,7 +400,7 @@ func Usage(c Chrome, d UsageData) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var19 string
-						templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(r.InputTokens))
+						templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(r.InputTokens))
 						if templ_7745c5c3_Err != nil {
 							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/usage.templ`, Line: 134, Col: 103}
 						}
@@ -413,7 +413,7 @@ func Usage(c Chrome, d UsageData) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var20 string
-						templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(r.OutputTokens))
+						templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(r.OutputTokens))
 						if templ_7745c5c3_Err != nil {
 							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/usage.templ`, Line: 135, Col: 106}
 						}
@@ -426,7 +426,7 @@ func Usage(c Chrome, d UsageData) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var21 string
-						templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(r.InputTokens + r.OutputTokens))
+						templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(r.InputTokens + r.OutputTokens))
 						if templ_7745c5c3_Err != nil {
 							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/usage.templ`, Line: 136, Col: 94}
 						}
@@ -444,7 +444,7 @@ func Usage(c Chrome, d UsageData) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var22 string
-					templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(t.Requests))
+					templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(t.Requests))
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/usage.templ`, Line: 143, Col: 69}
 					}
@@ -457,7 +457,7 @@ func Usage(c Chrome, d UsageData) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var23 string
-					templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(t.InputTokens))
+					templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(t.InputTokens))
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/usage.templ`, Line: 144, Col: 76}
 					}
@@ -470,7 +470,7 @@ func Usage(c Chrome, d UsageData) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var24 string
-					templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(t.OutputTokens))
+					templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(t.OutputTokens))
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/usage.templ`, Line: 145, Col: 78}
 					}
@@ -483,7 +483,7 @@ func Usage(c Chrome, d UsageData) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var25 string
-					templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(thousands(t.InputTokens + t.OutputTokens))
+					templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(t.InputTokens + t.OutputTokens))
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/usage.templ`, Line: 146, Col: 93}
 					}

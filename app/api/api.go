@@ -4,7 +4,6 @@
 package api
 
 import (
-	"log/slog"
 	"net/http"
 	"time"
 
@@ -18,7 +17,6 @@ import (
 // Deps is what the JSON endpoints need.
 type Deps struct {
 	DB      *models.DB
-	Log     *slog.Logger
 	Keys    *keys.Verifier
 	Limiter ratelimit.Limiter
 	// PublicURL, when set, is the origin product URLs are made absolute
@@ -28,7 +26,6 @@ type Deps struct {
 	// without a valid key), by API surface.
 	Limits  map[Surface]int
 	IsHTTPS func(*http.Request) bool
-	Now     func() time.Time
 	// Gateway is the chat-proxy core; GatewayTimeout its total timeout for
 	// a non-streamed call.
 	Gateway        *gateway.Proxy
@@ -44,10 +41,7 @@ type API struct {
 
 // New makes the JSON handlers.
 func New(d Deps) *API {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	return &API{Deps: d, products: newProductCache(d.DB, d.Now)}
+	return &API{Deps: d, products: &productCache{db: d.DB}}
 }
 
 // InvalidateProducts drops the cached product registry after a change

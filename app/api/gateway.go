@@ -48,7 +48,7 @@ func (a *API) gatewayCall(c echo.Context, parse parser) error {
 	}
 	call.Req = req
 	ctx := c.Request().Context()
-	if err := a.Recorder.Admit(ctx, p.OrgID, a.Now()); err != nil {
+	if err := a.Recorder.Admit(ctx, p.OrgID, time.Now()); err != nil {
 		return err
 	}
 	if !req.Stream {

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,7 +71,7 @@ func (a *API) Guard(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Set(authErrKey, err)
 		} else if p, err := a.Keys.VerifyKey(r.Context(), key); err != nil {
 			var ae *apierr.Error
-			if asAPIErr(err, &ae) && ae.Status >= 500 {
+			if errors.As(err, &ae) && ae.Status >= 500 {
 				return err
 			}
 			c.Set(authErrKey, err)
@@ -85,7 +87,7 @@ func (a *API) Guard(next echo.HandlerFunc) echo.HandlerFunc {
 		d.SetHeaders(c.Response().Header())
 		if !d.Allowed {
 			e := apierr.New(http.StatusTooManyRequests, "rate_limited",
-				"rate limit exceeded: at most "+itoa(limit)+" requests per minute; retry after "+itoa(d.RetryAfterSeconds())+" seconds")
+				"rate limit exceeded: at most "+strconv.Itoa(limit)+" requests per minute; retry after "+strconv.Itoa(d.RetryAfterSeconds())+" seconds")
 			e.RetryAfter = d.RetryAfterSeconds()
 			return e
 		}

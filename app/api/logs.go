@@ -76,7 +76,7 @@ func (a *API) AnalyzeLogs(c echo.Context) error {
 			return err
 		}
 		var req analyzeRequest
-		if err := httpx.DecodeJSON(body, &req, false); err != nil {
+		if err := httpx.DecodeJSON(body, &req); err != nil {
 			return err
 		}
 		if req.Text == nil {

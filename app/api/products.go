@@ -99,17 +99,12 @@ const productCacheTTL = time.Second
 
 // productCache holds the public products and their list bodies per origin.
 type productCache struct {
-	db  *models.DB
-	now func() time.Time
+	db *models.DB
 
 	mu       sync.Mutex
 	at       time.Time
 	products []models.Product
 	lists    map[string][]byte
-}
-
-func newProductCache(db *models.DB, now func() time.Time) *productCache {
-	return &productCache{db: db, now: now}
 }
 
 func (pc *productCache) invalidate() {
@@ -122,14 +117,14 @@ func (pc *productCache) invalidate() {
 func (pc *productCache) get(ctx context.Context) ([]models.Product, error) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
-	if !pc.at.IsZero() && pc.now().Sub(pc.at) < productCacheTTL {
+	if !pc.at.IsZero() && time.Since(pc.at) < productCacheTTL {
 		return pc.products, nil
 	}
 	ps, err := models.PublicProducts(ctx, pc.db.DB)
 	if err != nil {
 		return nil, err
 	}
-	pc.products, pc.at, pc.lists = ps, pc.now(), map[string][]byte{}
+	pc.products, pc.at, pc.lists = ps, time.Now(), map[string][]byte{}
 	return ps, nil
 }
 

@@ -172,9 +172,3 @@ func (b *SyncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
-
-// Fatalf is a helper for test helpers that only have the Env.
-func (e *Env) Fatalf(format string, args ...any) {
-	e.T.Helper()
-	e.T.Fatalf(format, args...)
-}

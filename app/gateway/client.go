@@ -239,15 +239,7 @@ func (p *Proxy) backoff(ctx context.Context, overloaded *Error) error {
 	if overloaded.RetryAfter > maxRetryAfter {
 		return overloaded
 	}
-	wait := max(retryMinWait+rand.N(retryJitter), time.Duration(overloaded.RetryAfter)*time.Second)
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return sleep(ctx, max(retryMinWait+rand.N(retryJitter), time.Duration(overloaded.RetryAfter)*time.Second))
 }
 
 func checkMessage(m *Message) *Error {

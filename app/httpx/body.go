@@ -55,16 +55,12 @@ func RequireJSON(c echo.Context) error {
 // DecodeJSON decodes body into v and turns every failure into a 400
 // invalid_request that says what is wrong and where (line and column for
 // syntax errors, the field for type errors, the name of an unknown field).
-func DecodeJSON(body []byte, v any, allowUnknown bool) error {
+// Unknown fields are refused, and so is anything after the value.
+func DecodeJSON(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
-	if !allowUnknown {
-		dec.DisallowUnknownFields()
-	}
+	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return JSONError(body, err)
-	}
-	if dec.More() {
-		return apierr.InvalidRequest("the request body must hold a single JSON value")
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return apierr.InvalidRequest("the request body must hold a single JSON value")

@@ -90,11 +90,6 @@ func FormatBytes(n int64) string {
 	}
 }
 
-// Detach returns a context that keeps the request's values but not its
-// cancellation: for writes that must finish even when the client leaves
-// (audit records), bounded by their own timeout.
-func Detach(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
-
 const chromeKey = "chrome"
 
 // SetChrome records what the layout shows for this request (who is signed

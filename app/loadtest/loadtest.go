@@ -21,7 +21,6 @@ type Result struct {
 	Errors   int
 	Elapsed  time.Duration
 	P50, P99 time.Duration
-	Max      time.Duration
 }
 
 // RPS is the achieved request rate.
@@ -163,6 +162,5 @@ func summarise(lat []time.Duration, errs int, elapsed time.Duration) Result {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	r.P50 = lat[len(lat)*50/100]
 	r.P99 = lat[min(len(lat)-1, len(lat)*99/100)]
-	r.Max = lat[len(lat)-1]
 	return r
 }

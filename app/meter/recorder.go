@@ -81,9 +81,7 @@ func (r *Recorder) add(rec models.UsageRecord) error {
 		}
 	}
 	r.mu.RUnlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return models.RecordUsage(ctx, r.db.DB, []models.UsageRecord{rec})
+	return r.commit([]models.UsageRecord{rec})
 }
 
 func (r *Recorder) run() {

@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -11,6 +12,8 @@ import (
 
 	"parapet/app/apierr"
 	"parapet/app/httpx"
+	"parapet/app/logs"
+	"parapet/app/scan"
 	"parapet/app/session"
 	"parapet/models"
 )
@@ -43,10 +46,9 @@ func (p *Pages) csrfToken(c echo.Context, cur *Current) string {
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
 
-// maxFormBytes bounds a browser form body read for its token. The log
-// analyzer's form is the largest: 10 MiB of log, which a browser may send
-// with every line ending doubled (CRLF), plus the other fields.
-const maxFormBytes = 20<<20 + 64<<10
+// maxFormBytes bounds a browser form body read for its token: the largest
+// form a page takes (the log analyzer's).
+const maxFormBytes = max(maxLogsFormBytes, maxScanFormBytes)
 
 // CSRF refuses a state-changing browser request that does not carry this
 // session's token, in the X-CSRF-Token header (htmx) or the _csrf form
@@ -67,7 +69,9 @@ func (p *Pages) CSRF(next echo.HandlerFunc) echo.HandlerFunc {
 			if r.ContentLength > maxFormBytes {
 				// The token is in a body too large to read: say what is
 				// wrong rather than call the form forged.
-				return apierr.PayloadTooLarge("The form is over 20 MiB, more than any form here takes: the log analyzer reads up to 10 MiB of log and the scanner up to 5 MiB of resources. Send a smaller file or an excerpt.")
+				return apierr.PayloadTooLarge(fmt.Sprintf("The form is over %s, more than any form here takes: "+
+					"the log analyzer reads up to %s of log and the scanner up to %s of resources. Send a smaller file or an excerpt.",
+					httpx.FormatBytes(maxFormBytes>>20<<20), httpx.FormatBytes(logs.MaxInputBytes), httpx.FormatBytes(scan.MaxInputBytes)))
 			}
 			r.Body = http.MaxBytesReader(c.Response(), r.Body, maxFormBytes)
 			got = c.FormValue("_csrf")

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -16,9 +17,21 @@ import (
 
 // Docs is the readable API reference, made from the OpenAPI document.
 func (p *Pages) Docs(c echo.Context) error {
-	doc, err := openapi.Parse()
+	d, err := apiDoc()
 	if err != nil {
 		return err
+	}
+	ch := httpx.Chrome(c, "API reference")
+	ch.Nav = "docs"
+	return httpx.Render(c, http.StatusOK, views.Docs(ch, d))
+}
+
+// apiDoc is the reference's content, made once: the document is embedded
+// in the binary and never changes.
+var apiDoc = sync.OnceValues(func() (views.APIDoc, error) {
+	doc, err := openapi.Parse()
+	if err != nil {
+		return views.APIDoc{}, err
 	}
 	d := views.APIDoc{Title: doc.Info.Title, Version: doc.Info.Version, Intro: strings.Split(doc.Info.Description, "\n\n")}
 	sections := map[string]*views.DocSection{}
@@ -35,10 +48,8 @@ func (p *Pages) Docs(c echo.Context) error {
 		}
 		s.Endpoints = append(s.Endpoints, docEndpoint(doc, e))
 	}
-	ch := httpx.Chrome(c, "API reference")
-	ch.Nav = "docs"
-	return httpx.Render(c, http.StatusOK, views.Docs(ch, d))
-}
+	return d, nil
+})
 
 func firstTag(tags []string) string {
 	if len(tags) == 0 {

@@ -70,7 +70,13 @@ func (p *Pages) LogsRun(c echo.Context) error {
 			c.Response().Header().Set("HX-Retarget", "#logs-result")
 			c.Response().Header().Set("HX-Reswap", "innerHTML show:#logs-result:top")
 		}
+		if err := addJSON(report); err != nil {
+			return err
+		}
 		return httpx.Render(c, http.StatusOK, views.LogsResult(*report))
+	}
+	if err := addJSON(report); err != nil {
+		return err
 	}
 	d := views.LogsData{Report: report}
 	if report.Limit == "" {
@@ -134,14 +140,19 @@ func runLogs(ctx context.Context, input []byte, view views.LogsView) (*views.Log
 	}
 	sum := sha256.Sum256(input)
 	view.Digest = hex.EncodeToString(sum[:12])
-	rep := &views.LogsReport{Result: res, View: view}
-	// The JSON download is the API's body, byte for byte (app/api/logs.go).
-	b, err := json.Marshal(map[string]*logs.Result{"data": res})
-	if err != nil {
-		return nil, 0, err
+	return &views.LogsReport{Result: res, View: view}, http.StatusOK, nil
+}
+
+// addJSON adds the JSON download to a report about to be shown whole (a
+// page of one list does not carry it): the API's body, byte for byte
+// (app/api/logs.go).
+func addJSON(rep *views.LogsReport) error {
+	if rep.Result == nil {
+		return nil
 	}
+	b, err := json.Marshal(map[string]*logs.Result{"data": rep.Result})
 	rep.JSON = string(b)
-	return rep, http.StatusOK, nil
+	return err
 }
 
 // limitText says which limit the input is over, and by how much.
@@ -153,23 +164,10 @@ func limitText(lim *logs.LimitError, input []byte) string {
 			n++
 		}
 		return fmt.Sprintf("The log has %s lines, over the analyzer's limit of %s lines. Analyze a shorter excerpt, or split the log and analyze the parts one by one.",
-			groupThousands(n), groupThousands(lim.Max))
+			views.Thousands(n), views.Thousands(lim.Max))
 	case "input_bytes":
 		return fmt.Sprintf("The log is %s, over the analyzer's limit of %s. Analyze a shorter excerpt, or split the log and analyze the parts one by one.",
 			sizeText(len(input)), httpx.FormatBytes(int64(lim.Max)))
 	}
 	return upperFirst(lim.Error()) + "."
-}
-
-// groupThousands writes 200000 as 200,000.
-func groupThousands(n int) string {
-	s := fmt.Sprint(n)
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }

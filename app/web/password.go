@@ -13,12 +13,17 @@ import (
 
 // AccountPage shows the signed-in account and its password form.
 func (p *Pages) AccountPage(c echo.Context) error {
-	ch := httpx.Chrome(c, "Account")
-	ch.Nav = "console"
+	d := views.AccountData{Email: CurrentOf(c).User.Email}
 	if c.QueryParam("changed") == "1" {
-		ch.Flash = "Your password is changed. Every other session of this account is signed out."
+		d.Flash = "Your password is changed. Every other session of this account is signed out."
 	}
-	return httpx.Render(c, http.StatusOK, views.Account(ch, views.AccountData{Email: CurrentOf(c).User.Email}))
+	return p.renderAccount(c, http.StatusOK, d)
+}
+
+func (p *Pages) renderAccount(c echo.Context, status int, d views.AccountData) error {
+	ch := httpx.Chrome(c, "Account")
+	ch.Nav, ch.Flash = "console", d.Flash
+	return httpx.Render(c, status, views.Account(ch, d))
 }
 
 // ChangePassword replaces the account's password after checking the
@@ -31,9 +36,7 @@ func (p *Pages) ChangePassword(c echo.Context) error {
 	user := cur.User
 	current, next, again := c.FormValue("current_password"), c.FormValue("new_password"), c.FormValue("confirm_password")
 	fail := func(status int, msg string) error {
-		ch := httpx.Chrome(c, "Account")
-		ch.Nav = "console"
-		return httpx.Render(c, status, views.Account(ch, views.AccountData{Email: user.Email, Error: msg}))
+		return p.renderAccount(c, status, views.AccountData{Email: user.Email, Error: msg})
 	}
 
 	if msg, err := p.passwordThrottle(c, user.Email, "password attempts"); err != nil || msg != "" {

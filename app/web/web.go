@@ -53,7 +53,7 @@ func (p *Pages) Home(c echo.Context) error {
 func (p *Pages) audit(c echo.Context, e *models.AuditEvent) error {
 	e.IP = c.RealIP()
 	e.RequestID = httpx.RequestID(c)
-	ctx, cancel := context.WithTimeout(httpx.Detach(c.Request().Context()), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), 5*time.Second)
 	defer cancel()
 	if err := models.RecordAudit(ctx, p.DB.DB, e); err != nil {
 		p.Log.Error("audit", "action", e.Action, "request_id", e.RequestID, "error", err)
