@@ -168,7 +168,6 @@
   function setBusy(form, busy) {
     var s = stateOf(form);
     s.busy = busy;
-    form.classList.toggle("chat-busy", busy);
     var send = form.querySelector("[data-chat-send]");
     if (send) {
       send.disabled = busy;
