@@ -44,6 +44,8 @@ func TestKeywords(t *testing.T) {
 		{"request refused by policy", CategoryError, "refused", "refused"},
 		{"open /etc/shadow: permission denied", CategoryError, "permission denied", "permission denied"},
 		{"request timed out after 5s", CategoryReliability, "timed out", "timed out"},
+		{"request timed-out after 5s", CategoryReliability, "timed out", "timed-out"},
+		{"dial: connection\trefused", CategoryReliability, "connection refused", "connection\trefused"},
 		{"TIMEOUT waiting for lock", CategoryReliability, "timeout", "TIMEOUT"},
 		{"timeout while retrying, giving up with error", CategoryError, "error", "error"},
 		{"error in handler, then panic", CategoryFatal, "panic", "panic"},
