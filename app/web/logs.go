@@ -58,7 +58,7 @@ func (p *Pages) LogsRun(c echo.Context) error {
 		}
 	}
 	if httpx.IsHTMX(c) {
-		if view.Target != "" {
+		if view.Target == "matches" || view.Target == "outliers" {
 			if report.Result != nil && view.Digest == report.View.Digest {
 				if view.Target == "outliers" {
 					return httpx.Render(c, http.StatusOK, views.LogsOutliers(*report))
@@ -139,7 +139,10 @@ func runLogs(ctx context.Context, input []byte, view views.LogsView) (*views.Log
 		return nil, 0, err
 	}
 	sum := sha256.Sum256(input)
-	view.Digest = hex.EncodeToString(sum[:12])
+	if digest := hex.EncodeToString(sum[:12]); digest != view.Digest {
+		// A time slice of another log means nothing for this one.
+		view.Digest, view.Bucket = digest, 0
+	}
 	return &views.LogsReport{Result: res, View: view}, http.StatusOK, nil
 }
 
