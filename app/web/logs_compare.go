@@ -90,7 +90,7 @@ func runCompare(ctx context.Context, baseline, current []byte) (*views.LogsCompa
 				": paste a log with at least one line of text on both sides, then compare."}, http.StatusUnprocessableEntity, nil
 		case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 			return &views.LogsCompareReport{Title: "The comparison took too long", Problem: fmt.Sprintf(
-				"The comparison was stopped after %s, its time limit. Compare shorter excerpts of the logs.", logs.Timeout)},
+					"The comparison was stopped after %s, its time limit. Compare shorter excerpts of the logs.", logs.Timeout)},
 				http.StatusServiceUnavailable, nil
 		}
 		return nil, 0, err
