@@ -162,12 +162,8 @@ func addJSON(rep *views.LogsReport) error {
 func limitText(lim *logs.LimitError, input []byte) string {
 	switch lim.Limit {
 	case "lines":
-		n := bytes.Count(input, []byte{'\n'})
-		if len(input) > 0 && input[len(input)-1] != '\n' {
-			n++
-		}
 		return fmt.Sprintf("The log has %s lines, over the analyzer's limit of %s lines. Analyze a shorter excerpt, or split the log and analyze the parts one by one.",
-			views.Thousands(n), views.Thousands(lim.Max))
+			views.Thousands(lineCount(input)), views.Thousands(lim.Max))
 	case "input_bytes":
 		return fmt.Sprintf("The log is %s, over the analyzer's limit of %s. Analyze a shorter excerpt, or split the log and analyze the parts one by one.",
 			sizeText(len(input)), httpx.FormatBytes(int64(lim.Max)))

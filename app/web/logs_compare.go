@@ -110,8 +110,18 @@ func compareLimitText(lim *logs.CompareLimitError, baseline, current []byte) str
 	}
 	if lim.Limit == "lines" {
 		return fmt.Sprintf("The %s log has %s lines, over the comparison's limit of %s lines a side. Compare shorter excerpts.",
-			lim.Side, views.Thousands(bytes.Count(side, []byte{'\n'})+1), views.Thousands(lim.Max))
+			lim.Side, views.Thousands(lineCount(side)), views.Thousands(lim.Max))
 	}
 	return fmt.Sprintf("The %s log is %s, over the comparison's limit of %s a side. Compare shorter excerpts.",
 		lim.Side, sizeText(len(side)), httpx.FormatBytes(int64(lim.Max)))
+}
+
+// lineCount counts lines as the engine does: a last line without its
+// newline counts too.
+func lineCount(b []byte) int {
+	n := bytes.Count(b, []byte{'\n'})
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
 }
