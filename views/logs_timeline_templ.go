@@ -36,8 +36,8 @@ func shownBucket(r LogsReport) int {
 // bucketMatches are the matches whose line falls in bucket b.
 func bucketMatches(res *logs.Result, b int) []logs.Match {
 	var kept []logs.Match
-	for _, m := range res.Matches {
-		if res.Timeline.BucketOf(m.Text) == b {
+	for i, m := range res.Matches {
+		if res.Timeline.MatchBucket(i) == b {
 			kept = append(kept, m)
 		}
 	}

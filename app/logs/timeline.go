@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"math"
 	"time"
 )
 
@@ -19,8 +20,10 @@ type Timeline struct {
 	UntimedLines  int      `json:"untimed_lines"` // analysed lines without a timestamp: in no bucket
 	Buckets       []Bucket `json:"buckets"`
 
-	now   time.Time // the reference of year-less formats, for BucketOf
 	start int64
+	// matchBucket is the bucket of each of the result's matches, in
+	// their order; -1 for a line without a timestamp.
+	matchBucket []int32
 }
 
 // Bucket is one time slice of a Timeline: the timed lines in
@@ -105,6 +108,10 @@ func newTimeline(input []byte, res *Result, now time.Time) *Timeline {
 	p := stampParser{now: now.UTC()}
 	// One timestamp per line at most: sized once, not grown.
 	stamps := make([]int64, 0, res.Summary.Lines+res.Summary.BlankLines)
+	matchStamp := make([]int64, len(res.Matches))
+	for i := range matchStamp {
+		matchStamp[i] = untimed
+	}
 	mi, no := 0, 0
 	for start := 0; start < len(input); {
 		end := len(input)
@@ -127,6 +134,7 @@ func newTimeline(input []byte, res *Result, now time.Time) *Timeline {
 		code := int64(codeNone)
 		if mi < len(res.Matches) && res.Matches[mi].Line == no {
 			code = categoryCode(res.Matches[mi].Category)
+			matchStamp[mi] = t
 		}
 		stamps = append(stamps, t<<2|code)
 	}
@@ -143,8 +151,14 @@ func newTimeline(input []byte, res *Result, now time.Time) *Timeline {
 		TimedLines:    len(stamps),
 		UntimedLines:  max(0, res.Summary.Lines-len(stamps)),
 		Buckets:       make([]Bucket, floorDiv(last, w)-floorDiv(first, w)+1),
-		now:           p.now,
 		start:         floorDiv(first, w) * w,
+		matchBucket:   make([]int32, len(matchStamp)),
+	}
+	for i, t := range matchStamp {
+		tl.matchBucket[i] = -1
+		if t != untimed {
+			tl.matchBucket[i] = int32((t - tl.start) / w)
+		}
 	}
 	for i := range tl.Buckets {
 		tl.Buckets[i].Start = rfc3339(tl.start + int64(i)*w)
@@ -165,22 +179,18 @@ func newTimeline(input []byte, res *Result, now time.Time) *Timeline {
 	return tl
 }
 
+// untimed marks a match without a timestamp.
+const untimed = math.MinInt64
+
 func rfc3339(unix int64) string { return time.Unix(unix, 0).UTC().Format(time.RFC3339) }
 
-// BucketOf is the index of the bucket of a line of the analysed input
-// (a Match's or an Outlier's Text), read as the timeline read it; -1 when
-// the line has no timestamp.
-func (t *Timeline) BucketOf(line string) int {
-	p := stampParser{now: t.now}
-	s, ok := p.parse([]byte(line))
-	if !ok {
+// MatchBucket is the index of the bucket of the result's i-th match,
+// -1 when its line has no timestamp.
+func (t *Timeline) MatchBucket(i int) int {
+	if i < 0 || i >= len(t.matchBucket) {
 		return -1
 	}
-	i := floorDiv(s-t.start, t.BucketSeconds)
-	if i < 0 || i >= int64(len(t.Buckets)) {
-		return -1
-	}
-	return int(i)
+	return int(t.matchBucket[i])
 }
 
 // BucketTimes is the span [from, to) of bucket i.

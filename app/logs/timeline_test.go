@@ -70,8 +70,8 @@ func TestTimelineISOErrorBurst(t *testing.T) {
 		t.Errorf("buckets hold %d lines and %d errors; the result %d and %d", total, errs, res.Summary.Lines, res.Summary.ByCategory.Error)
 	}
 	// A matched line is found in its bucket again.
-	for _, m := range res.Matches {
-		i := tl.BucketOf(m.Text)
+	for k, m := range res.Matches {
+		i := tl.MatchBucket(k)
 		from, to := tl.BucketTimes(i)
 		if i < 0 || m.Text[:16] < from.Format("2006-01-02T15:04") || m.Text[:16] >= to.Format("2006-01-02T15:04") {
 			t.Fatalf("line %d is put in bucket %d (%s – %s)", m.Line, i, from, to)
@@ -137,6 +137,11 @@ a line without any time
 	}
 	if errs != 1 {
 		t.Errorf("%d errors in the buckets, want the one timed error line", errs)
+	}
+	for i, m := range res.Matches {
+		if timed := strings.HasPrefix(m.Text, "2024-"); timed != (tl.MatchBucket(i) >= 0) {
+			t.Errorf("match on line %d: bucket %d", m.Line, tl.MatchBucket(i))
+		}
 	}
 }
 

@@ -45,11 +45,12 @@ const (
 )
 
 // yearOf picks the year of a date written without one: the analysis's
-// current year (UTC), or the year before when that would put the date
-// more than a day ahead of now (a December log read in January).
-func (p *stampParser) yearOf(month, day, hour, min, sec int) int64 {
+// current year (UTC), or the year before when that would put the minute
+// more than a day ahead of now (a December log read in January). The
+// seconds do not count, so all lines of one minute get the same year.
+func (p *stampParser) yearOf(month, day, hour, min int) int64 {
 	y := int64(p.now.Year())
-	if unixOf(y, month, day, hour, min, sec) > p.now.Unix()+86400 {
+	if unixOf(y, month, day, hour, min, 0) > p.now.Unix()+86400 {
 		y--
 	}
 	return y
@@ -57,27 +58,44 @@ func (p *stampParser) yearOf(month, day, hour, min, sec int) int64 {
 
 // stampParser finds timestamps line after line. It remembers where and
 // how the last one was written, so a log of one format costs one parse
-// per line.
+// per line, and most lines share the minute of their timestamp with the
+// line before (memo), or at least the date (lastDate).
 type stampParser struct {
-	now     time.Time // when the analysis ran, for formats without a year
-	lastFmt stampFormat
-	lastAt  int
-	// The last date read and its Unix day, as most lines share their
-	// date with the line before.
+	now      time.Time // when the analysis ran, for formats without a year
+	lastFmt  stampFormat
+	lastAt   int
+	memo     minuteMemo
 	lastDate int64
 	lastDay  int64
 }
 
-// parse returns the Unix time (seconds, UTC) of the line's timestamp.
+// minuteMemo is the last timestamp read up to its minute: format,
+// position in the line, its bytes up to the minute, and the Unix time of
+// that minute before any zone offset.
+type minuteMemo struct {
+	format stampFormat
+	at     int
+	key    [17]byte
+	base   int64
+}
+
+// minuteLen is, for the formats the memo serves, the length of a
+// timestamp up to its minute; tail reads the rest.
+var minuteLen = [...]int{fmtISO: 16, fmtBGL: 16, fmtHDFS: 11, fmtSyslog: 12, fmtKlog: 11, fmtAccess: 17, fmtJSON: 0}
+
+// parse returns the Unix time (seconds, UTC) of the line's timestamp:
+// where the line before had its own, else for a JSON line its time
+// field, else the first timestamp that begins at a token start in the
+// first stampWindow bytes.
 func (p *stampParser) parse(line []byte) (int64, bool) {
-	if p.lastFmt != fmtNone && p.lastFmt != fmtJSON {
-		if t, ok := p.parseAt(line, p.lastAt, p.lastFmt); ok {
+	if at := p.lastAt; p.lastFmt != fmtNone && (at == 0 || at < len(line) && !isAlnum(line[at-1])) {
+		if t, ok := p.parseAt(line, at, p.lastFmt); ok {
 			return t, true
 		}
 	}
 	if k := firstNonSpace(line); k < len(line) && line[k] == '{' {
 		if t, ok := p.jsonStamp(line); ok {
-			p.lastFmt = fmtJSON
+			p.lastFmt = fmtNone
 			return t, true
 		}
 	}
@@ -137,32 +155,88 @@ func firstNonSpace(s []byte) int {
 	return k
 }
 
-// parseAt reads a timestamp of format f at s[i:].
+// parseAt reads a timestamp of format f at s[i:], from the memo when
+// it has the same minute there.
 func (p *stampParser) parseAt(s []byte, i int, f stampFormat) (int64, bool) {
-	if i >= len(s) {
-		return 0, false
+	n := minuteLen[f]
+	m := &p.memo
+	if n > 0 && m.format == f && m.at == i && i+n <= len(s) && string(s[i:i+n]) == string(m.key[:n]) {
+		sec, off, ok := tail(s[i:], f)
+		return m.base + int64(sec) - off, ok
 	}
+	t, ok := p.parseFull(s[i:], f)
+	if ok && n > 0 {
+		sec, off, _ := tail(s[i:], f)
+		m.format, m.at, m.base = f, i, t-int64(sec)+off
+		copy(m.key[:], s[i:i+n])
+	}
+	return t, ok
+}
+
+// parseFull reads a timestamp of format f at the start of s.
+func (p *stampParser) parseFull(s []byte, f stampFormat) (int64, bool) {
 	switch f {
 	case fmtISO:
-		return p.parseISO(s[i:])
+		return p.parseISO(s)
 	case fmtBGL:
-		return p.parseBGL(s[i:])
+		return p.parseBGL(s)
 	case fmtHDFS:
-		if i == 0 {
-			return p.parseHDFS(s)
-		}
+		return p.parseHDFS(s)
 	case fmtAccess:
-		return p.parseAccess(s[i:])
+		return p.parseAccess(s)
 	case fmtSyslog:
-		return p.parseSyslog(s[i:])
+		return p.parseSyslog(s)
 	case fmtAsctime:
-		return p.parseAsctime(s[i:])
+		return p.parseAsctime(s)
 	case fmtKlog:
-		if i == 0 {
-			return p.parseKlog(s)
-		}
+		return p.parseKlog(s)
 	}
 	return 0, false
+}
+
+// tail reads what follows the minute of a timestamp of format f at the
+// start of s: the seconds, and for ISO and access-log times the zone.
+// The full parsers read their seconds with it too, so that the memo's
+// answer is the full parse's.
+func tail(s []byte, f stampFormat) (sec int, off int64, ok bool) {
+	at := 17 // where the seconds are: after hh:mm (ISO) or hh.mm (BGL)
+	switch f {
+	case fmtHDFS:
+		at = 11
+	case fmtSyslog:
+		at = 13
+	case fmtKlog:
+		at = 12
+	case fmtAccess:
+		at = 18
+	}
+	if f != fmtHDFS {
+		sep := byte(':')
+		if f == fmtBGL {
+			sep = '.'
+		}
+		if at > len(s) || s[at-1] != sep {
+			return 0, 0, false
+		}
+	}
+	sec, ok = d2(s, at)
+	if !ok || sec > 60 {
+		return 0, 0, false
+	}
+	end := at + 2
+	switch f {
+	case fmtISO:
+		if end+1 < len(s) && (s[end] == '.' || s[end] == ',') && isDigit(s[end+1]) {
+			for end++; end < len(s) && isDigit(s[end]); end++ {
+			}
+		}
+		off, ok = zone(s, end)
+		return sec, off, ok
+	case fmtAccess:
+		off, ok = zone(s, end)
+		return sec, off, ok
+	}
+	return sec, 0, ended(s, end)
 }
 
 // d1, d2 and d4 read a number of 1, 2 or 4 digits at s[i:], without a
@@ -189,15 +263,14 @@ func d4(s []byte, i int) (int, bool) {
 	return hi*100 + lo, ok1 && ok2
 }
 
-// clock reads hh:mm:ss at s[i:].
-func clock(s []byte, i int) (h, m, sec int, ok bool) {
-	if i+8 > len(s) || s[i+2] != ':' || s[i+5] != ':' {
-		return 0, 0, 0, false
+// hourMinute reads hh:mm at s[i:].
+func hourMinute(s []byte, i int) (h, m int, ok bool) {
+	if i+5 > len(s) || s[i+2] != ':' {
+		return 0, 0, false
 	}
 	h, ok1 := d2(s, i)
 	m, ok2 := d2(s, i+3)
-	sec, ok3 := d2(s, i+6)
-	return h, m, sec, ok1 && ok2 && ok3
+	return h, m, ok1 && ok2
 }
 
 // ended reports whether s ends at i or goes on with a byte that cannot
@@ -205,23 +278,16 @@ func clock(s []byte, i int) (h, m, sec int, ok bool) {
 func ended(s []byte, i int) bool { return i >= len(s) || !isDigit(s[i]) }
 
 func (p *stampParser) parseISO(s []byte) (int64, bool) {
+	// 2006-01-02T15:04:05.000Z07:00
 	if len(s) < 19 || (s[4] != '-' && s[4] != '/') || s[7] != s[4] || (s[10] != 'T' && s[10] != ' ') {
 		return 0, false
 	}
 	y, ok1 := d4(s, 0)
 	mo, ok2 := d2(s, 5)
 	d, ok3 := d2(s, 8)
-	h, mi, sec, ok4 := clock(s, 11)
-	if !(ok1 && ok2 && ok3 && ok4) {
-		return 0, false
-	}
-	i := 19
-	if i < len(s) && (s[i] == '.' || s[i] == ',') && i+1 < len(s) && isDigit(s[i+1]) {
-		for i++; i < len(s) && isDigit(s[i]); i++ {
-		}
-	}
-	off, ok := zone(s, i)
-	if !ok {
+	h, mi, ok4 := hourMinute(s, 11)
+	sec, off, ok5 := tail(s, fmtISO)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) {
 		return 0, false
 	}
 	return p.checked(int64(y), mo, d, h, mi, sec, off)
@@ -276,7 +342,7 @@ func offset(s []byte, i int) (int64, bool) {
 
 func (p *stampParser) parseBGL(s []byte) (int64, bool) {
 	// 2005-06-03-15.42.50.675872
-	if len(s) < 19 || s[4] != '-' || s[7] != '-' || s[10] != '-' || s[13] != '.' || s[16] != '.' {
+	if len(s) < 19 || s[4] != '-' || s[7] != '-' || s[10] != '-' || s[13] != '.' {
 		return 0, false
 	}
 	y, ok1 := d4(s, 0)
@@ -284,8 +350,8 @@ func (p *stampParser) parseBGL(s []byte) (int64, bool) {
 	d, ok3 := d2(s, 8)
 	h, ok4 := d2(s, 11)
 	mi, ok5 := d2(s, 14)
-	sec, ok6 := d2(s, 17)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || !ended(s, 19) {
+	sec, _, ok6 := tail(s, fmtBGL)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
 		return 0, false
 	}
 	return p.checked(int64(y), mo, d, h, mi, sec, 0)
@@ -293,7 +359,7 @@ func (p *stampParser) parseBGL(s []byte) (int64, bool) {
 
 func (p *stampParser) parseHDFS(s []byte) (int64, bool) {
 	// 081109 203615: two-digit years are 2000–2099.
-	if len(s) < 13 || s[6] != ' ' || !ended(s, 13) {
+	if len(s) < 13 || s[6] != ' ' {
 		return 0, false
 	}
 	y, ok1 := d2(s, 0)
@@ -301,7 +367,7 @@ func (p *stampParser) parseHDFS(s []byte) (int64, bool) {
 	d, ok3 := d2(s, 4)
 	h, ok4 := d2(s, 7)
 	mi, ok5 := d2(s, 9)
-	sec, ok6 := d2(s, 11)
+	sec, _, ok6 := tail(s, fmtHDFS)
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
 		return 0, false
 	}
@@ -316,12 +382,9 @@ func (p *stampParser) parseAccess(s []byte) (int64, bool) {
 	d, ok1 := d2(s, 0)
 	mo := month(s[3:6])
 	y, ok2 := d4(s, 7)
-	h, mi, sec, ok3 := clock(s, 12)
-	if !(ok1 && ok2 && ok3) || mo == 0 {
-		return 0, false
-	}
-	off, ok := zone(s, 20)
-	if !ok {
+	h, mi, ok3 := hourMinute(s, 12)
+	sec, off, ok4 := tail(s, fmtAccess)
+	if !(ok1 && ok2 && ok3 && ok4) || mo == 0 {
 		return 0, false
 	}
 	return p.checked(int64(y), mo, d, h, mi, sec, off)
@@ -333,24 +396,27 @@ func (p *stampParser) parseSyslog(s []byte) (int64, bool) {
 		return 0, false
 	}
 	mo := month(s[:3])
-	d, ok := dayOfMonth(s, 4)
-	h, mi, sec, ok2 := clock(s, 7)
-	if mo == 0 || !ok || !ok2 || !ended(s, 15) {
+	d, ok1 := dayOfMonth(s, 4)
+	h, mi, ok2 := hourMinute(s, 7)
+	sec, _, ok3 := tail(s, fmtSyslog)
+	if mo == 0 || !ok1 || !ok2 || !ok3 {
 		return 0, false
 	}
-	return p.checked(p.yearOf(mo, d, h, mi, sec), mo, d, h, mi, sec, 0)
+	return p.checked(p.yearOf(mo, d, h, mi), mo, d, h, mi, sec, 0)
 }
 
 func (p *stampParser) parseAsctime(s []byte) (int64, bool) {
-	// Sun Dec 04 04:47:44 2005, or Sun Dec  4 …
-	if len(s) < 24 || s[3] != ' ' || s[7] != ' ' || s[10] != ' ' || s[19] != ' ' || weekday(s[:3]) < 0 {
+	// Sun Dec 04 04:47:44 2005, or Sun Dec  4 …: the year after the
+	// seconds keeps it out of the memo.
+	if len(s) < 24 || s[3] != ' ' || s[7] != ' ' || s[10] != ' ' || s[13] != ':' || s[16] != ':' || s[19] != ' ' || weekday(s[:3]) < 0 {
 		return 0, false
 	}
 	mo := month(s[4:7])
 	d, ok1 := dayOfMonth(s, 8)
-	h, mi, sec, ok2 := clock(s, 11)
-	y, ok3 := d4(s, 20)
-	if mo == 0 || !ok1 || !ok2 || !ok3 || !ended(s, 24) {
+	h, mi, ok2 := hourMinute(s, 11)
+	sec, ok3 := d2(s, 17)
+	y, ok4 := d4(s, 20)
+	if mo == 0 || !ok1 || !ok2 || !ok3 || !ok4 || !ended(s, 24) {
 		return 0, false
 	}
 	return p.checked(int64(y), mo, d, h, mi, sec, 0)
@@ -363,11 +429,12 @@ func (p *stampParser) parseKlog(s []byte) (int64, bool) {
 	}
 	mo, ok1 := d2(s, 1)
 	d, ok2 := d2(s, 3)
-	h, mi, sec, ok3 := clock(s, 6)
-	if !(ok1 && ok2 && ok3) || !ended(s, 14) {
+	h, mi, ok3 := hourMinute(s, 6)
+	sec, _, ok4 := tail(s, fmtKlog)
+	if !(ok1 && ok2 && ok3 && ok4) {
 		return 0, false
 	}
-	return p.checked(p.yearOf(mo, d, h, mi, sec), mo, d, h, mi, sec, 0)
+	return p.checked(p.yearOf(mo, d, h, mi), mo, d, h, mi, sec, 0)
 }
 
 // dayOfMonth reads a day of the month written with two digits or a space and

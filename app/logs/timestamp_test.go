@@ -96,29 +96,42 @@ func TestUnixOfMatchesTime(t *testing.T) {
 }
 
 // FuzzTimestamp: any line parses without a panic to a time in the
-// accepted years; a found time printed as RFC 3339 at the
-// start of a line reads back the same.
+// accepted years; a found time printed as RFC 3339 at the start of a line
+// reads back the same; and a parser that read another line first finds a
+// timestamp when a fresh one does, the same one when it is read at the
+// same place in the same format (the memo saves work, nothing else).
 func FuzzTimestamp(f *testing.F) {
-	for _, s := range []string{
+	seeds := []string{
 		"2024-03-18T09:14:02.117Z INFO", "Dec 10 06:55:46 LabSZ", "[Sun Dec 04 04:47:44 2005]", "081109 203615 148",
 		"I0102 15:04:05.000000", "2005-06-03-15.42.50.675872", `{"ts":1700000000}`, `a [10/Oct/2000:13:55:36 -0700]`,
 		"2024-03-18 09:14:02 +", "2024-03-18T09:14:02+9", `{"time":"`,
-	} {
-		f.Add(s)
 	}
+	for i, s := range seeds {
+		f.Add(seeds[(i+1)%len(seeds)], s)
+	}
+	f.Add("2024-03-18T09:14:02Z a", "2024-03-18T09:14:59+01:00 b")
+	f.Add("2024-03-18T09:14:02Z a", "2024-03-18T09:14:61Z b")
+	f.Add("081109 203615 a", "081109 2036159 b")
+	f.Add("Dec 10 06:55:46 a", "Dec 10 06:55:4")
 	lo, hi := unixOf(1969, 12, 31, 0, 0, 0), unixOf(2100, 1, 2, 0, 0, 0)
-	f.Fuzz(func(t *testing.T, line string) {
-		p := stampParser{now: testNow}
-		got, ok := p.parse([]byte(line))
+	f.Fuzz(func(t *testing.T, prev, line string) {
+		fresh := stampParser{now: testNow}
+		got, ok := fresh.parse([]byte(line))
+		primed := stampParser{now: testNow}
+		primed.parse([]byte(prev))
+		again, ok2 := primed.parse([]byte(line))
+		if ok2 != ok || (primed.lastFmt == fresh.lastFmt && primed.lastAt == fresh.lastAt && again != got) {
+			t.Fatalf("%q after %q: %d %v; fresh %d %v", line, prev, again, ok2, got, ok)
+		}
 		if !ok {
 			return
 		}
 		if got < lo || got > hi {
 			t.Fatalf("%q: %d is out of range", line, got)
 		}
-		again, ok := (&stampParser{now: testNow}).parse([]byte(rfc3339(got) + " x"))
-		if !ok || again != got {
-			t.Fatalf("%q: %s does not read back (%d, %v)", line, rfc3339(got), again, ok)
+		back, ok := (&stampParser{now: testNow}).parse([]byte(rfc3339(got) + " x"))
+		if !ok || back != got {
+			t.Fatalf("%q: %s does not read back (%d, %v)", line, rfc3339(got), back, ok)
 		}
 	})
 }

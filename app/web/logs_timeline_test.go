@@ -34,8 +34,8 @@ func burstLog() string {
 // the matches in it: what the page must show when that bucket is chosen.
 func bucketOfMatches(res *logs.Result) map[int][]string {
 	out := map[int][]string{}
-	for _, m := range res.Matches {
-		if b := res.Timeline.BucketOf(m.Text); b >= 0 {
+	for i, m := range res.Matches {
+		if b := res.Timeline.MatchBucket(i); b >= 0 {
 			out[b] = append(out[b], strconv.Itoa(m.Line))
 		}
 	}
