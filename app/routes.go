@@ -44,7 +44,10 @@ func (a *App) routes() {
 	// Log analyzer: page (session) and JSON API (key).
 	e.GET("/logs/app", p.LogsPage, web.RequireUser)
 	e.POST("/logs/app", p.LogsRun, web.RequireUser)
+	e.GET("/logs/app/compare", p.LogsComparePage, web.RequireUser)
+	e.POST("/logs/app/compare", p.LogsCompareRun, web.RequireUser)
 	e.POST("/logs/v1/analyze", v1.AnalyzeLogs, api.RequireKey)
+	e.POST("/logs/v1/compare", v1.CompareLogs, api.RequireKey)
 
 	// Config scanner: page (session) and JSON API (key).
 	e.GET("/scan/app", p.ScanPage, web.RequireUser)

@@ -38,6 +38,22 @@ type analyzeOptions struct {
 	RareThreshold *float64 `json:"rare_threshold"`
 }
 
+// apply checks the options sent (o may be nil: none) and sets them in
+// opts. The analysis and the comparison take the same options.
+func (o *analyzeOptions) apply(opts *logs.Options) error {
+	if o == nil {
+		return nil
+	}
+	if o.RareThreshold != nil {
+		r := *o.RareThreshold
+		if !(r > 0 && r <= 1) {
+			return apierr.InvalidRequest("options.rare_threshold must be a fraction in (0, 1], not %v; leave it out for the default", r)
+		}
+		opts.RareThreshold = r
+	}
+	return nil
+}
+
 // AnalyzeLogs answers POST /logs/v1/analyze: it analyses a log sample
 // with the log analyzer engine, the same one the page uses, and returns
 // {"data": result}: the lines matching a fatal, error or reliability
@@ -82,12 +98,8 @@ func (a *API) AnalyzeLogs(c echo.Context) error {
 		if req.Text == nil {
 			return apierr.InvalidRequest("text is required: the log to analyse, one entry per line")
 		}
-		if req.Options != nil && req.Options.RareThreshold != nil {
-			r := *req.Options.RareThreshold
-			if !(r > 0 && r <= 1) {
-				return apierr.InvalidRequest("options.rare_threshold must be a fraction in (0, 1], not %v; leave it out for the default", r)
-			}
-			opts.RareThreshold = r
+		if err := req.Options.apply(&opts); err != nil {
+			return err
 		}
 		input = []byte(*req.Text)
 	}

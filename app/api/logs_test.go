@@ -88,7 +88,8 @@ func TestLogsAPI(t *testing.T) {
 		}
 		scanExpectRateHeaders(t, "sample", res)
 		plain := logsData(t, "text/plain", res)
-		if got := keysOf(plain); !reflect.DeepEqual(got, []string{"matches", "outliers", "summary", "templates"}) {
+		// The sample carries timestamps: it has a timeline.
+		if got := keysOf(plain); !reflect.DeepEqual(got, []string{"matches", "outliers", "summary", "templates", "timeline"}) {
 			t.Errorf("data keys %v", got)
 		}
 		summary := plain["summary"].(map[string]any)

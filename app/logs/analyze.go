@@ -26,6 +26,7 @@ type Result struct {
 	Matches   []Match    `json:"matches"`
 	Outliers  []Outlier  `json:"outliers"`
 	Templates []Template `json:"templates"`
+	Timeline  *Timeline  `json:"timeline,omitempty"`
 	// Assignments holds, with IncludeAssignments, the template id of each
 	// analysed (non-blank) line, in input order.
 	Assignments []int `json:"assignments,omitempty"`
@@ -113,7 +114,11 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 
 // run analyses input of total lines, within the limits.
 func run(ctx context.Context, input []byte, total int, opts Options) (*Result, error) {
-	return newAnalyzer(opts, total).run(ctx, input)
+	res, err := newAnalyzer(opts, total).run(ctx, input)
+	if err == nil {
+		res.Timeline = newTimeline(input, res, time.Now())
+	}
+	return res, err
 }
 
 func newAnalyzer(opts Options, total int) *analyzer {

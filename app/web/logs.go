@@ -58,7 +58,7 @@ func (p *Pages) LogsRun(c echo.Context) error {
 		}
 	}
 	if httpx.IsHTMX(c) {
-		if view.Target != "" {
+		if view.Target == "matches" || view.Target == "outliers" {
 			if report.Result != nil && view.Digest == report.View.Digest {
 				if view.Target == "outliers" {
 					return httpx.Render(c, http.StatusOK, views.LogsOutliers(*report))
@@ -139,7 +139,10 @@ func runLogs(ctx context.Context, input []byte, view views.LogsView) (*views.Log
 		return nil, 0, err
 	}
 	sum := sha256.Sum256(input)
-	view.Digest = hex.EncodeToString(sum[:12])
+	if digest := hex.EncodeToString(sum[:12]); digest != view.Digest {
+		// A time slice of another log means nothing for this one.
+		view.Digest, view.Bucket = digest, 0
+	}
 	return &views.LogsReport{Result: res, View: view}, http.StatusOK, nil
 }
 
@@ -159,12 +162,8 @@ func addJSON(rep *views.LogsReport) error {
 func limitText(lim *logs.LimitError, input []byte) string {
 	switch lim.Limit {
 	case "lines":
-		n := bytes.Count(input, []byte{'\n'})
-		if len(input) > 0 && input[len(input)-1] != '\n' {
-			n++
-		}
 		return fmt.Sprintf("The log has %s lines, over the analyzer's limit of %s lines. Analyze a shorter excerpt, or split the log and analyze the parts one by one.",
-			views.Thousands(n), views.Thousands(lim.Max))
+			views.Thousands(lineCount(input)), views.Thousands(lim.Max))
 	case "input_bytes":
 		return fmt.Sprintf("The log is %s, over the analyzer's limit of %s. Analyze a shorter excerpt, or split the log and analyze the parts one by one.",
 			sizeText(len(input)), httpx.FormatBytes(int64(lim.Max)))

@@ -1,0 +1,249 @@
+package logs
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+	"unicode/utf8"
+)
+
+// Limits of a comparison: each side may have half of what one analysis
+// accepts, so that both together are mined as one input. A side's size
+// counts the newline that ends its last line, written or not.
+const (
+	MaxCompareSideBytes = MaxInputBytes / 2 // 5 MiB
+	MaxCompareSideLines = MaxLines / 2      // 100,000
+)
+
+// Thresholds of a changed template: its rate per 1,000 lines at least
+// doubled or at least halved, and at least ChangedMinCount lines of it on
+// the side where it is more frequent. Below that count a change is noise.
+const (
+	ChangedRatio    = 2.0
+	ChangedMinCount = 5
+)
+
+// Comparison is the outcome of Compare. Its JSON form is part of the API.
+type Comparison struct {
+	Summary CompareSummary `json:"summary"`
+	// New templates have lines in current only, Gone ones in baseline
+	// only, Changed ones in both at a rate that changed by ChangedRatio
+	// or more. Each list is ranked by what matters most: templates of
+	// fatal, then error, then reliability lines, then the others; within
+	// one category, by how much the rate per 1,000 lines moved.
+	New     []TemplateChange `json:"new"`
+	Gone    []TemplateChange `json:"gone"`
+	Changed []TemplateChange `json:"changed"`
+}
+
+// CompareSummary counts both sides and the templates of each kind.
+type CompareSummary struct {
+	BaselineLines int     `json:"baseline_lines"` // analysed lines of each side
+	CurrentLines  int     `json:"current_lines"`
+	Templates     int     `json:"templates"` // mined from both sides together
+	New           int     `json:"new"`
+	Gone          int     `json:"gone"`
+	Changed       int     `json:"changed"`
+	Unchanged     int     `json:"unchanged"` // in both, rate within the thresholds
+	ChangedRatio  float64 `json:"changed_ratio"`
+	MinCount      int     `json:"changed_min_count"`
+	DurationMS    float64 `json:"duration_ms"`
+}
+
+// TemplateChange is one template's lines on both sides.
+type TemplateChange struct {
+	TemplateID int    `json:"template_id"` // the id in the analysis of both sides together
+	Template   string `json:"template"`
+	// Category is the most severe category of the template's matched
+	// lines on either side; absent when none of them matched a keyword.
+	Category Category  `json:"category,omitempty"`
+	Baseline SideCount `json:"baseline"`
+	Current  SideCount `json:"current"`
+	// Ratio is current's rate over baseline's: 0 for a gone template,
+	// absent for a new one.
+	Ratio *float64 `json:"ratio,omitempty"`
+	// Example is the template's first line on the side it is reported
+	// for (baseline for a gone template, current otherwise), and
+	// ExampleLine its line number in that side's own input.
+	Example     string `json:"example"`
+	ExampleLine int    `json:"example_line"`
+}
+
+// SideCount is a template's lines on one side and their rate per 1,000
+// analysed lines of that side (three decimals).
+type SideCount struct {
+	Count int     `json:"count"`
+	Rate  float64 `json:"rate"`
+}
+
+// CompareLimitError reports a side over its limit.
+type CompareLimitError struct {
+	Side  string // "baseline" or "current"
+	Limit string // "bytes" or "lines"
+	Max   int
+}
+
+func (e *CompareLimitError) Error() string {
+	if e.Limit == "lines" {
+		return fmt.Sprintf("%s has too many lines: at most %d per side", e.Side, e.Max)
+	}
+	return fmt.Sprintf("%s is too large: at most %d bytes (%d MiB) per side", e.Side, e.Max, e.Max>>20)
+}
+
+// Compare mines baseline and current as one input, so that an event gets
+// the same template on both sides, and reports the templates that are
+// new, gone or changed. It fails with *CompareLimitError for a side over
+// its limits, an error wrapping ErrNoLines (naming the side) when a side
+// has no line with text, and otherwise as Analyze does.
+func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comparison, error) {
+	began := time.Now()
+	sides := [2]struct {
+		name  string
+		text  []byte
+		lines int // input lines, blank ones included
+		used  int // analysed lines
+	}{{name: "baseline", text: baseline}, {name: "current", text: current}}
+	for i := range sides {
+		s := &sides[i]
+		size := len(s.text)
+		if size > 0 && s.text[size-1] != '\n' {
+			size++
+		}
+		if size > MaxCompareSideBytes {
+			return nil, &CompareLimitError{Side: s.name, Limit: "bytes", Max: MaxCompareSideBytes}
+		}
+		eachLine(s.text, func(_ int, line []byte) {
+			s.lines++
+			if hasNonSpace(line) {
+				s.used++
+			}
+		})
+		if s.lines > MaxCompareSideLines {
+			return nil, &CompareLimitError{Side: s.name, Limit: "lines", Max: MaxCompareSideLines}
+		}
+		if s.used == 0 {
+			return nil, fmt.Errorf("%s: %w", s.name, ErrNoLines)
+		}
+	}
+	joined := make([]byte, 0, len(baseline)+1+len(current))
+	joined = append(joined, baseline...)
+	if len(baseline) > 0 && baseline[len(baseline)-1] != '\n' {
+		joined = append(joined, '\n')
+	}
+	joined = append(joined, current...)
+	opts.IncludeAssignments = true
+	res, err := Analyze(ctx, joined, opts)
+	if err != nil {
+		return nil, err
+	}
+	nt := len(res.Templates)
+	var count, first [2][]int
+	for s := range 2 {
+		count[s], first[s] = make([]int, nt+1), make([]int, nt+1)
+	}
+	examples := map[[2]int]string{}
+	k := 0 // index of the line among the analysed ones
+	eachLine(joined, func(no int, line []byte) {
+		if !hasNonSpace(line) || k >= len(res.Assignments) {
+			return
+		}
+		id := res.Assignments[k]
+		side := 0
+		if k >= sides[0].used {
+			side, no = 1, no-sides[0].lines
+		}
+		k++
+		count[side][id]++
+		if first[side][id] == 0 {
+			first[side][id] = no
+			examples[[2]int{side, id}] = exampleText(line)
+		}
+	})
+	cats := make([]Category, nt+1)
+	for _, m := range res.Matches {
+		if m.Category.severity() > cats[m.TemplateID].severity() {
+			cats[m.TemplateID] = m.Category
+		}
+	}
+	cmpRes := &Comparison{
+		Summary: CompareSummary{BaselineLines: sides[0].used, CurrentLines: sides[1].used, Templates: nt,
+			ChangedRatio: ChangedRatio, MinCount: ChangedMinCount},
+		New: []TemplateChange{}, Gone: []TemplateChange{}, Changed: []TemplateChange{},
+	}
+	for _, t := range res.Templates {
+		b, c := count[0][t.ID], count[1][t.ID]
+		ch := TemplateChange{TemplateID: t.ID, Template: t.Template, Category: cats[t.ID],
+			Baseline: SideCount{b, rate(b, sides[0].used)}, Current: SideCount{c, rate(c, sides[1].used)}}
+		side := 1
+		if c == 0 {
+			side = 0
+		}
+		ch.Example, ch.ExampleLine = examples[[2]int{side, t.ID}], first[side][t.ID]
+		if b > 0 {
+			r := round3((float64(c) / float64(sides[1].used)) / (float64(b) / float64(sides[0].used)))
+			ch.Ratio = &r
+		}
+		switch {
+		case b == 0:
+			cmpRes.New = append(cmpRes.New, ch)
+		case c == 0:
+			cmpRes.Gone = append(cmpRes.Gone, ch)
+		case (*ch.Ratio >= ChangedRatio || *ch.Ratio <= 1/ChangedRatio) && max(b, c) >= ChangedMinCount:
+			cmpRes.Changed = append(cmpRes.Changed, ch)
+		default:
+			cmpRes.Summary.Unchanged++
+		}
+	}
+	for _, list := range [][]TemplateChange{cmpRes.New, cmpRes.Gone, cmpRes.Changed} {
+		slices.SortStableFunc(list, func(x, y TemplateChange) int {
+			return cmp.Or(
+				cmp.Compare(y.Category.severity(), x.Category.severity()),
+				cmp.Compare(math.Abs(y.Current.Rate-y.Baseline.Rate), math.Abs(x.Current.Rate-x.Baseline.Rate)),
+				cmp.Compare(x.TemplateID, y.TemplateID))
+		})
+	}
+	s := &cmpRes.Summary
+	s.New, s.Gone, s.Changed = len(cmpRes.New), len(cmpRes.Gone), len(cmpRes.Changed)
+	s.DurationMS = float64(time.Since(began).Microseconds()) / 1000
+	return cmpRes, nil
+}
+
+// eachLine calls fn with every line of input and its 1-based number, as
+// the engine splits lines: on LF, with a CR before it dropped.
+func eachLine(input []byte, fn func(no int, line []byte)) {
+	no := 0
+	for start := 0; start < len(input); {
+		end := len(input)
+		if k := bytes.IndexByte(input[start:], '\n'); k >= 0 {
+			end = start + k
+		}
+		no++
+		line := input[start:end]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		fn(no, line)
+		start = end + 1
+	}
+}
+
+// exampleText is a line as an example: its first MaxLineBytes bytes, as
+// valid UTF-8.
+func exampleText(line []byte) string {
+	if len(line) > MaxLineBytes {
+		k := MaxLineBytes
+		for k > 0 && !utf8.RuneStart(line[k]) {
+			k--
+		}
+		line = line[:k]
+	}
+	return string(bytes.ToValidUTF8(line, []byte("\uFFFD")))
+}
+
+func rate(n, lines int) float64 { return round3(1000 * float64(n) / float64(lines)) }
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

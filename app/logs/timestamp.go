@@ -1,0 +1,602 @@
+package logs
+
+import (
+	"bytes"
+	"time"
+)
+
+// Timestamps for the timeline. A line's timestamp is looked for near its
+// start only: a parse may begin in the first stampWindow bytes, at a token
+// start (the line's start or after a byte that is not a letter or digit),
+// so the work per line is bounded whatever its length. A JSON line's
+// ts/time/timestamp field is looked for in its first jsonWindow bytes.
+//
+// The formats, all read to the second (a fraction is dropped):
+//
+//	2006-01-02T15:04:05.000Z07:00   RFC 3339 / ISO 8601: T or a space, any fraction after . or ,,
+//	2006-01-02 15:04:05,000         zone Z, ±hh:mm, ±hhmm or ±hh, or " ±hhmm" after a space;
+//	2006/01/02 15:04:05             no zone is UTC
+//	2005-06-03-15.42.50.675872      (BGL, IBM DB2)
+//	Jan _2 15:04:05                 syslog, no year (see stampParser.yearOf)
+//	Sun Dec 04 04:47:44 2005        Apache error log, asctime (in brackets or not)
+//	081109 203615                   yyMMdd HHmmss, at the start of a line only (HDFS)
+//	I0102 15:04:05.000000           klog/glog, at the start of a line only, no year
+//	10/Oct/2000:13:55:36 -0700      nginx and Apache access logs
+//	{"ts": 1700000000.5, …}         epoch seconds, milliseconds, microseconds or
+//	                                nanoseconds (told apart by size) or an RFC 3339 string in a
+//	                                JSON line's ts, time, timestamp or @timestamp field
+const (
+	stampWindow = 64
+	jsonWindow  = 1024
+)
+
+type stampFormat uint8
+
+const (
+	fmtNone stampFormat = iota
+	fmtISO
+	fmtBGL
+	fmtSyslog
+	fmtAsctime
+	fmtHDFS
+	fmtKlog
+	fmtAccess
+	fmtJSON
+)
+
+// yearOf picks the year of a date written without one: the analysis's
+// current year (UTC), or the year before when that would put the minute
+// more than a day ahead of now (a December log read in January). The
+// seconds do not count, so all lines of one minute get the same year.
+func (p *stampParser) yearOf(month, day, hour, min int) int64 {
+	y := int64(p.now.Year())
+	if unixOf(y, month, day, hour, min, 0) > p.now.Unix()+86400 {
+		y--
+	}
+	return y
+}
+
+// stampParser finds timestamps line after line. It remembers where and
+// how the last one was written, so a log of one format costs one parse
+// per line, and most lines share the minute of their timestamp with the
+// line before (memo), or at least the date (lastDate).
+type stampParser struct {
+	now      time.Time // when the analysis ran, for formats without a year
+	lastFmt  stampFormat
+	lastAt   int
+	memo     minuteMemo
+	lastDate int64
+	lastDay  int64
+}
+
+// minuteMemo is the last timestamp read up to its minute: format,
+// position in the line, its bytes up to the minute, and the Unix time of
+// that minute before any zone offset.
+type minuteMemo struct {
+	format stampFormat
+	at     int
+	key    [17]byte
+	base   int64
+}
+
+// minuteLen is, for the formats the memo serves, the length of a
+// timestamp up to its minute; tail reads the rest.
+var minuteLen = [...]int{fmtISO: 16, fmtBGL: 16, fmtHDFS: 11, fmtSyslog: 12, fmtKlog: 11, fmtAccess: 17, fmtJSON: 0}
+
+// parse returns the Unix time (seconds, UTC) of the line's timestamp:
+// where the line before had its own, else for a JSON line its time
+// field, else the first timestamp that begins at a token start in the
+// first stampWindow bytes.
+func (p *stampParser) parse(line []byte) (int64, bool) {
+	if at := p.lastAt; p.lastFmt != fmtNone && (at == 0 || at < len(line) && !isAlnum(line[at-1])) {
+		if t, ok := p.parseAt(line, at, p.lastFmt); ok {
+			return t, true
+		}
+	}
+	if k := firstNonSpace(line); k < len(line) && line[k] == '{' {
+		if t, ok := p.jsonStamp(line); ok {
+			p.lastFmt = fmtNone
+			return t, true
+		}
+	}
+	end := min(len(line), stampWindow)
+	for i := 0; i < end; i++ {
+		if i > 0 && isAlnum(line[i-1]) {
+			continue
+		}
+		for _, f := range candidates(line, i) {
+			if t, ok := p.parseAt(line, i, f); ok {
+				p.lastFmt, p.lastAt = f, i
+				return t, true
+			}
+		}
+	}
+	return 0, false
+}
+
+var (
+	dateFormats   = []stampFormat{fmtISO, fmtBGL}
+	accessFormats = []stampFormat{fmtAccess}
+	hdfsFormats   = []stampFormat{fmtHDFS}
+	monthFormats  = []stampFormat{fmtSyslog, fmtAsctime}
+	klogFormats   = []stampFormat{fmtKlog}
+)
+
+// candidates are the formats a timestamp at s[i:] may have, judged by a
+// byte or two, so that most positions cost no parse at all.
+func candidates(s []byte, i int) []stampFormat {
+	c := s[i]
+	switch {
+	case isDigit(c):
+		switch {
+		case i+4 < len(s) && (s[i+4] == '-' || s[i+4] == '/'):
+			return dateFormats
+		case i+2 < len(s) && s[i+2] == '/':
+			return accessFormats
+		case i == 0:
+			return hdfsFormats
+		}
+	case isUpper(c):
+		switch {
+		case i+3 < len(s) && s[i+3] == ' ':
+			return monthFormats
+		case i == 0:
+			return klogFormats
+		}
+	}
+	return nil
+}
+
+func firstNonSpace(s []byte) int {
+	k := 0
+	for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+		k++
+	}
+	return k
+}
+
+// parseAt reads a timestamp of format f at s[i:], from the memo when
+// it has the same minute there.
+func (p *stampParser) parseAt(s []byte, i int, f stampFormat) (int64, bool) {
+	n := minuteLen[f]
+	m := &p.memo
+	if n > 0 && m.format == f && m.at == i && i+n <= len(s) && string(s[i:i+n]) == string(m.key[:n]) {
+		sec, off, ok := tail(s[i:], f)
+		return m.base + int64(sec) - off, ok
+	}
+	t, ok := p.parseFull(s[i:], f)
+	if ok && n > 0 {
+		sec, off, _ := tail(s[i:], f)
+		m.format, m.at, m.base = f, i, t-int64(sec)+off
+		copy(m.key[:], s[i:i+n])
+	}
+	return t, ok
+}
+
+// parseFull reads a timestamp of format f at the start of s.
+func (p *stampParser) parseFull(s []byte, f stampFormat) (int64, bool) {
+	switch f {
+	case fmtISO:
+		return p.parseISO(s)
+	case fmtBGL:
+		return p.parseBGL(s)
+	case fmtHDFS:
+		return p.parseHDFS(s)
+	case fmtAccess:
+		return p.parseAccess(s)
+	case fmtSyslog:
+		return p.parseSyslog(s)
+	case fmtAsctime:
+		return p.parseAsctime(s)
+	case fmtKlog:
+		return p.parseKlog(s)
+	}
+	return 0, false
+}
+
+// tail reads what follows the minute of a timestamp of format f at the
+// start of s: the seconds, and for ISO and access-log times the zone.
+// The full parsers read their seconds with it too, so that the memo's
+// answer is the full parse's.
+func tail(s []byte, f stampFormat) (sec int, off int64, ok bool) {
+	at := 17 // where the seconds are: after hh:mm (ISO) or hh.mm (BGL)
+	switch f {
+	case fmtHDFS:
+		at = 11
+	case fmtSyslog:
+		at = 13
+	case fmtKlog:
+		at = 12
+	case fmtAccess:
+		at = 18
+	}
+	if f != fmtHDFS {
+		sep := byte(':')
+		if f == fmtBGL {
+			sep = '.'
+		}
+		if at > len(s) || s[at-1] != sep {
+			return 0, 0, false
+		}
+	}
+	sec, ok = d2(s, at)
+	if !ok || sec > 60 {
+		return 0, 0, false
+	}
+	end := at + 2
+	switch f {
+	case fmtISO:
+		if end+1 < len(s) && (s[end] == '.' || s[end] == ',') && isDigit(s[end+1]) {
+			for end++; end < len(s) && isDigit(s[end]); end++ {
+			}
+		}
+		off, ok = zone(s, end)
+		return sec, off, ok
+	case fmtAccess:
+		off, ok = zone(s, end)
+		return sec, off, ok
+	}
+	return sec, 0, ended(s, end)
+}
+
+// d1, d2 and d4 read a number of 1, 2 or 4 digits at s[i:], without a
+// loop: they run on every line.
+func d1(s []byte, i int) (int, bool) {
+	if i >= len(s) {
+		return 0, false
+	}
+	a := s[i] - '0'
+	return int(a), a < 10
+}
+
+func d2(s []byte, i int) (int, bool) {
+	if i+1 >= len(s) {
+		return 0, false
+	}
+	a, b := s[i]-'0', s[i+1]-'0'
+	return int(a)*10 + int(b), a < 10 && b < 10
+}
+
+func d4(s []byte, i int) (int, bool) {
+	hi, ok1 := d2(s, i)
+	lo, ok2 := d2(s, i+2)
+	return hi*100 + lo, ok1 && ok2
+}
+
+// hourMinute reads hh:mm at s[i:].
+func hourMinute(s []byte, i int) (h, m int, ok bool) {
+	if i+5 > len(s) || s[i+2] != ':' {
+		return 0, 0, false
+	}
+	h, ok1 := d2(s, i)
+	m, ok2 := d2(s, i+3)
+	return h, m, ok1 && ok2
+}
+
+// ended reports whether s ends at i or goes on with a byte that cannot
+// continue a number (so 10:00:001 is no time).
+func ended(s []byte, i int) bool { return i >= len(s) || !isDigit(s[i]) }
+
+func (p *stampParser) parseISO(s []byte) (int64, bool) {
+	// 2006-01-02T15:04:05.000Z07:00
+	if len(s) < 19 || (s[4] != '-' && s[4] != '/') || s[7] != s[4] || (s[10] != 'T' && s[10] != ' ') {
+		return 0, false
+	}
+	y, ok1 := d4(s, 0)
+	mo, ok2 := d2(s, 5)
+	d, ok3 := d2(s, 8)
+	h, mi, ok4 := hourMinute(s, 11)
+	sec, off, ok5 := tail(s, fmtISO)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) {
+		return 0, false
+	}
+	return p.checked(int64(y), mo, d, h, mi, sec, off)
+}
+
+// zone reads an optional zone at s[i:]: Z, ±hh:mm, ±hhmm, ±hh, or a
+// space and ±hhmm. It returns the offset east of UTC in seconds.
+func zone(s []byte, i int) (int64, bool) {
+	if i >= len(s) {
+		return 0, true
+	}
+	switch s[i] {
+	case 'Z':
+		return 0, true
+	case '+', '-':
+		return offset(s, i)
+	case ' ':
+		if i+6 <= len(s) && (s[i+1] == '+' || s[i+1] == '-') && isDigit(s[i+4]) && isDigit(s[i+5]) {
+			if off, ok := offset(s, i+1); ok {
+				return off, true
+			}
+		}
+		return 0, true
+	}
+	return 0, !isDigit(s[i])
+}
+
+// offset reads ±hh:mm, ±hhmm or ±hh at s[i:].
+func offset(s []byte, i int) (int64, bool) {
+	h, ok := d2(s, i+1)
+	if !ok || h > 14 {
+		return 0, false
+	}
+	m, j := 0, i+3
+	if j < len(s) && s[j] == ':' {
+		j++
+	}
+	if mm, ok := d2(s, j); ok {
+		m, j = mm, j+2
+	} else if j != i+3 {
+		return 0, false
+	}
+	if m > 59 || !ended(s, j) {
+		return 0, false
+	}
+	off := int64(h*3600 + m*60)
+	if s[i] == '-' {
+		off = -off
+	}
+	return off, true
+}
+
+func (p *stampParser) parseBGL(s []byte) (int64, bool) {
+	// 2005-06-03-15.42.50.675872
+	if len(s) < 19 || s[4] != '-' || s[7] != '-' || s[10] != '-' || s[13] != '.' {
+		return 0, false
+	}
+	y, ok1 := d4(s, 0)
+	mo, ok2 := d2(s, 5)
+	d, ok3 := d2(s, 8)
+	h, ok4 := d2(s, 11)
+	mi, ok5 := d2(s, 14)
+	sec, _, ok6 := tail(s, fmtBGL)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
+		return 0, false
+	}
+	return p.checked(int64(y), mo, d, h, mi, sec, 0)
+}
+
+func (p *stampParser) parseHDFS(s []byte) (int64, bool) {
+	// 081109 203615: two-digit years are 2000–2099.
+	if len(s) < 13 || s[6] != ' ' {
+		return 0, false
+	}
+	y, ok1 := d2(s, 0)
+	mo, ok2 := d2(s, 2)
+	d, ok3 := d2(s, 4)
+	h, ok4 := d2(s, 7)
+	mi, ok5 := d2(s, 9)
+	sec, _, ok6 := tail(s, fmtHDFS)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
+		return 0, false
+	}
+	return p.checked(2000+int64(y), mo, d, h, mi, sec, 0)
+}
+
+func (p *stampParser) parseAccess(s []byte) (int64, bool) {
+	// 10/Oct/2000:13:55:36 -0700
+	if len(s) < 20 || s[2] != '/' || s[6] != '/' || s[11] != ':' {
+		return 0, false
+	}
+	d, ok1 := d2(s, 0)
+	mo := month(s[3:6])
+	y, ok2 := d4(s, 7)
+	h, mi, ok3 := hourMinute(s, 12)
+	sec, off, ok4 := tail(s, fmtAccess)
+	if !(ok1 && ok2 && ok3 && ok4) || mo == 0 {
+		return 0, false
+	}
+	return p.checked(int64(y), mo, d, h, mi, sec, off)
+}
+
+func (p *stampParser) parseSyslog(s []byte) (int64, bool) {
+	// Jan _2 15:04:05
+	if len(s) < 15 || s[3] != ' ' {
+		return 0, false
+	}
+	mo := month(s[:3])
+	d, ok1 := dayOfMonth(s, 4)
+	h, mi, ok2 := hourMinute(s, 7)
+	sec, _, ok3 := tail(s, fmtSyslog)
+	if mo == 0 || !ok1 || !ok2 || !ok3 {
+		return 0, false
+	}
+	return p.checked(p.yearOf(mo, d, h, mi), mo, d, h, mi, sec, 0)
+}
+
+func (p *stampParser) parseAsctime(s []byte) (int64, bool) {
+	// Sun Dec 04 04:47:44 2005, or Sun Dec  4 …: the year after the
+	// seconds keeps it out of the memo.
+	if len(s) < 24 || s[3] != ' ' || s[7] != ' ' || s[10] != ' ' || s[13] != ':' || s[16] != ':' || s[19] != ' ' || weekday(s[:3]) < 0 {
+		return 0, false
+	}
+	mo := month(s[4:7])
+	d, ok1 := dayOfMonth(s, 8)
+	h, mi, ok2 := hourMinute(s, 11)
+	sec, ok3 := d2(s, 17)
+	y, ok4 := d4(s, 20)
+	if mo == 0 || !ok1 || !ok2 || !ok3 || !ok4 || !ended(s, 24) {
+		return 0, false
+	}
+	return p.checked(int64(y), mo, d, h, mi, sec, 0)
+}
+
+func (p *stampParser) parseKlog(s []byte) (int64, bool) {
+	// I0102 15:04:05.000000
+	if len(s) < 14 || bytes.IndexByte([]byte("IWEF"), s[0]) < 0 || s[5] != ' ' {
+		return 0, false
+	}
+	mo, ok1 := d2(s, 1)
+	d, ok2 := d2(s, 3)
+	h, mi, ok3 := hourMinute(s, 6)
+	sec, _, ok4 := tail(s, fmtKlog)
+	if !(ok1 && ok2 && ok3 && ok4) {
+		return 0, false
+	}
+	return p.checked(p.yearOf(mo, d, h, mi), mo, d, h, mi, sec, 0)
+}
+
+// dayOfMonth reads a day of the month written with two digits or a space and
+// one digit at s[i:].
+func dayOfMonth(s []byte, i int) (int, bool) {
+	if s[i] == ' ' {
+		return d1(s, i+1)
+	}
+	return d2(s, i)
+}
+
+// month is 1–12 for an English month abbreviation (Jan, not JAN), 0
+// otherwise.
+func month(b []byte) int {
+	if len(b) != 3 {
+		return 0
+	}
+	switch string(b) {
+	case "Jan":
+		return 1
+	case "Feb":
+		return 2
+	case "Mar":
+		return 3
+	case "Apr":
+		return 4
+	case "May":
+		return 5
+	case "Jun":
+		return 6
+	case "Jul":
+		return 7
+	case "Aug":
+		return 8
+	case "Sep":
+		return 9
+	case "Oct":
+		return 10
+	case "Nov":
+		return 11
+	case "Dec":
+		return 12
+	}
+	return 0
+}
+
+func weekday(b []byte) int {
+	for i, d := range [7]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"} {
+		if string(b) == d {
+			return i
+		}
+	}
+	return -1
+}
+
+// jsonStamp reads the ts, time, timestamp or @timestamp field of a JSON
+// line: a number of seconds, milliseconds, microseconds or nanoseconds
+// since 1970, or an RFC 3339 string.
+func (p *stampParser) jsonStamp(line []byte) (int64, bool) {
+	w := line[:min(len(line), jsonWindow)]
+	for _, key := range jsonTimeKeys {
+		k := bytes.Index(w, key)
+		if k < 0 {
+			continue
+		}
+		i := k + len(key)
+		for i < len(w) && (w[i] == ' ' || w[i] == ':') {
+			i++
+		}
+		if i >= len(w) {
+			continue
+		}
+		if w[i] == '"' {
+			if t, ok := p.parseISO(w[i+1:]); ok {
+				return t, true
+			}
+			continue
+		}
+		if t, ok := p.epoch(w[i:]); ok {
+			return t, true
+		}
+	}
+	return 0, false
+}
+
+var jsonTimeKeys = [][]byte{[]byte(`"ts"`), []byte(`"time"`), []byte(`"timestamp"`), []byte(`"@timestamp"`)}
+
+// epoch reads a number of seconds, milliseconds, microseconds or
+// nanoseconds since 1970 (told apart by size: below 10^11 seconds, below
+// 10^14 milliseconds, and so on), with an optional fraction. The time
+// must fall in 1990–2099.
+func (p *stampParser) epoch(s []byte) (int64, bool) {
+	var v int64
+	n := 0
+	for n < len(s) && isDigit(s[n]) && n < 19 {
+		v = v*10 + int64(s[n]-'0')
+		n++
+	}
+	if n == 0 || (n < len(s) && isDigit(s[n])) {
+		return 0, false
+	}
+	switch {
+	case v < 1e11:
+	case v < 1e14:
+		v /= 1e3
+	case v < 1e17:
+		v /= 1e6
+	default:
+		v /= 1e9
+	}
+	if v < unixOf(1990, 1, 1, 0, 0, 0) || v >= unixOf(2100, 1, 1, 0, 0, 0) {
+		return 0, false
+	}
+	return v, true
+}
+
+// checked validates the fields and returns the Unix time, offset seconds
+// east of UTC taken off.
+func (p *stampParser) checked(y int64, mo, d, h, mi, sec int, off int64) (int64, bool) {
+	if h > 23 || mi > 59 || sec > 60 {
+		return 0, false
+	}
+	date := y<<9 | int64(mo)<<5 | int64(d)
+	if date != p.lastDate || p.lastDate == 0 {
+		if y < 1970 || y > 2099 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) {
+			return 0, false
+		}
+		p.lastDate, p.lastDay = date, floorDiv(unixOf(y, mo, d, 0, 0, 0), 86400)
+	}
+	return p.lastDay*86400 + int64(h*3600+mi*60+sec) - off, true
+}
+
+func daysIn(y int64, mo int) int {
+	switch mo {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// unixOf is the Unix time of a UTC date and time, without time.Date's
+// normalisation (the fields are valid): days from the civil date, after
+// Howard Hinnant's days_from_civil.
+func unixOf(y int64, mo, d, h, mi, sec int) int64 {
+	if mo <= 2 {
+		y--
+	}
+	era := y / 400
+	yoe := y - era*400
+	m := int64(mo)
+	if m > 2 {
+		m -= 3
+	} else {
+		m += 9
+	}
+	doy := (153*m+2)/5 + int64(d) - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	days := era*146097 + doe - 719468
+	return days*86400 + int64(h*3600+mi*60+sec)
+}

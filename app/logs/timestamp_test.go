@@ -1,0 +1,137 @@
+package logs
+
+import (
+	"testing"
+	"time"
+)
+
+// A fixed "now" for the formats without a year.
+var testNow = time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+
+func TestTimestampFormats(t *testing.T) {
+	utc := func(s string) int64 {
+		tm, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm.Unix()
+	}
+	cases := []struct {
+		line string
+		want string // RFC 3339; "" for no timestamp
+	}{
+		{"2024-03-18T09:14:02.117Z INFO starting", "2024-03-18T09:14:02Z"},
+		{"2024-03-18T09:14:02+02:00 INFO starting", "2024-03-18T07:14:02Z"},
+		{"2024-03-18T09:14:02.5-0530 x", "2024-03-18T14:44:02Z"},
+		{"2024-03-18T09:14:02+01 x", "2024-03-18T08:14:02Z"},
+		{"2024-03-18 09:14:02 +0100 x", "2024-03-18T08:14:02Z"},
+		{"2024-03-18T09:14:02 no zone is UTC", "2024-03-18T09:14:02Z"},
+		{"2015-07-29 17:41:44,747 - INFO  [QuorumPeer] - Notification", "2015-07-29T17:41:44Z"},
+		{"2024/03/18 09:14:02 [error] 12#0: connect() failed", "2024-03-18T09:14:02Z"},
+		{"- 1117838570 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.50.675872 R02-M1-N0-C:J12-U11 RAS KERNEL INFO", "2005-06-03T15:42:50Z"},
+		{"Dec 10 06:55:46 LabSZ sshd[24200]: reverse mapping checking", "2025-12-10T06:55:46Z"},
+		{"Mar  9 06:06:20 combo syslogd 1.4.1: restart.", "2026-03-09T06:06:20Z"},
+		{"Mar 11 11:00:00 host app: within a day ahead is this year", "2026-03-11T11:00:00Z"},
+		{"[Sun Dec 04 04:47:44 2005] [notice] workerEnv.init() ok", "2005-12-04T04:47:44Z"},
+		{"Sun Dec  4 04:47:44 2005 asctime", "2005-12-04T04:47:44Z"},
+		{"081109 203615 148 INFO dfs.DataNode$PacketResponder: PacketResponder 1", "2008-11-09T20:36:15Z"},
+		{"I0102 15:04:05.000000    1234 main.go:42] started", "2026-01-02T15:04:05Z"},
+		{"E1122 07:01:02.5 1 x.go:1] failed", "2025-11-22T07:01:02Z"},
+		{`127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326`, "2000-10-10T20:55:36Z"},
+		{`{"level":"error","ts":1700000000.123,"msg":"boom"}`, "2023-11-14T22:13:20Z"},
+		{`{"time":1700000000123,"msg":"ms"}`, "2023-11-14T22:13:20Z"},
+		{`{"timestamp":1700000000123456,"msg":"µs"}`, "2023-11-14T22:13:20Z"},
+		{`{"msg":"late field", "@timestamp": "2024-03-18T09:14:02Z"}`, "2024-03-18T09:14:02Z"},
+		// Not timestamps.
+		{"INFO no time here", ""},
+		{"2024-03-18 a date alone", ""},
+		{"2024-13-18T09:14:02Z bad month", ""},
+		{"2023-02-29T09:14:02Z not a leap year", ""},
+		{"2024-03-18T25:14:02Z bad hour", ""},
+		{"x2024-03-18T09:14:02Z inside a word", ""},
+		{"release 081109 203615 not at the start", ""},
+		{"Foo 10 06:55:46 not a month", ""},
+		{`{"ts":42,"msg":"too early"}`, ""},
+		{"                                                                 2024-03-18T09:14:02Z past the window", ""},
+	}
+	for _, c := range cases {
+		p := stampParser{now: testNow}
+		got, ok := p.parse([]byte(c.line))
+		switch {
+		case c.want == "" && ok:
+			t.Errorf("%q: found %s, want none", c.line, rfc3339(got))
+		case c.want != "" && !ok:
+			t.Errorf("%q: no timestamp, want %s", c.line, c.want)
+		case c.want != "" && got != utc(c.want):
+			t.Errorf("%q: %s, want %s", c.line, rfc3339(got), c.want)
+		}
+	}
+}
+
+// A parser that remembered one format still reads a line of another.
+func TestTimestampFormatChanges(t *testing.T) {
+	p := stampParser{now: testNow}
+	for _, line := range []string{
+		"081109 203615 148 INFO a",
+		"2015-07-29 17:41:44,747 - INFO b",
+		"081109 203616 148 INFO c",
+	} {
+		if _, ok := p.parse([]byte(line)); !ok {
+			t.Errorf("%q: no timestamp", line)
+		}
+	}
+}
+
+func TestUnixOfMatchesTime(t *testing.T) {
+	for _, tm := range []time.Time{
+		time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2000, 2, 29, 23, 59, 59, 0, time.UTC),
+		time.Date(2024, 12, 31, 12, 0, 1, 0, time.UTC),
+		time.Date(2099, 3, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		if got := unixOf(int64(tm.Year()), int(tm.Month()), tm.Day(), tm.Hour(), tm.Minute(), tm.Second()); got != tm.Unix() {
+			t.Errorf("%s: %d, want %d", tm, got, tm.Unix())
+		}
+	}
+}
+
+// FuzzTimestamp: any line parses without a panic to a time in the
+// accepted years; a found time printed as RFC 3339 at the start of a line
+// reads back the same; and a parser that read another line first finds a
+// timestamp when a fresh one does, the same one when it is read at the
+// same place in the same format (the memo saves work, nothing else).
+func FuzzTimestamp(f *testing.F) {
+	seeds := []string{
+		"2024-03-18T09:14:02.117Z INFO", "Dec 10 06:55:46 LabSZ", "[Sun Dec 04 04:47:44 2005]", "081109 203615 148",
+		"I0102 15:04:05.000000", "2005-06-03-15.42.50.675872", `{"ts":1700000000}`, `a [10/Oct/2000:13:55:36 -0700]`,
+		"2024-03-18 09:14:02 +", "2024-03-18T09:14:02+9", `{"time":"`,
+	}
+	for i, s := range seeds {
+		f.Add(seeds[(i+1)%len(seeds)], s)
+	}
+	f.Add("2024-03-18T09:14:02Z a", "2024-03-18T09:14:59+01:00 b")
+	f.Add("2024-03-18T09:14:02Z a", "2024-03-18T09:14:61Z b")
+	f.Add("081109 203615 a", "081109 2036159 b")
+	f.Add("Dec 10 06:55:46 a", "Dec 10 06:55:4")
+	lo, hi := unixOf(1969, 12, 31, 0, 0, 0), unixOf(2100, 1, 2, 0, 0, 0)
+	f.Fuzz(func(t *testing.T, prev, line string) {
+		fresh := stampParser{now: testNow}
+		got, ok := fresh.parse([]byte(line))
+		primed := stampParser{now: testNow}
+		primed.parse([]byte(prev))
+		again, ok2 := primed.parse([]byte(line))
+		if ok2 != ok || (primed.lastFmt == fresh.lastFmt && primed.lastAt == fresh.lastAt && again != got) {
+			t.Fatalf("%q after %q: %d %v; fresh %d %v", line, prev, again, ok2, got, ok)
+		}
+		if !ok {
+			return
+		}
+		if got < lo || got > hi {
+			t.Fatalf("%q: %d is out of range", line, got)
+		}
+		back, ok := (&stampParser{now: testNow}).parse([]byte(rfc3339(got) + " x"))
+		if !ok || back != got {
+			t.Fatalf("%q: %s does not read back (%d, %v)", line, rfc3339(got), back, ok)
+		}
+	})
+}
