@@ -155,8 +155,10 @@ func (t *textArena) fill(input []byte, res *Result) {
 }
 
 // display renders a template: literal tokens as they are, and for a value
-// position the prefix and suffix shared by every value around <*>; a masked
-// position whose value never changed shows that value.
+// position the prefix and suffix shared by every value around <*>. A value
+// is shown as <*> even when it never changed in the sample: "port 22" seen
+// with one port only is still a port (typed masking), so the template reads
+// the same whatever sample it was mined from.
 func display(shapes []*shape, c *cluster) string {
 	var b strings.Builder
 	for p, t := range c.toks {
@@ -172,26 +174,23 @@ func display(shapes []*shape, c *cluster) string {
 	return b.String()
 }
 
-// valueAt renders the values at position p of the members.
+// valueAt renders the values at position p of the members. The shared part
+// shown is at least the kept key ("uid=") and the punctuation that wraps
+// the value ("(", "):"); a value seen once shows no more than that.
 func valueAt(shapes []*shape, members []int32, p int) string {
 	sh := shapes[members[0]]
 	rep := sh.vals[p]
 	pre, suf := rep[:sh.lcp[p]], rep[len(rep)-int(sh.lcs[p]):]
-	same := len(pre) == len(rep)
 	minLen := len(rep)
 	for _, si := range members[1:] {
 		o := shapes[si]
 		v := o.vals[p]
 		minLen = min(minLen, len(v))
-		same = same && v == rep && int(o.lcp[p]) == len(v)
 		pre = pre[:commonPrefix(pre, v[:o.lcp[p]])]
 		suf = suf[len(suf)-commonSuffix(suf, v[len(v)-int(o.lcs[p]):]):]
 	}
-	if same {
-		return rep
-	}
-	if len(pre)+len(suf) > minLen {
-		suf = suf[len(pre)+len(suf)-minLen:]
+	if len(pre)+len(suf) >= minLen {
+		return constantValue(rep, keptPrefix(sh.toks[p]))
 	}
 	// Do not cut inside a word or number: "blk_-69" and "blk_-12" share
 	// "blk_-", not "blk_-6" or more.
@@ -202,6 +201,53 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 		suf = suf[1:]
 	}
 	return pre + "<*>" + suf
+}
+
+// constantValue renders a value that never changed, rep, whose first k
+// bytes are a key kept literal. A plain word after a key ("tty=ssh") and a
+// path without digits ("/default-rack") are names, shown as they are; any
+// other value is masked, keeping the key, the wrapping punctuation and a
+// unit joined to it ("(<*>)", "<*> ms").
+func constantValue(rep string, k int) string {
+	core := trimPunct([]byte(rep[k:]))
+	if len(core) == 0 || k > 0 && plainWord(core) || plainPath(core) {
+		return rep
+	}
+	open := k + strings.Index(rep[k:], string(core))
+	end := open + len(core)
+	if sp := strings.LastIndexByte(string(core), ' '); sp > 0 && unitWord(core[sp+1:]) {
+		end = open + sp
+	}
+	return rep[:open] + "<*>" + rep[end:]
+}
+
+// plainWord reports letters, maybe joined by '-' or '_'.
+func plainWord(t []byte) bool {
+	for _, c := range t {
+		if !isLetter(c) && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return len(t) > 0 && isLetter(t[0])
+}
+
+// plainPath reports an absolute path of plain words: no digits, no dots.
+func plainPath(t []byte) bool {
+	if len(t) < 2 || t[0] != '/' {
+		return false
+	}
+	for _, c := range t {
+		if !isLetter(c) && c != '-' && c != '_' && c != '/' {
+			return false
+		}
+	}
+	return true
+}
+
+// keptPrefix is the length of the literal key kept before a masked value
+// in a shape token ("uid=" of "uid=\xff").
+func keptPrefix(t string) int {
+	return max(0, strings.IndexByte(t, wild))
 }
 
 func commonPrefix(a, b string) int {

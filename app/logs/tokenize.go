@@ -94,8 +94,8 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 		switch {
 		case or&cDigit != 0 && or&(cEq|cColon) == 0:
 			// A number, or a value with digits and no key, unless a name
-			// with a version (SOCKS5, HTTP2, IPv6).
-			masked = !isUpper(s[i]) || !versionedName(trimPunct(s[i:j]))
+			// with a digit (SOCKS5, HTTP2, IPv6, ssh2) or a call (jk2_init()).
+			masked = !namedWithDigit(trimPunct(s[i:j])) && !callName(s[i:j])
 		case or&cSpecial != 0:
 			masked, keep = classify(s[i:j], or)
 		case or&cDot != 0 || or&cWordy == 0 || isUpper(s[i]):
@@ -496,6 +496,43 @@ func wordValue(core []byte) bool {
 		return isHostname(core)
 	}
 	return isUpper(core[0]) && isDateName(core)
+}
+
+// namedWithDigit reports a name written with a digit rather than a value:
+// a versioned name (SOCKS5, IPv6) or two or more lower-case letters and a
+// single final digit (ssh2, sha1, ext4). A word that varies this way (node1,
+// node2) is still found by the miner, which compares lines.
+func namedWithDigit(t []byte) bool {
+	if len(t) > 0 && isUpper(t[0]) {
+		return versionedName(t)
+	}
+	n := len(t) - 1
+	if n < 2 || !isDigit(t[n]) {
+		return false
+	}
+	for _, c := range t[:n] {
+		if !isLetter(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// callName reports a function called with no arguments, as a program names
+// itself in its messages: "jk2_init()", "workerEnv.init()".
+func callName(t []byte) bool {
+	for len(t) > 0 && (t[len(t)-1] == ',' || t[len(t)-1] == ';' || t[len(t)-1] == ':' || t[len(t)-1] == '.') {
+		t = t[:len(t)-1]
+	}
+	if len(t) < 3 || string(t[len(t)-2:]) != "()" || !isLetter(t[0]) {
+		return false
+	}
+	for _, c := range t[:len(t)-2] {
+		if !isAlnum(c) && c != '_' && c != '.' && c != ':' {
+			return false
+		}
+	}
+	return true
 }
 
 // versionedName reports a name of two or more capitals, with other letters
