@@ -62,6 +62,7 @@ type Match struct {
 	End        int      `json:"end"`
 	TemplateID int      `json:"template_id"`
 	Cut        bool     `json:"cut,omitempty"`
+	LineHeader
 }
 
 // Outlier is a line whose template is rare.
@@ -72,6 +73,17 @@ type Outlier struct {
 	TemplateID int    `json:"template_id"`
 	Count      int    `json:"count"`
 	Cut        bool   `json:"cut,omitempty"`
+	LineHeader
+}
+
+// LineHeader is what a line holds besides its message, which alone is
+// templated: the header columns (timestamp, level, host, process, ...) as
+// text, the level word when one was recognised, and for a JSON or logfmt
+// line its other fields, by key.
+type LineHeader struct {
+	Header string            `json:"header,omitempty"`
+	Level  string            `json:"level,omitempty"`
+	Fields map[string]string `json:"fields,omitempty"`
 }
 
 // Template is one mined line shape. Values are shown as <*>, with the part
@@ -124,6 +136,7 @@ func newAnalyzer(opts Options, total int) *analyzer {
 }
 
 func (a *analyzer) run(ctx context.Context, input []byte) (*Result, error) {
+	a.cols = detectColumns(input)
 	if err := a.read(ctx, input); err != nil {
 		return nil, err
 	}
@@ -155,6 +168,7 @@ type analyzer struct {
 	set     shapeSet
 	fix     []byte // scratch for lines with invalid UTF-8
 	head    header
+	cols    columns // the input's bare-column header, if any
 	msgs    msgCache
 	hits    []keywordHit // scratch for msgKeyword
 	lines   int
@@ -166,8 +180,9 @@ type analyzer struct {
 
 type matchRef struct {
 	ref   lineRef
-	hit   keywordHit
+	hit   keywordHit // kw -1 when the level alone decides
 	shape int32
+	cat   Category
 }
 
 // read reduces every line to its shape and keyword match.
@@ -217,6 +232,16 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	}
 	a.lines++
 	hdr := a.head.end(text)
+	if a.cols.n > 0 {
+		// A line that fits the input's bare columns has them for its
+		// header, whatever the per-line finder took for a level further on.
+		if e := a.cols.end(text); e > 0 {
+			hdr = e
+			if a.head.lvl1 > e {
+				a.head.lvl0, a.head.lvl1 = 0, 0
+			}
+		}
+	}
 	msg := text[hdr:]
 	e, seen := a.msgs.lookup(msg)
 	if !seen {
@@ -235,8 +260,14 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 			hit = m
 		}
 	}
-	if hit.kw >= 0 {
-		a.matches = append(a.matches, matchRef{ref: ref, hit: hit, shape: si})
+	ref.hdr = uint16(hdr)
+	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
+	lvl := levelNone
+	if ref.lvl1 > ref.lvl0 {
+		lvl = levelOf(text[ref.lvl0:ref.lvl1])
+	}
+	if cat, ok := byLevel(lvl, hit); ok {
+		a.matches = append(a.matches, matchRef{ref: ref, hit: hit, shape: si, cat: cat})
 	}
 	if a.opts.IncludeAssignments {
 		a.assign = append(a.assign, si)

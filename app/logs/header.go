@@ -36,8 +36,9 @@ const (
 // a token equal to one seen at the same place lately (a level, a logger, a
 // host) is neither classified nor scanned for keywords again.
 type header struct {
-	words []headWord // tokens that may hold a keyword: all but dates, times, numbers and separators
-	memo  [maxHeaderTokens + 2]tokenMemo
+	words      []headWord // tokens that may hold a keyword: all but dates, times, numbers and separators
+	memo       [maxHeaderTokens + 2]tokenMemo
+	lvl0, lvl1 int // the level word of the last line's header; equal when none
 }
 
 // headWord is a header token that may hold a keyword, with its memo entry
@@ -76,6 +77,7 @@ func (e *memoEntry) keyword() (keywordHit, bool) {
 // (some of which may lie past that offset).
 func (h *header) end(s []byte) int {
 	h.words = h.words[:0]
+	h.lvl0, h.lvl1 = 0, 0
 	var (
 		end       int
 		committed bool
@@ -96,12 +98,16 @@ func (h *header) end(s []byte) int {
 			if isUpper(s[i]) && isMonth(s[i:j]) {
 				sawMonth = true
 			}
+			if i == 0 && glogPrefix(s[i:j]) {
+				h.lvl0, h.lvl1 = 0, 1
+			}
 		case hSep:
 			if sawTime && words <= 1 {
 				end, committed, words = j, true, 0
 			}
 		case hLevel:
 			if levelAnchor(s[i:j], n, sawTime, committed, words) {
+				h.lvl0, h.lvl1 = levelSpan(s, i, j)
 				return h.afterLevel(s, j, n+1)
 			}
 			words++
@@ -147,8 +153,14 @@ func levelAnchor(t []byte, n int, sawTime, committed bool, words int) bool {
 }
 
 // afterLevel extends a header past the level: [thread] and [context] groups,
-// then a "logger:" token, a "logger [context]" pair or a separator.
+// then a "logger:" token, a "logger [context]" pair or a separator. A group
+// with spaces inside is a thread ("[IPC Server handler 4]") only when a
+// logger or separator follows; otherwise it opens the message ("[client
+// 10.0.0.1] File does not exist"). A word padded by two or more spaces is a
+// column of its own ("Info   CBS    Loaded ..."), and so part of the header.
 func (h *header) afterLevel(s []byte, i, n int) int {
+	spaced := -1 // where the first group with spaces starts
+	padded := false
 	for ; ; n++ {
 		k := skipBlank(s, i)
 		if k >= len(s) {
@@ -156,11 +168,23 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 		}
 		e, kind := h.token(s, k, n)
 		switch kind {
-		case hBracket, hTime:
+		case hBracket:
+			if spaced < 0 && bytes.IndexByte(s[k:e], ' ') >= 0 {
+				spaced = i
+			}
 			i = e
 			continue
-		case hSep, hColon, hProc:
+		case hTime:
+			if s[k] == '[' || !bareNumber(s[k:e]) {
+				i = e
+				continue
+			}
+		case hSep, hProc:
 			return e
+		case hColon:
+			if !padded && loggerName(s[k:e-1]) {
+				return e
+			}
 		case hWord, hField:
 			k2 := skipBlank(s, e)
 			if k2 < len(s) {
@@ -171,10 +195,47 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 				if kind2 == hBracket && isLoggerName(s[k:e]) {
 					return e2
 				}
+				if k2-e >= 2 && spaced < 0 && e-k <= 32 && kind == hWord {
+					i, padded = e, true // a padded column: the logger's place
+					continue
+				}
 			}
+		}
+		if spaced >= 0 {
+			return spaced
 		}
 		return i
 	}
+}
+
+// bareNumber reports digits only: after a level, a count that opens the
+// message ("INFO 3 files copied") rather than a time.
+func bareNumber(t []byte) bool {
+	for _, c := range t {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// loggerName reports the name of a "logger:" after a level: a qualified
+// name (org.a.B, dfs.DataNode$PacketResponder, app/db) or a CamelCase one
+// (SparkContext). A lower-case word ("ciod:", "error:") or an acronym
+// ("SQM:") opens the message.
+func loggerName(t []byte) bool {
+	if bytes.ContainsAny(t, "./$") {
+		return true
+	}
+	if len(t) < 2 || !isUpper(t[0]) {
+		return false
+	}
+	upper, lower := false, false
+	for _, c := range t[1:] {
+		upper = upper || isUpper(c)
+		lower = lower || isLower(c)
+	}
+	return upper && lower
 }
 
 func skipBlank(s []byte, i int) int {
@@ -411,7 +472,7 @@ func allTimeFields(t []byte) bool {
 var levelWords = newWordSet(
 	"trace", "debug", "dbg", "verbose", "fine", "finer", "finest", "info", "information",
 	"notice", "warn", "warning", "error", "err", "severe", "fatal", "critical", "crit",
-	"alert", "emerg", "emergency",
+	"alert", "emerg", "emergency", "panic",
 )
 
 // levelWord reports a log level in upper, title or lower case, or one of the

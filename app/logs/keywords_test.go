@@ -102,9 +102,9 @@ func TestKeywords(t *testing.T) {
 func TestKeywordsInEveryPart(t *testing.T) {
 	tests := []struct{ line, keyword string }{
 		{"2024-01-02 03:04:05 FATAL [main] app.Server: shutting down", "fatal"},
-		{"2024-01-02 03:04:05 INFO [main] app.Server: backoff 200ms", "backoff"},
-		{`2024-01-02 03:04:05 INFO [main] app.Server: result err="connection refused"`, "err"},
-		{`2024-01-02 03:04:05 INFO [main] app.Server: result cause="upstream unavailable"`, "unavailable"},
+		{"2024-01-02 03:04:05 WARN [main] app.Server: backoff 200ms", "backoff"},
+		{`2024-01-02 03:04:05 WARN [main] app.Server: result err="connection refused"`, "err"},
+		{`2024-01-02 03:04:05 WARN [main] app.Server: result cause="upstream unavailable"`, "unavailable"},
 	}
 	for _, tt := range tests {
 		if m, ok := firstMatch(t, tt.line); !ok || m.Keyword != tt.keyword {

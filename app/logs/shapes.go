@@ -62,8 +62,10 @@ func keywordsOf(z *tokenizer, text []byte) []shapeKeyword {
 
 // lineRef locates one analysed line of the input.
 type lineRef struct {
-	no         int32 // 1-based input line number
-	start, end int32 // byte span in the input, after cutting
+	no         int32  // 1-based input line number
+	start, end int32  // byte span in the input, after cutting
+	hdr        uint16 // length of the header (lines are at most MaxLineBytes)
+	lvl0, lvl1 uint16 // the level word in the line; equal when none
 	cut        bool
 	fixed      bool // invalid UTF-8 was replaced
 }

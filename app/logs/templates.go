@@ -57,18 +57,25 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	slices.Sort(order)
 	texts := textArena{refs: make([]lineRef, 0, len(a.matches)+len(rare))}
 	for _, m := range a.matches {
-		kw := keywordTable[m.hit.kw]
+		// The keyword found names the match, unless the level made it
+		// more severe than that keyword: then the level word does.
+		word, start, end := "", int(m.ref.lvl0), int(m.ref.lvl1) // the level word, filled with the text
+		if m.hit.kw >= 0 {
+			if kw := keywordTable[m.hit.kw]; kw.Category == m.cat || m.cat == CategoryReliability {
+				word, start, end = kw.Word, m.hit.start, m.hit.end
+			}
+		}
 		res.Matches = append(res.Matches, Match{
 			Line:       int(m.ref.no),
-			Category:   kw.Category,
-			Keyword:    kw.Word,
-			Start:      m.hit.start,
-			End:        m.hit.end,
+			Category:   m.cat,
+			Keyword:    word,
+			Start:      start,
+			End:        end,
 			TemplateID: id[m.shape],
 			Cut:        m.ref.cut,
 		})
 		texts.add(m.ref)
-		switch kw.Category {
+		switch m.cat {
 		case CategoryFatal:
 			res.Summary.ByCategory.Fatal++
 		case CategoryError:
@@ -137,21 +144,41 @@ func (t *textArena) fill(input []byte, res *Result) {
 	}
 	all := b.String()
 	k := 0
-	next := func() string {
-		n := int(t.refs[k].end - t.refs[k].start)
+	next := func() (string, LineHeader) {
+		ref := t.refs[k]
+		n := int(ref.end - ref.start)
 		if line, ok := fixed[k]; ok {
 			n = len(line)
 		}
 		s := all[:n]
 		all, k = all[n:], k+1
-		return s
+		return s, lineHeader(s, ref)
 	}
 	for i := range res.Matches {
-		res.Matches[i].Text = next()
+		m := &res.Matches[i]
+		m.Text, m.LineHeader = next()
+		if m.Keyword == "" { // the level made the match: it is the keyword
+			m.Keyword = strings.ToLower(m.Text[m.Start:m.End])
+			if len(m.Keyword) == 1 { // E, F: glog and Android letters
+				m.Keyword = string(m.Category)
+			}
+		}
 	}
 	for i := range res.Outliers {
-		res.Outliers[i].Text = next()
+		res.Outliers[i].Text, res.Outliers[i].LineHeader = next()
 	}
+}
+
+// lineHeader is the header part of a line's text s.
+func lineHeader(s string, ref lineRef) LineHeader {
+	var h LineHeader
+	if hdr := min(int(ref.hdr), len(s)); hdr > 0 {
+		h.Header = strings.TrimRight(s[:hdr], " \t")
+	}
+	if ref.lvl1 > ref.lvl0 && int(ref.lvl1) <= len(s) {
+		h.Level = s[ref.lvl0:ref.lvl1]
+	}
+	return h
 }
 
 // display renders a template: literal tokens as they are, and for a value

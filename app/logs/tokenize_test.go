@@ -85,6 +85,11 @@ func TestHeaderEnd(t *testing.T) {
 		{"bracket time and program", "[10.30 16:49:06] chrome.exe - proxy.example.com:5070 open through proxy", "proxy.example.com:5070 open through proxy"},
 		{"program with a field", "[10.30 16:49:06] svchost.exe *64 - proxy.example.com:5070 close", "proxy.example.com:5070 close"},
 		{"no header", "Connection closed by 10.0.0.1", "Connection closed by 10.0.0.1"},
+		{"count after the level", "- 1117838570 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.50.675872 R02-M1-N0-C:J12-U11 RAS KERNEL INFO 3 floating point alignment exceptions", "3 floating point alignment exceptions"},
+		{"lower-case word after the level", "- 1117838570 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.50.675872 R02-M1-N0-C:J12-U11 RAS APP FATAL ciod: LOGIN chdir(/p/gb1) failed", "ciod: LOGIN chdir(/p/gb1) failed"},
+		{"group with spaces opens the message", "[Sun Dec 04 04:47:44 2005] [error] [client 10.0.0.1] Directory index forbidden", "[client 10.0.0.1] Directory index forbidden"},
+		{"padded component column", "2016-09-28 04:30:31, Info                  CBS    SQM: Requesting upload of all unsent reports.", "SQM: Requesting upload of all unsent reports."},
+		{"camel-case logger", "17/06/09 20:10:40 INFO SparkContext: Running Spark version 2.1.0", "Running Spark version 2.1.0"},
 		{"go log, no anchor", "2009/11/10 23:00:00 Starting server: port 80", "2009/11/10 23:00:00 Starting server: port 80"},
 	}
 	for _, tt := range tests {
