@@ -248,6 +248,15 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		a.z.tokenize(text, hdr)
 		e.shape = a.set.add(&a.z, text, ref)
 		e.hit = a.msgKeyword(text, hdr, a.set.shapes[e.shape])
+		e.lvl0, e.lvl1 = 0, 0
+		if st := a.z.st; st.ok && st.lvl1 > st.lvl0 {
+			e.lvl0, e.lvl1 = int32(st.lvl0-hdr), int32(st.lvl1-hdr)
+		} else if st.ok {
+			// No level field: a keyword in any field counts.
+			if h := a.fieldKeyword(text, hdr); h.kw >= 0 && better(h, e.hit) {
+				e.hit = h
+			}
+		}
 		e.hit.start, e.hit.end = e.hit.start-hdr, e.hit.end-hdr
 		a.msgs.store(e, msg)
 	} else {
@@ -262,6 +271,9 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	}
 	ref.hdr = uint16(hdr)
 	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
+	if e.lvl1 > e.lvl0 { // a level field
+		ref.lvl0, ref.lvl1 = uint16(hdr+int(e.lvl0)), uint16(hdr+int(e.lvl1))
+	}
 	lvl := levelNone
 	if ref.lvl1 > ref.lvl0 {
 		lvl = levelOf(text[ref.lvl0:ref.lvl1])

@@ -32,6 +32,14 @@ func levelOf(t []byte) levelKind {
 		return levelNone
 	}
 	switch {
+	case oneOf(t, "10", "20", "30"): // pino and bunyan: trace, debug, info
+		return levelQuiet
+	case oneOf(t, "40"):
+		return levelWarn
+	case oneOf(t, "50"):
+		return levelError
+	case oneOf(t, "60"):
+		return levelFatal
 	case oneOf(t, "trace", "debug", "dbg", "verbose", "fine", "finer", "finest", "info", "information", "informational", "notice"):
 		return levelQuiet
 	case oneOf(t, "warn", "warning"):

@@ -198,6 +198,25 @@ func (a *analyzer) msgKeyword(text []byte, hdr int, sh *shape) keywordHit {
 	return best
 }
 
+// fieldKeyword is the best keyword hit anywhere in the structured message
+// text[hdr:], kw -1 for none.
+func (a *analyzer) fieldKeyword(text []byte, hdr int) keywordHit {
+	best := keywordHit{kw: -1}
+	msg := text[hdr:]
+	hits := a.hits[:0]
+	scanKeywords(msg, &hits)
+	for _, h := range hits {
+		if better(h, best) && !dismissed(msg, h.start, h.end) {
+			best = h
+		}
+	}
+	a.hits = hits
+	if best.kw >= 0 {
+		best.start, best.end = best.start+hdr, best.end+hdr
+	}
+	return best
+}
+
 // dismissed reports a keyword hit msg[start:end] that says there was no
 // trouble: a key with an empty or null value ("err=<nil>", "errors=0",
 // "\"error\":null", "error="), or a count of none ("0 errors", "no

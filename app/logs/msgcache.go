@@ -25,6 +25,9 @@ type msgEntry struct {
 	used  bool
 	shape int32
 	hit   keywordHit // offsets within the message; kw -1 for none
+	// The level field of a structured message, offsets within the
+	// message; equal when none.
+	lvl0, lvl1 int32
 }
 
 // lookup returns the entry of msg and whether it holds msg's outcome;

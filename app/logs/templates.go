@@ -159,7 +159,7 @@ func (t *textArena) fill(input []byte, res *Result) {
 		m.Text, m.LineHeader = next()
 		if m.Keyword == "" { // the level made the match: it is the keyword
 			m.Keyword = strings.ToLower(m.Text[m.Start:m.End])
-			if len(m.Keyword) == 1 { // E, F: glog and Android letters
+			if len(m.Keyword) == 1 || isDigit(m.Keyword[0]) { // E, F (glog, Android), 50 (pino)
 				m.Keyword = string(m.Category)
 			}
 		}
@@ -177,6 +177,9 @@ func lineHeader(s string, ref lineRef) LineHeader {
 	}
 	if ref.lvl1 > ref.lvl0 && int(ref.lvl1) <= len(s) {
 		h.Level = s[ref.lvl0:ref.lvl1]
+	}
+	if hdr := min(int(ref.hdr), len(s)); hdr < len(s) && (s[hdr] == '{' || s[hdr] == '"' || isLetter(s[hdr]) || s[hdr] == ' ') {
+		h.Fields = structuredFields(s[hdr:])
 	}
 	return h
 }

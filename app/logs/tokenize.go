@@ -29,14 +29,26 @@ type tok struct {
 // tokenizer is reused across lines so that tokenizing does not allocate.
 type tokenizer struct {
 	toks  []tok
-	key   []byte // the shape key: a separator, then tokens joined by separators, masked values as wild
-	wordy bool   // some masked token has a letter g-z
+	key   []byte      // the shape key: a separator, then tokens joined by separators, masked values as wild
+	wordy bool        // some masked token has a letter g-z
+	st    structSpans // of a JSON or logfmt message
 }
 
 // tokenize splits the message s[from:] into tokens and builds its shape key.
+// A JSON or logfmt message with a message field is templated by that
+// field's words alone (see structured.go).
 func (z *tokenizer) tokenize(s []byte, from int) {
 	z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false
 	i := skipSpace(s, from)
+	z.st = structSpans{}
+	if i < len(s) && (s[i] == '{' || s[i] == '"' || isLetter(s[i])) {
+		if z.st = scanStructured(s, i); z.st.ok && z.st.msg1 > z.st.msg0 {
+			z.words(s, z.st.msg0, z.st.msg1, false)
+			if len(z.toks) > 0 {
+				return
+			}
+		}
+	}
 	if i < len(s) && s[i] == '{' && jsonObject(s, i) {
 		if z.json(s, i) {
 			return
