@@ -16,8 +16,13 @@ type Options struct {
 	// when it covers at most max(2, floor(0.005 * lines)) lines. A custom
 	// value gives max(1, floor(RareThreshold * lines)).
 	RareThreshold float64
-	// IncludeAssignments adds the template id of every analysed line.
+	// IncludeAssignments adds the template id of every analysed entry.
 	IncludeAssignments bool
+	// SplitContinuations analyses every line on its own. By default
+	// (false) lines that continue an entry (stack trace frames, indented
+	// lines, ...) join the entry above: see entries.go. The API's
+	// join_continuations option is its negation.
+	SplitContinuations bool
 }
 
 // Result is the outcome of Analyze. Its JSON form is part of the API.
@@ -33,7 +38,8 @@ type Result struct {
 
 // Summary counts what the analysis saw and found.
 type Summary struct {
-	Lines      int         `json:"lines"` // analysed lines: input lines less blank ones
+	Lines      int         `json:"lines"`   // analysed lines: input lines less blank ones
+	Entries    int         `json:"entries"` // analysed entries: lines less those joined to the entry above
 	Matched    int         `json:"matched"`
 	Outliers   int         `json:"outliers"`
 	Templates  int         `json:"templates"`
@@ -140,7 +146,7 @@ func (a *analyzer) run(ctx context.Context, input []byte) (*Result, error) {
 	if err := a.read(ctx, input); err != nil {
 		return nil, err
 	}
-	if a.lines == 0 {
+	if a.entries == 0 {
 		return nil, ErrNoLines
 	}
 	clusters, err := mine(ctx, a.set.shapes)
@@ -171,11 +177,18 @@ type analyzer struct {
 	cols    columns // the input's bare-column header, if any
 	msgs    msgCache
 	hits    []keywordHit // scratch for msgKeyword
-	lines   int
+	join    joiner
+	lines   int // analysed lines
+	entries int // analysed entries: lines, less those joined to the entry above
 	blank   int
-	cut     int
-	matches []matchRef
-	assign  []int32 // shape of each line, with IncludeAssignments
+	// The shape, level and reference of the entry's first line last read.
+	lastShape int32
+	lastLevel levelKind
+	lastRef   lineRef
+	lastCut   bool // nothing joins a line cut at MaxLineBytes
+	cut       int
+	matches   []matchRef
+	assign    []int32 // shape of each line, with IncludeAssignments
 }
 
 type matchRef struct {
@@ -185,9 +198,16 @@ type matchRef struct {
 	cat   Category
 }
 
-// read reduces every line to its shape and keyword match.
+// read reduces every entry to its shape and keyword match.
 func (a *analyzer) read(ctx context.Context, input []byte) error {
 	no := 0
+	join := !a.opts.SplitContinuations
+	if join {
+		a.join.rules = detectEntryRules(input)
+	}
+	var entry lineRef // the entry being read; no 0 when none
+	var first int32   // where its first line ends
+	lines := 0        // its lines
 	for start := 0; start < len(input); {
 		end := len(input)
 		if k := bytes.IndexByte(input[start:], '\n'); k >= 0 {
@@ -203,18 +223,71 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 		if end > start && input[end-1] == '\r' {
 			end--
 		}
-		a.line(input, lineRef{no: int32(no), start: int32(start), end: int32(end)})
+		line := input[start:end]
+		switch {
+		case !hasNonSpace(line):
+			a.blank++
+		case join && entry.no > 0 && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
+			!a.lastCut && a.join.continues(line, a.lastLevel == levelQuiet):
+			entry.end = int32(end)
+			lines++
+		default:
+			if entry.no > 0 {
+				a.finish(input, entry, first, lines)
+			}
+			entry, first, lines = lineRef{no: int32(no), start: int32(start), end: int32(end)}, int32(end), 1
+			a.line(input, entry)
+			if join {
+				a.join.traceback = false
+				a.join.continues(line, false) // a traceback may open the entry
+			}
+		}
 		start = next
+	}
+	if entry.no > 0 {
+		a.finish(input, entry, first, lines)
 	}
 	return ctx.Err()
 }
 
-func (a *analyzer) line(input []byte, ref lineRef) {
-	text := input[ref.start:ref.end]
-	if !hasNonSpace(text) {
-		a.blank++
+// finish completes an entry of n lines, whose first line, ending at first,
+// was analysed last: the lines that continue it are part of its text, and
+// their keywords count unless a level decided.
+func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
+	a.lines += n
+	a.entries++
+	end := ref.end
+	if end == first {
 		return
 	}
+	k := len(a.matches) - 1
+	matched := k >= 0 && a.matches[k].ref.no == ref.no
+	if matched {
+		a.matches[k].ref.end = end
+	}
+	a.set.extend(a.lastShape, ref.no, end)
+	if a.lastLevel != levelNone && a.lastLevel != levelWarn {
+		return
+	}
+	cont := input[first:end]
+	h, ok := findKeyword(cont[:min(len(cont), MaxLineBytes)])
+	if !ok {
+		return
+	}
+	h.start, h.end = h.start+int(first-ref.start), h.end+int(first-ref.start)
+	cat, _ := byLevel(a.lastLevel, h)
+	switch {
+	case !matched:
+		r := a.lastRef
+		r.end = end
+		a.matches = append(a.matches, matchRef{ref: r, hit: h, shape: a.lastShape, cat: cat})
+	case better(h, a.matches[k].hit):
+		a.matches[k].hit, a.matches[k].cat = h, cat
+	}
+}
+
+func (a *analyzer) line(input []byte, ref lineRef) {
+	text := input[ref.start:ref.end]
 	if len(text) > MaxLineBytes {
 		k := MaxLineBytes
 		for k > 0 && !utf8.RuneStart(text[k]) {
@@ -230,7 +303,6 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		text = a.fix
 		ref.fixed = true
 	}
-	a.lines++
 	hdr := a.head.end(text)
 	if a.cols.n > 0 {
 		// A line that fits the input's bare columns has them for its
@@ -281,6 +353,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	if cat, ok := byLevel(lvl, hit); ok {
 		a.matches = append(a.matches, matchRef{ref: ref, hit: hit, shape: si, cat: cat})
 	}
+	a.lastShape, a.lastLevel, a.lastRef, a.lastCut = si, lvl, ref, ref.cut
 	if a.opts.IncludeAssignments {
 		a.assign = append(a.assign, si)
 	}

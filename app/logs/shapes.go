@@ -110,6 +110,15 @@ func (ss *shapeSet) count(si int32, ref lineRef) {
 	}
 }
 
+// extend makes the line numbered no of shape si, just counted, end at end:
+// the entry it opens goes on there.
+func (ss *shapeSet) extend(si int32, no, end int32) {
+	sh := ss.shapes[si]
+	if n := len(sh.lines); n > 0 && sh.lines[n-1].no == no {
+		sh.lines[n-1].end = end
+	}
+}
+
 func newShape(z *tokenizer, text []byte) *shape {
 	key := string(z.shapeKey())
 	n := len(z.toks)

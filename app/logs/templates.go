@@ -24,10 +24,11 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	res := &Result{
 		Summary: Summary{
 			Lines:      a.lines,
+			Entries:    a.entries,
 			Templates:  len(clusters),
 			BlankLines: a.blank,
 			CutLines:   a.cut,
-			RareCutoff: rareCutoff(a.opts.RareThreshold, a.lines),
+			RareCutoff: rareCutoff(a.opts.RareThreshold, a.entries),
 		},
 		Matches:   make([]Match, 0, len(a.matches)),
 		Templates: make([]Template, len(clusters)),
@@ -157,6 +158,11 @@ func (t *textArena) fill(input []byte, res *Result) {
 	for i := range res.Matches {
 		m := &res.Matches[i]
 		m.Text, m.LineHeader = next()
+		if strings.Contains(m.Text, "\r\n") { // an entry of CRLF lines
+			m.Start -= strings.Count(m.Text[:m.Start], "\r\n")
+			m.End -= strings.Count(m.Text[:m.End], "\r\n")
+			m.Text = strings.ReplaceAll(m.Text, "\r\n", "\n")
+		}
 		if m.Keyword == "" { // the level made the match: it is the keyword
 			m.Keyword = strings.ToLower(m.Text[m.Start:m.End])
 			if len(m.Keyword) == 1 || isDigit(m.Keyword[0]) { // E, F (glog, Android), 50 (pino)
@@ -165,7 +171,9 @@ func (t *textArena) fill(input []byte, res *Result) {
 		}
 	}
 	for i := range res.Outliers {
-		res.Outliers[i].Text, res.Outliers[i].LineHeader = next()
+		o := &res.Outliers[i]
+		o.Text, o.LineHeader = next()
+		o.Text = strings.ReplaceAll(o.Text, "\r\n", "\n")
 	}
 }
 
