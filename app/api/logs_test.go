@@ -216,6 +216,58 @@ func TestLogsAPI(t *testing.T) {
 			t.Errorf("unknown include message %q", e.Error.Message)
 		}
 
+		// The new options reach the engine: masks, named placeholders,
+		// continuation joining, and ?include=params.
+		for _, tc := range []struct {
+			name, query, extra string
+			opts               logs.Options
+		}{
+			{"masks", "", `,"options":{"masks":[{"name":"order","regex":"order [0-9]+"}],"named_placeholders":true}`,
+				logs.Options{Masks: []logs.Mask{{Name: "order", Regex: "order [0-9]+"}}, NamedPlaceholders: true}},
+			{"no joining", "", `,"options":{"join_continuations":false}`, logs.Options{SplitContinuations: true}},
+			{"joining", "", `,"options":{"join_continuations":true}`, logs.Options{}},
+			{"params", "?include=params", "", logs.Options{IncludeParams: true}},
+		} {
+			got := logsData(t, tc.name, logsPost(c, logsPath+tc.query, "application/json", logsJSONBody(t, sample, tc.extra), s.Key))
+			if want := engineData(t, sample, tc.opts); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: the API's data is not the engine's with %+v", tc.name, tc.opts)
+			}
+		}
+		split := logsData(t, "split", logsPost(c, logsPath, "application/json", logsJSONBody(t, sample, `,"options":{"join_continuations":false}`), s.Key))
+		if ss := split["summary"].(map[string]any); ss["entries"] != ss["lines"] || summary["entries"] == summary["lines"] {
+			t.Errorf("join_continuations false: %v entries of %v lines; by default %v of %v", ss["entries"], ss["lines"], summary["entries"], summary["lines"])
+		}
+		params := logsData(t, "params", logsPost(c, logsPath+"?include=params", "text/plain", sample, s.Key))
+		withParams := 0
+		for _, tp := range params["templates"].([]any) {
+			ps, ok := tp.(map[string]any)["params"].([]any)
+			if !ok {
+				continue
+			}
+			withParams++
+			p := ps[0].(map[string]any)
+			vals := p["values"].([]any)
+			if _, ok := p["position"].(float64); !ok || len(vals) == 0 || len(vals) > 10 {
+				t.Fatalf("params %v", p)
+			}
+			v := vals[0].(map[string]any)
+			if _, ok := v["value"].(string); !ok || v["count"].(float64) < 1 {
+				t.Errorf("param value %v", v)
+			}
+		}
+		if withParams == 0 {
+			t.Error("?include=params: no template has params")
+		}
+		bad := scanExpectError(t, "bad mask", logsPost(c, logsPath, "application/json",
+			logsJSONBody(t, sample, `,"options":{"masks":[{"name":"broken","regex":"(x"}]}`), s.Key), 400, "invalid_request")
+		if !strings.Contains(bad.Error.Message, `mask "broken"`) {
+			t.Errorf("bad mask message %q", bad.Error.Message)
+		}
+		tooMany := `,"options":{"masks":[` + strings.TrimSuffix(strings.Repeat(`{"name":"m","regex":"x"},`, 21), ",") + `]}`
+		if e := scanExpectError(t, "too many masks", logsPost(c, logsPath, "application/json", logsJSONBody(t, sample, tooMany), s.Key), 400, "invalid_request"); !strings.Contains(e.Error.Message, "at most 20") {
+			t.Errorf("too many masks message %q", e.Error.Message)
+		}
+
 		// A line over 16 KiB is analysed on its first 16 KiB and flagged.
 		long := "2024-03-18T09:14:02Z ERROR [job] payload " + strings.Repeat("x", 20<<10) + "\n" + "2024-03-18T09:14:03Z INFO [job] done\n"
 		data := logsData(t, "20 KiB line", logsPost(c, logsPath, "text/plain", long, s.Key))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"time"
 	"unicode/utf8"
 )
@@ -18,6 +19,14 @@ type Options struct {
 	RareThreshold float64
 	// IncludeAssignments adds the template id of every analysed entry.
 	IncludeAssignments bool
+	// IncludeParams adds to every template the values seen behind its
+	// placeholders, with counts (see Param).
+	IncludeParams bool
+	// Masks are custom masks, applied before the built-in ones: at most
+	// MaxMasks, each regex RE2 syntax of at most MaxMaskRegexLen bytes.
+	Masks []Mask
+	// NamedPlaceholders shows a custom mask's values as <name> rather than <*>.
+	NamedPlaceholders bool
 	// SplitContinuations analyses every line on its own. By default
 	// (false) lines that continue an entry (stack trace frames, indented
 	// lines, ...) join the entry above: see entries.go. The API's
@@ -100,6 +109,8 @@ type Template struct {
 	ID       int    `json:"id"`
 	Template string `json:"template"`
 	Count    int    `json:"count"`
+	// Params, with IncludeParams, are the values behind each placeholder.
+	Params []Param `json:"params,omitempty"`
 }
 
 // Analyze analyses one log sample: one entry per line, any line ending.
@@ -131,12 +142,17 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 
 // run analyses input of total lines, within the limits.
 func run(ctx context.Context, input []byte, total int, opts Options) (*Result, error) {
-	return newAnalyzer(opts, total).run(ctx, input)
+	masks, err := compileMasks(opts.Masks)
+	if err != nil {
+		return nil, err
+	}
+	return newAnalyzer(opts, total, masks).run(ctx, input)
 }
 
-func newAnalyzer(opts Options, total int) *analyzer {
+func newAnalyzer(opts Options, total int, masks []*regexp.Regexp) *analyzer {
 	return &analyzer{
 		opts: opts,
+		z:    tokenizer{masks: masks},
 		set:  shapeSet{index: make(map[string]int32), maxRefs: rareCutoff(opts.RareThreshold, total)},
 	}
 }
@@ -333,6 +349,12 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		a.msgs.store(e, msg)
 	} else {
 		a.set.count(e.shape, ref)
+	}
+	if a.opts.IncludeParams {
+		if !seen {
+			e.params = messageParams(&a.z, text, e.params)
+		}
+		a.set.shapes[e.shape].countParams(e.params, ref.no)
 	}
 	si := e.shape
 	hit := a.headKeyword(text, hdr)

@@ -28,6 +28,7 @@ type msgEntry struct {
 	// The level field of a structured message, offsets within the
 	// message; equal when none.
 	lvl0, lvl1 int32
+	params     []paramVal // with IncludeParams: the message's values
 }
 
 // lookup returns the entry of msg and whether it holds msg's outcome;

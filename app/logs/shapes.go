@@ -13,6 +13,9 @@ type shape struct {
 	kws   []shapeKeyword // keywords among the literal tokens, in order
 	count int
 	lines []lineRef // the lines, while count <= the rare cut-off; nil after
+	first int32     // the first line's number
+
+	params []valueCounts // with IncludeParams: values seen per token
 }
 
 // shapeKeyword is a keyword found in the literal tokens of a shape, located
@@ -83,6 +86,7 @@ func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 	if !ok {
 		si = int32(len(ss.shapes))
 		ss.shapes = append(ss.shapes, newShape(z, text))
+		ss.shapes[si].first = ref.no
 		ss.index[ss.shapes[si].key] = si
 	}
 	ss.count(si, ref)

@@ -41,8 +41,20 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	}
 	var rare []rareLine
 	var order []uint64
+	var names []string // custom masks' placeholders
+	for _, m := range a.opts.Masks {
+		if a.opts.NamedPlaceholders {
+			names = append(names, "<"+m.Name+">")
+		} else {
+			names = append(names, "<*>")
+		}
+	}
 	for n, c := range clusters {
-		res.Templates[n] = Template{ID: n + 1, Template: display(shapes, c), Count: c.count}
+		toks := display(shapes, c, names)
+		res.Templates[n] = Template{ID: n + 1, Template: strings.Join(toks, " "), Count: c.count}
+		if a.opts.IncludeParams {
+			res.Templates[n].Params = templateParams(shapes, c, toks)
+		}
 		for _, si := range c.members {
 			id[si] = n + 1
 		}
@@ -192,24 +204,26 @@ func lineHeader(s string, ref lineRef) LineHeader {
 	return h
 }
 
-// display renders a template: literal tokens as they are, and for a value
+// display renders the tokens of a template: literal tokens as they are, a
+// custom mask's value as its placeholder (names), and for a value
 // position the prefix and suffix shared by every value around <*>. A value
 // is shown as <*> even when it never changed in the sample: "port 22" seen
 // with one port only is still a port (typed masking), so the template reads
 // the same whatever sample it was mined from.
-func display(shapes []*shape, c *cluster) string {
-	var b strings.Builder
+func display(shapes []*shape, c *cluster, names []string) []string {
+	out := make([]string, len(c.toks))
 	for p, t := range c.toks {
-		if p > 0 {
-			b.WriteByte(' ')
+		switch k := strings.Index(t, maskMarkerString); {
+		case strings.IndexByte(t, wild) < 0:
+			out[p] = t
+		case k >= 0 && k+2 < len(t) && int(t[k+2]) < len(names):
+			// A custom mask's value, with the text around it in the token.
+			out[p] = t[:k] + names[t[k+2]] + t[k+3:]
+		default:
+			out[p] = valueAt(shapes, c.members, p)
 		}
-		if strings.IndexByte(t, wild) < 0 {
-			b.WriteString(t)
-			continue
-		}
-		b.WriteString(valueAt(shapes, c.members, p))
 	}
-	return b.String()
+	return out
 }
 
 // valueAt renders the values at position p of the members. The shared part

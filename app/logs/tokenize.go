@@ -1,5 +1,7 @@
 package logs
 
+import "regexp"
+
 // The message part of a line is split into tokens and every token that looks
 // like a value is masked. Masking is by token class, with hand-written
 // scanners (no regexp): anything with a digit (numbers, hex, IPv4/IPv6,
@@ -32,6 +34,11 @@ type tokenizer struct {
 	key   []byte      // the shape key: a separator, then tokens joined by separators, masked values as wild
 	wordy bool        // some masked token has a letter g-z
 	st    structSpans // of a JSON or logfmt message
+	// Custom masks, and their matches in the line being tokenized, from
+	// the one at spanAt on.
+	masks  []*regexp.Regexp
+	spans  []maskSpan
+	spanAt int
 }
 
 // tokenize splits the message s[from:] into tokens and builds its shape key.
@@ -41,6 +48,9 @@ func (z *tokenizer) tokenize(s []byte, from int) {
 	z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false
 	i := skipSpace(s, from)
 	z.st = structSpans{}
+	if len(z.masks) > 0 {
+		z.spans, z.spanAt = findMasks(z.masks, s, i, len(s), z.spans), 0
+	}
 	if i < len(s) && (s[i] == '{' || s[i] == '"' || isLetter(s[i])) {
 		if z.st = scanStructured(s, i); z.st.ok && z.st.msg1 > z.st.msg0 {
 			z.words(s, z.st.msg0, z.st.msg1, false)
@@ -68,6 +78,12 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 		i = skipSpace(s, i)
 		if i >= end {
 			return
+		}
+		if z.spanAt < len(z.spans) {
+			if e := z.maskAt(s, i); e > 0 {
+				i = e
+				continue
+			}
 		}
 		if quotes && s[i] == '"' {
 			if q := endQuote(s, i); q > 0 && hasSpace(s[i:q]) {
@@ -121,6 +137,37 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 		z.push(s, i, j, keep, masked, or&cWordy != 0)
 		i = j
 	}
+}
+
+// maskAt pushes the token at s[i] when a custom mask's match starts in it,
+// with the tokens the match runs into, and returns where they end; 0 when
+// no match starts there.
+func (z *tokenizer) maskAt(s []byte, i int) int {
+	for z.spanAt < len(z.spans) && z.spans[z.spanAt].start < i {
+		z.spanAt++ // inside a token already pushed (a quoted string)
+	}
+	if z.spanAt == len(z.spans) {
+		return 0
+	}
+	sp := z.spans[z.spanAt]
+	te := i
+	for te < len(s) && !isSpace(s[te]) {
+		te++
+	}
+	if sp.start >= te || sp.end > len(s) {
+		return 0
+	}
+	z.spanAt++
+	e := sp.end
+	for e < len(s) && !isSpace(s[e]) {
+		e++
+	}
+	z.toks = append(z.toks, tok{start: int32(i), end: int32(e), keep: int32(sp.start - i), at: int32(len(z.key)),
+		masked: true, wordy: true})
+	z.wordy = true
+	z.key = append(append(z.key, sep), s[i:sp.start]...)
+	z.key = append(append(z.key, wild, maskMarker, byte(sp.mask)), s[sp.end:e]...)
+	return e
 }
 
 // unitOfValue joins a unit ("bytes", "KB", "sec") to the value before it,
