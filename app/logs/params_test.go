@@ -27,7 +27,7 @@ func TestParams(t *testing.T) {
 			{4, []ParamValue{{"22", 4}, {"2222", 1}}},
 		},
 		"session opened for user <*>": {{4, []ParamValue{{"alice", 2}, {"bob", 1}, {"carol", 1}}}},
-		"took <*> ms to reply": {{1, []ParamValue{{"12 ms", 1}}}},
+		"took <*> ms to reply":        {{1, []ParamValue{{"12 ms", 1}}}},
 	}
 	for _, tm := range res.Templates {
 		if w, ok := want[tm.Template]; ok {
