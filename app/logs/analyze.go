@@ -202,6 +202,10 @@ type analyzer struct {
 	lastLevel levelKind
 	lastRef   lineRef
 	lastCut   bool // nothing joins a line cut at MaxLineBytes
+	// The header of line number headOf, found by a.continues.
+	headOf  int32
+	headEnd int
+	levels  levelMemo
 	cut       int
 	matches   []matchRef
 	assign    []int32 // shape of each line, with IncludeAssignments
@@ -244,7 +248,7 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 		case !hasNonSpace(line):
 			a.blank++
 		case join && entry.no > 0 && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
-			!a.lastCut && a.join.continues(line, a.lastLevel == levelQuiet):
+			!a.lastCut && a.continues(line, no):
 			entry.end = int32(end)
 			lines++
 		default:
@@ -266,6 +270,17 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 	return ctx.Err()
 }
 
+// continues reports whether line, numbered no, continues the entry above.
+// When that depends on its header, the header found is kept for a.line.
+func (a *analyzer) continues(line []byte, no int) bool {
+	cont, needHeader := a.join.continues(line, a.lastLevel == levelQuiet)
+	if needHeader {
+		a.headOf, a.headEnd = int32(no), a.head.end(line)
+		cont = a.headEnd == 0 && !a.head.firstTime
+	}
+	return cont
+}
+
 // finish completes an entry of n lines, whose first line, ending at first,
 // was analysed last: the lines that continue it are part of its text, and
 // their keywords count unless a level decided.
@@ -279,7 +294,7 @@ func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
 	k := len(a.matches) - 1
 	matched := k >= 0 && a.matches[k].ref.no == ref.no
 	if matched {
-		a.matches[k].ref.end = end
+		a.matches[k].ref.end, a.matches[k].ref.joined = end, true
 	}
 	a.set.extend(a.lastShape, ref.no, end)
 	if a.lastLevel != levelNone && a.lastLevel != levelWarn {
@@ -295,7 +310,7 @@ func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
 	switch {
 	case !matched:
 		r := a.lastRef
-		r.end = end
+		r.end, r.joined = end, true
 		a.matches = append(a.matches, matchRef{ref: r, hit: h, shape: a.lastShape, cat: cat})
 	case better(h, a.matches[k].hit):
 		a.matches[k].hit, a.matches[k].cat = h, cat
@@ -319,7 +334,12 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		text = a.fix
 		ref.fixed = true
 	}
-	hdr := a.head.end(text)
+	var hdr int
+	if a.headOf == ref.no && !ref.cut && !ref.fixed {
+		hdr = a.headEnd // found by a.continues, with a.head's state
+	} else {
+		hdr = a.head.end(text)
+	}
 	if a.cols.n > 0 {
 		// A line that fits the input's bare columns has them for its
 		// header, whatever the per-line finder took for a level further on.
@@ -346,6 +366,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 			}
 		}
 		e.hit.start, e.hit.end = e.hit.start-hdr, e.hit.end-hdr
+		e.structured = a.z.st.ok
 		a.msgs.store(e, msg)
 	} else {
 		a.set.count(e.shape, ref)
@@ -363,14 +384,14 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 			hit = m
 		}
 	}
-	ref.hdr = uint16(hdr)
+	ref.hdr, ref.structured = uint16(hdr), e.structured
 	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
 	if e.lvl1 > e.lvl0 { // a level field
 		ref.lvl0, ref.lvl1 = uint16(hdr+int(e.lvl0)), uint16(hdr+int(e.lvl1))
 	}
 	lvl := levelNone
 	if ref.lvl1 > ref.lvl0 {
-		lvl = levelOf(text[ref.lvl0:ref.lvl1])
+		lvl = a.levels.of(text[ref.lvl0:ref.lvl1])
 	}
 	if cat, ok := byLevel(lvl, hit); ok {
 		a.matches = append(a.matches, matchRef{ref: ref, hit: hit, shape: si, cat: cat})

@@ -81,40 +81,41 @@ func opensWithTime(s []byte) bool {
 // joiner decides, line by line, whether a line continues the entry above.
 type joiner struct {
 	rules     entryRules
-	head      header // a header finder of its own, for lines without a timestamp
-	traceback bool   // inside a Python traceback
+	traceback bool // inside a Python traceback
 }
 
 // continues reports whether line continues the entry above (there is
-// one). A traceback does not continue an entry at a quiet level (such as
-// INFO): it was printed beside the log, not by that entry.
-func (j *joiner) continues(line []byte, quiet bool) bool {
-	indented := line[0] == ' ' || line[0] == '\t'
-	t := line[skipBlank(line, 0):]
+// one), or that it does when it has no header and does not open with a
+// timestamp (needHeader): the caller finds the header, which it needs
+// anyway for a line that opens an entry, as most lines do.
+// A traceback does not continue an entry at a quiet level (such as INFO):
+// it was printed beside the log, not by that entry.
+func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
+	c := line[0]
+	indented := c == ' ' || c == '\t'
 	switch {
-	case bytes.HasPrefix(t, []byte("Traceback (most recent call last):")):
-		j.traceback = true
-		return !quiet
-	case chainSentence(t):
-		j.traceback = true
-		return true
-	case j.traceback && indented:
-		return true
-	case j.traceback:
-		j.traceback = false
-		return exceptionLine(t, false)
 	case indented:
-		return !j.rules.indentedInput
-	case bytes.HasPrefix(t, []byte("at ")) && bytes.IndexByte(t, '(') > 0,
-		bytes.HasPrefix(t, []byte("Caused by: ")),
-		bytes.HasPrefix(t, []byte("Suppressed: ")),
-		moreLine(t),
-		exceptionLine(t, true):
-		return true
-	case j.rules.timeHeader && !opensWithTime(line):
-		return j.head.end(line) == 0
+		return j.traceback || !j.rules.indentedInput, false
+	case c == 'T' && bytes.HasPrefix(line, []byte("Traceback (most recent call last):")):
+		j.traceback = true
+		return !quiet, false
+	case (c == 'D' || c == 'T') && chainSentence(line):
+		j.traceback = true
+		return true, false
 	}
-	return false
+	if j.traceback {
+		j.traceback = false
+		return exceptionLine(line, false), false
+	}
+	switch {
+	case c == 'a' && bytes.HasPrefix(line, []byte("at ")) && bytes.IndexByte(line, '(') > 0,
+		c == 'C' && bytes.HasPrefix(line, []byte("Caused by: ")),
+		c == 'S' && bytes.HasPrefix(line, []byte("Suppressed: ")),
+		c == '.' && moreLine(line),
+		isLetter(c) && exceptionLine(line, true):
+		return true, false
+	}
+	return false, j.rules.timeHeader
 }
 
 // chainSentence reports the sentences that chain Python tracebacks.

@@ -81,15 +81,25 @@ func TestContinues(t *testing.T) {
 		{"I0318 09:14:07.000000 1 main.go:1] next entry", false},
 		{"plain words without a timestamp", true},
 	} {
-		if got := j.continues([]byte(tt.line), false); got != tt.want {
+		if got := continues(&j, tt.line); got != tt.want {
 			t.Errorf("%q: continues %v, want %v", tt.line, got, tt.want)
 		}
 	}
 	j = joiner{rules: entryRules{indentedInput: true}}
-	if j.continues([]byte("  every line is indented"), false) {
+	if continues(&j, "  every line is indented") {
 		t.Error("indentation joined lines of an input where most lines are indented")
 	}
-	if j.continues([]byte("no timestamps here"), false) {
+	if continues(&j, "no timestamps here") {
 		t.Error("a line without a timestamp joined in an input without timestamps")
 	}
+}
+
+// continues is what the analyzer makes of the joiner's answer.
+func continues(j *joiner, line string) bool {
+	cont, needHeader := j.continues([]byte(line), false)
+	if needHeader {
+		var h header
+		cont = h.end([]byte(line)) == 0 && !h.firstTime
+	}
+	return cont
 }

@@ -38,7 +38,8 @@ const (
 type header struct {
 	words      []headWord // tokens that may hold a keyword: all but dates, times, numbers and separators
 	memo       [maxHeaderTokens + 2]tokenMemo
-	lvl0, lvl1 int // the level word of the last line's header; equal when none
+	lvl0, lvl1 int  // the level word of the last line's header; equal when none
+	firstTime  bool // the last line opens with a date, time or number
 }
 
 // headWord is a header token that may hold a keyword, with its memo entry
@@ -77,13 +78,15 @@ func (e *memoEntry) keyword() (keywordHit, bool) {
 // (some of which may lie past that offset).
 func (h *header) end(s []byte) int {
 	h.words = h.words[:0]
-	h.lvl0, h.lvl1 = 0, 0
+	h.lvl0, h.lvl1, h.firstTime = 0, 0, false
 	var (
 		end       int
 		committed bool
 		sawTime   bool
 		sawMonth  bool
 		words     int // words since the start or the last separator anchor
+		lead      int // end of the leading dates, times and [groups]: the header without an anchor
+		leading   = true
 	)
 	i := 0
 	for n := 0; n < maxHeaderTokens; n++ {
@@ -92,8 +95,16 @@ func (h *header) end(s []byte) int {
 			break
 		}
 		j, kind := h.token(s, i, n)
+		if leading = leading && (kind == hTime || kind == hBracket && n > 0); leading &&
+			(lead > 0 || !bareNumber(s[i:j])) { // a count ("0 errors") is no time
+			lead = j
+		}
 		switch kind {
 		case hTime:
+			h.firstTime = h.firstTime || n == 0
+			if committed && words <= 1 && s[i] == '[' {
+				end, words = j, 0 // a bracketed time after the fields: ip - user [time]
+			}
 			sawTime = true
 			if isUpper(s[i]) && isMonth(s[i:j]) {
 				sawMonth = true
@@ -115,22 +126,22 @@ func (h *header) end(s []byte) int {
 			if sawTime && words <= 2 && (!committed || words == 0) {
 				return j
 			}
-			return end
+			return max(end, lead)
 		case hColon:
 			if sawMonth && words >= 1 && words <= 2 && !committed {
 				return j
 			}
-			return end
+			return max(end, lead)
 		case hBracket:
 		case hWord:
 			words++
 		}
 		if words > 6 {
-			return end
+			return max(end, lead)
 		}
 		i = j
 	}
-	return end
+	return max(end, lead)
 }
 
 // levelAnchor decides whether a level-looking token ends the header. After a
@@ -220,22 +231,20 @@ func bareNumber(t []byte) bool {
 }
 
 // loggerName reports the name of a "logger:" after a level: a qualified
-// name (org.a.B, dfs.DataNode$PacketResponder, app/db) or a CamelCase one
-// (SparkContext). A lower-case word ("ciod:", "error:") or an acronym
-// ("SQM:") opens the message.
+// name (org.a.B, dfs.DataNode$PacketResponder, app/db) or a capitalised
+// one (SparkContext, Executor). A lower-case word ("ciod:", "error:") or an
+// acronym ("SQM:") opens the message.
 func loggerName(t []byte) bool {
-	if bytes.ContainsAny(t, "./$") {
-		return true
+	lower := false
+	for _, c := range t {
+		switch {
+		case c == '.' || c == '/' || c == '$':
+			return true
+		case isLower(c):
+			lower = true
+		}
 	}
-	if len(t) < 2 || !isUpper(t[0]) {
-		return false
-	}
-	upper, lower := false, false
-	for _, c := range t[1:] {
-		upper = upper || isUpper(c)
-		lower = lower || isLower(c)
-	}
-	return upper && lower
+	return len(t) > 1 && isUpper(t[0]) && lower
 }
 
 func skipBlank(s []byte, i int) int {
@@ -349,6 +358,9 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 			return hSep
 		}
 	}
+	if i == 0 && syslogPriority(t) {
+		return hTime
+	}
 	if or&(cHexLower|cHexUpper|cWordy) == 0 {
 		return hField
 	}
@@ -378,6 +390,16 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 		return hColon
 	}
 	return hWord
+}
+
+// syslogPriority reports the "<34>" or "<34>1" (priority, version) that
+// opens a syslog line as sent on the wire (RFC 3164, RFC 5424).
+func syslogPriority(t []byte) bool {
+	k := bytes.IndexByte(t, '>')
+	if len(t) < 3 || t[0] != '<' || k < 2 || k > 4 {
+		return false
+	}
+	return bareNumber(t[1:k]) && bareNumber(t[k+1:])
 }
 
 // glogPrefix reports the level and date that open a glog/klog line: I0401.
@@ -435,7 +457,33 @@ func timeField(t []byte) bool {
 	for _, c := range t {
 		or |= charClass[c]
 	}
-	return or&cNotTime == 0 && or&cDigit != 0
+	return or&cNotTime == 0 && or&cDigit != 0 || or&cDigit != 0 && monthDate(t)
+}
+
+// monthDate reports a date with a month name inside: 17/May/2015:08:05:32.
+func monthDate(t []byte) bool {
+	i := 0
+	for i < len(t) && !isLetter(t[i]) {
+		i++
+	}
+	j := i
+	for j < len(t) && isLetter(t[j]) {
+		j++
+	}
+	if j-i != 3 || !isMonth(t[i:j]) {
+		return false
+	}
+	for _, c := range t[j:] {
+		if charClass[c]&cNotTime != 0 {
+			return false
+		}
+	}
+	for _, c := range t[:i] {
+		if charClass[c]&cNotTime != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func trimComma(t []byte) []byte {
@@ -472,7 +520,7 @@ func allTimeFields(t []byte) bool {
 var levelWords = newWordSet(
 	"trace", "debug", "dbg", "verbose", "fine", "finer", "finest", "info", "information",
 	"notice", "warn", "warning", "error", "err", "severe", "fatal", "critical", "crit",
-	"alert", "emerg", "emergency", "panic",
+	"alert", "emerg", "emergency", "panic", "log",
 )
 
 // levelWord reports a log level in upper, title or lower case, or one of the
@@ -502,7 +550,9 @@ func allLower(t []byte) bool {
 var (
 	monthNames = newWordSet(months...)
 	dateNames  = newWordSet(append(months, "mon", "tue", "wed", "thu", "fri", "sat", "sun",
-		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")...)
+		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+		"utc", "gmt", "cet", "cest", "eet", "eest", "wet", "bst", "ist", "jst", "kst", "msk",
+		"est", "edt", "cst", "cdt", "mst", "mdt", "pst", "pdt", "akst", "akdt", "hst", "aest", "aedt")...)
 )
 
 var months = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",

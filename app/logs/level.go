@@ -40,7 +40,7 @@ func levelOf(t []byte) levelKind {
 		return levelError
 	case oneOf(t, "60"):
 		return levelFatal
-	case oneOf(t, "trace", "debug", "dbg", "verbose", "fine", "finer", "finest", "info", "information", "informational", "notice"):
+	case oneOf(t, "trace", "debug", "dbg", "verbose", "fine", "finer", "finest", "info", "information", "informational", "notice", "log"):
 		return levelQuiet
 	case oneOf(t, "warn", "warning"):
 		return levelWarn
@@ -96,4 +96,31 @@ func byLevel(lvl levelKind, hit keywordHit) (Category, bool) {
 		return "", false
 	}
 	return keywordTable[hit.kw].Category, true
+}
+
+// levelMemo remembers the kind of the last few level words: a log uses a
+// handful, and levelOf compares with many words.
+type levelMemo struct {
+	ways [4]struct {
+		text [16]byte
+		n    uint8
+		kind levelKind
+	}
+	next int
+}
+
+func (m *levelMemo) of(t []byte) levelKind {
+	if len(t) > 16 {
+		return levelOf(t)
+	}
+	for k := range m.ways {
+		if w := &m.ways[k]; int(w.n) == len(t) && string(w.text[:w.n]) == string(t) {
+			return w.kind
+		}
+	}
+	w := &m.ways[m.next]
+	m.next = (m.next + 1) % len(m.ways)
+	w.n = uint8(copy(w.text[:], t))
+	w.kind = levelOf(t)
+	return w.kind
 }

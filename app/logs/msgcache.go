@@ -29,6 +29,7 @@ type msgEntry struct {
 	// message; equal when none.
 	lvl0, lvl1 int32
 	params     []paramVal // with IncludeParams: the message's values
+	structured bool       // a JSON or logfmt message
 }
 
 // lookup returns the entry of msg and whether it holds msg's outcome;

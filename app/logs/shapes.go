@@ -71,6 +71,8 @@ type lineRef struct {
 	lvl0, lvl1 uint16 // the level word in the line; equal when none
 	cut        bool
 	fixed      bool // invalid UTF-8 was replaced
+	structured bool // a JSON or logfmt message
+	joined     bool // an entry of several lines: end is its last line's
 }
 
 // shapeSet interns shapes by key.
@@ -119,7 +121,7 @@ func (ss *shapeSet) count(si int32, ref lineRef) {
 func (ss *shapeSet) extend(si int32, no, end int32) {
 	sh := ss.shapes[si]
 	if n := len(sh.lines); n > 0 && sh.lines[n-1].no == no {
-		sh.lines[n-1].end = end
+		sh.lines[n-1].end, sh.lines[n-1].joined = end, true
 	}
 }
 

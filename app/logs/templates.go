@@ -157,7 +157,7 @@ func (t *textArena) fill(input []byte, res *Result) {
 	}
 	all := b.String()
 	k := 0
-	next := func() (string, LineHeader) {
+	next := func() (string, LineHeader, bool) {
 		ref := t.refs[k]
 		n := int(ref.end - ref.start)
 		if line, ok := fixed[k]; ok {
@@ -165,12 +165,13 @@ func (t *textArena) fill(input []byte, res *Result) {
 		}
 		s := all[:n]
 		all, k = all[n:], k+1
-		return s, lineHeader(s, ref)
+		return s, lineHeader(s, ref), ref.joined
 	}
 	for i := range res.Matches {
 		m := &res.Matches[i]
-		m.Text, m.LineHeader = next()
-		if strings.Contains(m.Text, "\r\n") { // an entry of CRLF lines
+		var joined bool
+		m.Text, m.LineHeader, joined = next()
+		if joined && strings.Contains(m.Text, "\r\n") { // an entry of CRLF lines
 			m.Start -= strings.Count(m.Text[:m.Start], "\r\n")
 			m.End -= strings.Count(m.Text[:m.End], "\r\n")
 			m.Text = strings.ReplaceAll(m.Text, "\r\n", "\n")
@@ -184,9 +185,19 @@ func (t *textArena) fill(input []byte, res *Result) {
 	}
 	for i := range res.Outliers {
 		o := &res.Outliers[i]
-		o.Text, o.LineHeader = next()
-		o.Text = strings.ReplaceAll(o.Text, "\r\n", "\n")
+		var joined bool
+		if o.Text, o.LineHeader, joined = next(); joined {
+			o.Text = strings.ReplaceAll(o.Text, "\r\n", "\n")
+		}
 	}
+}
+
+// firstLine is s up to its first line ending.
+func firstLine(s string) string {
+	if k := strings.IndexAny(s, "\r\n"); k >= 0 {
+		return s[:k]
+	}
+	return s
 }
 
 // lineHeader is the header part of a line's text s.
@@ -198,8 +209,8 @@ func lineHeader(s string, ref lineRef) LineHeader {
 	if ref.lvl1 > ref.lvl0 && int(ref.lvl1) <= len(s) {
 		h.Level = s[ref.lvl0:ref.lvl1]
 	}
-	if hdr := min(int(ref.hdr), len(s)); hdr < len(s) && (s[hdr] == '{' || s[hdr] == '"' || isLetter(s[hdr]) || s[hdr] == ' ') {
-		h.Fields = structuredFields(s[hdr:])
+	if hdr := min(int(ref.hdr), len(s)); ref.structured {
+		h.Fields = structuredFields(firstLine(s[hdr:]))
 	}
 	return h
 }

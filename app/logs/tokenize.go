@@ -563,7 +563,7 @@ func wordValue(core []byte) bool {
 // node2) is still found by the miner, which compares lines.
 func namedWithDigit(t []byte) bool {
 	if len(t) > 0 && isUpper(t[0]) {
-		return versionedName(t)
+		return versionedName(t) || protocolVersion(t)
 	}
 	n := len(t) - 1
 	if n < 2 || !isDigit(t[n]) {
@@ -571,6 +571,30 @@ func namedWithDigit(t []byte) bool {
 	}
 	for _, c := range t[:n] {
 		if !isLetter(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// protocolVersion reports a protocol and its version: HTTP/1.1, TLSv1.3.
+func protocolVersion(t []byte) bool {
+	k := 0
+	for k < len(t) && isUpper(t[k]) {
+		k++
+	}
+	if k < 2 || k == len(t) {
+		return false
+	}
+	rest := t[k:]
+	if rest[0] == '/' || rest[0] == 'v' {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 || !isDigit(rest[0]) {
+		return false
+	}
+	for _, c := range rest {
+		if !isDigit(c) && c != '.' {
 			return false
 		}
 	}

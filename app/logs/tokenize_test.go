@@ -52,7 +52,7 @@ func TestMasking(t *testing.T) {
 		{"quoted phrase", `ran "rm -rf /tmp/x" now`, "ran <*> now"},
 		{"logfmt message", `level=info msg="user logged in" user=bob`, `user logged in`},
 		{"logfmt without message", `level=info user=bob took=12ms`, `level=<*> user=<*> took=<*>`},
-		{"http request line", `"GET /a/b HTTP/1.1" 200`, `"GET <*> <*> <*>`},
+		{"http request line", `"GET /a/b HTTP/1.1" 200`, `"GET <*> HTTP/1.1" <*>`},
 		{"json", `{"level":"warn","msg":"disk almost full","pct":91}`, `disk almost full`},
 		{"json without message", `{"level":"warn","pct":91}`, `"level": <*> "pct": <*>`},
 		{"versioned name", "open through proxy via SOCKS5 and HTTP2", "open through proxy via SOCKS5 and HTTP2"},
@@ -60,6 +60,7 @@ func TestMasking(t *testing.T) {
 		{"words stay", "user admin logged in", "user admin logged in"},
 		{"names with a digit stay", "port 22 ssh2 sha1", "port <*> ssh2 sha1"},
 		{"call names stay", "jk2_init() Found child 6725", "jk2_init() Found child <*>"},
+		{"protocol versions stay", "upgraded HTTP/1.1 to TLSv1.3 on 443", "upgraded HTTP/1.1 to TLSv1.3 on <*>"},
 		{"java class stays", "at org.apache.Foo.bar", "at org.apache.Foo.bar"},
 	}
 	for _, tt := range tests {
@@ -92,7 +93,12 @@ func TestHeaderEnd(t *testing.T) {
 		{"group with spaces opens the message", "[Sun Dec 04 04:47:44 2005] [error] [client 10.0.0.1] Directory index forbidden", "[client 10.0.0.1] Directory index forbidden"},
 		{"padded component column", "2016-09-28 04:30:31, Info                  CBS    SQM: Requesting upload of all unsent reports.", "SQM: Requesting upload of all unsent reports."},
 		{"camel-case logger", "17/06/09 20:10:40 INFO SparkContext: Running Spark version 2.1.0", "Running Spark version 2.1.0"},
-		{"go log, no anchor", "2009/11/10 23:00:00 Starting server: port 80", "2009/11/10 23:00:00 Starting server: port 80"},
+		{"go log, no anchor: the leading time", "2009/11/10 23:00:00 Starting server: port 80", "Starting server: port 80"},
+		{"nginx", `93.180.71.3 - alice [17/May/2015:08:05:32 +0000] "GET /downloads/product_1 HTTP/1.1" 304 0`, `"GET /downloads/product_1 HTTP/1.1" 304 0`},
+		{"postgres", "2024-03-18 09:14:07.120 UTC [4242] LOG:  database system is ready", "database system is ready"},
+		{"postgres detail", "2024-03-18 09:14:09.774 UTC [4251] DETAIL:  Key (id)=(88122) already exists.", "DETAIL:  Key (id)=(88122) already exists."},
+		{"syslog on the wire", "<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su - ID47 - 'su root' failed", "mymachine.example.com su - ID47 - 'su root' failed"},
+		{"spark", "24/01/02 10:00:02 ERROR Executor: Exception in task 4.0", "Exception in task 4.0"},
 	}
 	for _, tt := range tests {
 		line := []byte(tt.line)
