@@ -206,9 +206,9 @@ type analyzer struct {
 	headOf  int32
 	headEnd int
 	levels  levelMemo
-	cut       int
-	matches   []matchRef
-	assign    []int32 // shape of each line, with IncludeAssignments
+	cut     int
+	matches []matchRef
+	assign  []int32 // shape of each line, with IncludeAssignments
 }
 
 type matchRef struct {
