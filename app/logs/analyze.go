@@ -201,7 +201,7 @@ type analyzer struct {
 	lastShape int32
 	lastLevel levelKind
 	lastRef   lineRef
-	lastCut   bool // nothing joins a line cut at MaxLineBytes
+	lastCut   bool // nothing joins a line cut at MaxLineBytes or with invalid UTF-8 (nor such a line)
 	// The header of line number headOf, found by a.continues.
 	headOf  int32
 	headEnd int
@@ -248,7 +248,7 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 		case !hasNonSpace(line):
 			a.blank++
 		case join && entry.no > 0 && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
-			!a.lastCut && a.continues(line, no):
+			!a.lastCut && a.continues(line, no) && utf8.Valid(line):
 			entry.end = int32(end)
 			lines++
 		default:
@@ -268,6 +268,23 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 		a.finish(input, entry, first, lines)
 	}
 	return ctx.Err()
+}
+
+// messageHit is the best keyword hit of the message text[hdr:], just
+// tokenized, with offsets within the message; kw -1 for none.
+func (a *analyzer) messageHit(text []byte, hdr int, si int32) keywordHit {
+	hit := a.msgKeyword(text, hdr, a.set.shapes[si])
+	if st := a.z.st; st.ok && st.lvl1 == st.lvl0 {
+		// A structured message without a level field: a keyword in any
+		// field counts.
+		if h := a.fieldKeyword(text, hdr); h.kw >= 0 && better(h, hit) {
+			hit = h
+		}
+	}
+	if hit.kw >= 0 {
+		hit.start, hit.end = hit.start-hdr, hit.end-hdr
+	}
+	return hit
 }
 
 // continues reports whether line, numbered no, continues the entry above.
@@ -355,17 +372,11 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	if !seen {
 		a.z.tokenize(text, hdr)
 		e.shape = a.set.add(&a.z, text, ref)
-		e.hit = a.msgKeyword(text, hdr, a.set.shapes[e.shape])
+		e.hitDone = false
 		e.lvl0, e.lvl1 = 0, 0
 		if st := a.z.st; st.ok && st.lvl1 > st.lvl0 {
 			e.lvl0, e.lvl1 = int32(st.lvl0-hdr), int32(st.lvl1-hdr)
-		} else if st.ok {
-			// No level field: a keyword in any field counts.
-			if h := a.fieldKeyword(text, hdr); h.kw >= 0 && better(h, e.hit) {
-				e.hit = h
-			}
 		}
-		e.hit.start, e.hit.end = e.hit.start-hdr, e.hit.end-hdr
 		e.structured = a.z.st.ok
 		a.msgs.store(e, msg)
 	} else {
@@ -378,12 +389,6 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		a.set.shapes[e.shape].countParams(e.params, ref.no)
 	}
 	si := e.shape
-	hit := a.headKeyword(text, hdr)
-	if m := e.hit; m.kw >= 0 {
-		if m.start, m.end = m.start+hdr, m.end+hdr; better(m, hit) {
-			hit = m
-		}
-	}
 	ref.hdr, ref.structured = uint16(hdr), e.structured
 	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
 	if e.lvl1 > e.lvl0 { // a level field
@@ -393,10 +398,27 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	if ref.lvl1 > ref.lvl0 {
 		lvl = a.levels.of(text[ref.lvl0:ref.lvl1])
 	}
+	// Keywords matter unless a quiet level (info, debug) rules the line
+	// out, as it does for most lines: they are looked for only then.
+	hit := keywordHit{kw: -1}
+	if lvl != levelQuiet {
+		if !e.hitDone {
+			if seen { // tokenized for another line: tokenize again
+				a.z.tokenize(text, hdr)
+			}
+			e.hit, e.hitDone = a.messageHit(text, hdr, si), true
+		}
+		hit = a.headKeyword(text, hdr)
+		if m := e.hit; m.kw >= 0 {
+			if m.start, m.end = m.start+hdr, m.end+hdr; better(m, hit) {
+				hit = m
+			}
+		}
+	}
 	if cat, ok := byLevel(lvl, hit); ok {
 		a.matches = append(a.matches, matchRef{ref: ref, hit: hit, shape: si, cat: cat})
 	}
-	a.lastShape, a.lastLevel, a.lastRef, a.lastCut = si, lvl, ref, ref.cut
+	a.lastShape, a.lastLevel, a.lastRef, a.lastCut = si, lvl, ref, ref.cut || ref.fixed
 	if a.opts.IncludeAssignments {
 		a.assign = append(a.assign, si)
 	}
