@@ -27,13 +27,13 @@ var gaSystems = []struct {
 	{"Apache", 0.995, 0.98, 1.000},
 	{"OpenSSH", 0.99, 0.98, 0.788},
 	{"Zookeeper", 0.99, 0.99, 0.967},
-	{"BGL", 0.98, 0.68, 0.963},
+	{"BGL", 0.98, 0.93, 0.963},
 	{"Hadoop", 0.98, 0.97, 0.948},
 }
 
 const (
 	gaAverageFloor = 0.99
-	paAverageFloor = 0.93
+	paAverageFloor = 0.97
 )
 
 // loghubPath is where the Loghub samples are, beside the repository, or
