@@ -123,7 +123,8 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 		case or&cDigit != 0 && or&(cEq|cColon) == 0:
 			// A number, or a value with digits and no key, unless a name
 			// with a digit (SOCKS5, HTTP2, IPv6, ssh2) or a call (jk2_init()).
-			masked = !namedWithDigit(trimPunct(s[i:j])) && !callName(s[i:j])
+			masked = or&(cWordy|cHexLower|cHexUpper) == 0 || // no letter: a number, an address
+				!namedWithDigit(trimPunct(s[i:j])) && (or&cSpecial == 0 || !callName(s[i:j]))
 		case or&cSpecial != 0:
 			masked, keep = classify(s[i:j], or)
 		case or&cDot != 0 || or&cWordy == 0 || isUpper(s[i]):
