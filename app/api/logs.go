@@ -28,18 +28,23 @@ import (
 const maxLogsJSONBytes = 2*logs.MaxInputBytes + 64<<10
 
 // analyzeRequest is the JSON form of a request: {"text": …, "options":
-// {"rare_threshold": …}}. Unknown fields are refused.
+// {"rare_threshold", "join_continuations", "masks", "named_placeholders"}}.
+// Unknown fields are refused.
 type analyzeRequest struct {
 	Text    *string         `json:"text"`
 	Options *analyzeOptions `json:"options"`
 }
 
 type analyzeOptions struct {
-	RareThreshold *float64 `json:"rare_threshold"`
+	RareThreshold     *float64    `json:"rare_threshold"`
+	JoinContinuations *bool       `json:"join_continuations"`
+	Masks             []logs.Mask `json:"masks"`
+	NamedPlaceholders bool        `json:"named_placeholders"`
 }
 
 // apply checks the options sent (o may be nil: none) and sets them in
-// opts. The analysis and the comparison take the same options.
+// opts; a bad mask is reported by the engine, naming it. The analysis and
+// the comparison take the same options.
 func (o *analyzeOptions) apply(opts *logs.Options) error {
 	if o == nil {
 		return nil
@@ -51,6 +56,11 @@ func (o *analyzeOptions) apply(opts *logs.Options) error {
 		}
 		opts.RareThreshold = r
 	}
+	if o.JoinContinuations != nil {
+		opts.SplitContinuations = !*o.JoinContinuations
+	}
+	opts.Masks = o.Masks
+	opts.NamedPlaceholders = o.NamedPlaceholders
 	return nil
 }
 
@@ -61,8 +71,10 @@ func (o *analyzeOptions) apply(opts *logs.Options) error {
 //
 // The body is the log itself as text/plain (any charset parameter: the
 // bytes are read as UTF-8, invalid sequences shown as U+FFFD), or JSON
-// {"text": "…", "options": {"rare_threshold": 0.01}}. ?include=assignments
-// adds the template id of every analysed line, in order.
+// {"text": "…", "options": {"rare_threshold": 0.01, "join_continuations":
+// true, "masks": [{"name", "regex"}], "named_placeholders": false}}.
+// ?include=assignments adds the template id of every analysed entry, in
+// order; ?include=params the values behind each template's placeholders.
 //
 // Limits (413 payload_too_large, naming the limit): 10 MiB of log and
 // 200,000 lines; a line over 16 KiB is analysed on its first 16 KiB and
@@ -122,8 +134,9 @@ func logsEnvelope(res *logs.Result) ([]byte, error) {
 	return json.Marshal(map[string]*logs.Result{"data": res})
 }
 
-// includeOptions reads ?include=: "assignments" (repeated or in a comma
-// list) adds the template id of every line; nothing else is known.
+// includeOptions reads ?include=, repeated or a comma list: "assignments"
+// adds the template id of every entry, "params" the values behind each
+// template's placeholders; nothing else is known.
 func includeOptions(values []string) (logs.Options, error) {
 	var opts logs.Options
 	for _, v := range values {
@@ -132,11 +145,13 @@ func includeOptions(values []string) (logs.Options, error) {
 			case "":
 			case "assignments":
 				opts.IncludeAssignments = true
+			case "params":
+				opts.IncludeParams = true
 			default:
 				if len(part) > 64 {
 					part = part[:64] + "…"
 				}
-				return opts, apierr.InvalidRequest("unknown include %s: the only one is assignments", quote(part))
+				return opts, apierr.InvalidRequest("unknown include %s: the known ones are assignments and params", quote(part))
 			}
 		}
 	}

@@ -75,7 +75,7 @@ func TestLogsCompareAPI(t *testing.T) {
 		if len(got.Gone) != 1 || !strings.Contains(got.Gone[0].Template, "export batch") || got.Gone[0].Baseline.Count != 10 {
 			t.Errorf("gone: %+v", got.Gone)
 		}
-		if len(got.Changed) != 1 || !strings.Contains(got.Changed[0].Template, "returned 502") || got.Changed[0].Category != logs.CategoryReliability {
+		if len(got.Changed) != 1 || !strings.Contains(got.Changed[0].Template, "returned <*>, retrying") || got.Changed[0].Category != logs.CategoryReliability {
 			t.Fatalf("changed: %+v", got.Changed)
 		}
 		ch := got.Changed[0]

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"time"
 	"unicode/utf8"
 )
@@ -16,8 +17,21 @@ type Options struct {
 	// when it covers at most max(2, floor(0.005 * lines)) lines. A custom
 	// value gives max(1, floor(RareThreshold * lines)).
 	RareThreshold float64
-	// IncludeAssignments adds the template id of every analysed line.
+	// IncludeAssignments adds the template id of every analysed entry.
 	IncludeAssignments bool
+	// IncludeParams adds to every template the values seen behind its
+	// placeholders, with counts (see Param).
+	IncludeParams bool
+	// Masks are custom masks, applied before the built-in ones: at most
+	// MaxMasks, each regex RE2 syntax of at most MaxMaskRegexLen bytes.
+	Masks []Mask
+	// NamedPlaceholders shows a custom mask's values as <name> rather than <*>.
+	NamedPlaceholders bool
+	// SplitContinuations analyses every line on its own. By default
+	// (false) lines that continue an entry (stack trace frames, indented
+	// lines, ...) join the entry above: see entries.go. The API's
+	// join_continuations option is its negation.
+	SplitContinuations bool
 }
 
 // Result is the outcome of Analyze. Its JSON form is part of the API.
@@ -30,11 +44,16 @@ type Result struct {
 	// Assignments holds, with IncludeAssignments, the template id of each
 	// analysed (non-blank) line, in input order.
 	Assignments []int `json:"assignments,omitempty"`
+	// entryLines holds, with IncludeAssignments, the line number of each
+	// analysed entry's first line, beside Assignments (Compare splits the
+	// two inputs by it).
+	entryLines []int
 }
 
 // Summary counts what the analysis saw and found.
 type Summary struct {
-	Lines      int         `json:"lines"` // analysed lines: input lines less blank ones
+	Lines      int         `json:"lines"`   // analysed lines: input lines less blank ones
+	Entries    int         `json:"entries"` // analysed entries: lines less those joined to the entry above
 	Matched    int         `json:"matched"`
 	Outliers   int         `json:"outliers"`
 	Templates  int         `json:"templates"`
@@ -63,6 +82,7 @@ type Match struct {
 	End        int      `json:"end"`
 	TemplateID int      `json:"template_id"`
 	Cut        bool     `json:"cut,omitempty"`
+	LineHeader
 }
 
 // Outlier is a line whose template is rare.
@@ -73,6 +93,17 @@ type Outlier struct {
 	TemplateID int    `json:"template_id"`
 	Count      int    `json:"count"`
 	Cut        bool   `json:"cut,omitempty"`
+	LineHeader
+}
+
+// LineHeader is what a line holds besides its message, which alone is
+// templated: the header columns (timestamp, level, host, process, ...) as
+// text, the level word when one was recognised, and for a JSON or logfmt
+// line its other fields, by key.
+type LineHeader struct {
+	Header string            `json:"header,omitempty"`
+	Level  string            `json:"level,omitempty"`
+	Fields map[string]string `json:"fields,omitempty"`
 }
 
 // Template is one mined line shape. Values are shown as <*>, with the part
@@ -83,6 +114,8 @@ type Template struct {
 	ID       int    `json:"id"`
 	Template string `json:"template"`
 	Count    int    `json:"count"`
+	// Params, with IncludeParams, are the values behind each placeholder.
+	Params []Param `json:"params,omitempty"`
 }
 
 // Analyze analyses one log sample: one entry per line, any line ending.
@@ -114,25 +147,31 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 
 // run analyses input of total lines, within the limits.
 func run(ctx context.Context, input []byte, total int, opts Options) (*Result, error) {
-	res, err := newAnalyzer(opts, total).run(ctx, input)
+	masks, err := compileMasks(opts.Masks)
+	if err != nil {
+		return nil, err
+	}
+	res, err := newAnalyzer(opts, total, masks).run(ctx, input)
 	if err == nil {
 		res.Timeline = newTimeline(input, res, time.Now())
 	}
 	return res, err
 }
 
-func newAnalyzer(opts Options, total int) *analyzer {
+func newAnalyzer(opts Options, total int, masks []*regexp.Regexp) *analyzer {
 	return &analyzer{
 		opts: opts,
+		z:    tokenizer{masks: masks},
 		set:  shapeSet{index: make(map[string]int32), maxRefs: rareCutoff(opts.RareThreshold, total)},
 	}
 }
 
 func (a *analyzer) run(ctx context.Context, input []byte) (*Result, error) {
+	a.cols = detectColumns(input)
 	if err := a.read(ctx, input); err != nil {
 		return nil, err
 	}
-	if a.lines == 0 {
+	if a.entries == 0 {
 		return nil, ErrNoLines
 	}
 	clusters, err := mine(ctx, a.set.shapes)
@@ -160,24 +199,45 @@ type analyzer struct {
 	set     shapeSet
 	fix     []byte // scratch for lines with invalid UTF-8
 	head    header
+	cols    columns // the input's bare-column header, if any
 	msgs    msgCache
 	hits    []keywordHit // scratch for msgKeyword
-	lines   int
+	join    joiner
+	lines   int // analysed lines
+	entries int // analysed entries: lines, less those joined to the entry above
 	blank   int
-	cut     int
-	matches []matchRef
-	assign  []int32 // shape of each line, with IncludeAssignments
+	// The shape, level and reference of the entry's first line last read.
+	lastShape int32
+	lastLevel levelKind
+	lastRef   lineRef
+	lastCut   bool // nothing joins a line cut at MaxLineBytes or with invalid UTF-8 (nor such a line)
+	// The header of line number headOf, found by a.continues.
+	headOf   int32
+	headEnd  int
+	levels   levelMemo
+	cut      int
+	matches  []matchRef
+	assign   []int32 // shape of each entry, with IncludeAssignments
+	assignNo []int32 // its first line's number, with IncludeAssignments
 }
 
 type matchRef struct {
 	ref   lineRef
-	hit   keywordHit
+	hit   keywordHit // kw -1 when the level alone decides
 	shape int32
+	cat   Category
 }
 
-// read reduces every line to its shape and keyword match.
+// read reduces every entry to its shape and keyword match.
 func (a *analyzer) read(ctx context.Context, input []byte) error {
 	no := 0
+	join := !a.opts.SplitContinuations
+	if join {
+		a.join.rules = detectEntryRules(input)
+	}
+	var entry lineRef // the entry being read; no 0 when none
+	var first int32   // where its first line ends
+	lines := 0        // its lines
 	for start := 0; start < len(input); {
 		end := len(input)
 		if k := bytes.IndexByte(input[start:], '\n'); k >= 0 {
@@ -193,18 +253,99 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 		if end > start && input[end-1] == '\r' {
 			end--
 		}
-		a.line(input, lineRef{no: int32(no), start: int32(start), end: int32(end)})
+		line := input[start:end]
+		switch {
+		case !hasNonSpace(line):
+			a.blank++
+		case join && entry.no > 0 && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
+			!a.lastCut && a.continues(line, no) && utf8.Valid(line):
+			entry.end = int32(end)
+			lines++
+		default:
+			if entry.no > 0 {
+				a.finish(input, entry, first, lines)
+			}
+			entry, first, lines = lineRef{no: int32(no), start: int32(start), end: int32(end)}, int32(end), 1
+			a.line(input, entry)
+			if join {
+				a.join.traceback = false
+				a.join.continues(line, false) // a traceback may open the entry
+			}
+		}
 		start = next
+	}
+	if entry.no > 0 {
+		a.finish(input, entry, first, lines)
 	}
 	return ctx.Err()
 }
 
-func (a *analyzer) line(input []byte, ref lineRef) {
-	text := input[ref.start:ref.end]
-	if !hasNonSpace(text) {
-		a.blank++
+// messageHit is the best keyword hit of the message text[hdr:], just
+// tokenized, with offsets within the message; kw -1 for none.
+func (a *analyzer) messageHit(text []byte, hdr int, si int32) keywordHit {
+	hit := a.msgKeyword(text, hdr, a.set.shapes[si])
+	if st := a.z.st; st.ok && st.lvl1 == st.lvl0 {
+		// A structured message without a level field: a keyword in any
+		// field counts.
+		if h := a.fieldKeyword(text, hdr); h.kw >= 0 && better(h, hit) {
+			hit = h
+		}
+	}
+	if hit.kw >= 0 {
+		hit.start, hit.end = hit.start-hdr, hit.end-hdr
+	}
+	return hit
+}
+
+// continues reports whether line, numbered no, continues the entry above.
+// When that depends on its header, the header found is kept for a.line.
+func (a *analyzer) continues(line []byte, no int) bool {
+	cont, needHeader := a.join.continues(line, a.lastLevel == levelQuiet)
+	if needHeader {
+		a.headOf, a.headEnd = int32(no), a.head.end(line)
+		cont = a.headEnd == 0 && !a.head.firstTime
+	}
+	return cont
+}
+
+// finish completes an entry of n lines, whose first line, ending at first,
+// was analysed last: the lines that continue it are part of its text, and
+// their keywords count unless a level decided.
+func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
+	a.lines += n
+	a.entries++
+	end := ref.end
+	if end == first {
 		return
 	}
+	k := len(a.matches) - 1
+	matched := k >= 0 && a.matches[k].ref.no == ref.no
+	if matched {
+		a.matches[k].ref.end, a.matches[k].ref.joined = end, true
+	}
+	a.set.extend(a.lastShape, ref.no, end)
+	if a.lastLevel != levelNone && a.lastLevel != levelWarn {
+		return
+	}
+	cont := input[first:end]
+	h, ok := findKeyword(cont[:min(len(cont), MaxLineBytes)])
+	if !ok {
+		return
+	}
+	h.start, h.end = h.start+int(first-ref.start), h.end+int(first-ref.start)
+	cat, _ := byLevel(a.lastLevel, h)
+	switch {
+	case !matched:
+		r := a.lastRef
+		r.end, r.joined = end, true
+		a.matches = append(a.matches, matchRef{ref: r, hit: h, shape: a.lastShape, cat: cat})
+	case better(h, a.matches[k].hit):
+		a.matches[k].hit, a.matches[k].cat = h, cat
+	}
+}
+
+func (a *analyzer) line(input []byte, ref lineRef) {
+	text := input[ref.start:ref.end]
 	if len(text) > MaxLineBytes {
 		k := MaxLineBytes
 		for k > 0 && !utf8.RuneStart(text[k]) {
@@ -220,31 +361,77 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		text = a.fix
 		ref.fixed = true
 	}
-	a.lines++
-	hdr := a.head.end(text)
+	var hdr int
+	if a.headOf == ref.no && !ref.cut && !ref.fixed {
+		hdr = a.headEnd // found by a.continues, with a.head's state
+	} else {
+		hdr = a.head.end(text)
+	}
+	if a.cols.n > 0 {
+		// A line that fits the input's bare columns has them for its
+		// header, whatever the per-line finder took for a level further on.
+		if e := a.cols.end(text); e > 0 {
+			hdr = e
+			if a.head.lvl1 > e {
+				a.head.lvl0, a.head.lvl1 = 0, 0
+			}
+		}
+	}
 	msg := text[hdr:]
 	e, seen := a.msgs.lookup(msg)
 	if !seen {
 		a.z.tokenize(text, hdr)
 		e.shape = a.set.add(&a.z, text, ref)
-		e.hit = a.msgKeyword(text, hdr, a.set.shapes[e.shape])
-		e.hit.start, e.hit.end = e.hit.start-hdr, e.hit.end-hdr
+		e.hitDone = false
+		e.lvl0, e.lvl1 = 0, 0
+		if st := a.z.st; st.ok && st.lvl1 > st.lvl0 {
+			e.lvl0, e.lvl1 = int32(st.lvl0-hdr), int32(st.lvl1-hdr)
+		}
+		e.structured = a.z.st.ok
 		a.msgs.store(e, msg)
 	} else {
 		a.set.count(e.shape, ref)
 	}
+	if a.opts.IncludeParams {
+		if !seen {
+			e.params = messageParams(&a.z, text, e.params)
+		}
+		a.set.shapes[e.shape].countParams(e.params, ref.no)
+	}
 	si := e.shape
-	hit := a.headKeyword(text, hdr)
-	if m := e.hit; m.kw >= 0 {
-		if m.start, m.end = m.start+hdr, m.end+hdr; better(m, hit) {
-			hit = m
+	ref.hdr, ref.structured = uint16(hdr), e.structured
+	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
+	if e.lvl1 > e.lvl0 { // a level field
+		ref.lvl0, ref.lvl1 = uint16(hdr+int(e.lvl0)), uint16(hdr+int(e.lvl1))
+	}
+	lvl := levelNone
+	if ref.lvl1 > ref.lvl0 {
+		lvl = a.levels.of(text[ref.lvl0:ref.lvl1])
+	}
+	// Keywords matter unless a quiet level (info, debug) rules the line
+	// out, as it does for most lines: they are looked for only then.
+	hit := keywordHit{kw: -1}
+	if lvl != levelQuiet {
+		if !e.hitDone {
+			if seen { // tokenized for another line: tokenize again
+				a.z.tokenize(text, hdr)
+			}
+			e.hit, e.hitDone = a.messageHit(text, hdr, si), true
+		}
+		hit = a.headKeyword(text, hdr)
+		if m := e.hit; m.kw >= 0 {
+			if m.start, m.end = m.start+hdr, m.end+hdr; better(m, hit) {
+				hit = m
+			}
 		}
 	}
-	if hit.kw >= 0 {
-		a.matches = append(a.matches, matchRef{ref: ref, hit: hit, shape: si})
+	if cat, ok := byLevel(lvl, hit); ok {
+		a.matches = append(a.matches, matchRef{ref: ref, hit: hit, shape: si, cat: cat})
 	}
+	a.lastShape, a.lastLevel, a.lastRef, a.lastCut = si, lvl, ref, ref.cut || ref.fixed
 	if a.opts.IncludeAssignments {
 		a.assign = append(a.assign, si)
+		a.assignNo = append(a.assignNo, ref.no)
 	}
 }
 

@@ -291,11 +291,14 @@ func checkInvariants(t *testing.T, res *Result) {
 			t.Errorf("template %q is not valid UTF-8", tp.Template)
 		}
 	}
-	if sum != res.Summary.Lines || res.Summary.Templates != len(res.Templates) {
-		t.Errorf("template counts sum to %d, %d lines", sum, res.Summary.Lines)
+	if sum != res.Summary.Entries || res.Summary.Templates != len(res.Templates) {
+		t.Errorf("template counts sum to %d, %d entries", sum, res.Summary.Entries)
 	}
-	if len(res.Assignments) != res.Summary.Lines {
-		t.Fatalf("%d assignments for %d lines", len(res.Assignments), res.Summary.Lines)
+	if len(res.Assignments) != res.Summary.Entries {
+		t.Fatalf("%d assignments for %d entries", len(res.Assignments), res.Summary.Entries)
+	}
+	if res.Summary.Entries > res.Summary.Lines || res.Summary.Entries == 0 {
+		t.Errorf("%d entries for %d lines", res.Summary.Entries, res.Summary.Lines)
 	}
 	for _, id := range res.Assignments {
 		count[id]--

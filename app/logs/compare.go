@@ -42,7 +42,7 @@ type Comparison struct {
 
 // CompareSummary counts both sides and the templates of each kind.
 type CompareSummary struct {
-	BaselineLines int     `json:"baseline_lines"` // analysed lines of each side
+	BaselineLines int     `json:"baseline_lines"` // analysed entries of each side (a multi-line entry counts once)
 	CurrentLines  int     `json:"current_lines"`
 	Templates     int     `json:"templates"` // mined from both sides together
 	New           int     `json:"new"`
@@ -105,7 +105,7 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 		name  string
 		text  []byte
 		lines int // input lines, blank ones included
-		used  int // analysed lines
+		used  int // lines with text
 	}{{name: "baseline", text: baseline}, {name: "current", text: current}}
 	for i := range sides {
 		s := &sides[i]
@@ -145,24 +145,21 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 	for s := range 2 {
 		count[s], first[s] = make([]int, nt+1), make([]int, nt+1)
 	}
-	examples := map[[2]int]string{}
-	k := 0 // index of the line among the analysed ones
-	eachLine(joined, func(no int, line []byte) {
-		if !hasNonSpace(line) || k >= len(res.Assignments) {
-			return
-		}
-		id := res.Assignments[k]
-		side := 0
-		if k >= sides[0].used {
+	// Count entries per side: with continuations joined an entry may span
+	// lines, so each side's size is its number of entries.
+	var entries [2]int
+	for i, id := range res.Assignments {
+		no, side := res.entryLines[i], 0
+		if no > sides[0].lines {
 			side, no = 1, no-sides[0].lines
 		}
-		k++
+		entries[side]++
 		count[side][id]++
 		if first[side][id] == 0 {
 			first[side][id] = no
-			examples[[2]int{side, id}] = exampleText(line)
 		}
-	})
+	}
+	examples := exampleLines(joined, sides[0].lines, first)
 	cats := make([]Category, nt+1)
 	for _, m := range res.Matches {
 		if m.Category.severity() > cats[m.TemplateID].severity() {
@@ -170,21 +167,21 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 		}
 	}
 	cmpRes := &Comparison{
-		Summary: CompareSummary{BaselineLines: sides[0].used, CurrentLines: sides[1].used, Templates: nt,
+		Summary: CompareSummary{BaselineLines: entries[0], CurrentLines: entries[1], Templates: nt,
 			ChangedRatio: ChangedRatio, MinCount: ChangedMinCount},
 		New: []TemplateChange{}, Gone: []TemplateChange{}, Changed: []TemplateChange{},
 	}
 	for _, t := range res.Templates {
 		b, c := count[0][t.ID], count[1][t.ID]
 		ch := TemplateChange{TemplateID: t.ID, Template: t.Template, Category: cats[t.ID],
-			Baseline: SideCount{b, rate(b, sides[0].used)}, Current: SideCount{c, rate(c, sides[1].used)}}
+			Baseline: SideCount{b, rate(b, entries[0])}, Current: SideCount{c, rate(c, entries[1])}}
 		side := 1
 		if c == 0 {
 			side = 0
 		}
 		ch.Example, ch.ExampleLine = examples[[2]int{side, t.ID}], first[side][t.ID]
 		if b > 0 {
-			r := round3((float64(c) / float64(sides[1].used)) / (float64(b) / float64(sides[0].used)))
+			r := round3((float64(c) / float64(entries[1])) / (float64(b) / float64(entries[0])))
 			ch.Ratio = &r
 		}
 		switch {
@@ -210,6 +207,27 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 	s.New, s.Gone, s.Changed = len(cmpRes.New), len(cmpRes.Gone), len(cmpRes.Changed)
 	s.DurationMS = float64(time.Since(began).Microseconds()) / 1000
 	return cmpRes, nil
+}
+
+// exampleLines returns the text of the lines first names, by side and
+// template id, in joined (whose first baselineLines lines are the
+// baseline's).
+func exampleLines(joined []byte, baselineLines int, first [2][]int) map[[2]int]string {
+	want := map[int][2]int{} // line number in joined -> side and template id
+	for side := range 2 {
+		for id, no := range first[side] {
+			if no > 0 {
+				want[no+side*baselineLines] = [2]int{side, id}
+			}
+		}
+	}
+	examples := make(map[[2]int]string, len(want))
+	eachLine(joined, func(no int, line []byte) {
+		if k, ok := want[no]; ok {
+			examples[k] = exampleText(line)
+		}
+	})
+	return examples
 }
 
 // eachLine calls fn with every line of input and its 1-based number, as

@@ -131,3 +131,41 @@ func TestCompareLimits(t *testing.T) {
 		t.Errorf("both sides at the line limit: %v", err)
 	}
 }
+
+// TestCompareCountsEntries: a stack trace is one entry, so a side's size
+// and each template's count are in entries, and the current side starts
+// at its own first entry however many lines the baseline's traces span.
+func TestCompareCountsEntries(t *testing.T) {
+	trace := func(b *strings.Builder, ts string, n int) {
+		fmt.Fprintf(b, "%s ERROR [worker] job %d failed\n", ts, n)
+		b.WriteString("java.lang.IllegalStateException: queue closed\n")
+		b.WriteString("\tat com.example.Queue.take(Queue.java:42)\n")
+		b.WriteString("\tat com.example.Worker.run(Worker.java:17)\n")
+		b.WriteString("\t... 3 more\n")
+	}
+	var b, c strings.Builder
+	for i := range 20 {
+		ts := fmt.Sprintf("2024-03-18T10:00:%02dZ", i)
+		fmt.Fprintf(&b, "%s INFO  [http] GET /health 200 %dms\n", ts, 1+i%5)
+		trace(&b, ts, i)
+	}
+	for i := range 20 {
+		ts := fmt.Sprintf("2024-03-19T10:00:%02dZ", i)
+		fmt.Fprintf(&c, "%s INFO  [http] GET /health 200 %dms\n", ts, 1+i%5)
+		fmt.Fprintf(&c, "%s INFO  [worker] job %d done\n", ts, i)
+	}
+	res, err := Compare(context.Background(), []byte(b.String()), []byte(c.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Summary; s.BaselineLines != 40 || s.CurrentLines != 40 {
+		t.Errorf("entries %d and %d, want 40 and 40", s.BaselineLines, s.CurrentLines)
+	}
+	if len(res.Gone) != 1 || res.Gone[0].Baseline.Count != 20 || res.Gone[0].Category != CategoryError {
+		t.Fatalf("gone: %+v", res.Gone)
+	}
+	if len(res.New) != 1 || res.New[0].Current.Count != 20 || res.New[0].ExampleLine != 2 ||
+		!strings.Contains(res.New[0].Example, "job 0 done") {
+		t.Fatalf("new: %+v", res.New)
+	}
+}

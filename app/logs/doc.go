@@ -2,44 +2,54 @@
 // its JSON API. It is pure computation: no HTTP, no database, no I/O, and
 // nothing of the input is logged.
 //
-// Analyze reads a log sample, one entry per line, and reports
-//   - matches: the lines that carry a fatal, error or reliability keyword
-//     (Keywords lists them; a line reports its most severe one);
-//   - templates: the shapes of the lines, mined from the sample itself;
-//     every analysed line belongs to exactly one template;
-//   - outliers: the lines whose template is rare.
+// Analyze reads a log sample, one entry per line (lines that continue an
+// entry, such as stack trace frames, join it: see entries.go), and reports
+//   - matches: the entries that carry a fatal, error or reliability keyword
+//     (Keywords lists them; an entry reports its most severe one), or whose
+//     level says so (a recognised level decides: see level.go);
+//   - templates: the shapes of the messages, mined from the sample itself;
+//     every analysed entry belongs to exactly one template;
+//   - outliers: the entries whose template is rare.
 //
 // The Result marshals with encoding/json to
 //
-//	{"summary":   {"lines", "matched", "outliers", "templates", "by_category": {"fatal", "error", "reliability"},
+//	{"summary":   {"lines", "entries", "matched", "outliers", "templates", "by_category": {"fatal", "error", "reliability"},
 //	               "blank_lines", "cut_lines", "rare_cutoff", "duration_ms"},
-//	 "matches":   [{"line", "text", "category", "keyword", "start", "end", "template_id", "cut"}],
-//	 "outliers":  [{"line", "text", "template", "template_id", "count", "cut"}],
-//	 "templates": [{"id", "template", "count"}],
-//	 "assignments": [template id of each analysed line]}
+//	 "matches":   [{"line", "text", "category", "keyword", "start", "end", "template_id", "cut", "header", "level", "fields"}],
+//	 "outliers":  [{"line", "text", "template", "template_id", "count", "cut", "header", "level", "fields"}],
+//	 "templates": [{"id", "template", "count", "params": [{"position", "values": [{"value", "count"}]}]}],
+//	 "assignments": [template id of each analysed entry]}
 //
-// where "cut" appears only on lines longer than MaxLineBytes and
-// "assignments" only with Options.IncludeAssignments. Line numbers are the
-// input's own, 1-based, blank lines counted; start and end are byte offsets
-// of the keyword in text. Template ids are ranks: 1 is the most frequent.
+// where "cut" appears only on lines longer than MaxLineBytes, "header",
+// "level" and "fields" only when the line has them, "params" only with
+// Options.IncludeParams and "assignments" only with
+// Options.IncludeAssignments. Line numbers are the input's own, 1-based,
+// blank lines counted; an entry's is its first line's. start and end are
+// byte offsets of the keyword (or level word) in text. Template ids are
+// ranks: 1 is the most frequent.
 //
-// How a line is read (each step in its own file):
+// How an entry is read (each step in its own file):
+//   - entries.go joins continuation lines to the entry above;
 //   - header.go cuts the header (timestamp, level, host, process, thread,
-//     logger) found generically, without per-format rules;
+//     logger) found generically, without per-format rules, and columns.go
+//     the bare leading columns an input may have;
 //   - msgcache.go remembers recent messages: a message seen shortly before
-//     (as in about half the lines of real logs) skips the next three steps;
+//     (as in about half the lines of real logs) skips the next steps;
 //   - tokenize.go splits the message into tokens and masks values by token
 //     class: numbers, hex, IPs, UUIDs, times, durations, sizes, paths, URLs,
-//     e-mail and host names, quoted strings, key=value values, JSON values;
-//   - shapes.go reduces the line to its shape, the masked token sequence,
+//     e-mail and host names, quoted strings, key=value values; custom masks
+//     (masks.go) first; a JSON or logfmt message by its message field
+//     (structured.go);
+//   - shapes.go reduces the entry to its shape, the masked token sequence,
 //     with one map look-up;
 //   - match.go finds the keyword, scanning each part of the line only as
-//     often as it can change.
+//     often as it can change, and only when no quiet level rules it out.
 //
 // drain.go then mines templates from the distinct shapes (a Drain-style
 // clustering with splits and merges driven by the values seen), and
-// templates.go renders them and builds the result.
+// templates.go renders them and builds the result; params.go counts the
+// values behind the placeholders.
 //
-// Accuracy is measured by TestGroupingAccuracy on the labelled Loghub
-// samples; speed by BenchmarkAnalyze.
+// Accuracy (GA and PA) is measured by TestGroupingAccuracy on the labelled
+// Loghub samples; speed by BenchmarkAnalyze.
 package logs

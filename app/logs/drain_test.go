@@ -160,6 +160,17 @@ func TestTemplateDisplay(t *testing.T) {
 			"Accepted password for root port <*> ssh2"},
 		{[]string{"login user=bob tty=ssh", "login user=amy tty=ssh"}, "login user=<*> tty=ssh"},
 		{[]string{"took 150ms", "took 2.5s"}, "took <*>"},
+		// Typed values are masked even when constant in the sample.
+		{[]string{"Accepted password for root from 10.0.0.1 port 22 ssh2", "Accepted password for root from 10.0.0.1 port 22 ssh2"},
+			"Accepted password for root from <*> port <*> ssh2"},
+		{[]string{"workerEnv.init() ok /etc/httpd/conf/workers2.properties"}, "workerEnv.init() ok <*>"},
+		{[]string{"jk2_init() Found child 6725 in scoreboard slot 10"}, "jk2_init() Found child <*> in scoreboard slot <*>"},
+		{[]string{"session 0x1f closed (uid=0) at 2024-03-18T09:14:02Z"}, "session <*> closed (uid=<*>) at <*>"},
+		{[]string{"request d3b07384-d9a0-4c9f-8f6e-1a2b3c4d5e6f from bob@example.com took 12ms"}, "request <*> from <*> took <*>"},
+		{[]string{"upload of 3 MiB to https://s3.example.com/b/k failed"}, "upload of <*> MiB to <*> failed"},
+		{[]string{"connect to db.internal:5432 from [::1]:40000"}, "connect to <*> from [<*>"},
+		{[]string{"GET /users/1234/orders returned"}, "GET <*> returned"},
+		{[]string{"Resolved node-7 to /default-rack"}, "Resolved <*> to /default-rack"},
 	}
 	for _, tt := range tests {
 		res := analyze(t, strings.Join(tt.lines, "\n"), Options{})

@@ -31,3 +31,60 @@ func FuzzAnalyze(f *testing.F) {
 		checkInvariants(t, res)
 	})
 }
+
+// FuzzStructured: any line read as JSON or logfmt has its spans inside the
+// line, and its fields can be read back.
+func FuzzStructured(f *testing.F) {
+	f.Add(`{"level":"error","msg":"write failed","n":[1,{"a":"b"}],"log":{"level":"warn"}}`)
+	f.Add(`time=2024-01-02T03:04:05Z level=info msg="user \"bob\" in" user=bob`)
+	f.Add(`"Reconciling" object="default/web" generation=3`)
+	f.Add(`{"msg": "unterminated`)
+	f.Add(`a= b="" c`)
+	f.Fuzz(func(t *testing.T, line string) {
+		s := []byte(line)
+		sp := scanStructured(s, 0)
+		if !sp.ok {
+			return
+		}
+		if sp.msg0 < 0 || sp.msg0 > sp.msg1 || sp.msg1 > len(s) || sp.lvl0 < 0 || sp.lvl0 > sp.lvl1 || sp.lvl1 > len(s) {
+			t.Fatalf("spans out of the line: %+v", sp)
+		}
+		_ = structuredFields(line)
+	})
+}
+
+// FuzzEntries: joining continuation lines keeps every invariant, and
+// entries never outnumber lines.
+func FuzzEntries(f *testing.F) {
+	f.Add([]byte("2024-01-02 03:04:05 ERROR x failed\njava.lang.IllegalStateException: y\n\tat a.B.c(B.java:1)\nCaused by: z\n\t... 3 more\n2024-01-02 03:04:06 INFO ok\n"))
+	f.Add([]byte("ERROR:root:boom\nTraceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: bad\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\nKeyError: 'x'\n"))
+	f.Add([]byte("  indented\n\tfirst\r\nnext\r\n"))
+	f.Fuzz(func(t *testing.T, input []byte) {
+		res, err := Analyze(context.Background(), input, Options{IncludeAssignments: true, IncludeParams: true})
+		if err != nil {
+			return
+		}
+		checkInvariants(t, res)
+	})
+}
+
+// FuzzMasks: any regex is either refused as a bad option or applied
+// keeping every invariant.
+func FuzzMasks(f *testing.F) {
+	f.Add([]byte("order ORD-12 shipped\norder ORD-7 shipped to x=ORD-9\n"), `ORD-[0-9]+`)
+	f.Add([]byte("a b c\n"), `(`)
+	f.Add([]byte("aaa\n"), `a*`)
+	f.Add([]byte("x y\n"), `\s+`)
+	f.Fuzz(func(t *testing.T, input []byte, re string) {
+		opts := Options{Masks: []Mask{{Name: "m", Regex: re}}, NamedPlaceholders: true, IncludeAssignments: true, IncludeParams: true}
+		res, err := Analyze(context.Background(), input, opts)
+		if err != nil {
+			var le *LimitError
+			if !errors.Is(err, ErrNoLines) && !errors.Is(err, ErrBadOption) && !errors.As(err, &le) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		checkInvariants(t, res)
+	})
+}

@@ -36,8 +36,10 @@ const (
 // a token equal to one seen at the same place lately (a level, a logger, a
 // host) is neither classified nor scanned for keywords again.
 type header struct {
-	words []headWord // tokens that may hold a keyword: all but dates, times, numbers and separators
-	memo  [maxHeaderTokens + 2]tokenMemo
+	words      []headWord // tokens that may hold a keyword: all but dates, times, numbers and separators
+	memo       [maxHeaderTokens + 2]tokenMemo
+	lvl0, lvl1 int  // the level word of the last line's header; equal when none
+	firstTime  bool // the last line opens with a date, time or number
 }
 
 // headWord is a header token that may hold a keyword, with its memo entry
@@ -76,12 +78,15 @@ func (e *memoEntry) keyword() (keywordHit, bool) {
 // (some of which may lie past that offset).
 func (h *header) end(s []byte) int {
 	h.words = h.words[:0]
+	h.lvl0, h.lvl1, h.firstTime = 0, 0, false
 	var (
 		end       int
 		committed bool
 		sawTime   bool
 		sawMonth  bool
 		words     int // words since the start or the last separator anchor
+		lead      int // end of the leading dates, times and [groups]: the header without an anchor
+		leading   = true
 	)
 	i := 0
 	for n := 0; n < maxHeaderTokens; n++ {
@@ -90,11 +95,22 @@ func (h *header) end(s []byte) int {
 			break
 		}
 		j, kind := h.token(s, i, n)
+		if leading = leading && (kind == hTime || kind == hBracket && n > 0); leading &&
+			(lead > 0 || !bareNumber(s[i:j])) { // a count ("0 errors") is no time
+			lead = j
+		}
 		switch kind {
 		case hTime:
+			h.firstTime = h.firstTime || n == 0
+			if committed && words <= 1 && s[i] == '[' {
+				end, words = j, 0 // a bracketed time after the fields: ip - user [time]
+			}
 			sawTime = true
 			if isUpper(s[i]) && isMonth(s[i:j]) {
 				sawMonth = true
+			}
+			if i == 0 && glogPrefix(s[i:j]) {
+				h.lvl0, h.lvl1 = 0, 1
 			}
 		case hSep:
 			if sawTime && words <= 1 {
@@ -102,6 +118,7 @@ func (h *header) end(s []byte) int {
 			}
 		case hLevel:
 			if levelAnchor(s[i:j], n, sawTime, committed, words) {
+				h.lvl0, h.lvl1 = levelSpan(s, i, j)
 				return h.afterLevel(s, j, n+1)
 			}
 			words++
@@ -109,22 +126,22 @@ func (h *header) end(s []byte) int {
 			if sawTime && words <= 2 && (!committed || words == 0) {
 				return j
 			}
-			return end
+			return max(end, lead)
 		case hColon:
 			if sawMonth && words >= 1 && words <= 2 && !committed {
 				return j
 			}
-			return end
+			return max(end, lead)
 		case hBracket:
 		case hWord:
 			words++
 		}
 		if words > 6 {
-			return end
+			return max(end, lead)
 		}
 		i = j
 	}
-	return end
+	return max(end, lead)
 }
 
 // levelAnchor decides whether a level-looking token ends the header. After a
@@ -147,8 +164,14 @@ func levelAnchor(t []byte, n int, sawTime, committed bool, words int) bool {
 }
 
 // afterLevel extends a header past the level: [thread] and [context] groups,
-// then a "logger:" token, a "logger [context]" pair or a separator.
+// then a "logger:" token, a "logger [context]" pair or a separator. A group
+// with spaces inside is a thread ("[IPC Server handler 4]") only when a
+// logger or separator follows; otherwise it opens the message ("[client
+// 10.0.0.1] File does not exist"). A word padded by two or more spaces is a
+// column of its own ("Info   CBS    Loaded ..."), and so part of the header.
 func (h *header) afterLevel(s []byte, i, n int) int {
+	spaced := -1 // where the first group with spaces starts
+	padded := false
 	for ; ; n++ {
 		k := skipBlank(s, i)
 		if k >= len(s) {
@@ -156,11 +179,23 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 		}
 		e, kind := h.token(s, k, n)
 		switch kind {
-		case hBracket, hTime:
+		case hBracket:
+			if spaced < 0 && bytes.IndexByte(s[k:e], ' ') >= 0 {
+				spaced = i
+			}
 			i = e
 			continue
-		case hSep, hColon, hProc:
+		case hTime:
+			if s[k] == '[' || !bareNumber(s[k:e]) {
+				i = e
+				continue
+			}
+		case hSep, hProc:
 			return e
+		case hColon:
+			if !padded && loggerName(s[k:e-1]) {
+				return e
+			}
 		case hWord, hField:
 			k2 := skipBlank(s, e)
 			if k2 < len(s) {
@@ -171,10 +206,45 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 				if kind2 == hBracket && isLoggerName(s[k:e]) {
 					return e2
 				}
+				if k2-e >= 2 && spaced < 0 && e-k <= 32 && kind == hWord {
+					i, padded = e, true // a padded column: the logger's place
+					continue
+				}
 			}
+		}
+		if spaced >= 0 {
+			return spaced
 		}
 		return i
 	}
+}
+
+// bareNumber reports digits only: after a level, a count that opens the
+// message ("INFO 3 files copied") rather than a time.
+func bareNumber(t []byte) bool {
+	for _, c := range t {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// loggerName reports the name of a "logger:" after a level: a qualified
+// name (org.a.B, dfs.DataNode$PacketResponder, app/db) or a capitalised
+// one (SparkContext, Executor). A lower-case word ("ciod:", "error:") or an
+// acronym ("SQM:") opens the message.
+func loggerName(t []byte) bool {
+	lower := false
+	for _, c := range t {
+		switch {
+		case c == '.' || c == '/' || c == '$':
+			return true
+		case isLower(c):
+			lower = true
+		}
+	}
+	return len(t) > 1 && isUpper(t[0]) && lower
 }
 
 func skipBlank(s []byte, i int) int {
@@ -288,6 +358,9 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 			return hSep
 		}
 	}
+	if i == 0 && syslogPriority(t) {
+		return hTime
+	}
 	if or&(cHexLower|cHexUpper|cWordy) == 0 {
 		return hField
 	}
@@ -317,6 +390,16 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 		return hColon
 	}
 	return hWord
+}
+
+// syslogPriority reports the "<34>" or "<34>1" (priority, version) that
+// opens a syslog line as sent on the wire (RFC 3164, RFC 5424).
+func syslogPriority(t []byte) bool {
+	k := bytes.IndexByte(t, '>')
+	if len(t) < 3 || t[0] != '<' || k < 2 || k > 4 {
+		return false
+	}
+	return bareNumber(t[1:k]) && bareNumber(t[k+1:])
 }
 
 // glogPrefix reports the level and date that open a glog/klog line: I0401.
@@ -374,7 +457,33 @@ func timeField(t []byte) bool {
 	for _, c := range t {
 		or |= charClass[c]
 	}
-	return or&cNotTime == 0 && or&cDigit != 0
+	return or&cNotTime == 0 && or&cDigit != 0 || or&cDigit != 0 && monthDate(t)
+}
+
+// monthDate reports a date with a month name inside: 17/May/2015:08:05:32.
+func monthDate(t []byte) bool {
+	i := 0
+	for i < len(t) && !isLetter(t[i]) {
+		i++
+	}
+	j := i
+	for j < len(t) && isLetter(t[j]) {
+		j++
+	}
+	if j-i != 3 || !isMonth(t[i:j]) {
+		return false
+	}
+	for _, c := range t[j:] {
+		if charClass[c]&cNotTime != 0 {
+			return false
+		}
+	}
+	for _, c := range t[:i] {
+		if charClass[c]&cNotTime != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func trimComma(t []byte) []byte {
@@ -411,7 +520,7 @@ func allTimeFields(t []byte) bool {
 var levelWords = newWordSet(
 	"trace", "debug", "dbg", "verbose", "fine", "finer", "finest", "info", "information",
 	"notice", "warn", "warning", "error", "err", "severe", "fatal", "critical", "crit",
-	"alert", "emerg", "emergency",
+	"alert", "emerg", "emergency", "panic", "log",
 )
 
 // levelWord reports a log level in upper, title or lower case, or one of the
@@ -441,7 +550,9 @@ func allLower(t []byte) bool {
 var (
 	monthNames = newWordSet(months...)
 	dateNames  = newWordSet(append(months, "mon", "tue", "wed", "thu", "fri", "sat", "sun",
-		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")...)
+		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+		"utc", "gmt", "cet", "cest", "eet", "eest", "wet", "bst", "ist", "jst", "kst", "msk",
+		"est", "edt", "cst", "cdt", "mst", "mdt", "pst", "pdt", "akst", "akdt", "hst", "aest", "aedt")...)
 )
 
 var months = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",

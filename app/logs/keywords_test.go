@@ -29,7 +29,8 @@ func TestKeywords(t *testing.T) {
 		{"errorless run finished", "", "", ""},
 		{"level=error msg=boom", CategoryError, "error", "error"},
 		{"[ERROR] disk full", CategoryError, "error", "ERROR"},
-		{`{"level":"error","msg":"write failed"}`, CategoryError, "error", "error"},
+		{`{"level":"error","msg":"write failed"}`, CategoryError, "failed", "failed"},
+		{`{"level":"error","msg":"cache rebuilt"}`, CategoryError, "error", "error"},
 		{"E1122 10:04:05.123456 1234 main.go:42] sync stopped", CategoryError, "error", "E"},
 		{"F1122 10:04:05.123456 1234 main.go:42] cannot continue", CategoryFatal, "fatal", "F"},
 		{"W1122 10:04:05.123456 1234 main.go:42] low disk", "", "", ""},
@@ -73,7 +74,8 @@ func TestKeywords(t *testing.T) {
 		{"errors: 0 warnings: 2", "", "", ""},
 		{"errors=5 warnings=2", CategoryError, "errors", "errors"},
 		{"error: null pointer dereference", CategoryError, "error", "error"},
-		{`{"level":"info","msg":"done","error":"disk full"}`, CategoryError, "error", "error"},
+		{`{"level":"info","msg":"done","error":"disk full"}`, "", "", ""}, // the level decides
+		{`{"msg":"done","error":"disk full"}`, CategoryError, "error", "error"},
 		{"Completed with 3 errors", CategoryError, "errors", "errors"},
 		{"0 errors, 1 timeout", CategoryReliability, "timeout", "timeout"},
 		{"0 errors then an error", CategoryError, "error", "error"},
@@ -102,9 +104,9 @@ func TestKeywords(t *testing.T) {
 func TestKeywordsInEveryPart(t *testing.T) {
 	tests := []struct{ line, keyword string }{
 		{"2024-01-02 03:04:05 FATAL [main] app.Server: shutting down", "fatal"},
-		{"2024-01-02 03:04:05 INFO [main] app.Server: backoff 200ms", "backoff"},
-		{`2024-01-02 03:04:05 INFO [main] app.Server: result err="connection refused"`, "err"},
-		{`2024-01-02 03:04:05 INFO [main] app.Server: result cause="upstream unavailable"`, "unavailable"},
+		{"2024-01-02 03:04:05 WARN [main] app.Server: backoff 200ms", "backoff"},
+		{`2024-01-02 03:04:05 WARN [main] app.Server: result err="connection refused"`, "err"},
+		{`2024-01-02 03:04:05 WARN [main] app.Server: result cause="upstream unavailable"`, "unavailable"},
 	}
 	for _, tt := range tests {
 		if m, ok := firstMatch(t, tt.line); !ok || m.Keyword != tt.keyword {

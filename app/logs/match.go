@@ -144,9 +144,6 @@ func better(h, best keywordHit) bool {
 // headKeyword is the best keyword hit of the header text[:hdr], kw -1 for none.
 func (a *analyzer) headKeyword(text []byte, hdr int) keywordHit {
 	best := keywordHit{kw: -1}
-	if kw, ok := glogLevel(text); ok {
-		best = keywordHit{kw, 0, 1}
-	}
 	for _, w := range a.head.words {
 		if int(w.end) > hdr {
 			continue
@@ -198,6 +195,25 @@ func (a *analyzer) msgKeyword(text []byte, hdr int, sh *shape) keywordHit {
 		take(h)
 	}
 	a.hits = hits
+	return best
+}
+
+// fieldKeyword is the best keyword hit anywhere in the structured message
+// text[hdr:], kw -1 for none.
+func (a *analyzer) fieldKeyword(text []byte, hdr int) keywordHit {
+	best := keywordHit{kw: -1}
+	msg := text[hdr:]
+	hits := a.hits[:0]
+	scanKeywords(msg, &hits)
+	for _, h := range hits {
+		if better(h, best) && !dismissed(msg, h.start, h.end) {
+			best = h
+		}
+	}
+	a.hits = hits
+	if best.kw >= 0 {
+		best.start, best.end = best.start+hdr, best.end+hdr
+	}
 	return best
 }
 
@@ -270,27 +286,6 @@ func oneOf(b []byte, words ...string) bool {
 		}
 	}
 	return false
-}
-
-// glogLevel recognises the glog/klog prefix "E1122 " (level letter, MMDD).
-func glogLevel(s []byte) (int, bool) {
-	if len(s) < 6 || s[5] != ' ' || (s[0] != 'E' && s[0] != 'F') {
-		return 0, false
-	}
-	for _, c := range s[1:5] {
-		if !isDigit(c) {
-			return 0, false
-		}
-	}
-	mm := int(s[1]-'0')*10 + int(s[2]-'0')
-	dd := int(s[3]-'0')*10 + int(s[4]-'0')
-	if mm < 1 || mm > 12 || dd < 1 || dd > 31 {
-		return 0, false
-	}
-	if s[0] == 'F' {
-		return kwFatal, true
-	}
-	return kwError, true
 }
 
 // phraseAt matches the table against the word s[i:j] and the words after it.

@@ -25,6 +25,14 @@ type msgEntry struct {
 	used  bool
 	shape int32
 	hit   keywordHit // offsets within the message; kw -1 for none
+	// hitDone says hit is set: it is looked for only for a line that
+	// needs it (see analyzer.line).
+	hitDone bool
+	// The level field of a structured message, offsets within the
+	// message; equal when none.
+	lvl0, lvl1 int32
+	params     []paramVal // with IncludeParams: the message's values
+	structured bool       // a JSON or logfmt message
 }
 
 // lookup returns the entry of msg and whether it holds msg's outcome;

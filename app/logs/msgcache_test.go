@@ -35,12 +35,12 @@ func TestMessageCacheChangesNothing(t *testing.T) {
 	inputs["churn"] = b.Bytes()
 	for name, in := range inputs {
 		total := bytes.Count(in, []byte{'\n'}) + 1
-		opts := Options{IncludeAssignments: true}
-		with, err := newAnalyzer(opts, total).run(context.Background(), in)
+		opts := Options{IncludeAssignments: true, IncludeParams: true}
+		with, err := newAnalyzer(opts, total, nil).run(context.Background(), in)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		a := newAnalyzer(opts, total)
+		a := newAnalyzer(opts, total, nil)
 		a.msgs.off = true
 		without, err := a.run(context.Background(), in)
 		if err != nil {

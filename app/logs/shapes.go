@@ -13,6 +13,9 @@ type shape struct {
 	kws   []shapeKeyword // keywords among the literal tokens, in order
 	count int
 	lines []lineRef // the lines, while count <= the rare cut-off; nil after
+	first int32     // the first line's number
+
+	params []valueCounts // with IncludeParams: values seen per token
 }
 
 // shapeKeyword is a keyword found in the literal tokens of a shape, located
@@ -62,10 +65,14 @@ func keywordsOf(z *tokenizer, text []byte) []shapeKeyword {
 
 // lineRef locates one analysed line of the input.
 type lineRef struct {
-	no         int32 // 1-based input line number
-	start, end int32 // byte span in the input, after cutting
+	no         int32  // 1-based input line number
+	start, end int32  // byte span in the input, after cutting
+	hdr        uint16 // length of the header (lines are at most MaxLineBytes)
+	lvl0, lvl1 uint16 // the level word in the line; equal when none
 	cut        bool
 	fixed      bool // invalid UTF-8 was replaced
+	structured bool // a JSON or logfmt message
+	joined     bool // an entry of several lines: end is its last line's
 }
 
 // shapeSet interns shapes by key.
@@ -81,6 +88,7 @@ func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 	if !ok {
 		si = int32(len(ss.shapes))
 		ss.shapes = append(ss.shapes, newShape(z, text))
+		ss.shapes[si].first = ref.no
 		ss.index[ss.shapes[si].key] = si
 	}
 	ss.count(si, ref)
@@ -105,6 +113,15 @@ func (ss *shapeSet) count(si int32, ref lineRef) {
 		sh.lines = append(sh.lines, ref)
 	case sh.lines != nil:
 		sh.lines = nil // too frequent to ever be rare
+	}
+}
+
+// extend makes the line numbered no of shape si, just counted, end at end:
+// the entry it opens goes on there.
+func (ss *shapeSet) extend(si int32, no, end int32) {
+	sh := ss.shapes[si]
+	if n := len(sh.lines); n > 0 && sh.lines[n-1].no == no {
+		sh.lines[n-1].end, sh.lines[n-1].joined = end, true
 	}
 }
 

@@ -24,10 +24,11 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	res := &Result{
 		Summary: Summary{
 			Lines:      a.lines,
+			Entries:    a.entries,
 			Templates:  len(clusters),
 			BlankLines: a.blank,
 			CutLines:   a.cut,
-			RareCutoff: rareCutoff(a.opts.RareThreshold, a.lines),
+			RareCutoff: rareCutoff(a.opts.RareThreshold, a.entries),
 		},
 		Matches:   make([]Match, 0, len(a.matches)),
 		Templates: make([]Template, len(clusters)),
@@ -40,8 +41,20 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	}
 	var rare []rareLine
 	var order []uint64
+	var names []string // custom masks' placeholders
+	for _, m := range a.opts.Masks {
+		if a.opts.NamedPlaceholders {
+			names = append(names, "<"+m.Name+">")
+		} else {
+			names = append(names, "<*>")
+		}
+	}
 	for n, c := range clusters {
-		res.Templates[n] = Template{ID: n + 1, Template: display(shapes, c), Count: c.count}
+		toks := display(shapes, c, names)
+		res.Templates[n] = Template{ID: n + 1, Template: strings.Join(toks, " "), Count: c.count}
+		if a.opts.IncludeParams {
+			res.Templates[n].Params = templateParams(shapes, c, toks)
+		}
 		for _, si := range c.members {
 			id[si] = n + 1
 		}
@@ -57,18 +70,25 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	slices.Sort(order)
 	texts := textArena{refs: make([]lineRef, 0, len(a.matches)+len(rare))}
 	for _, m := range a.matches {
-		kw := keywordTable[m.hit.kw]
+		// The keyword found names the match, unless the level made it
+		// more severe than that keyword: then the level word does.
+		word, start, end := "", int(m.ref.lvl0), int(m.ref.lvl1) // the level word, filled with the text
+		if m.hit.kw >= 0 {
+			if kw := keywordTable[m.hit.kw]; kw.Category == m.cat || m.cat == CategoryReliability {
+				word, start, end = kw.Word, m.hit.start, m.hit.end
+			}
+		}
 		res.Matches = append(res.Matches, Match{
 			Line:       int(m.ref.no),
-			Category:   kw.Category,
-			Keyword:    kw.Word,
-			Start:      m.hit.start,
-			End:        m.hit.end,
+			Category:   m.cat,
+			Keyword:    word,
+			Start:      start,
+			End:        end,
 			TemplateID: id[m.shape],
 			Cut:        m.ref.cut,
 		})
 		texts.add(m.ref)
-		switch kw.Category {
+		switch m.cat {
 		case CategoryFatal:
 			res.Summary.ByCategory.Fatal++
 		case CategoryError:
@@ -95,6 +115,10 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	res.Summary.Outliers = len(res.Outliers)
 	if a.opts.IncludeAssignments {
 		res.Assignments = make([]int, len(a.assign))
+		res.entryLines = make([]int, len(a.assignNo))
+		for i, no := range a.assignNo {
+			res.entryLines[i] = int(no)
+		}
 		for i, si := range a.assign {
 			res.Assignments[i] = id[si]
 		}
@@ -137,61 +161,103 @@ func (t *textArena) fill(input []byte, res *Result) {
 	}
 	all := b.String()
 	k := 0
-	next := func() string {
-		n := int(t.refs[k].end - t.refs[k].start)
+	next := func() (string, LineHeader, bool) {
+		ref := t.refs[k]
+		n := int(ref.end - ref.start)
 		if line, ok := fixed[k]; ok {
 			n = len(line)
 		}
 		s := all[:n]
 		all, k = all[n:], k+1
-		return s
+		return s, lineHeader(s, ref), ref.joined
 	}
 	for i := range res.Matches {
-		res.Matches[i].Text = next()
+		m := &res.Matches[i]
+		var joined bool
+		m.Text, m.LineHeader, joined = next()
+		if joined && strings.Contains(m.Text, "\r\n") { // an entry of CRLF lines
+			m.Start -= strings.Count(m.Text[:m.Start], "\r\n")
+			m.End -= strings.Count(m.Text[:m.End], "\r\n")
+			m.Text = strings.ReplaceAll(m.Text, "\r\n", "\n")
+		}
+		if m.Keyword == "" { // the level made the match: it is the keyword
+			m.Keyword = strings.ToLower(m.Text[m.Start:m.End])
+			if len(m.Keyword) == 1 || isDigit(m.Keyword[0]) { // E, F (glog, Android), 50 (pino)
+				m.Keyword = string(m.Category)
+			}
+		}
 	}
 	for i := range res.Outliers {
-		res.Outliers[i].Text = next()
+		o := &res.Outliers[i]
+		var joined bool
+		if o.Text, o.LineHeader, joined = next(); joined {
+			o.Text = strings.ReplaceAll(o.Text, "\r\n", "\n")
+		}
 	}
 }
 
-// display renders a template: literal tokens as they are, and for a value
-// position the prefix and suffix shared by every value around <*>; a masked
-// position whose value never changed shows that value.
-func display(shapes []*shape, c *cluster) string {
-	var b strings.Builder
+// firstLine is s up to its first line ending.
+func firstLine(s string) string {
+	if k := strings.IndexAny(s, "\r\n"); k >= 0 {
+		return s[:k]
+	}
+	return s
+}
+
+// lineHeader is the header part of a line's text s.
+func lineHeader(s string, ref lineRef) LineHeader {
+	var h LineHeader
+	if hdr := min(int(ref.hdr), len(s)); hdr > 0 {
+		h.Header = strings.TrimRight(s[:hdr], " \t")
+	}
+	if ref.lvl1 > ref.lvl0 && int(ref.lvl1) <= len(s) {
+		h.Level = s[ref.lvl0:ref.lvl1]
+	}
+	if hdr := min(int(ref.hdr), len(s)); ref.structured {
+		h.Fields = structuredFields(firstLine(s[hdr:]))
+	}
+	return h
+}
+
+// display renders the tokens of a template: literal tokens as they are, a
+// custom mask's value as its placeholder (names), and for a value
+// position the prefix and suffix shared by every value around <*>. A value
+// is shown as <*> even when it never changed in the sample: "port 22" seen
+// with one port only is still a port (typed masking), so the template reads
+// the same whatever sample it was mined from.
+func display(shapes []*shape, c *cluster, names []string) []string {
+	out := make([]string, len(c.toks))
 	for p, t := range c.toks {
-		if p > 0 {
-			b.WriteByte(' ')
+		switch k := strings.Index(t, maskMarkerString); {
+		case strings.IndexByte(t, wild) < 0:
+			out[p] = t
+		case k >= 0 && k+2 < len(t) && int(t[k+2]) < len(names):
+			// A custom mask's value, with the text around it in the token.
+			out[p] = t[:k] + names[t[k+2]] + t[k+3:]
+		default:
+			out[p] = valueAt(shapes, c.members, p)
 		}
-		if strings.IndexByte(t, wild) < 0 {
-			b.WriteString(t)
-			continue
-		}
-		b.WriteString(valueAt(shapes, c.members, p))
 	}
-	return b.String()
+	return out
 }
 
-// valueAt renders the values at position p of the members.
+// valueAt renders the values at position p of the members. The shared part
+// shown is at least the kept key ("uid=") and the punctuation that wraps
+// the value ("(", "):"); a value seen once shows no more than that.
 func valueAt(shapes []*shape, members []int32, p int) string {
 	sh := shapes[members[0]]
 	rep := sh.vals[p]
 	pre, suf := rep[:sh.lcp[p]], rep[len(rep)-int(sh.lcs[p]):]
-	same := len(pre) == len(rep)
 	minLen := len(rep)
 	for _, si := range members[1:] {
 		o := shapes[si]
 		v := o.vals[p]
 		minLen = min(minLen, len(v))
-		same = same && v == rep && int(o.lcp[p]) == len(v)
 		pre = pre[:commonPrefix(pre, v[:o.lcp[p]])]
 		suf = suf[len(suf)-commonSuffix(suf, v[len(v)-int(o.lcs[p]):]):]
 	}
-	if same {
-		return rep
-	}
-	if len(pre)+len(suf) > minLen {
-		suf = suf[len(pre)+len(suf)-minLen:]
+	if len(pre)+len(suf) >= minLen {
+		return constantValue(rep, keptPrefix(sh.toks[p]))
 	}
 	// Do not cut inside a word or number: "blk_-69" and "blk_-12" share
 	// "blk_-", not "blk_-6" or more.
@@ -202,6 +268,53 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 		suf = suf[1:]
 	}
 	return pre + "<*>" + suf
+}
+
+// constantValue renders a value that never changed, rep, whose first k
+// bytes are a key kept literal. A plain word after a key ("tty=ssh") and a
+// path without digits ("/default-rack") are names, shown as they are; any
+// other value is masked, keeping the key, the wrapping punctuation and a
+// unit joined to it ("(<*>)", "<*> ms").
+func constantValue(rep string, k int) string {
+	core := trimPunct([]byte(rep[k:]))
+	if len(core) == 0 || k > 0 && plainWord(core) || plainPath(core) {
+		return rep
+	}
+	open := k + strings.Index(rep[k:], string(core))
+	end := open + len(core)
+	if sp := strings.LastIndexByte(string(core), ' '); sp > 0 && unitWord(core[sp+1:]) {
+		end = open + sp
+	}
+	return rep[:open] + "<*>" + rep[end:]
+}
+
+// plainWord reports letters, maybe joined by '-' or '_'.
+func plainWord(t []byte) bool {
+	for _, c := range t {
+		if !isLetter(c) && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return len(t) > 0 && isLetter(t[0])
+}
+
+// plainPath reports an absolute path of plain words: no digits, no dots.
+func plainPath(t []byte) bool {
+	if len(t) < 2 || t[0] != '/' {
+		return false
+	}
+	for _, c := range t {
+		if !isLetter(c) && c != '-' && c != '_' && c != '/' {
+			return false
+		}
+	}
+	return true
+}
+
+// keptPrefix is the length of the literal key kept before a masked value
+// in a shape token ("uid=" of "uid=\xff").
+func keptPrefix(t string) int {
+	return max(0, strings.IndexByte(t, wild))
 }
 
 func commonPrefix(a, b string) int {

@@ -1,5 +1,7 @@
 package logs
 
+import "regexp"
+
 // The message part of a line is split into tokens and every token that looks
 // like a value is masked. Masking is by token class, with hand-written
 // scanners (no regexp): anything with a digit (numbers, hex, IPv4/IPv6,
@@ -29,14 +31,34 @@ type tok struct {
 // tokenizer is reused across lines so that tokenizing does not allocate.
 type tokenizer struct {
 	toks  []tok
-	key   []byte // the shape key: a separator, then tokens joined by separators, masked values as wild
-	wordy bool   // some masked token has a letter g-z
+	key   []byte      // the shape key: a separator, then tokens joined by separators, masked values as wild
+	wordy bool        // some masked token has a letter g-z
+	st    structSpans // of a JSON or logfmt message
+	// Custom masks, and their matches in the line being tokenized, from
+	// the one at spanAt on.
+	masks  []*regexp.Regexp
+	spans  []maskSpan
+	spanAt int
 }
 
 // tokenize splits the message s[from:] into tokens and builds its shape key.
+// A JSON or logfmt message with a message field is templated by that
+// field's words alone (see structured.go).
 func (z *tokenizer) tokenize(s []byte, from int) {
 	z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false
 	i := skipSpace(s, from)
+	z.st = structSpans{}
+	if len(z.masks) > 0 {
+		z.spans, z.spanAt = findMasks(z.masks, s, i, len(s), z.spans), 0
+	}
+	if i < len(s) && (s[i] == '{' || s[i] == '"' || isLetter(s[i])) {
+		if z.st = scanStructured(s, i); z.st.ok && z.st.msg1 > z.st.msg0 {
+			z.words(s, z.st.msg0, z.st.msg1, false)
+			if len(z.toks) > 0 {
+				return
+			}
+		}
+	}
 	if i < len(s) && s[i] == '{' && jsonObject(s, i) {
 		if z.json(s, i) {
 			return
@@ -56,6 +78,12 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 		i = skipSpace(s, i)
 		if i >= end {
 			return
+		}
+		if z.spanAt < len(z.spans) {
+			if e := z.maskAt(s, i); e > 0 {
+				i = e
+				continue
+			}
 		}
 		if quotes && s[i] == '"' {
 			if q := endQuote(s, i); q > 0 && hasSpace(s[i:q]) {
@@ -94,8 +122,9 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 		switch {
 		case or&cDigit != 0 && or&(cEq|cColon) == 0:
 			// A number, or a value with digits and no key, unless a name
-			// with a version (SOCKS5, HTTP2, IPv6).
-			masked = !isUpper(s[i]) || !versionedName(trimPunct(s[i:j]))
+			// with a digit (SOCKS5, HTTP2, IPv6, ssh2) or a call (jk2_init()).
+			masked = or&(cWordy|cHexLower|cHexUpper) == 0 || // no letter: a number, an address
+				!namedWithDigit(trimPunct(s[i:j])) && (or&cSpecial == 0 || !callName(s[i:j]))
 		case or&cSpecial != 0:
 			masked, keep = classify(s[i:j], or)
 		case or&cDot != 0 || or&cWordy == 0 || isUpper(s[i]):
@@ -109,6 +138,37 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 		z.push(s, i, j, keep, masked, or&cWordy != 0)
 		i = j
 	}
+}
+
+// maskAt pushes the token at s[i] when a custom mask's match starts in it,
+// with the tokens the match runs into, and returns where they end; 0 when
+// no match starts there.
+func (z *tokenizer) maskAt(s []byte, i int) int {
+	for z.spanAt < len(z.spans) && z.spans[z.spanAt].start < i {
+		z.spanAt++ // inside a token already pushed (a quoted string)
+	}
+	if z.spanAt == len(z.spans) {
+		return 0
+	}
+	sp := z.spans[z.spanAt]
+	te := i
+	for te < len(s) && !isSpace(s[te]) {
+		te++
+	}
+	if sp.start >= te || sp.end > len(s) {
+		return 0
+	}
+	z.spanAt++
+	e := sp.end
+	for e < len(s) && !isSpace(s[e]) {
+		e++
+	}
+	z.toks = append(z.toks, tok{start: int32(i), end: int32(e), keep: int32(sp.start - i), at: int32(len(z.key)),
+		masked: true, wordy: true})
+	z.wordy = true
+	z.key = append(append(z.key, sep), s[i:sp.start]...)
+	z.key = append(append(z.key, wild, maskMarker, byte(sp.mask)), s[sp.end:e]...)
+	return e
 }
 
 // unitOfValue joins a unit ("bytes", "KB", "sec") to the value before it,
@@ -496,6 +556,67 @@ func wordValue(core []byte) bool {
 		return isHostname(core)
 	}
 	return isUpper(core[0]) && isDateName(core)
+}
+
+// namedWithDigit reports a name written with a digit rather than a value:
+// a versioned name (SOCKS5, IPv6) or two or more lower-case letters and a
+// single final digit (ssh2, sha1, ext4). A word that varies this way (node1,
+// node2) is still found by the miner, which compares lines.
+func namedWithDigit(t []byte) bool {
+	if len(t) > 0 && isUpper(t[0]) {
+		return versionedName(t) || protocolVersion(t)
+	}
+	n := len(t) - 1
+	if n < 2 || !isDigit(t[n]) {
+		return false
+	}
+	for _, c := range t[:n] {
+		if !isLetter(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// protocolVersion reports a protocol and its version: HTTP/1.1, TLSv1.3.
+func protocolVersion(t []byte) bool {
+	k := 0
+	for k < len(t) && isUpper(t[k]) {
+		k++
+	}
+	if k < 2 || k == len(t) {
+		return false
+	}
+	rest := t[k:]
+	if rest[0] == '/' || rest[0] == 'v' {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 || !isDigit(rest[0]) {
+		return false
+	}
+	for _, c := range rest {
+		if !isDigit(c) && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// callName reports a function called with no arguments, as a program names
+// itself in its messages: "jk2_init()", "workerEnv.init()".
+func callName(t []byte) bool {
+	for len(t) > 0 && (t[len(t)-1] == ',' || t[len(t)-1] == ';' || t[len(t)-1] == ':' || t[len(t)-1] == '.') {
+		t = t[:len(t)-1]
+	}
+	if len(t) < 3 || string(t[len(t)-2:]) != "()" || !isLetter(t[0]) {
+		return false
+	}
+	for _, c := range t[:len(t)-2] {
+		if !isAlnum(c) && c != '_' && c != '.' && c != ':' {
+			return false
+		}
+	}
+	return true
 }
 
 // versionedName reports a name of two or more capitals, with other letters

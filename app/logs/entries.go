@@ -1,0 +1,158 @@
+package logs
+
+import "bytes"
+
+// A log entry may span several lines: a stack trace under the line that
+// logged it, a Python traceback, a message continued on indented lines. By
+// default (Options.SplitContinuations false) such continuation lines join
+// the entry above, which is then analysed as one: it is templated by its
+// first line, numbered by its first line, and its text holds all its lines.
+// A line continues the entry above when it is
+//   - indented (unless most lines of the input are);
+//   - a Java frame or trailer: "at a.b.C(C.java:1)", "Caused by: ...",
+//     "Suppressed: ...", "... 12 more";
+//   - part of a Python traceback: "Traceback (most recent call last):", its
+//     indented frames, the chaining sentences, and its last line, the
+//     exception ("ValueError: bad value");
+//   - an exception line with a qualified class name ("java.io.IOException:
+//     closed", "org.a.FooError");
+//   - in an input whose lines open with a timestamp, a line opening without
+//     one (and without any header of its own).
+//
+// An entry holds at most MaxEntryLines lines and MaxEntryBytes bytes; a
+// longer run of continuation lines starts a new entry.
+
+// Limits of one multi-line entry.
+const (
+	MaxEntryLines = 500
+	MaxEntryBytes = 256 << 10
+)
+
+// entryRules is what continuation detection learnt of the input from its
+// first lines.
+type entryRules struct {
+	indentedInput bool // most lines are indented: indentation says nothing
+	timeHeader    bool // nearly every line opens with a timestamp
+}
+
+// detectEntryRules samples the first lines of input.
+func detectEntryRules(input []byte) entryRules {
+	lines, indented, timed := 0, 0, 0
+	for start := 0; start < len(input) && lines < colSample; {
+		end := bytes.IndexByte(input[start:], '\n')
+		if end < 0 {
+			end = len(input)
+		} else {
+			end += start
+		}
+		line := input[start:end]
+		start = end + 1
+		if !hasNonSpace(line) {
+			continue
+		}
+		lines++
+		if line[0] == ' ' || line[0] == '\t' {
+			indented++
+		} else if opensWithTime(line) {
+			timed++
+		}
+	}
+	return entryRules{
+		indentedInput: 2*indented > lines,
+		timeHeader:    lines >= 4 && float64(timed) >= colShare*float64(lines-indented),
+	}
+}
+
+// opensWithTime reports a line whose first token is a date, time or
+// number, bracketed or not, a month or weekday name, or a glog prefix.
+func opensWithTime(s []byte) bool {
+	i := 0
+	if len(s) > 0 && s[0] == '[' {
+		i = 1
+	}
+	j := i
+	for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != ']' {
+		j++
+	}
+	t := s[i:j]
+	return len(t) > 0 && (timeField(t) || glogPrefix(t))
+}
+
+// joiner decides, line by line, whether a line continues the entry above.
+type joiner struct {
+	rules     entryRules
+	traceback bool // inside a Python traceback
+}
+
+// continues reports whether line continues the entry above (there is
+// one), or that it does when it has no header and does not open with a
+// timestamp (needHeader): the caller finds the header, which it needs
+// anyway for a line that opens an entry, as most lines do.
+// A traceback does not continue an entry at a quiet level (such as INFO):
+// it was printed beside the log, not by that entry.
+func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
+	c := line[0]
+	indented := c == ' ' || c == '\t'
+	switch {
+	case indented:
+		return j.traceback || !j.rules.indentedInput, false
+	case c == 'T' && bytes.HasPrefix(line, []byte("Traceback (most recent call last):")):
+		j.traceback = true
+		return !quiet, false
+	case (c == 'D' || c == 'T') && chainSentence(line):
+		j.traceback = true
+		return true, false
+	}
+	if j.traceback {
+		j.traceback = false
+		return exceptionLine(line, false), false
+	}
+	switch {
+	case c == 'a' && bytes.HasPrefix(line, []byte("at ")) && bytes.IndexByte(line, '(') > 0,
+		c == 'C' && bytes.HasPrefix(line, []byte("Caused by: ")),
+		c == 'S' && bytes.HasPrefix(line, []byte("Suppressed: ")),
+		c == '.' && moreLine(line),
+		isLetter(c) && exceptionLine(line, true):
+		return true, false
+	}
+	return false, j.rules.timeHeader
+}
+
+// chainSentence reports the sentences that chain Python tracebacks.
+func chainSentence(t []byte) bool {
+	return bytes.HasPrefix(t, []byte("During handling of the above exception")) ||
+		bytes.HasPrefix(t, []byte("The above exception was the direct cause"))
+}
+
+// moreLine reports Java's "... 12 more".
+func moreLine(t []byte) bool {
+	if !bytes.HasPrefix(t, []byte("... ")) || !bytes.HasSuffix(bytes.TrimRight(t, " \r"), []byte(" more")) {
+		return false
+	}
+	n := bytes.TrimSpace(t[4 : len(bytes.TrimRight(t, " \r"))-5])
+	return len(n) > 0 && bareNumber(n)
+}
+
+// exceptionLine reports a line naming an exception: an identifier, dotted
+// when qualified is set, that ends in Error, Exception or Throwable,
+// followed by ':' or nothing ("ValueError: bad", "java.io.IOException").
+// Without qualified, any Python-style "Name: message" or "Name" counts.
+func exceptionLine(t []byte, qualified bool) bool {
+	k := 0
+	dots := 0
+	for k < len(t) && (isAlnum(t[k]) || t[k] == '_' || t[k] == '.' || t[k] == '$') {
+		if t[k] == '.' {
+			dots++
+		}
+		k++
+	}
+	if k == 0 || !isLetter(t[0]) || k < len(t) && t[k] != ':' && t[k] != '\r' {
+		return false
+	}
+	if !qualified {
+		return true
+	}
+	name := t[:k]
+	return dots > 0 && (bytes.HasSuffix(name, []byte("Exception")) || bytes.HasSuffix(name, []byte("Error")) ||
+		bytes.HasSuffix(name, []byte("Throwable")))
+}

@@ -1,0 +1,105 @@
+package logs
+
+import (
+	"strings"
+	"testing"
+)
+
+// A Java stack trace with "Caused by:" and "... N more" is one error entry,
+// numbered by its first line, never a run of outliers.
+func TestJavaStackTraceIsOneEntry(t *testing.T) {
+	in := readTestdata(t, "java_stack.log")
+	res := analyze(t, in, Options{IncludeAssignments: true})
+	s := res.Summary
+	if s.Lines != 20 || s.Entries != 7 || len(res.Assignments) != 7 {
+		t.Errorf("lines %d entries %d assignments %d, want 20, 7, 7", s.Lines, s.Entries, len(res.Assignments))
+	}
+	m, ok := matchAt(res, 3)
+	if !ok || m.Category != CategoryError {
+		t.Fatalf("line 3: %+v, want an error", m)
+	}
+	if !strings.HasSuffix(m.Text, "\t... 12 more") || strings.Count(m.Text, "\n") != 10 {
+		t.Errorf("entry text does not hold the whole trace: %q", m.Text)
+	}
+	for _, o := range res.Outliers {
+		if strings.HasPrefix(strings.TrimSpace(o.Text), "at ") || strings.HasPrefix(o.Text, "Caused by") {
+			t.Errorf("a frame is an outlier of its own: %+v", o)
+		}
+	}
+	for _, tm := range res.Templates {
+		if strings.Contains(tm.Template, "Exception") || strings.Contains(tm.Template, "at ") {
+			t.Errorf("template %q comes from a trace line", tm.Template)
+		}
+	}
+	if m, ok := matchAt(res, 15); !ok || m.Category != CategoryReliability || !strings.Contains(m.Text, "Mailer.send") {
+		t.Errorf("line 15 (a warning and its trace): %+v", m)
+	}
+
+	split := analyze(t, in, Options{SplitContinuations: true})
+	if split.Summary.Entries != 20 || split.Summary.Lines != 20 {
+		t.Errorf("split: %d entries of %d lines, want 20 of 20", split.Summary.Entries, split.Summary.Lines)
+	}
+}
+
+// Python tracebacks: the body and the final exception line join the entry
+// that logged it; a traceback after an INFO line is an entry of its own,
+// and chained tracebacks stay one.
+func TestPythonTraceback(t *testing.T) {
+	res := analyze(t, readTestdata(t, "python_traceback.log"), Options{})
+	if s := res.Summary; s.Lines != 20 || s.Entries != 6 || s.BlankLines != 2 {
+		t.Errorf("summary %+v, want 20 lines in 6 entries, 2 blank", s)
+	}
+	m, ok := matchAt(res, 3)
+	if !ok || m.Category != CategoryError || !strings.HasSuffix(m.Text, "ValueError: invalid literal for int() with base 10: 'x'") {
+		t.Errorf("line 3: %+v", m)
+	}
+	m, ok = matchAt(res, 11)
+	if !ok || m.Category != CategoryError || !strings.HasSuffix(m.Text, "RuntimeError: shutdown failed") {
+		t.Errorf("line 11 (chained tracebacks): %+v", m)
+	}
+	if _, ok := matchAt(res, 10); ok {
+		t.Error("the INFO line above a traceback took it")
+	}
+}
+
+func TestContinues(t *testing.T) {
+	j := joiner{rules: entryRules{timeHeader: true}}
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{"\tat a.b.C.d(C.java:1)", true},
+		{"at a.b.C.d(C.java:1)", true},
+		{"Caused by: java.io.IOException: closed", true},
+		{"\t... 12 more", true},
+		{"java.lang.IllegalStateException: invoice already finalized", true},
+		{"org.a.FooError", true},
+		{"  continued message", true},
+		{"2024-03-18 09:14:07,120 INFO next entry", false},
+		{"[2024-03-18 09:14:07] next entry", false},
+		{"Mar 18 09:14:07 host app[1]: next entry", false},
+		{"I0318 09:14:07.000000 1 main.go:1] next entry", false},
+		{"plain words without a timestamp", true},
+	} {
+		if got := continues(&j, tt.line); got != tt.want {
+			t.Errorf("%q: continues %v, want %v", tt.line, got, tt.want)
+		}
+	}
+	j = joiner{rules: entryRules{indentedInput: true}}
+	if continues(&j, "  every line is indented") {
+		t.Error("indentation joined lines of an input where most lines are indented")
+	}
+	if continues(&j, "no timestamps here") {
+		t.Error("a line without a timestamp joined in an input without timestamps")
+	}
+}
+
+// continues is what the analyzer makes of the joiner's answer.
+func continues(j *joiner, line string) bool {
+	cont, needHeader := j.continues([]byte(line), false)
+	if needHeader {
+		var h header
+		cont = h.end([]byte(line)) == 0 && !h.firstTime
+	}
+	return cont
+}

@@ -1,0 +1,128 @@
+package logs
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func readTestdata(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// templateWith returns the template holding the text, or fails.
+func templateWith(t *testing.T, res *Result, text string) Template {
+	t.Helper()
+	for _, tm := range res.Templates {
+		if strings.Contains(tm.Template, text) {
+			return tm
+		}
+	}
+	t.Fatalf("no template holds %q: %+v", text, res.Templates)
+	return Template{}
+}
+
+// matchAt returns the match of a line, if any.
+func matchAt(res *Result, line int) (Match, bool) {
+	for _, m := range res.Matches {
+		if m.Line == line {
+			return m, true
+		}
+	}
+	return Match{}, false
+}
+
+// A Windows CBS log: date, time, a padded level and a padded component
+// column. The level decides the category; no template holds a header column.
+func TestWindowsHeaderColumns(t *testing.T) {
+	res := analyze(t, readTestdata(t, "windows_cbs.log"), Options{})
+	for _, tm := range res.Templates {
+		for _, col := range []string{"2016-09-28", "Info", "CBS ", "CSI "} {
+			if strings.HasPrefix(tm.Template, col) || strings.Contains(tm.Template, " "+col) {
+				t.Errorf("template %q holds the header column %q", tm.Template, col)
+			}
+		}
+	}
+	if tm := templateWith(t, res, "initialized by client WindowsUpdateAgent."); tm.Template != "Session: <*> initialized by client WindowsUpdateAgent." || tm.Count != 2 {
+		t.Errorf("session template %+v", tm)
+	}
+	if tm := templateWith(t, res, "Read out cached"); tm.Count != 3 {
+		t.Errorf("read-out template %+v, want 3 lines", tm)
+	}
+	// Info lines saying "Failed" are no match; the Error and Warning lines are.
+	if len(res.Matches) != 2 {
+		t.Fatalf("matches %+v, want the Error and the Warning line", res.Matches)
+	}
+	m, _ := matchAt(res, 21)
+	if m.Category != CategoryError || m.Level != "Error" || m.Header != "2016-09-28 04:30:32, Error                 CBS" {
+		t.Errorf("line 21: %+v", m)
+	}
+	if m.Text[m.Start:m.End] != "Error" {
+		t.Errorf("line 21 highlights %q, want the level", m.Text[m.Start:m.End])
+	}
+	if m, _ := matchAt(res, 22); m.Category != CategoryReliability || m.Keyword != "failed" {
+		t.Errorf("line 22: %+v, want reliability (a warning with a keyword)", m)
+	}
+}
+
+// An HPC-style log: bare columns (log id, node, component, state, time,
+// flag) and no level; the message alone is templated.
+func TestBareHeaderColumns(t *testing.T) {
+	res := analyze(t, readTestdata(t, "hpc.log"), Options{})
+	for _, tm := range res.Templates {
+		for _, col := range []string{"node-", "unix.hw", "action", "107", "gige"} {
+			if strings.Contains(tm.Template, col) {
+				t.Errorf("template %q holds the header column %q", tm.Template, col)
+			}
+		}
+	}
+	want := map[string]int{
+		"Component State Change: Component <*> is in the unavailable state (HWID=<*>)": 5,
+		"clusterAddMember (command <*>)":                                               3,
+		"bootGenvmunix (command <*>)":                                                  3,
+		"Link error on broadcast tx":                                                   3,
+	}
+	for _, tm := range res.Templates {
+		if n, ok := want[tm.Template]; ok && n != tm.Count {
+			t.Errorf("%q: %d lines, want %d", tm.Template, tm.Count, n)
+		}
+		delete(want, tm.Template)
+	}
+	for tm := range want {
+		t.Errorf("no template %q: %+v", tm, res.Templates)
+	}
+	if m, ok := matchAt(res, 14); !ok || m.Header != "462221 gige7 gige.server alarm 1084680778 1" {
+		t.Errorf("line 14: %+v", m)
+	}
+}
+
+// A recognised level decides the category, whatever the message says.
+func TestLevelDecidesCategory(t *testing.T) {
+	in := strings.Join([]string{
+		"2024-03-18 09:14:07,001 INFO [main] app.Db: error budget is fine",
+		"2024-03-18 09:14:08,001 ERROR [main] app.Db: query took too long",
+		"2024-03-18 09:14:09,001 WARN [main] app.Db: retrying after timeout",
+		"2024-03-18 09:14:10,001 WARN [main] app.Db: cache is cold",
+		"2024-03-18 09:14:11,001 FATAL [main] app.Db: giving up",
+		"2024-03-18 09:14:12,001 DEBUG [main] app.Db: panic handler installed",
+		"E0318 09:14:13.000000 1 main.go:12] cannot sync pods",
+		"I0318 09:14:14.000000 1 main.go:12] error count reset",
+		"Mar 18 09:14:15 host app[12]: connection refused by upstream",
+	}, "\n")
+	res := analyze(t, in, Options{})
+	want := map[int]Category{2: CategoryError, 3: CategoryReliability, 5: CategoryFatal, 7: CategoryError, 9: CategoryReliability}
+	for _, m := range res.Matches {
+		if want[m.Line] != m.Category {
+			t.Errorf("line %d: %s (%q), want %q", m.Line, m.Category, m.Keyword, want[m.Line])
+		}
+		delete(want, m.Line)
+	}
+	for line, c := range want {
+		t.Errorf("line %d: no match, want %s", line, c)
+	}
+}

@@ -1,0 +1,316 @@
+package logs
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// Structured lines carry their message in a field: a JSON object per line
+// ({"level":"info","msg":"user logged in","user":"bob"}) or logfmt
+// (level=info msg="user logged in" user=bob, maybe after a quoted message as
+// klog writes it). Such a line is templated by its message alone; its other
+// fields are parameters, shown with the line (LineHeader.Fields); and its
+// level field, when there is one, decides its category. A line that is not
+// well formed, or has no message field, is read as plain text.
+
+// structSpans locates the message and level values of a structured line,
+// as byte offsets in the line; msg1 == msg0 when there is no message.
+type structSpans struct {
+	ok         bool
+	msg0, msg1 int
+	lvl0, lvl1 int
+	msgRank    int // rank of the message key found, lower is better
+}
+
+// Message keys, best first; level keys. Keys match without regard to case.
+var (
+	msgKeys   = []string{"msg", "message", "@m", "@mt", "event", "log", "text"}
+	levelKeys = []string{"level", "lvl", "severity", "loglevel", "log.level", "log_level", "levelname", "@l", "severitytext", "level_name"}
+)
+
+func keyRank(k []byte, keys []string) int {
+	for r, w := range keys {
+		if equalFold(k, w) {
+			return r
+		}
+	}
+	return -1
+}
+
+// note records the value s[v0:v1] of key k (a string's quotes excluded
+// when str is set): a message or a level.
+func (sp *structSpans) note(k []byte, v0, v1 int, str bool) {
+	if r := keyRank(k, msgKeys); r >= 0 && str && (sp.msg1 == sp.msg0 || r < sp.msgRank) && v1 > v0 {
+		sp.msg0, sp.msg1, sp.msgRank = v0, v1, r
+		return
+	}
+	if sp.lvl1 == sp.lvl0 && keyRank(k, levelKeys) >= 0 && v1 > v0 && v1-v0 <= 16 {
+		sp.lvl0, sp.lvl1 = v0, v1
+	}
+}
+
+// scanJSON reads the JSON object at s[i] (which starts with '{'), nested
+// objects' keys joined with dots ("log.level"). It does not decode: it
+// only finds where values are.
+func scanJSON(s []byte, i int) structSpans {
+	var sp structSpans
+	var path []byte
+	end, ok := sp.object(s, i, path)
+	sp.ok = ok && !hasNonSpace(s[end:])
+	return sp
+}
+
+// object scans the object at s[i] under the key path, returning its end.
+func (sp *structSpans) object(s []byte, i int, path []byte) (int, bool) {
+	i = skipSpace(s, i+1)
+	if i < len(s) && s[i] == '}' {
+		return i + 1, true
+	}
+	for i < len(s) {
+		if s[i] != '"' {
+			return i, false
+		}
+		e := endQuote(s, i)
+		if e < 0 {
+			return i, false
+		}
+		key := append(path, s[i+1:e-1]...)
+		i = skipSpace(s, e)
+		if i >= len(s) || s[i] != ':' {
+			return i, false
+		}
+		i = skipSpace(s, i+1)
+		if i >= len(s) {
+			return i, false
+		}
+		switch s[i] {
+		case '"':
+			e := endQuote(s, i)
+			if e < 0 {
+				return i, false
+			}
+			sp.note(key, i+1, e-1, true)
+			i = e
+		case '{':
+			var ok bool
+			if i, ok = sp.object(s, i, append(key, '.')); !ok {
+				return i, false
+			}
+		case '[':
+			var ok bool
+			if i, ok = skipArray(s, i); !ok {
+				return i, false
+			}
+		default:
+			j := i
+			for j < len(s) && s[j] != ',' && s[j] != '}' && !isSpace(s[j]) {
+				j++
+			}
+			sp.note(key, i, j, false)
+			i = j
+		}
+		i = skipSpace(s, i)
+		if i >= len(s) {
+			return i, false
+		}
+		switch s[i] {
+		case '}':
+			return i + 1, true
+		case ',':
+			i = skipSpace(s, i+1)
+		default:
+			return i, false
+		}
+	}
+	return i, false
+}
+
+// skipArray returns the end of the JSON array at s[i].
+func skipArray(s []byte, i int) (int, bool) {
+	depth := 0
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			e := endQuote(s, i)
+			if e < 0 {
+				return i, false
+			}
+			i = e - 1
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth--; depth == 0 {
+				return i + 1, true
+			}
+		}
+	}
+	return i, false
+}
+
+// logfmtStart reports a message that opens with key= or with a quoted
+// string: a cheap test before scanLogfmt.
+func logfmtStart(s []byte, i int) bool {
+	if i < len(s) && s[i] == '"' {
+		return true
+	}
+	j := i
+	for j < len(s) && (isAlnum(s[j]) || s[j] == '_' || s[j] == '.' || s[j] == '-' || s[j] == '@') {
+		j++
+	}
+	return j > i && j < len(s) && s[j] == '=' && isLetter(s[i])
+}
+
+// scanLogfmt reads s[i:] as logfmt: key=value pairs, values bare or
+// double-quoted, at least two pairs and nothing else but for a quoted
+// message first ("msg text" k=v, as klog writes).
+func scanLogfmt(s []byte, i int) structSpans {
+	var sp structSpans
+	pairs := 0
+	if i < len(s) && s[i] == '"' {
+		e := endQuote(s, i)
+		if e < 0 {
+			return sp
+		}
+		sp.msg0, sp.msg1 = i+1, e-1
+		sp.msgRank = len(msgKeys)
+		i = e
+	}
+	for {
+		i = skipSpace(s, i)
+		if i >= len(s) {
+			break
+		}
+		k := i
+		for i < len(s) && (isAlnum(s[i]) || s[i] == '_' || s[i] == '.' || s[i] == '-' || s[i] == '@') {
+			i++
+		}
+		if i == k || i >= len(s) || s[i] != '=' || !isLetter(s[k]) && s[k] != '@' {
+			return structSpans{}
+		}
+		key := s[k:i]
+		i++
+		if i < len(s) && s[i] == '"' {
+			e := endQuote(s, i)
+			if e < 0 {
+				return structSpans{}
+			}
+			sp.note(key, i+1, e-1, true)
+			i = e
+		} else {
+			j := i
+			for j < len(s) && !isSpace(s[j]) {
+				j++
+			}
+			sp.note(key, i, j, true)
+			i = j
+		}
+		if i < len(s) && !isSpace(s[i]) {
+			return structSpans{}
+		}
+		pairs++
+	}
+	sp.ok = pairs >= 2 || pairs >= 1 && sp.msg1 > sp.msg0
+	return sp
+}
+
+// scanStructured reads the message s[i:] as JSON or logfmt, if it is.
+func scanStructured(s []byte, i int) structSpans {
+	switch {
+	case i >= len(s):
+	case s[i] == '{':
+		if jsonObject(s, i) {
+			return scanJSON(s, i)
+		}
+	case logfmtStart(s, i):
+		return scanLogfmt(s, i)
+	}
+	return structSpans{}
+}
+
+// structuredFields returns the fields of a structured message, all but
+// the message itself, values as text; nil for a plain one.
+func structuredFields(msg string) map[string]string {
+	m := []byte(msg)
+	i := skipSpace(m, 0)
+	sp := scanStructured(m, i)
+	if !sp.ok || sp.msg1 == sp.msg0 {
+		return nil
+	}
+	fields := make(map[string]string)
+	if m[i] == '{' {
+		var obj map[string]any
+		if json.Unmarshal(m[i:], &obj) != nil {
+			return nil
+		}
+		flatten(fields, "", obj)
+	} else {
+		logfmtPairs(msg[i:], func(k, v string) {
+			fields[k] = v
+		})
+	}
+	if sp.msgRank < len(msgKeys) { // not klog's leading quoted message
+		deleteFold(fields, msgKeys[sp.msgRank])
+	}
+	return fields
+}
+
+func deleteFold(m map[string]string, key string) {
+	for k := range m {
+		if strings.EqualFold(k, key) {
+			delete(m, k)
+		}
+	}
+}
+
+// flatten adds the values of obj to fields, nested keys joined by dots.
+func flatten(fields map[string]string, prefix string, obj map[string]any) {
+	for k, v := range obj {
+		switch v := v.(type) {
+		case map[string]any:
+			flatten(fields, prefix+k+".", v)
+		case string:
+			fields[prefix+k] = v
+		case nil:
+			fields[prefix+k] = "null"
+		default:
+			b, _ := json.Marshal(v)
+			fields[prefix+k] = string(b)
+		}
+	}
+}
+
+// logfmtPairs calls f with each key and value of a well-formed logfmt
+// message, quoted values unquoted; a leading quoted message is skipped.
+func logfmtPairs(s string, f func(k, v string)) {
+	b := []byte(s)
+	i := 0
+	if len(b) > 0 && b[0] == '"' {
+		i = endQuote(b, 0)
+	}
+	for i >= 0 && i < len(b) {
+		i = skipSpace(b, i)
+		eq := strings.IndexByte(s[i:], '=')
+		if eq < 0 {
+			return
+		}
+		k := s[i : i+eq]
+		i += eq + 1
+		if i < len(b) && b[i] == '"' {
+			e := endQuote(b, i)
+			v, err := strconv.Unquote(s[i:e])
+			if err != nil {
+				v = s[i+1 : e-1]
+			}
+			f(k, v)
+			i = e
+			continue
+		}
+		j := i
+		for j < len(b) && !isSpace(b[j]) {
+			j++
+		}
+		f(k, s[i:j])
+		i = j
+	}
+}
