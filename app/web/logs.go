@@ -123,7 +123,7 @@ func readLogsInput(c echo.Context) ([]byte, *views.LogsReport, error) {
 func runLogs(ctx context.Context, input []byte, view views.LogsView) (*views.LogsReport, int, error) {
 	ctx, cancel := context.WithTimeout(ctx, logs.Timeout)
 	defer cancel()
-	res, err := logs.Analyze(ctx, input, logs.Options{})
+	res, err := logs.Analyze(ctx, input, logs.Options{IncludeParams: true})
 	if err != nil {
 		var lim *logs.LimitError
 		switch {

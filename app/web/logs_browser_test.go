@@ -24,7 +24,7 @@ import (
 func TestLogsInBrowser(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
 	s := env.Seed(t, "logs.browser@example.com")
-	want, err := logs.Analyze(context.Background(), []byte(logs.Sample()), logs.Options{})
+	want, err := logs.Analyze(context.Background(), []byte(logs.Sample()), logs.Options{IncludeParams: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,7 +126,7 @@ func TestLogsPage(t *testing.T) {
 			t.Errorf("Cache-Control %q", res.Header.Get("Cache-Control"))
 		}
 		frag := res.Doc(t)
-		want, err := logs.Analyze(context.Background(), []byte(logs.Sample()), logs.Options{})
+		want, err := logs.Analyze(context.Background(), []byte(logs.Sample()), logs.Options{IncludeParams: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,6 +188,15 @@ func TestLogsPage(t *testing.T) {
 		}
 		if got := tmpl.First().Find("[data-testid=template-text]").Text(); got != want.Templates[0].Template {
 			t.Errorf("top template %q, want %q", got, want.Templates[0].Template)
+		}
+		// The values behind the top template's placeholders open under it.
+		if ps := want.Templates[0].Params; len(ps) == 0 {
+			t.Error("the sample's top template has no values to show")
+		} else {
+			vals := tmpl.First().Find("details.template-params [data-testid=template-params] li code")
+			if vals.Length() == 0 || vals.First().Text() != ps[0].Values[0].Value {
+				t.Errorf("values behind the top template: %q, want first %q", vals.First().Text(), ps[0].Values[0].Value)
+			}
 		}
 		if p := tmpl.First().Find("progress"); p.AttrOr("value", "") != fmt.Sprint(want.Templates[0].Count) || p.AttrOr("max", "") != fmt.Sprint(want.Templates[0].Count) {
 			t.Errorf("top template bar %v", p.Nodes[0].Attr)

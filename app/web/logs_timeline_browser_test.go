@@ -20,7 +20,7 @@ func TestLogsTimelineAndCompareInBrowser(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
 	s := env.Seed(t, "logs.timeline@example.com")
 	input := burstLog()
-	want, err := logs.Analyze(context.Background(), []byte(input), logs.Options{})
+	want, err := logs.Analyze(context.Background(), []byte(input), logs.Options{IncludeParams: true})
 	if err != nil {
 		t.Fatal(err)
 	}

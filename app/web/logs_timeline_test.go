@@ -47,7 +47,7 @@ func TestLogsPageTimeline(t *testing.T) {
 		c := logsSignedIn(t, env)
 		token := c.CSRF("/logs/app")
 		input := burstLog()
-		want, err := logs.Analyze(context.Background(), []byte(input), logs.Options{})
+		want, err := logs.Analyze(context.Background(), []byte(input), logs.Options{IncludeParams: true})
 		if err != nil || want.Timeline == nil {
 			t.Fatalf("the engine: %v, timeline %v", err, want.Timeline)
 		}
