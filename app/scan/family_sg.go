@@ -46,12 +46,12 @@ func (b *builder) ruleNode(r *resource, n *node, attrs map[string]any, via *Link
 		}
 	case "aws_security_group_rule":
 		if t, _ := attrs["type"].(string); t == "ingress" {
-			b.ingress(r, attrs, tfIngress, n.addr, 0, via)
+			b.ingress(r, attrs, tfIngress, n.base, 0, via)
 		}
 	case "aws_vpc_security_group_ingress_rule":
-		b.ingress(r, attrs, vpcIngress, n.addr, 0, via)
+		b.ingress(r, attrs, vpcIngress, n.base, 0, via)
 	case "AWS::EC2::SecurityGroupIngress":
-		b.ingress(r, attrs, cfnIngress, n.addr, 0, via)
+		b.ingress(r, attrs, cfnIngress, n.base, 0, via)
 	}
 }
 

@@ -209,7 +209,9 @@ func newTFLinker(g *graph, cfg *tfConfig) *tfLinker {
 		if fam, ok := families[n.typ]; ok && len(fam.link) == 0 {
 			for _, k := range []string{"id", "bucket", "arn", "name"} {
 				if s, ok := n.attrs[k].(string); ok && s != "" {
-					l.ids[s] = append(l.ids[s], n)
+					if ns := l.ids[s]; len(ns) == 0 || ns[len(ns)-1] != n {
+						l.ids[s] = append(ns, n)
+					}
 				}
 			}
 		}
