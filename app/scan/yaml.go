@@ -20,7 +20,7 @@ import (
 //
 // Aliases are expanded, so an "alias bomb" (a few lines whose aliases
 // expand to billions of nodes) is refused: at most MaxYAMLAliases aliases
-// and MaxYAMLNodes nodes after expansion. A key given twice in a mapping is
+// written in the document and MaxYAMLNodes values after expansion. A key given twice in a mapping is
 // a validation error, as in JSON.
 
 const (
@@ -33,6 +33,7 @@ const (
 
 type yamlConverter struct {
 	nodes, aliases int
+	inAlias        int // > 0 while expanding an alias: its own aliases are not counted again
 	depth          int
 	problems       []Problem
 	lines          map[string]int // line of each key of the top-level Resources
@@ -91,11 +92,15 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 		}
 		return c.convert(n.Content[0], path)
 	case yaml.AliasNode:
-		c.aliases++
+		if c.inAlias == 0 {
+			c.aliases++
+		}
 		if c.aliases > MaxYAMLAliases {
 			return nil, &LimitError{Limit: "yaml_aliases", Max: MaxYAMLAliases, Message: fmt.Sprintf(
 				"the YAML document has more than %d aliases; the limit is %d", MaxYAMLAliases, MaxYAMLAliases)}
 		}
+		c.inAlias++
+		defer func() { c.inAlias-- }()
 		return c.convert(n.Alias, path)
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
