@@ -89,7 +89,7 @@ func TestScanAPI(t *testing.T) {
 			t.Fatalf("envelope keys %v", got)
 		}
 		data := body["data"].(map[string]any)
-		if got := keysOf(data); !reflect.DeepEqual(got, []string{"findings", "skipped", "summary", "suppressed"}) {
+		if got := keysOf(data); !reflect.DeepEqual(got, []string{"expired_suppressions", "findings", "format", "not_checked", "skipped", "summary", "suppressed"}) {
 			t.Errorf("data keys %v", got)
 		}
 		summary := data["summary"].(map[string]any)
@@ -108,7 +108,7 @@ func TestScanAPI(t *testing.T) {
 		last := -1
 		for i, f := range findings {
 			f := f.(map[string]any)
-			if got := keysOf(f); !reflect.DeepEqual(got, []string{"message", "path", "references", "remediation", "resource", "rule", "severity", "title"}) {
+			if got := keysOf(f); !reflect.DeepEqual(got, []string{"fingerprint", "message", "path", "references", "remediation", "resource", "rule", "severity", "source", "title"}) {
 				t.Errorf("finding %d keys %v", i, got)
 			}
 			if got := keysOf(f["resource"].(map[string]any)); !reflect.DeepEqual(got, []string{"index", "name", "type"}) {
@@ -151,7 +151,7 @@ func TestScanAPI(t *testing.T) {
 		}
 		// A clean document has no findings, with arrays, not nulls.
 		res = c.PostJSON(scanPath, `{"resources":[{"type":"s3_bucket","name":"ok","public_read":false,"encrypted":true}]}`, bearer(s.Key)...)
-		if res.StatusCode != 200 || strings.TrimSpace(res.Body) != `{"data":{"summary":{"resources":1,"findings":0,"by_severity":{"critical":0,"high":0,"medium":0,"low":0},"suppressed":0,"skipped":0},"findings":[],"suppressed":[],"skipped":[]}}` {
+		if res.StatusCode != 200 || strings.TrimSpace(res.Body) != `{"data":{"format":"parapet","summary":{"resources":1,"findings":0,"by_severity":{"critical":0,"high":0,"medium":0,"low":0},"suppressed":0,"skipped":0},"findings":[],"suppressed":[],"skipped":[],"not_checked":[],"expired_suppressions":[]}}` {
 			t.Errorf("clean document: %d %s", res.StatusCode, res.Body)
 		}
 
@@ -449,7 +449,9 @@ func TestScanOpenAPI(t *testing.T) {
 		"400": {post(scanPath, `{"resources":[{"type":"s3_bucket"}]}`, jsonKey...), post(scanPath, `{`, jsonKey...), post(scanPath+"?format=csv", `{}`, jsonKey...)},
 		"401": {post(scanPath, scan.Sample(), "Content-Type", "application/json")},
 		"413": {post(scanPath, strings.Repeat(" ", scan.MaxInputBytes+1), jsonKey...)},
-		"415": {post(scanPath, scan.Sample(), append([]string{"Content-Type", "text/plain"}, bearer(s.Key)...)...)},
+		"415": {post(scanPath, scan.Sample(), append([]string{"Content-Type", "text/plain"}, bearer(s.Key)...)...),
+			post(scanPath, scan.Sample(), append([]string{"Content-Type", "application/json; charset=utf-16"}, bearer(s.Key)...)...)},
+		"422": {post(scanPath+"?fail_on=any", scan.Sample(), jsonKey...)},
 		"429": {func() *apptest.Response {
 			key, _ := env.SeedKey(t, s.OrgID, "exhaust")
 			c := env.Client()
