@@ -140,14 +140,11 @@ func scanDocument(data []byte, env *envelope, nested bool) (*Result, error) {
 	case famTerraform:
 		return scanTerraform(data, env)
 	case famCloudFormation:
-		if err := validateJSON(data); err != nil {
+		doc, lines, err := readCloudFormationJSON(data)
+		if err != nil {
 			return nil, err
 		}
-		var doc map[string]any
-		if err := json.Unmarshal(data, &doc); err != nil {
-			return nil, &ValidationError{Problems: []Problem{{Message: err.Error()}}}
-		}
-		return scanCloudFormation(doc, FormatCloudFormationJSON, nil, env)
+		return scanCloudFormation(doc, FormatCloudFormationJSON, lines, env)
 	}
 	return scanOwn(data, env)
 }

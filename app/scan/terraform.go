@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -67,24 +66,21 @@ type tfModuleCall struct {
 }
 
 type tfConfigResource struct {
-	Address           string                     `json:"address"`
-	Mode              string                     `json:"mode"`
-	Expressions       map[string]json.RawMessage `json:"expressions"`
-	ForEachExpression *tfExpression              `json:"for_each_expression"`
+	Address           string                  `json:"address"`
+	Mode              string                  `json:"mode"`
+	Expressions       map[string]tfExpression // the linking attributes only
+	ForEachExpression *tfExpression
 }
 
 type tfExpression struct {
 	References []string `json:"references"`
 }
 
-// isTerraform tells a plan from a state: a plan has planned_values.
+// scanTerraform reads a plan or a state: a plan has planned_values.
 func scanTerraform(data []byte, env *envelope) (*Result, error) {
-	if err := validateJSON(data); err != nil {
+	doc, err := readTerraform(data)
+	if err != nil {
 		return nil, err
-	}
-	var doc tfDocument
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, &ValidationError{Problems: []Problem{{Message: "not a Terraform JSON document: " + err.Error()}}}
 	}
 	format, values := FormatTerraformPlan, doc.PlannedValues
 	if values == nil {
@@ -223,11 +219,8 @@ func newTFLinker(g *graph, cfg *tfConfig) *tfLinker {
 func (l *tfLinker) target(n *node, key string) string {
 	module, local, index := splitAddress(n.addr)
 	if c := l.config[stripModuleIndex(module)+stripIndex(local)]; c != nil {
-		var e tfExpression
-		if raw, ok := c.Expressions[key]; ok && json.Unmarshal(raw, &e) == nil {
-			if t := l.byRefs(module, index, e.References); t != "" {
-				return t
-			}
+		if t := l.byRefs(module, index, c.Expressions[key].References); t != "" {
+			return t
 		}
 		if c.ForEachExpression != nil {
 			if t := l.byRefs(module, index, c.ForEachExpression.References); t != "" {
