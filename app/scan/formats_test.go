@@ -179,3 +179,22 @@ func TestFindingsSayWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatLines: every finding of the other formats has the line of its
+// resource, as SARIF viewers and GitHub need one.
+func TestFormatLines(t *testing.T) {
+	for file, want := range map[string]map[string]int{
+		"plan.json":     {"aws_s3_bucket.site": 13, "module.net.aws_security_group.bastion": 57},
+		"template.yaml": {"LogsBucket": 54, "WebSecurityGroup": 72},
+		"template.json": {"WorkerSecurityGroup": 8, "IamAdminPolicy": 26},
+	} {
+		for _, f := range scanAt(t, readTestdata(t, file)).Findings {
+			if f.Line < 1 {
+				t.Errorf("%s: %s %s has no line", file, f.Rule, f.Resource.Name)
+			}
+			if l, ok := want[f.Resource.Name]; ok && f.Line != l {
+				t.Errorf("%s: %s %s on line %d, want %d", file, f.Rule, f.Resource.Name, f.Line, l)
+			}
+		}
+	}
+}

@@ -29,6 +29,7 @@ type reader struct {
 	scratch []byte // decoded string bytes, valid until the next string read
 	// maxDepth is MaxDepth for our format, MaxDocumentDepth for the others.
 	maxDepth int
+	lines    *lineCounter // readTerraform's, for the lines of resources
 }
 
 type abort struct{ err error }

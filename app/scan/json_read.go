@@ -27,6 +27,8 @@ func readTerraform(data []byte) (doc tfDocument, err error) {
 			err = a.err
 		}
 	}()
+	// Resources are met in document order: one count of newlines for all.
+	r.lines = &lineCounter{data: data}
 	r.object(func(key string) {
 		switch key {
 		case "planned_values":
@@ -155,6 +157,8 @@ func (r *reader) tfModule() tfModule {
 
 func (r *reader) tfResource() tfResource {
 	var res tfResource
+	r.ws()
+	res.Line = r.lines.at(r.pos)
 	r.object(func(key string) {
 		switch key {
 		case "address":

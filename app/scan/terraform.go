@@ -42,6 +42,7 @@ type tfResource struct {
 	Type    string         `json:"type"`
 	Name    string         `json:"name"`
 	Values  map[string]any `json:"values"`
+	Line    int            // of the resource's object in the document
 }
 
 type tfChange struct {
@@ -116,7 +117,7 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 			if attrs == nil {
 				attrs = map[string]any{}
 			}
-			g.add(&node{addr: res.Address, typ: res.Type, base: res.Address, attrs: attrs})
+			g.add(&node{addr: res.Address, typ: res.Type, line: res.Line, base: res.Address, attrs: attrs})
 		}
 		for i := range m.ChildModules {
 			if err := walk(&m.ChildModules[i], depth+1); err != nil {
