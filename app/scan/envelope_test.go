@@ -127,6 +127,22 @@ func TestBaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// SARIF carries the JSON result's fingerprints.
+	var fps struct {
+		Runs []struct {
+			Results []struct {
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(sarif, &fps); err != nil {
+		t.Fatal(err)
+	}
+	for k, f := range first.Findings {
+		if got := fps.Runs[0].Results[k].PartialFingerprints["parapetFinding/v1"]; got != f.Fingerprint {
+			t.Errorf("result %d: SARIF fingerprint %q, JSON %q", k, got, f.Fingerprint)
+		}
+	}
 	again := scanAt(t, envelopeOf(t, plan, nil, sarif))
 	if again.Baseline == nil || again.Baseline.New != 0 || again.Baseline.Unchanged != len(first.Findings) || len(again.Baseline.Absent) != 0 {
 		t.Fatalf("unchanged plan: %+v", again.Baseline)
@@ -218,4 +234,24 @@ func TestFingerprintStable(t *testing.T) {
 		}
 		seen[f.Fingerprint] = true
 	}
+}
+
+// TestEnvelopeForms: an envelope in YAML, and one around our own format.
+func TestEnvelopeForms(t *testing.T) {
+	yamlEnvelope := "suppressions:\n  - {rule: SG_ALL_PORTS_OPEN, resource: Worker*, reason: batch workers behind a NAT}\n" +
+		"document:\n" + indent(string(readTestdata(t, "template.json")), "  ")
+	res := scanAt(t, []byte(yamlEnvelope))
+	if res.Format != FormatCloudFormationJSON || len(res.Suppressed) != 1 || res.Suppressed[0].Resource.Name != "WorkerSecurityGroup" {
+		t.Errorf("YAML envelope: %s, suppressed %+v", res.Format, res.Suppressed)
+	}
+	own := `{"suppressions":[{"rule":"DB_PUBLIC","resource":"orders-*","reason":"read replica for BI"}],` +
+		`"document":{"resources":[{"type":"database","name":"orders-bi","publicly_accessible":true},{"type":"database","name":"billing","publicly_accessible":true}]}}`
+	res = scanAt(t, []byte(own))
+	if len(res.Suppressed) != 1 || res.Suppressed[0].Resource.Name != "orders-bi" || len(res.Findings) != 1 || res.Findings[0].Resource.Name != "billing" {
+		t.Errorf("own format in an envelope: findings %v", findingLines(res.Findings))
+	}
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix) + "\n"
 }
