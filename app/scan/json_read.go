@@ -167,8 +167,6 @@ func (r *reader) tfResource() tfResource {
 			res.Mode = r.stringValue()
 		case "type":
 			res.Type = r.stringValue()
-		case "name":
-			res.Name = r.stringValue()
 		case "values":
 			res.Values, _ = r.anyValue().(map[string]any)
 		default:
@@ -245,8 +243,6 @@ func (r *reader) tfConfigResource() tfConfigResource {
 		switch key {
 		case "address":
 			c.Address = r.stringValue()
-		case "mode":
-			c.Mode = r.stringValue()
 		case "expressions":
 			r.object(func(attr string) {
 				if !linkAttrs[attr] {

@@ -18,63 +18,63 @@ import (
 // count or for_each; failing that, and always in a state, the value of the
 // linking attribute is matched against the id or name of the candidates.
 
+// The parts of a document the scanner reads (json_read.go), named after
+// Terraform's keys.
+
 type tfDocument struct {
-	FormatVersion   string     `json:"format_version"`
-	PlannedValues   *tfValues  `json:"planned_values"`
-	Values          *tfValues  `json:"values"`
-	ResourceChanges []tfChange `json:"resource_changes"`
-	Configuration   *tfConfig  `json:"configuration"`
+	PlannedValues   *tfValues
+	Values          *tfValues
+	ResourceChanges []tfChange
+	Configuration   *tfConfig
 }
 
 type tfValues struct {
-	RootModule tfModule `json:"root_module"`
+	RootModule tfModule
 }
 
 type tfModule struct {
-	Address      string       `json:"address"`
-	Resources    []tfResource `json:"resources"`
-	ChildModules []tfModule   `json:"child_modules"`
+	Address      string
+	Resources    []tfResource
+	ChildModules []tfModule
 }
 
 type tfResource struct {
-	Address string         `json:"address"`
-	Mode    string         `json:"mode"`
-	Type    string         `json:"type"`
-	Name    string         `json:"name"`
-	Values  map[string]any `json:"values"`
-	Line    int            // of the resource's object in the document
+	Address string
+	Mode    string
+	Type    string
+	Values  map[string]any
+	Line    int // of the resource's object in the document
 }
 
 type tfChange struct {
-	Address string `json:"address"`
-	Mode    string `json:"mode"`
+	Address string
+	Mode    string
 	Change  struct {
-		AfterUnknown any `json:"after_unknown"`
-	} `json:"change"`
+		AfterUnknown any
+	}
 }
 
 type tfConfig struct {
-	RootModule tfConfigModule `json:"root_module"`
+	RootModule tfConfigModule
 }
 
 type tfConfigModule struct {
-	Resources   []tfConfigResource      `json:"resources"`
-	ModuleCalls map[string]tfModuleCall `json:"module_calls"`
+	Resources   []tfConfigResource
+	ModuleCalls map[string]tfModuleCall
 }
 
 type tfModuleCall struct {
-	Module tfConfigModule `json:"module"`
+	Module tfConfigModule
 }
 
 type tfConfigResource struct {
-	Address           string                  `json:"address"`
-	Mode              string                  `json:"mode"`
+	Address           string
 	Expressions       map[string]tfExpression // the linking attributes only
 	ForEachExpression *tfExpression
 }
 
 type tfExpression struct {
-	References []string `json:"references"`
+	References []string
 }
 
 // scanTerraform reads a plan or a state: a plan has planned_values.

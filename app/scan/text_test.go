@@ -127,6 +127,29 @@ func TestDocumentLimits(t *testing.T) {
 	if _, err := ScanWith([]byte(sb.String()), Options{NoSizeLimit: true}); !errors.As(err, &le) || le.Limit != "resources" {
 		t.Errorf("too many resources: %v", err)
 	}
+	// The same resource limit for a template.
+	sb.Reset()
+	sb.WriteString(`{"Resources":{`)
+	for i := 0; i <= MaxResources; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`"Q` + itoa(i) + `":{"Type":"AWS::SQS::Queue"}`)
+	}
+	sb.WriteString(`}}`)
+	if _, err := ScanWith([]byte(sb.String()), Options{NoSizeLimit: true}); !errors.As(err, &le) || le.Limit != "resources" {
+		t.Errorf("too many template resources: %v", err)
+	}
+	// Suppressions in an envelope.
+	one := `{"rule":"DB_PUBLIC","resource":"x","reason":"r"}`
+	many := `{"document":{"resources":[]},"suppressions":[` + strings.Repeat(one+",", MaxSuppressions) + one + `]}`
+	if _, err := Scan([]byte(many)); !errors.As(err, &le) || le.Limit != "suppressions" {
+		t.Errorf("too many suppressions: %v", err)
+	}
+	atLimit := `{"document":{"resources":[]},"suppressions":[` + strings.Repeat(one+",", MaxSuppressions-1) + one + `]}`
+	if _, err := Scan([]byte(atLimit)); err != nil {
+		t.Errorf("%d suppressions: %v", MaxSuppressions, err)
+	}
 	// A syntax error in a plan has its line and column.
 	var se *SyntaxError
 	if _, err := Scan([]byte("{\"format_version\":\"1.2\",\n\"values\": {,}}")); !errors.As(err, &se) || se.Line != 2 {
