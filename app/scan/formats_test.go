@@ -198,3 +198,34 @@ func TestFormatLines(t *testing.T) {
 		}
 	}
 }
+
+func TestTerraformAddresses(t *testing.T) {
+	for _, c := range []struct{ addr, module, local, index, config string }{
+		{"aws_s3_bucket.b", "", "aws_s3_bucket.b", "", "aws_s3_bucket.b"},
+		{`aws_s3_bucket.b["a.b[1]"]`, "", `aws_s3_bucket.b["a.b[1]"]`, `["a.b[1]"]`, "aws_s3_bucket.b"},
+		{"module.net.aws_security_group.db", "module.net.", "aws_security_group.db", "", "module.net.aws_security_group.db"},
+		{`module.net[0].module.db["eu.west"].aws_db_instance.x[2]`, `module.net[0].module.db["eu.west"].`, "aws_db_instance.x[2]", "[2]", "module.net.module.db.aws_db_instance.x"},
+	} {
+		module, local, index := splitAddress(c.addr)
+		if module != c.module || local != c.local || index != c.index || stripModuleIndex(module)+stripIndex(local) != c.config {
+			t.Errorf("%s: %q %q %q %q", c.addr, module, local, index, stripModuleIndex(module)+stripIndex(local))
+		}
+	}
+}
+
+// TestModuleInstances: a rule in each instance of a counted module links to
+// the group of its own instance, through the configuration's references.
+func TestModuleInstances(t *testing.T) {
+	sg := func(i string) string {
+		return `{"address":"module.env[` + i + `].aws_security_group.web","mode":"managed","type":"aws_security_group","name":"web","values":{"name":"web"}},` +
+			`{"address":"module.env[` + i + `].aws_security_group_rule.ssh","mode":"managed","type":"aws_security_group_rule","name":"ssh","values":{"type":"ingress","from_port":22,"to_port":22,"protocol":"tcp","cidr_blocks":["0.0.0.0/0"]}}`
+	}
+	plan := `{"format_version":"1.2","planned_values":{"root_module":{"child_modules":[
+		{"address":"module.env[0]","resources":[` + sg("0") + `]},{"address":"module.env[1]","resources":[` + sg("1") + `]}]}},
+		"configuration":{"root_module":{"module_calls":{"env":{"module":{"resources":[
+		{"address":"aws_security_group_rule.ssh","mode":"managed","expressions":{"security_group_id":{"references":["aws_security_group.web.id","aws_security_group.web"]}}}]}}}}}}`
+	equalStrings(t, "findings", findingLines(scanAt(t, []byte(plan)).Findings), []string{
+		"SG_ADMIN_PORT_OPEN aws_security_group module.env[0].aws_security_group.web @ module.env[0].aws_security_group_rule.ssh via module.env[0].aws_security_group_rule.ssh",
+		"SG_ADMIN_PORT_OPEN aws_security_group module.env[1].aws_security_group.web @ module.env[1].aws_security_group_rule.ssh via module.env[1].aws_security_group_rule.ssh",
+	})
+}
