@@ -84,7 +84,8 @@ func TestFormats(t *testing.T) {
 	}, {
 		file: "state.json", format: FormatTerraformState,
 		findings: []string{
-			// Linked by the bucket name in the state.
+			// Linked by the bucket name in the state (an IAM policy of the same name
+			// does not make it ambiguous).
 			`S3_PUBLIC_READ aws_s3_bucket aws_s3_bucket.reports @ aws_s3_bucket_acl.reports.acl via aws_s3_bucket_acl.reports`,
 			// The bucket is not in this state: the finding lands on the policy.
 			`S3_PUBLIC_READ aws_s3_bucket_policy aws_s3_bucket_policy.partner @ aws_s3_bucket_policy.partner.policy.Statement[0]`,

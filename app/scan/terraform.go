@@ -229,9 +229,21 @@ func (l *tfLinker) target(n *node, key string) string {
 			}
 		}
 	}
+	// By value: the one resource of the same family with that id or name
+	// (a group and a role may share a name).
 	if s, ok := n.attrs[key].(string); ok {
-		if ns := l.ids[s]; len(ns) == 1 {
-			return ns[0].addr
+		var found *node
+		for _, c := range l.ids[s] {
+			if families[c.typ].kind != families[n.typ].kind {
+				continue
+			}
+			if found != nil && found != c {
+				return "" // ambiguous
+			}
+			found = c
+		}
+		if found != nil {
+			return found.addr
 		}
 	}
 	return ""
