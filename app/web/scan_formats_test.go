@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"parapet/app/apptest"
+	"parapet/app/scan"
 )
 
 func scanFixture(t *testing.T, name string) []byte {
@@ -101,6 +102,12 @@ func TestScanPageFormats(t *testing.T) {
 		doc = scanUpload(t, c, token, `{"resources":[{"type":"database","name":"edited","publicly_accessible":true}]}`, "stack.yaml", file)
 		if got := texts(doc, "[data-testid=finding-resource]"); len(got) != 1 || got[0] != "edited" {
 			t.Errorf("edited text: %v", got)
+		}
+
+		// A chosen file over the limit is refused with the limit named.
+		doc = scanUpload(t, c, token, "", "huge.json", bytes.Repeat([]byte(" "), scan.MaxInputBytes+1))
+		if p := doc.Find("[data-testid=input-problem]").Text(); !strings.Contains(p, "5 MiB") {
+			t.Errorf("huge file: %q", p)
 		}
 
 		// A YAML mistake shows its line.
