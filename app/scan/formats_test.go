@@ -230,3 +230,24 @@ func TestModuleInstances(t *testing.T) {
 		"SG_ADMIN_PORT_OPEN aws_security_group module.env[1].aws_security_group.web @ module.env[1].aws_security_group_rule.ssh via module.env[1].aws_security_group_rule.ssh",
 	})
 }
+
+// TestUndecidedAndUnknown: an undecided condition is checked both ways
+// (here the insecure outcome is the false branch), and an access block
+// unknown until apply does not hide a public ACL but is mentioned.
+func TestUndecidedAndUnknown(t *testing.T) {
+	tmpl := "Parameters:\n  Private: {Type: String}\nConditions:\n  IsPrivate: !Equals [!Ref Private, 'yes']\nResources:\n" +
+		"  Db:\n    Type: AWS::RDS::DBCluster\n    Properties:\n      StorageEncrypted: !If [IsPrivate, true, false]\n"
+	res := scanAt(t, []byte(tmpl))
+	if len(res.Findings) != 1 || res.Findings[0].Rule != "DB_UNENCRYPTED" ||
+		!strings.Contains(res.Findings[0].Message, "condition IsPrivate could not be decided; both outcomes were checked") {
+		t.Errorf("undecided: %v", res.Findings)
+	}
+	plan := `{"format_version":"1.2","planned_values":{"root_module":{"resources":[
+		{"address":"aws_s3_bucket.b","mode":"managed","type":"aws_s3_bucket","values":{"bucket":"b","acl":"public-read"}},
+		{"address":"aws_s3_bucket_public_access_block.b","mode":"managed","type":"aws_s3_bucket_public_access_block","values":{"bucket":"b","block_public_acls":false}}]}},
+		"resource_changes":[{"address":"aws_s3_bucket_public_access_block.b","mode":"managed","change":{"after_unknown":{"ignore_public_acls":true}}}]}`
+	res = scanAt(t, []byte(plan))
+	if len(res.Findings) != 1 || !strings.Contains(res.Findings[0].Message, "aws_s3_bucket_public_access_block.b.ignore_public_acls is unknown until apply") {
+		t.Errorf("unknown access block: %v", res.Findings)
+	}
+}
