@@ -3,8 +3,11 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"mime"
 	"net/http"
 	"net/url"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -21,19 +24,29 @@ const sarifMediaType = "application/sarif+json"
 // maxArtifactLength bounds the ?artifact= path named in SARIF locations.
 const maxArtifactLength = 1024
 
-// Scan answers POST /scan/v1/scan: it checks a resource list (SPEC 2.6)
-// with the scanner engine, the same one the page uses, and returns
-// {"data": result} or, with ?format=sarif, a SARIF 2.1.0 log for code
-// scanning (?artifact= names the scanned file in its locations, for
-// instance infra/resources.json; "resources.json" by default).
+// Scan answers POST /scan/v1/scan: it checks a document (our resource
+// list, a Terraform plan or state, a CloudFormation template in JSON or
+// YAML, or an envelope with suppressions and a baseline; the engine tells
+// them apart by content) with the scanner engine, the same one the page
+// uses, and returns {"data": result} or, with ?format=sarif, a SARIF 2.1.0
+// log for code scanning (?artifact= names the scanned file in its
+// locations; plan.json, template.yaml, ... by default).
 //
-// Input problems are the spec's error shape: malformed JSON is 400 with
-// the line and column, an invalid resource list is 400 with every problem
-// and its JSON path in details, and input over a limit (5 MiB, 50,000
-// resources, nesting depth) is 413. Nothing of the input is stored or
-// logged.
+// ?fail_on= gates CI: none (the default), any (any unsuppressed finding)
+// or new (any unsuppressed finding whose baseline_state is new; without a
+// baseline every finding is new). A failed gate answers 422 with the same
+// body as a pass (the result, or the SARIF log) and X-Parapet-Gate:
+// failed, so `curl --fail-with-body -o results.sarif` both saves the log
+// and fails the job. The JSON body then also has
+// "gate": {"fail_on", "failed", "findings"}.
+//
+// Input problems are the spec's error shape: a body that is not JSON or
+// YAML is 400 with the line and column, an invalid document is 400 with
+// every problem and its path in details, and input over a limit (5 MiB,
+// 50,000 resources, nesting depth, YAML aliases and nodes) is 413.
+// Nothing of the input is stored or logged.
 func (a *API) Scan(c echo.Context) error {
-	if err := httpx.RequireJSON(c); err != nil {
+	if err := requireScanMediaType(c); err != nil {
 		return err
 	}
 	format := c.QueryParam("format")
@@ -41,6 +54,12 @@ func (a *API) Scan(c echo.Context) error {
 	case "", "json", "sarif":
 	default:
 		return apierr.InvalidRequest("unknown format %s: use json (the default) or sarif", quote(format))
+	}
+	failOn := c.QueryParam("fail_on")
+	switch failOn {
+	case "", "none", "any", "new":
+	default:
+		return apierr.InvalidRequest("unknown fail_on %s: use none (the default), any or new", quote(failOn))
 	}
 	artifact, err := artifactURI(c.QueryParam("artifact"))
 	if err != nil {
@@ -57,24 +76,80 @@ func (a *API) Scan(c echo.Context) error {
 	if err != nil {
 		return scanError(err)
 	}
+	g := gateOf(res, failOn)
+	status := http.StatusOK
+	if g != nil {
+		c.Response().Header().Set("X-Parapet-Gate", "passed")
+		if g.Failed {
+			status = http.StatusUnprocessableEntity
+			c.Response().Header().Set("X-Parapet-Gate", "failed")
+		}
+	}
 	if format == "sarif" {
 		log, err := scan.SARIF(res, scan.SARIFOptions{ArtifactURI: artifact, InformationURI: a.origin(c) + "/scan/app"})
 		if err != nil {
 			return apierr.Internal(err)
 		}
-		return c.Blob(http.StatusOK, sarifMediaType, log)
+		return c.Blob(status, sarifMediaType, log)
 	}
-	b, err := scanEnvelope(res)
+	b, err := json.Marshal(scanBody{Data: res, Gate: g})
 	if err != nil {
 		return apierr.Internal(err)
 	}
-	return c.JSONBlob(http.StatusOK, b)
+	return c.JSONBlob(status, b)
 }
 
-// scanEnvelope is the body of a successful JSON scan, {"data": result}.
-// The page's JSON download is made the same way (app/web/scan.go).
-func scanEnvelope(res *scan.Result) ([]byte, error) {
-	return json.Marshal(map[string]*scan.Result{"data": res})
+// scanBody is the JSON answer: the result, and the gate when fail_on was
+// given.
+type scanBody struct {
+	Data *scan.Result `json:"data"`
+	Gate *scanGate    `json:"gate,omitempty"`
+}
+
+// scanGate is the outcome of ?fail_on=.
+type scanGate struct {
+	FailOn   string `json:"fail_on"`
+	Failed   bool   `json:"failed"`
+	Findings int    `json:"findings"` // the findings that count for fail_on
+}
+
+func gateOf(res *scan.Result, failOn string) *scanGate {
+	if failOn == "" {
+		return nil
+	}
+	g := &scanGate{FailOn: failOn}
+	switch failOn {
+	case "any":
+		g.Findings = len(res.Findings)
+	case "new":
+		for _, f := range res.Findings {
+			if f.BaselineState != "unchanged" {
+				g.Findings++
+			}
+		}
+	}
+	g.Failed = g.Findings > 0
+	return g
+}
+
+// scanMediaTypes are the Content-Types the scanner reads; the engine tells
+// the formats apart by content, so any of them may carry any format.
+var scanMediaTypes = map[string]bool{
+	"application/json": true, "application/yaml": true, "application/x-yaml": true, "text/yaml": true, "text/x-yaml": true,
+}
+
+// requireScanMediaType refuses another media type, or a charset other than
+// UTF-8, with 415. Files saved as UTF-16 with a byte-order mark are sent as
+// they are, without a charset parameter: the engine reads the mark.
+func requireScanMediaType(c echo.Context) error {
+	mt, params, err := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
+	if err != nil || !scanMediaTypes[mt] {
+		return apierr.UnsupportedMediaType("send Content-Type: application/json, or application/yaml for a YAML template")
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
+		return apierr.UnsupportedMediaType(fmt.Sprintf("charset %s is not supported: send UTF-8 (a UTF-16 file with a byte-order mark may be sent without a charset parameter)", quote(cs)))
+	}
+	return nil
 }
 
 // scanError turns the engine's input errors into the API's: malformed JSON
@@ -86,7 +161,11 @@ func scanError(err error) *apierr.Error {
 	var val *scan.ValidationError
 	switch {
 	case errors.As(err, &syn):
-		return apierr.InvalidRequest("malformed JSON at line %d, column %d: %s", syn.Line, syn.Column, syn.Msg)
+		what := "malformed JSON"
+		if strings.HasPrefix(syn.Msg, "invalid YAML") {
+			what = "malformed YAML"
+		}
+		return apierr.InvalidRequest("%s at line %d, column %d: %s", what, syn.Line, syn.Column, strings.TrimPrefix(syn.Msg, "invalid YAML: "))
 	case errors.As(err, &lim):
 		return apierr.PayloadTooLarge(lim.Message)
 	case errors.As(err, &val):

@@ -89,7 +89,7 @@ func TestScanAPI(t *testing.T) {
 			t.Fatalf("envelope keys %v", got)
 		}
 		data := body["data"].(map[string]any)
-		if got := keysOf(data); !reflect.DeepEqual(got, []string{"findings", "skipped", "summary", "suppressed"}) {
+		if got := keysOf(data); !reflect.DeepEqual(got, []string{"expired_suppressions", "findings", "format", "not_checked", "skipped", "summary", "suppressed"}) {
 			t.Errorf("data keys %v", got)
 		}
 		summary := data["summary"].(map[string]any)
@@ -108,7 +108,7 @@ func TestScanAPI(t *testing.T) {
 		last := -1
 		for i, f := range findings {
 			f := f.(map[string]any)
-			if got := keysOf(f); !reflect.DeepEqual(got, []string{"message", "path", "references", "remediation", "resource", "rule", "severity", "title"}) {
+			if got := keysOf(f); !reflect.DeepEqual(got, []string{"fingerprint", "message", "path", "references", "remediation", "resource", "rule", "severity", "source", "title"}) {
 				t.Errorf("finding %d keys %v", i, got)
 			}
 			if got := keysOf(f["resource"].(map[string]any)); !reflect.DeepEqual(got, []string{"index", "name", "type"}) {
@@ -151,7 +151,7 @@ func TestScanAPI(t *testing.T) {
 		}
 		// A clean document has no findings, with arrays, not nulls.
 		res = c.PostJSON(scanPath, `{"resources":[{"type":"s3_bucket","name":"ok","public_read":false,"encrypted":true}]}`, bearer(s.Key)...)
-		if res.StatusCode != 200 || strings.TrimSpace(res.Body) != `{"data":{"summary":{"resources":1,"findings":0,"by_severity":{"critical":0,"high":0,"medium":0,"low":0},"suppressed":0,"skipped":0},"findings":[],"suppressed":[],"skipped":[]}}` {
+		if res.StatusCode != 200 || strings.TrimSpace(res.Body) != `{"data":{"format":"parapet","summary":{"resources":1,"findings":0,"by_severity":{"critical":0,"high":0,"medium":0,"low":0},"suppressed":0,"skipped":0},"findings":[],"suppressed":[],"skipped":[],"not_checked":[],"expired_suppressions":[]}}` {
 			t.Errorf("clean document: %d %s", res.StatusCode, res.Body)
 		}
 
@@ -445,11 +445,15 @@ func TestScanOpenAPI(t *testing.T) {
 	}
 	jsonKey := append([]string{"Content-Type", "application/json"}, bearer(s.Key)...)
 	cases := map[string][]func() *apptest.Response{
-		"200": {post(scanPath, scan.Sample(), jsonKey...)},
+		"200": {post(scanPath, scan.Sample(), jsonKey...), post(scanPath, scanTestdata(t, "plan.json"), jsonKey...),
+			post(scanPath, scanTestdata(t, "template.yaml"), append([]string{"Content-Type", "application/yaml"}, bearer(s.Key)...)...),
+			post(scanPath, scanBaselineEnvelope(t, scanTestdata(t, "state.json")), jsonKey...), post(scanPath+"?fail_on=none", scan.Sample(), jsonKey...)},
 		"400": {post(scanPath, `{"resources":[{"type":"s3_bucket"}]}`, jsonKey...), post(scanPath, `{`, jsonKey...), post(scanPath+"?format=csv", `{}`, jsonKey...)},
 		"401": {post(scanPath, scan.Sample(), "Content-Type", "application/json")},
 		"413": {post(scanPath, strings.Repeat(" ", scan.MaxInputBytes+1), jsonKey...)},
-		"415": {post(scanPath, scan.Sample(), append([]string{"Content-Type", "text/plain"}, bearer(s.Key)...)...)},
+		"415": {post(scanPath, scan.Sample(), append([]string{"Content-Type", "text/plain"}, bearer(s.Key)...)...),
+			post(scanPath, scan.Sample(), append([]string{"Content-Type", "application/json; charset=utf-16"}, bearer(s.Key)...)...)},
+		"422": {post(scanPath+"?fail_on=any", scan.Sample(), jsonKey...), post(scanPath+"?fail_on=new", scanBaselineEnvelope(t, scanTestdata(t, "state.json")), jsonKey...)},
 		"429": {func() *apptest.Response {
 			key, _ := env.SeedKey(t, s.OrgID, "exhaust")
 			c := env.Client()
@@ -557,4 +561,27 @@ func TestScanOpenAPI(t *testing.T) {
 	if !reflect.DeepEqual(finding.Properties.Rule.Enum, ids) {
 		t.Errorf("documented rules %v, catalogue %v", finding.Properties.Rule.Enum, ids)
 	}
+}
+
+// scanBaselineEnvelope wraps doc with suppressions (one expired) and a
+// baseline in which one finding is gone and one is new, so every field of
+// a result appears.
+func scanBaselineEnvelope(t *testing.T, doc string) string {
+	t.Helper()
+	res, err := scan.Scan([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := res.Findings[0]
+	gone.Fingerprint, gone.Resource.Name = strings.Repeat("ab", 16), "aws_s3_bucket.deleted"
+	res.Findings = append(res.Findings[1:], gone)
+	b, _ := json.Marshal(map[string]any{
+		"document": json.RawMessage(doc),
+		"suppressions": []map[string]string{
+			{"rule": "IAM_WILDCARD_ACTION", "resource": "*", "reason": "ops", "expires": "2999-12-31"},
+			{"rule": "DB_UNENCRYPTED", "resource": "*", "reason": "old", "expires": "2001-01-01"},
+		},
+		"baseline": map[string]any{"data": res},
+	})
+	return string(b)
 }

@@ -23,43 +23,54 @@ import (
 //
 // Partial wildcards such as s3:Get* or iam:Put* are not reported.
 func (e *evaluator) checkIAMPolicy(r *resource) {
-	full := firstItem(r.actions, func(a string) bool { return a == "*" || a == "*:*" })
-	star := firstItem(r.targets, func(t string) bool { return t == "*" })
+	if len(r.statements) == 0 {
+		e.checkStatement(r, r.actions, r.targets)
+	}
+	for k := range r.statements {
+		e.checkStatement(r, r.statements[k].actions, r.statements[k].targets)
+	}
+}
+
+// checkStatement checks one pair of actions and resources: our format's
+// whole policy, or one Allow statement of a policy document.
+func (e *evaluator) checkStatement(r *resource, actions, targets []item) {
+	full := firstItem(actions, func(a string) bool { return a == "*" || a == "*:*" })
+	star := firstItem(targets, func(t string) bool { return t == "*" })
 	if full != nil {
-		path := e.path(r.index, "actions", full.index)
+		path := e.at(r, "actions", full.index, full.path)
 		if star != nil {
 			e.report(r, ruleIAMFullAdmin, path, full.offset, "*", "policy "+strconv.Quote(r.name)+" allows action "+
-				strconv.Quote(full.value)+" on resource \"*\": full administrator access to every service and resource")
+				strconv.Quote(full.value)+" on resource \"*\": full administrator access to every service and resource", nil)
 		} else {
 			e.report(r, ruleIAMWildcardAction, path, full.offset, "*", "policy "+strconv.Quote(r.name)+" allows action "+
-				strconv.Quote(full.value)+": every action of every AWS service"+onTargets(r.targets))
+				strconv.Quote(full.value)+": every action of every AWS service"+onTargets(targets), nil)
 		}
 		return
 	}
-	for k := range r.actions {
-		a := &r.actions[k]
+	for k := range actions {
+		a := &actions[k]
 		svc, ok := serviceWildcard(a.value)
 		if !ok {
 			continue
 		}
-		path := e.path(r.index, "actions", a.index)
+		path := e.at(r, "actions", a.index, a.path)
 		allows := "policy " + strconv.Quote(r.name) + " allows " + strconv.Quote(a.value)
 		cause := strings.ToLower(svc)
 		switch cause {
 		case "iam":
 			e.report(r, ruleIAMWildcardAction, path, a.offset, cause,
-				allows+": every IAM action, including creating and attaching policies, so the holder can make itself administrator")
+				allows+": every IAM action, including creating and attaching policies, so the holder can make itself administrator", nil)
 		case "sts":
 			e.report(r, ruleIAMWildcardAction, path, a.offset, cause,
-				allows+": every STS action, including assuming any role whose trust policy lets it")
+				allows+": every STS action, including assuming any role whose trust policy lets it", nil)
 		default:
 			e.report(r, ruleIAMServiceWildcard, path, a.offset, cause,
-				allows+": every "+svc+" action, including destructive and permission-changing ones")
+				allows+": every "+svc+" action, including destructive and permission-changing ones", nil)
 		}
 	}
-	if star != nil && len(r.actions) > 0 {
-		e.report(r, ruleIAMWildcardResource, e.path(r.index, "resources", star.index), star.offset, "*",
-			"policy "+strconv.Quote(r.name)+" applies "+listActions(r.actions)+" to resource \"*\": every resource in the account")
+	if star != nil && len(actions) > 0 {
+		e.report(r, ruleIAMWildcardResource, e.at(r, "resources", star.index, star.path), star.offset, "*",
+			"policy "+strconv.Quote(r.name)+" applies "+listActions(actions)+" to resource \"*\": every resource in the account", nil)
 	}
 }
 

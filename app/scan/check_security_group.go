@@ -27,7 +27,7 @@ func (e *evaluator) checkSecurityGroup(r *resource) {
 		if in.cidr.Bits() != 0 || in.protocol == protoICMP {
 			continue
 		}
-		path := e.path(r.index, "ingress", in.index)
+		path := e.at(r, "ingress", in.index, in.path)
 		// All /0 prefixes of a family are the same addresses: one cause.
 		world := "0.0.0.0/0"
 		if in.cidr.Addr().Is6() {
@@ -37,24 +37,24 @@ func (e *evaluator) checkSecurityGroup(r *resource) {
 		switch {
 		case in.protocol == protoAll:
 			e.report(r, ruleSGAllPortsOpen, path, in.offset, "all "+world,
-				"all traffic (every protocol and port) is open to "+src)
+				"all traffic (every protocol and port) is open to "+src, in.via)
 			continue
 		case isAllPorts(in.from, in.to):
 			e.report(r, ruleSGAllPortsOpen, path, in.offset, in.protocol.String()+" all "+world,
-				"every "+in.protocol.String()+" port ("+portRange(in)+") is open to "+src)
+				"every "+in.protocol.String()+" port ("+portRange(in)+") is open to "+src, in.via)
 			continue
 		}
 		cause := in.protocol.String() + " " + portRange(in) + " " + world
 		admin := servicesIn(adminPorts, in.from, in.to)
 		data := servicesIn(dataPorts, in.from, in.to)
 		if len(admin) > 0 {
-			e.report(r, ruleSGAdminPortOpen, path, in.offset, cause, exposure(in, admin, src))
+			e.report(r, ruleSGAdminPortOpen, path, in.offset, cause, exposure(in, admin, src), in.via)
 		}
 		if len(data) > 0 {
-			e.report(r, ruleSGDataPortOpen, path, in.offset, cause, exposure(in, data, src))
+			e.report(r, ruleSGDataPortOpen, path, in.offset, cause, exposure(in, data, src), in.via)
 		}
 		if len(admin) == 0 && len(data) == 0 && hasOtherPort(in.from, in.to) {
-			e.report(r, ruleSGPortOpen, path, in.offset, cause, exposure(in, nil, src))
+			e.report(r, ruleSGPortOpen, path, in.offset, cause, exposure(in, nil, src), in.via)
 		}
 	}
 }

@@ -2,27 +2,37 @@ package scan
 
 import "strconv"
 
-// Checks of s3_bucket and database: both are flags read as written. A flag
-// that is not given produces nothing (see doc.go).
+// Checks of s3_bucket and database: both are flags. In our format a flag
+// that is not given produces nothing (see doc.go); the adapters of the
+// other formats fill in the provider's documented default and say so in
+// the flag's evidence (why).
 
 func (e *evaluator) checkS3Bucket(r *resource) {
-	if r.publicRead.on {
-		e.report(r, ruleS3PublicRead, e.path(r.index, "public_read", -1), r.publicRead.offset, "public_read",
-			"bucket "+strconv.Quote(r.name)+" allows public read (public_read is true): anyone on the internet can list and download its objects")
+	if f := r.publicRead; f.on {
+		e.report(r, ruleS3PublicRead, e.at(r, "public_read", -1, f.path), f.offset, "public_read",
+			"bucket "+strconv.Quote(r.name)+" allows public read ("+evidence(f, "public_read is true")+"): anyone on the internet can list and download its objects", f.via)
 	}
-	if r.encrypted.set && !r.encrypted.on {
-		e.report(r, ruleS3Unencrypted, e.path(r.index, "encrypted", -1), r.encrypted.offset, "encrypted",
-			"bucket "+strconv.Quote(r.name)+" is not encrypted at rest (encrypted is false)")
+	if f := r.encrypted; f.set && !f.on {
+		e.report(r, ruleS3Unencrypted, e.at(r, "encrypted", -1, f.path), f.offset, "encrypted",
+			"bucket "+strconv.Quote(r.name)+" is not encrypted at rest ("+evidence(f, "encrypted is false")+")", f.via)
 	}
 }
 
 func (e *evaluator) checkDatabase(r *resource) {
-	if r.publiclyAccessible.on {
-		e.report(r, ruleDBPublic, e.path(r.index, "publicly_accessible", -1), r.publiclyAccessible.offset, "publicly_accessible",
-			"database "+strconv.Quote(r.name)+" is publicly accessible (publicly_accessible is true): it has an endpoint reachable from the internet")
+	if f := r.publiclyAccessible; f.on {
+		e.report(r, ruleDBPublic, e.at(r, "publicly_accessible", -1, f.path), f.offset, "publicly_accessible",
+			"database "+strconv.Quote(r.name)+" is publicly accessible ("+evidence(f, "publicly_accessible is true")+"): it has an endpoint reachable from the internet", f.via)
 	}
-	if r.encrypted.set && !r.encrypted.on {
-		e.report(r, ruleDBUnencrypted, e.path(r.index, "encrypted", -1), r.encrypted.offset, "encrypted",
-			"database "+strconv.Quote(r.name)+" is not encrypted at rest (encrypted is false): its storage, backups and snapshots are readable without a key")
+	if f := r.encrypted; f.set && !f.on {
+		e.report(r, ruleDBUnencrypted, e.at(r, "encrypted", -1, f.path), f.offset, "encrypted",
+			"database "+strconv.Quote(r.name)+" is not encrypted at rest ("+evidence(f, "encrypted is false")+"): its storage, backups and snapshots are readable without a key", f.via)
 	}
+}
+
+// evidence is what a flag's value rests on, in words.
+func evidence(f flag, ours string) string {
+	if f.why != "" {
+		return f.why
+	}
+	return ours
 }

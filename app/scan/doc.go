@@ -1,9 +1,20 @@
-// Package scan is Parapet's configuration scanner engine (SPEC 2.6): it
-// checks a pasted JSON resource list against a catalogue of security rules.
-// It is pure Go with no HTTP and no storage; the scanner page and its JSON
-// API both call Scan, and SARIF renders the result for code-scanning tools.
+// Package scan is Parapet's configuration scanner engine: it checks a
+// document against a catalogue of security rules. It is pure Go with no HTTP
+// and no storage; the scanner page and its JSON API both call Scan, and
+// SARIF renders the result for code-scanning tools.
 //
-// # Input
+// # Formats
+//
+// Scan tells formats apart by content (detect.go): our own resource list
+// (SPEC 2.6, below), Terraform plans and state (terraform.go),
+// CloudFormation templates in JSON or YAML (cloudformation.go, yaml.go),
+// and the envelope that adds suppressions and a baseline (envelope.go,
+// baseline.go). The other formats are normalized into one resource graph
+// (graph.go) whose families (family_*.go) feed the same checks; text.go
+// reads byte-order marks and UTF-16. The decisions about defaults, unknown
+// values and linking are documented in those files and in README.md.
+//
+// # Our format
 //
 //	{"resources": [
 //	  {"type": "s3_bucket", "name": "...", "public_read": true, "encrypted": false},
@@ -44,7 +55,9 @@
 //
 // # Errors
 //
-// Scan returns *SyntaxError (line, column and encoding/json's message),
-// *LimitError (input over MaxInputBytes, MaxResources or MaxDepth) or
-// *ValidationError (every problem with its JSON path, up to MaxProblems).
+// Scan returns *SyntaxError (line, column and encoding/json's message, or
+// the YAML parser's), *LimitError (input over MaxInputBytes, MaxResources,
+// MaxDepth, MaxDocumentDepth, MaxYAMLAliases, MaxYAMLNodes or
+// MaxSuppressions) or *ValidationError (every problem with its path, up
+// to MaxProblems).
 package scan

@@ -18,6 +18,12 @@ const (
 	// top-level object counting as 1. Our own format needs 5; the rest is
 	// room for the extra fields real exports carry.
 	MaxDepth = 32
+	// MaxDocumentDepth is the nesting limit of Terraform and CloudFormation
+	// documents and of the envelope, JSON or YAML: a plan nests modules,
+	// blocks and expressions far deeper than our format.
+	MaxDocumentDepth = 128
+	// MaxSuppressions is how many suppressions an envelope may carry.
+	MaxSuppressions = 1_000
 	// MaxProblems is how many validation problems a ValidationError keeps.
 	MaxProblems = 100
 )

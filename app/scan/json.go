@@ -27,6 +27,9 @@ type reader struct {
 	pos     int
 	depth   int
 	scratch []byte // decoded string bytes, valid until the next string read
+	// maxDepth is MaxDepth for our format, MaxDocumentDepth for the others.
+	maxDepth int
+	lines    *lineCounter // readTerraform's, for the lines of resources
 }
 
 type abort struct{ err error }
@@ -102,10 +105,14 @@ func (r *reader) valueStart() byte {
 func (r *reader) enter() {
 	r.pos++
 	r.depth++
-	if r.depth > MaxDepth {
+	max := r.maxDepth
+	if max == 0 {
+		max = MaxDepth
+	}
+	if r.depth > max {
 		line, col := lineColumn(r.data, r.pos-1)
-		panic(abort{&LimitError{Limit: "depth", Max: MaxDepth, Message: fmt.Sprintf(
-			"JSON nesting is deeper than %d levels at line %d, column %d; the limit is %d", MaxDepth, line, col, MaxDepth)}})
+		panic(abort{&LimitError{Limit: "depth", Max: max, Message: fmt.Sprintf(
+			"JSON nesting is deeper than %d levels at line %d, column %d; the limit is %d", max, line, col, max)}})
 	}
 }
 

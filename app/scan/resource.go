@@ -20,9 +20,17 @@ var supportedTypes = []string{typeS3Bucket, typeSecurityGroup, typeIAMPolicy, ty
 // it. Fields of other types are not read. The parser reuses one resource for
 // every element, so checks must not keep it or its slices.
 type resource struct {
-	index int    // position in "resources"
+	index int    // position in "resources" (our format) or in the normalized graph
 	typ   string // one of the type constants
-	name  string
+	name  string // our "name", a Terraform address or a CloudFormation logical id
+
+	// Set for resources of the other formats (adapt.go): the provider type
+	// (aws_s3_bucket, AWS::S3::Bucket), the line of the resource when the
+	// format has one, and a note appended to every message (an assumption
+	// the scanner had to make, e.g. an undecided condition).
+	ptype string
+	line  int
+	note  string
 
 	publicRead, encrypted, publiclyAccessible flag // s3_bucket, database
 
@@ -30,6 +38,11 @@ type resource struct {
 
 	actions []item // iam_policy "actions"
 	targets []item // iam_policy "resources"
+
+	// statements are the Allow statements of the other formats' policy
+	// documents; each is checked on its own, since a wildcard action and a
+	// wildcard resource in two statements do not make an administrator.
+	statements []statement
 
 	suppress []suppression
 }
@@ -39,6 +52,12 @@ type resource struct {
 type flag struct {
 	set, on bool
 	offset  int // byte offset of the value
+
+	// For the other formats: the evidence in words ("acl is \"public-read\""),
+	// the path of the value, and the linked resource it comes from.
+	why  string
+	path string
+	via  *Linked
 }
 
 // item is one string of an array, with where it came from.
@@ -46,6 +65,12 @@ type item struct {
 	value  string
 	index  int // position in the array
 	offset int
+	path   string // for the other formats: where the value is
+}
+
+// statement is one Allow statement of a policy document.
+type statement struct {
+	actions, targets []item
 }
 
 // ingressRule is one valid entry of a security group's "ingress".
@@ -54,7 +79,9 @@ type ingressRule struct {
 	protocol      protocol
 	from, to      int // the port range; meaningless for icmp and all
 	cidr          netip.Prefix
-	cidrText      string // as written, for messages
+	cidrText      string  // as written, for messages
+	path          string  // for the other formats: where the rule is
+	via           *Linked // the linked rule resource it comes from, if any
 }
 
 type protocol uint8

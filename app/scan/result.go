@@ -11,10 +11,44 @@ package scan
 // (critical first), then by the order of the resources in the input, then
 // by where the cause is within the resource.
 type Result struct {
+	// Format is the input's format: parapet, terraform_plan,
+	// terraform_state, cloudformation_json or cloudformation_yaml.
+	Format     string              `json:"format"`
 	Summary    Summary             `json:"summary"`
 	Findings   []Finding           `json:"findings"`
 	Suppressed []SuppressedFinding `json:"suppressed"`
 	Skipped    []Skipped           `json:"skipped"`
+	// NotChecked lists the resource types of a Terraform or CloudFormation
+	// document the scanner has no rules for (our format lists them in
+	// Skipped), with their addresses: nothing is dropped silently.
+	NotChecked []NotChecked `json:"not_checked"`
+	// ExpiredSuppressions are the envelope's suppressions past their
+	// expiry: they no longer apply.
+	ExpiredSuppressions []EnvelopeSuppression `json:"expired_suppressions"`
+	// Baseline is set when the request carried a baseline.
+	Baseline *BaselineSummary `json:"baseline,omitempty"`
+}
+
+// NotChecked is one resource type the scanner has no rules for.
+type NotChecked struct {
+	Type      string   `json:"type"`
+	Count     int      `json:"count"`
+	Addresses []string `json:"addresses"` // at most MaxNotCheckedAddresses
+	Reason    string   `json:"reason"`
+}
+
+// Source says where a finding comes from: the input's format and, when a
+// linked resource caused it (an ACL of a bucket, a rule of a security
+// group), which one.
+type Source struct {
+	Format string  `json:"format"`
+	Linked *Linked `json:"linked,omitempty"`
+}
+
+// Linked names a resource that configures the finding's resource.
+type Linked struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
 }
 
 type Summary struct {
@@ -46,6 +80,12 @@ type Finding struct {
 	Path        string      `json:"path"` // JSON path of the cause, e.g. resources[2].ingress[0]
 	// References is shared with the rule catalogue: treat it as read-only.
 	References []Reference `json:"references"`
+	Source     Source      `json:"source"`
+	// Fingerprint identifies the finding across runs: rule, resource type
+	// and name, and the cause, never a line or a position.
+	Fingerprint string `json:"fingerprint"`
+	// BaselineState is new or unchanged when the request had a baseline.
+	BaselineState string `json:"baseline_state,omitempty"`
 
 	// Line is the 1-based line of the cause in the input, for SARIF and the
 	// page. It is not part of the JSON contract.
@@ -66,7 +106,8 @@ type ResourceRef struct {
 // apart and not counted in the summary's findings.
 type SuppressedFinding struct {
 	Finding
-	Reason string `json:"reason"`
+	Reason  string `json:"reason"`
+	Expires string `json:"expires,omitempty"` // of an envelope suppression
 }
 
 // Skipped is a resource of a type the scanner has no rules for.

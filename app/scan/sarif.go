@@ -1,8 +1,6 @@
 package scan
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -14,6 +12,9 @@ const (
 	ToolName = "Parapet Config Scanner"
 	Version  = "0.1.0"
 )
+
+// fingerprintKey names our fingerprint in SARIF's partialFingerprints.
+const fingerprintKey = "parapetFinding/v1"
 
 // SARIFOptions fill in what the engine cannot know.
 type SARIFOptions struct {
@@ -35,6 +36,9 @@ type SARIFOptions struct {
 // Scan never produces.
 func SARIF(res *Result, opts SARIFOptions) ([]byte, error) {
 	uri := opts.ArtifactURI
+	if uri == "" {
+		uri = defaultArtifact[res.Format]
+	}
 	if uri == "" {
 		uri = "resources.json"
 	}
@@ -60,6 +64,31 @@ func SARIF(res *Result, opts SARIFOptions) ([]byte, error) {
 		}
 		r.Suppressions = []sarifSuppression{{Kind: "external", Justification: s.Reason}}
 		run.Results = append(run.Results, r)
+	}
+	if res.Baseline != nil {
+		// Gone since the baseline: SARIF's absent results, of kind pass so
+		// that no viewer shows them as open problems.
+		for _, a := range res.Baseline.Absent {
+			id, ok := ruleByID(a.Rule)
+			if !ok {
+				continue // a baseline from a version with other rules
+			}
+			run.Results = append(run.Results, sarifResult{
+				RuleID: a.Rule, RuleIndex: int(id), Kind: "pass", Level: "none", BaselineState: "absent",
+				Message:             sarifText{Text: "no longer found: " + a.Message},
+				Locations:           []sarifLocation{location(uri, 0, a.Resource.Name, a.Resource.Name)},
+				PartialFingerprints: map[string]string{fingerprintKey: a.Fingerprint},
+			})
+		}
+	}
+	notes := &run.Invocations[0].ToolExecutionNotifications
+	for _, n := range res.NotChecked {
+		*notes = append(*notes, sarifNotification{Level: "note",
+			Message: sarifText{Text: fmt.Sprintf("%d resource(s) of type %s not checked: %s", n.Count, n.Type, n.Reason)}})
+	}
+	for _, x := range res.ExpiredSuppressions {
+		*notes = append(*notes, sarifNotification{Level: "warning",
+			Message: sarifText{Text: fmt.Sprintf("suppression of %s on %q expired on %s and no longer applies", x.Rule, x.Resource, x.Expires)}})
 	}
 	for _, s := range res.Skipped {
 		run.Invocations[0].ToolExecutionNotifications = append(run.Invocations[0].ToolExecutionNotifications, sarifNotification{
@@ -144,21 +173,34 @@ func sarifResultOf(f *Finding, uri string) (sarifResult, error) {
 	if !ok {
 		return sarifResult{}, fmt.Errorf("scan: SARIF: finding names unknown rule %q", f.Rule)
 	}
-	// The fingerprint ignores lines, so a finding keeps its identity when
-	// the document is edited above it.
-	cause := f.cause
-	if cause == "" {
-		cause = f.Path
+	fp := f.Fingerprint
+	if fp == "" { // a Result not made by Scan
+		fp = fingerprint(f)
 	}
-	sum := sha256.Sum256([]byte(f.Rule + "\x00" + f.Resource.Type + "\x00" + f.Resource.Name + "\x00" + cause))
 	return sarifResult{
 		RuleID:              f.Rule,
 		RuleIndex:           int(id),
 		Level:               sarifLevel(f.Severity),
 		Message:             sarifText{Text: f.Message},
-		Locations:           []sarifLocation{location(uri, f.Line, f.Resource.Name, resourcePath(f.Resource.Index))},
-		PartialFingerprints: map[string]string{"parapetFinding/v1": hex.EncodeToString(sum[:16])},
+		Locations:           []sarifLocation{location(uri, f.Line, f.Resource.Name, fqn(f))},
+		PartialFingerprints: map[string]string{fingerprintKey: fp},
+		BaselineState:       f.BaselineState,
 	}, nil
+}
+
+// defaultArtifact names the scanned file when the caller does not.
+var defaultArtifact = map[string]string{
+	FormatParapet: "resources.json", FormatTerraformPlan: "plan.json", FormatTerraformState: "state.json",
+	FormatCloudFormationJSON: "template.json", FormatCloudFormationYAML: "template.yaml",
+}
+
+// fqn is a finding's logical location: the JSON path of the resource in
+// our format, the address or logical id in the others.
+func fqn(f *Finding) string {
+	if f.Source.Format == FormatParapet || f.Source.Format == "" {
+		return resourcePath(f.Resource.Index)
+	}
+	return f.Resource.Name
 }
 
 func location(uri string, line int, name, fqn string) sarifLocation {
@@ -229,7 +271,7 @@ type sarifInvocation struct {
 type sarifNotification struct {
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
-	Locations []sarifLocation `json:"locations"`
+	Locations []sarifLocation `json:"locations,omitempty"`
 }
 
 type sarifResult struct {
@@ -240,6 +282,8 @@ type sarifResult struct {
 	Locations           []sarifLocation    `json:"locations"`
 	PartialFingerprints map[string]string  `json:"partialFingerprints"`
 	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+	BaselineState       string             `json:"baselineState,omitempty"`
+	Kind                string             `json:"kind,omitempty"`
 }
 
 type sarifLocation struct {

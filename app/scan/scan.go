@@ -4,27 +4,51 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"time"
 )
 
-// Scan validates a resource list (SPEC 2.6) and checks every resource
-// against the rule catalogue. The page and the JSON API both call it.
-//
-// It returns a *SyntaxError when input is not JSON, a *LimitError when it
-// is over MaxInputBytes, MaxResources or MaxDepth, and a *ValidationError
-// listing every problem when it is JSON but not a valid resource list.
-// There is no partial result: either the whole document is valid and
-// every resource checked, or an error says why not.
-func Scan(input []byte) (*Result, error) {
-	if len(input) > MaxInputBytes {
+// Scan reads a document in any supported format (doc.go) and checks every
+// resource against the rule catalogue, with the current time for the
+// expiry of suppressions. The page and the JSON API both call it.
+func Scan(input []byte) (*Result, error) { return ScanWith(input, Options{}) }
+
+// Options are what a caller can add to a scan.
+type Options struct {
+	// Now decides whether a suppression has expired; time.Now() when zero.
+	Now time.Time
+	// NoSizeLimit lifts MaxInputBytes, for benchmarks and tools that read
+	// local files; the HTTP front doors never set it.
+	NoSizeLimit bool
+}
+
+// ScanWith is Scan with options. It returns a *SyntaxError when the input
+// is not JSON or YAML, a *LimitError when it is over a limit, and a
+// *ValidationError listing every problem when it is readable but not a
+// valid document. There is no partial result: either the whole document is
+// valid and every resource checked, or an error says why not.
+func ScanWith(input []byte, opts Options) (*Result, error) {
+	if len(input) > MaxInputBytes && !opts.NoSizeLimit {
 		return nil, &LimitError{Limit: "input_bytes", Max: MaxInputBytes, Message: fmt.Sprintf(
 			"the input is %d bytes; the limit is %d bytes (5 MiB)", len(input), MaxInputBytes)}
 	}
-	e := &evaluator{lines: lineCounter{data: input}}
-	total, skipped, err := parse(input, e.check)
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	data, err := decodeText(input)
 	if err != nil {
 		return nil, err
 	}
-	return e.result(input, total, skipped), nil
+	return scanDocument(data, &envelope{now: opts.Now}, false)
+}
+
+// scanOwn checks a document of our own format.
+func scanOwn(data []byte, env *envelope) (*Result, error) {
+	e := &evaluator{lines: lineCounter{data: data}, format: FormatParapet, env: env}
+	total, skipped, err := parse(data, e.check)
+	if err != nil {
+		return nil, err
+	}
+	return e.result(data, total, skipped), nil
 }
 
 // evaluator runs the checks on each resource the parser hands it, in input
@@ -39,6 +63,10 @@ type evaluator struct {
 	seen   map[causeKey]bool // dedup for a resource with many hits
 	lines  lineCounter
 	buf    []byte // reused by path
+
+	format  string    // the input's format, for each finding's source
+	adapted bool      // the resources come from adapt.go: lines are theirs, offsets only order
+	env     *envelope // suppressions and baseline of the request
 }
 
 // hit is a finding before it is dressed with its rule's texts: half the
@@ -46,10 +74,11 @@ type evaluator struct {
 type hit struct {
 	rule                 ruleID
 	index                int // resource index
-	name                 string
+	name, ptype          string
 	path, message, cause string
-	reason               string // set when suppressed
+	reason, expires      string // set when suppressed
 	offset, line         int
+	via                  *Linked
 }
 
 // hitBlock is the size of a block of hits. Blocks never move, where one
@@ -82,9 +111,16 @@ func (e *evaluator) check(r *resource) {
 		}
 	}
 	for k := range cur {
-		cur[k].line = e.lines.at(cur[k].offset)
+		if e.adapted {
+			cur[k].line = r.line
+		} else {
+			cur[k].line = e.lines.at(cur[k].offset)
+		}
 		// A suppression covers every cause of its rule on the resource.
 		cur[k].reason, _ = r.suppressedBy(cur[k].rule)
+		if cur[k].reason == "" {
+			cur[k].reason, cur[k].expires = e.env.suppressed(catalogue[cur[k].rule].ID, r.name)
+		}
 		if n := len(e.blocks); n == 0 || len(e.blocks[n-1]) == hitBlock {
 			e.blocks = append(e.blocks, make([]hit, 0, hitBlock))
 		}
@@ -109,13 +145,30 @@ func (e *evaluator) path(i int, field string, j int) string {
 	return string(b)
 }
 
+// at is the path of a cause: the one an adapter gave, or the JSON path of
+// our format.
+func (e *evaluator) at(r *resource, field string, j int, given string) string {
+	if given != "" {
+		return given
+	}
+	return e.path(r.index, field, j)
+}
+
 // report records a finding unless the same rule already fired for the same
 // cause on this resource (two identical ingress entries are one problem).
-func (e *evaluator) report(r *resource, id ruleID, path string, offset int, cause, message string) {
+// via names the linked resource the cause comes from, if any.
+func (e *evaluator) report(r *resource, id ruleID, path string, offset int, cause, message string, via *Linked) {
 	if e.duplicate(causeKey{id, cause}) {
 		return
 	}
-	e.cur = append(e.cur, hit{rule: id, index: r.index, name: r.name, path: path, message: message, cause: cause, offset: offset})
+	if via != nil {
+		message += " (set in " + via.Name + ")"
+	}
+	if r.note != "" {
+		message += " (" + r.note + ")"
+	}
+	e.cur = append(e.cur, hit{rule: id, index: r.index, name: r.name, ptype: r.ptype, path: path, message: message,
+		cause: cause, offset: offset, via: via})
 }
 
 // duplicate reports whether the current resource already has a hit for
@@ -155,9 +208,12 @@ func (e *evaluator) result(data []byte, total int, skipped []Skipped) *Result {
 		}
 	}
 	res := &Result{
-		Findings:   make([]Finding, next[0][0]+next[0][1]+next[0][2]+next[0][3]),
-		Suppressed: make([]SuppressedFinding, next[1][0]+next[1][1]+next[1][2]+next[1][3]),
-		Skipped:    nonNil(skipped),
+		Format:              e.format,
+		NotChecked:          []NotChecked{},
+		ExpiredSuppressions: []EnvelopeSuppression{},
+		Findings:            make([]Finding, next[0][0]+next[0][1]+next[0][2]+next[0][3]),
+		Suppressed:          make([]SuppressedFinding, next[1][0]+next[1][1]+next[1][2]+next[1][3]),
+		Skipped:             nonNil(skipped),
 	}
 	s := &res.Summary
 	s.Resources, s.Findings, s.Suppressed, s.Skipped = total, len(res.Findings), len(res.Suppressed), len(res.Skipped)
@@ -168,7 +224,7 @@ func (e *evaluator) result(data []byte, total int, skipped []Skipped) *Result {
 	}
 	for _, block := range e.blocks {
 		for k := range block {
-			place(res, &next, &block[k])
+			place(res, &next, &block[k], e.format)
 		}
 	}
 	lines := lineCounter{data: data}
@@ -179,20 +235,26 @@ func (e *evaluator) result(data []byte, total int, skipped []Skipped) *Result {
 }
 
 // place turns a hit into a Finding at the next place of its severity.
-func place(res *Result, next *[2][4]int, h *hit) {
+func place(res *Result, next *[2][4]int, h *hit, format string) {
 	rule := &catalogue[h.rule]
+	typ := h.ptype
+	if typ == "" {
+		typ = rule.ResourceType
+	}
 	f := Finding{
 		Rule: rule.ID, Severity: rule.Severity, Title: rule.Title, Message: h.message, Remediation: rule.Remediation,
-		Resource: ResourceRef{Type: rule.ResourceType, Name: h.name, Index: h.index},
+		Resource: ResourceRef{Type: typ, Name: h.name, Index: h.index},
 		Path:     h.path, References: rule.References, Line: h.line,
+		Source: Source{Format: format, Linked: h.via},
 		offset: h.offset, cause: h.cause,
 	}
+	f.Fingerprint = fingerprint(&f)
 	rank := rule.Severity.rank()
 	if h.reason == "" {
 		res.Findings[next[0][rank]] = f
 		next[0][rank]++
 	} else {
-		res.Suppressed[next[1][rank]] = SuppressedFinding{Finding: f, Reason: h.reason}
+		res.Suppressed[next[1][rank]] = SuppressedFinding{Finding: f, Reason: h.reason, Expires: h.expires}
 		next[1][rank]++
 	}
 }

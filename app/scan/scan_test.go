@@ -64,7 +64,7 @@ func TestSuppression(t *testing.T) {
 func TestResultJSON(t *testing.T) {
 	res := mustScan(t, doc())
 	b, _ := json.Marshal(res)
-	want := `{"summary":{"resources":0,"findings":0,"by_severity":{"critical":0,"high":0,"medium":0,"low":0},"suppressed":0,"skipped":0},"findings":[],"suppressed":[],"skipped":[]}`
+	want := `{"format":"parapet","summary":{"resources":0,"findings":0,"by_severity":{"critical":0,"high":0,"medium":0,"low":0},"suppressed":0,"skipped":0},"findings":[],"suppressed":[],"skipped":[],"not_checked":[],"expired_suppressions":[]}`
 	if string(b) != want {
 		t.Errorf("empty result:\n got %s\nwant %s", b, want)
 	}
@@ -75,16 +75,18 @@ func TestResultJSON(t *testing.T) {
 		`{"type":"lambda_function","name":"fn"}`,
 	))
 	b, _ = json.Marshal(res)
-	want = `{"summary":{"resources":3,"findings":1,"by_severity":{"critical":1,"high":0,"medium":0,"low":0},"suppressed":1,"skipped":1},` +
+	// The fingerprints are literal: they must not change between versions,
+	// or every CI baseline would mark every finding new.
+	want = `{"format":"parapet","summary":{"resources":3,"findings":1,"by_severity":{"critical":1,"high":0,"medium":0,"low":0},"suppressed":1,"skipped":1},` +
 		`"findings":[{"rule":"DB_PUBLIC","severity":"critical","title":"Database is publicly accessible",` +
 		`"message":"database \"orders\" is publicly accessible (publicly_accessible is true): it has an endpoint reachable from the internet",` +
 		`"remediation":` + jsonString(catalogue[ruleDBPublic].Remediation) + `,"resource":{"type":"database","name":"orders","index":0},` +
-		`"path":"resources[0].publicly_accessible","references":[{"source":"CIS AWS Foundations Benchmark v3.0.0","id":"2.3.3"},{"source":"Checkov","id":"CKV_AWS_17"},{"source":"Trivy","id":"AVD-AWS-0180"}]}],` +
+		`"path":"resources[0].publicly_accessible","references":[{"source":"CIS AWS Foundations Benchmark v3.0.0","id":"2.3.3"},{"source":"Checkov","id":"CKV_AWS_17"},{"source":"Trivy","id":"AVD-AWS-0180"}],"source":{"format":"parapet"},"fingerprint":"f8bb0a00dc6283ef0ce6e507277a1480"}],` +
 		`"suppressed":[{"rule":"DB_UNENCRYPTED","severity":"high","title":"Database is not encrypted at rest",` +
 		`"message":"database \"billing\" is not encrypted at rest (encrypted is false): its storage, backups and snapshots are readable without a key",` +
 		`"remediation":` + jsonString(catalogue[ruleDBUnencrypted].Remediation) + `,"resource":{"type":"database","name":"billing","index":1},` +
-		`"path":"resources[1].encrypted","references":[{"source":"CIS AWS Foundations Benchmark v3.0.0","id":"2.3.1"},{"source":"Checkov","id":"CKV_AWS_16"},{"source":"Trivy","id":"AVD-AWS-0080"}],"reason":"migrating in Q3"}],` +
-		`"skipped":[{"index":2,"type":"lambda_function","name":"fn","reason":"unsupported resource type \"lambda_function\"; the scanner checks s3_bucket, security_group, iam_policy and database"}]}`
+		`"path":"resources[1].encrypted","references":[{"source":"CIS AWS Foundations Benchmark v3.0.0","id":"2.3.1"},{"source":"Checkov","id":"CKV_AWS_16"},{"source":"Trivy","id":"AVD-AWS-0080"}],"source":{"format":"parapet"},"fingerprint":"e52755cd3f324390c0b299ae6043ea92","reason":"migrating in Q3"}],` +
+		`"skipped":[{"index":2,"type":"lambda_function","name":"fn","reason":"unsupported resource type \"lambda_function\"; the scanner checks s3_bucket, security_group, iam_policy and database"}],"not_checked":[],"expired_suppressions":[]}`
 	if string(b) != want {
 		t.Errorf("result:\n got %s\nwant %s", b, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -17,24 +18,28 @@ import (
 )
 
 // maxScanFormBytes bounds the scanner form's body: the 5 MiB the engine
-// accepts counted twice, because a browser sends every newline of a
-// textarea as CRLF, plus room for the multipart framing and the CSRF
-// field. The form is multipart so the JSON is not percent-encoded on the
-// way (which could triple it).
-const maxScanFormBytes = 2*scan.MaxInputBytes + 64<<10
+// accepts counted twice for the textarea, because a browser sends every
+// newline of a textarea as CRLF, once more for a chosen file (the page's
+// script also copies it into the textarea, so both arrive), plus room for
+// the multipart framing and the CSRF field. The form is multipart so the
+// document is not percent-encoded on the way (which could triple it).
+const maxScanFormBytes = 3*scan.MaxInputBytes + 64<<10
 
 // scanContext is how many characters of a malformed line the page shows
 // on each side of the error.
 const scanContext = 60
 
 // ScanPage is the config scanner (SPEC 1, "Configuration scanner"): paste
-// or drop a JSON resource list, or use the sample, and scan it.
+// or upload a document (our resource list, a Terraform plan or state, a
+// CloudFormation template in JSON or YAML), or use the sample, and scan it.
 func (p *Pages) ScanPage(c echo.Context) error {
 	return p.renderScan(c, http.StatusOK, views.ScanData{})
 }
 
-// ScanRun scans the posted resource list (form field "resources") with the
-// engine the JSON API uses. htmx swaps in the report fragment; without
+// ScanRun scans the posted document with the engine the JSON API uses:
+// the pasted text (form field "resources"), or the chosen file (form field
+// "file", see readScanInput). The file is sent as its bytes, so a UTF-16
+// file with a byte-order mark is read as the API reads it. htmx swaps in the report fragment; without
 // JavaScript the whole page comes back with the report under the form.
 // Input problems (not JSON, not a valid resource list, over a limit) are a
 // report too, listing each problem where it is: htmx gets them with 200,
@@ -43,20 +48,21 @@ func (p *Pages) ScanPage(c echo.Context) error {
 func (p *Pages) ScanRun(c echo.Context) error {
 	// The report describes the user's infrastructure: never cache it.
 	c.Response().Header().Set("Cache-Control", "no-store")
-	input, report, err := readScanInput(c)
+	in, report, err := readScanInput(c)
 	if err != nil {
 		return err
 	}
 	status := http.StatusRequestEntityTooLarge
 	if report == nil {
-		report, status = runScan(input, p.scanPageURL(c))
+		report, status = runScan(in.data, p.scanPageURL(c))
+		report.FileName = in.fileName
 	}
 	if httpx.IsHTMX(c) {
 		return httpx.Render(c, http.StatusOK, views.ScanResult(*report))
 	}
 	d := views.ScanData{Report: report}
 	if report.Limit == "" {
-		d.Input = string(input) // shown again so the user can fix it
+		d.Input = in.pasted // shown again so the user can fix it
 	}
 	return p.renderScan(c, status, d)
 }
@@ -67,28 +73,77 @@ func (p *Pages) renderScan(c echo.Context, status int, d views.ScanData) error {
 	return httpx.Render(c, status, views.Scan(ch, d))
 }
 
-// readScanInput reads the form's resource list. Over the size limit it
-// returns a report saying so instead of the input.
-func readScanInput(c echo.Context) ([]byte, *views.ScanReport, error) {
+// scanInput is what the form brought: the document to scan, the file's
+// name when it came from a file, and the pasted text.
+type scanInput struct {
+	data     []byte
+	fileName string
+	pasted   string
+}
+
+// readScanInput reads the form's document. Over the size limit it returns
+// a report saying so instead of the input.
+func readScanInput(c echo.Context) (scanInput, *views.ScanReport, error) {
 	tooLarge := &views.ScanReport{Limit: fmt.Sprintf(
-		"The input is larger than the scanner's limit of %s. Split the resource list and scan the parts one by one, or use the API from a script.",
+		"The input is larger than the scanner's limit of %s. Split the document and scan the parts one by one, or use the API from a script.",
 		httpx.FormatBytes(scan.MaxInputBytes))}
 	raw, over, err := httpx.FormField(c, "resources", maxScanFormBytes)
 	if err != nil {
-		return nil, nil, err
+		return scanInput{}, nil, err
 	}
 	if over {
-		return nil, tooLarge, nil
+		return scanInput{}, tooLarge, nil
 	}
-	// JSON allows CR only as whitespace, so undoing the browser's CRLF
-	// changes nothing but the size, and keeps line numbers.
-	input := bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
-	if len(input) > scan.MaxInputBytes {
-		tooLarge.Limit = fmt.Sprintf("The input is %s, over the scanner's limit of %s. Split the resource list and scan the parts one by one.",
-			sizeText(len(input)), httpx.FormatBytes(scan.MaxInputBytes))
-		return nil, tooLarge, nil
+	// JSON and YAML allow CR only as line-break whitespace, so undoing the
+	// browser's CRLF changes nothing but the size, and keeps line numbers.
+	in := scanInput{data: bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))}
+	in.pasted = string(in.data)
+	if data, name, err := uploadedFile(c); err != nil {
+		return scanInput{}, nil, err
+	} else if name != "" && fileWins(in.data, data) {
+		in.data, in.fileName = data, name
 	}
-	return input, nil, nil
+	if len(in.data) > scan.MaxInputBytes {
+		tooLarge.Limit = fmt.Sprintf("The input is %s, over the scanner's limit of %s. Split the document and scan the parts one by one.",
+			sizeText(len(in.data)), httpx.FormatBytes(scan.MaxInputBytes))
+		return scanInput{}, tooLarge, nil
+	}
+	return in, nil, nil
+}
+
+// fileWins decides between the pasted text and a chosen file. The page's
+// script copies a chosen file into the textarea, so both usually arrive:
+// the file is scanned when the text is empty, is the file's text, or is
+// what a browser makes of a UTF-16 file read as UTF-8 (it holds NUL
+// characters, which JSON and YAML text cannot); otherwise the text was
+// edited after the file was chosen, and the text is scanned.
+func fileWins(text, file []byte) bool {
+	if len(bytes.TrimSpace(text)) == 0 || bytes.IndexByte(text, 0) >= 0 {
+		return true
+	}
+	file = bytes.TrimPrefix(file, []byte{0xEF, 0xBB, 0xBF})
+	return bytes.Equal(text, bytes.ReplaceAll(file, []byte("\r\n"), []byte("\n")))
+}
+
+// uploadedFile returns the bytes and name of a non-empty file posted as
+// "file"; the multipart form has been parsed (and its size bounded) by
+// FormField. A file over the limit is read only up to one byte past it.
+func uploadedFile(c echo.Context) ([]byte, string, error) {
+	form := c.Request().MultipartForm
+	if form == nil || len(form.File["file"]) == 0 || form.File["file"][0].Size == 0 {
+		return nil, "", nil
+	}
+	h := form.File["file"][0]
+	f, err := h.Open()
+	if err != nil {
+		return nil, "", echo.NewHTTPError(http.StatusBadRequest, "The uploaded file could not be read: "+err.Error())
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, scan.MaxInputBytes+1))
+	if err != nil {
+		return nil, "", echo.NewHTTPError(http.StatusBadRequest, "The uploaded file could not be read: "+err.Error())
+	}
+	return data, h.Filename, nil
 }
 
 // scanPageURL is the scanner page's absolute URL, as the request reached
@@ -115,7 +170,9 @@ func runScan(input []byte, pageURL string) (*views.ScanReport, int) {
 		switch {
 		case errors.As(err, &syn):
 			rep := &views.ScanReport{Syntax: syn}
-			rep.SyntaxLine, rep.SyntaxCaret = excerpt(input, syn)
+			if utf8.Valid(input) { // a UTF-16 file's lines are not the bytes' lines
+				rep.SyntaxLine, rep.SyntaxCaret = excerpt(input, syn)
+			}
 			return rep, http.StatusUnprocessableEntity
 		case errors.As(err, &lim):
 			return &views.ScanReport{Limit: upperFirst(lim.Message) + "."}, http.StatusRequestEntityTooLarge
@@ -126,7 +183,7 @@ func runScan(input []byte, pageURL string) (*views.ScanReport, int) {
 	}
 	rep := &views.ScanReport{Result: res}
 	// The JSON download is the API's body, byte for byte (app/api/scan.go).
-	if b, err := json.Marshal(map[string]*scan.Result{"data": res}); err == nil {
+	if b, err := json.Marshal(map[string]*scan.Result{"data": res}); err == nil { // the API's body without fail_on
 		rep.JSON = string(b)
 	}
 	if b, err := scan.SARIF(res, scan.SARIFOptions{InformationURI: pageURL}); err == nil {

@@ -93,7 +93,7 @@ func TestScanInBrowser(t *testing.T) {
 	}
 	var tmpl string
 	b.Run(chromedp.Evaluate(`document.querySelector('#scan-json-data').content.textContent`, &tmpl))
-	if len(got) == 0 || string(got) != tmpl || !strings.HasPrefix(tmpl, `{"data":{"summary":`) {
+	if len(got) == 0 || string(got) != tmpl || !strings.HasPrefix(tmpl, `{"data":{"format":"parapet","summary":`) {
 		t.Errorf("downloaded %d bytes; the template holds %d", len(got), len(tmpl))
 	}
 
@@ -137,6 +137,37 @@ func TestScanInBrowser(t *testing.T) {
 	b.Run(chromedp.Click(`[data-testid=scan-help] summary`, chromedp.ByQuery), chromedp.WaitVisible(`[data-testid=scan-help] table`, chromedp.ByQuery))
 	b.Screenshot("scan-help")
 
+	// A Terraform plan chosen as a file: the format is shown, a finding
+	// names the linked rule that caused it, unchecked types are listed.
+	plan, err := filepath.Abs("../scan/testdata/plan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Run(
+		chromedp.SetUploadFiles(`#scan-file`, []string{plan}, chromedp.ByQuery),
+		chromedp.Poll(`document.querySelector('#scan-input').value.includes('planned_values')`, nil, chromedp.WithPollingTimeout(3*time.Second)),
+		chromedp.Click(`[data-testid=scan-submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid=not-checked-table]`, chromedp.ByQuery),
+		apptest.Settled(),
+	)
+	if got := strings.Join(strings.Fields(b.Text(`[data-testid=scan-format]`)), " "); got != "Format: Terraform plan (JSON) · file plan.json" {
+		t.Errorf("format %q", got)
+	}
+	if n := b.Count(`[data-testid=finding-row]`); n != 10 {
+		t.Errorf("%d plan findings, want 10", n)
+	}
+	if n := b.Count(`[data-testid=finding-linked]`); n != 5 {
+		t.Errorf("%d findings name a linked resource, want 5", n)
+	}
+	var sideways string
+	b.Run(chromedp.Evaluate(`(w => w.scrollWidth > w.clientWidth ? w.scrollWidth + ">" + w.clientWidth : "")(document.querySelector('.scan-findings .table-wrap'))`, &sideways))
+	if sideways != "" {
+		var widths string
+		b.Run(chromedp.Evaluate(`Array.from(document.querySelectorAll('.scan-findings th')).map(th => th.offsetWidth).join(",") + " / " + Array.from(document.querySelectorAll('.scan-findings td')).filter(td => td.scrollWidth > td.clientWidth).map(td => td.dataset.label + ":" + td.scrollWidth + ">" + td.clientWidth).slice(0, 5).join(",")`, &widths))
+		t.Errorf("the findings table of a plan scrolls sideways: %s %s", sideways, widths)
+	}
+	b.Screenshot("scan-terraform")
+
 	// A phone: the sample again, findings as cards.
 	b.Run(
 		chromedp.EmulateViewport(390, 844),
@@ -152,6 +183,19 @@ func TestScanInBrowser(t *testing.T) {
 		t.Error("the page scrolls sideways on a phone")
 	}
 	b.Screenshot("scan-phone")
+	// Long Terraform addresses wrap on a phone.
+	b.Run(
+		chromedp.SetUploadFiles(`#scan-file`, []string{plan}, chromedp.ByQuery),
+		chromedp.Poll(`document.querySelector('#scan-input').value.includes('planned_values')`, nil, chromedp.WithPollingTimeout(3*time.Second)),
+		chromedp.Click(`[data-testid=scan-submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid=not-checked-table]`, chromedp.ByQuery),
+		apptest.Settled(),
+		chromedp.Evaluate(`document.documentElement.scrollWidth > window.innerWidth`, &overflow),
+	)
+	if overflow {
+		t.Error("a Terraform plan's report scrolls sideways on a phone")
+	}
+	b.Screenshot("scan-terraform-phone")
 	b.Run(chromedp.EmulateViewport(1280, 900))
 	b.ExpectNoProblems()
 }

@@ -79,7 +79,7 @@ func TestScanPage(t *testing.T) {
 			t.Fatalf("page: %d", res.StatusCode)
 		}
 		doc := res.Doc(t)
-		if got := strings.TrimSpace(doc.Find("label[for=scan-input]").Text()); got != "Resources (JSON)" {
+		if got := strings.TrimSpace(doc.Find("label[for=scan-input]").Text()); got != "Document (JSON or YAML)" {
 			t.Errorf("textarea label %q", got)
 		}
 		if doc.Find("textarea#scan-input[name=resources]").Length() != 1 || doc.Find("[data-testid=scan-submit]").Text() != "Scan" {
@@ -227,7 +227,7 @@ func TestScanPageInputProblems(t *testing.T) {
 
 		// Nothing pasted.
 		doc = scanHTMX(t, c, token, "  \n").Doc(t)
-		if !strings.Contains(doc.Find("[data-testid=input-problem]").Text(), "Paste a resource list") {
+		if !strings.Contains(doc.Find("[data-testid=input-problem]").Text(), "Paste a document") {
 			t.Errorf("empty input: %q", doc.Text())
 		}
 

@@ -1,0 +1,462 @@
+package scan
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// CloudFormation templates, JSON or YAML (yaml.go turns the short-form
+// tags into the long form first). Intrinsic functions are resolved as far
+// as the template allows:
+//   - Ref to a parameter takes its Default; without one the value is
+//     unknown. Ref and Fn::GetAtt to a resource name it (that is how a
+//     bucket policy or an ingress rule is linked to its bucket or group).
+//     Pseudo parameters (AWS::Region, ...) are unknown; AWS::NoValue
+//     removes the property.
+//   - Fn::Sub, Fn::Join, Fn::Select, Fn::Split, Fn::FindInMap and
+//     Fn::Base64 are computed when their inputs are known; Fn::ImportValue,
+//     Fn::GetAZs and Fn::Cidr are unknown.
+//   - Conditions (Fn::Equals, Fn::Not, Fn::And, Fn::Or, Condition) are
+//     decided from parameter defaults. One that cannot be decided is
+//     handled conservatively: both outcomes are checked and the findings
+//     say which condition was undecided. A resource whose Condition is
+//     false is not created, and is listed in not_checked with that reason.
+//
+// In-place suppressions: Metadata: {parapet: {suppress: [{rule, reason}]}}.
+
+type cfnTemplate struct {
+	params     map[string]any // parameter -> default, or unknown
+	conditions map[string]any
+	mappings   map[string]any
+	resources  map[string]map[string]any
+	decided    map[string]tri
+	deciding   map[string]bool
+	// per resource: conditions met that could not be decided, and the
+	// outcome assumed for them in this pass.
+	undecided map[string]bool
+	assume    bool
+}
+
+type tri int8
+
+const (
+	triUnknown tri = iota
+	triTrue
+	triFalse
+)
+
+// noValue is AWS::NoValue: the property is removed.
+type noValueT struct{}
+
+// refTo is a resource named by Ref or Fn::GetAtt.
+type refTo struct{ logical string }
+
+func scanCloudFormation(doc map[string]any, format string, lines map[string]int, env *envelope) (*Result, error) {
+	resources, ok := doc["Resources"].(map[string]any)
+	if !ok {
+		return nil, &ValidationError{Problems: []Problem{{Path: "Resources", Message: "a CloudFormation template needs a Resources object"}}}
+	}
+	if len(resources) > MaxResources {
+		return nil, &LimitError{Limit: "resources", Max: MaxResources, Message: fmt.Sprintf(
+			"the document has more than %d resources; the limit is %d per scan", MaxResources, MaxResources)}
+	}
+	t := &cfnTemplate{params: map[string]any{}, conditions: mapOf(doc["Conditions"]), mappings: mapOf(doc["Mappings"]),
+		resources: map[string]map[string]any{}, decided: map[string]tri{}, deciding: map[string]bool{}}
+	for name, p := range mapOf(doc["Parameters"]) {
+		if d, ok := mapOf(p)["Default"]; ok {
+			t.params[name] = d
+		} else {
+			t.params[name] = unknown
+		}
+	}
+	ids := make([]string, 0, len(resources))
+	for id, r := range resources {
+		ids = append(ids, id)
+		t.resources[id] = mapOf(r)
+	}
+	// Template order when lines are known (YAML), else by logical id: a
+	// JSON object has no order encoding/json keeps.
+	sort.Slice(ids, func(i, j int) bool {
+		if lines[ids[i]] != lines[ids[j]] {
+			return lines[ids[i]] < lines[ids[j]]
+		}
+		return ids[i] < ids[j]
+	})
+	g := newGraph(format)
+	var problems []Problem
+	for _, id := range ids {
+		r := t.resources[id]
+		typ, _ := r["Type"].(string)
+		if r == nil || typ == "" {
+			problems = append(problems, Problem{Path: "Resources." + id + ".Type", Message: "is required"})
+			continue
+		}
+		n := &node{addr: id, typ: typ, line: lines[id], base: "Resources." + id + ".Properties"}
+		n.suppress = metadataSuppressions(id, r, typ, &problems)
+		t.undecided, t.assume = map[string]bool{}, true
+		if c, ok := r["Condition"].(string); ok {
+			switch t.condition(c) {
+			case triFalse:
+				n.skip = "its condition " + c + " is false with the parameters' defaults: not created"
+			case triUnknown:
+				n.note = "condition " + c + " could not be decided; checked as if it were true"
+			}
+		}
+		n.attrs = mapOf(t.eval(r["Properties"]))
+		if n.attrs == nil {
+			n.attrs = map[string]any{}
+		}
+		if len(t.undecided) > 0 {
+			t.assume = false
+			n.alt = mapOf(t.eval(r["Properties"]))
+			if n.alt == nil {
+				n.alt = map[string]any{}
+			}
+			names := make([]string, 0, len(t.undecided))
+			for c := range t.undecided {
+				names = append(names, c)
+			}
+			sort.Strings(names)
+			note := "condition " + joinAnd(names) + " could not be decided; both outcomes were checked"
+			n.note = strings.TrimPrefix(n.note+"; "+note, "; ")
+		}
+		if fam, ok := families[typ]; ok {
+			for _, k := range fam.link {
+				if ref, ok := n.attrs[k].(refTo); ok {
+					n.target = ref.logical
+					break
+				}
+			}
+		}
+		g.add(n)
+	}
+	if len(problems) > 0 {
+		return nil, validationError(problems)
+	}
+	return g.evaluate(env), nil
+}
+
+func validationError(problems []Problem) *ValidationError {
+	ve := &ValidationError{Problems: problems}
+	if len(problems) > MaxProblems {
+		ve.Problems, ve.Omitted = problems[:MaxProblems], len(problems)-MaxProblems
+	}
+	return ve
+}
+
+// metadataSuppressions reads Metadata.parapet.suppress of a resource.
+func metadataSuppressions(id string, r map[string]any, typ string, problems *[]Problem) []suppression {
+	list := listOf(mapOf(mapOf(r["Metadata"])["parapet"])["suppress"])
+	kind := families[typ].kind
+	var out []suppression
+	for j, s := range list {
+		path := "Resources." + id + ".Metadata.parapet.suppress[" + strconv.Itoa(j) + "]"
+		sm := mapOf(s)
+		rule, _ := sm["rule"].(string)
+		reason, _ := sm["reason"].(string)
+		id, known := ruleByID(rule)
+		switch {
+		case !known:
+			*problems = append(*problems, Problem{Path: path + ".rule", Message: unknownRule(rule, kind)})
+		case kind != "" && catalogue[id].ResourceType != kind:
+			*problems = append(*problems, Problem{Path: path + ".rule", Message: fmt.Sprintf("rule %s does not apply to %s resources; %s", rule, typ, rulesFor(kind))})
+		case strings.TrimSpace(reason) == "":
+			*problems = append(*problems, Problem{Path: path + ".reason", Message: "is required: say why the finding is accepted"})
+		default:
+			out = append(out, suppression{rule: id, reason: reason})
+		}
+	}
+	return out
+}
+
+// eval resolves the intrinsic functions of a value.
+func (t *cfnTemplate) eval(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 1 {
+			for k, arg := range x {
+				if k == "Ref" || k == "Condition" || strings.HasPrefix(k, "Fn::") {
+					return t.intrinsic(k, arg)
+				}
+			}
+		}
+		out := make(map[string]any, len(x))
+		for k, sub := range x {
+			if r := t.eval(sub); r != (noValueT{}) {
+				out[k] = r
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, 0, len(x))
+		for _, sub := range x {
+			if r := t.eval(sub); r != (noValueT{}) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	return v
+}
+
+func (t *cfnTemplate) intrinsic(fn string, arg any) any {
+	args, _ := arg.([]any)
+	switch fn {
+	case "Ref":
+		name, _ := arg.(string)
+		if name == "AWS::NoValue" {
+			return noValueT{}
+		}
+		if p, ok := t.params[name]; ok {
+			return p
+		}
+		if _, ok := t.resources[name]; ok {
+			return refTo{name}
+		}
+		return unknown
+	case "Fn::GetAtt":
+		switch a := arg.(type) {
+		case string:
+			name, _, _ := strings.Cut(a, ".")
+			return refTo{name}
+		case []any:
+			if len(a) > 0 {
+				if name, ok := a[0].(string); ok {
+					return refTo{name}
+				}
+			}
+		}
+		return unknown
+	case "Fn::If":
+		if len(args) != 3 {
+			return unknown
+		}
+		name, _ := args[0].(string)
+		switch t.condition(name) {
+		case triTrue:
+			return t.eval(args[1])
+		case triFalse:
+			return t.eval(args[2])
+		}
+		t.undecided[name] = true
+		if t.assume {
+			return t.eval(args[1])
+		}
+		return t.eval(args[2])
+	case "Fn::Join":
+		if len(args) != 2 {
+			return unknown
+		}
+		sep, ok := t.eval(args[0]).(string)
+		parts := listOf(t.eval(args[1]))
+		if !ok {
+			return unknown
+		}
+		strs := make([]string, len(parts))
+		for i, p := range parts {
+			s, ok := p.(string)
+			if !ok {
+				return unknown
+			}
+			strs[i] = s
+		}
+		return strings.Join(strs, sep)
+	case "Fn::Sub":
+		return t.sub(arg)
+	case "Fn::Select":
+		if len(args) != 2 {
+			return unknown
+		}
+		i, ok := intOf(t.eval(args[0]))
+		list, isList := t.eval(args[1]).([]any)
+		if !ok || !isList || i < 0 || i >= len(list) {
+			return unknown
+		}
+		return list[i]
+	case "Fn::Split":
+		if len(args) != 2 {
+			return unknown
+		}
+		sep, ok1 := t.eval(args[0]).(string)
+		s, ok2 := t.eval(args[1]).(string)
+		if !ok1 || !ok2 {
+			return unknown
+		}
+		var out []any
+		for _, p := range strings.Split(s, sep) {
+			out = append(out, p)
+		}
+		return out
+	case "Fn::FindInMap":
+		if len(args) != 3 {
+			return unknown
+		}
+		var keys [3]string
+		for i, a := range args {
+			k, ok := t.eval(a).(string)
+			if !ok {
+				return unknown
+			}
+			keys[i] = k
+		}
+		if v, ok := mapOf(mapOf(t.mappings[keys[0]])[keys[1]])[keys[2]]; ok {
+			return v
+		}
+		return unknown
+	case "Fn::Base64":
+		return t.eval(arg)
+	case "Condition":
+		name, _ := arg.(string)
+		switch t.condition(name) {
+		case triTrue:
+			return true
+		case triFalse:
+			return false
+		}
+		return unknown
+	}
+	return unknown // Fn::ImportValue, Fn::GetAZs, Fn::Cidr, and anything new
+}
+
+// sub computes Fn::Sub when every variable is known.
+func (t *cfnTemplate) sub(arg any) any {
+	var tmpl string
+	vars := map[string]any{}
+	switch a := arg.(type) {
+	case string:
+		tmpl = a
+	case []any:
+		if len(a) != 2 {
+			return unknown
+		}
+		s, ok := a[0].(string)
+		if !ok {
+			return unknown
+		}
+		tmpl = s
+		for k, v := range mapOf(a[1]) {
+			vars[k] = t.eval(v)
+		}
+	default:
+		return unknown
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(tmpl, "${")
+		if i < 0 {
+			b.WriteString(tmpl)
+			return b.String()
+		}
+		b.WriteString(tmpl[:i])
+		j := strings.IndexByte(tmpl[i:], '}')
+		if j < 0 {
+			b.WriteString(tmpl[i:])
+			return b.String()
+		}
+		name := tmpl[i+2 : i+j]
+		tmpl = tmpl[i+j+1:]
+		if strings.HasPrefix(name, "!") {
+			b.WriteString("${" + name[1:] + "}")
+			continue
+		}
+		v, ok := vars[name]
+		if !ok {
+			v, ok = t.params[name]
+		}
+		s, isStr := strOf(v)
+		if !ok || !isStr {
+			return unknown
+		}
+		b.WriteString(s)
+	}
+}
+
+// condition decides a named condition from the parameters' defaults.
+func (t *cfnTemplate) condition(name string) tri {
+	if d, ok := t.decided[name]; ok {
+		return d
+	}
+	expr, ok := t.conditions[name]
+	if !ok || t.deciding[name] {
+		return triUnknown
+	}
+	t.deciding[name] = true
+	d := t.decide(expr)
+	t.deciding[name] = false
+	t.decided[name] = d
+	return d
+}
+
+func (t *cfnTemplate) decide(expr any) tri {
+	m := mapOf(expr)
+	if len(m) != 1 {
+		return triUnknown
+	}
+	for fn, arg := range m {
+		args, _ := arg.([]any)
+		switch fn {
+		case "Fn::Equals":
+			if len(args) != 2 {
+				return triUnknown
+			}
+			a, okA := strOf(t.eval(args[0]))
+			b, okB := strOf(t.eval(args[1]))
+			if !okA || !okB {
+				return triUnknown
+			}
+			return triOf(a == b)
+		case "Fn::Not":
+			if len(args) != 1 {
+				return triUnknown
+			}
+			switch t.decide(args[0]) {
+			case triTrue:
+				return triFalse
+			case triFalse:
+				return triTrue
+			}
+			return triUnknown
+		case "Fn::And", "Fn::Or":
+			all, some, unk := true, false, false
+			for _, a := range args {
+				switch t.decide(a) {
+				case triTrue:
+					some = true
+				case triFalse:
+					all = false
+				default:
+					unk = true
+				}
+			}
+			if fn == "Fn::And" {
+				if !all {
+					return triFalse
+				}
+				if unk {
+					return triUnknown
+				}
+				return triTrue
+			}
+			if some {
+				return triTrue
+			}
+			if unk {
+				return triUnknown
+			}
+			return triFalse
+		case "Condition":
+			name, _ := arg.(string)
+			return t.condition(name)
+		}
+	}
+	return triUnknown
+}
+
+func triOf(b bool) tri {
+	if b {
+		return triTrue
+	}
+	return triFalse
+}

@@ -1,0 +1,188 @@
+package scan
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Formats are told apart by content, not by name or Content-Type: a
+// document starting with '{' or '[' is JSON, anything else YAML. In JSON
+// the first top-level key that only one format has decides:
+//   - resources: our own format;
+//   - document, suppressions, baseline: the envelope;
+//   - format_version, terraform_version, planned_values, values,
+//     resource_changes, configuration, prior_state: Terraform (a plan
+//     when it has planned_values, a state otherwise);
+//   - AWSTemplateFormatVersion, Resources, Transform: CloudFormation.
+//
+// A JSON document with none of them is read as our format, which then says
+// what is missing.
+
+type family8 uint8
+
+const (
+	famOwn family8 = iota
+	famEnvelope
+	famTerraform
+	famCloudFormation
+)
+
+func familyOfKey(key string) (family8, bool) {
+	switch key {
+	case "resources":
+		return famOwn, true
+	case "document", "suppressions", "baseline":
+		return famEnvelope, true
+	case "format_version", "terraform_version", "planned_values", "values", "resource_changes", "configuration", "prior_state":
+		return famTerraform, true
+	case "AWSTemplateFormatVersion", "Resources", "Transform":
+		return famCloudFormation, true
+	}
+	return famOwn, false
+}
+
+// detectJSON reads top-level keys until one decides the format.
+func detectJSON(data []byte) (fam family8, err error) {
+	r := &reader{data: data, maxDepth: MaxDocumentDepth}
+	defer func() {
+		if e := recover(); e != nil {
+			if _, ok := e.(abort); !ok {
+				panic(e)
+			}
+			fam, err = famOwn, nil // our parser reports the problem in its own words
+		}
+	}()
+	if r.valueStart() != '{' {
+		return famOwn, nil
+	}
+	r.enter()
+	for first := true; ; first = false {
+		key, ok := r.objectKey(first)
+		if !ok {
+			return famOwn, nil
+		}
+		if f, ok := familyOfKey(string(key)); ok {
+			return f, nil
+		}
+		r.skip()
+	}
+}
+
+// looksJSON tells JSON from YAML by the first character: an object, an
+// array, a string or a number (YAML documents of interest start with a key,
+// "---" or a comment). An empty document goes to our parser, which says so.
+func looksJSON(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	if len(t) == 0 {
+		return true
+	}
+	switch c := t[0]; {
+	case c == '{' || c == '[' || c == '"' || isDigit(c):
+		return true
+	case c == '-':
+		return len(t) > 1 && isDigit(t[1])
+	}
+	for _, lit := range []string{"true", "false", "null"} {
+		if string(bytes.TrimSpace(t)) == lit {
+			return true
+		}
+	}
+	return false
+}
+
+// validateJSON checks the syntax and nesting of a document the adapters
+// then decode with encoding/json, so errors have lines and our wording.
+func validateJSON(data []byte) (err error) {
+	r := &reader{data: data, maxDepth: MaxDocumentDepth}
+	defer func() {
+		if e := recover(); e != nil {
+			a, ok := e.(abort)
+			if !ok {
+				panic(e)
+			}
+			err = a.err
+		}
+	}()
+	r.skip()
+	r.ws()
+	if r.pos < len(r.data) {
+		r.fail("after top-level value")
+	}
+	return nil
+}
+
+// scanDocument dispatches a UTF-8 document to its adapter. nested is true
+// for the document inside an envelope.
+func scanDocument(data []byte, env *envelope, nested bool) (*Result, error) {
+	if !looksJSON(data) {
+		return scanYAML(data, env, nested)
+	}
+	fam, _ := detectJSON(data)
+	switch fam {
+	case famEnvelope:
+		if nested {
+			return nil, &ValidationError{Problems: []Problem{{Path: "document", Message: "an envelope cannot hold another envelope"}}}
+		}
+		if err := validateJSON(data); err != nil {
+			return nil, err
+		}
+		doc, err := env.parse(data)
+		if err != nil {
+			return nil, err
+		}
+		res, err := scanDocument(doc, env, true)
+		if err != nil {
+			return nil, err
+		}
+		env.finish(res)
+		return res, nil
+	case famTerraform:
+		return scanTerraform(data, env)
+	case famCloudFormation:
+		doc, lines, err := readCloudFormationJSON(data)
+		if err != nil {
+			return nil, err
+		}
+		return scanCloudFormation(doc, FormatCloudFormationJSON, lines, env)
+	}
+	return scanOwn(data, env)
+}
+
+// scanYAML reads a YAML document: a CloudFormation template, or an
+// envelope (which is re-read as JSON, its document included).
+func scanYAML(data []byte, env *envelope, nested bool) (*Result, error) {
+	v, lines, err := parseYAML(data)
+	if err != nil {
+		return nil, err
+	}
+	m, _ := v.(map[string]any)
+	if m == nil {
+		return nil, &ValidationError{Problems: []Problem{{Message: fmt.Sprintf(
+			"the YAML document must be a mapping: a CloudFormation template or an envelope, got %s", yamlKind(v))}}}
+	}
+	for k := range m {
+		if f, ok := familyOfKey(k); ok && f == famEnvelope {
+			b, err := json.Marshal(m)
+			if err != nil {
+				return nil, &ValidationError{Problems: []Problem{{Message: err.Error()}}}
+			}
+			return scanDocument(b, env, nested)
+		}
+	}
+	if _, ok := m["Resources"]; ok {
+		return scanCloudFormation(m, FormatCloudFormationYAML, lines, env)
+	}
+	return nil, &ValidationError{Problems: []Problem{{Path: "Resources",
+		Message: "YAML is read for CloudFormation templates, which need a Resources mapping; Terraform and our own format are JSON"}}}
+}
+
+func yamlKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "nothing"
+	case []any:
+		return "a sequence"
+	}
+	return "a scalar"
+}

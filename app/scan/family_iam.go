@@ -1,0 +1,60 @@
+package scan
+
+import "strconv"
+
+// IAM: the permission policies a resource carries. Trust policies
+// (assume_role_policy, AssumeRolePolicyDocument) say who may assume a role,
+// not what it may do, and are not read; Deny statements grant nothing. A
+// document may be an object or a JSON string; one that is unknown until
+// apply (jsonencode of a value from another resource) is not read.
+// NotAction and NotResource statements are not evaluated.
+
+func (b *builder) iam(r *resource, n *node, attrs map[string]any) {
+	switch n.typ {
+	case "aws_iam_policy", "aws_iam_role_policy", "aws_iam_user_policy", "aws_iam_group_policy":
+		b.document(r, attrs["policy"], n.base+".policy")
+	case "aws_iam_role":
+		for i, p := range listOf(attrs["inline_policy"]) {
+			b.document(r, mapOf(p)["policy"], n.base+".inline_policy["+strconv.Itoa(i)+"].policy")
+		}
+	case "AWS::IAM::Policy", "AWS::IAM::ManagedPolicy":
+		b.document(r, attrs["PolicyDocument"], n.base+".PolicyDocument")
+	case "AWS::IAM::Role", "AWS::IAM::User", "AWS::IAM::Group":
+		for i, p := range listOf(attrs["Policies"]) {
+			b.document(r, mapOf(p)["PolicyDocument"], n.base+".Policies["+strconv.Itoa(i)+"].PolicyDocument")
+		}
+	}
+}
+
+func (b *builder) document(r *resource, v any, path string) {
+	doc, ok := policyDocument(v)
+	if !ok {
+		return
+	}
+	for j, st := range listOf(doc["Statement"]) {
+		sm := mapOf(st)
+		if sm == nil || sm["Effect"] != "Allow" {
+			continue
+		}
+		sp := path + ".Statement[" + strconv.Itoa(j) + "]"
+		r.statements = append(r.statements, statement{
+			actions: b.items(sm["Action"], sp+".Action"),
+			targets: b.items(sm["Resource"], sp+".Resource"),
+		})
+	}
+}
+
+func (b *builder) items(v any, path string) []item {
+	list := listOf(v)
+	out := make([]item, 0, len(list))
+	for k, x := range list {
+		if s, ok := x.(string); ok {
+			p := path
+			if _, isList := v.([]any); isList {
+				p += "[" + strconv.Itoa(k) + "]"
+			}
+			out = append(out, item{value: s, index: k, offset: b.next(), path: p})
+		}
+	}
+	return out
+}

@@ -1,0 +1,336 @@
+package scan
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The other formats (Terraform plan and state, CloudFormation) are read by
+// adapters (terraform.go, cloudformation.go) into one normalized resource
+// graph: a node per resource with its address, provider type and resolved
+// attributes, and for a resource that configures another (a bucket's ACL,
+// a group's rule) the address of that other one. The families (family_*.go)
+// turn nodes into the resources the checks read, so the twelve rules run on
+// the graph whatever the format.
+
+// Formats of a Result.
+const (
+	FormatParapet            = "parapet"
+	FormatTerraformPlan      = "terraform_plan"
+	FormatTerraformState     = "terraform_state"
+	FormatCloudFormationJSON = "cloudformation_json"
+	FormatCloudFormationYAML = "cloudformation_yaml"
+)
+
+// MaxNotCheckedAddresses is how many addresses a not_checked entry lists;
+// Count has them all.
+const MaxNotCheckedAddresses = 100
+
+// node is one resource of a Terraform or CloudFormation document.
+type node struct {
+	addr string // Terraform address or CloudFormation logical id
+	typ  string // provider type
+	line int    // 1-based line of the resource, 0 when the format has none
+	base string // path prefix of its attributes, e.g. aws_s3_bucket.b or Resources.B.Properties
+
+	attrs map[string]any // resolved values; unknownValue where unknown until apply
+	// alt is a second reading of attrs when a CloudFormation condition
+	// could not be decided: attrs assume it true, alt false, and both are
+	// checked.
+	alt  map[string]any
+	note string
+
+	target   string // address of the resource this one configures, if found
+	suppress []suppression
+	skip     string // why the resource is not checked although its type is (e.g. its condition is false)
+}
+
+// unknownValue stands for a value known only after apply, or one that
+// depends on something the document does not say. It is never a default
+// and never false: a rule that needs it does not fire.
+type unknownValue struct{}
+
+var unknown any = unknownValue{}
+
+func isUnknown(v any) bool { _, ok := v.(unknownValue); return ok }
+
+// family says what the scanner does with a provider type.
+type family struct {
+	kind string // the rule family: typeS3Bucket, typeSecurityGroup, typeIAMPolicy, typeDatabase
+	// link lists the attributes naming the resource this type configures;
+	// empty for a primary resource.
+	link []string
+}
+
+var families = map[string]family{
+	"aws_s3_bucket":                                      {kind: typeS3Bucket},
+	"aws_s3_bucket_acl":                                  {typeS3Bucket, []string{"bucket"}},
+	"aws_s3_bucket_public_access_block":                  {typeS3Bucket, []string{"bucket"}},
+	"aws_s3_bucket_policy":                               {typeS3Bucket, []string{"bucket"}},
+	"aws_s3_bucket_server_side_encryption_configuration": {typeS3Bucket, []string{"bucket"}},
+	"AWS::S3::Bucket":                                    {kind: typeS3Bucket},
+	"AWS::S3::BucketPolicy":                              {typeS3Bucket, []string{"Bucket"}},
+
+	"aws_security_group":                  {kind: typeSecurityGroup},
+	"aws_security_group_rule":             {typeSecurityGroup, []string{"security_group_id"}},
+	"aws_vpc_security_group_ingress_rule": {typeSecurityGroup, []string{"security_group_id"}},
+	"AWS::EC2::SecurityGroup":             {kind: typeSecurityGroup},
+	"AWS::EC2::SecurityGroupIngress":      {typeSecurityGroup, []string{"GroupId", "GroupName"}},
+
+	"aws_iam_policy":          {kind: typeIAMPolicy},
+	"aws_iam_role_policy":     {kind: typeIAMPolicy},
+	"aws_iam_user_policy":     {kind: typeIAMPolicy},
+	"aws_iam_group_policy":    {kind: typeIAMPolicy},
+	"aws_iam_role":            {kind: typeIAMPolicy},
+	"AWS::IAM::Policy":        {kind: typeIAMPolicy},
+	"AWS::IAM::ManagedPolicy": {kind: typeIAMPolicy},
+	"AWS::IAM::Role":          {kind: typeIAMPolicy},
+	"AWS::IAM::User":          {kind: typeIAMPolicy},
+	"AWS::IAM::Group":         {kind: typeIAMPolicy},
+	"aws_db_instance":         {kind: typeDatabase},
+	"aws_rds_cluster":         {kind: typeDatabase},
+	"AWS::RDS::DBInstance":    {kind: typeDatabase},
+	"AWS::RDS::DBCluster":     {kind: typeDatabase},
+}
+
+// graph is a normalized document.
+type graph struct {
+	format string
+	nodes  []*node
+	byAddr map[string]*node
+}
+
+func newGraph(format string) *graph { return &graph{format: format, byAddr: map[string]*node{}} }
+
+func (g *graph) add(n *node) {
+	g.nodes = append(g.nodes, n)
+	g.byAddr[n.addr] = n
+}
+
+// evaluate runs the checks on every node: a primary resource with the
+// resources linked to it, a linked resource whose target is not in the
+// document on its own, and lists the types without rules in not_checked.
+func (g *graph) evaluate(env *envelope) *Result {
+	children := map[*node][]*node{}
+	attached := map[*node]bool{}
+	for _, n := range g.nodes {
+		fam, ok := families[n.typ]
+		if !ok || len(fam.link) == 0 || n.skip != "" {
+			continue
+		}
+		if t := g.byAddr[n.target]; t != nil && t != n && t.skip == "" {
+			if tf, ok := families[t.typ]; ok && tf.kind == fam.kind && len(tf.link) == 0 {
+				children[t] = append(children[t], n)
+				attached[n] = true
+			}
+		}
+	}
+	e := &evaluator{format: g.format, adapted: true, env: env}
+	nc := notChecked{}
+	for i, n := range g.nodes {
+		fam, ok := families[n.typ]
+		switch {
+		case !ok:
+			nc.add(n.typ, n.addr, "the scanner has no rules for this type")
+		case n.skip != "":
+			nc.add(n.typ, n.addr, n.skip)
+		case !attached[n]:
+			b := &builder{seq: 0}
+			r := b.resource(i, n, fam.kind, children[n])
+			e.check(r)
+		}
+	}
+	res := e.result(nil, len(g.nodes), nil)
+	res.NotChecked = nc.list()
+	return res
+}
+
+// notChecked groups unchecked resources by type and reason.
+type notChecked map[[2]string]*NotChecked
+
+func (nc notChecked) add(typ, addr, reason string) {
+	k := [2]string{typ, reason}
+	e := nc[k]
+	if e == nil {
+		e = &NotChecked{Type: typ, Reason: reason, Addresses: []string{}}
+		nc[k] = e
+	}
+	e.Count++
+	if len(e.Addresses) < MaxNotCheckedAddresses {
+		e.Addresses = append(e.Addresses, addr)
+	}
+}
+
+func (nc notChecked) list() []NotChecked {
+	out := make([]NotChecked, 0, len(nc))
+	for _, e := range nc {
+		out = append(out, *e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Type != out[j].Type {
+			return out[i].Type < out[j].Type
+		}
+		return out[i].Reason < out[j].Reason
+	})
+	return out
+}
+
+// builder turns a node and its linked nodes into the resource the checks
+// read. seq numbers the causes in the order they are read, which is the
+// order of the findings within the resource.
+type builder struct {
+	seq int
+}
+
+func (b *builder) next() int { b.seq++; return b.seq }
+
+func (b *builder) resource(i int, n *node, kind string, linked []*node) *resource {
+	r := b.read(i, n, n.attrs, kind, linked, func(c *node) map[string]any { return c.attrs })
+	if n.alt != nil || anyAlt(linked) {
+		alt := b.read(i, n, orAttrs(n.alt, n.attrs), kind, linked, func(c *node) map[string]any { return orAttrs(c.alt, c.attrs) })
+		merge(r, alt)
+	}
+	r.note = n.note
+	for _, c := range linked {
+		if c.note != "" && !strings.Contains(r.note, c.note) {
+			r.note = strings.TrimPrefix(r.note+"; "+c.note, "; ")
+		}
+	}
+	return r
+}
+
+func anyAlt(ns []*node) bool {
+	for _, n := range ns {
+		if n.alt != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func orAttrs(a, b map[string]any) map[string]any {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+func (b *builder) read(i int, n *node, attrs map[string]any, kind string, linked []*node, attrsOf func(*node) map[string]any) *resource {
+	r := &resource{index: i, typ: kind, name: n.addr, ptype: n.typ, line: n.line, suppress: n.suppress}
+	switch kind {
+	case typeS3Bucket:
+		b.s3(r, n, attrs, linked, attrsOf)
+	case typeSecurityGroup:
+		b.securityGroup(r, n, attrs, linked, attrsOf)
+	case typeIAMPolicy:
+		b.iam(r, n, attrs)
+	case typeDatabase:
+		b.database(r, n, attrs)
+	}
+	return r
+}
+
+// merge adds to r what the other reading of an undecided condition finds:
+// a flag takes the worse of the two values, lists take both.
+func merge(r, alt *resource) {
+	pick := func(dst, src *flag, bad func(flag) bool) {
+		if !dst.set || bad(*src) && !bad(*dst) {
+			*dst = *src
+		}
+	}
+	isOn := func(f flag) bool { return f.set && f.on }
+	isOff := func(f flag) bool { return f.set && !f.on }
+	pick(&r.publicRead, &alt.publicRead, isOn)
+	pick(&r.publiclyAccessible, &alt.publiclyAccessible, isOn)
+	pick(&r.encrypted, &alt.encrypted, isOff)
+	r.ingress = append(r.ingress, alt.ingress...)
+	r.statements = append(r.statements, alt.statements...)
+}
+
+// Reading attribute values. JSON numbers are float64, YAML ones too after
+// conversion; CloudFormation often writes booleans and numbers as strings.
+
+// attr returns a present value: not absent, not null, not AWS::NoValue.
+func attr(m map[string]any, key string) (any, bool) {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return nil, false
+	}
+	return v, true
+}
+
+func boolOf(v any) (b, ok bool) {
+	switch x := v.(type) {
+	case bool:
+		return x, true
+	case string:
+		switch strings.ToLower(x) {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
+	}
+	return false, false
+}
+
+func strOf(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), true
+	case json.Number:
+		return x.String(), true
+	case bool:
+		return strconv.FormatBool(x), true
+	}
+	return "", false
+}
+
+func intOf(v any) (int, bool) {
+	switch x := v.(type) {
+	case float64:
+		if x == float64(int(x)) {
+			return int(x), true
+		}
+	case string:
+		n, err := strconv.Atoi(strings.TrimSpace(x))
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// listOf reads a list; a single value is a list of one (IAM's Action and
+// Resource, CloudFormation's shorthand).
+func listOf(v any) []any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case []any:
+		return x
+	}
+	return []any{v}
+}
+
+func mapOf(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+// flagOf reads a boolean attribute: set when known, with the evidence.
+func (b *builder) flagOf(n *node, attrs map[string]any, key string) (f flag, present bool) {
+	v, ok := attr(attrs, key)
+	if !ok {
+		return flag{}, false
+	}
+	on, known := boolOf(v)
+	if !known {
+		return flag{}, true // unknown until apply, or not a boolean: no finding either way
+	}
+	return flag{set: true, on: on, offset: b.next(), path: n.base + "." + key, why: key + " is " + strconv.FormatBool(on)}, true
+}
+
+func linkedOf(n *node) *Linked { return &Linked{Type: n.typ, Name: n.addr} }

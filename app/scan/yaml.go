@@ -1,0 +1,180 @@
+package scan
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// YAML input (CloudFormation templates, or an envelope) is parsed into
+// yaml.Node trees, which keep tags, then converted to the values
+// encoding/json produces, with CloudFormation's short-form tags turned
+// into the long form: !Ref x is {"Ref": x}, !GetAtt a.b is
+// {"Fn::GetAtt": ["a", "b"]}, !Condition c is {"Condition": c}, and every
+// other !Name is {"Fn::Name": ...} (!Sub, !Join, !If, !Equals, !Select,
+// !FindInMap, !Base64, !Split, !Not, !And, !Or, !ImportValue, !GetAZs,
+// !Cidr, and any function added later).
+//
+// Aliases are expanded, so an "alias bomb" (a few lines whose aliases
+// expand to billions of nodes) is refused: at most MaxYAMLAliases aliases
+// written in the document and MaxYAMLNodes values after expansion. A key given twice in a mapping is
+// a validation error, as in JSON.
+
+const (
+	// MaxYAMLNodes bounds the values of a YAML document after aliases are
+	// expanded.
+	MaxYAMLNodes = 1_000_000
+	// MaxYAMLAliases bounds the aliases (*name) of a YAML document.
+	MaxYAMLAliases = 1_000
+)
+
+type yamlConverter struct {
+	nodes, aliases int
+	inAlias        int // > 0 while expanding an alias: its own aliases are not counted again
+	depth          int
+	problems       []Problem
+	lines          map[string]int // line of each key of the top-level Resources
+}
+
+// parseYAML reads a YAML document into JSON-like values.
+func parseYAML(data []byte) (any, map[string]int, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, nil, yamlSyntaxError(err)
+	}
+	c := &yamlConverter{lines: map[string]int{}}
+	v, err := c.convert(&root, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(c.problems) > 0 {
+		return nil, nil, validationError(c.problems)
+	}
+	return v, c.lines, nil
+}
+
+// yamlSyntaxError turns the library's "yaml: line 3: did not find
+// expected key" into a SyntaxError with the line.
+func yamlSyntaxError(err error) *SyntaxError {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 1
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if num, after, ok := strings.Cut(rest, ": "); ok {
+			if n, err := strconv.Atoi(num); err == nil {
+				line, msg = n, after
+			}
+		}
+	}
+	return &SyntaxError{Line: line, Column: 1, Msg: "invalid YAML: " + msg}
+}
+
+func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
+	c.nodes++
+	if c.nodes > MaxYAMLNodes {
+		return nil, &LimitError{Limit: "yaml_nodes", Max: MaxYAMLNodes, Message: fmt.Sprintf(
+			"the YAML document has more than %d values once its aliases are expanded; the limit is %d", MaxYAMLNodes, MaxYAMLNodes)}
+	}
+	c.depth++
+	defer func() { c.depth-- }()
+	if c.depth > MaxDocumentDepth {
+		return nil, &LimitError{Limit: "depth", Max: MaxDocumentDepth, Message: fmt.Sprintf(
+			"YAML nesting is deeper than %d levels at line %d; the limit is %d", MaxDocumentDepth, n.Line, MaxDocumentDepth)}
+	}
+	var v any
+	var err error
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return c.convert(n.Content[0], path)
+	case yaml.AliasNode:
+		if c.inAlias == 0 {
+			c.aliases++
+		}
+		if c.aliases > MaxYAMLAliases {
+			return nil, &LimitError{Limit: "yaml_aliases", Max: MaxYAMLAliases, Message: fmt.Sprintf(
+				"the YAML document has more than %d aliases; the limit is %d", MaxYAMLAliases, MaxYAMLAliases)}
+		}
+		c.inAlias++
+		defer func() { c.inAlias-- }()
+		return c.convert(n.Alias, path)
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, val := n.Content[i], n.Content[i+1]
+			key := k.Value
+			kp := key
+			if path != "" {
+				kp = path + "." + key
+			}
+			if _, dup := m[key]; dup {
+				c.problems = append(c.problems, Problem{Path: kp, Message: duplicateKey + fmt.Sprintf(" (line %d)", k.Line)})
+				continue
+			}
+			if path == "Resources" {
+				c.lines[key] = k.Line
+			}
+			if m[key], err = c.convert(val, kp); err != nil {
+				return nil, err
+			}
+		}
+		v = m
+	case yaml.SequenceNode:
+		l := make([]any, len(n.Content))
+		for i, e := range n.Content {
+			if l[i], err = c.convert(e, path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return nil, err
+			}
+		}
+		v = l
+	case yaml.ScalarNode:
+		v = scalar(n)
+	}
+	return shortForm(n, v), nil
+}
+
+// scalar reads a plain scalar by its resolved tag.
+func scalar(n *yaml.Node) any {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil
+	case "!!bool":
+		if b, ok := boolOf(n.Value); ok {
+			return b
+		}
+	case "!!int", "!!float":
+		var f float64
+		if err := n.Decode(&f); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return f
+		}
+	}
+	return n.Value
+}
+
+// shortForm turns a CloudFormation short-form tag into the long form.
+func shortForm(n *yaml.Node, v any) any {
+	tag := n.Tag
+	if !strings.HasPrefix(tag, "!") || strings.HasPrefix(tag, "!!") {
+		return v
+	}
+	name := tag[1:]
+	if n.Kind == yaml.ScalarNode {
+		v = n.Value // a tagged scalar is a string: !Ref 22 names "22"
+	}
+	switch name {
+	case "Ref":
+		return map[string]any{"Ref": v}
+	case "Condition":
+		return map[string]any{"Condition": v}
+	case "GetAtt":
+		if s, ok := v.(string); ok {
+			res, att, _ := strings.Cut(s, ".")
+			return map[string]any{"Fn::GetAtt": []any{res, att}}
+		}
+	}
+	return map[string]any{"Fn::" + name: v}
+}
