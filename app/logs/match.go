@@ -19,8 +19,6 @@ var (
 	kwByLetter [26][]int
 	kwLens     [26]uint32 // per first letter, bit n set when a first word has n letters
 	kwSeverity []int      // per entry
-	kwError    = kwIndex("error")
-	kwFatal    = kwIndex("fatal")
 )
 
 // wordChar marks bytes that continue a word: letters, digits, underscore and
@@ -57,15 +55,6 @@ func init() {
 	for _, entries := range kwByLetter {
 		slices.SortStableFunc(entries, func(a, b int) int { return len(kwWords[b]) - len(kwWords[a]) })
 	}
-}
-
-func kwIndex(w string) int {
-	for i, k := range keywordTable {
-		if k.Word == w {
-			return i
-		}
-	}
-	panic("logs: keyword missing from table: " + w)
 }
 
 var fatalSeverity = CategoryFatal.severity()
