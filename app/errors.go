@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/apierr"
-	"parapet/app/gateway"
 	"parapet/app/httpx"
 	"parapet/models"
 	"parapet/views"
@@ -34,12 +33,10 @@ func (a *App) handleError(err error, c echo.Context) {
 		_ = c.NoContent(e.Status)
 		return
 	}
-	if c.Request().URL.Path == "/gateway/v1/messages" {
-		// The Messages-compatible endpoint answers as the Anthropic API
-		// does, so the official SDKs raise their usual exceptions.
-		ge := &gateway.Error{Status: e.Status, Code: e.Code, Message: e.Message}
-		h.Set("request-id", httpx.RequestID(c))
-		_ = c.Blob(ge.AnthropicStatus(), echo.MIMEApplicationJSON, ge.AnthropicJSON())
+	if write := gatewayErrorWriters[c.Path()]; write != nil {
+		// The gateway's compatible endpoints answer in their dialect, so
+		// the official SDKs raise their usual exceptions.
+		write(c, e)
 		return
 	}
 	if httpx.AnswersJSON(c.Request().URL.Path) {

@@ -88,6 +88,9 @@ type UsageRecord struct {
 	Event     *AuditEvent
 	ProductID string
 	Actor     string
+	// HoldID, when set, is the call's quota reservation in the database,
+	// settled (released) in the same transaction that counts the usage.
+	HoldID string
 }
 
 // RecordUsage writes metered calls in one transaction: each call's audit
@@ -131,6 +134,11 @@ func recordOne(tx *gorm.DB, r UsageRecord) error {
 		ON CONFLICT (org_id, product_id, period) DO UPDATE SET requests = usage_counters.requests + 1, tokens = usage_counters.tokens + excluded.tokens`,
 		*e.OrgID, r.ProductID, Period(e.CreatedAt), in+out).Error; err != nil {
 		return err
+	}
+	if r.HoldID != "" {
+		if err := releaseHold(tx, r.HoldID); err != nil {
+			return err
+		}
 	}
 	return tx.Exec(`INSERT INTO usage_daily (org_id, product_id, actor, day, requests, input_tokens, output_tokens) VALUES (?, ?, ?, ?, 1, ?, ?)
 		ON CONFLICT (org_id, product_id, actor, day) DO UPDATE SET requests = usage_daily.requests + 1,
