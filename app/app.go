@@ -24,13 +24,13 @@ import (
 // App is one instance of the product: its configuration, dependencies and
 // HTTP router.
 type App struct {
-	cfg      Config
-	log      *slog.Logger
-	e        *echo.Echo
-	pages    *web.Pages
-	api      *api.API
-	redis    *redis.Client
-	gateway  *meter.Service
+	cfg     Config
+	log     *slog.Logger
+	e       *echo.Echo
+	pages   *web.Pages
+	api     *api.API
+	redis   *redis.Client
+	gateway *meter.Service
 }
 
 // New builds the application on an open, migrated database.
