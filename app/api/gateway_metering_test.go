@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	dto "github.com/prometheus/client_model/go"
-
 	"parapet/app/apptest"
 	"parapet/app/metrics"
 	"parapet/models"
@@ -360,10 +358,18 @@ func TestGatewayCountTokensAndModels(t *testing.T) {
 	}
 }
 
+// counterValue reads parapet_gateway_refused_anonymous_total as /metrics
+// would serve it.
 func counterValue(t *testing.T) float64 {
-	var m dto.Metric
-	if err := metrics.GatewayRefusedAnonymous.Write(&m); err != nil {
+	mfs, err := metrics.Registry.Gather()
+	if err != nil {
 		t.Fatal(err)
 	}
-	return m.GetCounter().GetValue()
+	for _, mf := range mfs {
+		if mf.GetName() == "parapet_gateway_refused_anonymous_total" {
+			return mf.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatal("parapet_gateway_refused_anonymous_total is not registered")
+	return 0
 }
