@@ -197,12 +197,9 @@ const (
 // then reserves the call's worst case.
 func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, error) {
 	now := time.Now()
-	al, err := s.allow.of(ctx, k.who.OrgID, now)
+	al, err := s.entitled(ctx, k.who.OrgID, now, false)
 	if err != nil {
 		return Hold{}, err
-	}
-	if !al.Entitled || !al.Public {
-		return Hold{}, ErrNotEntitled
 	}
 	if k.who.KeyID == "" {
 		if err := s.limitUser(ctx, k.who.UserID, h); err != nil {
@@ -216,7 +213,10 @@ func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, erro
 	h.Set(HeaderQuotaReset, itoa(nextMonth(now).Unix()))
 	switch {
 	case errors.Is(err, models.ErrQuotaFull):
-		s.allow.forget(k.who.OrgID)
+		// The database refuses a revoked entitlement at once: say so.
+		if _, err := s.entitled(ctx, k.who.OrgID, now, true); err != nil {
+			return Hold{}, err
+		}
 		return Hold{}, errQuotaExceeded(need, left)
 	case err != nil:
 		return Hold{}, apierr.Unavailable(err)
@@ -329,14 +329,30 @@ func statusClass(status int) string { return strconv.Itoa(status/100) + "xx" }
 
 // Entitled refuses an organization that may not use the gateway now.
 func (s *Service) Entitled(ctx context.Context, orgID string) error {
-	al, err := s.allow.of(ctx, orgID, time.Now())
+	_, err := s.entitled(ctx, orgID, time.Now(), false)
+	return err
+}
+
+// entitled returns orgID's allowance, or ErrNotEntitled. A refusal is
+// never taken from the cache: the database is asked again (fresh skips
+// the cache from the start), so a grant takes effect at once;
+// a revocation within AllowanceTTL, or at once where the database holds
+// the reservations (its reservation refuses a revoked entitlement).
+func (s *Service) entitled(ctx context.Context, orgID string, now time.Time, fresh bool) (models.Allowance, error) {
+	if fresh {
+		s.allow.forget(orgID)
+	}
+	al, err := s.allow.of(ctx, orgID, now)
+	if err == nil && !(al.Entitled && al.Public) && !fresh {
+		return s.entitled(ctx, orgID, now, true)
+	}
 	if err != nil {
-		return err
+		return al, err
 	}
 	if !al.Entitled || !al.Public {
-		return ErrNotEntitled
+		return al, ErrNotEntitled
 	}
-	return nil
+	return al, nil
 }
 
 // ModelList is GET /gateway/v1/models' answer.

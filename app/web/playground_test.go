@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"parapet/app/apptest"
-	"parapet/app/meter"
 	"parapet/models"
 )
 
@@ -24,20 +22,17 @@ func playgroundSignedIn(t *testing.T, env *apptest.Env, email string) (*apptest.
 	return c, s
 }
 
-// gatewayCalls returns the organization's gateway.call audit events,
-// waiting a little for the record, which is written after the response.
-func gatewayCalls(t *testing.T, env *apptest.Env, orgID string, want int) []models.AuditEvent {
+// gatewayCalls returns the organization's gateway.call audit events. A
+// call's record is queued before its response ends and written behind
+// it: FlushAudit waits for the write.
+func gatewayCalls(t *testing.T, env *apptest.Env, orgID string) []models.AuditEvent {
 	t.Helper()
+	env.App.FlushAudit()
 	var events []models.AuditEvent
-	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		events = nil
-		if err := env.DB.Where("org_id = ? AND action = ?", orgID, models.ActionGatewayCall).Find(&events).Error; err != nil {
-			t.Fatal(err)
-		}
-		if len(events) >= want || time.Now().After(deadline) {
-			return events
-		}
+	if err := env.DB.Where("org_id = ? AND action = ?", orgID, models.ActionGatewayCall).Find(&events).Error; err != nil {
+		t.Fatal(err)
 	}
+	return events
 }
 
 const playgroundBody = `{"messages":[{"role":"user","content":"Is the night watch awake?"}],"max_tokens":200}`
@@ -127,7 +122,6 @@ func TestPlaygroundPageWithoutOrganizationOrEntitlement(t *testing.T) {
 		if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
 		doc = c2.Get("/gateway/app").Doc(t)
 		if got := doc.Find("[data-testid=not-entitled]").Text(); !strings.Contains(got, "not entitled") {
 			t.Errorf("not-entitled message %q", got)
@@ -166,9 +160,7 @@ func TestPlaygroundChatStreamsAndIsAudited(t *testing.T) {
 			t.Errorf("streamed text %q", text.String())
 		}
 
-		gatewayCalls(t, env, s.OrgID, 1)
-		time.Sleep(100 * time.Millisecond) // a second record would have landed by now
-		events := gatewayCalls(t, env, s.OrgID, 1)
+		events := gatewayCalls(t, env, s.OrgID)
 		if len(events) != 1 {
 			t.Fatalf("%d gateway.call events, want exactly 1", len(events))
 		}
@@ -216,13 +208,14 @@ func TestPlaygroundChatRefusals(t *testing.T) {
 		if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
+		// (The reservation in the database refuses a revoked entitlement
+		// at once.)
 		res = c.PostJSON("/gateway/app/chat", playgroundBody, "X-CSRF-Token", tok)
 		if res.StatusCode != 403 || errorOf(res) != "not_entitled" || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 			t.Errorf("not entitled: %d %q %s", res.StatusCode, res.Header.Get("Content-Type"), res.Body)
 		}
 		// Each refused call is audited as well, the CSRF refusals included.
-		events := gatewayCalls(t, env, s.OrgID, 4)
+		events := gatewayCalls(t, env, s.OrgID)
 		if len(events) != 4 {
 			t.Errorf("%d gateway.call events for 4 refused calls", len(events))
 		}
