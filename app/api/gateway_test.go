@@ -505,8 +505,17 @@ func TestGatewayOpenAPI(t *testing.T) {
 	check("chat 400", chat(c, s.Key, `{"messages":[]}`), "Error")
 	check("messages 200", c.PostJSON("/gateway/v1/messages", `{"model":"m","max_tokens":9,"messages":[{"role":"user","content":"hi"}]}`, "X-Api-Key", s.Key), "Message")
 	check("messages 401", c.PostJSON("/gateway/v1/messages", `{}`, "X-Api-Key", "nope"), "AnthropicError")
-	for _, p := range []string{"/gateway/v1/chat", "/gateway/v1/messages"} {
-		if _, ok := doc.Paths[p]["post"]; !ok {
+	check("chat/completions 200", c.PostJSON("/gateway/v1/chat/completions", `{"messages":[{"role":"user","content":"hi"}]}`, bearer(s.Key)...), "ChatCompletion")
+	check("chat/completions 401", c.PostJSON("/gateway/v1/chat/completions", `{}`, bearer("nope")...), "OpenAIError")
+	check("chat/completions 400", c.PostJSON("/gateway/v1/chat/completions", `{"messages":[]}`, bearer(s.Key)...), "OpenAIError")
+	check("count_tokens 200", c.PostJSON("/gateway/v1/messages/count_tokens", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`, "X-Api-Key", s.Key), "CountTokens")
+	check("count_tokens 400", c.PostJSON("/gateway/v1/messages/count_tokens", `{"model":"m"}`, "X-Api-Key", s.Key), "AnthropicError")
+	check("models 200", c.Get("/gateway/v1/models", "X-Api-Key", s.Key), "ModelList")
+	check("models 401", c.Get("/gateway/v1/models"), "AnthropicError")
+	for _, p := range []string{"POST /gateway/v1/chat", "POST /gateway/v1/messages", "POST /gateway/v1/chat/completions",
+		"POST /gateway/v1/messages/count_tokens", "GET /gateway/v1/models"} {
+		method, path, _ := strings.Cut(p, " ")
+		if _, ok := doc.Paths[path][strings.ToLower(method)]; !ok {
 			t.Errorf("%s is not documented", p)
 		}
 	}
