@@ -78,14 +78,26 @@ func reserve(tx *gorm.DB, h Hold) (counterRow, bool, error) {
 	return rows[0], true, nil
 }
 
-// releaseHold removes a hold and its tokens from the counter's reserved
-// sum; a hold already released (expired and swept) changes nothing.
-func releaseHold(tx *gorm.DB, id string) error {
+// takeFromHold removes up to n tokens from a hold and as many from its
+// counter's reserved sum, and deletes the hold once it is empty. A hold
+// already released (expired and swept) changes nothing. (A hold is only
+// ever changed by its own instance's record writer, or swept once expired.)
+func takeFromHold(tx *gorm.DB, id string, n int64) error {
 	var holds []Hold
-	if err := tx.Raw(`DELETE FROM quota_reservations WHERE id = ? RETURNING org_id, product_id, period, tokens`, id).Scan(&holds).Error; err != nil {
+	if err := tx.Raw(`SELECT org_id, product_id, period, tokens FROM quota_reservations WHERE id = ?`, id).Scan(&holds).Error; err != nil || len(holds) == 0 {
 		return err
 	}
-	return unreserve(tx, holds)
+	h := holds[0]
+	take := min(n, h.Tokens)
+	q := tx.Exec(`UPDATE quota_reservations SET tokens = ? WHERE id = ?`, h.Tokens-take, id)
+	if h.Tokens-take <= 0 {
+		q = tx.Exec(`DELETE FROM quota_reservations WHERE id = ?`, id)
+	}
+	if q.Error != nil || q.RowsAffected == 0 {
+		return q.Error
+	}
+	h.Tokens = take
+	return unreserve(tx, []Hold{h})
 }
 
 func unreserve(tx *gorm.DB, holds []Hold) error {
@@ -96,11 +108,6 @@ func unreserve(tx *gorm.DB, holds []Hold) error {
 		}
 	}
 	return nil
-}
-
-// ReleaseHold releases one hold now, outside a usage record.
-func ReleaseHold(ctx context.Context, db *gorm.DB, id string) error {
-	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return releaseHold(tx, id) })
 }
 
 // ReleaseExpiredHolds releases an organization's holds that expired before

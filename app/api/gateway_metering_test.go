@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"parapet/app/apptest"
+	"parapet/app/meter"
 	"parapet/app/metrics"
 	"parapet/models"
 )
@@ -83,6 +84,8 @@ func TestGatewayMetersCutStreams(t *testing.T) {
 				cutStream(t, env, s.Key, `"d8 "`)
 			}
 			if finishes {
+				// Once the gateway has seen the 4 clients leave.
+				waitGauge(t, "parapet_gateway_draining_streams", 4)
 				close(release)
 			}
 			evs := waitEvents(t, env, 4)
@@ -144,8 +147,18 @@ func TestGatewayQuotaReservations(t *testing.T) {
 				sum += *e.InputTokens + *e.OutputTokens
 			}
 		}
+		// What the calls left of their reservations goes back within
+		// meter.LeaseWindow.
 		var counter struct{ Tokens, Reserved int64 }
-		env.DB.Raw(`SELECT tokens, reserved FROM usage_counters WHERE org_id = ?`, s.OrgID).Scan(&counter)
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for deadline := time.Now().Add(3 * meter.LeaseWindow); ; <-tick.C {
+			env.App.FlushAudit()
+			env.DB.Raw(`SELECT tokens, reserved FROM usage_counters WHERE org_id = ?`, s.OrgID).Scan(&counter)
+			if counter.Reserved == 0 || time.Now().After(deadline) {
+				break
+			}
+		}
 		if counter.Tokens != sum || counter.Tokens > 200+reservation || counter.Reserved != 0 || ok == 0 {
 			t.Errorf("%d calls passed; used %d (records %d) on a 200-token quota, %d still reserved", ok, counter.Tokens, sum, counter.Reserved)
 		}
@@ -174,7 +187,7 @@ func TestGatewayExpiredHoldsAreReleased(t *testing.T) {
 // them add at most a handful of rows, and all are counted in the metric.
 func TestGatewayRefusedAnonymousAreSampled(t *testing.T) {
 	env, _ := gatewayEnv(t, apptest.Databases(t)[0], nil, apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000"))
-	before := counterValue(t)
+	before := metricValue(t, "parapet_gateway_refused_anonymous_total")
 	c := env.Client()
 	for i := range 150 {
 		if res := chat(c, fmt.Sprintf("ppk_wrong%d", i), `{"messages":[{"role":"user","content":"x"}]}`); res.StatusCode != 401 {
@@ -184,7 +197,7 @@ func TestGatewayRefusedAnonymousAreSampled(t *testing.T) {
 	if n := len(gatewayEvents(t, env)); n > 10 {
 		t.Errorf("150 refused anonymous calls wrote %d audit rows", n)
 	}
-	if d := counterValue(t) - before; d < 150 {
+	if d := metricValue(t, "parapet_gateway_refused_anonymous_total") - before; d < 150 {
 		t.Errorf("the metric counted %v refusals", d)
 	}
 }
@@ -358,18 +371,30 @@ func TestGatewayCountTokensAndModels(t *testing.T) {
 	}
 }
 
-// counterValue reads parapet_gateway_refused_anonymous_total as /metrics
-// would serve it.
-func counterValue(t *testing.T) float64 {
+// metricValue reads a series without labels as /metrics would serve it.
+func metricValue(t *testing.T, name string) float64 {
 	mfs, err := metrics.Registry.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, mf := range mfs {
-		if mf.GetName() == "parapet_gateway_refused_anonymous_total" {
-			return mf.GetMetric()[0].GetCounter().GetValue()
+		if mf.GetName() == name {
+			m := mf.GetMetric()[0]
+			return m.GetCounter().GetValue() + m.GetGauge().GetValue()
 		}
 	}
-	t.Fatal("parapet_gateway_refused_anonymous_total is not registered")
+	t.Fatalf("%s is not registered", name)
 	return 0
+}
+
+// waitGauge waits until a gauge reaches want.
+func waitGauge(t *testing.T, name string, want float64) {
+	t.Helper()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(5 * time.Second); metricValue(t, name) < want; <-tick.C {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s stayed at %v, below %v", name, metricValue(t, name), want)
+		}
+	}
 }

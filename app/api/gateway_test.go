@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"parapet/app/apptest"
+	"parapet/app/meter"
 	"parapet/app/openapi"
 	"parapet/models"
 )
@@ -46,6 +47,20 @@ func newUpstream(t *testing.T, handle func(w http.ResponseWriter, r *http.Reques
 func messagesJSON(w http.ResponseWriter, text string, in, out int) {
 	w.Header().Set("Content-Type", "application/json")
 	fmt.Fprintf(w, `{"id":"msg_up1","type":"message","role":"assistant","model":"claude-test","content":[{"type":"text","text":%q}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":%d,"output_tokens":%d}}`, text, in, out)
+}
+
+// waitNotEntitled waits until the gateway refuses key's organization, as
+// it does within meter.AllowanceTTL of an operator's revocation: it asks
+// GET /gateway/v1/models, which checks the entitlement and is no call.
+func waitNotEntitled(t *testing.T, c *apptest.Client, key string) {
+	t.Helper()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(3 * meter.AllowanceTTL); c.Get("/gateway/v1/models", "X-Api-Key", key).StatusCode != 403; <-tick.C {
+		if time.Now().After(deadline) {
+			t.Fatal("the gateway still admits an organization whose entitlement was revoked")
+		}
+	}
 }
 
 // waitEvents waits until at least n gateway.call records are written (a
@@ -328,8 +343,9 @@ func TestGatewayAuthLimitsAndEntitlement(t *testing.T) {
 		if _, err := models.RevokeEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 			t.Fatal(err)
 		}
-		// The reservation in the database refuses a revoked entitlement at
-		// once (with Redis, within meter.AllowanceTTL).
+		// As for an operator elsewhere: the gateway sees it within
+		// meter.AllowanceTTL.
+		waitNotEntitled(t, c, s.Key)
 		var e apiError
 		res := chat(c, s.Key, body)
 		res.JSON(t, &e)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"log/slog"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -15,14 +17,39 @@ import (
 // Quota reserves a call's worst case against its organization's monthly
 // tokens before the upstream is called, atomically across instances, and
 // settles the hold to the real usage afterwards. With Redis (REDIS_URL) a
-// Lua script does both; without it, one conditional UPDATE in the database
-// reserves and the usage record's transaction settles. Either way any
-// number of parallel calls overspend by at most one call's hold: the one
-// whose real usage outgrew its estimate.
+// Lua script does both, per call. Without it, the database does, with one
+// conditional UPDATE; to keep that write off most calls, an instance
+// reserves a lease — the call's worst case plus up to an eighth of what is
+// left, at most LeaseMaxTokens — and serves the next calls' reservations
+// from it in memory for LeaseWindow, then gives back what is unused. The
+// usage record's transaction moves each call's real usage from the
+// lease's reservation to the month's usage. Either way reservations never
+// exceed the quota, so any number of parallel calls overspend by at most
+// one call's reservation: the one whose real usage outgrew its estimate.
 type Quota struct {
 	db    *models.DB
 	redis redis.UniversalClient // nil: the database holds the reservations
 	log   *slog.Logger
+	rec   *Recorder // writes lease releases, after the usage queued before them
+
+	mu     sync.Mutex
+	leases map[string]*lease // the current lease per organization and month
+}
+
+// Lease bounds (database reservations).
+const (
+	LeaseWindow    = time.Second
+	LeaseMaxTokens = 100_000
+)
+
+// lease is tokens reserved in the database that this instance hands out to
+// its calls.
+type lease struct {
+	id      string
+	credit  int64 // reserved and not promised to a call
+	left    int64 // the month's tokens neither used nor reserved, when leased
+	inUse   int   // calls holding part of it
+	retired bool  // no new calls: the credit goes back when inUse is 0
 }
 
 // Hold is one call's reservation.
@@ -31,12 +58,12 @@ type Hold struct {
 	OrgID  string
 	Period string
 	Tokens int64
-	inDB   bool // held in the database (settled by the record), else in Redis
+	lease  *lease // a database hold: part of this lease; else a Redis hold
 }
 
 // NewQuota reserves in Redis when rc is not nil, else in the database.
-func NewQuota(db *models.DB, rc redis.UniversalClient, log *slog.Logger) *Quota {
-	return &Quota{db: db, redis: rc, log: log}
+func NewQuota(db *models.DB, rc redis.UniversalClient, log *slog.Logger, rec *Recorder) *Quota {
+	return &Quota{db: db, redis: rc, log: log, rec: rec, leases: map[string]*lease{}}
 }
 
 // reserve holds n tokens for orgID this month, within monthly; used is the
@@ -52,22 +79,104 @@ func (q *Quota) reserve(ctx context.Context, orgID string, n, monthly, used int6
 		}
 		q.log.Warn("quota reservation in Redis failed; using the database", "error", err)
 	}
-	h.inDB = true
-	mh := models.Hold{ID: h.ID, OrgID: orgID, ProductID: models.GatewayProductID, Period: h.Period, Tokens: n, ExpiresAt: now.Add(ttl)}
+	return q.reserveDB(ctx, h, monthly, used, now, ttl)
+}
+
+// reserveDB serves h from the current lease, or leases anew.
+func (q *Quota) reserveDB(ctx context.Context, h Hold, monthly, used int64, now time.Time, ttl time.Duration) (Hold, int64, error) {
+	key := h.OrgID + "/" + h.Period
+	q.mu.Lock()
+	if l := q.leases[key]; l != nil && !l.retired && l.credit >= h.Tokens {
+		l.credit -= h.Tokens
+		l.inUse++
+		h.ID, h.lease = l.id, l
+		left := l.left + l.credit
+		q.mu.Unlock()
+		return h, left, nil
+	}
+	q.mu.Unlock()
+	size := h.Tokens + min(LeaseMaxTokens, max(0, monthly-used-h.Tokens)/8)
+	mh := models.Hold{ID: models.NewID("hold"), OrgID: h.OrgID, ProductID: models.GatewayProductID, Period: h.Period,
+		Tokens: size, ExpiresAt: now.Add(LeaseWindow + ttl)}
 	left, err := models.ReserveQuota(ctx, q.db.DB, mh, monthly)
+	if errors.Is(err, models.ErrQuotaFull) && size > h.Tokens {
+		mh.Tokens = h.Tokens // the usage read may be stale: try the call's own worst case
+		left, err = models.ReserveQuota(ctx, q.db.DB, mh, monthly)
+	}
 	if errors.Is(err, models.ErrQuotaFull) {
 		// Holds of an instance that crashed may be taking the room.
-		if released, rerr := models.ReleaseExpiredHolds(ctx, q.db.DB, orgID, models.GatewayProductID, now); rerr == nil && released > 0 {
+		if released, rerr := models.ReleaseExpiredHolds(ctx, q.db.DB, h.OrgID, models.GatewayProductID, now); rerr == nil && released > 0 {
 			left, err = models.ReserveQuota(ctx, q.db.DB, mh, monthly)
 		}
 	}
-	return h, left, err
+	if err != nil {
+		return h, left, err
+	}
+	l := &lease{id: mh.ID, credit: mh.Tokens - h.Tokens, left: left, inUse: 1}
+	q.mu.Lock()
+	if old := q.leases[key]; old != nil {
+		q.retire(old)
+	}
+	q.leases[key] = l
+	q.mu.Unlock()
+	time.AfterFunc(LeaseWindow, func() {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		if q.leases[key] == l {
+			delete(q.leases, key)
+		}
+		q.retire(l)
+	})
+	h.ID, h.lease = l.id, l
+	return h, left + l.credit, nil
+}
+
+// forget retires an organization's leases (its entitlement is gone).
+func (q *Quota) forget(orgID string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for key, l := range q.leases {
+		if strings.HasPrefix(key, orgID+"/") {
+			delete(q.leases, key)
+			q.retire(l)
+		}
+	}
+}
+
+// retire stops new calls on a lease and gives its credit back once no
+// call holds part of it. Called with q.mu held.
+func (q *Quota) retire(l *lease) {
+	l.retired = true
+	if l.inUse == 0 && l.credit != 0 {
+		credit := l.credit
+		l.credit = 0
+		if err := q.rec.add(models.UsageRecord{HoldID: l.id, HoldTokens: max(credit, 0)}); err != nil {
+			q.log.Warn("giving back a quota lease failed; it expires by itself", "error", err)
+		}
+	}
+}
+
+// settled returns what a call did not use of its database hold to the
+// lease; the call's usage record takes the used part from the lease's
+// reservation.
+func (q *Quota) settled(h Hold, used int64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	h.lease.credit += h.Tokens - used
+	h.lease.inUse--
+	if h.lease.retired {
+		q.retire(h.lease)
+	}
 }
 
 // settle ends a Redis hold, counting the call's real usage; a database
 // hold is settled by the call's usage record instead.
 func (q *Quota) settle(ctx context.Context, h Hold, used int64) {
-	if h.inDB || h.ID == "" {
+	if h.ID == "" {
+		return
+	}
+	if h.lease != nil {
+		q.settled(h, used)
 		return
 	}
 	keys := redisKeys(h.OrgID, h.Period)

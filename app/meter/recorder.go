@@ -108,7 +108,7 @@ func (r *Recorder) write(batch []models.UsageRecord) {
 		}
 		if !models.IsUnavailable(err) {
 			if len(batch) == 1 {
-				r.log.Error("gateway record refused by the database; skipped", "request_id", batch[0].Event.RequestID, "error", err)
+				r.log.Error("gateway record refused by the database; skipped", "record", describe(batch[0]), "error", err)
 				return
 			}
 			for _, rec := range batch {
@@ -159,4 +159,12 @@ func (r *Recorder) Close() {
 	close(r.queue)
 	r.mu.Unlock()
 	<-r.done
+}
+
+// describe names a record for the log: its request id, or its hold.
+func describe(rec models.UsageRecord) string {
+	if rec.Event != nil {
+		return rec.Event.RequestID
+	}
+	return rec.HoldID
 }

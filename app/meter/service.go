@@ -53,7 +53,8 @@ func NewService(proxy *gateway.Proxy, db *models.DB, rc redis.UniversalClient, l
 	if err != nil {
 		return nil, err
 	}
-	return &Service{Proxy: proxy, rec: NewRecorder(db, log), quota: NewQuota(db, rc, log),
+	rec := NewRecorder(db, log)
+	return &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, log, rec),
 		allow: &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
 		anon: newSampler(AnonymousRowsPerMinute, time.Minute), started: time.Now().UTC().Truncate(time.Second)}, nil
 }
@@ -171,7 +172,11 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 		h.Set("Server-Timing", serverTiming(called.Sub(k.start), time.Since(called)))
 	}
 	sink := d.Stream(sse, req)
+	gone := context.AfterFunc(ctx, metrics.GatewayDraining.Inc) // the client left: the core drains the upstream
 	msg, report, err := s.Proxy.Stream(ctx, req, sink.Send)
+	if !gone() {
+		metrics.GatewayDraining.Dec()
+	}
 	k.report, k.reply, k.started = &report, msg, sse.Started()
 	if err != nil && k.started && report.ErrorCode != gateway.CodeClientClosed {
 		_ = sink.SendError(apierr.From(err), httpx.RequestID(c)) // best effort: the stream ends either way
@@ -278,11 +283,12 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 		e.Detail = content(k.req, k.reply)
 	}
 	// Redis holds are settled now (the record is written behind the
-	// response); database holds in the record's own transaction.
+	// response); a database hold's usage leaves its reservation in the
+	// record's own transaction.
 	s.quota.settle(context.WithoutCancel(c.Request().Context()), k.hold, used)
 	rec := modelsRecord(e, k.who)
-	if k.hold.inDB {
-		rec.HoldID = k.hold.ID
+	if k.hold.lease != nil {
+		rec.HoldID, rec.HoldTokens = k.hold.ID, used
 	}
 	s.add(rec)
 }
@@ -336,8 +342,8 @@ func (s *Service) Entitled(ctx context.Context, orgID string) error {
 // entitled returns orgID's allowance, or ErrNotEntitled. A refusal is
 // never taken from the cache: the database is asked again (fresh skips
 // the cache from the start), so a grant takes effect at once;
-// a revocation within AllowanceTTL, or at once where the database holds
-// the reservations (its reservation refuses a revoked entitlement).
+// a revocation within AllowanceTTL (and LeaseWindow), when this instance
+// rereads it and gives back its lease.
 func (s *Service) entitled(ctx context.Context, orgID string, now time.Time, fresh bool) (models.Allowance, error) {
 	if fresh {
 		s.allow.forget(orgID)
@@ -350,6 +356,7 @@ func (s *Service) entitled(ctx context.Context, orgID string, now time.Time, fre
 		return al, err
 	}
 	if !al.Entitled || !al.Public {
+		s.quota.forget(orgID)
 		return al, ErrNotEntitled
 	}
 	return al, nil

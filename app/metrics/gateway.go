@@ -25,6 +25,13 @@ var (
 		Help: "Gateway calls refused before the upstream, by reason (quota_exceeded, rate_limited).",
 	}, []string{"reason"})
 
+	// GatewayDraining is the streams whose client left and whose upstream
+	// is still being read to meter it (up to GATEWAY_DRAIN_TIMEOUT each).
+	GatewayDraining = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "parapet_gateway_draining_streams",
+		Help: "Gateway streams whose client left, still reading the upstream to meter its usage.",
+	})
+
 	// GatewayRefusedAnonymous counts calls refused before any key or
 	// session was known (no key, a bad key): they are not audited one row
 	// each, so this is where a flood shows.
@@ -35,5 +42,5 @@ var (
 )
 
 func init() {
-	Registry.MustRegister(GatewayUpstreamSeconds, GatewayTokens, GatewayRefusals, GatewayRefusedAnonymous)
+	Registry.MustRegister(GatewayUpstreamSeconds, GatewayTokens, GatewayRefusals, GatewayDraining, GatewayRefusedAnonymous)
 }

@@ -153,8 +153,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 		t.Fatal(err)
 	}
-	// (The reservation in the database refuses a revoked entitlement at
-	// once.)
+	waitNotEntitled(t, env.Client(), s.Key)
 	b.Run(
 		chromedp.SendKeys(`#pg-message`, "Still there?", chromedp.ByQuery),
 		chromedp.Click(`[data-testid=send]`, chromedp.ByQuery),

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"parapet/app/apptest"
+	"parapet/app/meter"
 	"parapet/models"
 )
 
@@ -33,6 +35,20 @@ func gatewayCalls(t *testing.T, env *apptest.Env, orgID string) []models.AuditEv
 		t.Fatal(err)
 	}
 	return events
+}
+
+// waitNotEntitled waits until the gateway refuses key's organization, as
+// it does within meter.AllowanceTTL of an operator's revocation: it asks
+// GET /gateway/v1/models, which checks the entitlement and is no call.
+func waitNotEntitled(t *testing.T, c *apptest.Client, key string) {
+	t.Helper()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(3 * meter.AllowanceTTL); c.Get("/gateway/v1/models", "X-Api-Key", key).StatusCode != 403; <-tick.C {
+		if time.Now().After(deadline) {
+			t.Fatal("the gateway still admits an organization whose entitlement was revoked")
+		}
+	}
 }
 
 const playgroundBody = `{"messages":[{"role":"user","content":"Is the night watch awake?"}],"max_tokens":200}`
@@ -208,8 +224,7 @@ func TestPlaygroundChatRefusals(t *testing.T) {
 		if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 			t.Fatal(err)
 		}
-		// (The reservation in the database refuses a revoked entitlement
-		// at once.)
+		waitNotEntitled(t, env.Client(), s.Key)
 		res = c.PostJSON("/gateway/app/chat", playgroundBody, "X-CSRF-Token", tok)
 		if res.StatusCode != 403 || errorOf(res) != "not_entitled" || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 			t.Errorf("not entitled: %d %q %s", res.StatusCode, res.Header.Get("Content-Type"), res.Body)
