@@ -67,13 +67,15 @@ func (a *openAIAdapter) body(req *Request, stream bool) openAIRequest {
 	return b
 }
 
+// openAIUsage is read leniently, as Usage is: checkUsage flags and
+// clamps what is impossible.
 type openAIUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
+	PromptTokens     *float64 `json:"prompt_tokens"`
+	CompletionTokens *float64 `json:"completion_tokens"`
 }
 
 func (u *openAIUsage) usage() Usage {
-	return Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
+	return lenientUsage(u.PromptTokens, u.CompletionTokens)
 }
 
 type openAIResponse struct {

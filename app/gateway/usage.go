@@ -52,7 +52,15 @@ func (u *Usage) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	*u = Usage{}
+	*u = lenientUsage(w.InputTokens, w.OutputTokens)
+	return nil
+}
+
+// lenientUsage makes a Usage of counts as an upstream sent them (nil when
+// absent), in range, marked odd when any was not a whole non-negative
+// number.
+func lenientUsage(in, out *float64) Usage {
+	var u Usage
 	read := func(f *float64) int {
 		if f == nil {
 			return 0
@@ -63,8 +71,8 @@ func (u *Usage) UnmarshalJSON(b []byte) error {
 		}
 		return int(math.Ceil(min(max(v, 0), math.MaxInt32)))
 	}
-	u.InputTokens, u.OutputTokens = read(w.InputTokens), read(w.OutputTokens)
-	return nil
+	u.InputTokens, u.OutputTokens = read(in), read(out)
+	return u
 }
 
 // checkUsage never lets an upstream's impossible counts through: negative
