@@ -198,7 +198,6 @@ type streamCall struct {
 	drain   *time.Timer
 	deltas  int // text deltas sent to the client
 	sent    int // bytes of text sent to the client
-	flagged bool
 }
 
 // clientGone starts the drain: the upstream has DrainTimeout to finish.

@@ -203,8 +203,8 @@ func completionUsage(u Usage) *CompletionUsage {
 	return &CompletionUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}
 }
 
-// FinishReason maps a Messages stop_reason to Chat Completions'.
-func FinishReason(stop string) string {
+// finishReason maps a Messages stop_reason to Chat Completions'.
+func finishReason(stop string) string {
 	switch stop {
 	case StopMaxTokens:
 		return "length"
@@ -222,7 +222,7 @@ func completionID(msgID string) string {
 
 // NewCompletion is msg as a chat.completion object.
 func NewCompletion(msg *Message, now time.Time) Completion {
-	text, finish := msg.Text(), FinishReason(msg.StopReason)
+	text, finish := msg.Text(), finishReason(msg.StopReason)
 	return Completion{ID: completionID(msg.ID), Object: "chat.completion", Created: now.Unix(), Model: msg.Model,
 		Choices: []completionChoice{{Message: &completionMessage{Role: "assistant", Content: &text}, FinishReason: &finish}},
 		Usage:   completionUsage(msg.Usage)}
@@ -256,7 +256,7 @@ func (s *CompletionStream) Send(ev Event) error {
 		text := ev.Text
 		return s.chunk(&completionChoice{Delta: &completionMessage{Content: &text}}, nil)
 	case EventMessageDelta:
-		finish := FinishReason(ev.StopReason)
+		finish := finishReason(ev.StopReason)
 		if err := s.chunk(&completionChoice{Delta: &completionMessage{}, FinishReason: &finish}, nil); err != nil {
 			return err
 		}
@@ -285,6 +285,3 @@ func (s *CompletionStream) chunk(choice *completionChoice, usage *CompletionUsag
 func (s *CompletionStream) SendError(e *Error, requestID string) error {
 	return s.sse.Write("", e.OpenAIJSON(requestID))
 }
-
-// Started reports whether the headers were sent.
-func (s *CompletionStream) Started() bool { return s.sse.Started() }
