@@ -40,7 +40,7 @@ func (a *App) handleError(err error, c echo.Context) {
 		return
 	}
 	if httpx.AnswersJSON(c.Request().URL.Path) {
-		_ = c.JSON(e.Status, errorBody(e, httpx.RequestID(c)))
+		_ = c.JSON(e.Status, e.SpecBody(httpx.RequestID(c)))
 		return
 	}
 	if httpx.IsHTMX(c) && e.Status < 500 {
@@ -52,24 +52,6 @@ func (a *App) handleError(err error, c echo.Context) {
 	if err := httpx.Render(c, e.Status, views.ErrorPage(httpx.Chrome(c, title), e.Status, title, msg, httpx.RequestID(c))); err != nil {
 		a.log.Error("render error page", "request_id", httpx.RequestID(c), "error", err)
 	}
-}
-
-// ErrorBody is the spec's error shape.
-type ErrorBody struct {
-	Error ErrorObject `json:"error"`
-}
-
-// ErrorObject is the body of the spec's error shape; details is our
-// extension for requests with several problems.
-type ErrorObject struct {
-	Code      string          `json:"code"`
-	Message   string          `json:"message"`
-	RequestID string          `json:"request_id"`
-	Details   []apierr.Detail `json:"details,omitempty"`
-}
-
-func errorBody(e *apierr.Error, requestID string) ErrorBody {
-	return ErrorBody{Error: ErrorObject{Code: e.Code, Message: e.Message, RequestID: requestID, Details: e.Details}}
 }
 
 // toAPIError maps any error a handler or Echo returns to an *apierr.Error.

@@ -325,8 +325,9 @@ func TestGatewayChatCompletions(t *testing.T) {
 	}
 	res = c.PostJSON("/gateway/v1/chat/completions", `{"model":"parapet-demo","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`, bearer(s.Key)...)
 	if !strings.Contains(res.Body, `"object":"chat.completion.chunk"`) || !strings.Contains(res.Body, `"finish_reason":"stop"`) ||
-		!strings.Contains(res.Body, `"prompt_tokens":1`) || !strings.HasSuffix(strings.TrimSpace(res.Body), "data: [DONE]") {
-		t.Errorf("stream: %s", res.Body)
+		!strings.Contains(res.Body, `"prompt_tokens":1`) || !strings.HasSuffix(strings.TrimSpace(res.Body), "data: [DONE]") ||
+		!strings.HasPrefix(res.Header.Get("Server-Timing"), "gateway;dur=") || res.Header.Get("X-Quota-Remaining") == "" {
+		t.Errorf("stream: %s %v", res.Body, res.Header)
 	}
 	res = c.PostJSON("/gateway/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"x"}]}`, bearer("ppk_wrong")...)
 	if res.StatusCode != 401 || !strings.Contains(res.Body, `"type":"authentication_error"`) || !strings.Contains(res.Body, `"code":"invalid_api_key"`) ||

@@ -1,8 +1,10 @@
 package web_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -244,4 +246,48 @@ func TestPlaygroundChatRefusals(t *testing.T) {
 			t.Errorf("audited error codes %v", codes)
 		}
 	})
+}
+
+// A playground user who leaves in the middle of a reply is metered like an
+// API caller: exactly one record, client_closed_request, with the output
+// the page was sent (estimated when the upstream does not finish within
+// GATEWAY_DRAIN_TIMEOUT).
+func TestPlaygroundCutStreamIsRecordedOnce(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "20ms"),
+		apptest.WithEnv("GATEWAY_DRAIN_TIMEOUT", "100ms"))
+	c, s := playgroundSignedIn(t, env, "leaver@example.com")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", env.URL("/gateway/app/chat"), strings.NewReader(playgroundBody))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-CSRF-Token", c.CSRF("/gateway/app"))
+	res, err := c.Client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(res.Body)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the stream ended before a text delta: %v", err)
+		}
+		if strings.HasPrefix(line, "event: content_block_delta") {
+			break
+		}
+	}
+	cancel()
+	res.Body.Close()
+	var events []models.AuditEvent
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(5 * time.Second); len(events) == 0 && time.Now().Before(deadline); <-tick.C {
+		events = gatewayCalls(t, env, s.OrgID)
+	}
+	if len(events) != 1 {
+		t.Fatalf("%d records for one cut stream", len(events))
+	}
+	e := events[0]
+	if *e.Status != 499 || *e.ErrorCode != "client_closed_request" || *e.OutputTokens < 1 || e.UsageFlag == nil || *e.UsageFlag != "estimated" {
+		t.Errorf("record %+v", e)
+	}
 }
