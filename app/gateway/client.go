@@ -193,11 +193,11 @@ type streamCall struct {
 	cancel context.CancelCauseFunc
 	acc    accumulator
 
-	mu      sync.Mutex
-	gone    error // why the client is gone; nil while it is there
-	drain   *time.Timer
-	deltas  int // text deltas sent to the client
-	sent    int // bytes of text sent to the client
+	mu     sync.Mutex
+	gone   error // why the client is gone; nil while it is there
+	drain  *time.Timer
+	deltas int // text deltas sent to the client
+	sent   int // bytes of text sent to the client
 }
 
 // clientGone starts the drain: the upstream has DrainTimeout to finish.
