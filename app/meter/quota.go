@@ -69,10 +69,13 @@ func NewQuota(db *models.DB, rc redis.UniversalClient, log *slog.Logger, rec *Re
 // reserve holds n tokens for orgID this month, within monthly; used is the
 // month's usage as the database last said (Redis starts its count from
 // it). It returns the hold and the tokens left after it, or
-// models.ErrQuotaFull. A Redis that fails falls back to the database.
+// models.ErrQuotaFull. A Redis that fails falls back to the database
+// (which does not see the holds in Redis meanwhile: during an outage,
+// instances may together overspend by the calls in flight).
 func (q *Quota) reserve(ctx context.Context, orgID string, n, monthly, used int64, now time.Time, ttl time.Duration) (Hold, int64, error) {
-	h := Hold{ID: models.NewID("hold"), OrgID: orgID, Period: models.Period(now), Tokens: n}
+	h := Hold{OrgID: orgID, Period: models.Period(now), Tokens: n}
 	if q.redis != nil {
+		h.ID = models.NewID("hold")
 		left, err := q.reserveRedis(ctx, h, monthly, used, ttl)
 		if err == nil || errors.Is(err, models.ErrQuotaFull) {
 			return h, left, err
