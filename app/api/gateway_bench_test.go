@@ -31,7 +31,7 @@ func BenchmarkGatewayAddedLatency(b *testing.B) {
 	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		if strings.Contains(r.Header.Get("Accept"), "text/event-stream") || r.URL.Query().Get("stream") == "1" {
-			messagesSSE(w, []string{"Hi"}, 0)
+			messagesSSE(w, []string{"Hi"})
 			return
 		}
 		messagesJSON(w, "Hi", 3, 1)

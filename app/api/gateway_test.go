@@ -79,7 +79,7 @@ func waitEvents(t *testing.T, env *apptest.Env, n int) []models.AuditEvent {
 	}
 }
 
-func messagesSSE(w http.ResponseWriter, words []string, pause time.Duration) {
+func messagesSSE(w http.ResponseWriter, words []string) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	f := w.(http.Flusher)
 	send := func(ev, data string) {
@@ -89,7 +89,6 @@ func messagesSSE(w http.ResponseWriter, words []string, pause time.Duration) {
 	send("message_start", `{"type":"message_start","message":{"id":"msg_up2","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":7,"output_tokens":1}}}`)
 	send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
 	for _, wd := range words {
-		time.Sleep(pause)
 		send("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":%q}}`, wd))
 	}
 	send("content_block_stop", `{"type":"content_block_stop","index":0}`)
@@ -126,7 +125,7 @@ func TestGatewayMessagesUpstream(t *testing.T) {
 		t.Run(d.Name, func(t *testing.T) {
 			up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
 				if body["stream"] == true {
-					messagesSSE(w, []string{"Hello", " there"}, 0)
+					messagesSSE(w, []string{"Hello", " there"})
 					return
 				}
 				messagesJSON(w, "Hi! I am the fake.", 12, 5)

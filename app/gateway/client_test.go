@@ -201,6 +201,7 @@ func TestStreamIdleTimeout(t *testing.T) {
 // keep-alive comments included.
 func TestSlowSteadyStream(t *testing.T) {
 	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		// Elapsed time is the subject: the fake paces its stream on purpose.
 		startSSE(w)
 		for i, ev := range anthropicStream {
 			if i == 3 { // 900ms of comments only: no event, yet not idle
