@@ -24,14 +24,13 @@ import (
 // App is one instance of the product: its configuration, dependencies and
 // HTTP router.
 type App struct {
-	cfg      Config
-	log      *slog.Logger
-	e        *echo.Echo
-	pages    *web.Pages
-	api      *api.API
-	redis    *redis.Client
-	gateway  *gateway.Proxy
-	recorder *meter.Recorder
+	cfg     Config
+	log     *slog.Logger
+	e       *echo.Echo
+	pages   *web.Pages
+	api     *api.API
+	redis   *redis.Client
+	gateway *meter.Service
 }
 
 // New builds the application on an open, migrated database.
@@ -39,24 +38,30 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	a := &App{cfg: cfg, log: log}
 	sessions := session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS)
 	verifier := keys.NewVerifier(db.DB, log)
-	var err error
-	if a.recorder, err = meter.NewRecorder(db, log); err != nil {
-		return nil, fmt.Errorf("gateway recorder: %w", err)
-	}
 	limiter, rc, err := newLimiter(cfg.RedisURL, log)
 	if err != nil {
 		return nil, err
 	}
 	a.redis = rc
 	g := cfg.Gateway
-	a.gateway, err = gateway.New(gateway.Config{URL: g.UpstreamURL, Key: g.UpstreamKey, Style: g.UpstreamStyle, Model: g.Model,
+	proxy, err := gateway.New(gateway.Config{URL: g.UpstreamURL, Key: g.UpstreamKey, Style: g.UpstreamStyle, Model: g.Model,
 		MaxTokens: g.MaxTokens, MaxTokensCap: g.MaxTokensCap, ConnectTimeout: g.ConnectTimeout, Timeout: g.Timeout,
-		StreamIdleTimeout: g.StreamIdleTimeout, DemoWordDelay: g.DemoWordDelay})
+		FirstByteTimeout: g.FirstByteTimeout, StreamIdleTimeout: g.StreamIdleTimeout, StreamMaxDuration: g.StreamMaxDuration,
+		DrainTimeout: g.DrainTimeout, DemoWordDelay: g.DemoWordDelay})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
+	var quotaRedis redis.UniversalClient // nil unless REDIS_URL is set (a nil *redis.Client is not)
+	if rc != nil {
+		quotaRedis = rc
+	}
+	a.gateway, err = meter.NewService(proxy, db, quotaRedis, limiter, log, meter.Config{LogContent: g.LogContent,
+		UserRateLimit: cfg.GatewayRateLimitPerMinute, HoldTTL: proxy.HoldTTL()})
+	if err != nil {
+		return nil, fmt.Errorf("gateway service: %w", err)
+	}
 	a.api = api.New(api.Deps{DB: db, Keys: verifier, Limiter: limiter, PublicURL: cfg.PublicURL, IsHTTPS: a.requestIsHTTPS,
-		Gateway: a.gateway, GatewayTimeout: g.Timeout, Recorder: a.recorder,
+		Gateway: a.gateway,
 		Limits: map[api.Surface]int{
 			api.SurfacePublic:  cfg.RateLimitPerMinute,
 			api.SurfaceLogs:    cfg.RateLimitPerMinute,
@@ -65,8 +70,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 		}})
 	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: sessions, Keys: verifier, Secret: cfg.SessionSecret,
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
-		Gateway: web.GatewayDeps{Proxy: a.gateway, Demo: cfg.DemoUpstream(), Limiter: limiter, RateLimit: cfg.GatewayRateLimitPerMinute,
-			Recorder: a.recorder}})
+		Gateway: web.GatewayDeps{Service: a.gateway, Demo: cfg.DemoUpstream()}})
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -83,7 +87,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	// requests then learn who is signed in, and state-changing ones must
 	// carry the CSRF token.
 	e.Use(requestID, a.securityHeaders, accessLog(log), recoverPanic(log),
-		requestTimeout(cfg.RequestTimeout, isStream), a.auditGatewayCalls, a.api.Guard, a.pages.LoadUser, a.pages.CSRF)
+		requestTimeout(cfg.RequestTimeout, isStream), a.gatewayRefusals, a.api.Guard, a.pages.LoadUser, a.pages.CSRF)
 	a.e = e
 	a.routes()
 	return a, nil
@@ -94,7 +98,7 @@ func (a *App) Handler() http.Handler { return a.e }
 
 // FlushAudit waits until every gateway record queued so far is written
 // (tests read them right after a call).
-func (a *App) FlushAudit() { a.recorder.Flush() }
+func (a *App) FlushAudit() { a.gateway.Flush() }
 
 // Echo exposes the router, for tests that add a route of their own.
 func (a *App) Echo() *echo.Echo { return a.e }
@@ -110,7 +114,6 @@ func isStream(c echo.Context) bool {
 // gateway records still queued, then closes the upstream connections and
 // the Redis client. Call it after the server has stopped.
 func (a *App) Close() {
-	a.recorder.Close()
 	a.gateway.Close()
 	if a.redis != nil {
 		_ = a.redis.Close()

@@ -45,7 +45,10 @@ type GatewayConfig struct {
 	LogContent        bool
 	ConnectTimeout    time.Duration
 	Timeout           time.Duration
+	FirstByteTimeout  time.Duration
 	StreamIdleTimeout time.Duration
+	StreamMaxDuration time.Duration
+	DrainTimeout      time.Duration
 	DemoWordDelay     time.Duration
 }
 
@@ -162,8 +165,14 @@ func LoadConfig(getenv func(string) string) (Config, []string, error) {
 	parse("GATEWAY_CONNECT_TIMEOUT", durationVar(&g.ConnectTimeout))
 	g.Timeout = 120 * time.Second
 	parse("GATEWAY_TIMEOUT", durationVar(&g.Timeout))
+	g.FirstByteTimeout = 60 * time.Second
+	parse("GATEWAY_FIRST_BYTE_TIMEOUT", durationVar(&g.FirstByteTimeout))
 	g.StreamIdleTimeout = 60 * time.Second
 	parse("GATEWAY_STREAM_IDLE_TIMEOUT", durationVar(&g.StreamIdleTimeout))
+	g.StreamMaxDuration = 10 * time.Minute
+	parse("GATEWAY_STREAM_MAX_DURATION", durationVar(&g.StreamMaxDuration))
+	g.DrainTimeout = 10 * time.Second
+	parse("GATEWAY_DRAIN_TIMEOUT", durationVar(&g.DrainTimeout))
 	g.DemoWordDelay = 15 * time.Millisecond
 	parse("GATEWAY_DEMO_WORD_DELAY", func(v string) error {
 		d, err := time.ParseDuration(v)

@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/apierr"
-	"parapet/app/gateway"
 	"parapet/app/httpx"
 	"parapet/models"
 	"parapet/views"
@@ -34,16 +33,14 @@ func (a *App) handleError(err error, c echo.Context) {
 		_ = c.NoContent(e.Status)
 		return
 	}
-	if c.Request().URL.Path == "/gateway/v1/messages" {
-		// The Messages-compatible endpoint answers as the Anthropic API
-		// does, so the official SDKs raise their usual exceptions.
-		ge := &gateway.Error{Status: e.Status, Code: e.Code, Message: e.Message}
-		h.Set("request-id", httpx.RequestID(c))
-		_ = c.Blob(ge.AnthropicStatus(), echo.MIMEApplicationJSON, ge.AnthropicJSON())
+	if write := gatewayErrorWriters[c.Path()]; write != nil {
+		// The gateway's compatible endpoints answer in their dialect, so
+		// the official SDKs raise their usual exceptions.
+		write(c, e)
 		return
 	}
 	if httpx.AnswersJSON(c.Request().URL.Path) {
-		_ = c.JSON(e.Status, errorBody(e, httpx.RequestID(c)))
+		_ = c.JSON(e.Status, e.SpecBody(httpx.RequestID(c)))
 		return
 	}
 	if httpx.IsHTMX(c) && e.Status < 500 {
@@ -55,24 +52,6 @@ func (a *App) handleError(err error, c echo.Context) {
 	if err := httpx.Render(c, e.Status, views.ErrorPage(httpx.Chrome(c, title), e.Status, title, msg, httpx.RequestID(c))); err != nil {
 		a.log.Error("render error page", "request_id", httpx.RequestID(c), "error", err)
 	}
-}
-
-// ErrorBody is the spec's error shape.
-type ErrorBody struct {
-	Error ErrorObject `json:"error"`
-}
-
-// ErrorObject is the body of the spec's error shape; details is our
-// extension for requests with several problems.
-type ErrorObject struct {
-	Code      string          `json:"code"`
-	Message   string          `json:"message"`
-	RequestID string          `json:"request_id"`
-	Details   []apierr.Detail `json:"details,omitempty"`
-}
-
-func errorBody(e *apierr.Error, requestID string) ErrorBody {
-	return ErrorBody{Error: ErrorObject{Code: e.Code, Message: e.Message, RequestID: requestID, Details: e.Details}}
 }
 
 // toAPIError maps any error a handler or Echo returns to an *apierr.Error.

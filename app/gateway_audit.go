@@ -1,66 +1,66 @@
 package app
 
 import (
-	"net/http"
-	"time"
-
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/api"
+	"parapet/app/apierr"
 	"parapet/app/httpx"
 	"parapet/app/meter"
 	"parapet/app/web"
 )
 
-// isGatewayCall tells the requests that are gateway calls: the two API
-// endpoints and the playground's.
-func isGatewayCall(r *http.Request) bool {
-	if r.Method != http.MethodPost {
-		return false
-	}
-	switch r.URL.Path {
-	case "/gateway/v1/chat", "/gateway/v1/messages", "/gateway/app/chat":
-		return true
-	}
-	return false
+// gatewayCallRoutes are the route templates of gateway calls, each served
+// by the gateway service, which records every call it runs.
+var gatewayCallRoutes = map[string]bool{
+	"/gateway/v1/chat":             true,
+	"/gateway/v1/messages":         true,
+	"/gateway/v1/chat/completions": true,
+	"/gateway/app/chat":            true,
 }
 
-// auditGatewayCalls makes exactly one audit record for every gateway call,
-// whatever its outcome: refused by the key check or the rate limiter,
-// invalid, not entitled, over quota, failed upstream, cut off by the
-// client, or answered. The record only goes into the recorder's queue, so
-// the response is not held up; the recorder writes it behind the response
-// even when the client has gone. (No early flush: it would force chunked
-// encoding and an extra write for every JSON answer.)
-func (a *App) auditGatewayCalls(next echo.HandlerFunc) echo.HandlerFunc {
+// gatewayRefusals hands the gateway service the calls refused before it
+// ran (by the API guard's key check or rate limit, or the sign-in check),
+// so every call has its record (or, for anonymous refusals, its metric and
+// a sampled record). It keys on the matched route template, never on the
+// raw path; on the gateway's own route group it needs no test at all.
+func (a *App) gatewayRefusals(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if !isGatewayCall(c.Request()) {
-			return next(c)
-		}
-		start := time.Now()
 		err := next(c)
-		o := meter.Outcome{Status: c.Response().Status, IP: c.RealIP(), RequestID: httpx.RequestID(c)}
-		if err != nil {
-			e := a.toAPIError(err, c)
-			o.Status, o.Code = e.Status, e.Code
-			c.Error(e)
+		if err == nil || !gatewayCallRoutes[c.Path()] || meter.Served(c) {
+			return err
 		}
-		o.Total = time.Since(start)
-		call := meter.Of(c)
-		if call.KeyID == "" && call.UserID == "" {
-			// Refused before the handler ran: who it was, as far as known.
-			if p := api.Principal(c); p != nil {
-				call.OrgID, call.KeyID = p.OrgID, p.KeyID
-			} else if cur := web.CurrentOf(c); cur.User != nil {
-				call.UserID = cur.User.ID
-				if cur.Org != nil {
-					call.OrgID = cur.Org.ID
-				}
+		var who meter.Caller
+		if p := api.Principal(c); p != nil {
+			who = meter.Caller{OrgID: p.OrgID, KeyID: p.KeyID}
+		} else if cur := web.CurrentOf(c); cur.User != nil {
+			who.UserID = cur.User.ID
+			if cur.Org != nil {
+				who.OrgID = cur.Org.ID
 			}
 		}
-		if rerr := a.recorder.Record(call, o, a.cfg.Gateway.LogContent); rerr != nil {
-			a.log.Error("gateway audit record lost", "request_id", o.RequestID, "error", rerr)
-		}
-		return nil
+		a.gateway.Refused(c, who, err)
+		return err
 	}
+}
+
+// gatewayErrorWriters write errors in the dialect of the gateway's
+// compatible routes (by route template): Anthropic's shape on the
+// Messages routes and the model list (which both SDKs read), OpenAI's on
+// Chat Completions. Both carry our code and request_id too.
+var gatewayErrorWriters = map[string]func(echo.Context, *apierr.Error){
+	"/gateway/v1/messages":              writeAnthropicError,
+	"/gateway/v1/messages/count_tokens": writeAnthropicError,
+	"/gateway/v1/models":                writeAnthropicError,
+	"/gateway/v1/chat/completions":      writeOpenAIError,
+}
+
+func writeAnthropicError(c echo.Context, e *apierr.Error) {
+	c.Response().Header().Set("request-id", httpx.RequestID(c))
+	_ = c.Blob(e.AnthropicStatus(), echo.MIMEApplicationJSON, e.AnthropicJSON(httpx.RequestID(c)))
+}
+
+func writeOpenAIError(c echo.Context, e *apierr.Error) {
+	c.Response().Header().Set("x-request-id", httpx.RequestID(c))
+	_ = c.Blob(e.Status, echo.MIMEApplicationJSON, e.OpenAIJSON(httpx.RequestID(c)))
 }

@@ -55,11 +55,14 @@ func (a *App) routes() {
 	e.POST("/scan/v1/scan", v1.Scan, api.RequireKey)
 
 	// LLM gateway: the playground (session) and the API (key). Every call
-	// is audited by auditGatewayCalls in the middleware chain.
+	// is admitted and recorded by the gateway service (meter.Service).
 	e.GET("/gateway/app", p.PlaygroundPage, web.RequireUser)
 	e.POST("/gateway/app/chat", p.PlaygroundChat, web.RequireUser)
 	e.POST("/gateway/v1/chat", v1.Chat, api.RequireKey)
 	e.POST("/gateway/v1/messages", v1.Messages, api.RequireKey)
+	e.POST("/gateway/v1/chat/completions", v1.ChatCompletions, api.RequireKey)
+	e.POST("/gateway/v1/messages/count_tokens", v1.CountTokens, api.RequireKey)
+	e.GET("/gateway/v1/models", v1.Models, api.RequireKey)
 
 	// Public API v1 (SPEC section 4). Guard, in the middleware chain, has
 	// already counted the request and verified any key.

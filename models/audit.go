@@ -28,6 +28,9 @@ type AuditEvent struct {
 	UpstreamMs   *int64
 	TotalMs      *int64
 	Detail       *string
+	// UsageFlag is how a gateway call's tokens were known: nil for the
+	// upstream's report, "clamped" or "estimated".
+	UsageFlag *string
 }
 
 // Audit actions.

@@ -85,20 +85,80 @@ func scanAllowance(row *sql.Row) (Allowance, error) {
 // UsageRecord is a metered call: its audit event and the actor (a key or
 // user id) its usage counts for.
 type UsageRecord struct {
-	Event     *AuditEvent
+	Event     *AuditEvent // nil for a record that only releases HoldTokens
 	ProductID string
 	Actor     string
+	// HoldID, when set, is a quota reservation in the database that
+	// HoldTokens leave in the same transaction that counts the usage: the
+	// call's tokens, which move from reserved to used, or (without an
+	// event) what is left of a lease that is given back.
+	HoldID     string
+	HoldTokens int64
 }
 
 // RecordUsage writes metered calls in one transaction: each call's audit
-// event, its month's counter and its day's row for the actor. Counters are
-// incremented in the database (never read-modify-write), so concurrent
-// writers cannot lose each other's tokens; the transaction means a call is
-// recorded whole or not at all.
+// event, its month's counter and its day's row for the actor, and what
+// leaves each quota hold. Counters are incremented in the database (never
+// read-modify-write), so concurrent writers cannot lose each other's
+// tokens; the transaction means a call is recorded whole or not at all.
+// The increments of a batch are summed first, so a busy gateway writes one
+// row per counter, day and hold per batch rather than per call.
 func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
+	type monthKey struct{ org, product, period string }
+	type dayKey struct{ org, product, actor, day string }
+	months, days, holds := map[monthKey]*usageSums{}, map[dayKey]*usageSums{}, map[string]int64{}
+	var events []*AuditEvent
+	for _, r := range recs {
+		if r.HoldID != "" {
+			holds[r.HoldID] += r.HoldTokens
+		}
+		e := r.Event
+		if e == nil {
+			continue
+		}
+		if e.ID == "" {
+			e.ID = NewID("evt")
+		}
+		if e.CreatedAt.IsZero() {
+			e.CreatedAt = Now()
+		}
+		events = append(events, e)
+		if e.OrgID == nil {
+			continue
+		}
+		var in, out int64
+		if e.InputTokens != nil {
+			in = *e.InputTokens
+		}
+		if e.OutputTokens != nil {
+			out = *e.OutputTokens
+		}
+		bump(months, monthKey{*e.OrgID, r.ProductID, Period(e.CreatedAt)}, in+out, 0)
+		bump(days, dayKey{*e.OrgID, r.ProductID, r.Actor, Day(e.CreatedAt)}, in, out)
+	}
 	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		for _, r := range recs {
-			if err := recordOne(tx, r); err != nil {
+		if len(events) > 0 {
+			if err := tx.Create(events).Error; err != nil {
+				return err
+			}
+		}
+		for k, m := range months {
+			if err := tx.Exec(`INSERT INTO usage_counters (org_id, product_id, period, requests, tokens) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (org_id, product_id, period) DO UPDATE SET requests = usage_counters.requests + excluded.requests, tokens = usage_counters.tokens + excluded.tokens`,
+				k.org, k.product, k.period, m.requests, m.in).Error; err != nil {
+				return err
+			}
+		}
+		for k, d := range days {
+			if err := tx.Exec(`INSERT INTO usage_daily (org_id, product_id, actor, day, requests, input_tokens, output_tokens) VALUES (?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT (org_id, product_id, actor, day) DO UPDATE SET requests = usage_daily.requests + excluded.requests,
+				input_tokens = usage_daily.input_tokens + excluded.input_tokens, output_tokens = usage_daily.output_tokens + excluded.output_tokens`,
+				k.org, k.product, k.actor, k.day, d.requests, d.in, d.out).Error; err != nil {
+				return err
+			}
+		}
+		for id, n := range holds {
+			if err := takeFromHold(tx, id, n); err != nil {
 				return err
 			}
 		}
@@ -106,36 +166,16 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 	})
 }
 
-func recordOne(tx *gorm.DB, r UsageRecord) error {
-	e := r.Event
-	if e.ID == "" {
-		e.ID = NewID("evt")
+// usageSums is a batch's increments of one counter row.
+type usageSums struct{ requests, in, out int64 }
+
+func bump[K comparable](m map[K]*usageSums, k K, in, out int64) {
+	if m[k] == nil {
+		m[k] = &usageSums{}
 	}
-	if e.CreatedAt.IsZero() {
-		e.CreatedAt = Now()
-	}
-	var in, out int64
-	if e.InputTokens != nil {
-		in = *e.InputTokens
-	}
-	if e.OutputTokens != nil {
-		out = *e.OutputTokens
-	}
-	if err := tx.Create(e).Error; err != nil {
-		return err
-	}
-	if e.OrgID == nil {
-		return nil
-	}
-	if err := tx.Exec(`INSERT INTO usage_counters (org_id, product_id, period, requests, tokens) VALUES (?, ?, ?, 1, ?)
-		ON CONFLICT (org_id, product_id, period) DO UPDATE SET requests = usage_counters.requests + 1, tokens = usage_counters.tokens + excluded.tokens`,
-		*e.OrgID, r.ProductID, Period(e.CreatedAt), in+out).Error; err != nil {
-		return err
-	}
-	return tx.Exec(`INSERT INTO usage_daily (org_id, product_id, actor, day, requests, input_tokens, output_tokens) VALUES (?, ?, ?, ?, 1, ?, ?)
-		ON CONFLICT (org_id, product_id, actor, day) DO UPDATE SET requests = usage_daily.requests + 1,
-		input_tokens = usage_daily.input_tokens + excluded.input_tokens, output_tokens = usage_daily.output_tokens + excluded.output_tokens`,
-		*e.OrgID, r.ProductID, r.Actor, Day(e.CreatedAt), in, out).Error
+	m[k].requests++
+	m[k].in += in
+	m[k].out += out
 }
 
 // DailyUsage is one actor's usage on one day.

@@ -5,9 +5,7 @@ package api
 
 import (
 	"net/http"
-	"time"
 
-	"parapet/app/gateway"
 	"parapet/app/keys"
 	"parapet/app/meter"
 	"parapet/app/ratelimit"
@@ -26,11 +24,8 @@ type Deps struct {
 	// without a valid key), by API surface.
 	Limits  map[Surface]int
 	IsHTTPS func(*http.Request) bool
-	// Gateway is the chat-proxy core; GatewayTimeout its total timeout for
-	// a non-streamed call.
-	Gateway        *gateway.Proxy
-	GatewayTimeout time.Duration
-	Recorder       *meter.Recorder
+	// Gateway is the gateway service every gateway endpoint adapts.
+	Gateway *meter.Service
 }
 
 // API serves the JSON routes.

@@ -11,27 +11,67 @@ import (
 	"parapet/app/meter"
 )
 
+// The gateway's API endpoints are thin dialect adapters over the one
+// gateway service (meter.Service), which admits, calls and records every
+// call. An adapter only says how its dialect reads a request and writes
+// the answer, the stream and (in the central error handler) the errors.
+
 // Chat answers POST /gateway/v1/chat: our request shape, the Messages
 // response shape (a JSON message, or its event stream with "stream":true).
 func (a *API) Chat(c echo.Context) error {
-	return a.gatewayCall(c, gateway.ParseChatRequest)
+	return a.Gateway.Serve(c, caller(c), chatDialect)
 }
 
 // Messages answers POST /gateway/v1/messages: an Anthropic Messages API
 // request as-is, answered as that API would, so the official SDKs work
-// when pointed at the gateway. Its errors take Anthropic's shape (the
-// central error handler knows this path).
+// when pointed at the gateway.
 func (a *API) Messages(c echo.Context) error {
 	c.Response().Header().Set("request-id", httpx.RequestID(c)) // the header the SDKs read
-	return a.gatewayCall(c, gateway.ParseMessagesRequest)
+	return a.Gateway.Serve(c, caller(c), messagesDialect)
 }
 
-type parser func([]byte, gateway.Defaults) (*gateway.Request, error)
+// ChatCompletions answers POST /gateway/v1/chat/completions as OpenAI's
+// Chat Completions API does, so the official openai SDKs work unmodified
+// with baseURL = the gateway's /gateway/v1.
+func (a *API) ChatCompletions(c echo.Context) error {
+	c.Response().Header().Set("x-request-id", httpx.RequestID(c))
+	return a.Gateway.Serve(c, caller(c), openAIDialect)
+}
 
-// gatewayCall parses, admits (entitlement, quota) and proxies one call.
-// Its audit record is written by the gateway audit middleware from what
-// the call leaves in meter.Of(c).
-func (a *API) gatewayCall(c echo.Context, parse parser) error {
+func caller(c echo.Context) meter.Caller {
+	p := Principal(c)
+	return meter.Caller{OrgID: p.OrgID, KeyID: p.KeyID}
+}
+
+var chatDialect = meter.Dialect{Name: "chat", Parse: gateway.ParseChatRequest, Reply: replyMessage, Stream: messagesStream}
+
+var messagesDialect = meter.Dialect{Name: "messages", Parse: gateway.ParseMessagesRequest, Reply: replyMessage, Stream: messagesStream,
+	Prepare: func(c echo.Context, req *gateway.Request) {
+		req.AnthropicBeta = c.Request().Header.Values("Anthropic-Beta")
+	}}
+
+var openAIDialect = meter.Dialect{Name: "openai", Parse: gateway.ParseCompletionsRequest,
+	Reply: func(c echo.Context, msg *gateway.Message) error {
+		return c.JSON(http.StatusOK, gateway.NewCompletion(msg, time.Now()))
+	},
+	Stream: func(sse *gateway.SSEWriter, req *gateway.Request) meter.Sink {
+		return gateway.NewCompletionStream(sse, req, time.Now())
+	}}
+
+func replyMessage(c echo.Context, msg *gateway.Message) error { return c.JSON(http.StatusOK, msg) }
+
+func messagesStream(sse *gateway.SSEWriter, _ *gateway.Request) meter.Sink { return sse }
+
+// CountTokens answers POST /gateway/v1/messages/count_tokens as the
+// Messages API does ({"input_tokens":N}): the upstream's own count when it
+// offers one, else gateway.EstimateInputTokens; the X-Token-Count header
+// says which ("upstream" or "estimated"). Counting is never billed.
+func (a *API) CountTokens(c echo.Context) error {
+	c.Response().Header().Set("request-id", httpx.RequestID(c))
+	p := Principal(c)
+	if err := a.Gateway.Entitled(c.Request().Context(), p.OrgID); err != nil {
+		return err
+	}
 	if err := httpx.RequireJSON(c); err != nil {
 		return err
 	}
@@ -39,33 +79,29 @@ func (a *API) gatewayCall(c echo.Context, parse parser) error {
 	if err != nil {
 		return err
 	}
-	p := Principal(c)
-	call := meter.Of(c)
-	call.OrgID, call.KeyID = p.OrgID, p.KeyID
-	req, err := parse(body, a.Gateway.Defaults())
+	req, err := gateway.ParseCountTokensRequest(body, a.Gateway.Proxy.Defaults())
 	if err != nil {
-		return meter.FromError(err)
-	}
-	call.Req = req
-	ctx := c.Request().Context()
-	if err := a.Recorder.Admit(ctx, p.OrgID, time.Now()); err != nil {
 		return err
 	}
-	if !req.Stream {
-		// The server's write timeout is shorter than a long completion.
-		_ = http.NewResponseController(c.Response().Writer).SetWriteDeadline(time.Now().Add(a.GatewayTimeout + 10*time.Second))
-		msg, report, err := a.Gateway.Complete(ctx, req)
-		call.Report, call.Reply = &report, msg
-		if err != nil {
-			return meter.FromError(err)
-		}
-		return c.JSON(http.StatusOK, msg)
+	req.AnthropicBeta = c.Request().Header.Values("Anthropic-Beta")
+	n, estimated := a.Gateway.Proxy.CountTokens(c.Request().Context(), req)
+	source := "upstream"
+	if estimated {
+		source = "estimated"
 	}
-	sse := gateway.NewSSEWriter(c.Response())
-	msg, report, err := a.Gateway.Stream(ctx, req, sse.Send)
-	call.Report, call.Reply = &report, msg
-	if err != nil && !sse.Started() {
-		return meter.FromError(err)
+	c.Response().Header().Set("X-Token-Count", source)
+	return c.JSON(http.StatusOK, map[string]int{"input_tokens": n})
+}
+
+// Models answers GET /gateway/v1/models with the models this organization
+// may call, in a list both official SDKs read: OpenAI's object "list" /
+// "model" with created, and Anthropic's type "model", display_name,
+// created_at and the page fields has_more, first_id, last_id. This beta
+// has no model allowlist: the list is the configured default model.
+func (a *API) Models(c echo.Context) error {
+	c.Response().Header().Set("request-id", httpx.RequestID(c))
+	if err := a.Gateway.Entitled(c.Request().Context(), Principal(c).OrgID); err != nil {
+		return err
 	}
-	return nil // a stream that failed midway already ended with an error event
+	return c.JSON(http.StatusOK, a.Gateway.Models())
 }

@@ -24,14 +24,14 @@ import (
 // floor any proxy pays) and through the gateway (key check, rate limit,
 // entitlement and quota, audit record), sequentially and at 200
 // requests/s, and the time to first byte of a stream. Targets: added p50
-// under 0.5 ms and p99 under 2 ms, within 3x of the bare hop.
+// under 0.5 ms and p99 under 2 ms, within 2x of the bare hop.
 //
 //	go test -run '^$' -bench GatewayAddedLatency ./app/api/
 func BenchmarkGatewayAddedLatency(b *testing.B) {
 	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		if strings.Contains(r.Header.Get("Accept"), "text/event-stream") || r.URL.Query().Get("stream") == "1" {
-			messagesSSE(w, []string{"Hi"}, 0)
+			messagesSSE(w, []string{"Hi"})
 			return
 		}
 		messagesJSON(w, "Hi", 3, 1)
@@ -88,7 +88,7 @@ func BenchmarkGatewayAddedLatency(b *testing.B) {
 		fmt.Printf("  %-22s p50 %+7.3f ms  p99 %+7.3f ms   p50 %+7.3f ms  p99 %+7.3f ms  (added)\n", "bare ReverseProxy hop", ms(sh.P50-sd.P50), ms(sh.P99-sd.P99), ms(oh.P50-od.P50), ms(oh.P99-od.P99))
 		fmt.Printf("  %-22s p50 %+7.3f ms  p99 %+7.3f ms   p50 %+7.3f ms  p99 %+7.3f ms  (added)\n", "parapet gateway", ms(sg.P50-sd.P50), ms(sg.P99-sd.P99), ms(og.P50-od.P50), ms(og.P99-od.P99))
 		ratio := float64(sg.P50-sd.P50) / float64(max(sh.P50-sd.P50, time.Microsecond))
-		fmt.Printf("  gateway/hop added p50 ratio: %.2f (target <= 3); targets: added p50 < 0.5 ms, p99 < 2 ms\n", ratio)
+		fmt.Printf("  gateway/hop added p50 ratio: %.2f (target <= 2); targets: added p50 < 0.5 ms, p99 < 2 ms\n", ratio)
 		fmt.Printf("  stream time to first byte: direct %.3f ms, gateway %.3f ms (added %+.3f ms)\n", ms(ttfbDirect), ms(ttfbGateway), ms(ttfbGateway-ttfbDirect))
 		b.ReportMetric(ms(sg.P50-sd.P50), "added_p50_ms")
 		b.ReportMetric(ms(sg.P99-sd.P99), "added_p99_ms")

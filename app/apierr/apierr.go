@@ -7,6 +7,7 @@
 package apierr
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 )
@@ -71,4 +72,13 @@ func Internal(err error) *Error {
 func Unavailable(err error) *Error {
 	return &Error{Status: http.StatusServiceUnavailable, Code: "service_unavailable",
 		Message: "the service is temporarily unavailable; try again shortly", Internal: err, RetryAfter: 5}
+}
+
+// From is err as an *Error: itself when it is one (or wraps one), else a
+// 500 internal_error that keeps err for the log.
+func From(err error) *Error {
+	if e, ok := errors.AsType[*Error](err); ok {
+		return e
+	}
+	return Internal(err)
 }

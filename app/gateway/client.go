@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptrace"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -20,6 +21,7 @@ type Proxy struct {
 	cfg    Config
 	up     Upstream
 	client *http.Client // nil for in-process upstreams
+	scrub  *scrubber
 }
 
 // New builds the Proxy for cfg: the demo upstream when cfg.URL is empty,
@@ -33,11 +35,12 @@ func New(cfg Config) (*Proxy, error) {
 		return &Proxy{cfg: cfg, up: &Demo{WordDelay: cfg.DemoWordDelay}}, nil
 	}
 	client := newHTTPClient(cfg.ConnectTimeout)
-	var up Upstream = newMessagesAdapter(client, cfg)
+	sc := newScrubber(cfg.Key)
+	var up Upstream = newMessagesAdapter(client, cfg, sc)
 	if cfg.Style == StyleOpenAI {
-		up = newOpenAIAdapter(client, cfg)
+		up = newOpenAIAdapter(client, cfg, sc)
 	}
-	return &Proxy{cfg: cfg, up: up, client: client}, nil
+	return &Proxy{cfg: cfg, up: up, client: client, scrub: sc}, nil
 }
 
 // NewWithUpstream builds a Proxy around any Upstream, e.g. a Demo without
@@ -77,7 +80,11 @@ type Report struct {
 	TTFB time.Duration
 	// Usage is what the upstream reported, also for a stream that failed
 	// midway: those tokens were spent.
-	Usage      Usage
+	Usage Usage
+	// UsageFlag is "" when Usage is the upstream's own report,
+	// UsageClamped when that report was impossible and was corrected, and
+	// UsageEstimated when the client left and the upstream did not finish.
+	UsageFlag  string
 	StopReason string // "" when the call failed
 	Status     int    // 200, or the Error's status
 	ErrorCode  string // "" on success, else the Error's code
@@ -98,7 +105,7 @@ func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, e
 		if err = p.classify(c.parent, ctx, upErr); err == nil {
 			err = checkMessage(msg)
 		}
-		if err == nil || attempt > 1 || !err.overloaded() {
+		if err == nil || attempt > 1 || !overloaded(err) {
 			break
 		}
 		if waitErr := p.backoff(ctx, err); waitErr != nil {
@@ -112,72 +119,205 @@ func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, e
 	if msg.ID == "" {
 		msg.ID = newMessageID()
 	}
-	msg.Model = modelOr(msg.Model, req.Model)
+	msg.ID, msg.Model = p.scrub.scrub(msg.ID), p.scrub.scrub(modelOr(msg.Model, req.Model))
+	for i := range msg.Content {
+		msg.Content[i].Text = p.scrub.scrub(msg.Content[i].Text)
+	}
+	msg.Usage, c.report.UsageFlag = checkUsage(msg.Usage, req)
 	return msg, c.end(msg, nil), nil
 }
 
 // Stream answers req as Messages API events passed to emit, in order, as
 // they arrive: the first (message_start) as soon as the upstream answers.
-// emit is typically (*SSEWriter).Send.
 //
-// When the call fails before any event was emitted, nothing was sent and the
-// handler answers with the returned *Error as usual. When it fails after, the
-// stream is ended with an error event (unless the client is gone) and the
-// error is returned for the handler's log and audit only. The message
-// returned on success is the whole answer as the client received it.
+// The call runs under three deadlines: FirstByteTimeout to the upstream's
+// first event, StreamIdleTimeout between events, StreamMaxDuration overall.
+//
+// When the client goes away (ctx is cancelled, or emit fails) the upstream
+// is read on to its end for up to DrainTimeout, without emitting, so the
+// upstream's own usage is reported; when it does not finish in time, the
+// output is estimated from what the client was sent (Report.UsageFlag
+// "estimated"). The error is then client_closed either way.
+//
+// Stream never emits an error event: on failure it returns the *Error, and
+// the caller ends a stream it has started with an error event in its own
+// dialect. The message returned on success is the whole answer as the
+// client received it.
 func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error) (*Message, Report, error) {
 	c := p.begin(ctx, req, true)
-	var acc accumulator
-	forward := func(ev Event) error {
-		if err := acc.add(ev); err != nil {
-			return err
-		}
-		c.firstEvent()
-		if err := emit(ev); err != nil {
-			return emitError{err}
-		}
-		return nil
-	}
+	s := &streamCall{p: p, c: c, emit: emit}
+	// The upstream call outlives the client by up to DrainTimeout: it is
+	// detached from ctx, which only starts the drain.
+	up, cancel := context.WithCancelCause(context.WithoutCancel(c.ctx))
+	defer cancel(nil)
+	s.cancel = cancel
+	stop := context.AfterFunc(ctx, s.clientGone)
+	defer stop()
+	maxTimer := time.AfterFunc(p.cfg.StreamMaxDuration, func() { cancel(errMaxDuration) })
+	defer maxTimer.Stop()
 	var err *Error
 	for attempt := 1; ; attempt++ {
 		c.report.Attempts = attempt
-		err = p.streamOnce(c.parent, c.ctx, req, forward)
-		if err == nil || attempt > 1 || acc.started() || !err.overloaded() {
+		err = p.streamOnce(c.parent, up, req, s.forward)
+		if err == nil || attempt > 1 || s.acc.started() || !overloaded(err) {
 			break
 		}
-		if waitErr := p.backoff(c.ctx, err); waitErr != nil {
-			err = p.classify(c.parent, c.ctx, waitErr)
+		if waitErr := p.backoff(up, err); waitErr != nil {
+			err = p.classify(c.parent, up, waitErr)
 			break
 		}
 	}
-	if err == nil && !acc.complete() {
+	if err == nil && !s.acc.complete() {
 		err = errInvalidResponse(errors.New("stream returned before message_stop"))
 	}
-	if err != nil {
-		if acc.started() && err.Code != CodeClientClosed {
-			body := err.anthropicBody()
-			_ = emit(Event{Type: EventError, Error: &body}) // best effort: the stream is over either way
+	if gone := s.goneCause(); gone != nil {
+		// The client left: whatever the upstream did next, this is how the
+		// call ended for it, metered by what the upstream finished or by
+		// what was delivered.
+		if err != nil || !s.acc.complete() {
+			s.estimate()
 		}
-		return nil, c.end(acc.msg, err), err
+		err = errClientClosed(gone)
 	}
-	return acc.msg, c.end(acc.msg, nil), nil
+	if err != nil {
+		return nil, c.end(s.acc.msg, err), err
+	}
+	return s.acc.msg, c.end(s.acc.msg, nil), nil
 }
 
-// streamOnce runs one attempt under the idle watchdog: a timer, reset by
-// every byte from the upstream and every event, that cancels the attempt
-// when the upstream falls silent for StreamIdleTimeout. It is stopped while
-// an event is being written, so a slow client does not count as a silent
-// upstream.
+// streamCall is one Stream call's state between the upstream and the client.
+type streamCall struct {
+	p      *Proxy
+	c      *call
+	emit   func(Event) error
+	cancel context.CancelCauseFunc
+	acc    accumulator
+
+	mu     sync.Mutex
+	gone   error // why the client is gone; nil while it is there
+	drain  *time.Timer
+	deltas int // text deltas sent to the client
+	sent   int // bytes of text sent to the client
+}
+
+// clientGone starts the drain: the upstream has DrainTimeout to finish.
+func (s *streamCall) clientGone() { s.leave(context.Cause(s.c.parent)) }
+
+func (s *streamCall) leave(cause error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gone != nil {
+		return
+	}
+	if cause == nil {
+		cause = context.Canceled
+	}
+	s.gone = cause
+	s.drain = time.AfterFunc(s.p.cfg.DrainTimeout, func() { s.cancel(errDrainTimeout) })
+}
+
+func (s *streamCall) goneCause() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.drain != nil {
+		s.drain.Stop()
+	}
+	return s.gone
+}
+
+// forward checks, scrubs and accumulates an event, and sends it to the
+// client while the client is there.
+func (s *streamCall) forward(ev Event) error {
+	s.scrubEvent(&ev)
+	if err := s.acc.add(ev); err != nil {
+		return err
+	}
+	if ev.Type == EventMessageDelta {
+		// The client is told the cumulative, checked counts: input from
+		// message_start, output from here.
+		var flag string
+		s.acc.msg.Usage, flag = checkUsage(s.acc.msg.Usage, s.c.req)
+		if flag != "" {
+			s.c.report.UsageFlag = flag
+		}
+		u := s.acc.msg.Usage
+		ev.Usage = &u
+	}
+	s.c.firstEvent()
+	s.mu.Lock()
+	gone := s.gone != nil
+	s.mu.Unlock()
+	if gone {
+		return nil // draining: read on, send nothing
+	}
+	if err := s.emit(ev); err != nil {
+		s.leave(emitError{err})
+		return nil
+	}
+	if ev.Type == EventContentBlockDelta {
+		s.mu.Lock()
+		s.deltas++
+		s.sent += len(ev.Text)
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+func (s *streamCall) scrubEvent(ev *Event) {
+	sc := s.p.scrub
+	ev.Text = sc.scrub(ev.Text)
+	if ev.Message != nil {
+		m := *ev.Message
+		m.ID, m.Model = sc.scrub(m.ID), sc.scrub(m.Model)
+		ev.Message = &m
+	}
+}
+
+// estimate meters a stream the upstream did not finish for a client that
+// left: the output is what the client was sent, at least one token per
+// delta and one per EstimateBytesPerToken bytes, and never less than what
+// the upstream had reported.
+func (s *streamCall) estimate() {
+	if s.acc.msg == nil {
+		return
+	}
+	s.mu.Lock()
+	out := max(s.deltas, (s.sent+EstimateBytesPerToken-1)/EstimateBytesPerToken)
+	s.mu.Unlock()
+	u := &s.acc.msg.Usage
+	u.OutputTokens = max(u.OutputTokens, out)
+	if u.InputTokens == 0 {
+		u.InputTokens = EstimateInputTokens(s.c.req)
+	}
+	s.c.report.UsageFlag = UsageEstimated
+}
+
+// streamOnce runs one attempt under a watchdog: a timer that cancels the
+// attempt when the upstream sends nothing for FirstByteTimeout after the
+// call, then for StreamIdleTimeout between bytes. Every byte from the
+// upstream resets it; it is stopped while an event is being written, so a
+// slow client does not count as a silent upstream.
 func (p *Proxy) streamOnce(parent, ctx context.Context, req *Request, emit func(Event) error) *Error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	idle := p.cfg.StreamIdleTimeout
-	watchdog := time.AfterFunc(idle, func() { cancel(errIdleTimeout) })
+	var active atomic.Bool
+	watchdog := time.AfterFunc(p.cfg.FirstByteTimeout, func() {
+		if active.Load() {
+			cancel(errIdleTimeout)
+		} else {
+			cancel(errFirstByte)
+		}
+	})
 	defer watchdog.Stop()
-	ctx = withActivity(ctx, func() { watchdog.Reset(idle) })
+	touch := func() {
+		active.Store(true)
+		watchdog.Reset(idle)
+	}
+	ctx = withActivity(ctx, touch)
 	err := p.up.Stream(ctx, req, func(ev Event) error {
 		watchdog.Stop()
-		defer watchdog.Reset(idle)
+		defer touch()
 		return emit(ev)
 	})
 	return p.classify(parent, ctx, err)
@@ -186,6 +326,9 @@ func (p *Proxy) streamOnce(parent, ctx context.Context, req *Request, emit func(
 var (
 	errTotalTimeout = errors.New("total timeout")
 	errIdleTimeout  = errors.New("stream idle timeout")
+	errFirstByte    = errors.New("first byte timeout")
+	errMaxDuration  = errors.New("stream max duration")
+	errDrainTimeout = errors.New("drain timeout")
 )
 
 // emitError marks a failure to deliver an event to the client.
@@ -210,15 +353,21 @@ func (p *Proxy) classify(parent, ctx context.Context, err error) *Error {
 	switch cause := context.Cause(ctx); {
 	case errors.Is(cause, errTotalTimeout):
 		return errTimeout(fmt.Sprintf("upstream did not answer within %s", p.cfg.Timeout), err)
+	case errors.Is(cause, errFirstByte):
+		return errTimeout(fmt.Sprintf("upstream sent nothing within %s of the call", p.cfg.FirstByteTimeout), err)
 	case errors.Is(cause, errIdleTimeout):
 		return errTimeout(fmt.Sprintf("upstream sent nothing for %s", p.cfg.StreamIdleTimeout), err)
+	case errors.Is(cause, errMaxDuration):
+		return errTimeout(fmt.Sprintf("the stream ran longer than the limit of %s", p.cfg.StreamMaxDuration), err)
+	case errors.Is(cause, errDrainTimeout):
+		return errTimeout("the client left and the upstream did not finish in time", err)
 	}
 	if e, ok := errors.AsType[emitError](err); ok {
 		return errClientClosed(e.err)
 	}
 	if e, ok := errors.AsType[*Error](err); ok {
 		safe := *e // the last guard against echoing the key, whatever the Upstream
-		safe.Message = scrub(e.Message, p.cfg.Key)
+		safe.Message = p.scrub.scrub(e.Message)
 		return &safe
 	}
 	return upstreamError("the upstream call failed", err)
@@ -256,6 +405,7 @@ func checkMessage(m *Message) *Error {
 
 // call measures one Proxy call for its Report.
 type call struct {
+	req       *Request
 	parent    context.Context // the caller's
 	ctx       context.Context // the caller's, traced
 	start     time.Time
@@ -264,7 +414,7 @@ type call struct {
 }
 
 func (p *Proxy) begin(ctx context.Context, req *Request, stream bool) *call {
-	c := &call{parent: ctx, start: time.Now(), report: Report{Model: req.Model, Stream: stream}}
+	c := &call{req: req, parent: ctx, start: time.Now(), report: Report{Model: req.Model, Stream: stream}}
 	c.ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotFirstResponseByte: func() { c.firstByte.Store(int64(time.Since(c.start))) },
 	})
@@ -293,4 +443,34 @@ func (c *call) end(msg *Message, err *Error) Report {
 		r.Status, r.StopReason = http.StatusOK, msg.StopReason
 	}
 	return *r
+}
+
+// tokenCounter is an Upstream that can count a request's input tokens.
+type tokenCounter interface {
+	CountTokens(ctx context.Context, req *Request) (int, error)
+}
+
+// CountTokens counts req's input tokens: the upstream's own count when it
+// offers one (the Messages API's count_tokens), else EstimateInputTokens,
+// and then estimated is true. An upstream that fails to count is not an
+// error here: the estimate stands in.
+func (p *Proxy) CountTokens(ctx context.Context, req *Request) (n int, estimated bool) {
+	if tc, ok := p.up.(tokenCounter); ok {
+		ctx, cancel := context.WithTimeout(ctx, p.cfg.FirstByteTimeout)
+		defer cancel()
+		if n, err := tc.CountTokens(ctx, req); err == nil {
+			return n, false
+		}
+	}
+	return EstimateInputTokens(req), true
+}
+
+// Timeout is the total timeout of a non-streamed call.
+func (p *Proxy) Timeout() time.Duration { return p.cfg.Timeout }
+
+// HoldTTL is how long a call can possibly last: the longest of a
+// non-streamed call and a stream with its drain, plus a margin for the
+// record to be written. Quota reservations live that long.
+func (p *Proxy) HoldTTL() time.Duration {
+	return max(p.cfg.Timeout, p.cfg.StreamMaxDuration+p.cfg.DrainTimeout) + time.Minute
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -116,7 +118,7 @@ func TestErrorMapping(t *testing.T) {
 				if e.RetryAfter != tt.wantRetry {
 					t.Errorf("RetryAfter %d, want %d", e.RetryAfter, tt.wantRetry)
 				}
-				if strings.Contains(err.Error(), "SECRET") || strings.Contains(string(e.AnthropicJSON()), "SECRET") {
+				if strings.Contains(err.Error(), "SECRET") || strings.Contains(string(e.AnthropicJSON("")), "SECRET") {
 					t.Errorf("the key leaked: %v", err)
 				}
 				if calls.Load() != tt.wantCalls || rep.Attempts != int(tt.wantCalls) {
@@ -184,7 +186,7 @@ func TestStreamIdleTimeout(t *testing.T) {
 		t.Fatalf("events %s", eventNames(evs))
 	}
 	last, _ := json.Marshal(evs[1].data)
-	if !jsonEqual(t, string(last), `{"type":"error","error":{"type":"api_error","message":"upstream sent nothing for 500ms"}}`) {
+	if !jsonEqual(t, string(last), `{"type":"error","error":{"type":"api_error","message":"upstream sent nothing for 500ms","code":"upstream_timeout"}}`) {
 		t.Errorf("error event %s", last)
 	}
 	res := wait(t, results, "the handler")
@@ -199,6 +201,7 @@ func TestStreamIdleTimeout(t *testing.T) {
 // keep-alive comments included.
 func TestSlowSteadyStream(t *testing.T) {
 	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		// Elapsed time is the subject: the fake paces its stream on purpose.
 		startSSE(w)
 		for i, ev := range anthropicStream {
 			if i == 3 { // 900ms of comments only: no event, yet not idle
@@ -286,7 +289,7 @@ func TestNoRetryAfterBytesSent(t *testing.T) {
 		t.Fatalf("events %s", eventNames(evs))
 	}
 	last, _ := json.Marshal(evs[1].data)
-	if !jsonEqual(t, string(last), `{"type":"error","error":{"type":"overloaded_error","message":"upstream failed mid-response: Overloaded"}}`) {
+	if !jsonEqual(t, string(last), `{"type":"error","error":{"type":"overloaded_error","message":"upstream failed mid-response: Overloaded","code":"upstream_overloaded"}}`) {
 		t.Errorf("error event %s", last)
 	}
 	res := wait(t, results, "the handler")
@@ -368,29 +371,81 @@ func TestStreamIsUnbuffered(t *testing.T) {
 	}
 }
 
-// TestClientGoneCancelsUpstream: when the client disconnects mid-stream, the
-// upstream request is cancelled too.
-func TestClientGoneCancelsUpstream(t *testing.T) {
-	cancelled := make(chan struct{})
+// TestClientGoneDrainsUpstream: when the client disconnects mid-stream,
+// the upstream is read on to its end, so its own usage is reported.
+func TestClientGoneDrainsUpstream(t *testing.T) {
+	gone := make(chan struct{}) // closed when the gateway's handler sees the client leave
 	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
 		startSSE(w)
-		writeSSE(w, anthropicStream[0].name, anthropicStream[0].data)
-		<-r.Context().Done()
-		close(cancelled)
+		for _, ev := range anthropicStream[:5] { // through the last text delta
+			writeSSE(w, ev.name, ev.data)
+		}
+		<-gone // the client leaves before message_delta
+		for _, ev := range anthropicStream[5:] {
+			writeSSE(w, ev.name, ev.data)
+		}
 	})
-	gw, results := serveGateway(t, newTestProxy(t, srv.URL, StyleMessages), testRequest())
+	p := newTestProxy(t, srv.URL, StyleMessages)
+	results := make(chan result, 1)
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		stop := context.AfterFunc(r.Context(), func() { close(gone) })
+		defer stop()
+		msg, rep, err := p.Stream(r.Context(), testRequest(), NewSSEWriter(w).Send)
+		results <- result{msg, rep, err}
+	}))
+	t.Cleanup(gw.Close)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	resp := postStream(t, ctx, testClient(t), gw.URL)
-	if ev, err := newSSEReader(resp.Body).next(); err != nil || ev.name != EventMessageStart {
-		t.Fatalf("first event %q, %v", ev.name, err)
+	readUntil(t, resp.Body, `", world"`)
+	cancel()
+	res := wait(t, results, "the handler")
+	assertError(t, res.err, StatusClientClosed, CodeClientClosed, "")
+	if r := res.report; r.Usage.InputTokens != 25 || r.Usage.OutputTokens != 15 || r.UsageFlag != "" {
+		t.Errorf("report %+v: want the upstream's own usage", r)
 	}
+}
+
+// TestClientGoneEstimatesWhenTheUpstreamStalls: an upstream that does not
+// finish within DrainTimeout is cancelled, and the output is estimated from
+// what the client was sent, flagged.
+func TestClientGoneEstimatesWhenTheUpstreamStalls(t *testing.T) {
+	cancelled := make(chan struct{})
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		startSSE(w)
+		for _, ev := range anthropicStream[:5] {
+			writeSSE(w, ev.name, ev.data)
+		}
+		<-r.Context().Done()
+		close(cancelled)
+	})
+	p := newTestProxy(t, srv.URL, StyleMessages, func(c *Config) { c.DrainTimeout = 200 * time.Millisecond })
+	gw, results := serveGateway(t, p, testRequest())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	resp := postStream(t, ctx, testClient(t), gw.URL)
+	readUntil(t, resp.Body, `", world"`)
 	cancel()
 	wait(t, cancelled, "the upstream request to be cancelled")
 	res := wait(t, results, "the handler")
 	assertError(t, res.err, StatusClientClosed, CodeClientClosed, "")
-	if res.report.ErrorCode != CodeClientClosed || res.report.Usage.InputTokens != 25 {
-		t.Errorf("report %+v", res.report)
+	// Two deltas, "Hello" and ", world" (12 bytes): 4 tokens at 3 bytes a token.
+	if r := res.report; r.ErrorCode != CodeClientClosed || r.Usage.InputTokens != 25 || r.Usage.OutputTokens != 4 || r.UsageFlag != UsageEstimated {
+		t.Errorf("report %+v", r)
+	}
+}
+
+// readUntil reads a stream until it has seen s.
+func readUntil(t *testing.T, body io.Reader, s string) {
+	t.Helper()
+	var seen []byte
+	buf := make([]byte, 4096)
+	for !strings.Contains(string(seen), s) {
+		n, err := body.Read(buf)
+		seen = append(seen, buf[:n]...)
+		if err != nil {
+			t.Fatalf("stream ended before %q: %v\n%s", s, err, seen)
+		}
 	}
 }
 
@@ -437,12 +492,12 @@ func TestTruncatedStream(t *testing.T) {
 		t.Fatalf("events %s", eventNames(evs))
 	}
 	last, _ := json.Marshal(evs[4].data)
-	if !jsonEqual(t, string(last), `{"type":"error","error":{"type":"api_error","message":"the upstream stream ended before it was complete"}}`) {
+	if !jsonEqual(t, string(last), `{"type":"error","error":{"type":"api_error","message":"the upstream stream ended before it was complete","code":"upstream_error"}}`) {
 		t.Errorf("error event %s", last)
 	}
 	res := wait(t, results, "the handler")
 	assertError(t, res.err, 502, CodeUpstreamError, "")
-	if res.msg != nil || res.report.Usage != (Usage{25, 1}) || res.report.StopReason != "" {
+	if res.msg != nil || res.report.Usage != (Usage{InputTokens: 25, OutputTokens: 1}) || res.report.StopReason != "" {
 		t.Errorf("message %+v, report %+v", res.msg, res.report)
 	}
 }
@@ -457,7 +512,7 @@ func TestErrorBeforeStreamIsAnHTTPError(t *testing.T) {
 	gw, _ := serveGateway(t, newTestProxy(t, srv.URL, StyleMessages), testRequest())
 	resp := postStream(t, context.Background(), testClient(t), gw.URL)
 	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 529 || !jsonEqual(t, string(body), `{"type":"error","error":{"type":"overloaded_error","message":"upstream is overloaded; retry later: Overloaded"}}`) {
+	if resp.StatusCode != 529 || !jsonEqual(t, string(body), `{"type":"error","error":{"type":"overloaded_error","message":"upstream is overloaded; retry later: Overloaded","code":"upstream_overloaded"}}`) {
 		t.Errorf("%d %s", resp.StatusCode, body)
 	}
 }
@@ -498,8 +553,8 @@ func TestProxyEnforcesEventOrder(t *testing.T) {
 				return nil
 			})
 			assertError(t, err, 502, CodeUpstreamError, "invalid response from upstream")
-			if len(got) > 0 && got[len(got)-1] != EventError {
-				t.Errorf("stream not ended with an error event: %v", got)
+			if slices.Contains(got, EventError) {
+				t.Errorf("an upstream's error event reached the client: %v", got)
 			}
 		})
 	}

@@ -51,7 +51,7 @@ func TestDemoText(t *testing.T) {
 			for _, m := range tt.req.Messages {
 				wantIn += len(strings.Fields(m.Content))
 			}
-			if msg.StopReason != StopEndTurn || msg.Usage != (Usage{wantIn, len(strings.Fields(tt.want))}) ||
+			if msg.StopReason != StopEndTurn || msg.Usage != (Usage{InputTokens: wantIn, OutputTokens: len(strings.Fields(tt.want))}) ||
 				msg.Model != tt.req.Model || !strings.HasPrefix(msg.ID, "msg_") || rep.Usage != msg.Usage {
 				t.Errorf("message %+v, report %+v", msg, rep)
 			}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"parapet/app/apierr"
 )
 
 // Error codes the core produces. The handler maps them 1:1 onto the JSON error
@@ -17,7 +19,7 @@ const (
 	CodeInvalidRequest      = "invalid_request"       // 400: the client's request is malformed
 	CodeUpstreamError       = "upstream_error"        // 502: upstream refused or answered nonsense
 	CodeUpstreamUnavailable = "upstream_unavailable"  // 502: upstream could not be reached
-	CodeUpstreamOverloaded  = "upstream_overloaded"   // 503: upstream said 429/529/503-overloaded
+	CodeUpstreamOverloaded  = apierr.Overloaded       // 503: upstream said 429/529/503-overloaded
 	CodeUpstreamTimeout     = "upstream_timeout"      // 504: total or stream-idle timeout
 	CodeClientClosed        = "client_closed_request" // 499: the caller went away; nothing to answer
 )
@@ -27,28 +29,11 @@ const (
 // records still need a status.
 const StatusClientClosed = 499
 
-// Error is every error the core returns: the status and code the handler
-// should answer with, a message safe to show the client (never the upstream
-// key), and for overload the upstream's Retry-After. Its fields mirror
-// app/apierr.Error so the handler converts it field by field.
-type Error struct {
-	Status  int
-	Code    string
-	Message string
-	// RetryAfter, in seconds, becomes a Retry-After header when positive.
-	RetryAfter int
-	// Internal is the underlying cause for the operator's log; never sent.
-	Internal error
-}
-
-func (e *Error) Error() string {
-	if e.Internal != nil {
-		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Internal)
-	}
-	return e.Code + ": " + e.Message
-}
-
-func (e *Error) Unwrap() error { return e.Internal }
+// Error is every error the core returns: app/apierr's one error type, so
+// a handler returns it as is. Its Message is safe to show a client (never
+// the upstream key); RetryAfter carries an overloaded upstream's
+// Retry-After; Internal the cause, for the operator's log.
+type Error = apierr.Error
 
 func invalid(format string, args ...any) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: CodeInvalidRequest, Message: fmt.Sprintf(format, args...)}
@@ -80,72 +65,21 @@ func errClientClosed(cause error) *Error {
 
 // overloaded reports whether the upstream asked us to back off: the only case
 // where the core retries.
-func (e *Error) overloaded() bool { return e.Code == CodeUpstreamOverloaded }
+func overloaded(e *Error) bool { return e.Code == CodeUpstreamOverloaded }
 
-// AnthropicType is the Anthropic error type for this error. The official SDKs
-// choose their exception class from the HTTP status (see AnthropicStatus), and
-// the type repeats that choice in the body.
-func (e *Error) AnthropicType() string {
-	switch e.AnthropicStatus() {
-	case http.StatusBadRequest:
-		return "invalid_request_error"
-	case http.StatusUnauthorized:
-		return "authentication_error"
-	case http.StatusForbidden:
-		return "permission_error"
-	case http.StatusNotFound:
-		return "not_found_error"
-	case http.StatusRequestEntityTooLarge:
-		return "request_too_large"
-	case http.StatusTooManyRequests:
-		return "rate_limit_error"
-	case 529:
-		return "overloaded_error"
-	default:
-		return "api_error"
-	}
-}
-
-// AnthropicStatus is the HTTP status to answer with on the Messages-compatible
-// endpoint. It is Status, except that an overloaded upstream is reported as
-// Anthropic's 529 so the SDKs raise OverloadedError, as they would against the
-// real API; our own /chat endpoint keeps the conventional 503.
-func (e *Error) AnthropicStatus() int {
-	if e.Code == CodeUpstreamOverloaded {
-		return 529
-	}
-	return e.Status
-}
-
-// AnthropicJSON is the error body of the Messages-compatible endpoint:
-// {"type":"error","error":{"type":"…","message":"…"}}. The same object is the
-// data of a streamed `error` event.
-func (e *Error) AnthropicJSON() []byte {
-	b, _ := json.Marshal(anthropicError{Type: "error", Error: e.anthropicBody()})
-	return b
-}
-
-func (e *Error) anthropicBody() ErrorBody {
-	return ErrorBody{Type: e.AnthropicType(), Message: e.Message}
-}
-
-// ErrorBody is the inner object of an Anthropic error.
+// ErrorBody is the inner object of an error an upstream sends (Anthropic's
+// and OpenAI's share these fields).
 type ErrorBody struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
-}
-
-type anthropicError struct {
-	Type  string    `json:"type"`
-	Error ErrorBody `json:"error"`
 }
 
 // upstreamStatusError maps a non-2xx upstream answer to our error. Every
 // upstream failure is a gateway failure (5xx) from the client's point of view:
 // the client's key and request passed our checks, and only the upstream can
 // say what went wrong, so its message is passed on after scrubbing.
-func upstreamStatusError(status int, header http.Header, body []byte, key string) *Error {
-	body = []byte(scrub(string(body), key)) // before any truncation can cut the key in two
+func upstreamStatusError(status int, header http.Header, body []byte, sc *scrubber) *Error {
+	body = []byte(sc.scrub(string(body))) // before any truncation can cut the key in two
 	upType, upMessage := parseUpstreamError(body)
 	cause := fmt.Errorf("upstream answered %d: %s", status, truncate(string(body), 512))
 	switch {
@@ -172,10 +106,10 @@ func upstreamStatusError(status int, header http.Header, body []byte, key string
 
 // streamedUpstreamError maps an error the upstream sent inside a 200 stream
 // (Anthropic `event: error`, OpenAI `data: {"error":…}`).
-func streamedUpstreamError(upType, upMessage, key string) *Error {
+func streamedUpstreamError(upType, upMessage string, sc *scrubber) *Error {
 	msg := "upstream failed mid-response"
 	if upMessage != "" {
-		msg += ": " + scrub(upMessage, key)
+		msg += ": " + sc.scrub(upMessage)
 	}
 	if isOverloadMessage(upType, upMessage) {
 		return &Error{Status: http.StatusServiceUnavailable, Code: CodeUpstreamOverloaded, Message: msg}
@@ -222,15 +156,6 @@ func parseRetryAfter(v string, now time.Time) int {
 		}
 	}
 	return 0
-}
-
-// scrub removes the upstream key from text that may reach a client or a log:
-// an upstream error message may quote the credentials it was sent.
-func scrub(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[redacted]")
 }
 
 func truncate(s string, n int) string {

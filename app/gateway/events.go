@@ -103,7 +103,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		}
 		var u deltaUsage
 		if e.Usage != nil {
-			u = deltaUsage(*e.Usage)
+			u = deltaUsage{InputTokens: e.Usage.InputTokens, OutputTokens: e.Usage.OutputTokens}
 		}
 		return json.Marshal(struct {
 			Type  string       `json:"type"`
@@ -118,7 +118,10 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		if e.Error == nil {
 			return nil, fmt.Errorf("error event without error")
 		}
-		return json.Marshal(anthropicError{Type: e.Type, Error: *e.Error})
+		return json.Marshal(struct {
+			Type  string    `json:"type"`
+			Error ErrorBody `json:"error"`
+		}{e.Type, *e.Error})
 	default:
 		return nil, fmt.Errorf("unknown event type %q", e.Type)
 	}

@@ -33,13 +33,13 @@ var anthropicStream = []sseLine{
 	{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}`},
 	{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":", world"}}`},
 	{"content_block_stop", `{"type":"content_block_stop","index":0}`},
-	{"message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":15}}`},
+	{"message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"input_tokens":25,"output_tokens":15}}`},
 	{"message_stop", `{"type":"message_stop"}`},
 }
 
 const anthropicMessage = `{"id":"msg_013Zva2CMHLNnXjNJJKqJ2EF","type":"message","role":"assistant","model":"claude-sonnet-4-5",
 	"content":[{"type":"text","text":"Hi! My name is Claude."}],"stop_reason":"end_turn","stop_sequence":null,
-	"usage":{"input_tokens":2095,"output_tokens":503,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}`
+	"usage":{"input_tokens":2095,"output_tokens":203,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}`
 
 const openAICompletion = `{"id":"chatcmpl-123","object":"chat.completion","created":1677652288,"model":"gpt-4o-mini-2024-07-18",
 	"choices":[{"index":0,"message":{"role":"assistant","content":"Hello there, how may I assist you today?","refusal":null},"logprobs":null,"finish_reason":"stop"}],
@@ -126,10 +126,15 @@ func serveGateway(t *testing.T, p *Proxy, req *Request) (*httptest.Server, <-cha
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sse := NewSSEWriter(w)
 		msg, rep, err := p.Stream(r.Context(), req, sse.Send)
-		if e, ok := errors.AsType[*Error](err); ok && !sse.Started() {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(e.AnthropicStatus())
-			w.Write(e.AnthropicJSON())
+		if e, ok := errors.AsType[*Error](err); ok {
+			switch {
+			case !sse.Started():
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(e.AnthropicStatus())
+				w.Write(e.AnthropicJSON(""))
+			case e.Code != CodeClientClosed:
+				sse.SendError(e, "")
+			}
 		}
 		results <- result{msg, rep, err}
 	}))

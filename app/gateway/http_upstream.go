@@ -46,14 +46,15 @@ func newHTTPClient(connectTimeout time.Duration) *http.Client {
 type httpUpstream struct {
 	client *http.Client
 	base   string
-	key    string
+	scrub  *scrubber
 	auth   func(h http.Header) // sets the style's credential headers
 }
 
 // post sends body as JSON to path and returns the response of a 2xx answer,
 // its body wrapped to report activity to the stream idle watchdog. Any other
 // answer is read, closed and mapped to an *Error.
-func (u *httpUpstream) post(ctx context.Context, path string, body any, stream bool) (*http.Response, error) {
+// extra headers (may be nil) are sent besides the credentials.
+func (u *httpUpstream) post(ctx context.Context, path string, body any, stream bool, extra http.Header) (*http.Response, error) {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
@@ -68,6 +69,9 @@ func (u *httpUpstream) post(ctx context.Context, path string, body any, stream b
 	} else {
 		req.Header.Set("Accept", "application/json")
 	}
+	for k, v := range extra {
+		req.Header[k] = v
+	}
 	u.auth(req.Header)
 	resp, err := u.client.Do(req)
 	if err != nil {
@@ -78,7 +82,7 @@ func (u *httpUpstream) post(ctx context.Context, path string, body any, stream b
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
 		errBody, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBytes))
-		return nil, upstreamStatusError(resp.StatusCode, resp.Header, errBody, u.key)
+		return nil, upstreamStatusError(resp.StatusCode, resp.Header, errBody, u.scrub)
 	}
 	if stream {
 		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {

@@ -30,9 +30,11 @@ func TestMain(m *testing.M) {
 // settleGoroutines waits up to 5s for connection and timer goroutines to
 // wind down and returns the last count.
 func settleGoroutines(target int) int {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
 	n := runtime.NumGoroutine()
 	for deadline := time.Now().Add(5 * time.Second); n > target && time.Now().Before(deadline); n = runtime.NumGoroutine() {
-		time.Sleep(20 * time.Millisecond)
+		<-tick.C
 	}
 	return n
 }

@@ -16,8 +16,8 @@ type messagesAdapter struct {
 	http httpUpstream
 }
 
-func newMessagesAdapter(client *http.Client, cfg Config) *messagesAdapter {
-	return &messagesAdapter{http: httpUpstream{client: client, base: cfg.URL, key: cfg.Key,
+func newMessagesAdapter(client *http.Client, cfg Config, sc *scrubber) *messagesAdapter {
+	return &messagesAdapter{http: httpUpstream{client: client, base: cfg.URL, scrub: sc,
 		auth: func(h http.Header) {
 			h.Set("x-api-key", cfg.Key)
 			h.Set("anthropic-version", anthropicVersion)
@@ -60,7 +60,7 @@ func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
 }
 
 func (a *messagesAdapter) Complete(ctx context.Context, req *Request) (*Message, error) {
-	resp, err := a.http.post(ctx, "/v1/messages", a.body(req, false), false)
+	resp, err := a.http.post(ctx, "/v1/messages", a.body(req, false), false, betaHeader(req))
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (a *messagesAdapter) Complete(ctx context.Context, req *Request) (*Message,
 }
 
 func (a *messagesAdapter) Stream(ctx context.Context, req *Request, emit func(Event) error) error {
-	resp, err := a.http.post(ctx, "/v1/messages", a.body(req, true), true)
+	resp, err := a.http.post(ctx, "/v1/messages", a.body(req, true), true, betaHeader(req))
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func (a *messagesAdapter) Stream(ctx context.Context, req *Request, emit func(Ev
 			if ev.Error != nil {
 				body = *ev.Error
 			}
-			return streamedUpstreamError(body.Type, body.Message, a.http.key)
+			return streamedUpstreamError(body.Type, body.Message, a.http.scrub)
 		case EventContentBlockStart:
 			if ev.Block == nil || ev.Block.Type != "text" {
 				var typ string
@@ -125,6 +125,42 @@ func (a *messagesAdapter) Stream(ctx context.Context, req *Request, emit func(Ev
 			return nil
 		}
 	}
+}
+
+// betaHeader forwards the client's anthropic-beta header: the Messages
+// upstream decides what the betas it names mean. (An OpenAI-style upstream
+// has no such thing and is sent none.)
+func betaHeader(req *Request) http.Header {
+	if len(req.AnthropicBeta) == 0 {
+		return nil
+	}
+	return http.Header{"Anthropic-Beta": req.AnthropicBeta}
+}
+
+// CountTokens asks the Messages API's count_tokens endpoint how many input
+// tokens req has; it is free there and never billed here.
+func (a *messagesAdapter) CountTokens(ctx context.Context, req *Request) (int, error) {
+	body := a.body(req, false)
+	resp, err := a.http.post(ctx, "/v1/messages/count_tokens", countTokensRequest{Model: body.Model, System: body.System, Messages: body.Messages}, false, betaHeader(req))
+	if err != nil {
+		return 0, err
+	}
+	var r struct {
+		InputTokens *int `json:"input_tokens"`
+	}
+	if err := readJSON(resp, &r); err != nil {
+		return 0, err
+	}
+	if r.InputTokens == nil || *r.InputTokens < 0 || *r.InputTokens > MaxInputTokens {
+		return 0, errInvalidResponse(fmt.Errorf("count_tokens answered %v", r.InputTokens))
+	}
+	return *r.InputTokens, nil
+}
+
+type countTokensRequest struct {
+	Model    string            `json:"model"`
+	System   string            `json:"system,omitempty"`
+	Messages []messagesMessage `json:"messages"`
 }
 
 // errUnsupportedBlock refuses an answer this text-only gateway cannot relay

@@ -47,11 +47,11 @@ func TestMessagesComplete(t *testing.T) {
 	got, _ := json.Marshal(msg)
 	want := `{"id":"msg_013Zva2CMHLNnXjNJJKqJ2EF","type":"message","role":"assistant","model":"claude-sonnet-4-5",
 		"content":[{"type":"text","text":"Hi! My name is Claude."}],"stop_reason":"end_turn","stop_sequence":null,
-		"usage":{"input_tokens":2095,"output_tokens":503}}`
+		"usage":{"input_tokens":2095,"output_tokens":203}}`
 	if !jsonEqual(t, string(got), want) {
 		t.Errorf("got %s", got)
 	}
-	if rep.Usage != (Usage{2095, 503}) || rep.StopReason != StopEndTurn || rep.Status != 200 || rep.ErrorCode != "" ||
+	if rep.Usage != (Usage{InputTokens: 2095, OutputTokens: 203}) || rep.StopReason != StopEndTurn || rep.Status != 200 || rep.ErrorCode != "" ||
 		rep.Attempts != 1 || rep.Stream || rep.Model != "claude-sonnet-4-5" || rep.TTFB <= 0 || rep.Latency < rep.TTFB {
 		t.Errorf("report %+v", rep)
 	}
@@ -106,7 +106,7 @@ func TestMessagesStreamPassthrough(t *testing.T) {
 	if res.msg.Text() != "Hello, world" || res.msg.ID != "msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY" || res.msg.StopReason != StopEndTurn {
 		t.Errorf("message %+v", res.msg)
 	}
-	if r := res.report; r.Usage != (Usage{25, 15}) || r.StopReason != StopEndTurn || !r.Stream || r.Status != 200 ||
+	if r := res.report; r.Usage != (Usage{InputTokens: 25, OutputTokens: 15}) || r.StopReason != StopEndTurn || !r.Stream || r.Status != 200 ||
 		r.Model != "claude-sonnet-4-5" || r.TTFB <= 0 {
 		t.Errorf("report %+v", r)
 	}

@@ -16,8 +16,8 @@ type openAIAdapter struct {
 	http httpUpstream
 }
 
-func newOpenAIAdapter(client *http.Client, cfg Config) *openAIAdapter {
-	return &openAIAdapter{http: httpUpstream{client: client, base: cfg.URL, key: cfg.Key,
+func newOpenAIAdapter(client *http.Client, cfg Config, sc *scrubber) *openAIAdapter {
+	return &openAIAdapter{http: httpUpstream{client: client, base: cfg.URL, scrub: sc,
 		auth: func(h http.Header) {
 			if cfg.Key != "" { // local servers often need none
 				h.Set("Authorization", "Bearer "+cfg.Key)
@@ -67,13 +67,15 @@ func (a *openAIAdapter) body(req *Request, stream bool) openAIRequest {
 	return b
 }
 
+// openAIUsage is read leniently, as Usage is: checkUsage flags and
+// clamps what is impossible.
 type openAIUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
+	PromptTokens     *float64 `json:"prompt_tokens"`
+	CompletionTokens *float64 `json:"completion_tokens"`
 }
 
 func (u *openAIUsage) usage() Usage {
-	return Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
+	return lenientUsage(u.PromptTokens, u.CompletionTokens)
 }
 
 type openAIResponse struct {
@@ -92,7 +94,7 @@ type openAIResponse struct {
 }
 
 func (a *openAIAdapter) Complete(ctx context.Context, req *Request) (*Message, error) {
-	resp, err := a.http.post(ctx, "/v1/chat/completions", a.body(req, false), false)
+	resp, err := a.http.post(ctx, "/v1/chat/completions", a.body(req, false), false, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +134,7 @@ type openAIChunk struct {
 // text delta per content chunk, and content_block_stop, message_delta (with
 // the usage of the final chunk) and message_stop at "data: [DONE]".
 func (a *openAIAdapter) Stream(ctx context.Context, req *Request, emit func(Event) error) error {
-	resp, err := a.http.post(ctx, "/v1/chat/completions", a.body(req, true), true)
+	resp, err := a.http.post(ctx, "/v1/chat/completions", a.body(req, true), true, nil)
 	if err != nil {
 		return err
 	}
@@ -174,7 +176,7 @@ func (a *openAIAdapter) Stream(ctx context.Context, req *Request, emit func(Even
 			if ch.Error != nil {
 				body = *ch.Error
 			}
-			return streamedUpstreamError(body.Type, body.Message, a.http.key)
+			return streamedUpstreamError(body.Type, body.Message, a.http.scrub)
 		}
 		if !started {
 			started = true

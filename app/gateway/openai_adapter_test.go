@@ -47,7 +47,7 @@ func TestOpenAIComplete(t *testing.T) {
 	if !jsonEqual(t, string(got), want) {
 		t.Errorf("got %s", got)
 	}
-	if rep.Usage != (Usage{9, 12}) || rep.StopReason != StopEndTurn || rep.Model != "gpt-4o-mini-2024-07-18" {
+	if rep.Usage != (Usage{InputTokens: 9, OutputTokens: 12}) || rep.StopReason != StopEndTurn || rep.Model != "gpt-4o-mini-2024-07-18" {
 		t.Errorf("report %+v", rep)
 	}
 }
@@ -120,7 +120,7 @@ func TestOpenAIStream(t *testing.T) {
 	if res.err != nil {
 		t.Fatal(res.err)
 	}
-	if res.msg.Text() != "Hello there" || res.msg.Usage != (Usage{9, 2}) || res.report.Usage != (Usage{9, 2}) ||
+	if res.msg.Text() != "Hello there" || res.msg.Usage != (Usage{InputTokens: 9, OutputTokens: 2}) || res.report.Usage != (Usage{InputTokens: 9, OutputTokens: 2}) ||
 		res.report.StopReason != StopMaxTokens {
 		t.Errorf("message %+v, report %+v", res.msg, res.report)
 	}
@@ -139,7 +139,7 @@ func TestOpenAIStreamErrorChunk(t *testing.T) {
 		t.Fatalf("events %s", got)
 	}
 	last, _ := json.Marshal(evs[3].data)
-	if !jsonEqual(t, string(last), `{"type":"error","error":{"type":"api_error","message":"upstream failed mid-response: The server had an error while processing your request."}}`) {
+	if !jsonEqual(t, string(last), `{"type":"error","error":{"type":"api_error","message":"upstream failed mid-response: The server had an error while processing your request.","code":"upstream_error"}}`) {
 		t.Errorf("error event %s", last)
 	}
 	assertError(t, wait(t, results, "the handler").err, 502, CodeUpstreamError, "")

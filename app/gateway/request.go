@@ -3,6 +3,7 @@ package gateway
 import (
 	"encoding/json"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -32,6 +33,12 @@ type Request struct {
 	StopSequences []string
 	Stream        bool
 	Metadata      Metadata
+	// IncludeUsage asks a Chat Completions stream for a last chunk with
+	// the usage (stream_options.include_usage).
+	IncludeUsage bool
+	// AnthropicBeta is the client's anthropic-beta header, forwarded to a
+	// Messages-style upstream.
+	AnthropicBeta []string
 }
 
 // ChatMessage is one turn of the conversation. Content is text: the Messages
@@ -298,7 +305,60 @@ func parseModel(raw json.RawMessage) (string, *Error) {
 	if !ok || s == "" || utf8.RuneCountInString(s) > maxModelLen || strings.TrimSpace(s) != s {
 		return "", invalid("model must be a non-empty string of at most %d characters without surrounding spaces", maxModelLen)
 	}
+	if hasControl(s) {
+		return "", invalid("model must not contain control characters")
+	}
 	return s, nil
+}
+
+// hasControl reports a control character (NUL, escape, DEL, …): such a
+// value is refused in fields that are recorded (model, user ids), before
+// the upstream is called, so none reaches a log or the audit table.
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, unicode.IsControl) >= 0
+}
+
+// parseUserID reads an end-user identifier (metadata.user_id, user).
+func parseUserID(name string, raw json.RawMessage) (string, *Error) {
+	s, ok := asString(raw)
+	if !ok || utf8.RuneCountInString(s) > maxUserIDLen {
+		return "", invalid("%s must be a string of at most %d characters", name, maxUserIDLen)
+	}
+	if hasControl(s) {
+		return "", invalid("%s must not contain control characters", name)
+	}
+	return s, nil
+}
+
+func parseTemperature(top object, req *Request) *Error {
+	if raw, ok := top.get("temperature"); ok {
+		f, ok := asNumber(raw)
+		if !ok || f < 0 || f > 1 {
+			return invalid("temperature must be a number between 0 and 1")
+		}
+		req.Temperature = &f
+	}
+	return nil
+}
+
+// parseStops reads an array of stop sequences.
+func parseStops(name string, raw json.RawMessage) ([]string, *Error) {
+	items, ok := asArray(raw)
+	if !ok {
+		return nil, invalid("%s must be an array of strings", name)
+	}
+	if len(items) > MaxStopSequences {
+		return nil, invalid("%s must have at most %d entries", name, MaxStopSequences)
+	}
+	var stops []string
+	for i, item := range items {
+		s, ok := asString(item)
+		if !ok || s == "" {
+			return nil, invalid("%s must be a non-empty string", index(name, i))
+		}
+		stops = append(stops, s)
+	}
+	return stops, nil
 }
 
 func parseMaxTokens(raw json.RawMessage, maxTokensCap int) (int, *Error) {
@@ -311,27 +371,13 @@ func parseMaxTokens(raw json.RawMessage, maxTokensCap int) (int, *Error) {
 
 // parseOptions reads the fields both endpoints share beyond the prompt.
 func parseOptions(top object, req *Request) *Error {
-	if raw, ok := top.get("temperature"); ok {
-		f, ok := asNumber(raw)
-		if !ok || f < 0 || f > 1 {
-			return invalid("temperature must be a number between 0 and 1")
-		}
-		req.Temperature = &f
+	if err := parseTemperature(top, req); err != nil {
+		return err
 	}
 	if raw, ok := top.get("stop_sequences"); ok {
-		items, ok := asArray(raw)
-		if !ok {
-			return invalid("stop_sequences must be an array of strings")
-		}
-		if len(items) > MaxStopSequences {
-			return invalid("stop_sequences must have at most %d entries", MaxStopSequences)
-		}
-		for i, item := range items {
-			s, ok := asString(item)
-			if !ok || s == "" {
-				return invalid("%s must be a non-empty string", index("stop_sequences", i))
-			}
-			req.StopSequences = append(req.StopSequences, s)
+		var err *Error
+		if req.StopSequences, err = parseStops("stop_sequences", raw); err != nil {
+			return err
 		}
 	}
 	if raw, ok := top.get("stream"); ok {
@@ -350,12 +396,41 @@ func parseOptions(top object, req *Request) *Error {
 			return err
 		}
 		if raw, ok := md.get("user_id"); ok {
-			s, ok := asString(raw)
-			if !ok || utf8.RuneCountInString(s) > maxUserIDLen {
-				return invalid("metadata.user_id must be a string of at most %d characters", maxUserIDLen)
+			var err *Error
+			if req.Metadata.UserID, err = parseUserID("metadata.user_id", raw); err != nil {
+				return err
 			}
-			req.Metadata.UserID = s
 		}
 	}
 	return nil
+}
+
+// ParseCountTokensRequest validates a body of POST
+// /gateway/v1/messages/count_tokens: a Messages request without
+// max_tokens (model, messages, system).
+func ParseCountTokensRequest(body []byte, d Defaults) (*Request, error) {
+	top, err := decodeBody(body)
+	if err != nil {
+		return nil, err
+	}
+	if err := top.only("messages", "model", "system"); err != nil {
+		return nil, err
+	}
+	req := &Request{MaxTokens: 1}
+	if req.Messages, err = parseMessageList(top, true); err != nil {
+		return nil, err
+	}
+	raw, ok := top.get("model")
+	if !ok {
+		return nil, invalid("model is required")
+	}
+	if req.Model, err = parseModel(raw); err != nil {
+		return nil, err
+	}
+	if raw, ok := top.get("system"); ok {
+		if req.System, err = parseSystem(raw); err != nil {
+			return nil, err
+		}
+	}
+	return req, nil
 }

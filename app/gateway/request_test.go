@@ -230,3 +230,43 @@ func FuzzParseMessagesRequest(f *testing.F) {
 		checkParsed(t, req, err)
 	})
 }
+
+func FuzzParseCompletionsRequest(f *testing.F) {
+	f.Add([]byte(`{"model":"m","max_completion_tokens":10,"stop":"x","stream":true,"stream_options":{"include_usage":true},"user":"u",` +
+		`"messages":[{"role":"system","content":"s"},{"role":"user","content":[{"type":"text","text":"Hi"}]}]}`))
+	f.Add([]byte(`{"model":"m\u0000","messages":[{"role":"user","content":"x"}]}`))
+	f.Add([]byte(`{"messages":[{"role":"system","content":"only a system prompt"}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := ParseCompletionsRequest(body, testDefaults)
+		checkParsed(t, req, err)
+		if err == nil && (hasControl(req.Model) || hasControl(req.Metadata.UserID)) {
+			t.Fatalf("accepted control characters: %q %q", req.Model, req.Metadata.UserID)
+		}
+	})
+}
+
+func TestParseCompletionsRequest(t *testing.T) {
+	req, err := ParseCompletionsRequest([]byte(`{"model":"gpt-x","max_tokens":7,"temperature":0.5,"stop":"END","user":"u-1",
+		"stream":true,"stream_options":{"include_usage":true},
+		"messages":[{"role":"system","content":"a"},{"role":"developer","content":[{"type":"text","text":"b"}]},{"role":"user","content":"hi"},{"role":"assistant","content":"yo"}]}`), testDefaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Model != "gpt-x" || req.MaxTokens != 7 || *req.Temperature != 0.5 || req.System != "a\n\nb" || len(req.Messages) != 2 ||
+		req.StopSequences[0] != "END" || req.Metadata.UserID != "u-1" || !req.Stream || !req.IncludeUsage {
+		t.Errorf("parsed %+v", req)
+	}
+	for body, want := range map[string]string{
+		`{"messages":[{"role":"user","content":"x"}],"n":2}`:                     "n must be 1",
+		`{"messages":[{"role":"user","content":"x"}],"tools":[]}`:                `"tools" is not supported`,
+		`{"messages":[{"role":"user","content":"x"}],"seed":1}`:                  `unknown field "seed"`,
+		`{"messages":[{"role":"tool","content":"x"}]}`:                           `messages[0].role must be`,
+		`{"messages":[{"role":"user","content":"x"}],"user":"a\u0000b"}`:         "user must not contain control characters",
+		`{"messages":[{"role":"user","content":"x"}],"max_completion_tokens":0}`: "max_completion_tokens must be an integer between 1 and",
+	} {
+		_, err := ParseCompletionsRequest([]byte(body), testDefaults)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+}

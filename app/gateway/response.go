@@ -38,12 +38,6 @@ type ContentBlock struct {
 	Text string `json:"text"`
 }
 
-// Usage counts tokens as the upstream reported them; quota and audit use it.
-type Usage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
-}
-
 // Text is the concatenated text of all blocks.
 func (m *Message) Text() string {
 	var b strings.Builder

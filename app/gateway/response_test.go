@@ -110,8 +110,8 @@ func TestErrorAnthropicJSON(t *testing.T) {
 			if got := tt.err.AnthropicStatus(); got != tt.wantStatus {
 				t.Errorf("status %d, want %d", got, tt.wantStatus)
 			}
-			want := `{"type":"error","error":{"type":"` + tt.wantType + `","message":"say \"hi\""}}`
-			if got := string(tt.err.AnthropicJSON()); got != want {
+			want := `{"type":"error","error":{"type":"` + tt.wantType + `","message":"say \"hi\"","code":"` + tt.err.Code + `","request_id":"req_1"},"request_id":"req_1"}`
+			if got := string(tt.err.AnthropicJSON("req_1")); got != want {
 				t.Errorf("got  %s\nwant %s", got, want)
 			}
 		})

@@ -23,6 +23,10 @@ const sseWriteTimeout = 30 * time.Second
 // so a handler can still answer with an ordinary JSON error when the call
 // fails before anything was streamed: see Started.
 type SSEWriter struct {
+	// OnStart, when set, is called with the response headers just before
+	// they are sent (e.g. to add timings known only then).
+	OnStart func(http.Header)
+
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	started bool
@@ -50,6 +54,9 @@ func (s *SSEWriter) Start() error {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no") // tells nginx-style proxies not to buffer
 	h.Del("Content-Length")
+	if s.OnStart != nil {
+		s.OnStart(h)
+	}
 	s.w.WriteHeader(http.StatusOK)
 	return s.flush()
 }
@@ -61,6 +68,18 @@ func (s *SSEWriter) Send(ev Event) error {
 	if err != nil {
 		return err
 	}
+	return s.Write(ev.Type, data)
+}
+
+// SendError ends a started stream with an error event in Anthropic's
+// shape, our code and the request id beside its type and message.
+func (s *SSEWriter) SendError(e *Error, requestID string) error {
+	return s.Write(EventError, e.AnthropicJSON(requestID))
+}
+
+// Write sends one event with the given name ("" for none: a bare data
+// line, as OpenAI streams) and data, and flushes it.
+func (s *SSEWriter) Write(name string, data []byte) error {
 	if err := s.Start(); err != nil {
 		return err
 	}
@@ -69,9 +88,11 @@ func (s *SSEWriter) Send(ev Event) error {
 	// so it cannot outlive the stream on a kept-alive connection.
 	s.setWriteDeadline(time.Now().Add(sseWriteTimeout))
 	defer s.setWriteDeadline(time.Time{})
-	buf := make([]byte, 0, len(ev.Type)+len(data)+16)
-	buf = append(append(append(buf, "event: "...), ev.Type...), "\ndata: "...)
-	buf = append(append(buf, data...), "\n\n"...)
+	buf := make([]byte, 0, len(name)+len(data)+16)
+	if name != "" {
+		buf = append(append(append(buf, "event: "...), name...), '\n')
+	}
+	buf = append(append(append(buf, "data: "...), data...), "\n\n"...)
 	if _, err := s.w.Write(buf); err != nil {
 		return err
 	}

@@ -51,7 +51,12 @@ type Config struct {
 
 	ConnectTimeout    time.Duration // TCP connect, then TLS handshake, each: 5s
 	Timeout           time.Duration // whole non-streamed call, retry included: 120s
+	FirstByteTimeout  time.Duration // a stream's first byte from the upstream: 60s
 	StreamIdleTimeout time.Duration // longest silence inside a stream: 60s
+	StreamMaxDuration time.Duration // a whole stream, retry included: 10m
+	// DrainTimeout is how long a stream whose client left is read on, so
+	// the upstream's own usage is recorded: 10s.
+	DrainTimeout time.Duration
 
 	// DemoWordDelay paces the demo upstream's words (no URL); 0 streams
 	// at once, which tests and benchmarks use.
@@ -81,6 +86,15 @@ func (c Config) withDefaults() Config {
 	if c.StreamIdleTimeout == 0 {
 		c.StreamIdleTimeout = 60 * time.Second
 	}
+	if c.FirstByteTimeout == 0 {
+		c.FirstByteTimeout = 60 * time.Second
+	}
+	if c.StreamMaxDuration == 0 {
+		c.StreamMaxDuration = 10 * time.Minute
+	}
+	if c.DrainTimeout == 0 {
+		c.DrainTimeout = 10 * time.Second
+	}
 	return c
 }
 
@@ -104,7 +118,7 @@ func (c Config) validate() error {
 	if c.MaxTokens < 1 || c.MaxTokensCap < c.MaxTokens {
 		errs = append(errs, fmt.Errorf("max tokens (%d) must be between 1 and the cap (%d)", c.MaxTokens, c.MaxTokensCap))
 	}
-	if c.ConnectTimeout < 0 || c.Timeout < 0 || c.StreamIdleTimeout < 0 {
+	if c.ConnectTimeout < 0 || c.Timeout < 0 || c.StreamIdleTimeout < 0 || c.FirstByteTimeout < 0 || c.StreamMaxDuration < 0 || c.DrainTimeout < 0 {
 		errs = append(errs, errors.New("timeouts must not be negative"))
 	}
 	return errors.Join(errs...)

@@ -18,9 +18,8 @@ import (
 // calls it after in-flight requests finished). Only a crash of the process
 // can lose the records of the last moments.
 type Recorder struct {
-	db        *models.DB
-	log       *slog.Logger
-	allowance *models.AllowanceStmt
+	db  *models.DB
+	log *slog.Logger
 
 	queue chan models.UsageRecord
 	done  chan struct{}
@@ -31,15 +30,6 @@ type Recorder struct {
 	pending   int
 	mu        sync.RWMutex // held for reading while enqueuing; Close takes it to stop enqueues
 	closed    bool
-
-	// Per organization: unwritten is the tokens of queued records, which
-	// the database has not seen yet; spent is every token this instance
-	// has recorded since it started; allowances are recent reads of the
-	// entitlement and usage (see Admit).
-	unwrittenMu sync.Mutex
-	unwritten   map[string]int64
-	spent       map[string]int64
-	allowances  map[string]allowanceRead
 }
 
 const (
@@ -52,17 +42,12 @@ const (
 	linger = 2 * time.Millisecond
 )
 
-// NewRecorder prepares the admission query and starts the writer.
-func NewRecorder(db *models.DB, log *slog.Logger) (*Recorder, error) {
-	stmt, err := models.PrepareAllowance(db)
-	if err != nil {
-		return nil, err
-	}
-	r := &Recorder{db: db, log: log, allowance: stmt, queue: make(chan models.UsageRecord, queueSize), done: make(chan struct{}), unwritten: map[string]int64{},
-		spent: map[string]int64{}, allowances: map[string]allowanceRead{}}
+// NewRecorder starts the writer.
+func NewRecorder(db *models.DB, log *slog.Logger) *Recorder {
+	r := &Recorder{db: db, log: log, queue: make(chan models.UsageRecord, queueSize), done: make(chan struct{})}
 	r.pendingCh = sync.NewCond(&r.pendingMu)
 	go r.run()
-	return r, nil
+	return r
 }
 
 // add queues a record, or writes it now when the queue is full or closed.
@@ -70,13 +55,11 @@ func (r *Recorder) add(rec models.UsageRecord) error {
 	r.mu.RLock()
 	if !r.closed {
 		r.addPending(1)
-		r.track(rec, 1)
 		select {
 		case r.queue <- rec:
 			r.mu.RUnlock()
 			return nil
 		default:
-			r.track(rec, -1)
 			r.addPending(-1)
 		}
 	}
@@ -104,10 +87,7 @@ func (r *Recorder) run() {
 			}
 		}
 		r.write(batch)
-		for _, rec := range batch {
-			r.track(rec, -1)
-			r.addPending(-1)
-		}
+		r.addPending(-len(batch))
 	}
 }
 
@@ -128,7 +108,7 @@ func (r *Recorder) write(batch []models.UsageRecord) {
 		}
 		if !models.IsUnavailable(err) {
 			if len(batch) == 1 {
-				r.log.Error("gateway record refused by the database; skipped", "request_id", batch[0].Event.RequestID, "error", err)
+				r.log.Error("gateway record refused by the database; skipped", "record", describe(batch[0]), "error", err)
 				return
 			}
 			for _, rec := range batch {
@@ -148,34 +128,6 @@ func (r *Recorder) commit(batch []models.UsageRecord) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return models.RecordUsage(ctx, r.db.DB, batch)
-}
-
-// track adds (sign 1) or removes (sign -1) a record's tokens from its
-// organization's unwritten usage.
-func (r *Recorder) track(rec models.UsageRecord, sign int64) {
-	e := rec.Event
-	if e.OrgID == nil {
-		return
-	}
-	var n int64
-	if e.InputTokens != nil {
-		n += *e.InputTokens
-	}
-	if e.OutputTokens != nil {
-		n += *e.OutputTokens
-	}
-	if n == 0 {
-		return
-	}
-	r.unwrittenMu.Lock()
-	defer r.unwrittenMu.Unlock()
-	r.unwritten[*e.OrgID] += sign * n
-	if r.unwritten[*e.OrgID] == 0 {
-		delete(r.unwritten, *e.OrgID)
-	}
-	if sign > 0 {
-		r.spent[*e.OrgID] += n
-	}
 }
 
 // Flush waits until every record queued so far is written.
@@ -207,5 +159,12 @@ func (r *Recorder) Close() {
 	close(r.queue)
 	r.mu.Unlock()
 	<-r.done
-	_ = r.allowance.Close()
+}
+
+// describe names a record for the log: its request id, or its hold.
+func describe(rec models.UsageRecord) string {
+	if rec.Event != nil {
+		return rec.Event.RequestID
+	}
+	return rec.HoldID
 }

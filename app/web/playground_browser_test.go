@@ -12,7 +12,6 @@ import (
 
 	"parapet/app/apptest"
 	"parapet/app/gateway"
-	"parapet/app/meter"
 	"parapet/models"
 )
 
@@ -69,7 +68,10 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	})()`
 	var growing []int
 	sawDisabled := false
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(60 * time.Millisecond) {
+	// Sample the answer as it streams in, until it is done.
+	tick := time.NewTicker(60 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(20 * time.Second); ; <-tick.C {
 		var s sample
 		b.Run(chromedp.Evaluate(probe, &s))
 		if s.Done {
@@ -151,7 +153,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
+	waitNotEntitled(t, env.Client(), s.Key)
 	b.Run(
 		chromedp.SendKeys(`#pg-message`, "Still there?", chromedp.ByQuery),
 		chromedp.Click(`[data-testid=send]`, chromedp.ByQuery),
@@ -173,7 +175,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	if err := models.SetEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, 1_000_000); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
+	// (A refusal is never cached: the grant counts at once.)
 	b.Run(
 		chromedp.Click(`[data-testid=send]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`[data-testid=usage]`, chromedp.ByQuery),

@@ -1,8 +1,10 @@
 package web_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -24,18 +26,29 @@ func playgroundSignedIn(t *testing.T, env *apptest.Env, email string) (*apptest.
 	return c, s
 }
 
-// gatewayCalls returns the organization's gateway.call audit events,
-// waiting a little for the record, which is written after the response.
-func gatewayCalls(t *testing.T, env *apptest.Env, orgID string, want int) []models.AuditEvent {
+// gatewayCalls returns the organization's gateway.call audit events. A
+// call's record is queued before its response ends and written behind
+// it: FlushAudit waits for the write.
+func gatewayCalls(t *testing.T, env *apptest.Env, orgID string) []models.AuditEvent {
 	t.Helper()
+	env.App.FlushAudit()
 	var events []models.AuditEvent
-	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		events = nil
-		if err := env.DB.Where("org_id = ? AND action = ?", orgID, models.ActionGatewayCall).Find(&events).Error; err != nil {
-			t.Fatal(err)
-		}
-		if len(events) >= want || time.Now().After(deadline) {
-			return events
+	if err := env.DB.Where("org_id = ? AND action = ?", orgID, models.ActionGatewayCall).Find(&events).Error; err != nil {
+		t.Fatal(err)
+	}
+	return events
+}
+
+// waitNotEntitled waits until the gateway refuses key's organization, as
+// it does within meter.AllowanceTTL of an operator's revocation: it asks
+// GET /gateway/v1/models, which checks the entitlement and is no call.
+func waitNotEntitled(t *testing.T, c *apptest.Client, key string) {
+	t.Helper()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(3 * meter.AllowanceTTL); c.Get("/gateway/v1/models", "X-Api-Key", key).StatusCode != 403; <-tick.C {
+		if time.Now().After(deadline) {
+			t.Fatal("the gateway still admits an organization whose entitlement was revoked")
 		}
 	}
 }
@@ -127,7 +140,6 @@ func TestPlaygroundPageWithoutOrganizationOrEntitlement(t *testing.T) {
 		if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
 		doc = c2.Get("/gateway/app").Doc(t)
 		if got := doc.Find("[data-testid=not-entitled]").Text(); !strings.Contains(got, "not entitled") {
 			t.Errorf("not-entitled message %q", got)
@@ -166,9 +178,7 @@ func TestPlaygroundChatStreamsAndIsAudited(t *testing.T) {
 			t.Errorf("streamed text %q", text.String())
 		}
 
-		gatewayCalls(t, env, s.OrgID, 1)
-		time.Sleep(100 * time.Millisecond) // a second record would have landed by now
-		events := gatewayCalls(t, env, s.OrgID, 1)
+		events := gatewayCalls(t, env, s.OrgID)
 		if len(events) != 1 {
 			t.Fatalf("%d gateway.call events, want exactly 1", len(events))
 		}
@@ -216,13 +226,13 @@ func TestPlaygroundChatRefusals(t *testing.T) {
 		if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
+		waitNotEntitled(t, env.Client(), s.Key)
 		res = c.PostJSON("/gateway/app/chat", playgroundBody, "X-CSRF-Token", tok)
 		if res.StatusCode != 403 || errorOf(res) != "not_entitled" || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 			t.Errorf("not entitled: %d %q %s", res.StatusCode, res.Header.Get("Content-Type"), res.Body)
 		}
 		// Each refused call is audited as well, the CSRF refusals included.
-		events := gatewayCalls(t, env, s.OrgID, 4)
+		events := gatewayCalls(t, env, s.OrgID)
 		if len(events) != 4 {
 			t.Errorf("%d gateway.call events for 4 refused calls", len(events))
 		}
@@ -236,4 +246,48 @@ func TestPlaygroundChatRefusals(t *testing.T) {
 			t.Errorf("audited error codes %v", codes)
 		}
 	})
+}
+
+// A playground user who leaves in the middle of a reply is metered like an
+// API caller: exactly one record, client_closed_request, with the output
+// the page was sent (estimated when the upstream does not finish within
+// GATEWAY_DRAIN_TIMEOUT).
+func TestPlaygroundCutStreamIsRecordedOnce(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "20ms"),
+		apptest.WithEnv("GATEWAY_DRAIN_TIMEOUT", "100ms"))
+	c, s := playgroundSignedIn(t, env, "leaver@example.com")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", env.URL("/gateway/app/chat"), strings.NewReader(playgroundBody))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-CSRF-Token", c.CSRF("/gateway/app"))
+	res, err := c.Client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(res.Body)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the stream ended before a text delta: %v", err)
+		}
+		if strings.HasPrefix(line, "event: content_block_delta") {
+			break
+		}
+	}
+	cancel()
+	res.Body.Close()
+	var events []models.AuditEvent
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(5 * time.Second); len(events) == 0 && time.Now().Before(deadline); <-tick.C {
+		events = gatewayCalls(t, env, s.OrgID)
+	}
+	if len(events) != 1 {
+		t.Fatalf("%d records for one cut stream", len(events))
+	}
+	e := events[0]
+	if *e.Status != 499 || *e.ErrorCode != "client_closed_request" || *e.OutputTokens < 1 || e.UsageFlag == nil || *e.UsageFlag != "estimated" {
+		t.Errorf("record %+v", e)
+	}
 }

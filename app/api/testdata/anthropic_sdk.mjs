@@ -1,6 +1,7 @@
 // Drives Parapet's gateway with the official Anthropic TypeScript SDK,
-// unmodified, pointed at the gateway: a plain call, a streamed call, and a
-// call with a bad key. Prints one JSON object for the Go test to check.
+// unmodified, pointed at the gateway: a plain call, a streamed call,
+// countTokens, models.list, and a call with a bad key. Prints one JSON
+// object for the Go test to check.
 import Anthropic from "@anthropic-ai/sdk";
 
 const [baseURL, apiKey] = process.argv.slice(2);
@@ -28,6 +29,16 @@ const final = await stream.finalMessage();
 out.stream_text = final.content.map((b) => b.text).join("");
 out.stream_deltas = deltas;
 out.stream_usage = final.usage;
+
+const count = await client.messages.countTokens({
+  model: "parapet-demo",
+  messages: [{ role: "user", content: "How many tokens is this?" }],
+});
+out.count_tokens = count.input_tokens;
+
+const models = [];
+for await (const m of client.models.list()) models.push(m.id);
+out.models = models;
 
 try {
   await new Anthropic({ baseURL, apiKey: "ppk_wrong", maxRetries: 0 }).messages.create({

@@ -1,0 +1,401 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"parapet/app/apptest"
+	"parapet/app/meter"
+	"parapet/app/metrics"
+	"parapet/models"
+)
+
+// cutStream starts a stream on the gateway, reads it until the last of
+// the upstream's text deltas arrived, and leaves.
+func cutStream(t *testing.T, env *apptest.Env, key, lastDelta string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", env.URL("/gateway/v1/messages"),
+		strings.NewReader(`{"model":"claude-test","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"x"}]}`))
+	req.Header.Set("X-Api-Key", key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var seen strings.Builder
+	buf := make([]byte, 4096)
+	for !strings.Contains(seen.String(), lastDelta) {
+		n, err := res.Body.Read(buf)
+		seen.Write(buf[:n])
+		if err != nil {
+			t.Fatalf("the stream ended before the last delta: %v\n%s", err, seen.String())
+		}
+	}
+}
+
+// deltaUpstream streams 9 text deltas, then waits for release (or its
+// request's end) before message_delta.
+func deltaUpstream(t *testing.T, release <-chan struct{}) *upstream {
+	return newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		f := w.(http.Flusher)
+		send := func(ev, data string) {
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev, data)
+			f.Flush()
+		}
+		send("message_start", `{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":7,"output_tokens":1}}}`)
+		send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+		for i := range 9 {
+			send("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"d%d "}}`, i))
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
+		send("content_block_stop", `{"type":"content_block_stop","index":0}`)
+		send("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":9}}`)
+		send("message_stop", `{"type":"message_stop"}`)
+	})
+}
+
+// Clients that cut 4 streams after the last text delta, before
+// message_delta, are metered for what they were delivered: the upstream is
+// read to its end when it finishes within GATEWAY_DRAIN_TIMEOUT (its own
+// usage), else the output is estimated from the text sent (flagged). Each
+// call has exactly one record, client_closed_request.
+func TestGatewayMetersCutStreams(t *testing.T) {
+	for _, finishes := range []bool{true, false} {
+		t.Run(map[bool]string{true: "upstream finishes", false: "upstream stalls"}[finishes], func(t *testing.T) {
+			release := make(chan struct{})
+			up := deltaUpstream(t, release)
+			env, s := gatewayEnv(t, apptest.Databases(t)[0], up, apptest.WithEnv("GATEWAY_DRAIN_TIMEOUT", "300ms"))
+			for range 4 {
+				cutStream(t, env, s.Key, `"d8 "`)
+			}
+			if finishes {
+				// Once the gateway has seen the 4 clients leave.
+				waitGauge(t, "parapet_gateway_draining_streams", 4)
+				close(release)
+			}
+			evs := waitEvents(t, env, 4)
+			var out int64
+			for _, e := range evs {
+				out += *e.OutputTokens
+				if *e.Status != 499 || *e.ErrorCode != "client_closed_request" || *e.InputTokens != 7 {
+					t.Errorf("record %+v", e)
+				}
+				if !finishes && (e.UsageFlag == nil || *e.UsageFlag != "estimated") {
+					t.Errorf("an estimate not flagged: %+v", e)
+				}
+			}
+			if len(evs) != 4 || out < 36/2 {
+				t.Errorf("%d records, %d output tokens metered for 36 deltas delivered", len(evs), out)
+			}
+		})
+	}
+}
+
+// 20 parallel calls of max_tokens 100 on a 200-token quota: each reserves
+// its worst case before the upstream is called, so the month's usage ends
+// at most one call's reservation over the quota, the counter equals the
+// records, and no reservation is left once the calls are recorded.
+func TestGatewayQuotaReservations(t *testing.T) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		s := env.Seed(t, "conc@example.com")
+		ctx := context.Background()
+		if err := models.SetEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID, 200); err != nil {
+			t.Fatal(err)
+		}
+		const body = `{"messages":[{"role":"user","content":"count my tokens please"}],"max_tokens":100}`
+		const reservation = 12 + 100 // (22 bytes + 12 of framing) / 3, + max_tokens
+		var wg sync.WaitGroup
+		statuses := make([]*apptest.Response, 20)
+		for i := range statuses {
+			wg.Go(func() { statuses[i] = chat(env.Client(), s.Key, body) })
+		}
+		wg.Wait()
+		ok := 0
+		for _, res := range statuses {
+			switch res.StatusCode {
+			case 200:
+				ok++
+				if res.Header.Get("X-Quota-Limit") != "200" || res.Header.Get("X-Quota-Remaining") == "" || res.Header.Get("X-Quota-Reset") == "" {
+					t.Errorf("quota headers %v", res.Header)
+				}
+			case 429:
+				if !strings.Contains(res.Body, "quota_exceeded") {
+					t.Errorf("429 %s", res.Body)
+				}
+			default:
+				t.Errorf("unexpected %d %s", res.StatusCode, res.Body)
+			}
+		}
+		var sum int64
+		for _, e := range gatewayEvents(t, env) {
+			if e.InputTokens != nil {
+				sum += *e.InputTokens + *e.OutputTokens
+			}
+		}
+		// What the calls left of their reservations goes back within
+		// meter.LeaseWindow.
+		var counter struct{ Tokens, Reserved int64 }
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for deadline := time.Now().Add(3 * meter.LeaseWindow); ; <-tick.C {
+			env.App.FlushAudit()
+			env.DB.Raw(`SELECT tokens, reserved FROM usage_counters WHERE org_id = ?`, s.OrgID).Scan(&counter)
+			if counter.Reserved == 0 || time.Now().After(deadline) {
+				break
+			}
+		}
+		if counter.Tokens != sum || counter.Tokens > 200+reservation || counter.Reserved != 0 || ok == 0 {
+			t.Errorf("%d calls passed; used %d (records %d) on a 200-token quota, %d still reserved", ok, counter.Tokens, sum, counter.Reserved)
+		}
+	}, apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "0s"), apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000"))
+}
+
+// A hold left by an instance that crashed before recording its call
+// expires and stops taking room.
+func TestGatewayExpiredHoldsAreReleased(t *testing.T) {
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil)
+	ctx := context.Background()
+	if err := models.SetEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID, 100); err != nil {
+		t.Fatal(err)
+	}
+	crashed := models.Hold{ID: "hold_crashed", OrgID: s.OrgID, ProductID: models.GatewayProductID, Period: models.Period(time.Now()),
+		Tokens: 95, ExpiresAt: time.Now().Add(-time.Second)}
+	if _, err := models.ReserveQuota(ctx, env.DB.DB, crashed, 100); err != nil {
+		t.Fatal(err)
+	}
+	if res := chat(env.Client(), s.Key, `{"messages":[{"role":"user","content":"hi"}],"max_tokens":20}`); res.StatusCode != 200 {
+		t.Errorf("after an expired hold: %d %s", res.StatusCode, res.Body)
+	}
+}
+
+// Calls refused before any key is known write no audit row each: 150 of
+// them add at most a handful of rows, and all are counted in the metric.
+func TestGatewayRefusedAnonymousAreSampled(t *testing.T) {
+	env, _ := gatewayEnv(t, apptest.Databases(t)[0], nil, apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000"))
+	before := metricValue(t, "parapet_gateway_refused_anonymous_total")
+	c := env.Client()
+	for i := range 150 {
+		if res := chat(c, fmt.Sprintf("ppk_wrong%d", i), `{"messages":[{"role":"user","content":"x"}]}`); res.StatusCode != 401 {
+			t.Fatalf("bad key: %d", res.StatusCode)
+		}
+	}
+	if n := len(gatewayEvents(t, env)); n > 10 {
+		t.Errorf("150 refused anonymous calls wrote %d audit rows", n)
+	}
+	if d := metricValue(t, "parapet_gateway_refused_anonymous_total") - before; d < 150 {
+		t.Errorf("the metric counted %v refusals", d)
+	}
+}
+
+// A stalled upstream ends every kind of call within its deadline, with a
+// clear error (JSON before a stream, an error event inside one), audited.
+func TestGatewayStalledUpstream(t *testing.T) {
+	var mid atomic.Bool // stall after the first event, not before it
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		if mid.Load() {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":3,\"output_tokens\":0}}}\n\n")
+			w.(http.Flusher).Flush()
+		}
+		<-r.Context().Done()
+	})
+	const deadline = 400 * time.Millisecond
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], up, apptest.WithEnv("GATEWAY_TIMEOUT", deadline.String()),
+		apptest.WithEnv("GATEWAY_FIRST_BYTE_TIMEOUT", deadline.String()), apptest.WithEnv("GATEWAY_STREAM_IDLE_TIMEOUT", deadline.String()))
+	c := env.Client()
+	calls := 0
+	for _, path := range []string{"/gateway/v1/chat", "/gateway/v1/messages"} {
+		for _, tc := range []struct {
+			stream, mid bool
+		}{{false, false}, {true, false}, {true, true}} {
+			mid.Store(tc.mid)
+			body := fmt.Sprintf(`{"model":"claude-test","max_tokens":10,"stream":%t,"messages":[{"role":"user","content":"x"}]}`, tc.stream)
+			start := time.Now()
+			res := c.PostJSON(path, body, "Authorization", "Bearer "+s.Key)
+			calls++
+			if d := time.Since(start); d > deadline+2*time.Second {
+				t.Errorf("%s %+v took %s", path, tc, d)
+			}
+			switch {
+			case tc.mid:
+				if res.StatusCode != 200 || !strings.Contains(res.Body, "event: error") || !strings.Contains(res.Body, `"code":"upstream_timeout"`) {
+					t.Errorf("%s stalled mid-stream: %d %s", path, res.StatusCode, res.Body)
+				}
+			default:
+				if res.StatusCode != 504 || !strings.Contains(res.Body, `"code":"upstream_timeout"`) {
+					t.Errorf("%s %+v: %d %s", path, tc, res.StatusCode, res.Body)
+				}
+			}
+		}
+	}
+	evs := gatewayEvents(t, env)
+	for _, e := range evs {
+		if *e.Status != 504 || *e.ErrorCode != "upstream_timeout" {
+			t.Errorf("record %+v", e)
+		}
+	}
+	if len(evs) != calls {
+		t.Errorf("%d records for %d calls", len(evs), calls)
+	}
+}
+
+// The upstream is not trusted: impossible usage is clamped and flagged,
+// runs of its key are scrubbed from what the client gets, and control
+// characters in recorded fields are refused before it is called.
+func TestGatewayDistrustsUpstream(t *testing.T) {
+	var mode atomic.Value
+	mode.Store("usage")
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		if mode.Load() == "leak" {
+			w.WriteHeader(400)
+			fmt.Fprint(w, `{"type":"error","error":{"type":"invalid_request_error","message":"bad request for key upstream-sec…"}}`)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-test","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":-5,"output_tokens":3.5}}`)
+	})
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], up)
+	c := env.Client()
+	if res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}]}`); res.StatusCode != 200 || !strings.Contains(res.Body, `"usage":{"input_tokens":0,"output_tokens":4}`) {
+		t.Errorf("clamped usage: %d %s", res.StatusCode, res.Body)
+	}
+	mode.Store("leak")
+	if res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}]}`); res.StatusCode != 502 || strings.Contains(res.Body, "upstream-sec") {
+		t.Errorf("a run of the upstream key was forwarded: %s", res.Body)
+	}
+	up.mu.Lock()
+	calls := len(up.bodies)
+	up.mu.Unlock()
+	for _, body := range []string{
+		`{"model":"claude\u0000test","messages":[{"role":"user","content":"x"}]}`,
+		`{"messages":[{"role":"user","content":"x"}],"metadata":{"user_id":"u\u001b[31m"}}`,
+	} {
+		if res := chat(c, s.Key, body); res.StatusCode != 400 || !strings.Contains(res.Body, "control characters") {
+			t.Errorf("control characters: %d %s", res.StatusCode, res.Body)
+		}
+	}
+	up.mu.Lock()
+	if len(up.bodies) != calls {
+		t.Error("a request with control characters reached the upstream")
+	}
+	up.mu.Unlock()
+	evs := gatewayEvents(t, env)
+	if evs[0].UsageFlag == nil || *evs[0].UsageFlag != "clamped" || *evs[0].InputTokens != 0 || *evs[0].OutputTokens != 4 {
+		t.Errorf("clamped record %+v", evs[0])
+	}
+	for _, e := range evs {
+		if e.Model != nil && strings.ContainsRune(*e.Model, 0) {
+			t.Errorf("a NUL reached the audit record: %q", *e.Model)
+		}
+	}
+}
+
+// POST /gateway/v1/chat/completions speaks OpenAI's Chat Completions.
+func TestGatewayChatCompletions(t *testing.T) {
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil)
+	c := env.Client()
+	res := c.PostJSON("/gateway/v1/chat/completions", `{"model":"parapet-demo","max_completion_tokens":5,"messages":[{"role":"system","content":"be brief"},{"role":"user","content":[{"type":"text","text":"hi"}]}]}`, bearer(s.Key)...)
+	var cc struct {
+		Object  string
+		Choices []struct {
+			Message      struct{ Role, Content string }
+			FinishReason string `json:"finish_reason"`
+		}
+		Usage struct{ PromptTokens, CompletionTokens, TotalTokens int } `json:"usage"`
+	}
+	res.JSON(t, &cc)
+	if res.StatusCode != 200 || cc.Object != "chat.completion" || cc.Choices[0].Message.Role != "assistant" || cc.Choices[0].FinishReason != "length" ||
+		!strings.Contains(res.Body, `"completion_tokens":5`) || !strings.Contains(res.Header.Get("Server-Timing"), "upstream;dur=") {
+		t.Errorf("completion: %d %s %v", res.StatusCode, res.Body, res.Header)
+	}
+	res = c.PostJSON("/gateway/v1/chat/completions", `{"model":"parapet-demo","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`, bearer(s.Key)...)
+	if !strings.Contains(res.Body, `"object":"chat.completion.chunk"`) || !strings.Contains(res.Body, `"finish_reason":"stop"`) ||
+		!strings.Contains(res.Body, `"prompt_tokens":1`) || !strings.HasSuffix(strings.TrimSpace(res.Body), "data: [DONE]") ||
+		!strings.HasPrefix(res.Header.Get("Server-Timing"), "gateway;dur=") || res.Header.Get("X-Quota-Remaining") == "" {
+		t.Errorf("stream: %s %v", res.Body, res.Header)
+	}
+	res = c.PostJSON("/gateway/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"x"}]}`, bearer("ppk_wrong")...)
+	if res.StatusCode != 401 || !strings.Contains(res.Body, `"type":"authentication_error"`) || !strings.Contains(res.Body, `"code":"invalid_api_key"`) ||
+		!strings.Contains(res.Body, `"request_id":"req_`) {
+		t.Errorf("bad key: %d %s", res.StatusCode, res.Body)
+	}
+	res = c.PostJSON("/gateway/v1/chat/completions", `{"model":"m","tools":[],"messages":[{"role":"user","content":"x"}]}`, bearer(s.Key)...)
+	if res.StatusCode != 400 || !strings.Contains(res.Body, `\"tools\" is not supported`) {
+		t.Errorf("tools: %d %s", res.StatusCode, res.Body)
+	}
+}
+
+// count_tokens forwards to a Messages upstream and is never billed; the
+// model list has both SDKs' fields.
+func TestGatewayCountTokensAndModels(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		if r.URL.Path == "/v1/messages/count_tokens" && r.Header.Get("Anthropic-Beta") == "b1" {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"input_tokens":42}`)
+			return
+		}
+		http.Error(w, "no", 404)
+	})
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], up)
+	c := env.Client()
+	res := c.PostJSON("/gateway/v1/messages/count_tokens", `{"model":"claude-test","messages":[{"role":"user","content":"hello"}]}`, "X-Api-Key", s.Key, "Anthropic-Beta", "b1")
+	if res.StatusCode != 200 || res.Body != `{"input_tokens":42}`+"\n" || res.Header.Get("X-Token-Count") != "upstream" {
+		t.Errorf("count_tokens: %d %q %v", res.StatusCode, res.Body, res.Header.Get("X-Token-Count"))
+	}
+	res = c.PostJSON("/gateway/v1/messages/count_tokens", `{"model":"claude-test","messages":[{"role":"user","content":"hello"}]}`, "X-Api-Key", s.Key)
+	if res.StatusCode != 200 || res.Header.Get("X-Token-Count") != "estimated" {
+		t.Errorf("estimated count_tokens: %d %s", res.StatusCode, res.Body)
+	}
+	if n := len(gatewayEvents(t, env)); n != 0 {
+		t.Errorf("counting wrote %d gateway.call records", n)
+	}
+	res = c.Get("/gateway/v1/models", "X-Api-Key", s.Key)
+	for _, want := range []string{`"object":"list"`, `"id":"claude-test"`, `"type":"model"`, `"object":"model"`, `"display_name":"claude-test"`, `"has_more":false`, `"first_id":"claude-test"`, `"last_id":"claude-test"`, `"created_at":"`} {
+		if !strings.Contains(res.Body, want) {
+			t.Errorf("models lacks %s: %s", want, res.Body)
+		}
+	}
+}
+
+// metricValue reads a series without labels as /metrics would serve it.
+func metricValue(t *testing.T, name string) float64 {
+	mfs, err := metrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name {
+			m := mf.GetMetric()[0]
+			return m.GetCounter().GetValue() + m.GetGauge().GetValue()
+		}
+	}
+	t.Fatalf("%s is not registered", name)
+	return 0
+}
+
+// waitGauge waits until a gauge reaches want.
+func waitGauge(t *testing.T, name string, want float64) {
+	t.Helper()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(5 * time.Second); metricValue(t, name) < want; <-tick.C {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s stayed at %v, below %v", name, metricValue(t, name), want)
+		}
+	}
+}

@@ -1,0 +1,56 @@
+// Drives Parapet's gateway with the official openai TypeScript SDK,
+// unmodified, with baseURL = the gateway's /gateway/v1: a completion, a
+// stream with usage, models.list, and a call with a bad key. Prints one
+// JSON object for the Go test to check.
+import OpenAI from "openai";
+
+const [baseURL, apiKey] = process.argv.slice(2);
+const client = new OpenAI({ baseURL, apiKey, maxRetries: 0 });
+const out = {};
+
+const done = await client.chat.completions.create({
+  model: "parapet-demo",
+  max_tokens: 64,
+  temperature: 0.5,
+  user: "sdk-user",
+  messages: [
+    { role: "system", content: "Answer briefly." },
+    { role: "user", content: "Hello from the openai SDK" },
+  ],
+});
+out.object = done.object;
+out.text = done.choices[0].message.content;
+out.finish_reason = done.choices[0].finish_reason;
+out.usage = done.usage;
+
+const stream = await client.chat.completions.create({
+  model: "parapet-demo",
+  max_completion_tokens: 64,
+  stop: ["never-there"],
+  stream: true,
+  stream_options: { include_usage: true },
+  messages: [{ role: "user", content: [{ type: "text", text: "Stream to the openai SDK" }] }],
+});
+let text = "";
+let chunks = 0;
+for await (const chunk of stream) {
+  chunks++;
+  if (chunk.choices.length > 0) text += chunk.choices[0].delta.content ?? "";
+  if (chunk.usage) out.stream_usage = chunk.usage;
+}
+out.stream_text = text;
+out.stream_chunks = chunks;
+
+const models = [];
+for await (const m of client.models.list()) models.push(m.id);
+out.models = models;
+
+try {
+  await new OpenAI({ baseURL, apiKey: "ppk_wrong", maxRetries: 0 }).chat.completions.create({
+    model: "parapet-demo", messages: [{ role: "user", content: "x" }],
+  });
+  out.bad_key = "accepted";
+} catch (e) {
+  out.bad_key = e.constructor.name + " " + e.status;
+}
+console.log(JSON.stringify(out));

@@ -1,0 +1,287 @@
+package gateway
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// The OpenAI Chat Completions dialect: POST /gateway/v1/chat/completions
+// as the official openai SDKs send it, answered as that API does. The
+// request becomes the core's Request; the answer, a Message or its event
+// stream, is translated back.
+
+// openAIUnsupported are Chat Completions fields this text-only beta refuses
+// with a clearer message than "unknown field".
+var openAIUnsupported = []string{"tools", "tool_choice", "functions", "function_call", "response_format",
+	"logprobs", "top_logprobs", "audio", "modalities", "prediction", "web_search_options", "parallel_tool_calls"}
+
+// ParseCompletionsRequest validates a Chat Completions request:
+//
+//	{"model","messages":[{"role":"system"|"developer"|"user"|"assistant",
+//	  "content":"…" or [{"type":"text","text":"…"}]}], "max_tokens" or
+//	 "max_completion_tokens", "temperature", "top_p", "stop", "stream",
+//	 "stream_options":{"include_usage"}, "user", "n":1}
+//
+// System (and developer) messages become the system prompt, in order.
+// model is optional (the configured default); max_tokens defaults too.
+func ParseCompletionsRequest(body []byte, d Defaults) (*Request, error) {
+	req, err := parseCompletions(body, d)
+	if err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
+	top, err := decodeBody(body)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range openAIUnsupported {
+		if _, ok := top.get(k); ok {
+			return nil, invalid("%q is not supported: this gateway accepts text-only requests", k)
+		}
+	}
+	if err := top.only("model", "messages", "max_tokens", "max_completion_tokens", "temperature", "top_p", "stop",
+		"stream", "stream_options", "user", "n", "tools", "tool_choice", "functions", "function_call", "response_format",
+		"logprobs", "top_logprobs", "audio", "modalities", "prediction", "web_search_options", "parallel_tool_calls"); err != nil {
+		return nil, err
+	}
+	req := &Request{Model: d.Model, MaxTokens: d.MaxTokens}
+	if raw, ok := top.get("model"); ok {
+		if req.Model, err = parseModel(raw); err != nil {
+			return nil, err
+		}
+	} else if req.Model == "" {
+		return nil, invalid("model is required")
+	}
+	if req.System, req.Messages, err = parseOpenAIMessages(top); err != nil {
+		return nil, err
+	}
+	for _, name := range []string{"max_tokens", "max_completion_tokens"} {
+		if raw, ok := top.get(name); ok {
+			n, ok := asInt(raw)
+			if !ok || n < 1 || n > d.MaxTokensCap {
+				return nil, invalid("%s must be an integer between 1 and %d", name, d.MaxTokensCap)
+			}
+			req.MaxTokens = n
+		}
+	}
+	if err := parseTemperature(top, req); err != nil {
+		return nil, err
+	}
+	if raw, ok := top.get("top_p"); ok {
+		f, ok := asNumber(raw)
+		if !ok || f < 0 || f > 1 {
+			return nil, invalid("top_p must be a number between 0 and 1")
+		}
+		req.TopP = &f
+	}
+	if raw, ok := top.get("n"); ok {
+		if n, ok := asInt(raw); !ok || n != 1 {
+			return nil, invalid("n must be 1: this gateway returns one choice")
+		}
+	}
+	if raw, ok := top.get("stop"); ok {
+		if s, ok := asString(raw); ok {
+			raw, _ = json.Marshal([]string{s})
+		}
+		if req.StopSequences, err = parseStops("stop", raw); err != nil {
+			return nil, err
+		}
+	}
+	if raw, ok := top.get("stream"); ok {
+		b, ok := asBool(raw)
+		if !ok {
+			return nil, invalid("stream must be a boolean")
+		}
+		req.Stream = b
+	}
+	if raw, ok := top.get("stream_options"); ok {
+		so, ok := decodeObject(raw, "stream_options")
+		if !ok {
+			return nil, invalid("stream_options must be an object")
+		}
+		if err := so.only("include_usage"); err != nil {
+			return nil, err
+		}
+		if raw, ok := so.get("include_usage"); ok {
+			b, ok := asBool(raw)
+			if !ok {
+				return nil, invalid("stream_options.include_usage must be a boolean")
+			}
+			req.IncludeUsage = b
+		}
+	}
+	if raw, ok := top.get("user"); ok {
+		if req.Metadata.UserID, err = parseUserID("user", raw); err != nil {
+			return nil, err
+		}
+	}
+	return req, nil
+}
+
+// parseOpenAIMessages splits the messages into the system prompt and the
+// conversation.
+func parseOpenAIMessages(top object) (string, []ChatMessage, *Error) {
+	raw, ok := top.get("messages")
+	if !ok {
+		return "", nil, invalid("messages is required")
+	}
+	items, ok := asArray(raw)
+	if !ok || len(items) == 0 {
+		return "", nil, invalid("messages must be a non-empty array")
+	}
+	var system []string
+	var msgs []ChatMessage
+	for i, item := range items {
+		path := index("messages", i)
+		m, ok := decodeObject(item, path)
+		if !ok {
+			return "", nil, invalid("%s must be an object", path)
+		}
+		if err := m.only("role", "content", "name"); err != nil {
+			return "", nil, err
+		}
+		role, _ := asString(m.fields["role"])
+		if role != "system" && role != "developer" && role != "user" && role != "assistant" {
+			return "", nil, invalid("%s must be \"system\", \"developer\", \"user\" or \"assistant\"", m.name("role"))
+		}
+		content, present := m.get("content")
+		if !present {
+			return "", nil, invalid("%s is required", m.name("content"))
+		}
+		text, err := parseContent(content, m.name("content"), true)
+		if err != nil {
+			return "", nil, err
+		}
+		if role == "system" || role == "developer" {
+			system = append(system, text)
+			continue
+		}
+		msgs = append(msgs, ChatMessage{Role: role, Content: text})
+	}
+	if len(msgs) == 0 {
+		return "", nil, invalid("messages must hold at least one user or assistant message")
+	}
+	return strings.Join(system, "\n\n"), msgs, nil
+}
+
+// Completion is a Message in the Chat Completions shape.
+type Completion struct {
+	ID      string             `json:"id"`
+	Object  string             `json:"object"`
+	Created int64              `json:"created"`
+	Model   string             `json:"model"`
+	Choices []completionChoice `json:"choices"`
+	Usage   *CompletionUsage   `json:"usage"`
+}
+
+type completionChoice struct {
+	Index        int                `json:"index"`
+	Message      *completionMessage `json:"message,omitempty"`
+	Delta        *completionMessage `json:"delta,omitempty"`
+	FinishReason *string            `json:"finish_reason"`
+	Logprobs     *struct{}          `json:"logprobs"`
+}
+
+type completionMessage struct {
+	Role    string  `json:"role,omitempty"`
+	Content *string `json:"content,omitempty"`
+	Refusal *string `json:"refusal,omitempty"`
+}
+
+// CompletionUsage is usage in Chat Completions' names.
+type CompletionUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+func completionUsage(u Usage) *CompletionUsage {
+	return &CompletionUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}
+}
+
+// finishReason maps a Messages stop_reason to Chat Completions'.
+func finishReason(stop string) string {
+	switch stop {
+	case StopMaxTokens:
+		return "length"
+	case StopRefusal:
+		return "content_filter"
+	default:
+		return "stop"
+	}
+}
+
+// completionID turns a message id into a chat completion id.
+func completionID(msgID string) string {
+	return "chatcmpl-" + strings.TrimPrefix(msgID, "msg_")
+}
+
+// NewCompletion is msg as a chat.completion object.
+func NewCompletion(msg *Message, now time.Time) Completion {
+	text, finish := msg.Text(), finishReason(msg.StopReason)
+	return Completion{ID: completionID(msg.ID), Object: "chat.completion", Created: now.Unix(), Model: msg.Model,
+		Choices: []completionChoice{{Message: &completionMessage{Role: "assistant", Content: &text}, FinishReason: &finish}},
+		Usage:   completionUsage(msg.Usage)}
+}
+
+// CompletionStream writes a Messages event stream as chat.completion.chunk
+// events ending in "data: [DONE]": the role first, a chunk per text delta,
+// the finish_reason, and with include_usage a last chunk with empty
+// choices and the usage.
+type CompletionStream struct {
+	sse     *SSEWriter
+	req     *Request
+	id      string
+	model   string
+	created int64
+}
+
+// NewCompletionStream writes to sse the answer to req.
+func NewCompletionStream(sse *SSEWriter, req *Request, now time.Time) *CompletionStream {
+	return &CompletionStream{sse: sse, req: req, created: now.Unix()}
+}
+
+// Send translates one event; its signature fits Proxy.Stream's emit.
+func (s *CompletionStream) Send(ev Event) error {
+	switch ev.Type {
+	case EventMessageStart:
+		s.id, s.model = completionID(ev.Message.ID), ev.Message.Model
+		empty := ""
+		return s.chunk(&completionChoice{Delta: &completionMessage{Role: "assistant", Content: &empty}}, nil)
+	case EventContentBlockDelta:
+		text := ev.Text
+		return s.chunk(&completionChoice{Delta: &completionMessage{Content: &text}}, nil)
+	case EventMessageDelta:
+		finish := finishReason(ev.StopReason)
+		if err := s.chunk(&completionChoice{Delta: &completionMessage{}, FinishReason: &finish}, nil); err != nil {
+			return err
+		}
+		if s.req.IncludeUsage && ev.Usage != nil {
+			return s.chunk(nil, completionUsage(*ev.Usage))
+		}
+	case EventMessageStop:
+		return s.sse.Write("", []byte("[DONE]"))
+	}
+	return nil
+}
+
+func (s *CompletionStream) chunk(choice *completionChoice, usage *CompletionUsage) error {
+	c := Completion{ID: s.id, Object: "chat.completion.chunk", Created: s.created, Model: s.model, Choices: []completionChoice{}, Usage: usage}
+	if choice != nil {
+		c.Choices = append(c.Choices, *choice)
+	}
+	data, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	return s.sse.Write("", data)
+}
+
+// SendError ends a started stream with an error chunk in OpenAI's shape.
+func (s *CompletionStream) SendError(e *Error, requestID string) error {
+	return s.sse.Write("", e.OpenAIJSON(requestID))
+}

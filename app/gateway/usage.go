@@ -1,0 +1,96 @@
+package gateway
+
+import (
+	"encoding/json"
+	"math"
+)
+
+// Usage flags, as Report.UsageFlag and the audit record carry them.
+const (
+	UsageClamped   = "clamped"   // the upstream's counts were impossible and were corrected
+	UsageEstimated = "estimated" // the client left; counted from what it was sent
+)
+
+// MaxInputTokens bounds a believable input count: no model reads more. A
+// larger count from an upstream is replaced by our estimate.
+const MaxInputTokens = 2_000_000
+
+// EstimateBytesPerToken is the estimate's ratio of text to tokens: about 4
+// bytes of English per token for common tokenizers, rounded down so the
+// estimate errs high.
+const EstimateBytesPerToken = 3
+
+// EstimateInputTokens estimates a request's input tokens before the call:
+// its text at EstimateBytesPerToken bytes a token, plus a few tokens of
+// framing per message. The quota reservation and count_tokens (when the
+// upstream cannot count) use it.
+func EstimateInputTokens(req *Request) int {
+	n := len(req.System)
+	for _, m := range req.Messages {
+		n += len(m.Content) + 4*EstimateBytesPerToken
+	}
+	return (n + EstimateBytesPerToken - 1) / EstimateBytesPerToken
+}
+
+// Usage counts tokens as the upstream reported them, after checkUsage.
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	// odd is set when the upstream sent a count that is not a whole
+	// non-negative number; checkUsage flags it.
+	odd bool
+}
+
+// UnmarshalJSON reads counts leniently: a fraction, a negative number or a
+// huge one is kept in range here and flagged, never refused, since the
+// answer itself may be fine.
+func (u *Usage) UnmarshalJSON(b []byte) error {
+	var w struct {
+		InputTokens  *float64 `json:"input_tokens"`
+		OutputTokens *float64 `json:"output_tokens"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*u = lenientUsage(w.InputTokens, w.OutputTokens)
+	return nil
+}
+
+// lenientUsage makes a Usage of counts as an upstream sent them (nil when
+// absent), in range, marked odd when any was not a whole non-negative
+// number.
+func lenientUsage(in, out *float64) Usage {
+	var u Usage
+	read := func(f *float64) int {
+		if f == nil {
+			return 0
+		}
+		v := *f
+		if v < 0 || v != math.Trunc(v) || v > math.MaxInt32 {
+			u.odd = true
+		}
+		return int(math.Ceil(min(max(v, 0), math.MaxInt32)))
+	}
+	u.InputTokens, u.OutputTokens = read(in), read(out)
+	return u
+}
+
+// checkUsage never lets an upstream's impossible counts through: negative
+// counts are 0 and fractions round up (already on reading), an input above
+// MaxInputTokens is replaced by the estimate, and an output above the
+// request's max_tokens is max_tokens. The flag says whether anything was
+// corrected.
+func checkUsage(u Usage, req *Request) (Usage, string) {
+	flag := ""
+	if u.odd {
+		flag = UsageClamped
+	}
+	if u.InputTokens > MaxInputTokens {
+		u.InputTokens, flag = EstimateInputTokens(req), UsageClamped
+	}
+	if req.MaxTokens > 0 && u.OutputTokens > req.MaxTokens {
+		u.OutputTokens, flag = req.MaxTokens, UsageClamped
+	}
+	u.odd = false
+	return u, flag
+}

@@ -1,0 +1,59 @@
+package gateway
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestCheckUsage(t *testing.T) {
+	req := &Request{MaxTokens: 100, Messages: []ChatMessage{{Role: "user", Content: "Hello there"}}}
+	tests := []struct {
+		name, json string
+		want       Usage
+		flag       string
+	}{
+		{"as reported", `{"input_tokens":12,"output_tokens":34}`, Usage{InputTokens: 12, OutputTokens: 34}, ""},
+		{"negative", `{"input_tokens":-5,"output_tokens":3}`, Usage{InputTokens: 0, OutputTokens: 3}, UsageClamped},
+		{"fraction rounds up", `{"input_tokens":2,"output_tokens":3.2}`, Usage{InputTokens: 2, OutputTokens: 4}, UsageClamped},
+		{"absurd input is the estimate", `{"input_tokens":1e12,"output_tokens":1}`, Usage{InputTokens: EstimateInputTokens(req), OutputTokens: 1}, UsageClamped},
+		{"output above max_tokens", `{"input_tokens":1,"output_tokens":5000}`, Usage{InputTokens: 1, OutputTokens: 100}, UsageClamped},
+		{"absent counts", `{}`, Usage{}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var u Usage
+			if err := json.Unmarshal([]byte(tt.json), &u); err != nil {
+				t.Fatal(err)
+			}
+			got, flag := checkUsage(u, req)
+			if got != tt.want || flag != tt.flag {
+				t.Errorf("got %+v %q, want %+v %q", got, flag, tt.want, tt.flag)
+			}
+		})
+	}
+}
+
+func TestScrub(t *testing.T) {
+	sc := newScrubber("sk-ant-api03-ABCDEFGHIJKLMNOP")
+	tests := map[string]string{
+		"no key here":                               "no key here",
+		"full sk-ant-api03-ABCDEFGHIJKLMNOP key":    "full [redacted] key",
+		"a run ABCDEFGH of 8":                       "a run [redacted] of 8",
+		"7 only: ABCDEFG, fine":                     "7 only: ABCDEFG, fine",
+		"two runs api03-ABC and KLMNOP…":            "two runs [redacted] and KLMNOP…",
+		"adjacent sk-ant-apiFGHIJKLMN end":          "adjacent [redacted][redacted] end",
+		"at the end: 3-ABCDEFGHIJ":                  "at the end: [redacted]",
+		"overlapping ABCDEFGHIJKLMNOP is one match": "overlapping [redacted] is one match",
+	}
+	for in, want := range tests {
+		if got := sc.scrub(in); got != want {
+			t.Errorf("scrub(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := newScrubber("short").scrub("a short key"); got != "a [redacted] key" {
+		t.Errorf("short key: %q", got)
+	}
+	if got := newScrubber("").scrub("anything"); got != "anything" {
+		t.Errorf("no key: %q", got)
+	}
+}

@@ -1,0 +1,393 @@
+package meter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/redis/go-redis/v9"
+
+	"parapet/app/apierr"
+	"parapet/app/gateway"
+	"parapet/app/httpx"
+	"parapet/app/metrics"
+	"parapet/app/ratelimit"
+	"parapet/models"
+)
+
+// Config is what the service needs beyond its parts.
+type Config struct {
+	// LogContent keeps prompts and replies in the audit record.
+	LogContent bool
+	// UserRateLimit is a playground user's calls per minute (API keys are
+	// limited by the API guard with the same budget).
+	UserRateLimit int
+	// HoldTTL is how long a quota reservation lives unless settled: longer
+	// than any call (stream cap + drain), so only a crashed instance's
+	// holds ever expire.
+	HoldTTL time.Duration
+}
+
+// Service runs every gateway call: admit, call, record.
+type Service struct {
+	Proxy   *gateway.Proxy
+	rec     *Recorder
+	quota   *Quota
+	allow   *allowances
+	limiter ratelimit.Limiter
+	cfg     Config
+	log     *slog.Logger
+	anon    *sampler
+	started time.Time
+}
+
+// NewService builds the service; rc, when not nil, holds quota
+// reservations in Redis.
+func NewService(proxy *gateway.Proxy, db *models.DB, rc redis.UniversalClient, limiter ratelimit.Limiter, log *slog.Logger, cfg Config) (*Service, error) {
+	stmt, err := models.PrepareAllowance(db)
+	if err != nil {
+		return nil, err
+	}
+	rec := NewRecorder(db, log)
+	return &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, log, rec),
+		allow: &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
+		anon: newSampler(AnonymousRowsPerMinute, time.Minute), started: time.Now().UTC().Truncate(time.Second)}, nil
+}
+
+// Flush waits until every record queued so far is written.
+func (s *Service) Flush() { s.rec.Flush() }
+
+// Close writes the queued records, then releases the upstream connections.
+func (s *Service) Close() {
+	s.rec.Close()
+	_ = s.allow.stmt.Close()
+	s.Proxy.Close()
+}
+
+// Caller is who makes a call: a key of an organization (API), or a signed-in
+// user acting for their current organization (playground).
+type Caller struct {
+	OrgID  string
+	KeyID  string
+	UserID string
+}
+
+// Sink is a dialect's encoder of a streamed answer.
+type Sink interface {
+	Send(gateway.Event) error
+	// SendError ends a started stream with an error in the dialect's shape.
+	SendError(e *apierr.Error, requestID string) error
+}
+
+// Dialect is one endpoint's way of speaking: how a request is read and how
+// the answer, the stream and the errors are written. (Errors answered
+// before a stream starts go to the central error handler, which writes
+// them in the route's dialect.)
+type Dialect struct {
+	Name  string // for metrics: chat, messages, openai, playground
+	Parse func([]byte, gateway.Defaults) (*gateway.Request, error)
+	// Prepare, when set, takes what the request carries outside the body
+	// (e.g. the anthropic-beta header).
+	Prepare func(c echo.Context, req *gateway.Request)
+	Reply   func(c echo.Context, msg *gateway.Message) error
+	Stream  func(sse *gateway.SSEWriter, req *gateway.Request) Sink
+}
+
+// call is what the service learned of one call, for its record.
+type call struct {
+	who     Caller
+	dialect string
+	start   time.Time
+	req     *gateway.Request
+	hold    Hold
+	report  *gateway.Report
+	reply   *gateway.Message
+	started bool // the stream's headers were sent: the answer is committed
+}
+
+const servedKey = "gateway_served"
+
+// Served reports whether Serve ran for this request (and recorded it).
+func Served(c echo.Context) bool { return c.Get(servedKey) != nil }
+
+// Serve runs one call in dialect d and records it, whatever happens: one
+// audit event, the usage, the settled reservation, the metrics. An error
+// it returns has not been answered yet; once a stream started, errors end
+// the stream instead and Serve returns nil.
+func (s *Service) Serve(c echo.Context, who Caller, d Dialect) error {
+	c.Set(servedKey, true)
+	k := &call{who: who, dialect: d.Name, start: time.Now()}
+	err := s.serve(c, k, d)
+	s.record(c, k, err)
+	if k.started {
+		return nil
+	}
+	return err
+}
+
+func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
+	if k.who.OrgID == "" {
+		return ErrNoOrganization
+	}
+	if err := httpx.RequireJSON(c); err != nil {
+		return err
+	}
+	body, err := httpx.ReadBody(c, gateway.MaxBodyBytes)
+	if err != nil {
+		return err
+	}
+	req, err := d.Parse(body, s.Proxy.Defaults())
+	if err != nil {
+		return err
+	}
+	k.req = req
+	if d.Prepare != nil {
+		d.Prepare(c, req)
+	}
+	ctx := c.Request().Context()
+	if k.hold, err = s.admit(ctx, k, c.Response().Header()); err != nil {
+		return err
+	}
+	if !req.Stream {
+		// The server's write timeout is shorter than a long completion.
+		_ = http.NewResponseController(c.Response().Writer).SetWriteDeadline(time.Now().Add(s.Proxy.Timeout() + 10*time.Second))
+		msg, report, err := s.Proxy.Complete(ctx, req)
+		k.report, k.reply = &report, msg
+		c.Response().Header().Set("Server-Timing", serverTiming(time.Since(k.start)-report.Latency, report.Latency))
+		if err != nil {
+			return err
+		}
+		return d.Reply(c, msg)
+	}
+	sse := gateway.NewSSEWriter(c.Response())
+	called := time.Now()
+	sse.OnStart = func(h http.Header) {
+		// Known when the first event goes out: our time before the call,
+		// and the upstream's to its first event.
+		h.Set("Server-Timing", serverTiming(called.Sub(k.start), time.Since(called)))
+	}
+	sink := d.Stream(sse, req)
+	gone := context.AfterFunc(ctx, metrics.GatewayDraining.Inc) // the client left: the core drains the upstream
+	msg, report, err := s.Proxy.Stream(ctx, req, sink.Send)
+	if !gone() {
+		metrics.GatewayDraining.Dec()
+	}
+	k.report, k.reply, k.started = &report, msg, sse.Started()
+	if err != nil && k.started && report.ErrorCode != gateway.CodeClientClosed {
+		_ = sink.SendError(apierr.From(err), httpx.RequestID(c)) // best effort: the stream ends either way
+	}
+	return err
+}
+
+// serverTiming is the Server-Timing header: the gateway's own time and the
+// upstream's, in milliseconds.
+func serverTiming(gw, up time.Duration) string {
+	return fmt.Sprintf("gateway;dur=%.1f, upstream;dur=%.1f", float64(max(gw, 0).Microseconds())/1000, float64(up.Microseconds())/1000)
+}
+
+// Quota headers on every admitted call: the month's tokens, what is left
+// after this call's reservation, and when the quota renews (Unix seconds).
+const (
+	HeaderQuotaLimit     = "X-Quota-Limit"
+	HeaderQuotaRemaining = "X-Quota-Remaining"
+	HeaderQuotaReset     = "X-Quota-Reset"
+)
+
+// admit checks the entitlement and, for a playground user, the rate limit,
+// then reserves the call's worst case.
+func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, error) {
+	now := time.Now()
+	al, err := s.entitled(ctx, k.who.OrgID, now, false)
+	if err != nil {
+		return Hold{}, err
+	}
+	if k.who.KeyID == "" {
+		if err := s.limitUser(ctx, k.who.UserID, h); err != nil {
+			return Hold{}, err
+		}
+	}
+	need := int64(gateway.EstimateInputTokens(k.req) + k.req.MaxTokens)
+	hold, left, err := s.quota.reserve(ctx, k.who.OrgID, need, al.MonthlyTokens, al.UsedTokens, now, s.cfg.HoldTTL)
+	h.Set(HeaderQuotaLimit, itoa(al.MonthlyTokens))
+	h.Set(HeaderQuotaRemaining, itoa(max(left, 0)))
+	h.Set(HeaderQuotaReset, itoa(nextMonth(now).Unix()))
+	switch {
+	case errors.Is(err, models.ErrQuotaFull):
+		// The database refuses a revoked entitlement at once: say so.
+		if _, err := s.entitled(ctx, k.who.OrgID, now, true); err != nil {
+			return Hold{}, err
+		}
+		return Hold{}, errQuotaExceeded(need, left)
+	case err != nil:
+		return Hold{}, apierr.Unavailable(err)
+	}
+	return hold, nil
+}
+
+func nextMonth(t time.Time) time.Time {
+	y, m, _ := t.UTC().Date()
+	return time.Date(y, m+1, 1, 0, 0, 0, 0, time.UTC)
+}
+
+// limitUser counts a playground call against the user's budget.
+func (s *Service) limitUser(ctx context.Context, userID string, h http.Header) error {
+	d, err := s.limiter.Allow(ctx, "gateway:user:"+userID, s.cfg.UserRateLimit, time.Minute)
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	d.SetHeaders(h)
+	if !d.Allowed {
+		e := apierr.New(http.StatusTooManyRequests, "rate_limited", "too many messages: wait a few seconds and send again")
+		e.RetryAfter = d.RetryAfterSeconds()
+		return e
+	}
+	return nil
+}
+
+// record makes the call's one audit event with its usage, settles its
+// reservation, and counts it in the metrics.
+func (s *Service) record(c echo.Context, k *call, err error) {
+	e := s.event(c, k.who, err)
+	e.TotalMs = ptr(time.Since(k.start).Milliseconds())
+	e.Target = "gateway"
+	if k.req != nil {
+		e.Model, e.Stream = &k.req.Model, &k.req.Stream
+		e.Target = "gateway: " + k.req.Model
+	}
+	var used int64
+	if r := k.report; r != nil {
+		if r.Model != "" {
+			e.Model = &r.Model
+		}
+		used = int64(r.Usage.InputTokens + r.Usage.OutputTokens)
+		e.InputTokens, e.OutputTokens = ptr(int64(r.Usage.InputTokens)), ptr(int64(r.Usage.OutputTokens))
+		e.UpstreamMs = ptr(r.Latency.Milliseconds())
+		if r.UsageFlag != "" {
+			e.UsageFlag = &r.UsageFlag
+		}
+		if k.started && r.ErrorCode != "" {
+			// A stream that failed after it started answered 200 and
+			// ended with an error event: record how it really ended.
+			e.Status, e.ErrorCode = &r.Status, &r.ErrorCode
+		}
+		metrics.GatewayUpstreamSeconds.WithLabelValues(k.dialect, statusClass(*e.Status)).Observe(r.Latency.Seconds())
+		metrics.GatewayTokens.WithLabelValues("in").Add(float64(r.Usage.InputTokens))
+		metrics.GatewayTokens.WithLabelValues("out").Add(float64(r.Usage.OutputTokens))
+	}
+	if s.cfg.LogContent && k.req != nil {
+		e.Detail = content(k.req, k.reply)
+	}
+	// Redis holds are settled now (the record is written behind the
+	// response); a database hold's usage leaves its reservation in the
+	// record's own transaction.
+	s.quota.settle(context.WithoutCancel(c.Request().Context()), k.hold, used)
+	rec := modelsRecord(e, k.who)
+	if k.hold.lease != nil {
+		rec.HoldID, rec.HoldTokens = k.hold.ID, used
+	}
+	s.add(rec)
+}
+
+// event starts a gateway.call audit event for who, with how it ended.
+func (s *Service) event(c echo.Context, who Caller, err error) *models.AuditEvent {
+	e := &models.AuditEvent{Action: models.ActionGatewayCall, IP: c.RealIP(), RequestID: httpx.RequestID(c), Status: ptr(http.StatusOK)}
+	if err != nil {
+		ae := apierr.From(err)
+		e.Status, e.ErrorCode = &ae.Status, &ae.Code
+		switch ae.Code {
+		case "quota_exceeded", "rate_limited":
+			metrics.GatewayRefusals.WithLabelValues(ae.Code).Inc()
+		}
+	}
+	if who.OrgID != "" {
+		e.OrgID = &who.OrgID
+	}
+	if who.KeyID != "" {
+		e.ActorKeyID = &who.KeyID
+	}
+	if who.UserID != "" {
+		e.ActorUserID = &who.UserID
+	}
+	return e
+}
+
+func (s *Service) add(rec models.UsageRecord) {
+	if err := s.rec.add(rec); err != nil {
+		s.log.Error("gateway audit record lost", "request_id", rec.Event.RequestID, "error", err)
+	}
+}
+
+// modelsRecord is an event as the usage record of who's call.
+func modelsRecord(e *models.AuditEvent, who Caller) models.UsageRecord {
+	a := who.UserID
+	if who.KeyID != "" {
+		a = who.KeyID
+	}
+	return models.UsageRecord{Event: e, ProductID: models.GatewayProductID, Actor: a}
+}
+
+func statusClass(status int) string { return strconv.Itoa(status/100) + "xx" }
+
+// Entitled refuses an organization that may not use the gateway now.
+func (s *Service) Entitled(ctx context.Context, orgID string) error {
+	_, err := s.entitled(ctx, orgID, time.Now(), false)
+	return err
+}
+
+// entitled returns orgID's allowance, or ErrNotEntitled. A refusal is
+// never taken from the cache: the database is asked again (fresh skips
+// the cache from the start), so a grant takes effect at once;
+// a revocation within AllowanceTTL (and LeaseWindow), when this instance
+// rereads it and gives back its lease.
+func (s *Service) entitled(ctx context.Context, orgID string, now time.Time, fresh bool) (models.Allowance, error) {
+	if fresh {
+		s.allow.forget(orgID)
+	}
+	al, err := s.allow.of(ctx, orgID, now)
+	if err == nil && !(al.Entitled && al.Public) && !fresh {
+		return s.entitled(ctx, orgID, now, true)
+	}
+	if err != nil {
+		return al, err
+	}
+	if !al.Entitled || !al.Public {
+		s.quota.forget(orgID)
+		return al, ErrNotEntitled
+	}
+	return al, nil
+}
+
+// ModelList is GET /gateway/v1/models' answer.
+type ModelList struct {
+	Object  string  `json:"object"`
+	Data    []Model `json:"data"`
+	HasMore bool    `json:"has_more"`
+	FirstID string  `json:"first_id"`
+	LastID  string  `json:"last_id"`
+}
+
+// Model is one model in both SDKs' shapes.
+type Model struct {
+	ID          string `json:"id"`
+	Object      string `json:"object"`
+	Type        string `json:"type"`
+	DisplayName string `json:"display_name"`
+	CreatedAt   string `json:"created_at"`
+	Created     int64  `json:"created"`
+	OwnedBy     string `json:"owned_by"`
+}
+
+// Models lists the models callers may name: the configured default (no
+// allowlist exists yet). created_at is when this gateway started serving
+// it.
+func (s *Service) Models() ModelList {
+	id := s.Proxy.Defaults().Model
+	m := Model{ID: id, Object: "model", Type: "model", DisplayName: id, CreatedAt: s.started.Format(time.RFC3339),
+		Created: s.started.Unix(), OwnedBy: "parapet"}
+	return ModelList{Object: "list", Data: []Model{m}, FirstID: id, LastID: id}
+}
