@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -32,11 +31,14 @@ type App struct {
 	redis    *redis.Client
 	gateway  *gateway.Proxy
 	recorder *meter.Recorder
+	db       *models.DB
+	groups   map[string]*echo.Group
+	metrics  http.Handler
 }
 
 // New builds the application on an open, migrated database.
 func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
-	a := &App{cfg: cfg, log: log}
+	a := &App{cfg: cfg, log: log, db: db, groups: map[string]*echo.Group{}}
 	sessions := session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS)
 	verifier := keys.NewVerifier(db.DB, log)
 	var err error
@@ -67,6 +69,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
 		Gateway: web.GatewayDeps{Proxy: a.gateway, Demo: cfg.DemoUpstream(), Limiter: limiter, RateLimit: cfg.GatewayRateLimitPerMinute,
 			Recorder: a.recorder}})
+	a.pages.Tools = navLinks(a.tools())
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -78,13 +81,12 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	} else {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
-	// The chain, outermost first: every response gets an id and security
-	// headers, is logged once, and a panic anywhere becomes a 500; browser
-	// requests then learn who is signed in, and state-changing ones must
-	// carry the CSRF token.
-	e.Use(requestID, a.securityHeaders, accessLog(log), recoverPanic(log),
-		requestTimeout(cfg.RequestTimeout, isStream), a.auditGatewayCalls, a.api.Guard, a.pages.LoadUser, a.pages.CSRF)
+	// The chain every request takes, outermost first: an id and the
+	// security headers, the metrics, one log line, and a panic anywhere
+	// becomes a 500. Each area adds its own chain in routes.go.
+	e.Use(requestID, securityHeaders(a.isHTTPS), a.countRequests, accessLog(log), recoverPanic(log))
 	a.e = e
+	a.metrics = a.metricsHandler()
 	a.routes()
 	return a, nil
 }
@@ -98,13 +100,6 @@ func (a *App) FlushAudit() { a.recorder.Flush() }
 
 // Echo exposes the router, for tests that add a route of their own.
 func (a *App) Echo() *echo.Echo { return a.e }
-
-// isStream tells the requests that set their own deadlines: the gateway's
-// chat endpoints may stream for longer than a page takes to render.
-func isStream(c echo.Context) bool {
-	p := c.Request().URL.Path
-	return strings.HasPrefix(p, "/gateway/")
-}
 
 // Close releases what the app holds besides the database: it writes the
 // gateway records still queued, then closes the upstream connections and

@@ -26,6 +26,7 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	RequestTimeout  time.Duration
 	DBMaxOpenConns  int
+	MetricsToken    string
 
 	RateLimitPerMinute        int
 	GatewayRateLimitPerMinute int

@@ -16,8 +16,9 @@ import (
 	"parapet/views"
 )
 
-// handleError is the one place errors become responses: the spec's JSON
-// shape on API routes, the friendly page on browser routes.
+// handleError is the one place errors become responses, each written the
+// way the request's area writes its errors (see routes.go): the spec's JSON
+// shape, Anthropic's for the Messages endpoint, or the friendly page.
 func (a *App) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
@@ -26,35 +27,42 @@ func (a *App) handleError(err error, c echo.Context) {
 	if e.Status >= 500 {
 		a.log.Error("request failed", "request_id", httpx.RequestID(c), "status", e.Status, "code", e.Code, "error", e.Error())
 	}
-	h := c.Response().Header()
 	if e.RetryAfter > 0 {
-		h.Set("Retry-After", strconv.Itoa(e.RetryAfter))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(e.Status)
 		return
 	}
-	if c.Request().URL.Path == "/gateway/v1/messages" {
-		// The Messages-compatible endpoint answers as the Anthropic API
-		// does, so the official SDKs raise their usual exceptions.
-		ge := &gateway.Error{Status: e.Status, Code: e.Code, Message: e.Message}
-		h.Set("request-id", httpx.RequestID(c))
-		_ = c.Blob(ge.AnthropicStatus(), echo.MIMEApplicationJSON, ge.AnthropicJSON())
-		return
+	if err := areaOf(c).errors(c, e); err != nil {
+		a.log.Error("write error response", "request_id", httpx.RequestID(c), "error", err)
 	}
-	if httpx.AnswersJSON(c.Request().URL.Path) {
-		_ = c.JSON(e.Status, errorBody(e, httpx.RequestID(c)))
-		return
-	}
+}
+
+// errorWriter writes an error response in an area's kind.
+type errorWriter func(c echo.Context, e *apierr.Error) error
+
+// writeJSONError writes the spec's error shape.
+func writeJSONError(c echo.Context, e *apierr.Error) error {
+	return c.JSON(e.Status, errorBody(e, httpx.RequestID(c)))
+}
+
+// writeAnthropicError answers as the Anthropic API does, so the official
+// SDKs raise their usual exceptions on the Messages-compatible endpoint.
+func writeAnthropicError(c echo.Context, e *apierr.Error) error {
+	ge := &gateway.Error{Status: e.Status, Code: e.Code, Message: e.Message}
+	c.Response().Header().Set("request-id", httpx.RequestID(c))
+	return c.Blob(ge.AnthropicStatus(), echo.MIMEApplicationJSON, ge.AnthropicJSON())
+}
+
+// writePageError shows the message where an htmx request's result would
+// go, or else the error page in the site's layout.
+func writePageError(c echo.Context, e *apierr.Error) error {
 	if httpx.IsHTMX(c) && e.Status < 500 {
-		// An htmx request shows the message where its result would go.
-		_ = httpx.Render(c, e.Status, views.InlineError(e.Message))
-		return
+		return httpx.Render(c, e.Status, views.InlineError(e.Message))
 	}
 	title, msg := pageText(e)
-	if err := httpx.Render(c, e.Status, views.ErrorPage(httpx.Chrome(c, title), e.Status, title, msg, httpx.RequestID(c))); err != nil {
-		a.log.Error("render error page", "request_id", httpx.RequestID(c), "error", err)
-	}
+	return httpx.Render(c, e.Status, views.ErrorPage(httpx.Chrome(c, title), e.Status, title, msg, httpx.RequestID(c)))
 }
 
 // ErrorBody is the spec's error shape.
@@ -95,7 +103,7 @@ func (a *App) toAPIError(err error, c echo.Context) *apierr.Error {
 		case http.StatusNotFound:
 			return apierr.NotFound(fmt.Sprintf("no such endpoint: %s %s", method, path))
 		case http.StatusMethodNotAllowed:
-			return apierr.New(he.Code, "method_not_allowed", fmt.Sprintf("method %s is not allowed on %s", method, path))
+			return methodNotAllowed(method, path)
 		case http.StatusRequestEntityTooLarge:
 			return apierr.PayloadTooLarge("the request body is too large")
 		case http.StatusUnsupportedMediaType:
@@ -134,3 +142,8 @@ func pageText(e *apierr.Error) (string, string) {
 		return http.StatusText(e.Status), e.Message
 	}
 }
+
+func methodNotAllowed(method, path string) *apierr.Error {
+	return apierr.New(http.StatusMethodNotAllowed, "method_not_allowed", fmt.Sprintf("method %s is not allowed on %s", method, path))
+}
+

@@ -192,7 +192,7 @@ func TestAuthenticationErrors(t *testing.T) {
 
 func TestRateLimitHeadersOnEveryResponse(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
-	env.App.Echo().GET("/v1/test/panic", func(echo.Context) error { panic("boom") })
+	env.App.Group("/v1").GET("/test/panic", func(echo.Context) error { panic("boom") })
 	s := env.Seed(t, "headers@example.com")
 	c := env.Client()
 	check := func(name string, res *apptest.Response, wantStatus int) {

@@ -1,0 +1,102 @@
+package app
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// area is one part of the product as routes.go declares it: its name (the
+// `area` label of the request metrics) and how its errors are written.
+type area struct {
+	name   string
+	errors errorWriter
+}
+
+// The areas of routes.go. The tools' API areas are named after the tools.
+var (
+	areaPages      = area{"pages", writePageError}
+	areaPublic     = area{"v1", writeJSONError}
+	areaGateway    = area{"gateway", writeJSONError}
+	areaMessages   = area{"gateway", writeAnthropicError}
+	areaPlayground = area{"playground", writeJSONError}
+	areaOpenAPI    = area{"openapi", writeJSONError}
+	areaOps        = area{"ops", writeJSONError}
+	areaStatic     = area{"static", writePageError}
+)
+
+const areaKey = "area"
+
+// enter marks the request as one of area's, for the error handler and the
+// metrics.
+func enter(ar area) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			c.Set(areaKey, ar)
+			return next(c)
+		}
+	}
+}
+
+// areaOf is the area the request entered; before any (a failure in the
+// outer chain) it is the pages'.
+func areaOf(c echo.Context) area {
+	if ar, ok := c.Get(areaKey).(area); ok {
+		return ar
+	}
+	return areaPages
+}
+
+// group declares an area under prefix with its chain. Echo runs a group's
+// chain also for the paths under prefix that no route matches, so those
+// are refused in the area's own way.
+func (a *App) group(prefix string, ar area, chain ...echo.MiddlewareFunc) *echo.Group {
+	g := a.e.Group(prefix, append([]echo.MiddlewareFunc{enter(ar)}, chain...)...)
+	g.RouteNotFound("", a.unmatched)
+	g.RouteNotFound("/*", a.unmatched)
+	a.groups[prefix] = g
+	return g
+}
+
+// Group returns the area declared at prefix ("" for the pages, "/v1",
+// "/logs/v1", ...), for tests that add a route of their own to an area.
+func (a *App) Group(prefix string) *echo.Group { return a.groups[prefix] }
+
+// unmatchedRoute is the route label of a request no route matched.
+const unmatchedRoute = "unmatched"
+
+// unmatched serves the paths under an area's prefix that no route of it
+// matches. Echo's catch-all matches every method, so a path that another
+// method serves would be a 404 here: it is a 405 with Allow, as outside
+// any area.
+func (a *App) unmatched(c echo.Context) error {
+	allow := a.allowedMethods(c)
+	c.SetPath(unmatchedRoute)
+	if allow != "" {
+		c.Response().Header().Set(echo.HeaderAllow, allow)
+		return methodNotAllowed(c.Request().Method, c.Request().URL.Path)
+	}
+	return echo.ErrNotFound
+}
+
+// routeMethods are the methods a route of ours may serve.
+var routeMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// allowedMethods lists the methods a route serves at the request's path.
+func (a *App) allowedMethods(c echo.Context) string {
+	routes := map[string]bool{}
+	for _, r := range a.e.Routes() {
+		routes[r.Method+" "+r.Path] = true
+	}
+	var allow []string
+	r := c.Request()
+	for _, m := range routeMethods {
+		probe := a.e.NewContext(r, nil)
+		a.e.Router().Find(m, echo.GetPath(r), probe)
+		if routes[m+" "+probe.Path()] {
+			allow = append(allow, m)
+		}
+	}
+	return strings.Join(allow, ", ")
+}
