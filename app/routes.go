@@ -80,8 +80,9 @@ func (a *App) routes() {
 	gw.POST("/chat", v1.Chat, api.RequireKey)
 	gw.POST("/messages", v1.Messages, enter(areaMessages), api.RequireKey)
 
-	// The playground's chat: the session (a 401 in JSON, not a redirect),
-	// CSRF, JSON errors before the stream starts; audited like the API.
-	chat := a.group("/gateway/app/chat", areaPlayground, p.LoadUser, p.CSRF, a.auditGatewayCalls, web.RequireSession)
+	// The playground's chat: every call audited like the API's, refusals
+	// included; the session (a 401 in JSON, not a redirect), CSRF, JSON
+	// errors before the stream starts, the gateway's own deadlines.
+	chat := a.group("/gateway/app/chat", areaPlayground, a.auditGatewayCalls, p.LoadUser, p.CSRF, web.RequireSession)
 	chat.POST("", p.PlaygroundChat)
 }
