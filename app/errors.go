@@ -146,4 +146,3 @@ func pageText(e *apierr.Error) (string, string) {
 func methodNotAllowed(method, path string) *apierr.Error {
 	return apierr.New(http.StatusMethodNotAllowed, "method_not_allowed", fmt.Sprintf("method %s is not allowed on %s", method, path))
 }
-
