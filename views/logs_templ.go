@@ -775,7 +775,7 @@ func logsReport(r LogsReport) templ.Component {
 		var templ_7745c5c3_Var24 string
 		templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(s.Lines))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 439, Col: 32}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 440, Col: 32}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var24))
 		if templ_7745c5c3_Err != nil {
@@ -793,7 +793,7 @@ func logsReport(r LogsReport) templ.Component {
 			var templ_7745c5c3_Var25 string
 			templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(plural(s.BlankLines, "blank line", "blank lines"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 442, Col: 59}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 443, Col: 59}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var25))
 			if templ_7745c5c3_Err != nil {
@@ -817,7 +817,7 @@ func logsReport(r LogsReport) templ.Component {
 			var templ_7745c5c3_Var26 string
 			templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(plural(s.CutLines, "line", "lines"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 447, Col: 46}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 448, Col: 46}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 			if templ_7745c5c3_Err != nil {
@@ -835,7 +835,7 @@ func logsReport(r LogsReport) templ.Component {
 		var templ_7745c5c3_Var27 string
 		templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(s.Matched))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 453, Col: 34}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 454, Col: 34}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 		if templ_7745c5c3_Err != nil {
@@ -871,7 +871,7 @@ func logsReport(r LogsReport) templ.Component {
 			var templ_7745c5c3_Var30 string
 			templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs("count-" + string(cc.Category))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 456, Col: 99}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 457, Col: 99}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var30))
 			if templ_7745c5c3_Err != nil {
@@ -884,7 +884,7 @@ func logsReport(r LogsReport) templ.Component {
 			var templ_7745c5c3_Var31 string
 			templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(cc.N))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 456, Col: 119}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 457, Col: 119}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 			if templ_7745c5c3_Err != nil {
@@ -897,7 +897,7 @@ func logsReport(r LogsReport) templ.Component {
 			var templ_7745c5c3_Var32 string
 			templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(string(cc.Category))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 456, Col: 143}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 457, Col: 143}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 			if templ_7745c5c3_Err != nil {
@@ -915,7 +915,7 @@ func logsReport(r LogsReport) templ.Component {
 		var templ_7745c5c3_Var33 string
 		templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(s.Templates))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 462, Col: 36}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 463, Col: 36}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var33))
 		if templ_7745c5c3_Err != nil {
@@ -928,7 +928,7 @@ func logsReport(r LogsReport) templ.Component {
 		var templ_7745c5c3_Var34 string
 		templ_7745c5c3_Var34, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(s.Outliers))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 467, Col: 35}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 468, Col: 35}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var34))
 		if templ_7745c5c3_Err != nil {
@@ -941,7 +941,7 @@ func logsReport(r LogsReport) templ.Component {
 		var templ_7745c5c3_Var35 string
 		templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(plural(s.RareCutoff, "line", "lines"))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 468, Col: 81}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 469, Col: 81}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var35))
 		if templ_7745c5c3_Err != nil {
@@ -954,7 +954,7 @@ func logsReport(r LogsReport) templ.Component {
 		var templ_7745c5c3_Var36 string
 		templ_7745c5c3_Var36, templ_7745c5c3_Err = templ.JoinStringErrs(durationText(s.DurationMS))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 472, Col: 40}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 473, Col: 40}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var36))
 		if templ_7745c5c3_Err != nil {
@@ -1041,7 +1041,7 @@ func LogsMatches(r LogsReport) templ.Component {
 			var templ_7745c5c3_Var38 string
 			templ_7745c5c3_Var38, templ_7745c5c3_Err = templ.JoinStringErrs(rangeText(pg, one, many))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 500, Col: 83}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 501, Col: 83}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var38))
 			if templ_7745c5c3_Err != nil {
@@ -1059,7 +1059,7 @@ func LogsMatches(r LogsReport) templ.Component {
 				var templ_7745c5c3_Var39 string
 				templ_7745c5c3_Var39, templ_7745c5c3_Err = templ.JoinStringErrs(string(m.Category))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 507, Col: 82}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 508, Col: 82}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var39))
 				if templ_7745c5c3_Err != nil {
@@ -1072,7 +1072,7 @@ func LogsMatches(r LogsReport) templ.Component {
 				var templ_7745c5c3_Var40 string
 				templ_7745c5c3_Var40, templ_7745c5c3_Err = templ.JoinStringErrs(string(m.Category))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 507, Col: 119}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 508, Col: 119}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var40))
 				if templ_7745c5c3_Err != nil {
@@ -1085,7 +1085,7 @@ func LogsMatches(r LogsReport) templ.Component {
 				var templ_7745c5c3_Var41 string
 				templ_7745c5c3_Var41, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(m.Line))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 507, Col: 146}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 508, Col: 146}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var41))
 				if templ_7745c5c3_Err != nil {
@@ -1098,7 +1098,7 @@ func LogsMatches(r LogsReport) templ.Component {
 				var templ_7745c5c3_Var42 string
 				templ_7745c5c3_Var42, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(m.Line))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 508, Col: 69}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 509, Col: 69}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var42))
 				if templ_7745c5c3_Err != nil {
@@ -1133,7 +1133,7 @@ func LogsMatches(r LogsReport) templ.Component {
 				var templ_7745c5c3_Var45 string
 				templ_7745c5c3_Var45, templ_7745c5c3_Err = templ.JoinStringErrs(string(m.Category))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 510, Col: 110}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 511, Col: 110}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var45))
 				if templ_7745c5c3_Err != nil {
@@ -1206,7 +1206,7 @@ func matchLine(seg lineSegments, keyword string) templ.Component {
 			var templ_7745c5c3_Var47 string
 			templ_7745c5c3_Var47, templ_7745c5c3_Err = templ.JoinStringErrs(seg.Before)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 532, Col: 58}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 533, Col: 58}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var47))
 			if templ_7745c5c3_Err != nil {
@@ -1219,7 +1219,7 @@ func matchLine(seg lineSegments, keyword string) templ.Component {
 			var templ_7745c5c3_Var48 string
 			templ_7745c5c3_Var48, templ_7745c5c3_Err = templ.JoinStringErrs("Keyword: " + keyword)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 532, Col: 106}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 533, Col: 106}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var48))
 			if templ_7745c5c3_Err != nil {
@@ -1232,7 +1232,7 @@ func matchLine(seg lineSegments, keyword string) templ.Component {
 			var templ_7745c5c3_Var49 string
 			templ_7745c5c3_Var49, templ_7745c5c3_Err = templ.JoinStringErrs(seg.Keyword)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 532, Col: 144}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 533, Col: 144}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var49))
 			if templ_7745c5c3_Err != nil {
@@ -1245,7 +1245,7 @@ func matchLine(seg lineSegments, keyword string) templ.Component {
 			var templ_7745c5c3_Var50 string
 			templ_7745c5c3_Var50, templ_7745c5c3_Err = templ.JoinStringErrs(seg.After)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 532, Col: 164}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 533, Col: 164}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var50))
 			if templ_7745c5c3_Err != nil {
@@ -1263,7 +1263,7 @@ func matchLine(seg lineSegments, keyword string) templ.Component {
 			var templ_7745c5c3_Var51 string
 			templ_7745c5c3_Var51, templ_7745c5c3_Err = templ.JoinStringErrs(seg.Before)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 534, Col: 58}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 535, Col: 58}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var51))
 			if templ_7745c5c3_Err != nil {
@@ -1345,7 +1345,7 @@ func logsFilterButton(r LogsReport, cat logs.Category, label string, n int, page
 			var templ_7745c5c3_Var55 string
 			templ_7745c5c3_Var55, templ_7745c5c3_Err = templ.JoinStringErrs(r.View.to("matches", 1, cat, r.View.OutlierPage))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 552, Col: 59}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 553, Col: 59}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var55))
 			if templ_7745c5c3_Err != nil {
@@ -1371,7 +1371,7 @@ func logsFilterButton(r LogsReport, cat logs.Category, label string, n int, page
 			var templ_7745c5c3_Var57 string
 			templ_7745c5c3_Var57, templ_7745c5c3_Err = templ.JoinStringErrs(string(cat))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 559, Col: 28}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 560, Col: 28}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var57))
 			if templ_7745c5c3_Err != nil {
@@ -1384,7 +1384,7 @@ func logsFilterButton(r LogsReport, cat logs.Category, label string, n int, page
 			var templ_7745c5c3_Var58 string
 			templ_7745c5c3_Var58, templ_7745c5c3_Err = templ.JoinStringErrs(pressed(on))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 560, Col: 29}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 561, Col: 29}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var58))
 			if templ_7745c5c3_Err != nil {
@@ -1407,7 +1407,7 @@ func logsFilterButton(r LogsReport, cat logs.Category, label string, n int, page
 			var templ_7745c5c3_Var59 string
 			templ_7745c5c3_Var59, templ_7745c5c3_Err = templ.JoinStringErrs(categoryFilterID(cat))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 562, Col: 38}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 563, Col: 38}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var59))
 			if templ_7745c5c3_Err != nil {
@@ -1420,7 +1420,7 @@ func logsFilterButton(r LogsReport, cat logs.Category, label string, n int, page
 			var templ_7745c5c3_Var60 string
 			templ_7745c5c3_Var60, templ_7745c5c3_Err = templ.JoinStringErrs(label)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 563, Col: 10}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 564, Col: 10}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var60))
 			if templ_7745c5c3_Err != nil {
@@ -1433,7 +1433,7 @@ func logsFilterButton(r LogsReport, cat logs.Category, label string, n int, page
 			var templ_7745c5c3_Var61 string
 			templ_7745c5c3_Var61, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(n))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 563, Col: 28}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 564, Col: 28}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var61))
 			if templ_7745c5c3_Err != nil {
@@ -1469,7 +1469,7 @@ func logsFilterButton(r LogsReport, cat logs.Category, label string, n int, page
 			var templ_7745c5c3_Var64 string
 			templ_7745c5c3_Var64, templ_7745c5c3_Err = templ.JoinStringErrs(string(cat))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 568, Col: 28}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 569, Col: 28}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var64))
 			if templ_7745c5c3_Err != nil {
@@ -1482,7 +1482,7 @@ func logsFilterButton(r LogsReport, cat logs.Category, label string, n int, page
 			var templ_7745c5c3_Var65 string
 			templ_7745c5c3_Var65, templ_7745c5c3_Err = templ.JoinStringErrs(pressed(on))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 569, Col: 29}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 570, Col: 29}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var65))
 			if templ_7745c5c3_Err != nil {
@@ -1505,7 +1505,7 @@ func logsFilterButton(r LogsReport, cat logs.Category, label string, n int, page
 			var templ_7745c5c3_Var66 string
 			templ_7745c5c3_Var66, templ_7745c5c3_Err = templ.JoinStringErrs(categoryFilterID(cat))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 571, Col: 38}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 572, Col: 38}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var66))
 			if templ_7745c5c3_Err != nil {
@@ -1518,7 +1518,7 @@ func logsFilterButton(r LogsReport, cat logs.Category, label string, n int, page
 			var templ_7745c5c3_Var67 string
 			templ_7745c5c3_Var67, templ_7745c5c3_Err = templ.JoinStringErrs(label)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 572, Col: 10}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 573, Col: 10}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var67))
 			if templ_7745c5c3_Err != nil {
@@ -1531,7 +1531,7 @@ func logsFilterButton(r LogsReport, cat logs.Category, label string, n int, page
 			var templ_7745c5c3_Var68 string
 			templ_7745c5c3_Var68, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(n))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 572, Col: 28}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 573, Col: 28}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var68))
 			if templ_7745c5c3_Err != nil {
@@ -1578,7 +1578,7 @@ func logsPager(r LogsReport, list string, pg logsPage) templ.Component {
 			var templ_7745c5c3_Var70 string
 			templ_7745c5c3_Var70, templ_7745c5c3_Err = templ.JoinStringErrs(list + " pages")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 581, Col: 49}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 582, Col: 49}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var70))
 			if templ_7745c5c3_Err != nil {
@@ -1591,7 +1591,7 @@ func logsPager(r LogsReport, list string, pg logsPage) templ.Component {
 			var templ_7745c5c3_Var71 string
 			templ_7745c5c3_Var71, templ_7745c5c3_Err = templ.JoinStringErrs(list + "-pager")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 581, Col: 81}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 582, Col: 81}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var71))
 			if templ_7745c5c3_Err != nil {
@@ -1630,7 +1630,7 @@ func logsPager(r LogsReport, list string, pg logsPage) templ.Component {
 			var templ_7745c5c3_Var73 string
 			templ_7745c5c3_Var73, templ_7745c5c3_Err = templ.JoinStringErrs(list + "-page")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 585, Col: 57}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 586, Col: 57}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var73))
 			if templ_7745c5c3_Err != nil {
@@ -1643,7 +1643,7 @@ func logsPager(r LogsReport, list string, pg logsPage) templ.Component {
 			var templ_7745c5c3_Var74 string
 			templ_7745c5c3_Var74, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(pg.Page))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 585, Col: 85}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 586, Col: 85}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var74))
 			if templ_7745c5c3_Err != nil {
@@ -1656,7 +1656,7 @@ func logsPager(r LogsReport, list string, pg logsPage) templ.Component {
 			var templ_7745c5c3_Var75 string
 			templ_7745c5c3_Var75, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(pg.Pages))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 585, Col: 112}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 586, Col: 112}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var75))
 			if templ_7745c5c3_Err != nil {
@@ -1729,7 +1729,7 @@ func pageButton(r LogsReport, list string, page int, disabled bool, which string
 		var templ_7745c5c3_Var78 string
 		templ_7745c5c3_Var78, templ_7745c5c3_Err = templ.JoinStringErrs(value)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 603, Col: 15}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 604, Col: 15}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var78))
 		if templ_7745c5c3_Err != nil {
@@ -1742,7 +1742,7 @@ func pageButton(r LogsReport, list string, page int, disabled bool, which string
 		var templ_7745c5c3_Var79 string
 		templ_7745c5c3_Var79, templ_7745c5c3_Err = templ.JoinStringErrs("#log-" + list)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 607, Col: 28}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 608, Col: 28}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var79))
 		if templ_7745c5c3_Err != nil {
@@ -1755,7 +1755,7 @@ func pageButton(r LogsReport, list string, page int, disabled bool, which string
 		var templ_7745c5c3_Var80 string
 		templ_7745c5c3_Var80, templ_7745c5c3_Err = templ.JoinStringErrs("outerHTML show:#log-" + list + ":top")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 608, Col: 50}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 609, Col: 50}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var80))
 		if templ_7745c5c3_Err != nil {
@@ -1768,7 +1768,7 @@ func pageButton(r LogsReport, list string, page int, disabled bool, which string
 		var templ_7745c5c3_Var81 string
 		templ_7745c5c3_Var81, templ_7745c5c3_Err = templ.JoinStringErrs("#log-" + list)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 609, Col: 31}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 610, Col: 31}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var81))
 		if templ_7745c5c3_Err != nil {
@@ -1791,7 +1791,7 @@ func pageButton(r LogsReport, list string, page int, disabled bool, which string
 		var templ_7745c5c3_Var82 string
 		templ_7745c5c3_Var82, templ_7745c5c3_Err = templ.JoinStringErrs(list + "-" + which)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 611, Col: 34}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 612, Col: 34}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var82))
 		if templ_7745c5c3_Err != nil {
@@ -1845,7 +1845,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 		var templ_7745c5c3_Var84 string
 		templ_7745c5c3_Var84, templ_7745c5c3_Err = templ.JoinStringErrs(plural(s.RareCutoff, "line", "lines"))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 625, Col: 101}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 626, Col: 101}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var84))
 		if templ_7745c5c3_Err != nil {
@@ -1858,7 +1858,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 		var templ_7745c5c3_Var85 string
 		templ_7745c5c3_Var85, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(s.Lines))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 625, Col: 127}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 626, Col: 127}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var85))
 		if templ_7745c5c3_Err != nil {
@@ -1876,7 +1876,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 			var templ_7745c5c3_Var86 string
 			templ_7745c5c3_Var86, templ_7745c5c3_Err = templ.JoinStringErrs(rangeText(pg, "outlier", "outliers"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 627, Col: 96}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 628, Col: 96}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var86))
 			if templ_7745c5c3_Err != nil {
@@ -1899,7 +1899,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 			var templ_7745c5c3_Var87 string
 			templ_7745c5c3_Var87, templ_7745c5c3_Err = templ.JoinStringErrs(plural(s.RareCutoff, "line", "lines"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 631, Col: 139}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 632, Col: 139}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var87))
 			if templ_7745c5c3_Err != nil {
@@ -1922,7 +1922,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 				var templ_7745c5c3_Var88 string
 				templ_7745c5c3_Var88, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(o.Line))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 638, Col: 61}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 639, Col: 61}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var88))
 				if templ_7745c5c3_Err != nil {
@@ -1935,7 +1935,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 				var templ_7745c5c3_Var89 string
 				templ_7745c5c3_Var89, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(o.Line))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 639, Col: 69}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 640, Col: 69}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var89))
 				if templ_7745c5c3_Err != nil {
@@ -1948,7 +1948,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 				var templ_7745c5c3_Var90 string
 				templ_7745c5c3_Var90, templ_7745c5c3_Err = templ.JoinStringErrs(clipped(o.Text))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 641, Col: 72}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 642, Col: 72}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var90))
 				if templ_7745c5c3_Err != nil {
@@ -1971,7 +1971,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 				var templ_7745c5c3_Var91 string
 				templ_7745c5c3_Var91, templ_7745c5c3_Err = templ.JoinStringErrs(clipped(o.Template))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 646, Col: 127}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 647, Col: 127}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var91))
 				if templ_7745c5c3_Err != nil {
@@ -1984,7 +1984,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 				var templ_7745c5c3_Var92 string
 				templ_7745c5c3_Var92, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(o.Count))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 647, Col: 97}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 648, Col: 97}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var92))
 				if templ_7745c5c3_Err != nil {
@@ -1997,7 +1997,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 				var templ_7745c5c3_Var93 string
 				templ_7745c5c3_Var93, templ_7745c5c3_Err = templ.JoinStringErrs(lineUnit(o.Count))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 647, Col: 143}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 648, Col: 143}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var93))
 				if templ_7745c5c3_Err != nil {
@@ -2061,7 +2061,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 			var templ_7745c5c3_Var95 string
 			templ_7745c5c3_Var95, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(len(top)))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 666, Col: 33}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 667, Col: 33}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var95))
 			if templ_7745c5c3_Err != nil {
@@ -2074,7 +2074,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 			var templ_7745c5c3_Var96 string
 			templ_7745c5c3_Var96, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(len(res.Templates)))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 666, Col: 70}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 667, Col: 70}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var96))
 			if templ_7745c5c3_Err != nil {
@@ -2092,7 +2092,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 			var templ_7745c5c3_Var97 string
 			templ_7745c5c3_Var97, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(res.Templates), "template", "templates"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 668, Col: 61}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 669, Col: 61}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var97))
 			if templ_7745c5c3_Err != nil {
@@ -2110,7 +2110,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 		var templ_7745c5c3_Var98 string
 		templ_7745c5c3_Var98, templ_7745c5c3_Err = templ.JoinStringErrs("<*>")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 670, Col: 36}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 671, Col: 36}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var98))
 		if templ_7745c5c3_Err != nil {
@@ -2128,7 +2128,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 			var templ_7745c5c3_Var99 string
 			templ_7745c5c3_Var99, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(tp.ID))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 678, Col: 59}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 679, Col: 59}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var99))
 			if templ_7745c5c3_Err != nil {
@@ -2141,7 +2141,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 			var templ_7745c5c3_Var100 string
 			templ_7745c5c3_Var100, templ_7745c5c3_Err = templ.JoinStringErrs(clipped(tp.Template))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 679, Col: 129}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 680, Col: 129}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var100))
 			if templ_7745c5c3_Err != nil {
@@ -2154,7 +2154,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 			var templ_7745c5c3_Var101 string
 			templ_7745c5c3_Var101, templ_7745c5c3_Err = templ.JoinStringErrs(Thousands(tp.Count))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 680, Col: 98}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 681, Col: 98}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var101))
 			if templ_7745c5c3_Err != nil {
@@ -2167,7 +2167,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 			var templ_7745c5c3_Var102 string
 			templ_7745c5c3_Var102, templ_7745c5c3_Err = templ.JoinStringErrs(lineUnit(tp.Count))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 680, Col: 145}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 681, Col: 145}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var102))
 			if templ_7745c5c3_Err != nil {
@@ -2180,7 +2180,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 			var templ_7745c5c3_Var103 string
 			templ_7745c5c3_Var103, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(tp.Count))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 683, Col: 41}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 684, Col: 41}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var103))
 			if templ_7745c5c3_Err != nil {
@@ -2193,7 +2193,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 			var templ_7745c5c3_Var104 string
 			templ_7745c5c3_Var104, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(top[0].Count))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 683, Col: 68}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 684, Col: 68}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var104))
 			if templ_7745c5c3_Err != nil {
@@ -2206,7 +2206,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 			var templ_7745c5c3_Var105 string
 			templ_7745c5c3_Var105, templ_7745c5c3_Err = templ.JoinStringErrs("Template " + itoa(tp.ID) + ": " + Thousands(tp.Count) + " lines")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 683, Col: 149}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 684, Col: 149}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var105))
 			if templ_7745c5c3_Err != nil {
@@ -2219,7 +2219,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 			var templ_7745c5c3_Var106 string
 			templ_7745c5c3_Var106, templ_7745c5c3_Err = templ.JoinStringErrs(shareText(tp.Count, res.Summary.Lines))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 684, Col: 111}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/logs.templ`, Line: 685, Col: 111}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var106))
 			if templ_7745c5c3_Err != nil {
