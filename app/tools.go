@@ -5,6 +5,7 @@ import (
 
 	"parapet/app/api"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // tool is one engine package's front doors, registered once: its page in
@@ -32,10 +33,10 @@ type toolRoute struct {
 func (a *App) tools() []tool {
 	p, v1 := a.pages, a.api
 	return []tool{
-		{name: "logs", label: "Logs", pagePath: "/logs/app", page: p.LogsPage, run: p.LogsRun,
+		{name: "logs", label: "Logs", pagePath: paths.LogAnalyzer, page: p.LogsPage, run: p.LogsRun,
 			apiPrefix: "/logs/v1", surface: api.SurfaceLogs,
 			api: []toolRoute{{"POST", "/analyze", v1.AnalyzeLogs}}},
-		{name: "scan", label: "Scanner", pagePath: "/scan/app", page: p.ScanPage, run: p.ScanRun,
+		{name: "scan", label: "Scanner", pagePath: paths.ConfigScanner, page: p.ScanPage, run: p.ScanRun,
 			apiPrefix: "/scan/v1", surface: api.SurfaceScan,
 			api: []toolRoute{{"POST", "/scan", v1.Scan}}},
 	}

@@ -14,6 +14,7 @@ import (
 	"parapet/app/session"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // Current is who is making a browser request: the signed-in user (or
@@ -100,9 +101,9 @@ func RequireUser(next echo.HandlerFunc) echo.HandlerFunc {
 		if CurrentOf(c).User != nil {
 			return next(c)
 		}
-		target := "/console/signin?next=" + url.QueryEscape(c.Request().URL.RequestURI())
+		target := paths.SignInThen(c.Request().URL.RequestURI())
 		if c.Request().Method != http.MethodGet {
-			target = "/console/signin"
+			target = paths.SignIn
 		}
 		if httpx.IsHTMX(c) {
 			c.Response().Header().Set("HX-Redirect", target)

@@ -14,6 +14,7 @@ import (
 	"parapet/app/httpx"
 	"parapet/app/scan"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // maxScanFormBytes bounds the scanner form's body: the 5 MiB the engine
@@ -98,7 +99,7 @@ func (p *Pages) scanPageURL(c echo.Context) string {
 	if p.IsHTTPS(c.Request()) {
 		scheme = "https://"
 	}
-	return scheme + c.Request().Host + "/scan/app"
+	return scheme + c.Request().Host + paths.ConfigScanner
 }
 
 // runScan scans input and makes the report, with the status a full page

@@ -1,0 +1,43 @@
+package app_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"parapet/app/apptest"
+	"parapet/views/paths"
+)
+
+// Every address the pages link to or post to is served by a route of
+// routes.go, not by an area's catch-all.
+func TestPathsAreRouted(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	e := env.App.Echo()
+	for _, link := range []struct{ method, path string }{
+		{"GET", paths.Home}, {"GET", paths.Docs}, {"GET", paths.OpenAPI}, {"GET", paths.Console},
+		{"GET", paths.SignUp}, {"POST", paths.SignUp}, {"GET", paths.SignIn}, {"POST", paths.SignIn}, {"POST", paths.SignOut},
+		{"GET", paths.Orgs}, {"POST", paths.Orgs}, {"POST", paths.SwitchOrg}, {"GET", paths.Keys}, {"POST", paths.Keys},
+		{"POST", paths.RevokeKey("key_123")}, {"GET", paths.Usage}, {"GET", paths.Audit}, {"GET", paths.GatewayCallsLog},
+		{"GET", paths.Account}, {"GET", paths.AccountChanged}, {"POST", paths.ChangePassword},
+		{"GET", paths.Products}, {"POST", paths.Products}, {"POST", paths.Product("gateway")}, {"GET", paths.ProductSaved("gateway")},
+		{"GET", paths.LogAnalyzer}, {"POST", paths.LogAnalyzer}, {"GET", paths.ConfigScanner}, {"POST", paths.ConfigScanner},
+		{"GET", paths.Playground}, {"POST", paths.PlaygroundChat}, {"GET", paths.DocsOperation("analyzeLogs")},
+		{"GET", paths.SignInThen("/console/keys")},
+	} {
+		u, err := url.Parse(link.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := e.NewContext(httptest.NewRequest(link.method, u.Path, nil), nil)
+		e.Router().Find(link.method, u.Path, c)
+		if route := c.Path(); route == "" || strings.HasSuffix(route, "/*") {
+			t.Errorf("%s %s is not routed (matched %q)", link.method, link.path, route)
+		}
+	}
+	if res := env.Client().Get(paths.Docs); res.StatusCode != http.StatusOK {
+		t.Errorf("GET %s: %d", paths.Docs, res.StatusCode)
+	}
+}
