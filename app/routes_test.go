@@ -4,10 +4,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/labstack/echo/v4"
+
 	"parapet/app/apptest"
+	"parapet/app/openapi"
 	"parapet/views/paths"
 )
 
@@ -39,5 +43,40 @@ func TestPathsAreRouted(t *testing.T) {
 	}
 	if res := env.Client().Get(paths.Docs); res.StatusCode != http.StatusOK {
 		t.Errorf("GET %s: %d", paths.Docs, res.StatusCode)
+	}
+}
+
+// The JSON APIs, the tools' included, are what the OpenAPI document says:
+// every route is documented and every documented operation is routed.
+func TestAPIRoutesMatchOpenAPI(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	doc, err := openapi.Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for _, e := range doc.Endpoints() {
+		documented[e.Method+" "+e.Path] = true
+	}
+	param := regexp.MustCompile(`:(\w+)`)
+	routed := map[string]bool{}
+	for _, r := range env.App.Echo().Routes() {
+		api := false
+		for _, prefix := range []string{"/v1/", "/logs/v1/", "/scan/v1/", "/gateway/v1/"} {
+			api = api || strings.HasPrefix(r.Path, prefix)
+		}
+		if !api || strings.HasSuffix(r.Path, "/*") || r.Method == echo.RouteNotFound {
+			continue
+		}
+		key := r.Method + " " + param.ReplaceAllString(r.Path, "{$1}")
+		routed[key] = true
+		if !documented[key] {
+			t.Errorf("%s is routed but not in the OpenAPI document", key)
+		}
+	}
+	for key := range documented {
+		if !routed[key] {
+			t.Errorf("%s is documented but not routed", key)
+		}
 	}
 }
