@@ -32,13 +32,15 @@ type App struct {
 	gateway  *gateway.Proxy
 	recorder *meter.Recorder
 	db       *models.DB
-	groups   map[string]*echo.Group
+	groups   map[string]*Group
+	// outer is the chain every request takes, before its area's.
+	outer []echo.MiddlewareFunc
 	metrics  http.Handler
 }
 
 // New builds the application on an open, migrated database.
 func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
-	a := &App{cfg: cfg, log: log, db: db, groups: map[string]*echo.Group{}}
+	a := &App{cfg: cfg, log: log, db: db, groups: map[string]*Group{}}
 	sessions := session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS)
 	verifier := keys.NewVerifier(db.DB, log)
 	var err error
@@ -82,9 +84,9 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
 	// The chain every request takes, outermost first: an id and the
-	// security headers, the metrics, one log line, and a panic anywhere
+	// security headers, one log line and the metrics, and a panic anywhere
 	// becomes a 500. Each area adds its own chain in routes.go.
-	e.Use(requestID, securityHeaders(a.isHTTPS), a.countRequests, accessLog(log), recoverPanic(log))
+	a.outer = []echo.MiddlewareFunc{requestID, securityHeaders(a.isHTTPS), observe(log), recoverPanic(log)}
 	a.e = e
 	a.metrics = a.metricsHandler()
 	a.routes()

@@ -2,6 +2,7 @@ package app
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -16,21 +17,21 @@ type area struct {
 
 // The areas of routes.go. The tools' API areas are named after the tools.
 var (
-	areaPages      = area{"pages", writePageError}
-	areaPublic     = area{"v1", writeJSONError}
-	areaGateway    = area{"gateway", writeJSONError}
-	areaMessages   = area{"gateway", writeAnthropicError}
-	areaPlayground = area{"playground", writeJSONError}
-	areaOpenAPI    = area{"openapi", writeJSONError}
-	areaOps        = area{"ops", writeJSONError}
-	areaStatic     = area{"static", writePageError}
+	areaPages      = &area{"pages", writePageError}
+	areaPublic     = &area{"v1", writeJSONError}
+	areaGateway    = &area{"gateway", writeJSONError}
+	areaMessages   = &area{"gateway", writeAnthropicError}
+	areaPlayground = &area{"playground", writeJSONError}
+	areaOpenAPI    = &area{"openapi", writeJSONError}
+	areaOps        = &area{"ops", writeJSONError}
+	areaStatic     = &area{"static", writePageError}
 )
 
 const areaKey = "area"
 
 // enter marks the request as one of area's, for the error handler and the
 // metrics.
-func enter(ar area) echo.MiddlewareFunc {
+func enter(ar *area) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			c.Set(areaKey, ar)
@@ -41,27 +42,66 @@ func enter(ar area) echo.MiddlewareFunc {
 
 // areaOf is the area the request entered; before any (a failure in the
 // outer chain) it is the pages'.
-func areaOf(c echo.Context) area {
-	if ar, ok := c.Get(areaKey).(area); ok {
+func areaOf(c echo.Context) *area {
+	if ar, ok := c.Get(areaKey).(*area); ok {
 		return ar
 	}
 	return areaPages
 }
 
-// group declares an area under prefix with its chain. Echo runs a group's
-// chain also for the paths under prefix that no route matches, so those
-// are refused in the area's own way.
-func (a *App) group(prefix string, ar area, chain ...echo.MiddlewareFunc) *echo.Group {
-	g := a.e.Group(prefix, append([]echo.MiddlewareFunc{enter(ar)}, chain...)...)
-	g.RouteNotFound("", a.unmatched)
-	g.RouteNotFound("/*", a.unmatched)
+// Group is the routes of an area under one prefix. Each route is served
+// through the chain every request takes (App.outer), then the area's,
+// then its own middleware; the chain is composed once, when the route is
+// added, rather than on every request as Echo's groups do.
+type Group struct {
+	e      *echo.Echo
+	prefix string
+	chain  []echo.MiddlewareFunc
+}
+
+// routesOf is an area's routes, without a catch-all.
+func (a *App) routesOf(ar *area, chain ...echo.MiddlewareFunc) *Group {
+	return &Group{e: a.e, chain: slices.Concat(a.outer, []echo.MiddlewareFunc{enter(ar)}, chain)}
+}
+
+// group declares an area under prefix with its chain. The chain also
+// serves the paths under prefix that no route matches, so those are
+// refused in the area's own way.
+func (a *App) group(prefix string, ar *area, chain ...echo.MiddlewareFunc) *Group {
+	g := a.routesOf(ar, chain...)
+	g.prefix = prefix
+	a.e.RouteNotFound(prefix, g.compose(a.unmatched, nil))
+	a.e.RouteNotFound(prefix+"/*", g.compose(a.unmatched, nil))
 	a.groups[prefix] = g
 	return g
 }
 
+// Add adds a route at the group's prefix + path.
+func (g *Group) Add(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return g.e.Add(method, g.prefix+path, g.compose(h, m))
+}
+
+// GET adds a GET route.
+func (g *Group) GET(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return g.Add(http.MethodGet, path, h, m...)
+}
+
+// POST adds a POST route.
+func (g *Group) POST(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return g.Add(http.MethodPost, path, h, m...)
+}
+
+func (g *Group) compose(h echo.HandlerFunc, m []echo.MiddlewareFunc) echo.HandlerFunc {
+	chain := slices.Concat(g.chain, m)
+	for i := len(chain) - 1; i >= 0; i-- {
+		h = chain[i](h)
+	}
+	return h
+}
+
 // Group returns the area declared at prefix ("" for the pages, "/v1",
 // "/logs/v1", ...), for tests that add a route of their own to an area.
-func (a *App) Group(prefix string) *echo.Group { return a.groups[prefix] }
+func (a *App) Group(prefix string) *Group { return a.groups[prefix] }
 
 // unmatchedRoute is the route label of a request no route matched.
 const unmatchedRoute = "unmatched"

@@ -13,6 +13,7 @@ import (
 
 	"parapet/app/apierr"
 	"parapet/app/httpx"
+	"parapet/app/metrics"
 	"parapet/models"
 )
 
@@ -35,9 +36,12 @@ func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// accessLog writes one structured line per request. It logs the path, not
-// the query string or any header, so no key or session can leak into logs.
-func accessLog(log *slog.Logger) echo.MiddlewareFunc {
+// observe writes one structured line per request and counts it in the
+// request metrics: its area, its route template (c.Path(), or "unmatched";
+// never the raw path), its method and status class, and how long it took.
+// The line has the path, not the query string or any header, so no key or
+// session can leak into logs.
+func observe(log *slog.Logger) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			start := time.Now()
@@ -47,12 +51,18 @@ func accessLog(log *slog.Logger) echo.MiddlewareFunc {
 				// one the client gets.
 				c.Error(err)
 			}
-			res := c.Response()
-			log.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
-				slog.String("method", c.Request().Method),
-				slog.String("path", c.Request().URL.Path),
+			took := time.Since(start)
+			req, res := c.Request(), c.Response()
+			route := c.Path()
+			if route == "" {
+				route = unmatchedRoute
+			}
+			metrics.ObserveRequest(areaOf(c).name, route, req.Method, res.Status, took)
+			log.LogAttrs(req.Context(), slog.LevelInfo, "request",
+				slog.String("method", req.Method),
+				slog.String("path", req.URL.Path),
 				slog.Int("status", res.Status),
-				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+				slog.Float64("duration_ms", float64(took.Microseconds())/1000),
 				slog.Int64("bytes", res.Size),
 				slog.String("ip", c.RealIP()),
 				slog.String("request_id", httpx.RequestID(c)),

@@ -15,22 +15,6 @@ import (
 	"parapet/app/metrics"
 )
 
-// countRequests records every request in the request series: its area,
-// its route template (c.Path(), or "unmatched"; never the raw path), its
-// method and status class, and how long it took.
-func (a *App) countRequests(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		start := time.Now()
-		err := next(c)
-		route := c.Path()
-		if route == "" {
-			route = unmatchedRoute
-		}
-		metrics.ObserveRequest(areaOf(c).name, route, c.Request().Method, c.Response().Status, time.Since(start))
-		return err
-	}
-}
-
 // metricsHandler serves the shared series and this app's database pool.
 func (a *App) metricsHandler() http.Handler {
 	pool := prometheus.NewRegistry()

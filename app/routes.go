@@ -15,16 +15,16 @@ import (
 // do. A group's chain also serves the paths under its prefix that no route
 // matches, so an unknown /v1/... path answers JSON with rate-limit headers.
 func (a *App) routes() {
-	e := a.e
 	p := a.pages
 	v1 := a.api
 	timeout := requestTimeout(a.cfg.RequestTimeout)
 
 	// Operators and assets: no session, no key.
-	e.GET("/static/*", echo.WrapHandler(static.Handler()), enter(areaStatic))
-	e.GET("/metrics", a.serveMetrics, enter(areaOps))
-	e.GET("/readyz", a.ready, enter(areaOps))
-	e.GET("/openapi.json", v1.OpenAPI, enter(areaOpenAPI))
+	a.routesOf(areaStatic).GET("/static/*", echo.WrapHandler(static.Handler()))
+	a.routesOf(areaOpenAPI).GET("/openapi.json", v1.OpenAPI)
+	ops := a.routesOf(areaOps)
+	ops.GET("/metrics", a.serveMetrics)
+	ops.GET("/readyz", a.ready)
 
 	// Pages (landing, docs, console, tool pages): the session, CSRF on
 	// every state-changing request, the request deadline, HTML errors. Its
@@ -66,7 +66,7 @@ func (a *App) routes() {
 	for _, t := range a.tools() {
 		pages.GET(t.pagePath, t.page, web.RequireUser)
 		pages.POST(t.pagePath, t.run, web.RequireUser)
-		g := a.group(t.apiPrefix, area{t.name, writeJSONError}, v1.Guard(t.surface), timeout)
+		g := a.group(t.apiPrefix, &area{t.name, writeJSONError}, v1.Guard(t.surface), timeout)
 		for _, r := range t.api {
 			g.Add(r.method, r.path, r.handler, api.RequireKey)
 		}
