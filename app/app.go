@@ -34,8 +34,8 @@ type App struct {
 	db       *models.DB
 	groups   map[string]*Group
 	// outer is the chain every request takes, before its area's.
-	outer []echo.MiddlewareFunc
-	metrics  http.Handler
+	outer   []echo.MiddlewareFunc
+	metrics http.Handler
 }
 
 // New builds the application on an open, migrated database.
