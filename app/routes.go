@@ -9,11 +9,13 @@ import (
 )
 
 // routes is every route of the product in one place. Each area is one
-// Echo group that declares its whole chain: who may call it (session or
-// API key), CSRF, rate limit, deadline, and how its errors are written.
+// group (areas.go) that declares its whole chain: who may call it (session
+// or API key), CSRF, rate limit, deadline, and how its errors are written.
 // Nothing outside this file looks at a request's path to decide what to
 // do. A group's chain also serves the paths under its prefix that no route
 // matches, so an unknown /v1/... path answers JSON with rate-limit headers.
+// Every chain starts with App.outer: request id, security headers, the log
+// line and metrics, panic recovery.
 func (a *App) routes() {
 	p := a.pages
 	v1 := a.api
