@@ -42,6 +42,7 @@ func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 // The line has the path, not the query string or any header, so no key or
 // session can leak into logs.
 func observe(log *slog.Logger) echo.MiddlewareFunc {
+	h := log.Handler()
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			start := time.Now()
@@ -58,7 +59,13 @@ func observe(log *slog.Logger) echo.MiddlewareFunc {
 				route = unmatchedRoute
 			}
 			metrics.ObserveRequest(areaOf(c).name, route, req.Method, res.Status, took)
-			log.LogAttrs(req.Context(), slog.LevelInfo, "request",
+			if !h.Enabled(req.Context(), slog.LevelInfo) {
+				return nil
+			}
+			// A record without a source position: finding the caller's
+			// (runtime.Callers) would be a good part of the line's cost.
+			r := slog.NewRecord(start.Add(took), slog.LevelInfo, "request", 0)
+			r.AddAttrs(
 				slog.String("method", req.Method),
 				slog.String("path", req.URL.Path),
 				slog.Int("status", res.Status),
@@ -67,6 +74,7 @@ func observe(log *slog.Logger) echo.MiddlewareFunc {
 				slog.String("ip", c.RealIP()),
 				slog.String("request_id", httpx.RequestID(c)),
 			)
+			_ = h.Handle(req.Context(), r)
 			return nil
 		}
 	}

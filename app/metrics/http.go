@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -26,15 +28,46 @@ func init() { Registry.MustRegister(httpRequests, httpDuration) }
 // statusClasses are the status_class label's values, by status / 100.
 var statusClasses = [...]string{"other", "1xx", "2xx", "3xx", "4xx", "5xx"}
 
+// routeSeries are one route's series, resolved once: finding a series by
+// its label values (hashing and validating them) costs more than counting.
+type routeSeries struct {
+	area, route, method string
+	duration            prometheus.Observer
+	requests            [len(statusClasses)]atomic.Pointer[prometheus.Counter]
+}
+
+type routeKey struct{ area, route, method string }
+
+// routes holds a routeSeries per area, route template and method: a
+// bounded set, since the route is a template and the method one of ten.
+var routes sync.Map
+
 // ObserveRequest counts one answered request.
 func ObserveRequest(area, route, method string, status int, d time.Duration) {
-	class := statusClasses[0]
-	if i := status / 100; i >= 1 && i <= 5 {
-		class = statusClasses[i]
+	k := routeKey{area, route, knownMethod(method)}
+	v, ok := routes.Load(k)
+	if !ok {
+		v, _ = routes.LoadOrStore(k, &routeSeries{area: k.area, route: k.route, method: k.method,
+			duration: httpDuration.WithLabelValues(k.area, k.route, k.method)})
 	}
-	method = knownMethod(method)
-	httpRequests.WithLabelValues(area, route, method, class).Inc()
-	httpDuration.WithLabelValues(area, route, method).Observe(d.Seconds())
+	s := v.(*routeSeries)
+	class := 0
+	if i := status / 100; i >= 1 && i <= 5 {
+		class = i
+	}
+	s.counter(class).Inc()
+	s.duration.Observe(d.Seconds())
+}
+
+// counter is the request counter of a status class, made on first use so
+// that only the classes a route answered are exported.
+func (s *routeSeries) counter(class int) prometheus.Counter {
+	if c := s.requests[class].Load(); c != nil {
+		return *c
+	}
+	c := httpRequests.WithLabelValues(s.area, s.route, s.method, statusClasses[class])
+	s.requests[class].Store(&c)
+	return c
 }
 
 // knownMethod keeps the method label to the standard methods: a client
