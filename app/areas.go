@@ -108,13 +108,16 @@ const unmatchedRoute = "unmatched"
 
 // unmatched serves the paths under an area's prefix that no route of it
 // matches. Echo's catch-all matches every method, so a path that another
-// method serves would be a 404 here: it is a 405 with Allow, as outside
-// any area.
+// method serves would be a 404 here: it is a 405 with Allow (OPTIONS: 204
+// with Allow), as Echo answers outside a catch-all.
 func (a *App) unmatched(c echo.Context) error {
 	allow := a.allowedMethods(c)
 	c.SetPath(unmatchedRoute)
 	if allow != "" {
 		c.Response().Header().Set(echo.HeaderAllow, allow)
+		if c.Request().Method == http.MethodOptions {
+			return c.NoContent(http.StatusNoContent) // as Echo answers OPTIONS
+		}
 		return methodNotAllowed(c.Request().Method, c.Request().URL.Path)
 	}
 	return echo.ErrNotFound

@@ -104,6 +104,9 @@ func TestErrorContract(t *testing.T) {
 		if allow := res.Header.Get("Allow"); !strings.Contains(allow, "GET") {
 			t.Errorf("Allow = %q, want GET listed", allow)
 		}
+		if res := c.Do("OPTIONS", "/v1/products", ""); res.StatusCode != 204 || !strings.Contains(res.Header.Get("Allow"), "GET") {
+			t.Errorf("OPTIONS: %d, Allow %q", res.StatusCode, res.Header.Get("Allow"))
+		}
 	})
 	t.Run("the panic is logged with its request id", func(t *testing.T) {
 		res := c.Get("/v1/test/panic")
