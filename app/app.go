@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -31,11 +30,16 @@ type App struct {
 	api     *api.API
 	redis   *redis.Client
 	gateway *meter.Service
+	db      *models.DB
+	groups  map[string]*Group
+	// outer is the chain every request takes, before its area's.
+	outer   []echo.MiddlewareFunc
+	metrics http.Handler
 }
 
 // New builds the application on an open, migrated database.
 func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
-	a := &App{cfg: cfg, log: log}
+	a := &App{cfg: cfg, log: log, db: db, groups: map[string]*Group{}}
 	sessions := session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS)
 	verifier := keys.NewVerifier(db.DB, log)
 	limiter, rc, err := newLimiter(cfg.RedisURL, log)
@@ -71,6 +75,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: sessions, Keys: verifier, Secret: cfg.SessionSecret,
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
 		Gateway: web.GatewayDeps{Service: a.gateway, Demo: cfg.DemoUpstream()}})
+	a.pages.Tools = navLinks(a.tools())
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -82,13 +87,12 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	} else {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
-	// The chain, outermost first: every response gets an id and security
-	// headers, is logged once, and a panic anywhere becomes a 500; browser
-	// requests then learn who is signed in, and state-changing ones must
-	// carry the CSRF token.
-	e.Use(requestID, a.securityHeaders, accessLog(log), recoverPanic(log),
-		requestTimeout(cfg.RequestTimeout, isStream), a.gatewayRefusals, a.api.Guard, a.pages.LoadUser, a.pages.CSRF)
+	// The chain every request takes, outermost first: an id and the
+	// security headers, one log line and the metrics, and a panic anywhere
+	// becomes a 500. Each area adds its own chain in routes.go.
+	a.outer = []echo.MiddlewareFunc{requestID, securityHeaders(a.isHTTPS), observe(log), recoverPanic(log)}
 	a.e = e
+	a.metrics = a.metricsHandler()
 	a.routes()
 	return a, nil
 }
@@ -102,13 +106,6 @@ func (a *App) FlushAudit() { a.gateway.Flush() }
 
 // Echo exposes the router, for tests that add a route of their own.
 func (a *App) Echo() *echo.Echo { return a.e }
-
-// isStream tells the requests that set their own deadlines: the gateway's
-// chat endpoints may stream for longer than a page takes to render.
-func isStream(c echo.Context) bool {
-	p := c.Request().URL.Path
-	return strings.HasPrefix(p, "/gateway/")
-}
 
 // Close releases what the app holds besides the database: it writes the
 // gateway records still queued, then closes the upstream connections and

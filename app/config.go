@@ -3,17 +3,17 @@ package app
 import (
 	"crypto/rand"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 )
 
 // Config is everything the application reads from the environment. Each
-// variable is documented in README.md with its default; nothing else
+// variable is one row of the settings table (settings.go), which also
+// makes README's configuration table and `parapet config`; nothing else
 // configures the app.
 type Config struct {
 	Env             string // "development" or "production"
@@ -26,11 +26,15 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	RequestTimeout  time.Duration
 	DBMaxOpenConns  int
+	MetricsToken    string
 
 	RateLimitPerMinute        int
 	GatewayRateLimitPerMinute int
 
 	Gateway GatewayConfig
+
+	// effective is each setting's value as the app uses it, in table order.
+	effective []Effective
 }
 
 // GatewayConfig configures the LLM gateway's upstream provider.
@@ -63,178 +67,101 @@ func (c Config) DemoUpstream() bool { return c.Gateway.UpstreamURL == "" }
 // DefaultDatabaseURL is where `go run .` keeps its data on a fresh machine.
 const DefaultDatabaseURL = "sqlite:./data/parapet.db"
 
-// LoadConfig reads the configuration from getenv (os.Getenv in production,
-// a map in tests). The returned warnings are for the operator's log.
-func LoadConfig(getenv func(string) string) (Config, []string, error) {
-	var warnings []string
-	c := Config{
-		Env:         strings.ToLower(strings.TrimSpace(getenv("PARAPET_ENV"))),
-		Port:        strings.TrimSpace(getenv("PORT")),
-		DatabaseURL: strings.TrimSpace(getenv("DATABASE_URL")),
-		RedisURL:    strings.TrimSpace(getenv("REDIS_URL")),
-		PublicURL:   strings.TrimRight(strings.TrimSpace(getenv("PUBLIC_URL")), "/"),
-	}
-	if c.PublicURL != "" && !strings.HasPrefix(c.PublicURL, "https://") && !strings.HasPrefix(c.PublicURL, "http://") {
-		return c, nil, fmt.Errorf("PUBLIC_URL must be an http(s) origin such as https://parapet.example.com, not %q", c.PublicURL)
-	}
-	if c.Env == "" {
-		c.Env = "development"
-	}
-	if c.Env != "development" && c.Env != "production" {
-		return c, nil, fmt.Errorf("PARAPET_ENV must be \"development\" or \"production\", not %q", c.Env)
-	}
-	if c.Port == "" {
-		c.Port = "8080"
-	}
-	if p, err := strconv.Atoi(c.Port); err != nil || p < 1 || p > 65535 {
-		return c, nil, fmt.Errorf("PORT must be a port number (1-65535), not %q", c.Port)
-	}
-	if c.DatabaseURL == "" {
-		if c.Production() {
-			return c, nil, errors.New("DATABASE_URL must be set in production (postgres://...)")
-		}
-		c.DatabaseURL = DefaultDatabaseURL
-	}
+// Effective is one setting as the app uses it, for `parapet config`.
+type Effective struct {
+	Name, Value string
+	Source      string // "environment", "default" or "generated"
+	Secret      bool
+}
 
-	secret := getenv("SESSION_SECRET")
+// Shown is the value as `parapet config` prints it: a secret masked, the
+// password of a URL hidden.
+func (e Effective) Shown() string {
 	switch {
-	case secret == "" && c.Production():
-		return c, nil, errors.New("SESSION_SECRET must be set in production (at least 32 random characters, e.g. `openssl rand -base64 48`)")
-	case secret == "":
-		b := make([]byte, 32)
-		_, _ = rand.Read(b)
-		secret = base64.RawURLEncoding.EncodeToString(b)
-		warnings = append(warnings, "SESSION_SECRET is not set: using a generated one, so sessions end when the process restarts")
-	case len(secret) < 32:
-		return c, nil, errors.New("SESSION_SECRET must be at least 32 characters long")
+	case e.Value == "":
+		return ""
+	case e.Secret:
+		return "(set, hidden)"
 	}
-	c.SessionSecret = []byte(secret)
+	if u, err := url.Parse(e.Value); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return e.Value
+}
 
-	var err error
-	parse := func(name string, fn func(string) error) {
-		if err != nil {
-			return
+// Effective lists every setting with the value the app uses, in the
+// order of the settings table.
+func (c Config) Effective() []Effective { return c.effective }
+
+// LoadConfig reads the configuration from getenv (os.Getenv in production,
+// a map in tests), one row of the settings table at a time. The returned
+// warnings are for the operator's log.
+func LoadConfig(getenv func(string) string) (Config, []string, error) {
+	var c Config
+	unset := map[string]bool{}
+	for _, s := range settings {
+		v, source := getenv(s.Name), "environment"
+		if !s.Secret {
+			v = strings.TrimSpace(v)
 		}
-		if v := strings.TrimSpace(getenv(name)); v != "" {
-			if e := fn(v); e != nil {
-				err = fmt.Errorf("%s: %w", name, e)
+		if v == "" {
+			unset[s.Name] = true
+			v, source = s.Default, "default"
+		}
+		if v != "" {
+			if err := s.Parse(&c, v); err != nil {
+				return c, nil, fmt.Errorf("%s: %w", s.Name, err)
+			}
+		}
+		c.effective = append(c.effective, Effective{Name: s.Name, Value: v, Source: source, Secret: s.Secret})
+	}
+	if c.Production() {
+		for _, s := range settings {
+			if s.Required != "" && unset[s.Name] {
+				return c, nil, fmt.Errorf("%s must be set in production (%s)", s.Name, s.Required)
 			}
 		}
 	}
-	c.TrustProxy = false
-	parse("TRUST_PROXY", boolVar(&c.TrustProxy))
-	c.ShutdownTimeout = 25 * time.Second
-	parse("SHUTDOWN_TIMEOUT", durationVar(&c.ShutdownTimeout))
-	c.RequestTimeout = 30 * time.Second
-	parse("REQUEST_TIMEOUT", durationVar(&c.RequestTimeout))
-	c.DBMaxOpenConns = 20
-	parse("DB_MAX_OPEN_CONNS", intVar(&c.DBMaxOpenConns, 1, 1000))
-	c.RateLimitPerMinute = 60
-	parse("RATE_LIMIT_PER_MINUTE", intVar(&c.RateLimitPerMinute, 1, 10_000_000))
-	c.GatewayRateLimitPerMinute = 60
-	parse("GATEWAY_RATE_LIMIT_PER_MINUTE", intVar(&c.GatewayRateLimitPerMinute, 1, 10_000_000))
+	warnings, err := c.derive()
+	return c, warnings, err
+}
 
+// derive checks what concerns several settings and fills in the defaults
+// that depend on others.
+func (c *Config) derive() ([]string, error) {
+	var warnings []string
 	g := &c.Gateway
-	g.UpstreamURL = strings.TrimRight(strings.TrimSpace(getenv("GATEWAY_UPSTREAM_URL")), "/")
-	g.UpstreamKey = getenv("GATEWAY_UPSTREAM_KEY")
-	g.UpstreamStyle = "messages"
-	parse("GATEWAY_UPSTREAM_STYLE", func(v string) error {
-		if v != "messages" && v != "openai" {
-			return fmt.Errorf("must be \"messages\" or \"openai\", not %q", v)
-		}
-		g.UpstreamStyle = v
-		return nil
-	})
-	g.Model = ""
-	parse("GATEWAY_MODEL", func(v string) error { g.Model = v; return nil })
-	g.MaxTokens = 1024
-	parse("GATEWAY_MAX_TOKENS", intVar(&g.MaxTokens, 1, 1_000_000))
-	g.MaxTokensCap = 8192
-	parse("GATEWAY_MAX_TOKENS_CAP", intVar(&g.MaxTokensCap, 1, 1_000_000))
-	g.MonthlyTokens = 1_000_000
-	parse("GATEWAY_MONTHLY_TOKENS", func(v string) error {
-		n, e := strconv.ParseInt(v, 10, 64)
-		if e != nil || n < 0 {
-			return fmt.Errorf("must be a non-negative integer, not %q", v)
-		}
-		g.MonthlyTokens = n
-		return nil
-	})
-	parse("GATEWAY_LOG_CONTENT", boolVar(&g.LogContent))
-	g.ConnectTimeout = 5 * time.Second
-	parse("GATEWAY_CONNECT_TIMEOUT", durationVar(&g.ConnectTimeout))
-	g.Timeout = 120 * time.Second
-	parse("GATEWAY_TIMEOUT", durationVar(&g.Timeout))
-	g.FirstByteTimeout = 60 * time.Second
-	parse("GATEWAY_FIRST_BYTE_TIMEOUT", durationVar(&g.FirstByteTimeout))
-	g.StreamIdleTimeout = 60 * time.Second
-	parse("GATEWAY_STREAM_IDLE_TIMEOUT", durationVar(&g.StreamIdleTimeout))
-	g.StreamMaxDuration = 10 * time.Minute
-	parse("GATEWAY_STREAM_MAX_DURATION", durationVar(&g.StreamMaxDuration))
-	g.DrainTimeout = 10 * time.Second
-	parse("GATEWAY_DRAIN_TIMEOUT", durationVar(&g.DrainTimeout))
-	g.DemoWordDelay = 15 * time.Millisecond
-	parse("GATEWAY_DEMO_WORD_DELAY", func(v string) error {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 {
-			return fmt.Errorf("must be a duration such as 15ms, not %q", v)
-		}
-		g.DemoWordDelay = d
-		return nil
-	})
-	if err != nil {
-		return c, nil, err
-	}
 	if g.MaxTokens > g.MaxTokensCap {
-		return c, nil, fmt.Errorf("GATEWAY_MAX_TOKENS (%d) must not exceed GATEWAY_MAX_TOKENS_CAP (%d)", g.MaxTokens, g.MaxTokensCap)
+		return nil, fmt.Errorf("GATEWAY_MAX_TOKENS (%d) must not exceed GATEWAY_MAX_TOKENS_CAP (%d)", g.MaxTokens, g.MaxTokensCap)
+	}
+	if len(c.SessionSecret) == 0 {
+		b := make([]byte, 32)
+		_, _ = rand.Read(b)
+		c.SessionSecret = []byte(base64.RawURLEncoding.EncodeToString(b))
+		c.setEffective("SESSION_SECRET", string(c.SessionSecret), "generated")
+		warnings = append(warnings, "SESSION_SECRET is not set: using a generated one, so sessions end when the process restarts")
 	}
 	if g.UpstreamURL == "" {
-		if c.Production() {
-			return c, nil, errors.New("GATEWAY_UPSTREAM_URL must be set in production (e.g. https://api.anthropic.com); the demo upstream is for development only")
-		}
 		warnings = append(warnings, "GATEWAY_UPSTREAM_URL is not set: the gateway answers from the built-in demo upstream")
-	} else if g.UpstreamKey == "" && c.Production() {
-		return c, nil, errors.New("GATEWAY_UPSTREAM_KEY must be set in production")
 	}
 	if g.Model == "" {
 		g.Model = "parapet-demo"
 		if g.UpstreamURL != "" {
 			g.Model = "claude-sonnet-4-5"
 		}
+		c.setEffective("GATEWAY_MODEL", g.Model, "default")
 	}
-	return c, warnings, nil
+	if c.MetricsToken == "" {
+		warnings = append(warnings, "METRICS_TOKEN is not set: /metrics is off")
+	}
+	return warnings, nil
 }
 
-func boolVar(dst *bool) func(string) error {
-	return func(v string) error {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return fmt.Errorf("must be true or false, not %q", v)
+func (c *Config) setEffective(name, value, source string) {
+	for i := range c.effective {
+		if c.effective[i].Name == name {
+			c.effective[i].Value, c.effective[i].Source = value, source
 		}
-		*dst = b
-		return nil
-	}
-}
-
-func durationVar(dst *time.Duration) func(string) error {
-	return func(v string) error {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return fmt.Errorf("must be a positive duration such as 30s, not %q", v)
-		}
-		*dst = d
-		return nil
-	}
-}
-
-func intVar(dst *int, min, max int) func(string) error {
-	return func(v string) error {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < min || n > max {
-			return fmt.Errorf("must be an integer between %d and %d, not %q", min, max, v)
-		}
-		*dst = n
-		return nil
 	}
 }
 

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -50,16 +51,18 @@ func TestConfigErrors(t *testing.T) {
 		want   string
 	}{
 		{"production without secret", map[string]string{"SESSION_SECRET": ""}, "SESSION_SECRET must be set in production"},
-		{"short secret", map[string]string{"SESSION_SECRET": "short"}, "SESSION_SECRET must be at least 32 characters"},
+		{"short secret", map[string]string{"SESSION_SECRET": "short"}, "SESSION_SECRET: must be at least 32 characters"},
 		{"production without database", map[string]string{"DATABASE_URL": ""}, "DATABASE_URL must be set in production"},
 		{"production without upstream", map[string]string{"GATEWAY_UPSTREAM_URL": ""}, "GATEWAY_UPSTREAM_URL must be set in production"},
 		{"production without upstream key", map[string]string{"GATEWAY_UPSTREAM_KEY": ""}, "GATEWAY_UPSTREAM_KEY must be set in production"},
-		{"bad env", map[string]string{"PARAPET_ENV": "staging"}, `PARAPET_ENV must be "development" or "production"`},
-		{"bad port", map[string]string{"PORT": "http"}, "PORT must be a port number"},
+		{"bad env", map[string]string{"PARAPET_ENV": "staging"}, `PARAPET_ENV: must be "development" or "production"`},
+		{"bad port", map[string]string{"PORT": "http"}, "PORT: must be a port number"},
 		{"bad bool", map[string]string{"TRUST_PROXY": "yes please"}, "TRUST_PROXY: must be true or false"},
 		{"bad duration", map[string]string{"SHUTDOWN_TIMEOUT": "10"}, "SHUTDOWN_TIMEOUT: must be a positive duration"},
 		{"bad limit", map[string]string{"RATE_LIMIT_PER_MINUTE": "0"}, "RATE_LIMIT_PER_MINUTE: must be an integer between 1"},
 		{"bad style", map[string]string{"GATEWAY_UPSTREAM_STYLE": "grpc"}, "GATEWAY_UPSTREAM_STYLE"},
+		{"bad public URL", map[string]string{"PUBLIC_URL": "parapet.example.com"}, "PUBLIC_URL: must be an http(s) origin"},
+		{"max tokens over the cap", map[string]string{"GATEWAY_MAX_TOKENS": "9000"}, "must not exceed GATEWAY_MAX_TOKENS_CAP"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,5 +81,49 @@ func TestConfigErrors(t *testing.T) {
 				t.Errorf("the error is not one line: %q", err)
 			}
 		})
+	}
+}
+
+// README's configuration table is the settings table: a variable added,
+// removed or redocumented in one place only fails here.
+func TestREADMEConfigTableMatchesSettings(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := app.ConfigTable()
+	if !strings.Contains(string(readme), want) {
+		t.Errorf("README's configuration table differs from app/settings.go: paste the output of `parapet config --markdown`:\n%s", want)
+	}
+}
+
+func TestConfigEffective(t *testing.T) {
+	cfg, _, err := app.LoadConfig(envOf(map[string]string{
+		"PORT":                 " 9090 ",
+		"DATABASE_URL":         "postgres://app:hunter2@db/parapet",
+		"SESSION_SECRET":       strings.Repeat("s", 40),
+		"GATEWAY_UPSTREAM_URL": "https://llm.example/",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]app.Effective{}
+	for _, e := range cfg.Effective() {
+		got[e.Name] = e
+	}
+	for name, want := range map[string]string{
+		"PORT":                 "9090 environment",
+		"REQUEST_TIMEOUT":      "30s default",
+		"DATABASE_URL":         "postgres://app:xxxxx@db/parapet environment",
+		"SESSION_SECRET":       "(set, hidden) environment",
+		"GATEWAY_MODEL":        "claude-sonnet-4-5 default",
+		"GATEWAY_UPSTREAM_URL": "https://llm.example/ environment",
+	} {
+		if e := got[name]; e.Shown()+" "+e.Source != want {
+			t.Errorf("%s shown as %q, want %q", name, e.Shown()+" "+e.Source, want)
+		}
+	}
+	if cfg.Port != "9090" || cfg.Gateway.UpstreamURL != "https://llm.example" {
+		t.Errorf("parsed %q %q", cfg.Port, cfg.Gateway.UpstreamURL)
 	}
 }

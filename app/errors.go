@@ -15,8 +15,9 @@ import (
 	"parapet/views"
 )
 
-// handleError is the one place errors become responses: the spec's JSON
-// shape on API routes, the friendly page on browser routes.
+// handleError is the one place errors become responses, each written the
+// way the request's area writes its errors (see routes.go): the spec's JSON
+// shape, Anthropic's for the Messages endpoint, or the friendly page.
 func (a *App) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
@@ -25,33 +26,49 @@ func (a *App) handleError(err error, c echo.Context) {
 	if e.Status >= 500 {
 		a.log.Error("request failed", "request_id", httpx.RequestID(c), "status", e.Status, "code", e.Code, "error", e.Error())
 	}
-	h := c.Response().Header()
 	if e.RetryAfter > 0 {
-		h.Set("Retry-After", strconv.Itoa(e.RetryAfter))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(e.Status)
 		return
 	}
-	if write := gatewayErrorWriters[c.Path()]; write != nil {
-		// The gateway's compatible endpoints answer in their dialect, so
-		// the official SDKs raise their usual exceptions.
-		write(c, e)
-		return
+	if err := areaOf(c).errors(c, e); err != nil {
+		a.log.Error("write error response", "request_id", httpx.RequestID(c), "error", err)
 	}
-	if httpx.AnswersJSON(c.Request().URL.Path) {
-		_ = c.JSON(e.Status, e.SpecBody(httpx.RequestID(c)))
-		return
-	}
+}
+
+// errorWriter writes an error response in an area's kind.
+type errorWriter func(c echo.Context, e *apierr.Error) error
+
+// writeJSONError writes the spec's error shape.
+func writeJSONError(c echo.Context, e *apierr.Error) error {
+	return c.JSON(e.Status, e.SpecBody(httpx.RequestID(c)))
+}
+
+// writeAnthropicError answers as the Anthropic API does, so the official
+// SDKs raise their usual exceptions on the Messages-compatible endpoints;
+// the body also carries our code and request_id.
+func writeAnthropicError(c echo.Context, e *apierr.Error) error {
+	c.Response().Header().Set("request-id", httpx.RequestID(c))
+	return c.Blob(e.AnthropicStatus(), echo.MIMEApplicationJSON, e.AnthropicJSON(httpx.RequestID(c)))
+}
+
+// writeOpenAIError answers as the OpenAI API does on the Chat
+// Completions-compatible endpoint, with our code and request_id too.
+func writeOpenAIError(c echo.Context, e *apierr.Error) error {
+	c.Response().Header().Set("x-request-id", httpx.RequestID(c))
+	return c.Blob(e.Status, echo.MIMEApplicationJSON, e.OpenAIJSON(httpx.RequestID(c)))
+}
+
+// writePageError shows the message where an htmx request's result would
+// go, or else the error page in the site's layout.
+func writePageError(c echo.Context, e *apierr.Error) error {
 	if httpx.IsHTMX(c) && e.Status < 500 {
-		// An htmx request shows the message where its result would go.
-		_ = httpx.Render(c, e.Status, views.InlineError(e.Message))
-		return
+		return httpx.Render(c, e.Status, views.InlineError(e.Message))
 	}
 	title, msg := pageText(e)
-	if err := httpx.Render(c, e.Status, views.ErrorPage(httpx.Chrome(c, title), e.Status, title, msg, httpx.RequestID(c))); err != nil {
-		a.log.Error("render error page", "request_id", httpx.RequestID(c), "error", err)
-	}
+	return httpx.Render(c, e.Status, views.ErrorPage(httpx.Chrome(c, title), e.Status, title, msg, httpx.RequestID(c)))
 }
 
 // toAPIError maps any error a handler or Echo returns to an *apierr.Error.
@@ -74,7 +91,7 @@ func (a *App) toAPIError(err error, c echo.Context) *apierr.Error {
 		case http.StatusNotFound:
 			return apierr.NotFound(fmt.Sprintf("no such endpoint: %s %s", method, path))
 		case http.StatusMethodNotAllowed:
-			return apierr.New(he.Code, "method_not_allowed", fmt.Sprintf("method %s is not allowed on %s", method, path))
+			return methodNotAllowed(method, path)
 		case http.StatusRequestEntityTooLarge:
 			return apierr.PayloadTooLarge("the request body is too large")
 		case http.StatusUnsupportedMediaType:
@@ -112,4 +129,8 @@ func pageText(e *apierr.Error) (string, string) {
 	default:
 		return http.StatusText(e.Status), e.Message
 	}
+}
+
+func methodNotAllowed(method, path string) *apierr.Error {
+	return apierr.New(http.StatusMethodNotAllowed, "method_not_allowed", fmt.Sprintf("method %s is not allowed on %s", method, path))
 }

@@ -13,10 +13,10 @@ import (
 )
 
 // testRoutes adds endpoints that exercise the shared JSON plumbing the way
-// every real endpoint uses it.
+// every real endpoint uses it, in the public API's area and the pages'.
 func testRoutes(env *apptest.Env) {
-	e := env.App.Echo()
-	e.POST("/v1/test/echo", func(c echo.Context) error {
+	e := env.App.Group("/v1")
+	e.POST("/test/echo", func(c echo.Context) error {
 		if err := httpx.RequireJSON(c); err != nil {
 			return err
 		}
@@ -33,8 +33,8 @@ func testRoutes(env *apptest.Env) {
 		}
 		return c.JSON(http.StatusOK, v)
 	})
-	e.GET("/v1/test/panic", func(c echo.Context) error { panic("secret internal detail") })
 	e.GET("/test/panic", func(c echo.Context) error { panic("secret internal detail") })
+	env.App.Group("").GET("/test/panic", func(c echo.Context) error { panic("secret internal detail") })
 }
 
 type errorBody struct {
@@ -103,6 +103,9 @@ func TestErrorContract(t *testing.T) {
 		res := c.Do("POST", "/v1/health", "")
 		if allow := res.Header.Get("Allow"); !strings.Contains(allow, "GET") {
 			t.Errorf("Allow = %q, want GET listed", allow)
+		}
+		if res := c.Do("OPTIONS", "/v1/products", ""); res.StatusCode != 204 || !strings.Contains(res.Header.Get("Allow"), "GET") {
+			t.Errorf("OPTIONS: %d, Allow %q", res.StatusCode, res.Header.Get("Allow"))
 		}
 	})
 	t.Run("the panic is logged with its request id", func(t *testing.T) {

@@ -65,11 +65,13 @@ func TestPostgresOutage(t *testing.T) {
 		go func(w int) {
 			defer wg.Done()
 			c := env.Client()
+			pace := time.NewTicker(10 * time.Millisecond) // a steady load, not a flood
+			defer pace.Stop()
 			for {
 				select {
 				case <-stop:
 					return
-				default:
+				case <-pace.C:
 				}
 				t0 := time.Now()
 				var res *apptest.Response
@@ -94,23 +96,24 @@ func TestPostgresOutage(t *testing.T) {
 						t.Errorf("during the outage: %d %s", res.StatusCode, res.Body)
 					}
 				}
-				time.Sleep(10 * time.Millisecond)
 			}
 		}(w)
 	}
-	time.Sleep(300 * time.Millisecond)
+	count := func(status int) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return statuses[status]
+	}
+	apptest.WaitFor(t, 10*time.Second, "traffic before the outage", func() bool { return count(200) >= 8 })
 	proxy.Stop()
-	time.Sleep(2 * time.Second)
+	apptest.WaitFor(t, 15*time.Second, "requests that meet the outage", func() bool { return count(503) >= 8 })
 	proxy.Start()
 	// The instance recovers by itself: no restart.
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if env.Client().Get("/v1/products/gateway", "Authorization", "Bearer "+s.Key).StatusCode == 200 {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	time.Sleep(300 * time.Millisecond)
+	apptest.WaitFor(t, 10*time.Second, "recovery after Postgres came back", func() bool {
+		return env.Client().Get("/v1/products/gateway", "Authorization", "Bearer "+s.Key).StatusCode == 200
+	})
+	after := count(200)
+	apptest.WaitFor(t, 10*time.Second, "traffic after the outage", func() bool { return count(200) >= after+8 })
 	close(stop)
 	wg.Wait()
 	if res := env.Client().Get("/v1/products", "Authorization", "Bearer "+s.Key); res.StatusCode != 200 {
@@ -182,11 +185,14 @@ func TestRedisOutage(t *testing.T) {
 		t.Error("the outage was not logged")
 	}
 	proxy.Start()
-	time.Sleep(1200 * time.Millisecond) // the limiter probes Redis at most once a second
+	// The limiter probes Redis at most once a second, on a request.
+	apptest.WaitFor(t, 5*time.Second, "the limiter back on Redis", func() bool {
+		c.Get("/v1/health")
+		return strings.Contains(env.Logs.String(), "rate limiter: redis back")
+	})
 	other, _ := env.SeedKey(t, s.OrgID, "after")
-	res := c.Get("/v1/products", "Authorization", "Bearer "+other)
-	if res.StatusCode != 200 {
-		t.Errorf("after Redis came back: %d", res.StatusCode)
+	if res := c.Get("/v1/products", "Authorization", "Bearer "+other); res.StatusCode != 200 || res.Header.Get("X-RateLimit-Remaining") != "59" {
+		t.Errorf("after Redis came back: %d, remaining %s", res.StatusCode, res.Header.Get("X-RateLimit-Remaining"))
 	}
 }
 
@@ -234,7 +240,6 @@ func TestUpstreamFaultsLeakNothing(t *testing.T) {
 		return c.PostJSON("/gateway/v1/chat", body, "Authorization", "Bearer "+s.Key)
 	}
 	call(false) // warm the pools before counting goroutines
-	time.Sleep(100 * time.Millisecond)
 	before := runtime.NumGoroutine()
 	for _, tc := range []struct {
 		mode   string
@@ -255,11 +260,8 @@ func TestUpstreamFaultsLeakNothing(t *testing.T) {
 		}
 	}
 	c.CloseIdleConnections()
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before+2 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if after := runtime.NumGoroutine(); after > before+2 {
+	settled := apptest.Eventually(5*time.Second, func() bool { return runtime.NumGoroutine() <= before+2 })
+	if after := runtime.NumGoroutine(); !settled {
 		buf := make([]byte, 1<<20)
 		t.Errorf("goroutines: %d before, %d after the faults\n%s", before, after, buf[:runtime.Stack(buf, true)])
 	}

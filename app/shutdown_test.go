@@ -24,10 +24,10 @@ func TestGracefulShutdown(t *testing.T) {
 	d := apptest.Databases(t)[0]
 	cfg := apptest.Config(t, apptest.FreshDatabaseURL(t, d), apptest.WithEnv("SHUTDOWN_TIMEOUT", "5s"))
 	env := apptest.Start(t, cfg)
-	started := make(chan struct{})
+	started, release := make(chan struct{}), make(chan struct{})
 	env.App.Echo().GET("/test/slow", func(c echo.Context) error {
 		close(started)
-		time.Sleep(300 * time.Millisecond)
+		<-release
 		return c.String(http.StatusOK, "finished")
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -56,6 +56,16 @@ func TestGracefulShutdown(t *testing.T) {
 	}()
 	<-started
 	stop() // what SIGTERM does in `parapet serve`
+	// The request finishes only once shutdown has begun: the listener is
+	// closed.
+	apptest.WaitFor(t, 5*time.Second, "the listener closed", func() bool {
+		conn, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			conn.Close()
+		}
+		return err != nil
+	})
+	close(release)
 
 	r := <-inflight
 	if r.err != nil || r.body != "finished" {
@@ -150,7 +160,7 @@ func TestShutdownUnderLoad(t *testing.T) {
 			}
 		}()
 	}
-	time.Sleep(400 * time.Millisecond)
+	apptest.WaitFor(t, 10*time.Second, "calls answered before SIGTERM", func() bool { return answered.Load() >= 6 })
 	stop() // what SIGTERM does
 	if err := <-served; err != nil {
 		t.Fatalf("Serve: %v", err)

@@ -19,6 +19,13 @@ type Chrome struct {
 	OrgName   string
 	CSRF      string
 	Flash     string
+	Tools     []NavLink // the tools' links, from their registrations
+}
+
+// NavLink is one tool's link in the site's navigation; Key is the value of
+// Chrome.Nav on its page.
+type NavLink struct {
+	Key, Label, Href string
 }
 
 // SignedIn reports whether a user is signed in.

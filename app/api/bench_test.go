@@ -18,8 +18,9 @@ import (
 // BenchmarkPublicAPI compares GET /v1/products through the whole app (key
 // verification, rate limiting, the registry) with a bare Echo handler that
 // returns the same bytes from memory, both over loopback in this run.
-// Targets: at least 50% of the bare throughput; p99 under 5 ms at 1,000
-// requests/s.
+// Targets: at least 80% of the bare throughput; p99 under 5 ms at 1,000
+// requests/s. The two are measured in alternating half-second rounds, so
+// that other work on the machine weighs on both alike.
 //
 //	go test -run '^$' -bench PublicAPI ./app/api/
 func BenchmarkPublicAPI(b *testing.B) {
@@ -39,18 +40,22 @@ func BenchmarkPublicAPI(b *testing.B) {
 	bareSrv := httptest.NewServer(bare)
 	defer bareSrv.Close()
 
-	const workers, dur = 8, 3 * time.Second
+	const workers, dur, rounds = 8, 3 * time.Second, 6
 	ctx := context.Background()
 	for i := 0; i < b.N; i++ {
-		baseMax := loadtest.Closed(ctx, workers, dur, loadtest.Get(bareSrv.URL+"/v1/products", 200, nil))
-		appMax := loadtest.Closed(ctx, workers, dur, loadtest.Get(url, 200, auth))
+		var baseMax, appMax loadtest.Result
+		for r := 0; r < rounds; r++ {
+			baseMax = sum(baseMax, loadtest.Closed(ctx, workers, dur/rounds, loadtest.Get(bareSrv.URL+"/v1/products", 200, nil)))
+			appMax = sum(appMax, loadtest.Closed(ctx, workers, dur/rounds, loadtest.Get(url, 200, auth)))
+			env.Logs.Reset() // the app logs each request, as to stderr: not into an ever larger buffer
+		}
 		base1k := loadtest.Open(ctx, 1000, dur, loadtest.Get(bareSrv.URL+"/v1/products", 200, nil))
 		app1k := loadtest.Open(ctx, 1000, dur, loadtest.Get(url, 200, auth))
 		ratio := appMax.RPS() / baseMax.RPS()
-		fmt.Printf("\nGET /v1/products over loopback (%d workers, %s each)\n", workers, dur)
+		fmt.Printf("\nGET /v1/products over loopback (%d workers, %s each in %d alternating rounds)\n", workers, dur, rounds)
 		fmt.Printf("  bare echo handler  max  %s\n", baseMax)
 		fmt.Printf("  parapet            max  %s\n", appMax)
-		fmt.Printf("  throughput ratio parapet/bare: %.2f (target >= 0.50)\n", ratio)
+		fmt.Printf("  throughput ratio parapet/bare: %.2f (target >= 0.80)\n", ratio)
 		fmt.Printf("  bare echo handler  1k/s %s\n", base1k)
 		fmt.Printf("  parapet            1k/s %s (target p99 < 5 ms)\n", app1k)
 		b.ReportMetric(ratio, "throughput_ratio")
@@ -61,6 +66,13 @@ func BenchmarkPublicAPI(b *testing.B) {
 			b.Errorf("parapet answered %d requests with errors", appMax.Errors+app1k.Errors)
 		}
 	}
+}
+
+// sum adds up the rounds of a closed-loop load; its latencies are those of
+// the slowest round's p50 and p99 (an upper bound).
+func sum(total, round loadtest.Result) loadtest.Result {
+	return loadtest.Result{Requests: total.Requests + round.Requests, Errors: total.Errors + round.Errors,
+		Elapsed: total.Elapsed + round.Elapsed, P50: max(total.P50, round.P50), P99: max(total.P99, round.P99)}
 }
 
 func fetch(b *testing.B, url string, headers map[string]string) []byte {

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,7 +11,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/apierr"
-	"parapet/app/httpx"
 	"parapet/app/keys"
 )
 
@@ -19,8 +19,7 @@ type Surface string
 
 // Each surface counts a key's requests separately: analysing logs does not
 // spend the budget of the product registry, and the gateway has its own
-// configurable limit. The names are those of httpx.APISurface, which maps
-// paths to surfaces.
+// configurable limit. The names are the `area` metrics label's too.
 const (
 	SurfacePublic  Surface = "v1"
 	SurfaceLogs    Surface = "logs"
@@ -39,59 +38,64 @@ func Principal(c echo.Context) *keys.Principal {
 	return p
 }
 
+// GuardOption changes how Guard finds the key.
+type GuardOption int
+
+// AcceptXAPIKey also takes the key from the x-api-key header, as the
+// official Anthropic SDKs send it to the Messages-API compatible endpoint.
+const AcceptXAPIKey GuardOption = 1
+
 // apiKeyFrom finds the key a client sent: the Authorization bearer token,
-// or x-api-key, which the Messages-API compatible endpoint accepts as the
-// official SDKs send it.
-func apiKeyFrom(r *http.Request) (string, error) {
+// or, where accepted, x-api-key.
+func apiKeyFrom(r *http.Request, xAPIKey bool) (string, error) {
 	if h := r.Header.Get("Authorization"); h != "" {
 		return keys.BearerToken(h)
 	}
-	if k := strings.TrimSpace(r.Header.Get("X-Api-Key")); k != "" && strings.HasPrefix(r.URL.Path, "/gateway/") {
+	if k := strings.TrimSpace(r.Header.Get("X-Api-Key")); k != "" && xAPIKey {
 		return k, nil
 	}
 	return "", keys.ErrMissing
 }
 
-// Guard runs before every JSON API route, known or not: it verifies the
-// key when one is sent, then counts the request against the key's budget
-// on this surface, or against the client IP's when there is no valid key
-// (so guessing keys is throttled too). Every response under the API
-// prefixes therefore carries the three X-RateLimit headers, errors
-// included. Whether a route needs a key is decided by RequireKey.
-func (a *API) Guard(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		name, ok := httpx.APISurface(c.Request().URL.Path)
-		surface := Surface(name)
-		if !ok {
+// Guard is the chain of a JSON API area, for every request to it, known
+// route or not: it verifies the key when one is sent, then counts the
+// request against the key's budget on surface, or against the client IP's
+// when there is no valid key (so guessing keys is throttled too). Every
+// response of the area therefore carries the three X-RateLimit headers,
+// errors included. Whether a route needs a key is decided by RequireKey.
+func (a *API) Guard(surface Surface, opts ...GuardOption) echo.MiddlewareFunc {
+	xAPIKey := slices.Contains(opts, AcceptXAPIKey)
+	limit := a.Limits[surface]
+	ipPrefix, keyPrefix := string(surface)+":ip:", string(surface)+":key:"
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			r := c.Request()
+			bucket := ipPrefix + c.RealIP()
+			if key, err := apiKeyFrom(r, xAPIKey); err != nil {
+				c.Set(authErrKey, err)
+			} else if p, err := a.Keys.VerifyKey(r.Context(), key); err != nil {
+				var ae *apierr.Error
+				if errors.As(err, &ae) && ae.Status >= 500 {
+					return err
+				}
+				c.Set(authErrKey, err)
+			} else {
+				c.Set(principalKey, p)
+				bucket = keyPrefix + p.KeyID
+			}
+			d, err := a.Limiter.Allow(r.Context(), bucket, limit, time.Minute)
+			if err != nil {
+				return apierr.Internal(err)
+			}
+			d.SetHeaders(c.Response().Header())
+			if !d.Allowed {
+				e := apierr.New(http.StatusTooManyRequests, "rate_limited",
+					"rate limit exceeded: at most "+strconv.Itoa(limit)+" requests per minute; retry after "+strconv.Itoa(d.RetryAfterSeconds())+" seconds")
+				e.RetryAfter = d.RetryAfterSeconds()
+				return e
+			}
 			return next(c)
 		}
-		r := c.Request()
-		bucket := string(surface) + ":ip:" + c.RealIP()
-		if key, err := apiKeyFrom(r); err != nil {
-			c.Set(authErrKey, err)
-		} else if p, err := a.Keys.VerifyKey(r.Context(), key); err != nil {
-			var ae *apierr.Error
-			if errors.As(err, &ae) && ae.Status >= 500 {
-				return err
-			}
-			c.Set(authErrKey, err)
-		} else {
-			c.Set(principalKey, p)
-			bucket = string(surface) + ":key:" + p.KeyID
-		}
-		limit := a.Limits[surface]
-		d, err := a.Limiter.Allow(r.Context(), bucket, limit, time.Minute)
-		if err != nil {
-			return apierr.Internal(err)
-		}
-		d.SetHeaders(c.Response().Header())
-		if !d.Allowed {
-			e := apierr.New(http.StatusTooManyRequests, "rate_limited",
-				"rate limit exceeded: at most "+strconv.Itoa(limit)+" requests per minute; retry after "+strconv.Itoa(d.RetryAfterSeconds())+" seconds")
-			e.RetryAfter = d.RetryAfterSeconds()
-			return e
-		}
-		return next(c)
 	}
 }
 

@@ -94,9 +94,12 @@ func TestEmptyRegistryAndLifecycleVisibility(t *testing.T) {
 		for _, slug := range []string{"log-analyzer", "config-scanner", "gateway"} {
 			env.DB.Model(&models.Product{}).Where("slug = ?", slug).Update("lifecycle", "alpha")
 		}
-		time.Sleep(1100 * time.Millisecond) // past the product cache's TTL
-		res := env.Client().Get("/v1/products", bearer(s.Key)...)
-		if strings.TrimSpace(res.Body) != `{"data":[]}` {
+		var res *apptest.Response
+		empty := apptest.Eventually(2*time.Second, func() bool { // the product cache lives 1 s
+			res = env.Client().Get("/v1/products", bearer(s.Key)...)
+			return strings.TrimSpace(res.Body) == `{"data":[]}`
+		})
+		if !empty {
 			t.Fatalf("empty registry: %s", res.Body)
 		}
 		// Moving forward to beta makes a product public; back is refused.
@@ -106,18 +109,14 @@ func TestEmptyRegistryAndLifecycleVisibility(t *testing.T) {
 		if _, err := models.UpdateProduct(ctx, env.DB.DB, "secret-scanner", models.ProductChange{Lifecycle: ptr("alpha")}); err == nil || !strings.Contains(err.Error(), "only moves forward") {
 			t.Fatalf("moving back: %v", err)
 		}
-		deadline := time.Now().Add(2 * time.Second)
-		for {
+		apptest.Eventually(2*time.Second, func() bool {
 			res = env.Client().Get("/v1/products/secret-scanner", bearer(s.Key)...)
-			if res.StatusCode == 200 || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+			return res.StatusCode == 200
+		})
 		if res.StatusCode != 200 || !strings.Contains(res.Body, `"lifecycle":"beta"`) {
 			t.Errorf("the product promoted to beta is not public within the cache TTL: %d %s", res.StatusCode, res.Body)
 		}
-	})
+	}, apptest.WithEnv("RATE_LIMIT_PER_MINUTE", "100000")) // the test polls
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -192,7 +191,7 @@ func TestAuthenticationErrors(t *testing.T) {
 
 func TestRateLimitHeadersOnEveryResponse(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
-	env.App.Echo().GET("/v1/test/panic", func(echo.Context) error { panic("boom") })
+	env.App.Group("/v1").GET("/test/panic", func(echo.Context) error { panic("boom") })
 	s := env.Seed(t, "headers@example.com")
 	c := env.Client()
 	check := func(name string, res *apptest.Response, wantStatus int) {

@@ -35,6 +35,7 @@ func init() {
 	commands = []command{
 		{"serve", "", "serve HTTP on :$PORT (the default command)", runServe},
 		{"migrate", "", "apply pending database migrations and exit (the release step)", runMigrate},
+		{"config", "[--markdown]", "print the effective settings, secrets masked (--markdown: README's table)", runConfig},
 		{"help", "", "list the commands", nil},
 		{"user create", "--email E  (password on stdin)", "create an account; its password is the first line of stdin", runUserCreate},
 		{"user staff", "--email E [--revoke]", "grant staff rights to an account (--revoke takes them away)", runUserStaff},

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -39,43 +38,6 @@ func Render(c echo.Context, status int, component templ.Component) error {
 
 // IsHTMX reports whether htmx made the request (it swaps a fragment).
 func IsHTMX(c echo.Context) bool { return c.Request().Header.Get("HX-Request") == "true" }
-
-// apiPrefixes are the paths of the JSON APIs, each with the name of its
-// surface (a separate rate-limit budget, see api.Guard). Everything else is
-// a browser route and gets an HTML error page.
-var apiPrefixes = []struct{ prefix, surface string }{
-	{"/v1/", "v1"},
-	{"/logs/v1/", "logs"},
-	{"/scan/v1/", "scan"},
-	{"/gateway/v1/", "gateway"},
-}
-
-// APISurface returns the surface of a path under one of the JSON API
-// prefixes.
-func APISurface(path string) (string, bool) {
-	for _, p := range apiPrefixes {
-		if strings.HasPrefix(path, p.prefix) {
-			return p.surface, true
-		}
-	}
-	return "", false
-}
-
-// IsJSONPath reports whether a path belongs to a JSON API.
-func IsJSONPath(path string) bool {
-	if path == "/openapi.json" || path == "/v1" {
-		return true
-	}
-	_, ok := APISurface(path)
-	return ok
-}
-
-// AnswersJSON reports whether errors on path are answered in JSON: the
-// JSON APIs, and the playground's chat endpoint, which a script calls with
-// the session and which streams events rather than rendering a page.
-func AnswersJSON(path string) bool {
-	return IsJSONPath(path) || path == "/gateway/app/chat"
-}
 
 // FormatBytes writes a byte count the way our limits are documented
 // (1 MiB, 16 KiB, 5 MiB).

@@ -35,13 +35,22 @@ func (d Decision) RetryAfterSeconds() int {
 	return max(s, 1)
 }
 
+// The headers' keys in canonical form, so that SetHeaders, which runs on
+// every API request, writes the map directly without canonicalizing.
+var (
+	keyLimit      = http.CanonicalHeaderKey(HeaderLimit)
+	keyRemaining  = http.CanonicalHeaderKey(HeaderRemaining)
+	keyReset      = http.CanonicalHeaderKey(HeaderReset)
+	keyRetryAfter = http.CanonicalHeaderKey(HeaderRetryAfter)
+)
+
 // SetHeaders writes the three X-RateLimit headers, and Retry-After when the
 // request was refused.
 func (d Decision) SetHeaders(h http.Header) {
-	h.Set(HeaderLimit, strconv.Itoa(d.Limit))
-	h.Set(HeaderRemaining, strconv.Itoa(d.Remaining))
-	h.Set(HeaderReset, strconv.FormatInt(d.ResetUnix(), 10))
+	h[keyLimit] = []string{strconv.Itoa(d.Limit)}
+	h[keyRemaining] = []string{strconv.Itoa(d.Remaining)}
+	h[keyReset] = []string{strconv.FormatInt(d.ResetUnix(), 10)}
 	if !d.Allowed {
-		h.Set(HeaderRetryAfter, strconv.Itoa(d.RetryAfterSeconds()))
+		h[keyRetryAfter] = []string{strconv.Itoa(d.RetryAfterSeconds())}
 	}
 }

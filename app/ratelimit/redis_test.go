@@ -84,6 +84,8 @@ func TestRedisRollingWindow(t *testing.T) {
 	first := allow(true, 4)
 	allow(true, 3)
 	allow(true, 2)
+	// Elapsed time is the subject: a sliding window on Redis's clock, which
+	// no fake clock reaches.
 	time.Sleep(400 * time.Millisecond)
 	allow(true, 1)
 	allow(true, 0)
@@ -97,7 +99,7 @@ func TestRedisRollingWindow(t *testing.T) {
 
 	// Once the first three have left, exactly three slots are free: a fixed
 	// window starting at the first request would now allow five.
-	time.Sleep(refused.RetryAfter + 50*time.Millisecond)
+	time.Sleep(refused.RetryAfter + 50*time.Millisecond) // the window itself, as above
 	allow(true, 2)
 	allow(true, 1)
 	allow(true, 0)

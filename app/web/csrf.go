@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -58,9 +57,6 @@ func (p *Pages) CSRF(next echo.HandlerFunc) echo.HandlerFunc {
 		r := c.Request()
 		switch r.Method {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
-			return next(c)
-		}
-		if httpx.IsJSONPath(r.URL.Path) || strings.HasPrefix(r.URL.Path, "/static/") {
 			return next(c)
 		}
 		want := CurrentOf(c).CSRF

@@ -14,6 +14,7 @@ import (
 	"parapet/app/session"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // Current is who is making a browser request: the signed-in user (or
@@ -38,15 +39,11 @@ func CurrentOf(c echo.Context) *Current {
 }
 
 // LoadUser resolves the session cookie into the current user and
-// organization for every browser request. The organization is re-checked
-// against memberships on every request, so a removed member loses it at
-// once.
+// organization, for the areas browsers use with their session. The
+// organization is re-checked against memberships on every request, so a
+// removed member loses it at once.
 func (p *Pages) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		path := c.Request().URL.Path
-		if httpx.IsJSONPath(path) || strings.HasPrefix(path, "/static/") {
-			return next(c)
-		}
 		r := c.Request()
 		sess, err := p.Sessions.Get(r, session.CookieName)
 		if err != nil {
@@ -72,7 +69,7 @@ func (p *Pages) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		cur.CSRF = p.csrfToken(c, cur)
 		c.Set(currentKey, cur)
-		ch := views.Chrome{CSRF: cur.CSRF}
+		ch := views.Chrome{CSRF: cur.CSRF, Tools: p.Tools}
 		if cur.User != nil {
 			ch.UserEmail = cur.User.Email
 			ch.IsStaff = cur.User.IsStaff
@@ -85,6 +82,18 @@ func (p *Pages) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// RequireSession refuses a request without a signed-in user with 401
+// unauthenticated: for the scripts of our pages that call JSON endpoints
+// with the session (the playground's chat).
+func RequireSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if CurrentOf(c).User == nil {
+			return apierr.New(http.StatusUnauthorized, "unauthenticated", "your session has ended: sign in again")
+		}
+		return next(c)
+	}
+}
+
 // RequireUser sends a visitor who is not signed in to the sign-in page,
 // which brings them back here afterwards.
 func RequireUser(next echo.HandlerFunc) echo.HandlerFunc {
@@ -92,12 +101,9 @@ func RequireUser(next echo.HandlerFunc) echo.HandlerFunc {
 		if CurrentOf(c).User != nil {
 			return next(c)
 		}
-		if httpx.AnswersJSON(c.Request().URL.Path) {
-			return apierr.New(http.StatusUnauthorized, "unauthenticated", "your session has ended: sign in again")
-		}
-		target := "/console/signin?next=" + url.QueryEscape(c.Request().URL.RequestURI())
+		target := paths.SignInThen(c.Request().URL.RequestURI())
 		if c.Request().Method != http.MethodGet {
-			target = "/console/signin"
+			target = paths.SignIn
 		}
 		if httpx.IsHTMX(c) {
 			c.Response().Header().Set("HX-Redirect", target)

@@ -12,6 +12,7 @@ import (
 	"parapet/app/session"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // OrgsPage lists the user's organizations and the form to create one.
@@ -56,7 +57,7 @@ func (p *Pages) CreateOrg(c echo.Context) error {
 	if err := p.setOrg(c, org.ID); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/console")
+	return c.Redirect(http.StatusSeeOther, paths.Console)
 }
 
 // SwitchOrg makes another of the user's organizations the current one.
@@ -74,7 +75,7 @@ func (p *Pages) SwitchOrg(c echo.Context) error {
 	if err := p.setOrg(c, org.ID); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/console")
+	return c.Redirect(http.StatusSeeOther, paths.Console)
 }
 
 func (p *Pages) setOrg(c echo.Context, orgID string) error {

@@ -9,6 +9,7 @@ import (
 	"parapet/app/httpx"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // AccountPage shows the signed-in account and its password form.
@@ -74,5 +75,5 @@ func (p *Pages) ChangePassword(c echo.Context) error {
 	if err := p.startSession(c, user, orgID); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/console/account?changed=1")
+	return c.Redirect(http.StatusSeeOther, paths.AccountChanged)
 }

@@ -38,7 +38,7 @@ func (p *Pages) PlaygroundPage(c echo.Context) error {
 // Messages events, through the same gateway service as the API (one
 // admission, one record), authenticated by the session and rate-limited
 // per user with the gateway's budget. Errors before the stream starts are
-// JSON (see httpx.AnswersJSON).
+// JSON (its area in app/routes.go writes them so).
 func (p *Pages) PlaygroundChat(c echo.Context) error {
 	cur := CurrentOf(c)
 	who := meter.Caller{UserID: cur.User.ID}

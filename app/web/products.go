@@ -9,6 +9,7 @@ import (
 	"parapet/app/httpx"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // RequireStaff lets only staff users through (after RequireUser); others
@@ -64,7 +65,7 @@ func (p *Pages) CreateProduct(c echo.Context) error {
 		return err
 	}
 	p.productChanged(c, models.ActionProductCreate, pr.Slug+" ("+pr.Lifecycle+")")
-	return c.Redirect(http.StatusSeeOther, "/console/products?saved="+pr.Slug)
+	return c.Redirect(http.StatusSeeOther, paths.ProductSaved(pr.Slug))
 }
 
 // UpdateProduct edits a product; its lifecycle only moves forward.
@@ -86,7 +87,7 @@ func (p *Pages) UpdateProduct(c echo.Context) error {
 		target += ": lifecycle " + before.Lifecycle + " → " + after.Lifecycle
 	}
 	p.productChanged(c, models.ActionProductUpdate, target)
-	return c.Redirect(http.StatusSeeOther, "/console/products?saved="+slug)
+	return c.Redirect(http.StatusSeeOther, paths.ProductSaved(slug))
 }
 
 // productChanged audits the change and makes the API show it at once.

@@ -15,6 +15,7 @@ import (
 	"parapet/app/httpx"
 	"parapet/app/scan"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // maxScanFormBytes bounds the scanner form's body: the 5 MiB the engine
@@ -153,7 +154,7 @@ func (p *Pages) scanPageURL(c echo.Context) string {
 	if p.IsHTTPS(c.Request()) {
 		scheme = "https://"
 	}
-	return scheme + c.Request().Host + "/scan/app"
+	return scheme + c.Request().Host + paths.ConfigScanner
 }
 
 // runScan scans input and makes the report, with the status a full page

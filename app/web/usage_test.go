@@ -104,8 +104,12 @@ func TestUsagePage(t *testing.T) {
 		if _, err := models.RevokeEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(meter.AllowanceTTL) // as for an operator elsewhere: the gateway rereads entitlements within this time
-		doc = c.Get("/console/usage").Doc(t)
+		// As for an operator elsewhere: the gateway rereads entitlements
+		// within AllowanceTTL.
+		apptest.Eventually(meter.AllowanceTTL+time.Second, func() bool {
+			doc = c.Get("/console/usage").Doc(t)
+			return text(doc, "[data-testid=entitlement]") == "not entitled"
+		})
 		if text(doc, "[data-testid=entitlement]") != "not entitled" || doc.Find("[data-testid=entitlement-note]").Length() != 1 {
 			t.Errorf("after the revocation: %q", text(doc, "[data-testid=entitlement]"))
 		}

@@ -36,6 +36,9 @@ type Deps struct {
 // Pages serves the browser routes.
 type Pages struct {
 	Deps
+	// Tools are the tools' links in the site's navigation (set by the app
+	// from the tools' registrations).
+	Tools []views.NavLink
 }
 
 // New makes the page handlers.

@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+
+	"parapet/app"
+)
+
+// runConfig prints the effective configuration: every setting, its value
+// (secrets masked, URL passwords hidden) and where it came from. With
+// --markdown it prints README's configuration table instead.
+func runConfig(_ context.Context, r *runner, args []string) error {
+	switch {
+	case len(args) == 1 && args[0] == "--markdown":
+		fmt.Fprint(r.stdout, app.ConfigTable())
+		return nil
+	case len(args) > 0:
+		return usageError{"unknown argument " + fmt.Sprintf("%q", args[0])}
+	}
+	cfg, err := r.config()
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(r.stdout, 0, 4, 2, ' ', 0)
+	for _, e := range cfg.Effective() {
+		v := e.Shown()
+		if v == "" {
+			v = "(unset)"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", e.Name, v, e.Source)
+	}
+	return w.Flush()
+}

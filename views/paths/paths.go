@@ -1,0 +1,48 @@
+// Package paths names the site's page URLs, so that templates and
+// handlers link to a page by name rather than repeat its address.
+// app/routes.go serves them; a test there checks each one is routed.
+package paths
+
+import "net/url"
+
+// The pages and forms.
+const (
+	Home            = "/"
+	Docs            = "/docs"
+	OpenAPI         = "/openapi.json"
+	Console         = "/console"
+	SignUp          = "/console/signup"
+	SignIn          = "/console/signin"
+	SignOut         = "/console/signout"
+	Orgs            = "/console/orgs"
+	SwitchOrg       = "/console/orgs/switch"
+	Keys            = "/console/keys"
+	Usage           = "/console/usage"
+	Audit           = "/console/audit"
+	Account         = "/console/account"
+	ChangePassword  = "/console/account/password"
+	Products        = "/console/products"
+	LogAnalyzer     = "/logs/app"
+	LogCompare      = "/logs/app/compare"
+	ConfigScanner   = "/scan/app"
+	Playground      = "/gateway/app"
+	PlaygroundChat  = "/gateway/app/chat"
+	AccountChanged  = Account + "?changed=1"
+	GatewayCallsLog = Audit + "?action=gateway.call"
+)
+
+// RevokeKey is the form that revokes the API key id.
+func RevokeKey(id string) string { return Keys + "/" + url.PathEscape(id) + "/revoke" }
+
+// Product is the form that updates the product slug.
+func Product(slug string) string { return Products + "/" + url.PathEscape(slug) }
+
+// ProductSaved is the products page after slug was saved.
+func ProductSaved(slug string) string { return Products + "?saved=" + url.QueryEscape(slug) }
+
+// DocsOperation is the API reference at one operation (its OpenAPI
+// operationId).
+func DocsOperation(operationID string) string { return Docs + "#" + operationID }
+
+// SignInThen is the sign-in page that returns to next afterwards.
+func SignInThen(next string) string { return SignIn + "?next=" + url.QueryEscape(next) }
