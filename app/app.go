@@ -15,6 +15,7 @@ import (
 	"parapet/app/api"
 	"parapet/app/gateway"
 	"parapet/app/keys"
+	"parapet/app/mail"
 	"parapet/app/meter"
 	"parapet/app/session"
 	"parapet/app/web"
@@ -37,7 +38,7 @@ type App struct {
 // New builds the application on an open, migrated database.
 func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	a := &App{cfg: cfg, log: log}
-	sessions := session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS)
+	sessions := session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS, func(r *http.Request) string { return a.e.IPExtractor(r) })
 	verifier := keys.NewVerifier(db.DB, log)
 	var err error
 	if a.recorder, err = meter.NewRecorder(db, log); err != nil {
@@ -48,6 +49,10 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 		return nil, err
 	}
 	a.redis = rc
+	mailer, err := mail.New(cfg.SMTPURL, log)
+	if err != nil {
+		return nil, err
+	}
 	g := cfg.Gateway
 	a.gateway, err = gateway.New(gateway.Config{URL: g.UpstreamURL, Key: g.UpstreamKey, Style: g.UpstreamStyle, Model: g.Model,
 		MaxTokens: g.MaxTokens, MaxTokensCap: g.MaxTokensCap, ConnectTimeout: g.ConnectTimeout, Timeout: g.Timeout,
@@ -66,7 +71,8 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: sessions, Keys: verifier, Secret: cfg.SessionSecret,
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
 		Gateway: web.GatewayDeps{Proxy: a.gateway, Demo: cfg.DemoUpstream(), Limiter: limiter, RateLimit: cfg.GatewayRateLimitPerMinute,
-			Recorder: a.recorder}})
+			Recorder: a.recorder},
+		Throttle: newThrottle(db, rc), Mail: mailer})
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

@@ -26,6 +26,7 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	RequestTimeout  time.Duration
 	DBMaxOpenConns  int
+	SMTPURL         string // notices of credential changes; the log when empty
 
 	RateLimitPerMinute        int
 	GatewayRateLimitPerMinute int
@@ -70,6 +71,7 @@ func LoadConfig(getenv func(string) string) (Config, []string, error) {
 		DatabaseURL: strings.TrimSpace(getenv("DATABASE_URL")),
 		RedisURL:    strings.TrimSpace(getenv("REDIS_URL")),
 		PublicURL:   strings.TrimRight(strings.TrimSpace(getenv("PUBLIC_URL")), "/"),
+		SMTPURL:     strings.TrimSpace(getenv("SMTP_URL")),
 	}
 	if c.PublicURL != "" && !strings.HasPrefix(c.PublicURL, "https://") && !strings.HasPrefix(c.PublicURL, "http://") {
 		return c, nil, fmt.Errorf("PUBLIC_URL must be an http(s) origin such as https://parapet.example.com, not %q", c.PublicURL)

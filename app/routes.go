@@ -37,6 +37,8 @@ func (a *App) routes() {
 	console.GET("/usage", p.UsagePage)
 	console.GET("/account", p.AccountPage)
 	console.POST("/account/password", p.ChangePassword)
+	console.POST("/account/sessions/:handle/end", p.EndSession)
+	console.POST("/account/sessions/end-others", p.EndOtherSessions)
 	console.GET("/products", p.ProductsPage, web.RequireStaff)
 	console.POST("/products", p.CreateProduct, web.RequireStaff)
 	console.POST("/products/:slug", p.UpdateProduct, web.RequireStaff)

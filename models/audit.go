@@ -38,6 +38,7 @@ const (
 	ActionPasswordChange  = "password.change"
 	ActionPasswordFailure = "password.failure" // a wrong current password on the change form
 	ActionSignUp          = "signup"
+	ActionSessionEnd      = "session.end" // the user ended one of their sessions, or all others
 	ActionUserCreate      = "user.create" // by an operator, with the CLI
 	ActionStaffGrant      = "user.staff.grant"
 	ActionStaffRevoke     = "user.staff.revoke"

@@ -48,7 +48,7 @@ func (p *Pages) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		r := c.Request()
-		sess, err := p.Sessions.Get(r, session.CookieName)
+		sess, err := p.Sessions.Get(r, p.Sessions.Name(r))
 		if err != nil {
 			return err
 		}

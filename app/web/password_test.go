@@ -32,7 +32,7 @@ func TestChangePassword(t *testing.T) {
 			status                           int
 		}{
 			{"wrong current password", "not my password", newPassword, newPassword, "current password is not right", 401},
-			{"too short", apptest.TestPassword, "short", "short", "at least 10 characters", 422},
+			{"too short", apptest.TestPassword, "short", "short", "at least 12 characters", 422},
 			{"confirmation differs", apptest.TestPassword, newPassword, newPassword + "!", "differ", 422},
 			{"same as before", apptest.TestPassword, apptest.TestPassword, apptest.TestPassword, "is the current one", 422},
 		} {
@@ -73,8 +73,8 @@ func TestChangePassword(t *testing.T) {
 	})
 }
 
-// Wrong current passwords count against the sign-in throttle: the form is
-// no way around it.
+// Wrong current passwords count against the sign-in throttle of this
+// browser (its device allowance): the form is no way around it.
 func TestChangePasswordThrottled(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
 	c := env.Client()
@@ -88,7 +88,8 @@ func TestChangePasswordThrottled(t *testing.T) {
 	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" {
 		t.Errorf("after 10 wrong passwords: %d", res.StatusCode)
 	}
-	if res := env.Client().SignIn("guess@example.com", apptest.TestPassword); res.StatusCode != 429 {
+	if res := c.PostForm("/console/signin", url.Values{"_csrf": {c.CSRF("/console/account")}, "email": {"guess@example.com"},
+		"password": {apptest.TestPassword}}); res.StatusCode != 429 {
 		t.Errorf("sign in after 10 wrong passwords on the change form: %d", res.StatusCode)
 	}
 }
