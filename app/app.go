@@ -14,6 +14,7 @@ import (
 
 	"parapet/app/api"
 	"parapet/app/gateway"
+	"parapet/app/httpx"
 	"parapet/app/keys"
 	"parapet/app/mail"
 	"parapet/app/meter"
@@ -72,7 +73,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
 		Gateway: web.GatewayDeps{Proxy: a.gateway, Demo: cfg.DemoUpstream(), Limiter: limiter, RateLimit: cfg.GatewayRateLimitPerMinute,
 			Recorder: a.recorder},
-		Throttle: newThrottle(db, rc), Mail: mailer})
+		Throttle: newThrottle(db, rc), Mail: mailer, PublicURL: cfg.PublicURL})
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -89,7 +90,8 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	// requests then learn who is signed in, and state-changing ones must
 	// carry the CSRF token.
 	e.Use(requestID, a.securityHeaders, accessLog(log), recoverPanic(log),
-		requestTimeout(cfg.RequestTimeout, isStream), a.auditGatewayCalls, a.api.Guard, a.pages.LoadUser, a.pages.CSRF)
+		requestTimeout(cfg.RequestTimeout, isStream), a.auditGatewayCalls, limitBodies, a.api.Guard, httpx.CleanJSON,
+		a.pages.LoadUser, a.pages.CSRF)
 	a.e = e
 	a.routes()
 	return a, nil

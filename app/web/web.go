@@ -37,6 +37,9 @@ type Deps struct {
 	Throttle throttle.Counter
 	// Mail sends notices of credential changes.
 	Mail mail.Mailer
+	// PublicURL is our origin for the CSRF origin check ("" = the
+	// request's own scheme and host).
+	PublicURL string
 }
 
 // Pages serves the browser routes.
