@@ -18,6 +18,7 @@ import (
 	"parapet/app/keys"
 	"parapet/app/mail"
 	"parapet/app/meter"
+	"parapet/app/pool"
 	"parapet/app/session"
 	"parapet/app/web"
 	"parapet/models"
@@ -34,6 +35,9 @@ type App struct {
 	redis    *redis.Client
 	gateway  *gateway.Proxy
 	recorder *meter.Recorder
+	// analyses bounds the tools' work; toolRate limits each user's runs.
+	analyses *pool.Pool
+	toolRate echo.MiddlewareFunc
 }
 
 // New builds the application on an open, migrated database.
@@ -50,6 +54,8 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 		return nil, err
 	}
 	a.redis = rc
+	a.analyses = pool.New(cfg.AnalysisConcurrency, cfg.AnalysisMemoryBudget, cfg.AnalysisWait)
+	a.toolRate = web.ToolRateLimit(limiter, cfg.ToolsRateLimitPerMinute)
 	mailer, err := mail.New(cfg.SMTPURL, log)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,12 @@ type Config struct {
 
 	RateLimitPerMinute        int
 	GatewayRateLimitPerMinute int
+	ToolsRateLimitPerMinute   int // runs of the tools' pages per user
+
+	// The analysis pool (logs and scan, pages and APIs).
+	AnalysisConcurrency  int
+	AnalysisMemoryBudget int64 // bytes
+	AnalysisWait         time.Duration
 
 	Gateway GatewayConfig
 }
@@ -132,6 +139,15 @@ func LoadConfig(getenv func(string) string) (Config, []string, error) {
 	parse("RATE_LIMIT_PER_MINUTE", intVar(&c.RateLimitPerMinute, 1, 10_000_000))
 	c.GatewayRateLimitPerMinute = 60
 	parse("GATEWAY_RATE_LIMIT_PER_MINUTE", intVar(&c.GatewayRateLimitPerMinute, 1, 10_000_000))
+	c.ToolsRateLimitPerMinute = 30
+	parse("TOOLS_RATE_LIMIT_PER_MINUTE", intVar(&c.ToolsRateLimitPerMinute, 1, 10_000_000))
+	c.AnalysisConcurrency = runtime.NumCPU()
+	parse("ANALYSIS_CONCURRENCY", intVar(&c.AnalysisConcurrency, 1, 1024))
+	budgetMiB := 512
+	parse("ANALYSIS_MEMORY_MB", intVar(&budgetMiB, 64, 1<<20))
+	c.AnalysisMemoryBudget = int64(budgetMiB) << 20
+	c.AnalysisWait = 3 * time.Second
+	parse("ANALYSIS_WAIT", durationVar(&c.AnalysisWait))
 
 	g := &c.Gateway
 	g.UpstreamURL = strings.TrimRight(strings.TrimSpace(getenv("GATEWAY_UPSTREAM_URL")), "/")

@@ -45,13 +45,13 @@ func (a *App) routes() {
 
 	// Log analyzer: page (session) and JSON API (key).
 	e.GET("/logs/app", p.LogsPage, web.RequireUser)
-	e.POST("/logs/app", p.LogsRun, web.RequireUser)
-	e.POST("/logs/v1/analyze", v1.AnalyzeLogs, api.RequireKey)
+	e.POST("/logs/app", p.LogsRun, web.RequireUser, a.toolRate, a.analyze(logsBodyLimit))
+	e.POST("/logs/v1/analyze", v1.AnalyzeLogs, api.RequireKey, a.analyze(logsBodyLimit))
 
 	// Config scanner: page (session) and JSON API (key).
 	e.GET("/scan/app", p.ScanPage, web.RequireUser)
-	e.POST("/scan/app", p.ScanRun, web.RequireUser)
-	e.POST("/scan/v1/scan", v1.Scan, api.RequireKey)
+	e.POST("/scan/app", p.ScanRun, web.RequireUser, a.toolRate, a.analyze(scanBodyLimit))
+	e.POST("/scan/v1/scan", v1.Scan, api.RequireKey, a.analyze(scanBodyLimit))
 
 	// LLM gateway: the playground (session) and the API (key). Every call
 	// is audited by auditGatewayCalls in the middleware chain.
