@@ -95,9 +95,10 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	// headers, is logged once, and a panic anywhere becomes a 500; browser
 	// requests then learn who is signed in, and state-changing ones must
 	// carry the CSRF token.
-	e.Use(requestID, a.securityHeaders, accessLog(log), recoverPanic(log),
+	e.Pre(headAsGet)
+	e.Use(requestID, a.securityHeaders, accessLog(log), recoverPanic(log), a.redirectToHTTPS,
 		requestTimeout(cfg.RequestTimeout, isStream), a.auditGatewayCalls, limitBodies, a.api.Guard, httpx.CleanJSON,
-		a.pages.LoadUser, a.pages.CSRF)
+		a.pages.LoadUser, web.NoStoreSignedIn, a.pages.CSRF)
 	a.e = e
 	a.routes()
 	return a, nil

@@ -95,6 +95,11 @@ func LoadConfig(getenv func(string) string) (Config, []string, error) {
 	if p, err := strconv.Atoi(c.Port); err != nil || p < 1 || p > 65535 {
 		return c, nil, fmt.Errorf("PORT must be a port number (1-65535), not %q", c.Port)
 	}
+	if c.PublicURL == "" && c.Production() {
+		// Origin checks, redirects to HTTPS and links in mail need our
+		// real address; in production it is never guessed from a request.
+		return c, nil, errors.New("PUBLIC_URL must be set in production: the address users reach Parapet at, such as https://parapet.example.com")
+	}
 	if c.DatabaseURL == "" {
 		if c.Production() {
 			return c, nil, errors.New("DATABASE_URL must be set in production (postgres://...)")
