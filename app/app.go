@@ -97,7 +97,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	// carry the CSRF token.
 	e.Pre(headAsGet)
 	e.Use(requestID, a.securityHeaders, accessLog(log), recoverPanic(log), a.redirectToHTTPS,
-		requestTimeout(cfg.RequestTimeout, isStream), a.auditGatewayCalls, limitBodies, a.api.Guard, httpx.CleanJSON,
+		requestTimeout(cfg.RequestTimeout, isStream), a.auditGatewayCalls, a.api.Guard, limitBodies, httpx.CleanJSON,
 		a.pages.LoadUser, web.NoStoreSignedIn, a.pages.CSRF)
 	a.e = e
 	a.routes()

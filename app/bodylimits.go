@@ -25,17 +25,22 @@ const (
 )
 
 // routeBodyLimits are the routes whose limit differs from their area's
-// default. When the routes move onto area groups, each group mounts
-// httpx.LimitBody with its own value instead.
+// default. When the routes move onto area groups, each group (or route)
+// mounts httpx.LimitBody with its own value instead.
 var routeBodyLimits = map[string]int64{
 	"/console/signin":   authFormLimit,
 	"/console/signup":   authFormLimit,
-	"/logs/app":         logsBodyLimit,
-	"/logs/v1/analyze":  logsBodyLimit,
-	"/logs/v1/compare":  compareLimit,
-	"/scan/app":         scanBodyLimit,
-	"/scan/v1/scan":     scanBodyLimit,
 	"/gateway/app/chat": apiBodyLimit,
+}
+
+// toolBodyLimits are the tools' routes, whose handlers explain an
+// oversized input in their own words (httpx.LimitBodyExplained).
+var toolBodyLimits = map[string]int64{
+	"/logs/app":        logsBodyLimit,
+	"/logs/v1/analyze": logsBodyLimit,
+	"/logs/v1/compare": compareLimit,
+	"/scan/app":        scanBodyLimit,
+	"/scan/v1/scan":    scanBodyLimit,
 }
 
 // limitBodies mounts httpx.LimitBody with the route's limit: its own, or
@@ -43,6 +48,9 @@ var routeBodyLimits = map[string]int64{
 // 64 KiB).
 func limitBodies(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		if n, ok := toolBodyLimits[c.Path()]; ok {
+			return httpx.LimitBodyExplained(n)(next)(c)
+		}
 		n, ok := routeBodyLimits[c.Path()]
 		if !ok {
 			n = pageFormLimit

@@ -25,7 +25,25 @@ const (
 // or handler parses it: a declared Content-Length over the limit is
 // refused at once with 413, a body that turns out longer when read fails
 // the read, and the handler's 413 goes out after the rest is drained.
-func LimitBody(limit int64) echo.MiddlewareFunc {
+func LimitBody(limit int64) echo.MiddlewareFunc { return limitBody(limit, false) }
+
+// LimitBodyExplained is LimitBody for routes whose handler explains an
+// oversized body in its own words (the tools name their input limits):
+// a declared Content-Length over the limit is drained, and the handler
+// runs with an empty body and the declared length, which it checks.
+// Oversized reports such a request to the middlewares in between.
+func LimitBodyExplained(limit int64) echo.MiddlewareFunc { return limitBody(limit, true) }
+
+const oversizedKey = "httpx.oversized"
+
+// Oversized returns the limit a drained, oversized body was over (0 when
+// the body is within its limit).
+func Oversized(c echo.Context) int64 {
+	n, _ := c.Get(oversizedKey).(int64)
+	return n
+}
+
+func limitBody(limit int64, explained bool) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
@@ -35,6 +53,11 @@ func LimitBody(limit int64) echo.MiddlewareFunc {
 			body := r.Body
 			if r.ContentLength > limit {
 				drain(c, body)
+				if explained {
+					c.Set(oversizedKey, limit)
+					r.Body = http.NoBody
+					return next(c)
+				}
 				return apierr.PayloadTooLarge(fmt.Sprintf("the request body is larger than the limit of %s", FormatBytes(limit)))
 			}
 			r.Body = http.MaxBytesReader(c.Response(), body, limit)

@@ -79,11 +79,17 @@ func (p *Pages) CSRF(next echo.HandlerFunc) echo.HandlerFunc {
 			return echo.NewHTTPError(http.StatusForbidden,
 				"This request came from another site, so it was refused. Use the form on this site.")
 		}
-		if err := parseForm(r); err != nil {
-			return err
-		}
 		want := CurrentOf(c).CSRF
 		got := r.Header.Get("X-CSRF-Token")
+		if limit := httpx.Oversized(c); limit > 0 {
+			// A tool's form over its bound was drained unread: with the
+			// token in the header the page explains the limit itself.
+			if got == "" {
+				return formTooLarge(limit)
+			}
+		} else if err := parseForm(r); err != nil {
+			return err
+		}
 		if got == "" {
 			got = r.PostForm.Get("_csrf")
 		}
@@ -115,9 +121,7 @@ func parseForm(r *http.Request) error {
 	var mb *http.MaxBytesError
 	switch {
 	case errors.As(err, &mb):
-		return apierr.PayloadTooLarge(fmt.Sprintf("The form is over %s, more than this page takes: "+
-			"the log analyzer reads up to %s of log and the scanner up to %s of resources. Send a smaller file or an excerpt.",
-			httpx.FormatBytes(mb.Limit), httpx.FormatBytes(logs.MaxInputBytes), httpx.FormatBytes(scan.MaxInputBytes)))
+		return formTooLarge(mb.Limit)
 	case err != nil && !errors.Is(err, http.ErrNotMultipart) && !errors.Is(err, http.ErrMissingBoundary):
 		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read: "+err.Error())
 	}
@@ -125,6 +129,18 @@ func parseForm(r *http.Request) error {
 		r.PostForm = url.Values{}
 	}
 	return nil
+}
+
+// formTooLarge says that a form is over its bound (rounded down to whole
+// MiB or KiB, as documented) and what the tools take.
+func formTooLarge(limit int64) error {
+	shown := limit >> 10 << 10
+	if limit >= 1<<20 {
+		shown = limit >> 20 << 20
+	}
+	return apierr.PayloadTooLarge(fmt.Sprintf("The form is over %s, more than this page takes: "+
+		"the log analyzer reads up to %s of log and the scanner up to %s of resources. Send a smaller file or an excerpt.",
+		httpx.FormatBytes(shown), httpx.FormatBytes(logs.MaxInputBytes), httpx.FormatBytes(scan.MaxInputBytes)))
 }
 
 // sameOrigin tells whether a browser request comes from our own pages.
