@@ -79,7 +79,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
 		Gateway: web.GatewayDeps{Proxy: a.gateway, Demo: cfg.DemoUpstream(), Limiter: limiter, RateLimit: cfg.GatewayRateLimitPerMinute,
 			Recorder: a.recorder},
-		Throttle: newThrottle(db, rc), Mail: mailer, PublicURL: cfg.PublicURL})
+		Throttle: newThrottle(db, rc, log), Mail: mailer, PublicURL: cfg.PublicURL})
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

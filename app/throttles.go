@@ -1,6 +1,8 @@
 package app
 
 import (
+	"log/slog"
+
 	"github.com/redis/go-redis/v9"
 
 	"parapet/app/throttle"
@@ -9,10 +11,11 @@ import (
 
 // newThrottle is where sign-in and sign-up attempts are counted: in Redis
 // when REDIS_URL is set (shared by every instance, no database write per
-// attempt), in the database otherwise.
-func newThrottle(db *models.DB, rc *redis.Client) throttle.Counter {
+// attempt), falling back to the database while Redis is unreachable; in
+// the database otherwise.
+func newThrottle(db *models.DB, rc *redis.Client, log *slog.Logger) throttle.Counter {
 	if rc != nil {
-		return throttle.NewRedis(rc, "")
+		return throttle.NewFallback(throttle.NewRedis(rc, ""), throttle.NewDB(db.DB), log)
 	}
 	return throttle.NewDB(db.DB)
 }

@@ -49,8 +49,8 @@ func (d *DB) Reset(ctx context.Context, key string) error {
 	return d.db.WithContext(ctx).Exec(`DELETE FROM throttles WHERE key = ?`, key).Error
 }
 
-// Sweep deletes the counters whose window has ended (sign-in calls it
-// now and then, so the table holds only live counters without a job).
+// Sweep deletes the counters whose window has ended (every successful
+// sign-in calls it, so the table holds only live counters without a job).
 func (d *DB) Sweep(ctx context.Context) error {
 	return d.db.WithContext(ctx).Exec(`DELETE FROM throttles WHERE reset_at <= ?`, d.now()).Error
 }

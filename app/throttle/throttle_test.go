@@ -2,7 +2,9 @@ package throttle_test
 
 import (
 	"context"
+	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -114,5 +116,31 @@ func TestForgiveResetAndWindow(t *testing.T) {
 				time.Sleep(20 * time.Millisecond)
 			}
 		})
+	}
+}
+
+// With Redis unreachable, attempts are counted in the database instead:
+// the throttle still holds and never fails the request.
+func TestFallbackToDatabase(t *testing.T) {
+	db, err := models.Open(apptest.FreshDatabaseURL(t, apptest.Databases(t)[0]), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", DialTimeout: 100 * time.Millisecond, MaxRetries: -1})
+	t.Cleanup(func() { dead.Close() })
+	var logs strings.Builder
+	f := throttle.NewFallback(throttle.NewRedis(dead, ""), throttle.NewDB(db.DB), slog.New(slog.NewTextHandler(&logs, nil)))
+	for i := range 3 {
+		r, err := f.Hit(context.Background(), "k", 2, time.Minute)
+		if err != nil || r.Allowed != (i < 2) {
+			t.Fatalf("hit %d: %+v %v", i+1, r, err)
+		}
+	}
+	if !strings.Contains(logs.String(), "Redis unavailable") || strings.Count(logs.String(), "Redis unavailable") != 1 {
+		t.Errorf("log: %q, want one line", logs.String())
 	}
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -165,10 +166,15 @@ func (p *Pages) startSession(c echo.Context, user *models.User, orgID string) er
 			orgID = orgs[0].ID
 		}
 	}
-	// Sign-in is also when dead sessions are swept, so the table holds
-	// only sessions that can still be used, without a background job.
+	// Sign-in is also when dead sessions and ended throttle windows are
+	// swept, so the tables hold only live rows, without a background job.
 	if err := models.DeleteExpiredSessions(r.Context(), p.DB.DB, models.Now(), session.IdleTimeout); err != nil {
 		return err
+	}
+	if s, ok := p.Throttle.(interface{ Sweep(context.Context) error }); ok {
+		if err := s.Sweep(r.Context()); err != nil {
+			return err
+		}
 	}
 	sess := sessions.NewSession(p.Sessions, p.Sessions.Name(r))
 	sess.Values[session.KeyUserID] = user.ID

@@ -156,6 +156,11 @@ func TestSignInThrottle(t *testing.T) {
 		if res := env.Client().SignIn("carol@example.com", apptest.TestPassword); res.StatusCode != 303 {
 			t.Errorf("after the window: status %d, want 303", res.StatusCode)
 		}
+		var stale int64
+		env.DB.Table("throttles").Where("reset_at <= ?", models.Now()).Count(&stale)
+		if stale != 0 {
+			t.Errorf("%d ended throttle windows left after a sign-in swept them", stale)
+		}
 		var failures int64
 		env.DB.Model(&models.AuditEvent{}).Where("action = ? AND target = ?", models.ActionSignInFailure, "carol@example.com").Count(&failures)
 		if failures != 10 {
