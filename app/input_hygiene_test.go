@@ -133,7 +133,7 @@ func TestCSRFOriginIsPublicURL(t *testing.T) {
 // rawPost sends a request with a body of n bytes over a plain connection,
 // writing the whole body before reading anything (as many clients do),
 // then reads the response.
-func rawPost(t *testing.T, env *apptest.Env, path, ctype string, n int, chunked bool) (*http.Response, error) {
+func rawPost(t *testing.T, env *apptest.Env, path, ctype, key string, n int, chunked bool) (*http.Response, error) {
 	t.Helper()
 	conn, err := net.DialTimeout("tcp", env.Server.Listener.Addr().String(), 5*time.Second)
 	if err != nil {
@@ -142,7 +142,7 @@ func rawPost(t *testing.T, env *apptest.Env, path, ctype string, n int, chunked 
 	t.Cleanup(func() { conn.Close() })
 	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
 	w := bufio.NewWriterSize(conn, 64<<10)
-	fmt.Fprintf(w, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\n", path, env.Server.Listener.Addr(), ctype)
+	fmt.Fprintf(w, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nAuthorization: Bearer %s\r\n", path, env.Server.Listener.Addr(), ctype, key)
 	if chunked {
 		fmt.Fprintf(w, "Transfer-Encoding: chunked\r\n\r\n")
 	} else {
@@ -181,7 +181,7 @@ func rawPost(t *testing.T, env *apptest.Env, path, ctype string, n int, chunked 
 // takes a few KiB; the APIs have their own limits.
 func TestOversizedBodyAnswered413(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
-	env.Seed(t, "big@example.com")
+	s := env.Seed(t, "big@example.com")
 	for _, tc := range []struct {
 		name, path, ctype string
 		n                 int
@@ -194,7 +194,7 @@ func TestOversizedBodyAnswered413(t *testing.T) {
 		{"scan API, 12 MiB", "/scan/v1/scan", "application/json", 12 << 20, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := rawPost(t, env, tc.path, tc.ctype, tc.n, tc.chunked)
+			res, err := rawPost(t, env, tc.path, tc.ctype, s.Key, tc.n, tc.chunked)
 			if err != nil {
 				t.Fatalf("the client saw %v, want to read a 413", err)
 			}

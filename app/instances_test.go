@@ -124,12 +124,12 @@ func TestMigrateWhileServing(t *testing.T) {
 	envs := cluster(t, 2)
 	s := envs[0].Seed(t, "release@example.com")
 	db := envs[0].DB.DB
-	undo := db.Exec("DROP TABLE usage_daily")
-	if undo.Error == nil {
-		undo = db.Exec("DELETE FROM goose_db_version WHERE version_id = (SELECT MAX(version_id) FROM goose_db_version)")
-	}
-	if undo.Error != nil {
-		t.Fatalf("undo the newest migration: %v", undo.Error)
+	// The newest migration: 00004_throttles_sessions.sql.
+	for _, stmt := range []string{"DROP TABLE throttles", "ALTER TABLE sessions DROP COLUMN ip", "ALTER TABLE sessions DROP COLUMN user_agent",
+		"DELETE FROM goose_db_version WHERE version_id = (SELECT MAX(version_id) FROM goose_db_version)"} {
+		if err := db.Exec(stmt).Error; err != nil {
+			t.Fatalf("undo the newest migration: %s: %v", stmt, err)
+		}
 	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -175,7 +175,7 @@ func TestMigrateWhileServing(t *testing.T) {
 		t.Errorf("%d requests failed while migrating", failures)
 	}
 	var n int64
-	if err := db.Table("usage_daily").Count(&n).Error; err != nil {
+	if err := db.Table("throttles").Count(&n).Error; err != nil {
 		t.Errorf("the migrated table is not there: %v", err)
 	}
 	if res := envs[1].Client().Get("/v1/products", "Authorization", "Bearer "+s.Key); res.StatusCode != 200 {

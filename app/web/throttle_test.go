@@ -57,8 +57,9 @@ func TestSignInThrottleHoldsUnderConcurrency(t *testing.T) {
 		for _, s := range statuses {
 			count[s]++
 		}
-		if count[401] > 10 || count[401]+count[429] != 30 {
-			t.Errorf("statuses %v: want at most 10 evaluated (401), the rest 429", count)
+		// 503: the hashing slots were busy (a loaded machine); never checked.
+		if count[401] > 10 || count[429] == 0 || count[401]+count[429]+count[503] != 30 {
+			t.Errorf("statuses %v: want at most 10 evaluated (401), the rest 429 (or 503 busy)", count)
 		}
 		var failures int64
 		env.DB.Model(&models.AuditEvent{}).Where("action = ? AND target = ?", models.ActionSignInFailure, email).Count(&failures)
