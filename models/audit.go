@@ -88,16 +88,3 @@ func AuditPage(ctx context.Context, db *gorm.DB, orgID, action string, limit, of
 		Limit(limit).Offset(offset).Scan(&rows).Error
 	return rows, total, err
 }
-
-// RecentPasswordFailures counts wrong passwords, at sign-in or on the
-// password change form, for an email or from an IP since a time: the
-// throttle of both forms.
-func RecentPasswordFailures(ctx context.Context, db *gorm.DB, email, ip string, since time.Time) (byEmail, byIP int64, err error) {
-	base := db.WithContext(ctx).Model(&AuditEvent{}).
-		Where("action IN ? AND created_at > ?", []string{ActionSignInFailure, ActionPasswordFailure}, since)
-	if err = base.Session(&gorm.Session{}).Where("target = ?", NormalizeEmail(email)).Count(&byEmail).Error; err != nil {
-		return
-	}
-	err = base.Session(&gorm.Session{}).Where("ip = ?", ip).Count(&byIP).Error
-	return
-}

@@ -36,17 +36,12 @@ func (d *DB) Hit(ctx context.Context, key string, limit int, window time.Duratio
 	if err := d.db.WithContext(ctx).Raw(hitSQL, key, now.Add(window), now, now).Scan(&row).Error; err != nil {
 		return Result{}, err
 	}
-	return result(row.Hits, limit, row.ResetAt, now), nil
+	return result(row.Hits, limit, row.ResetAt, now, window), nil
 }
 
 // Forgive implements Counter.
 func (d *DB) Forgive(ctx context.Context, key string) error {
 	return d.db.WithContext(ctx).Exec(`UPDATE throttles SET hits = hits - 1 WHERE key = ? AND hits > 0`, key).Error
-}
-
-// Reset implements Counter.
-func (d *DB) Reset(ctx context.Context, key string) error {
-	return d.db.WithContext(ctx).Exec(`DELETE FROM throttles WHERE key = ?`, key).Error
 }
 
 // Sweep deletes the counters whose window has ended (every successful

@@ -46,12 +46,3 @@ func (f *Fallback) Forgive(ctx context.Context, key string) error {
 	}
 	return nil
 }
-
-// Reset implements Counter.
-func (f *Fallback) Reset(ctx context.Context, key string) error {
-	if err := f.primary.Reset(ctx, key); err != nil {
-		f.failed(err)
-		return f.secondary.Reset(ctx, key)
-	}
-	return nil
-}

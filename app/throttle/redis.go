@@ -40,15 +40,10 @@ func (r *Redis) Hit(ctx context.Context, key string, limit int, window time.Dura
 		return Result{}, err
 	}
 	now := time.Now()
-	return result(int(v[0]), limit, now.Add(time.Duration(v[1])*time.Millisecond), now), nil
+	return result(int(v[0]), limit, now.Add(time.Duration(v[1])*time.Millisecond), now, window), nil
 }
 
 // Forgive implements Counter.
 func (r *Redis) Forgive(ctx context.Context, key string) error {
 	return forgiveScript.Run(ctx, r.client, []string{r.prefix + key}).Err()
-}
-
-// Reset implements Counter.
-func (r *Redis) Reset(ctx context.Context, key string) error {
-	return r.client.Del(ctx, r.prefix+key).Err()
 }

@@ -28,14 +28,15 @@ type Counter interface {
 	// Forgive takes one hit back from key (an attempt that turned out
 	// legitimate, such as a correct password), never below zero.
 	Forgive(ctx context.Context, key string) error
-	// Reset forgets key entirely.
-	Reset(ctx context.Context, key string) error
 }
 
-func result(hits, limit int, resetAt, now time.Time) Result {
+// result decides on the count read back. RetryAfter is at most the window:
+// a parallel attempt may have started the window a moment after this
+// one read the clock.
+func result(hits, limit int, resetAt, now time.Time, window time.Duration) Result {
 	r := Result{Allowed: hits <= limit, Hits: hits}
 	if !r.Allowed {
-		r.RetryAfter = max(resetAt.Sub(now), time.Second)
+		r.RetryAfter = min(max(resetAt.Sub(now), time.Second), window)
 	}
 	return r
 }
