@@ -98,5 +98,8 @@ func TestEveryPageKeepsTheCSP(t *testing.T) {
 		visit(p.path, p.ready)
 	}
 	b.Run(chromedp.SendKeys(`#new-password`, "short", chromedp.ByQuery))
+	b.Screenshot("account-1280")
+	b.Run(chromedp.EmulateViewport(390, 900), apptest.Settled())
+	b.Screenshot("account-390")
 	b.ExpectNoProblems()
 }
