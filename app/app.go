@@ -49,7 +49,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	if a.recorder, err = meter.NewRecorder(db, log); err != nil {
 		return nil, fmt.Errorf("gateway recorder: %w", err)
 	}
-	limiter, rc, err := newLimiter(cfg.RedisURL, log)
+	limiter, rc, err := newLimiter(cfg.RedisURL, cfg.RedisPrefix, log)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
 		Gateway: web.GatewayDeps{Proxy: a.gateway, Demo: cfg.DemoUpstream(), Limiter: limiter, RateLimit: cfg.GatewayRateLimitPerMinute,
 			Recorder: a.recorder},
-		Throttle: newThrottle(db, rc, log), Mail: mailer, PublicURL: cfg.PublicURL})
+		Throttle: newThrottle(db, rc, cfg.RedisPrefix, log), Mail: mailer, PublicURL: cfg.PublicURL})
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

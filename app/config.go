@@ -21,6 +21,7 @@ type Config struct {
 	Port            string
 	DatabaseURL     string
 	RedisURL        string
+	RedisPrefix     string // before every key we keep in Redis
 	PublicURL       string
 	SessionSecret   []byte
 	TrustProxy      bool
@@ -79,6 +80,7 @@ func LoadConfig(getenv func(string) string) (Config, []string, error) {
 		RedisURL:    strings.TrimSpace(getenv("REDIS_URL")),
 		PublicURL:   strings.TrimRight(strings.TrimSpace(getenv("PUBLIC_URL")), "/"),
 		SMTPURL:     strings.TrimSpace(getenv("SMTP_URL")),
+		RedisPrefix: strings.TrimSpace(getenv("REDIS_PREFIX")),
 	}
 	if c.PublicURL != "" && !strings.HasPrefix(c.PublicURL, "https://") && !strings.HasPrefix(c.PublicURL, "http://") {
 		return c, nil, fmt.Errorf("PUBLIC_URL must be an http(s) origin such as https://parapet.example.com, not %q", c.PublicURL)

@@ -13,9 +13,9 @@ import (
 // when REDIS_URL is set (shared by every instance, no database write per
 // attempt), falling back to the database while Redis is unreachable; in
 // the database otherwise.
-func newThrottle(db *models.DB, rc *redis.Client, log *slog.Logger) throttle.Counter {
+func newThrottle(db *models.DB, rc *redis.Client, prefix string, log *slog.Logger) throttle.Counter {
 	if rc != nil {
-		return throttle.NewFallback(throttle.NewRedis(rc, ""), throttle.NewDB(db.DB), log)
+		return throttle.NewFallback(throttle.NewRedis(rc, prefix), throttle.NewDB(db.DB), log)
 	}
 	return throttle.NewDB(db.DB)
 }

@@ -1,38 +1,24 @@
 package web_test
 
 import (
-	"context"
 	"net/url"
 	"os"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
-
 	"parapet/app/apptest"
 	"parapet/models"
 )
 
 // throttleEnvs runs fn on each database, counting attempts in the
-// database, and once more counting them in Redis when TEST_REDIS_URL is set.
+// database, and once more counting them in Redis when TEST_REDIS_URL is
+// set (under the test application's own REDIS_PREFIX).
 func throttleEnvs(t *testing.T, fn func(t *testing.T, env *apptest.Env, email string)) {
 	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) { fn(t, env, "victim@example.com") })
 	if u := os.Getenv("TEST_REDIS_URL"); u != "" {
 		t.Run("redis", func(t *testing.T) {
-			// Redis outlives the test: forget this address's earlier attempts.
-			opts, err := redis.ParseURL(u)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rc := redis.NewClient(opts)
-			defer rc.Close()
-			if err := rc.Del(context.Background(), "throttle:signin:address:127.0.0.1").Err(); err != nil {
-				t.Fatal(err)
-			}
-			env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("REDIS_URL", u))
-			// Redis outlives the test: a fresh account name per run.
-			fn(t, env, "victim-"+strings.ToLower(models.RandomBase62(10))+"@example.com")
+			fn(t, apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("REDIS_URL", u)), "victim@example.com")
 		})
 	}
 }
