@@ -92,9 +92,12 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
 	// The chain, outermost first: every response gets an id and security
-	// headers, is logged once, and a panic anywhere becomes a 500; browser
-	// requests then learn who is signed in, and state-changing ones must
-	// carry the CSRF token.
+	// headers, is logged once, and a panic anywhere becomes a 500; plain
+	// HTTP goes to an https PUBLIC_URL; the API guard counts the request;
+	// every body is held to its route's limit before anything reads it, and
+	// JSON is checked (keys, charset, NUL); browser requests then learn who
+	// is signed in (and are never cached then), and state-changing ones must
+	// come from our origin and carry the CSRF token. HEAD runs as GET.
 	e.Pre(headAsGet)
 	e.Use(requestID, a.securityHeaders, accessLog(log), recoverPanic(log), a.redirectToHTTPS,
 		requestTimeout(cfg.RequestTimeout, isStream), a.auditGatewayCalls, a.api.Guard, limitBodies, httpx.CleanJSON,
