@@ -14,7 +14,9 @@ import (
 	"parapet/app/api"
 	"parapet/app/gateway"
 	"parapet/app/keys"
+	"parapet/app/mail"
 	"parapet/app/meter"
+	"parapet/app/pool"
 	"parapet/app/session"
 	"parapet/app/web"
 	"parapet/models"
@@ -35,18 +37,27 @@ type App struct {
 	// outer is the chain every request takes, before its area's.
 	outer   []echo.MiddlewareFunc
 	metrics http.Handler
+	// analyses bounds the tools' work; toolRate limits each user's runs.
+	analyses *pool.Pool
+	toolRate echo.MiddlewareFunc
 }
 
 // New builds the application on an open, migrated database.
 func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	a := &App{cfg: cfg, log: log, db: db, groups: map[string]*Group{}}
-	sessions := session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS)
+	sessions := session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS, func(r *http.Request) string { return a.e.IPExtractor(r) })
 	verifier := keys.NewVerifier(db.DB, log)
-	limiter, rc, err := newLimiter(cfg.RedisURL, log)
+	limiter, rc, err := newLimiter(cfg.RedisURL, cfg.RedisPrefix, log)
 	if err != nil {
 		return nil, err
 	}
 	a.redis = rc
+	a.analyses = pool.New(cfg.AnalysisConcurrency, cfg.AnalysisMemoryBudget, cfg.AnalysisWait)
+	a.toolRate = web.ToolRateLimit(limiter, cfg.ToolsRateLimitPerMinute)
+	mailer, err := mail.New(cfg.SMTPURL, log)
+	if err != nil {
+		return nil, err
+	}
 	g := cfg.Gateway
 	proxy, err := gateway.New(gateway.Config{URL: g.UpstreamURL, Key: g.UpstreamKey, Style: g.UpstreamStyle, Model: g.Model,
 		MaxTokens: g.MaxTokens, MaxTokensCap: g.MaxTokensCap, ConnectTimeout: g.ConnectTimeout, Timeout: g.Timeout,
@@ -74,7 +85,8 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 		}})
 	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: sessions, Keys: verifier, Secret: cfg.SessionSecret,
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
-		Gateway: web.GatewayDeps{Service: a.gateway, Demo: cfg.DemoUpstream()}})
+		Gateway:  web.GatewayDeps{Service: a.gateway, Demo: cfg.DemoUpstream()},
+		Throttle: newThrottle(db, rc, cfg.RedisPrefix, log), Mail: mailer, PublicURL: cfg.PublicURL})
 	a.pages.Tools = navLinks(a.tools())
 	e := echo.New()
 	e.HideBanner = true
@@ -89,7 +101,9 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	}
 	// The chain every request takes, outermost first: an id and the
 	// security headers, one log line and the metrics, and a panic anywhere
-	// becomes a 500. Each area adds its own chain in routes.go.
+	// becomes a 500. Each area adds its own chain in routes.go. HEAD runs
+	// as GET wherever GET is routed.
+	e.Pre(headAsGet)
 	a.outer = []echo.MiddlewareFunc{requestID, securityHeaders(a.isHTTPS), observe(log), recoverPanic(log)}
 	a.e = e
 	a.metrics = a.metricsHandler()

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -20,6 +21,7 @@ type Config struct {
 	Port            string
 	DatabaseURL     string
 	RedisURL        string
+	RedisPrefix     string // before every key we keep in Redis
 	PublicURL       string
 	SessionSecret   []byte
 	TrustProxy      bool
@@ -27,9 +29,16 @@ type Config struct {
 	RequestTimeout  time.Duration
 	DBMaxOpenConns  int
 	MetricsToken    string
+	SMTPURL         string // notices of credential changes; the log when empty
 
 	RateLimitPerMinute        int
 	GatewayRateLimitPerMinute int
+	ToolsRateLimitPerMinute   int // runs of the tools' pages per user
+
+	// The analysis pool (logs and scan, pages and APIs).
+	AnalysisConcurrency  int
+	AnalysisMemoryBudget int64 // bytes
+	AnalysisWait         time.Duration
 
 	Gateway GatewayConfig
 
@@ -129,6 +138,9 @@ func LoadConfig(getenv func(string) string) (Config, []string, error) {
 // derive checks what concerns several settings and fills in the defaults
 // that depend on others.
 func (c *Config) derive() ([]string, error) {
+	if c.AnalysisConcurrency == 0 {
+		c.AnalysisConcurrency = runtime.NumCPU()
+	}
 	var warnings []string
 	g := &c.Gateway
 	if g.MaxTokens > g.MaxTokensCap {

@@ -41,6 +41,7 @@ func TestConfigErrors(t *testing.T) {
 		"SESSION_SECRET":       strings.Repeat("s", 40),
 		"GATEWAY_UPSTREAM_URL": "https://llm.example",
 		"GATEWAY_UPSTREAM_KEY": "k",
+		"PUBLIC_URL":           "https://parapet.example.com",
 	}
 	if _, _, err := app.LoadConfig(envOf(prod)); err != nil {
 		t.Fatalf("a complete production config failed: %v", err)
@@ -50,6 +51,7 @@ func TestConfigErrors(t *testing.T) {
 		change map[string]string
 		want   string
 	}{
+		{"production without public URL", map[string]string{"PUBLIC_URL": ""}, "PUBLIC_URL must be set in production"},
 		{"production without secret", map[string]string{"SESSION_SECRET": ""}, "SESSION_SECRET must be set in production"},
 		{"short secret", map[string]string{"SESSION_SECRET": "short"}, "SESSION_SECRET: must be at least 32 characters"},
 		{"production without database", map[string]string{"DATABASE_URL": ""}, "DATABASE_URL must be set in production"},

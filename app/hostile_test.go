@@ -63,8 +63,8 @@ func TestHostileInput(t *testing.T) {
 			{"gateway: wrong content type", "POST", "/gateway/v1/chat", "application/x-www-form-urlencoded", "messages=hi", auth, 415, "unsupported_media_type"},
 			{"gateway: malformed", "POST", "/gateway/v1/chat", json, `{"messages":`, auth, 400, "invalid_request"},
 			{"gateway: deeply nested", "POST", "/gateway/v1/chat", json, deep, auth, 400, "invalid_request"},
-			// Invalid UTF-8 in a JSON string becomes U+FFFD: a valid call.
-			{"gateway: invalid UTF-8", "POST", "/gateway/v1/chat", json, invalidUTF8, auth, 200, ""},
+			// Invalid UTF-8 in a JSON string is refused, not quietly replaced.
+			{"gateway: invalid UTF-8", "POST", "/gateway/v1/chat", json, invalidUTF8, auth, 400, "invalid_request"},
 			{"gateway: oversized", "POST", "/gateway/v1/chat", json, big(1 << 20), auth, 413, "payload_too_large"},
 			{"gateway: unknown field with script", "POST", "/gateway/v1/chat", json, `{"` + strings.ReplaceAll(script, `"`, `'`) + `":1,"messages":[{"role":"user","content":"x"}]}`, auth, 400, "invalid_request"},
 			{"gateway: forged org field", "POST", "/gateway/v1/chat", json, `{"org_id":"org_other","messages":[{"role":"user","content":"x"}]}`, auth, 400, "invalid_request"},

@@ -19,7 +19,7 @@ func (quietRedisLog) Printf(context.Context, string, ...any) {}
 // newLimiter is the in-memory limiter for one instance, or, with REDIS_URL,
 // the Redis limiter every instance shares, falling back to memory while
 // Redis is unreachable.
-func newLimiter(redisURL string, log *slog.Logger) (ratelimit.Limiter, *redis.Client, error) {
+func newLimiter(redisURL, prefix string, log *slog.Logger) (ratelimit.Limiter, *redis.Client, error) {
 	mem := ratelimit.NewMemory(nil, 0)
 	if redisURL == "" {
 		return mem, nil, nil
@@ -33,5 +33,5 @@ func newLimiter(redisURL string, log *slog.Logger) (ratelimit.Limiter, *redis.Cl
 	opts.ContextTimeoutEnabled = true
 	redis.SetLogger(quietRedisLog{})
 	client := redis.NewClient(opts)
-	return ratelimit.NewFallback(ratelimit.NewRedis(client, ""), mem, log, nil), client, nil
+	return ratelimit.NewFallback(ratelimit.NewRedis(client, prefix), mem, log, nil), client, nil
 }

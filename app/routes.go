@@ -4,6 +4,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/api"
+	"parapet/app/httpx"
 	"parapet/app/web"
 	"parapet/static"
 )
@@ -20,26 +21,34 @@ func (a *App) routes() {
 	p := a.pages
 	v1 := a.api
 	timeout := requestTimeout(a.cfg.RequestTimeout)
+	https := a.redirectToHTTPS // plain HTTP to an https PUBLIC_URL
 
-	// Operators and assets: no session, no key.
-	a.routesOf(areaStatic).GET("/static/*", echo.WrapHandler(static.Handler()))
-	a.routesOf(areaOpenAPI).GET("/openapi.json", v1.OpenAPI)
+	// Operators and assets: no session, no key, on HTTP too (probes
+	// inside the platform).
+	a.routesOf(areaStatic, https).GET("/static/*", echo.WrapHandler(static.Handler()))
+	a.routesOf(areaOpenAPI, https).GET("/openapi.json", v1.OpenAPI)
 	ops := a.routesOf(areaOps)
 	ops.GET("/metrics", a.serveMetrics)
 	ops.GET("/readyz", a.ready)
 
-	// Pages (landing, docs, console, tool pages): the session, CSRF on
-	// every state-changing request, the request deadline, HTML errors. Its
-	// catch-all also serves every path no other area claims.
-	pages := a.group("", areaPages, p.LoadUser, p.CSRF, timeout)
+	// Pages (landing, docs, console, tool pages): the body held to its
+	// limit before anything reads it, the session (never cached once
+	// signed in), CSRF and our origin on every state-changing request,
+	// the request deadline, HTML errors. Its catch-all also serves every
+	// path no other area claims.
+	page := func(limit echo.MiddlewareFunc, more ...echo.MiddlewareFunc) []echo.MiddlewareFunc {
+		return append([]echo.MiddlewareFunc{https, limit, p.LoadUser, web.NoStoreSignedIn, p.CSRF, timeout}, more...)
+	}
+	pages := a.group("", areaPages, page(httpx.LimitBody(pageFormLimit))...)
 	pages.GET("/", p.Home)
 	pages.GET("/docs", p.Docs)
 	pages.GET("/console/signup", p.SignUpPage)
-	pages.POST("/console/signup", p.SignUp)
 	pages.GET("/console/signin", p.SignInPage)
-	pages.POST("/console/signin", p.SignIn)
 	pages.POST("/console/signout", p.SignOut)
-	console := a.group("/console", areaPages, p.LoadUser, p.CSRF, timeout, web.RequireUser)
+	auth := a.routesOf(areaPages, page(httpx.LimitBody(authFormLimit))...)
+	auth.POST("/console/signup", p.SignUp)
+	auth.POST("/console/signin", p.SignIn)
+	console := a.group("/console", areaPages, page(httpx.LimitBody(pageFormLimit), web.RequireUser)...)
 	console.GET("", p.ConsoleHome)
 	console.GET("/orgs", p.OrgsPage)
 	console.POST("/orgs", p.CreateOrg)
@@ -51,29 +60,46 @@ func (a *App) routes() {
 	console.GET("/usage", p.UsagePage)
 	console.GET("/account", p.AccountPage)
 	console.POST("/account/password", p.ChangePassword)
+	console.POST("/account/sessions/:handle/end", p.EndSession)
+	console.POST("/account/sessions/end-others", p.EndOtherSessions)
 	console.GET("/products", p.ProductsPage, web.RequireStaff)
 	console.POST("/products", p.CreateProduct, web.RequireStaff)
 	console.POST("/products/:slug", p.UpdateProduct, web.RequireStaff)
 	pages.GET("/gateway/app", p.PlaygroundPage, web.RequireUser)
 
-	// Public API v1 (SPEC section 4): the key (checked when sent, required
-	// but on /health), the "v1" rate-limit budget, the deadline, JSON errors.
-	pub := a.group("/v1", areaPublic, v1.Guard(api.SurfacePublic), timeout)
-	pub.GET("/health", v1.Health)
+	// JSON APIs: the key (checked when sent), the area's rate-limit
+	// budget, the body held to its limit and checked as JSON (duplicate
+	// keys, charset, NUL), the deadline, JSON errors.
+	apiChain := func(guard echo.MiddlewareFunc, limit echo.MiddlewareFunc, more ...echo.MiddlewareFunc) []echo.MiddlewareFunc {
+		return append([]echo.MiddlewareFunc{https, guard, limit, httpx.CleanJSON}, more...)
+	}
+
+	// Public API v1 (SPEC section 4): a key required but on /health, the
+	// "v1" budget. Health answers on plain HTTP too, for the platform's
+	// probes.
+	pubGuard := v1.Guard(api.SurfacePublic)
+	pub := a.group("/v1", areaPublic, apiChain(pubGuard, httpx.LimitBody(apiBodyLimit), timeout)...)
+	a.routesOf(areaPublic, pubGuard, timeout).GET("/v1/health", v1.Health)
 	pub.GET("/products", v1.ListProducts, api.RequireKey)
 	pub.GET("/products/:slug", v1.GetProduct, api.RequireKey)
 
-	// The tools (log analyzer, config scanner): each is a page in the pages
-	// area and a JSON API of its own, with its own rate-limit budget.
+	// The tools (log analyzer, config scanner): each is pages in the pages
+	// area and a JSON API of its own, with its own rate-limit budget. A
+	// route that runs the engine holds the body to the engine's input
+	// limit (explained in the tool's words), counts against the user's
+	// tool budget (pages) and runs in the bounded analysis pool.
 	for _, t := range a.tools() {
-		pages.GET(t.pagePath, t.page, web.RequireUser)
-		pages.POST(t.pagePath, t.run, web.RequireUser)
 		for _, r := range t.pages {
-			pages.Add(r.method, t.pagePath+r.path, r.handler, web.RequireUser)
+			if r.bodyLimit == 0 {
+				pages.Add(r.method, t.pagePath+r.path, r.handler, web.RequireUser)
+				continue
+			}
+			a.routesOf(areaPages, page(httpx.LimitBodyExplained(r.bodyLimit))...).
+				Add(r.method, t.pagePath+r.path, r.handler, web.RequireUser, a.toolRate, a.analyze(r.bodyLimit))
 		}
-		g := a.group(t.apiPrefix, &area{t.name, writeJSONError}, v1.Guard(t.surface), timeout)
+		g := a.group(t.apiPrefix, &area{t.name, writeJSONError}, https, v1.Guard(t.surface), timeout)
 		for _, r := range t.api {
-			g.Add(r.method, r.path, r.handler, api.RequireKey)
+			g.Add(r.method, r.path, r.handler, api.RequireKey, httpx.LimitBodyExplained(r.bodyLimit), httpx.CleanJSON, a.analyze(r.bodyLimit))
 		}
 	}
 
@@ -84,16 +110,22 @@ func (a *App) routes() {
 	// The calls have no REQUEST_TIMEOUT (the gateway service sets its own
 	// deadlines), and every call is recorded, refusals by the guard too.
 	guard := v1.Guard(api.SurfaceGateway, api.AcceptXAPIKey)
-	a.group("/gateway/v1", areaGateway, guard, timeout) // unknown paths
-	a.routesOf(areaMessages, guard, timeout).GET("/gateway/v1/models", v1.Models, api.RequireKey)
-	a.routesOf(areaMessages, guard, timeout).POST("/gateway/v1/messages/count_tokens", v1.CountTokens, api.RequireKey)
-	a.routesOf(areaGateway, a.gatewayCalls, guard).POST("/gateway/v1/chat", v1.Chat, api.RequireKey)
-	a.routesOf(areaMessages, a.gatewayCalls, guard).POST("/gateway/v1/messages", v1.Messages, api.RequireKey)
-	a.routesOf(areaOpenAI, a.gatewayCalls, guard).POST("/gateway/v1/chat/completions", v1.ChatCompletions, api.RequireKey)
+	gwLimit := httpx.LimitBody(apiBodyLimit)
+	a.group("/gateway/v1", areaGateway, apiChain(guard, gwLimit, timeout)...) // unknown paths
+	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).GET("/gateway/v1/models", v1.Models, api.RequireKey)
+	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).POST("/gateway/v1/messages/count_tokens", v1.CountTokens, api.RequireKey)
+	call := func(ar *area) *Group {
+		return a.routesOf(ar, append([]echo.MiddlewareFunc{a.gatewayCalls}, apiChain(guard, gwLimit)...)...)
+	}
+	call(areaGateway).POST("/gateway/v1/chat", v1.Chat, api.RequireKey)
+	call(areaMessages).POST("/gateway/v1/messages", v1.Messages, api.RequireKey)
+	call(areaOpenAI).POST("/gateway/v1/chat/completions", v1.ChatCompletions, api.RequireKey)
 
-	// The playground's chat: every call audited like the API's, refusals
-	// included; the session (a 401 in JSON, not a redirect), CSRF, JSON
-	// errors before the stream starts, the gateway's own deadlines.
-	chat := a.group("/gateway/app/chat", areaPlayground, a.gatewayCalls, p.LoadUser, p.CSRF, web.RequireSession)
+	// The playground's chat: every call recorded like the API's, refusals
+	// included; the session (a 401 in JSON, not a redirect), CSRF and our
+	// origin, JSON checked, JSON errors before the stream starts, the
+	// gateway's own deadlines.
+	chat := a.group("/gateway/app/chat", areaPlayground, a.gatewayCalls, https, httpx.LimitBody(apiBodyLimit), p.LoadUser,
+		web.NoStoreSignedIn, p.CSRF, httpx.CleanJSON, web.RequireSession)
 	chat.POST("", p.PlaygroundChat)
 }

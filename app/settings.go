@@ -80,8 +80,23 @@ var settings = []setting{
 	{Name: "GATEWAY_DRAIN_TIMEOUT", Default: "10s", Doc: "how long the upstream of a stream whose client left is read on, so its own usage is metered",
 		Parse: duration(func(c *Config) *time.Duration { return &c.Gateway.DrainTimeout })},
 	{Name: "GATEWAY_DEMO_WORD_DELAY", Default: "15ms", Doc: "pace of the demo upstream's words (development)", Parse: demoWordDelay},
-	{Name: "PUBLIC_URL", Shown: "unset: the request's own origin",
-		Doc: "the origin product URLs in the API are made absolute with, e.g. `https://parapet.example.com`", Parse: publicURL},
+	{Name: "PUBLIC_URL", Shown: "unset: the request's own origin (development)",
+		Required: "the address users reach Parapet at, such as https://parapet.example.com",
+		Doc: "our origin, e.g. `https://parapet.example.com`: product URLs in the API and links in mail are made absolute with it, " +
+			"the CSRF origin check compares with it, and when it is `https://` plain HTTP is redirected to it", Parse: publicURL},
+	{Name: "SMTP_URL", Shown: "unset: mail goes to the server log", Secret: true,
+		Doc:   "`smtp://user:password@host:587?from=noreply@example.com` (STARTTLS when offered): where notices of credential changes and invitations are sent",
+		Parse: text(func(c *Config) *string { return &c.SMTPURL })},
+	{Name: "REDIS_PREFIX", Shown: "empty", Doc: "put before every key Parapet keeps in Redis (rate limits, throttles, quotas), so several deployments can share one Redis",
+		Parse: text(func(c *Config) *string { return &c.RedisPrefix })},
+	{Name: "TOOLS_RATE_LIMIT_PER_MINUTE", Default: "30", Doc: "runs of the log analyzer's and scanner's pages per user per rolling minute",
+		Parse: integer(1, 10_000_000, func(c *Config) *int { return &c.ToolsRateLimitPerMinute })},
+	{Name: "ANALYSIS_CONCURRENCY", Shown: "number of CPUs", Doc: "analyses (logs and scan, page and API) running at once per instance",
+		Parse: integer(1, 1024, func(c *Config) *int { return &c.AnalysisConcurrency })},
+	{Name: "ANALYSIS_MEMORY_MB", Default: "512", Doc: "memory budget of the running analyses, each estimated at 20 × its body + 4 MiB (one larger than the budget runs alone)",
+		Parse: analysisMemory},
+	{Name: "ANALYSIS_WAIT", Default: "3s", Doc: "how long an analysis waits for room before 503 `busy`",
+		Parse: duration(func(c *Config) *time.Duration { return &c.AnalysisWait })},
 	{Name: "METRICS_TOKEN", Shown: "unset: `/metrics` is off", Secret: true,
 		Doc:   "the bearer token Prometheus sends to scrape `/metrics` (see Operations)",
 		Parse: text(func(c *Config) *string { return &c.MetricsToken })},
@@ -89,6 +104,15 @@ var settings = []setting{
 
 // The parsers. Each gets a non-empty value and sets its field; its error
 // is one line, prefixed with the variable's name by LoadConfig.
+
+func analysisMemory(c *Config, v string) error {
+	var mib int
+	if err := integer(64, 1<<20, func(*Config) *int { return &mib })(c, v); err != nil {
+		return err
+	}
+	c.AnalysisMemoryBudget = int64(mib) << 20
+	return nil
+}
 
 func text(field func(*Config) *string) func(*Config, string) error {
 	return func(c *Config, v string) error { *field(c) = v; return nil }

@@ -17,30 +17,34 @@ type tool struct {
 	name      string // the area's name and the navigation key
 	label     string // the navigation link's text
 	pagePath  string
-	page, run echo.HandlerFunc
-	pages     []toolRoute // more page routes, relative to pagePath
+	pages     []toolRoute // relative to pagePath
 	apiPrefix string
 	surface   api.Surface
 	api       []toolRoute
 }
 
-// toolRoute is one route of a tool's JSON API, relative to its prefix.
+// toolRoute is one route of a tool, relative to its page or API prefix.
 type toolRoute struct {
 	method, path string
 	handler      echo.HandlerFunc
+	// bodyLimit is, for a route that runs the engine, the most its body
+	// may hold; 0 for a page that only shows.
+	bodyLimit int64
 }
 
 // tools are the analysis tools: the log analyzer and the config scanner.
 func (a *App) tools() []tool {
 	p, v1 := a.pages, a.api
 	return []tool{
-		{name: "logs", label: "Logs", pagePath: paths.LogAnalyzer, page: p.LogsPage, run: p.LogsRun,
-			pages:     []toolRoute{{"GET", "/compare", p.LogsComparePage}, {"POST", "/compare", p.LogsCompareRun}},
+		{name: "logs", label: "Logs", pagePath: paths.LogAnalyzer,
+			pages: []toolRoute{{"GET", "", p.LogsPage, 0}, {"POST", "", p.LogsRun, logsBodyLimit},
+				{"GET", "/compare", p.LogsComparePage, 0}, {"POST", "/compare", p.LogsCompareRun, compareLimit}},
 			apiPrefix: "/logs/v1", surface: api.SurfaceLogs,
-			api: []toolRoute{{"POST", "/analyze", v1.AnalyzeLogs}, {"POST", "/compare", v1.CompareLogs}}},
-		{name: "scan", label: "Scanner", pagePath: paths.ConfigScanner, page: p.ScanPage, run: p.ScanRun,
+			api: []toolRoute{{"POST", "/analyze", v1.AnalyzeLogs, logsBodyLimit}, {"POST", "/compare", v1.CompareLogs, compareLimit}}},
+		{name: "scan", label: "Scanner", pagePath: paths.ConfigScanner,
+			pages:     []toolRoute{{"GET", "", p.ScanPage, 0}, {"POST", "", p.ScanRun, scanBodyLimit}},
 			apiPrefix: "/scan/v1", surface: api.SurfaceScan,
-			api: []toolRoute{{"POST", "/scan", v1.Scan}}},
+			api: []toolRoute{{"POST", "/scan", v1.Scan, scanBodyLimit}}},
 	}
 }
 

@@ -38,7 +38,7 @@ func TestMigrationsOnEveryDatabase(t *testing.T) {
 			if err != nil || n != 0 {
 				t.Fatalf("second run applied %d (err %v), want a harmless no-op", n, err)
 			}
-			for _, table := range []string{"users", "organizations", "memberships", "sessions", "api_keys", "products", "entitlements", "audit_events", "usage_counters"} {
+			for _, table := range []string{"users", "organizations", "memberships", "sessions", "api_keys", "products", "entitlements", "audit_events", "usage_counters", "throttles"} {
 				var count int64
 				if err := db.Table(table).Count(&count).Error; err != nil {
 					t.Errorf("table %s: %v", table, err)

@@ -41,6 +41,7 @@ const (
 	ActionPasswordChange  = "password.change"
 	ActionPasswordFailure = "password.failure" // a wrong current password on the change form
 	ActionSignUp          = "signup"
+	ActionSessionEnd      = "session.end" // the user ended one of their sessions, or all others
 	ActionUserCreate      = "user.create" // by an operator, with the CLI
 	ActionStaffGrant      = "user.staff.grant"
 	ActionStaffRevoke     = "user.staff.revoke"
@@ -89,17 +90,4 @@ func AuditPage(ctx context.Context, db *gorm.DB, orgID, action string, limit, of
 		Order("audit_events.created_at DESC, audit_events.id DESC").
 		Limit(limit).Offset(offset).Scan(&rows).Error
 	return rows, total, err
-}
-
-// RecentPasswordFailures counts wrong passwords, at sign-in or on the
-// password change form, for an email or from an IP since a time: the
-// throttle of both forms.
-func RecentPasswordFailures(ctx context.Context, db *gorm.DB, email, ip string, since time.Time) (byEmail, byIP int64, err error) {
-	base := db.WithContext(ctx).Model(&AuditEvent{}).
-		Where("action IN ? AND created_at > ?", []string{ActionSignInFailure, ActionPasswordFailure}, since)
-	if err = base.Session(&gorm.Session{}).Where("target = ?", NormalizeEmail(email)).Count(&byEmail).Error; err != nil {
-		return
-	}
-	err = base.Session(&gorm.Session{}).Where("ip = ?", ip).Count(&byIP).Error
-	return
 }

@@ -16,6 +16,8 @@ type Session struct {
 	CreatedAt  time.Time
 	LastSeenAt time.Time
 	ExpiresAt  time.Time
+	UserAgent  string // as sent at sign-in, for the account's session list
+	IP         string // the client's address at sign-in
 }
 
 // SessionByID loads a session that has not expired, neither by idleness

@@ -109,6 +109,9 @@ func Config(t testing.TB, dbURL string, opts ...Option) app.Config {
 		"PARAPET_ENV":    "development",
 		"DATABASE_URL":   dbURL,
 		"SESSION_SECRET": "test-secret-test-secret-test-secret-0123456789",
+		// Redis outlives a test: each application (or cluster of
+		// instances sharing a Config) keeps its own keys.
+		"REDIS_PREFIX": "test:" + models.RandomBase62(10) + ":",
 	}
 	for _, o := range opts {
 		o(env)

@@ -13,10 +13,11 @@ import (
 	"golang.org/x/crypto/argon2"
 )
 
-// Password length rules, in characters.
+// Password length rules, in characters (ASVS 2.1.1 and 2.1.2: at least
+// 12, and at least 128 allowed).
 const (
-	MinPasswordLength = 10
-	MaxPasswordLength = 256
+	MinPasswordLength = 12
+	MaxPasswordLength = 128
 )
 
 // argon2id parameters: OWASP's minimum recommendation (19 MiB, two passes,
@@ -30,7 +31,8 @@ const (
 	argonSaltLen = 16
 )
 
-// CheckPasswordRules says what is wrong with a new password, or nil.
+// CheckPasswordRules says what is wrong with a new password, or nil: its
+// length, and whether it is one of the most common passwords (ASVS 2.1.7).
 func CheckPasswordRules(pw string) error {
 	n := utf8.RuneCountInString(pw)
 	switch {
@@ -38,6 +40,21 @@ func CheckPasswordRules(pw string) error {
 		return fmt.Errorf("the password must be at least %d characters long", MinPasswordLength)
 	case n > MaxPasswordLength:
 		return fmt.Errorf("the password must be at most %d characters long", MaxPasswordLength)
+	case IsCommonPassword(pw):
+		return errors.New("this password is one of the most common passwords, which attackers try first: choose another")
+	}
+	return nil
+}
+
+// CheckNewPassword is CheckPasswordRules for the account of email, which
+// also refuses a password containing the email's local part.
+func CheckNewPassword(pw, email string) error {
+	if err := CheckPasswordRules(pw); err != nil {
+		return err
+	}
+	local, _, _ := strings.Cut(strings.ToLower(email), "@")
+	if len(local) >= 3 && strings.Contains(strings.ToLower(pw), local) {
+		return errors.New("the password must not contain your email address's name: choose another")
 	}
 	return nil
 }

@@ -33,7 +33,7 @@ func runUserCreate(ctx context.Context, r *runner, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := auth.CheckPasswordRules(pw); err != nil {
+	if err := auth.CheckNewPassword(pw, strings.TrimSpace(*email)); err != nil {
 		return err
 	}
 	hash, err := auth.HashPassword(pw)

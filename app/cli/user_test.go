@@ -54,7 +54,7 @@ func TestUserCreate(t *testing.T) {
 func TestUserCreateRefusesBadPasswords(t *testing.T) {
 	eachDB(t, func(t *testing.T, p *parapet) {
 		for stdin, want := range map[string]string{
-			"short\n": "at least 10 characters",
+			"short\n": "at least 12 characters",
 			"":        "no password on stdin",
 			"\n":      "no password on stdin",
 		} {

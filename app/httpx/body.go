@@ -19,6 +19,13 @@ import (
 // with 413 payload_too_large, naming the limit.
 func ReadBody(c echo.Context, limit int64) ([]byte, error) {
 	r := c.Request()
+	if body, ok := c.Get(cleanBodyKey).([]byte); ok {
+		// CleanJSON has read and checked it already.
+		if int64(len(body)) > limit {
+			return nil, apierr.PayloadTooLarge(fmt.Sprintf("the request body is larger than the limit of %s", FormatBytes(limit)))
+		}
+		return body, nil
+	}
 	if r.ContentLength > limit {
 		return nil, apierr.PayloadTooLarge(fmt.Sprintf("the request body is larger than the limit of %s", FormatBytes(limit)))
 	}

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gorilla/securecookie"
@@ -22,14 +23,22 @@ import (
 	"parapet/models"
 )
 
-// CookieName is the session cookie's name.
-const CookieName = "parapet_session"
-
-// Expiry rules: a session ends after IdleTimeout without a request, and
-// AbsoluteTimeout after sign-in whatever happens.
+// CookieName is the session cookie's name over plain HTTP (development).
+// Over HTTPS it is SecureCookieName: the __Host- prefix makes the browser
+// refuse the cookie unless it is Secure, for the whole host (Path=/) and
+// without a Domain, so no subdomain or plain-HTTP page can plant or
+// overwrite it (ASVS 3.4.4). Browsers refuse __Host- cookies that are not
+// Secure, hence the plain name over HTTP.
 const (
-	IdleTimeout     = 12 * time.Hour
-	AbsoluteTimeout = 30 * 24 * time.Hour
+	CookieName       = "parapet_session"
+	SecureCookieName = "__Host-" + CookieName
+)
+
+// Expiry rules (ASVS 3.3.2): a session ends after IdleTimeout without a
+// request, and AbsoluteTimeout after sign-in whatever happens.
+const (
+	IdleTimeout     = 30 * time.Minute
+	AbsoluteTimeout = 12 * time.Hour
 	// touchEvery limits writes: last_seen_at moves at most once a minute.
 	touchEvery = time.Minute
 )
@@ -42,19 +51,32 @@ const (
 
 // Store implements sessions.Store on the sessions table.
 type Store struct {
-	db      *gorm.DB
-	codec   securecookie.Codec
-	isHTTPS func(*http.Request) bool
-	now     func() time.Time
+	db       *gorm.DB
+	codec    securecookie.Codec
+	isHTTPS  func(*http.Request) bool
+	clientIP func(*http.Request) string
+	now      func() time.Time
 }
 
 // NewStore makes the store; secret signs the cookie, isHTTPS decides the
-// cookie's Secure flag per request (directly or behind a trusted proxy).
-func NewStore(db *gorm.DB, secret []byte, isHTTPS func(*http.Request) bool) *Store {
+// cookie's Secure flag and name per request (directly or behind a trusted
+// proxy), clientIP is the address a new session records.
+func NewStore(db *gorm.DB, secret []byte, isHTTPS func(*http.Request) bool, clientIP func(*http.Request) string) *Store {
 	codec := securecookie.New(secret, nil)
 	codec.MaxAge(int(AbsoluteTimeout / time.Second))
-	return &Store{db: db, codec: codec, isHTTPS: isHTTPS, now: models.Now}
+	return &Store{db: db, codec: codec, isHTTPS: isHTTPS, clientIP: clientIP, now: models.Now}
 }
+
+// Name is the session cookie's name for this request.
+func (s *Store) Name(r *http.Request) string {
+	if s.isHTTPS(r) {
+		return SecureCookieName
+	}
+	return CookieName
+}
+
+// maxUserAgent bounds the User-Agent kept for the session list.
+const maxUserAgent = 512
 
 // Get returns the request's session, cached for the request.
 func (s *Store) Get(r *http.Request, name string) (*sessions.Session, error) {
@@ -131,7 +153,12 @@ func (s *Store) Save(r *http.Request, w http.ResponseWriter, sess *sessions.Sess
 	now := s.now()
 	if sess.ID == "" {
 		sess.ID = newToken()
-		row := &models.Session{ID: tokenHash(sess.ID), UserID: userID, Data: string(data), CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(AbsoluteTimeout)}
+		ua := strings.ToValidUTF8(r.UserAgent(), "")
+		if len(ua) > maxUserAgent {
+			ua = strings.ToValidUTF8(ua[:maxUserAgent], "")
+		}
+		row := &models.Session{ID: tokenHash(sess.ID), UserID: userID, Data: string(data), CreatedAt: now, LastSeenAt: now,
+			ExpiresAt: now.Add(AbsoluteTimeout), UserAgent: ua, IP: s.clientIP(r)}
 		if err := models.SaveSession(ctx, s.db, row); err != nil {
 			return err
 		}
@@ -161,6 +188,13 @@ func (s *Store) options(r *http.Request, maxAge time.Duration) *sessions.Options
 
 func newToken() string {
 	return models.RandomBase62(43) // about 256 bits
+}
+
+// Handle names a stored session (its id, the token's hash) on the account
+// page without showing the id itself.
+func Handle(id string) string {
+	sum := sha256.Sum256([]byte("handle|" + id))
+	return hex.EncodeToString(sum[:8])
 }
 
 // TokenHash is how a session token is stored (also the CSRF binding).

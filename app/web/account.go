@@ -1,11 +1,10 @@
 package web
 
 import (
+	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
@@ -15,14 +14,6 @@ import (
 	"parapet/app/session"
 	"parapet/models"
 	"parapet/views"
-)
-
-// Sign-in throttle: after this many failures within the window, for one
-// email or from one client IP, further attempts are refused until older
-// failures leave the window.
-const (
-	signInMaxFailures = 10
-	signInWindow      = 15 * time.Minute
 )
 
 // SignUpPage shows the sign-up form.
@@ -37,20 +28,28 @@ func (p *Pages) renderSignUp(c echo.Context, status int, f views.AuthForm) error
 	return httpx.Render(c, status, views.SignUp(httpx.Chrome(c, "Sign up"), f))
 }
 
-// SignUp creates an account and signs it in.
+// SignUp creates an account and signs it in. Sign-ups are throttled per
+// client address (SignUpLimit per SignUpWindow).
 func (p *Pages) SignUp(c echo.Context) error {
 	email := strings.TrimSpace(c.FormValue("email"))
 	password := c.FormValue("password")
 	f := views.AuthForm{Email: email, Next: localPath(c.FormValue("next"))}
+	if msg, err := p.countSignUp(c); err != nil || msg != "" {
+		if err != nil {
+			return err
+		}
+		f.Error = msg
+		return p.renderSignUp(c, http.StatusTooManyRequests, f)
+	}
 	if msg := checkEmail(email); msg != "" {
 		f.Error = msg
 		return p.renderSignUp(c, http.StatusUnprocessableEntity, f)
 	}
-	if err := auth.CheckPasswordRules(password); err != nil {
+	if err := auth.CheckNewPassword(password, email); err != nil {
 		f.Error = upperFirst(err.Error()) + "."
 		return p.renderSignUp(c, http.StatusUnprocessableEntity, f)
 	}
-	hash, err := auth.HashPassword(password)
+	hash, err := hashBounded(c, password)
 	if err != nil {
 		return err
 	}
@@ -66,7 +65,18 @@ func (p *Pages) SignUp(c echo.Context) error {
 	if err := p.startSession(c, user, ""); err != nil {
 		return err
 	}
+	p.issueDevice(c, user.Email)
 	return c.Redirect(http.StatusSeeOther, orDefault(f.Next, "/console"))
+}
+
+// hashBounded hashes a new password in one of the bounded hashing slots.
+func hashBounded(c echo.Context, password string) (string, error) {
+	release, err := auth.Acquire(c.Request().Context())
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	return auth.HashPassword(password)
 }
 
 // SignInPage shows the sign-in form.
@@ -92,10 +102,11 @@ func (p *Pages) SignIn(c echo.Context) error {
 	email := models.NormalizeEmail(c.FormValue("email"))
 	password := c.FormValue("password")
 	f := views.AuthForm{Email: email, Next: localPath(c.FormValue("next"))}
-	if msg, err := p.passwordThrottle(c, email, "sign-in attempts"); err != nil || msg != "" {
-		if err != nil {
-			return err
-		}
+	counted, msg, err := p.countAttempt(c, email, "sign-in attempts")
+	if err != nil {
+		return err
+	}
+	if msg != "" {
 		f.Error = msg
 		return p.renderSignIn(c, http.StatusTooManyRequests, f)
 	}
@@ -111,35 +122,28 @@ func (p *Pages) SignIn(c echo.Context) error {
 			user, hash = u, u.PasswordHash
 		}
 	}
-	if !auth.CheckPasswordOrDummy(hash, password) {
+	release, err := auth.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	ok := auth.CheckPasswordOrDummy(hash, password)
+	release()
+	if !ok {
 		e := &models.AuditEvent{Action: models.ActionSignInFailure, Target: email}
 		if user != nil {
 			e.ActorUserID = &user.ID
 		}
-		if err := p.audit(c, e); err != nil {
-			return err // the throttle counts these records: never skip one
-		}
+		_ = p.audit(c, e)
 		f.Error = "Wrong email or password."
 		return p.renderSignIn(c, http.StatusUnauthorized, f)
 	}
+	p.forgive(c, counted)
 	if err := p.startSession(c, user, ""); err != nil {
 		return err
 	}
+	p.issueDevice(c, user.Email)
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionSignInSuccess, Target: user.Email})
 	return c.Redirect(http.StatusSeeOther, orDefault(f.Next, "/console"))
-}
-
-// passwordThrottle returns, once wrong passwords for email or from the
-// client's IP reached signInMaxFailures within signInWindow, the message
-// that refuses the attempt (what names the attempts), and sets
-// Retry-After; otherwise "".
-func (p *Pages) passwordThrottle(c echo.Context, email, what string) (string, error) {
-	byEmail, byIP, err := models.RecentPasswordFailures(c.Request().Context(), p.DB.DB, email, c.RealIP(), models.Now().Add(-signInWindow))
-	if err != nil || byEmail < signInMaxFailures && byIP < signInMaxFailures {
-		return "", err
-	}
-	c.Response().Header().Set("Retry-After", fmt.Sprint(int(signInWindow/time.Second)))
-	return fmt.Sprintf("Too many failed %s. Wait %d minutes and try again.", what, int(signInWindow/time.Minute)), nil
 }
 
 // startSession ends the visitor's old session, if any, and begins a new
@@ -162,12 +166,17 @@ func (p *Pages) startSession(c echo.Context, user *models.User, orgID string) er
 			orgID = orgs[0].ID
 		}
 	}
-	// Sign-in is also when dead sessions are swept, so the table holds
-	// only sessions that can still be used, without a background job.
+	// Sign-in is also when dead sessions and ended throttle windows are
+	// swept, so the tables hold only live rows, without a background job.
 	if err := models.DeleteExpiredSessions(r.Context(), p.DB.DB, models.Now(), session.IdleTimeout); err != nil {
 		return err
 	}
-	sess := sessions.NewSession(p.Sessions, session.CookieName)
+	if s, ok := p.Throttle.(interface{ Sweep(context.Context) error }); ok {
+		if err := s.Sweep(r.Context()); err != nil {
+			return err
+		}
+	}
+	sess := sessions.NewSession(p.Sessions, p.Sessions.Name(r))
 	sess.Values[session.KeyUserID] = user.ID
 	if orgID != "" {
 		sess.Values[session.KeyOrgID] = orgID

@@ -45,7 +45,7 @@ func CurrentOf(c echo.Context) *Current {
 func (p *Pages) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		sess, err := p.Sessions.Get(r, session.CookieName)
+		sess, err := p.Sessions.Get(r, p.Sessions.Name(r))
 		if err != nil {
 			return err
 		}

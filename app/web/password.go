@@ -12,16 +12,26 @@ import (
 	"parapet/views/paths"
 )
 
-// AccountPage shows the signed-in account and its password form.
+// AccountPage shows the signed-in account, its sessions and its password
+// form.
 func (p *Pages) AccountPage(c echo.Context) error {
 	d := views.AccountData{Email: CurrentOf(c).User.Email}
-	if c.QueryParam("changed") == "1" {
-		d.Flash = "Your password is changed. Every other session of this account is signed out."
+	switch {
+	case c.QueryParam("changed") == "1":
+		d.Flash = "Your password is changed. Every other session of this account is signed out, and a notice was sent to your email address."
+	case c.QueryParam("ended") == "1":
+		d.Flash = "The session is ended."
+	case c.QueryParam("ended") != "":
+		d.Flash = "Every other session is ended."
 	}
 	return p.renderAccount(c, http.StatusOK, d)
 }
 
 func (p *Pages) renderAccount(c echo.Context, status int, d views.AccountData) error {
+	var err error
+	if d.Sessions, err = p.sessionRows(c); err != nil {
+		return err
+	}
 	ch := httpx.Chrome(c, "Account")
 	ch.Nav, ch.Flash = "console", d.Flash
 	return httpx.Render(c, status, views.Account(ch, d))
@@ -40,19 +50,25 @@ func (p *Pages) ChangePassword(c echo.Context) error {
 		return p.renderAccount(c, status, views.AccountData{Email: user.Email, Error: msg})
 	}
 
-	if msg, err := p.passwordThrottle(c, user.Email, "password attempts"); err != nil || msg != "" {
-		if err != nil {
-			return err
-		}
+	counted, msg, err := p.countAttempt(c, user.Email, "password attempts")
+	if err != nil {
+		return err
+	}
+	if msg != "" {
 		return fail(http.StatusTooManyRequests, msg)
 	}
-	if ok, err := auth.CheckPassword(user.PasswordHash, current); err != nil || !ok {
-		if err := p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionPasswordFailure, Target: user.Email, OrgID: orgIDOf(cur)}); err != nil {
-			return err // the throttle counts these records: never skip one
-		}
+	release, err := auth.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	ok, err := auth.CheckPassword(user.PasswordHash, current)
+	release()
+	if err != nil || !ok {
+		_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionPasswordFailure, Target: user.Email, OrgID: orgIDOf(cur)})
 		return fail(http.StatusUnauthorized, "Your current password is not right.")
 	}
-	switch err := auth.CheckPasswordRules(next); {
+	p.forgive(c, counted)
+	switch err := auth.CheckNewPassword(next, user.Email); {
 	case err != nil:
 		return fail(http.StatusUnprocessableEntity, upperFirst(err.Error())+".")
 	case next != again:
@@ -60,7 +76,7 @@ func (p *Pages) ChangePassword(c echo.Context) error {
 	case next == current:
 		return fail(http.StatusUnprocessableEntity, "The new password is the current one. Choose another.")
 	}
-	hash, err := auth.HashPassword(next)
+	hash, err := hashBounded(c, next)
 	if err != nil {
 		return err
 	}
@@ -68,6 +84,9 @@ func (p *Pages) ChangePassword(c echo.Context) error {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionPasswordChange, Target: user.Email, OrgID: orgIDOf(cur)})
+	p.notify(c, user.Email, "Your Parapet password was changed",
+		"The password of your Parapet account "+user.Email+" was changed, and every other session of the account was signed out.\n\n"+
+			"If this was not you, reset your password at once and tell your organization's owner.")
 	orgID := ""
 	if cur.Org != nil {
 		orgID = cur.Org.ID

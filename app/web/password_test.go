@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"parapet/app/apptest"
 	"parapet/models"
@@ -32,7 +33,7 @@ func TestChangePassword(t *testing.T) {
 			status                           int
 		}{
 			{"wrong current password", "not my password", newPassword, newPassword, "current password is not right", 401},
-			{"too short", apptest.TestPassword, "short", "short", "at least 10 characters", 422},
+			{"too short", apptest.TestPassword, "short", "short", "at least 12 characters", 422},
 			{"confirmation differs", apptest.TestPassword, newPassword, newPassword + "!", "differ", 422},
 			{"same as before", apptest.TestPassword, apptest.TestPassword, apptest.TestPassword, "is the current one", 422},
 		} {
@@ -73,8 +74,8 @@ func TestChangePassword(t *testing.T) {
 	})
 }
 
-// Wrong current passwords count against the sign-in throttle: the form is
-// no way around it.
+// Wrong current passwords count against the sign-in throttle of this
+// browser (its device allowance): the form is no way around it.
 func TestChangePasswordThrottled(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
 	c := env.Client()
@@ -88,7 +89,32 @@ func TestChangePasswordThrottled(t *testing.T) {
 	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" {
 		t.Errorf("after 10 wrong passwords: %d", res.StatusCode)
 	}
-	if res := env.Client().SignIn("guess@example.com", apptest.TestPassword); res.StatusCode != 429 {
+	if res := c.PostForm("/console/signin", url.Values{"_csrf": {c.CSRF("/console/account")}, "email": {"guess@example.com"},
+		"password": {apptest.TestPassword}}); res.StatusCode != 429 {
 		t.Errorf("sign in after 10 wrong passwords on the change form: %d", res.StatusCode)
+	}
+}
+
+// A password change is mailed to the account's address (through the log
+// without SMTP_URL) and the page says every other session is signed out.
+func TestChangePasswordNotice(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	c := env.Client()
+	c.SignUp("notice@example.com")
+	res := c.Submit("/console/account", "/console/account/password", url.Values{"current_password": {apptest.TestPassword},
+		"new_password": {"a fresh long passphrase"}, "confirm_password": {"a fresh long passphrase"}})
+	if res.StatusCode != 303 {
+		t.Fatalf("change: %d", res.StatusCode)
+	}
+	page := c.Get(res.Header.Get("Location"))
+	if !strings.Contains(page.Body, "Every other session of this account is signed out") {
+		t.Error("no notice on the page after the change")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(env.Logs.String(), "Your Parapet password was changed") || !strings.Contains(env.Logs.String(), "to=notice@example.com") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no notice mailed:\n%s", env.Logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -53,11 +54,37 @@ func productForm(c echo.Context) models.ProductChange {
 		Category: field("category"), PlatformPillar: field("platform_pillar"), Lifecycle: field("lifecycle"), URL: field("url")}
 }
 
+// checkProductURL says what is wrong with a product's address, or "": it
+// must be an absolute http(s) URL with a host, or a path on this site. A
+// product's URL becomes a link on our pages and in the API, so
+// javascript:, data:, protocol-relative (//host) and anything with spaces
+// or control characters are refused.
+func checkProductURL(raw string) string {
+	const msg = "The URL must be an http:// or https:// address, such as https://example.com/tool, or a path on this site starting with /."
+	if raw == "" || strings.ContainsFunc(raw, func(r rune) bool { return r <= ' ' || r == 0x7f || r == '\\' }) {
+		return msg
+	}
+	if strings.HasPrefix(raw, "/") {
+		if strings.HasPrefix(raw, "//") {
+			return msg
+		}
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return msg
+	}
+	return ""
+}
+
 // CreateProduct adds a product to the registry.
 func (p *Pages) CreateProduct(c echo.Context) error {
 	ch := productForm(c)
 	pr := &models.Product{Slug: strings.TrimSpace(c.FormValue("slug")), Name: *ch.Name, Tagline: *ch.Tagline, Description: *ch.Description,
 		Category: *ch.Category, PlatformPillar: *ch.PlatformPillar, Lifecycle: *ch.Lifecycle, URL: *ch.URL}
+	if msg := checkProductURL(pr.URL); msg != "" {
+		return p.renderProducts(c, http.StatusUnprocessableEntity, views.ProductsData{Error: msg, Draft: *pr})
+	}
 	if err := models.CreateProduct(c.Request().Context(), p.DB.DB, pr); err != nil {
 		if models.IsProductError(err) {
 			return p.renderProducts(c, http.StatusUnprocessableEntity, views.ProductsData{Error: upperFirst(err.Error()) + ".", Draft: *pr})
@@ -75,7 +102,11 @@ func (p *Pages) UpdateProduct(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	after, err := models.UpdateProduct(c.Request().Context(), p.DB.DB, slug, productForm(c))
+	ch := productForm(c)
+	if msg := checkProductURL(*ch.URL); msg != "" {
+		return p.renderProducts(c, http.StatusUnprocessableEntity, views.ProductsData{Error: msg})
+	}
+	after, err := models.UpdateProduct(c.Request().Context(), p.DB.DB, slug, ch)
 	if err != nil {
 		if models.IsProductError(err) {
 			return p.renderProducts(c, http.StatusUnprocessableEntity, views.ProductsData{Error: upperFirst(err.Error()) + "."})

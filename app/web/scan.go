@@ -14,6 +14,7 @@ import (
 
 	"parapet/app/httpx"
 	"parapet/app/scan"
+	"parapet/app/textenc"
 	"parapet/views"
 	"parapet/views/paths"
 )
@@ -113,17 +114,19 @@ func readScanInput(c echo.Context) (scanInput, *views.ScanReport, error) {
 }
 
 // fileWins decides between the pasted text and a chosen file. The page's
-// script copies a chosen file into the textarea, so both usually arrive:
-// the file is scanned when the text is empty, is the file's text, or is
-// what a browser makes of a UTF-16 file read as UTF-8 (it holds NUL
-// characters, which JSON and YAML text cannot); otherwise the text was
-// edited after the file was chosen, and the text is scanned.
+// script copies a chosen file into the textarea, decoded as textenc
+// decodes it, so both usually arrive: the file is scanned when the text is
+// empty or is the file's text; otherwise the text was edited after the
+// file was chosen, and the text is scanned.
 func fileWins(text, file []byte) bool {
-	if len(bytes.TrimSpace(text)) == 0 || bytes.IndexByte(text, 0) >= 0 {
+	if len(bytes.TrimSpace(text)) == 0 {
 		return true
 	}
-	file = bytes.TrimPrefix(file, []byte{0xEF, 0xBB, 0xBF})
-	return bytes.Equal(text, bytes.ReplaceAll(file, []byte("\r\n"), []byte("\n")))
+	decoded, err := textenc.Decode(file)
+	if err != nil {
+		return true // the scanner explains the file's problem
+	}
+	return bytes.Equal(bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n")), bytes.ReplaceAll(decoded, []byte("\r\n"), []byte("\n")))
 }
 
 // uploadedFile returns the bytes and name of a non-empty file posted as

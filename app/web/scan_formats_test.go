@@ -77,14 +77,14 @@ func TestScanPageFormats(t *testing.T) {
 		}
 
 		// A YAML template saved as UTF-16 by a Windows editor, chosen as a
-		// file: the script's garbled copy in the textarea is ignored.
+		// file: the script decodes it into the textarea as the server reads
+		// the file; the file's own bytes are what is scanned.
 		yaml := string(scanFixture(t, "template.yaml"))
 		file := []byte{0xFF, 0xFE}
 		for _, u := range utf16.Encode([]rune(yaml)) {
 			file = append(file, byte(u), byte(u>>8))
 		}
-		garbled := "\uFFFD\uFFFD" + strings.ReplaceAll(yaml, "", "\x00")
-		doc = scanUpload(t, c, token, garbled, "stack.yaml", file)
+		doc = scanUpload(t, c, token, yaml, "stack.yaml", file)
 		if got := strings.Join(strings.Fields(doc.Find("[data-testid=scan-format]").Text()), " "); got != "Format: CloudFormation template (YAML) · file stack.yaml" {
 			t.Errorf("format %q", got)
 		}

@@ -13,7 +13,9 @@ import (
 
 	"parapet/app/httpx"
 	"parapet/app/keys"
+	"parapet/app/mail"
 	"parapet/app/session"
+	"parapet/app/throttle"
 	"parapet/models"
 	"parapet/views"
 )
@@ -31,6 +33,13 @@ type Deps struct {
 	// the public API stops serving its cached registry.
 	OnProductChange func()
 	Gateway         GatewayDeps
+	// Throttle counts sign-in and sign-up attempts (Redis or the database).
+	Throttle throttle.Counter
+	// Mail sends notices of credential changes.
+	Mail mail.Mailer
+	// PublicURL is our origin for the CSRF origin check ("" = the
+	// request's own scheme and host).
+	PublicURL string
 }
 
 // Pages serves the browser routes.

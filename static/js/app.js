@@ -83,8 +83,14 @@
       if (note) note.textContent = file.name + " is too large: the limit is " + zone.dataset.maxLabel + ".";
       return;
     }
-    file.text().then(function (text) {
-      target.value = text;
+    // Decode as the server does: UTF-16 with a byte-order mark (what
+    // Windows PowerShell writes) as UTF-16, anything else as UTF-8, so the
+    // textarea shows the text rather than NUL bytes the server refuses.
+    file.arrayBuffer().then(function (buf) {
+      var b = new Uint8Array(buf), enc = "utf-8";
+      if (b[0] === 0xff && b[1] === 0xfe) enc = "utf-16le";
+      else if (b[0] === 0xfe && b[1] === 0xff) enc = "utf-16be";
+      target.value = new TextDecoder(enc).decode(b);
       if (note) note.textContent = "Loaded " + file.name + ".";
     });
   }

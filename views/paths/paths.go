@@ -7,32 +7,38 @@ import "net/url"
 
 // The pages and forms.
 const (
-	Home            = "/"
-	Docs            = "/docs"
-	OpenAPI         = "/openapi.json"
-	Console         = "/console"
-	SignUp          = "/console/signup"
-	SignIn          = "/console/signin"
-	SignOut         = "/console/signout"
-	Orgs            = "/console/orgs"
-	SwitchOrg       = "/console/orgs/switch"
-	Keys            = "/console/keys"
-	Usage           = "/console/usage"
-	Audit           = "/console/audit"
-	Account         = "/console/account"
-	ChangePassword  = "/console/account/password"
-	Products        = "/console/products"
-	LogAnalyzer     = "/logs/app"
-	LogCompare      = "/logs/app/compare"
-	ConfigScanner   = "/scan/app"
-	Playground      = "/gateway/app"
-	PlaygroundChat  = "/gateway/app/chat"
-	AccountChanged  = Account + "?changed=1"
-	GatewayCallsLog = Audit + "?action=gateway.call"
+	Home             = "/"
+	Docs             = "/docs"
+	OpenAPI          = "/openapi.json"
+	Console          = "/console"
+	SignUp           = "/console/signup"
+	SignIn           = "/console/signin"
+	SignOut          = "/console/signout"
+	Orgs             = "/console/orgs"
+	SwitchOrg        = "/console/orgs/switch"
+	Keys             = "/console/keys"
+	Usage            = "/console/usage"
+	Audit            = "/console/audit"
+	Account          = "/console/account"
+	ChangePassword   = "/console/account/password"
+	EndOtherSessions = "/console/account/sessions/end-others"
+	Products         = "/console/products"
+	LogAnalyzer      = "/logs/app"
+	LogCompare       = "/logs/app/compare"
+	ConfigScanner    = "/scan/app"
+	Playground       = "/gateway/app"
+	PlaygroundChat   = "/gateway/app/chat"
+	AccountChanged   = Account + "?changed=1"
+	GatewayCallsLog  = Audit + "?action=gateway.call"
 )
 
 // RevokeKey is the form that revokes the API key id.
 func RevokeKey(id string) string { return Keys + "/" + url.PathEscape(id) + "/revoke" }
+
+// EndSession is the form that ends the session handle names.
+func EndSession(handle string) string {
+	return Account + "/sessions/" + url.PathEscape(handle) + "/end"
+}
 
 // Product is the form that updates the product slug.
 func Product(slug string) string { return Products + "/" + url.PathEscape(slug) }

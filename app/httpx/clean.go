@@ -1,0 +1,139 @@
+package httpx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/apierr"
+	"parapet/app/textenc"
+)
+
+// maxJSONDepth bounds the nesting of a JSON body the check walks; no
+// request of ours nests deeper than a few levels.
+const maxJSONDepth = 200
+
+const cleanBodyKey = "httpx.clean_body"
+
+// CleanJSON checks every JSON request body before its handler runs: the
+// charset must be UTF-8 (else 415), the body valid UTF-8 (or UTF-16 with a
+// byte-order mark, as files are saved on Windows), no string may
+// hold a NUL character and no object may repeat a key (else 400
+// invalid_request, naming where). Go's decoder would quietly replace bad
+// bytes and keep the last of two keys; an attacker could then show one
+// value to a check and another to the code that acts. The body read here
+// is handed to ReadBody, not read twice. Mount it after LimitBody.
+func CleanJSON(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		mt, params, err := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
+		if Oversized(c) > 0 || err != nil || (mt != echo.MIMEApplicationJSON && !strings.HasSuffix(mt, "+json")) {
+			return next(c)
+		}
+		if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
+			return apierr.UnsupportedMediaType("JSON must be sent as UTF-8 (charset=utf-8), not " + cs)
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			var mb *http.MaxBytesError
+			if errors.As(err, &mb) {
+				return err
+			}
+			return apierr.InvalidRequest("could not read the request body: %v", err)
+		}
+		// A file saved with a byte-order mark (UTF-16 from Windows tools)
+		// is checked as the text it holds; its handler decodes it the same
+		// way (textenc).
+		text, err := textenc.Decode(body)
+		if err != nil {
+			return apierr.InvalidRequest("%v", err)
+		}
+		if err := checkJSONText(text); err != nil {
+			return err
+		}
+		c.Set(cleanBodyKey, body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		return next(c)
+	}
+}
+
+// checkJSONText walks body's tokens. Syntax errors are left to the
+// handler's decoder, which explains them with a line and column.
+func checkJSONText(body []byte) error {
+	if !utf8.Valid(body) {
+		return apierr.InvalidRequest("the request body is not valid UTF-8: send JSON encoded as UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	type frame struct {
+		object  bool
+		keys    map[string]struct{}
+		wantKey bool
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // io.EOF, or a syntax error for the handler to explain
+		}
+		top := (*frame)(nil)
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{', '[':
+				if len(stack) >= maxJSONDepth {
+					return apierr.InvalidRequest("the JSON body is nested more than %d levels deep", maxJSONDepth)
+				}
+				if top != nil && top.object {
+					top.wantKey = true
+				}
+				stack = append(stack, &frame{object: v == '{', keys: map[string]struct{}{}, wantKey: v == '{'})
+			default:
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		case string:
+			if strings.IndexByte(v, 0) >= 0 {
+				return apierr.InvalidRequest("a JSON string holds a NUL character (\\u0000), which is not accepted")
+			}
+			if top != nil && top.object && top.wantKey {
+				if _, dup := top.keys[v]; dup {
+					return apierr.InvalidRequest("the JSON object repeats the key %q: send each key once", v)
+				}
+				top.keys[v] = struct{}{}
+				top.wantKey = false
+				continue
+			}
+		}
+		if top != nil && top.object {
+			top.wantKey = true
+		}
+	}
+}
+
+// CheckFormText refuses a form whose field names or values hold a NUL
+// byte or invalid UTF-8, naming the field: such text is never meant, and
+// stored it would break whatever reads it later.
+func CheckFormText(r *http.Request) error {
+	for name, values := range r.PostForm {
+		for _, v := range append([]string{name}, values...) {
+			if strings.IndexByte(v, 0) >= 0 {
+				return echo.NewHTTPError(http.StatusBadRequest, "The form field “"+strings.ToValidUTF8(name, "?")+"” contains a NUL byte. Remove it and send the form again.")
+			}
+			if !utf8.ValidString(v) {
+				return echo.NewHTTPError(http.StatusBadRequest, "The form field “"+strings.ToValidUTF8(name, "?")+"” is not valid UTF-8 text. Send it as UTF-8.")
+			}
+		}
+	}
+	return nil
+}

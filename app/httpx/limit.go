@@ -1,0 +1,96 @@
+package httpx
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/apierr"
+)
+
+// A refused body is drained, up to MaxDrainBytes and for at most
+// drainTimeout, before the 413 is written: a client that sends its whole
+// body before reading (most do) then reads the answer instead of a
+// connection reset. Past the bound the connection is closed.
+const (
+	MaxDrainBytes = 32 << 20
+	drainTimeout  = 10 * time.Second
+)
+
+// LimitBody holds the request body to limit bytes before any middleware
+// or handler parses it: a declared Content-Length over the limit is
+// refused at once with 413, a body that turns out longer when read fails
+// the read, and the handler's 413 goes out after the rest is drained.
+func LimitBody(limit int64) echo.MiddlewareFunc { return limitBody(limit, false) }
+
+// LimitBodyExplained is LimitBody for routes whose handler explains an
+// oversized body in its own words (the tools name their input limits):
+// a declared Content-Length over the limit is drained, and the handler
+// runs with an empty body and the declared length, which it checks.
+// Oversized reports such a request to the middlewares in between.
+func LimitBodyExplained(limit int64) echo.MiddlewareFunc { return limitBody(limit, true) }
+
+const oversizedKey = "httpx.oversized"
+
+// Oversized returns the limit a drained, oversized body was over (0 when
+// the body is within its limit).
+func Oversized(c echo.Context) int64 {
+	n, _ := c.Get(oversizedKey).(int64)
+	return n
+}
+
+func limitBody(limit int64, explained bool) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			r := c.Request()
+			if r.Body == nil || r.Body == http.NoBody {
+				return next(c)
+			}
+			body := r.Body
+			if r.ContentLength > limit {
+				drain(c, body)
+				if explained {
+					c.Set(oversizedKey, limit)
+					r.Body = http.NoBody
+					return next(c)
+				}
+				return apierr.PayloadTooLarge(fmt.Sprintf("the request body is larger than the limit of %s", FormatBytes(limit)))
+			}
+			r.Body = http.MaxBytesReader(c.Response(), body, limit)
+			err := next(c)
+			if isTooLarge(err) {
+				drain(c, body)
+			}
+			return err
+		}
+	}
+}
+
+// drain reads what is left of body, bounded in bytes and time. A client
+// that waits for 100 Continue has sent nothing: it is told to stop instead.
+func drain(c echo.Context, body io.ReadCloser) {
+	if c.Request().Header.Get("Expect") == "100-continue" {
+		c.Response().Header().Set(echo.HeaderConnection, "close")
+		return
+	}
+	rc := http.NewResponseController(c.Response())
+	_ = rc.SetReadDeadline(time.Now().Add(drainTimeout))
+	n, err := io.CopyN(io.Discard, body, MaxDrainBytes)
+	_ = rc.SetReadDeadline(time.Time{})
+	if n == MaxDrainBytes || err != nil && err != io.EOF {
+		c.Response().Header().Set(echo.HeaderConnection, "close")
+	}
+}
+
+func isTooLarge(err error) bool {
+	var ae *apierr.Error
+	var he *echo.HTTPError
+	var mb *http.MaxBytesError
+	return errors.As(err, &mb) ||
+		errors.As(err, &ae) && ae.Status == http.StatusRequestEntityTooLarge ||
+		errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge
+}

@@ -1,0 +1,58 @@
+package app
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// headAsGet answers HEAD wherever GET is routed (Echo routes HEAD
+// nowhere by itself). Mounted with e.Pre, before routing: the request is
+// routed and handled as a GET whose body writes are dropped, and is a HEAD
+// again before net/http finishes the response, so the client gets the
+// GET's status and headers without a body.
+func headAsGet(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.Method != http.MethodHead {
+			return next(c)
+		}
+		r.Method = http.MethodGet
+		defer func() { r.Method = http.MethodHead }()
+		res := c.Response()
+		res.Writer = headWriter{res.Writer}
+		err := next(c)
+		if err != nil {
+			// Write the error response now, while the request is a GET for
+			// the error handler too.
+			c.Error(err)
+		}
+		return nil
+	}
+}
+
+// headWriter drops the body of a HEAD response.
+type headWriter struct{ http.ResponseWriter }
+
+func (w headWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+func (w headWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// redirectToHTTPS sends a plain-HTTP request to the same path on
+// PUBLIC_URL when that is https (308 keeps the method and body). Whether a
+// request came over HTTPS honours TRUST_PROXY: only a trusted proxy's
+// X-Forwarded-Proto counts. routes.go leaves it off the operators'
+// endpoints, which answer on either for probes inside the platform. HSTS
+// (securityHeaders) then keeps browsers on HTTPS.
+func (a *App) redirectToHTTPS(next echo.HandlerFunc) echo.HandlerFunc {
+	if !strings.HasPrefix(a.cfg.PublicURL, "https://") {
+		return next
+	}
+	return func(c echo.Context) error {
+		if a.isHTTPS(c) {
+			return next(c)
+		}
+		return c.Redirect(http.StatusPermanentRedirect, a.cfg.PublicURL+c.Request().URL.RequestURI())
+	}
+}

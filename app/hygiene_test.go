@@ -1,0 +1,75 @@
+package app_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"parapet/app/apptest"
+)
+
+// HEAD works wherever GET does: same status and headers, no body.
+func TestHeadWhereverGet(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	s := env.Seed(t, "head@example.com")
+	c := env.Client()
+	c.SignIn(s.Email, apptest.TestPassword)
+	for _, path := range []string{"/", "/docs", "/openapi.json", "/v1/health", "/static/css/app.css", "/console", "/console/keys", "/logs/app", "/nope"} {
+		get := c.Get(path)
+		head := c.Do(http.MethodHead, path, "")
+		if head.StatusCode != get.StatusCode || head.Body != "" || head.Header.Get("Content-Type") != get.Header.Get("Content-Type") {
+			t.Errorf("HEAD %s: %d %q with %d body bytes; GET: %d %q", path, head.StatusCode, head.Header.Get("Content-Type"), len(head.Body),
+				get.StatusCode, get.Header.Get("Content-Type"))
+		}
+	}
+	if res := c.Do(http.MethodHead, "/v1/products", "", "Authorization", "Bearer "+s.Key); res.StatusCode != 200 || res.Body != "" {
+		t.Errorf("HEAD /v1/products with a key: %d", res.StatusCode)
+	}
+}
+
+// Every page of a signed-in browser, and the response that shows a new
+// key, is Cache-Control: no-store.
+func TestNoStoreWhenSignedIn(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	c := env.Client()
+	c.SignUp("cache@example.com")
+	c.CreateOrg("Cache Org")
+	for _, path := range []string{"/", "/docs", "/console", "/console/keys", "/console/account", "/console/audit", "/console/usage", "/logs/app", "/scan/app", "/gateway/app"} {
+		res := c.Get(path)
+		if cc := res.Header.Get("Cache-Control"); !strings.Contains(cc, "no-store") {
+			t.Errorf("GET %s signed in: Cache-Control %q, want no-store", path, cc)
+		}
+	}
+	res := c.Submit("/console/keys", "/console/keys", url.Values{"name": {"shown once"}})
+	if res.StatusCode != 201 || !strings.Contains(res.Header.Get("Cache-Control"), "no-store") {
+		t.Errorf("the page showing a new key: %d, Cache-Control %q", res.StatusCode, res.Header.Get("Cache-Control"))
+	}
+}
+
+// With an https PUBLIC_URL, plain HTTP is redirected there (308) and HTTPS
+// responses carry HSTS; X-Forwarded-Proto counts only with TRUST_PROXY.
+func TestHTTPSRedirectAndHSTS(t *testing.T) {
+	for _, trust := range []bool{true, false} {
+		opts := []apptest.Option{apptest.WithEnv("PUBLIC_URL", "https://parapet.example")}
+		if trust {
+			opts = append(opts, apptest.WithEnv("TRUST_PROXY", "true"))
+		}
+		env := apptest.New(t, apptest.Databases(t)[0], opts...)
+		c := env.Client()
+		res := c.Get("/docs?x=1")
+		if res.StatusCode != 308 || res.Header.Get("Location") != "https://parapet.example/docs?x=1" {
+			t.Errorf("trust=%v, plain http: %d to %q, want 308 to https://parapet.example/docs?x=1", trust, res.StatusCode, res.Header.Get("Location"))
+		}
+		res = c.Get("/docs", "X-Forwarded-Proto", "https")
+		if trust && (res.StatusCode != 200 || !strings.Contains(res.Header.Get("Strict-Transport-Security"), "max-age=")) {
+			t.Errorf("https through a trusted proxy: %d, HSTS %q", res.StatusCode, res.Header.Get("Strict-Transport-Security"))
+		}
+		if !trust && res.StatusCode != 308 {
+			t.Errorf("X-Forwarded-Proto from an untrusted client: %d, want 308", res.StatusCode)
+		}
+		if res := c.Get("/v1/health"); res.StatusCode != 200 {
+			t.Errorf("health over plain http: %d", res.StatusCode)
+		}
+	}
+}

@@ -1,0 +1,323 @@
+package app_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests run the real server binary, so that memory is measured on
+// a process of its own: peak RSS (VmHWM) from /proc. They take a few
+// seconds each and are skipped under -short.
+
+// buildServer builds the parapet binary once per test run.
+var buildServer = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "parapet-bin-*")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "parapet")
+	out, err := exec.Command("go", "build", "-o", bin, "parapet").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func serverBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts the real server: skipped under -short")
+	}
+	bin, err := buildServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// server is one running server process on a fresh SQLite database.
+type server struct {
+	cmd  *exec.Cmd
+	url  string
+	env  []string
+	bin  string
+	logs *bytes.Buffer
+}
+
+func startServer(t *testing.T, bin string, setup func(s *server), extraEnv ...string) *server {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	s := &server{bin: bin, url: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &bytes.Buffer{}}
+	s.env = append(os.Environ(), "PARAPET_ENV=development", "PORT="+strconv.Itoa(port),
+		"DATABASE_URL=sqlite:"+filepath.Join(t.TempDir(), "parapet.db"), "SESSION_SECRET="+strings.Repeat("m", 40),
+		"REDIS_URL=", "PUBLIC_URL=", "TRUST_PROXY=false")
+	s.env = append(s.env, extraEnv...)
+	s.run(t, "", "migrate")
+	if setup != nil {
+		setup(s)
+	}
+	s.cmd = exec.Command(bin, "serve")
+	s.cmd.Env = s.env
+	s.cmd.Stdout, s.cmd.Stderr = io.Discard, s.logs
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = s.cmd.Process.Signal(syscall.SIGTERM)
+		_ = s.cmd.Wait()
+	})
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		res, err := http.Get(s.url + "/v1/health")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server did not come up: %v\n%s", err, s.logs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// run runs a command of the binary on the server's database.
+func (s *server) run(t *testing.T, stdin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(s.bin, args...)
+	cmd.Env = s.env
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("parapet %v: %v", args, err)
+	}
+	return string(out)
+}
+
+// peakRSS is the process's peak resident memory so far.
+func (s *server) peakRSS(t *testing.T) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`VmHWM:\s+(\d+) kB`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("no VmHWM in /proc status")
+	}
+	kb, _ := strconv.ParseInt(string(m[1]), 10, 64)
+	return kb << 10
+}
+
+// parallel runs n requests at once and counts their statuses; a transport
+// error (a reset, a refused connection) counts as status 0.
+func parallel(n int, do func(i int) (int, error)) map[int]int {
+	var mu sync.Mutex
+	counts := map[int]int{}
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			status, err := do(i)
+			if err != nil {
+				status = 0
+			}
+			mu.Lock()
+			counts[status]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	return counts
+}
+
+func onlyStatuses(t *testing.T, counts map[int]int, allowed ...int) {
+	t.Helper()
+	for s, n := range counts {
+		if !containsInt(allowed, s) {
+			t.Errorf("%d responses with status %d (0: no response); want only %v: all %v", n, s, allowed, counts)
+		}
+	}
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}
+
+const mib = 1 << 20
+
+// 60 parallel anonymous sign-ups: hashing is bounded and sign-ups are
+// throttled per address, so memory stays under 400 MiB.
+func TestServerMemoryUnderParallelSignUps(t *testing.T) {
+	s := startServer(t, serverBinary(t), nil)
+	counts := parallel(60, func(i int) (int, error) {
+		jar, _ := cookiejar.New(nil)
+		c := &http.Client{Jar: jar, Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		res, err := c.Get(s.url + "/console/signup")
+		if err != nil {
+			return 0, err
+		}
+		page, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		tok := regexp.MustCompile(`name="_csrf" value="([^"]+)"`).FindSubmatch(page)
+		if tok == nil {
+			return 0, fmt.Errorf("no token")
+		}
+		res, err = c.PostForm(s.url+"/console/signup", url.Values{"_csrf": {string(tok[1])}, "email": {fmt.Sprintf("load%d@example.com", i)},
+			"password": {"a long load-test passphrase"}})
+		if err != nil {
+			return 0, err
+		}
+		res.Body.Close()
+		return res.StatusCode, nil
+	})
+	onlyStatuses(t, counts, 303, 429, 503)
+	if counts[303] == 0 || counts[429] == 0 {
+		t.Errorf("statuses %v: want some sign-ups and some refused by the throttle", counts)
+	}
+	if peak := s.peakRSS(t); peak >= 400*mib {
+		t.Errorf("peak RSS %d MiB under 60 parallel sign-ups, want < 400 MiB", peak/mib)
+	} else {
+		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, counts)
+	}
+}
+
+// 12 parallel 20 MiB sign-in forms are refused (413) before anything reads
+// them, and the client reads the answer.
+func TestServerMemoryUnderHugeSignInForms(t *testing.T) {
+	s := startServer(t, serverBinary(t), nil)
+	body := "email=a%40b.co&password=" + strings.Repeat("p", 20*mib)
+	counts := parallel(12, func(int) (int, error) {
+		res, err := http.Post(s.url+"/console/signin", "application/x-www-form-urlencoded", strings.NewReader(body))
+		if err != nil {
+			return 0, err
+		}
+		res.Body.Close()
+		return res.StatusCode, nil
+	})
+	onlyStatuses(t, counts, 413, 429, 503)
+	if peak := s.peakRSS(t); peak >= 400*mib {
+		t.Errorf("peak RSS %d MiB under 12 parallel 20 MiB sign-in forms, want < 400 MiB", peak/mib)
+	} else {
+		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, counts)
+	}
+}
+
+// 8 parallel 9 MiB log analyses through the API: the analysis pool keeps
+// the process under 1.2 GiB; each is answered 200, 429 or 503, never a
+// crash or a reset.
+func TestServerMemoryUnderParallelAnalyses(t *testing.T) {
+	var key string
+	s := startServer(t, serverBinary(t), func(s *server) {
+		s.run(t, "a long load-test passphrase\n", "user", "create", "--email", "analyst@example.com")
+		s.run(t, "", "org", "create", "--name", "Load", "--owner", "analyst@example.com")
+		var k struct {
+			Key string `json:"key"`
+		}
+		if err := json.Unmarshal([]byte(s.run(t, "", "key", "create", "--org", "load", "--name", "load", "--json")), &k); err != nil || k.Key == "" {
+			t.Fatalf("key create: %v", err)
+		}
+		key = k.Key
+	})
+	log := analysisLog(9 * mib)
+	counts := parallel(8, func(int) (int, error) {
+		req, _ := http.NewRequest("POST", s.url+"/logs/v1/analyze", strings.NewReader(log))
+		req.Header.Set("Content-Type", "text/plain")
+		req.Header.Set("Authorization", "Bearer "+key)
+		res, err := (&http.Client{Timeout: 60 * time.Second}).Do(req)
+		if err != nil {
+			return 0, err
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.StatusCode, nil
+	})
+	onlyStatuses(t, counts, 200, 429, 503)
+	if counts[200] == 0 {
+		t.Errorf("statuses %v: no analysis was done", counts)
+	}
+	if s.cmd.ProcessState != nil {
+		t.Fatalf("the server exited: %s", s.logs)
+	}
+	if peak := s.peakRSS(t); peak >= 1229*mib {
+		t.Errorf("peak RSS %d MiB under 8 parallel 9 MiB analyses, want < 1.2 GiB", peak/mib)
+	} else {
+		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, counts)
+	}
+}
+
+// analysisLog is n bytes of a varied application log: many shapes, ids
+// and numbers, some errors, as a real service writes.
+func analysisLog(n int) string {
+	r := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	w := bufio.NewWriter(&b)
+	levels := []string{"INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"}
+	msgs := []string{"request served", "cache miss for key", "retrying upstream call", "connection reset by peer", "user signed in",
+		"payment declined", "timeout waiting for lock", "job finished", "disk usage high", "queue depth"}
+	word := func() string {
+		const letters = "abcdefghijklmnopqrstuvwxyz"
+		buf := make([]byte, 4+r.IntN(6))
+		for i := range buf {
+			buf[i] = letters[r.IntN(len(letters))]
+		}
+		return string(buf)
+	}
+	for b.Len()+w.Buffered() < n {
+		if r.IntN(2) == 0 {
+			// A line whose words never repeat: its own shape, an outlier.
+			fmt.Fprintf(w, "%s %s %s %s %s failed %s\n", levels[r.IntN(len(levels))], word(), word(), word(), word(), word())
+			continue
+		}
+		fmt.Fprintf(w, "2026-11-24T%02d:%02d:%02d.%03dZ %s service=%s request_id=%016x user=%d %s path=/v1/items/%d latency_ms=%d status=%d\n",
+			r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(1000), levels[r.IntN(len(levels))], []string{"api", "worker", "billing", "auth"}[r.IntN(4)],
+			r.Uint64(), r.IntN(100000), msgs[r.IntN(len(msgs))], r.IntN(1000000), r.IntN(5000), []int{200, 200, 201, 404, 500, 503}[r.IntN(6)])
+	}
+	w.Flush()
+	return b.String()[:n]
+}
+
+// In production, a missing PUBLIC_URL stops the server at start with a
+// message that names it.
+func TestProductionRequiresPublicURL(t *testing.T) {
+	bin := serverBinary(t)
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), "PARAPET_ENV=production", "PUBLIC_URL=", "PORT=1", "DATABASE_URL=postgres://127.0.0.1:1/none",
+		"SESSION_SECRET="+strings.Repeat("p", 40), "GATEWAY_UPSTREAM_URL=https://llm.example", "GATEWAY_UPSTREAM_KEY=k")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() == 0 || !strings.Contains(stderr.String(), "PUBLIC_URL") {
+		t.Fatalf("serve without PUBLIC_URL in production: %v, stderr %q; want a non-zero exit naming PUBLIC_URL", err, stderr.String())
+	}
+}

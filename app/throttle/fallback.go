@@ -1,0 +1,48 @@
+package throttle
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+	"time"
+)
+
+// Fallback counts in primary (Redis) and, while primary fails, in
+// secondary (the database), so an unreachable Redis never stops sign-ins.
+// A failure is logged at most once a minute.
+type Fallback struct {
+	primary, secondary Counter
+	log                *slog.Logger
+	lastLog            atomic.Int64 // unix seconds
+}
+
+// NewFallback counts in primary, falling back to secondary.
+func NewFallback(primary, secondary Counter, log *slog.Logger) *Fallback {
+	return &Fallback{primary: primary, secondary: secondary, log: log}
+}
+
+func (f *Fallback) failed(err error) {
+	now := time.Now().Unix()
+	if last := f.lastLog.Load(); now-last >= 60 && f.lastLog.CompareAndSwap(last, now) {
+		f.log.Warn("throttle: Redis unavailable, counting in the database", "error", err)
+	}
+}
+
+// Hit implements Counter.
+func (f *Fallback) Hit(ctx context.Context, key string, limit int, window time.Duration) (Result, error) {
+	r, err := f.primary.Hit(ctx, key, limit, window)
+	if err != nil {
+		f.failed(err)
+		return f.secondary.Hit(ctx, key, limit, window)
+	}
+	return r, nil
+}
+
+// Forgive implements Counter.
+func (f *Fallback) Forgive(ctx context.Context, key string) error {
+	if err := f.primary.Forgive(ctx, key); err != nil {
+		f.failed(err)
+		return f.secondary.Forgive(ctx, key)
+	}
+	return nil
+}

@@ -1,0 +1,134 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/securecookie"
+	"github.com/labstack/echo/v4"
+
+	"parapet/models"
+)
+
+// Sign-in throttle (ASVS 2.2.1, OWASP "device cookies"): every attempt is
+// counted before the password is checked, in one atomic step, so parallel
+// attempts cannot slip past. An attempt from a browser that carries a
+// valid device cookie for the account counts on that device only; any
+// other attempt counts on the account and on the client address, and is
+// refused when either is over. So strangers' failures exhaust the
+// account's allowance for strangers, while the owner's browser keeps its
+// own. A correct password gives its attempt back.
+const (
+	SignInLimit   = 10
+	SignInWindow  = 15 * time.Minute
+	SignUpLimit   = 20 // sign-ups per client address per SignUpWindow
+	SignUpWindow  = time.Hour
+	deviceMaxAge  = 365 * 24 * time.Hour
+	deviceCookieN = "parapet_device"
+)
+
+// attemptKeys are the throttle keys an attempt on email counts against.
+func (p *Pages) attemptKeys(c echo.Context, email string) []string {
+	if dev := p.deviceID(c, email); dev != "" {
+		return []string{"signin:device:" + dev}
+	}
+	return []string{"signin:account:" + email, "signin:address:" + c.RealIP()}
+}
+
+// countAttempt counts one password attempt on email. It returns the keys
+// counted (to forgive on success) and, when the attempt is refused, the
+// message that says so, with Retry-After set.
+func (p *Pages) countAttempt(c echo.Context, email, what string) (keys []string, refused string, err error) {
+	keys = p.attemptKeys(c, email)
+	var retry time.Duration
+	for _, k := range keys {
+		r, err := p.Throttle.Hit(c.Request().Context(), k, SignInLimit, SignInWindow)
+		if err != nil {
+			return nil, "", err
+		}
+		if !r.Allowed {
+			retry = max(retry, r.RetryAfter)
+		}
+	}
+	if retry == 0 {
+		return keys, "", nil
+	}
+	return keys, tooMany(c, retry, "Too many failed "+what+"."), nil
+}
+
+// forgive gives back the attempts of a correct password.
+func (p *Pages) forgive(c echo.Context, keys []string) {
+	for _, k := range keys {
+		if err := p.Throttle.Forgive(c.Request().Context(), k); err != nil {
+			p.Log.Warn("throttle forgive", "error", err)
+		}
+	}
+}
+
+// countSignUp counts a sign-up from the client's address (with TRUST_PROXY,
+// the forwarded one) and returns the refusal message when over the limit.
+func (p *Pages) countSignUp(c echo.Context) (string, error) {
+	r, err := p.Throttle.Hit(c.Request().Context(), "signup:address:"+c.RealIP(), SignUpLimit, SignUpWindow)
+	if err != nil || r.Allowed {
+		return "", err
+	}
+	return tooMany(c, r.RetryAfter, "Too many accounts were created from your network."), nil
+}
+
+func tooMany(c echo.Context, retry time.Duration, what string) string {
+	secs := int(retry.Round(time.Second) / time.Second)
+	c.Response().Header().Set("Retry-After", fmt.Sprint(max(secs, 1)))
+	return fmt.Sprintf("%s Wait %d minutes and try again.", what, max((secs+59)/60, 1))
+}
+
+// device is what a device cookie holds: the account it signed in to and
+// the device's own id (its throttle key).
+type device struct {
+	Email string
+	ID    string
+}
+
+func (p *Pages) deviceCodec() securecookie.Codec {
+	codec := securecookie.New(p.Secret, nil)
+	codec.MaxAge(int(deviceMaxAge / time.Second))
+	return codec
+}
+
+// deviceCookieName follows the session cookie: __Host- over HTTPS.
+func (p *Pages) deviceCookieName(r *http.Request) string {
+	if p.IsHTTPS(r) {
+		return "__Host-" + deviceCookieN
+	}
+	return deviceCookieN
+}
+
+// deviceID returns the id of the request's device cookie when it is valid
+// and names email, else "".
+func (p *Pages) deviceID(c echo.Context, email string) string {
+	ck, err := c.Request().Cookie(p.deviceCookieName(c.Request()))
+	if err != nil {
+		return ""
+	}
+	var d device
+	if err := p.deviceCodec().Decode(deviceCookieN, ck.Value, &d); err != nil || d.Email != email || d.ID == "" {
+		return ""
+	}
+	return d.ID
+}
+
+// issueDevice gives the browser a device cookie for email after a
+// successful sign-in, keeping the device's id when it already had one.
+func (p *Pages) issueDevice(c echo.Context, email string) {
+	d := device{Email: email, ID: p.deviceID(c, email)}
+	if d.ID == "" {
+		d.ID = models.RandomBase62(22)
+	}
+	v, err := p.deviceCodec().Encode(deviceCookieN, d)
+	if err != nil {
+		p.Log.Warn("device cookie", "error", err)
+		return
+	}
+	c.SetCookie(&http.Cookie{Name: p.deviceCookieName(c.Request()), Value: v, Path: "/", MaxAge: int(deviceMaxAge / time.Second),
+		HttpOnly: true, Secure: p.IsHTTPS(c.Request()), SameSite: http.SameSiteLaxMode})
+}

@@ -1,0 +1,125 @@
+package web_test
+
+import (
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"parapet/app/apptest"
+	"parapet/models"
+)
+
+// throttleEnvs runs fn on each database, counting attempts in the
+// database, and once more counting them in Redis when TEST_REDIS_URL is
+// set (under the test application's own REDIS_PREFIX).
+func throttleEnvs(t *testing.T, fn func(t *testing.T, env *apptest.Env, email string)) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) { fn(t, env, "victim@example.com") })
+	if u := os.Getenv("TEST_REDIS_URL"); u != "" {
+		t.Run("redis", func(t *testing.T) {
+			fn(t, apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("REDIS_URL", u)), "victim@example.com")
+		})
+	}
+}
+
+// 30 parallel wrong passwords on one account: at most 10 are evaluated
+// (audited as failures), the rest are refused with 429 before any check.
+func TestSignInThrottleHoldsUnderConcurrency(t *testing.T) {
+	throttleEnvs(t, func(t *testing.T, env *apptest.Env, email string) {
+		env.Seed(t, email)
+		c := env.Client()
+		tok := c.CSRF("/console/signin")
+		statuses := make([]int, 30)
+		var wg sync.WaitGroup
+		for i := range statuses {
+			wg.Go(func() {
+				res := c.PostForm("/console/signin", url.Values{"_csrf": {tok}, "email": {email}, "password": {"wrong password " + string(rune('a'+i))}})
+				statuses[i] = res.StatusCode
+			})
+		}
+		wg.Wait()
+		count := map[int]int{}
+		for _, s := range statuses {
+			count[s]++
+		}
+		// 503: the hashing slots were busy (a loaded machine); never checked.
+		if count[401] > 10 || count[429] == 0 || count[401]+count[429]+count[503] != 30 {
+			t.Errorf("statuses %v: want at most 10 evaluated (401), the rest 429 (or 503 busy)", count)
+		}
+		var failures int64
+		env.DB.Model(&models.AuditEvent{}).Where("action = ? AND target = ?", models.ActionSignInFailure, email).Count(&failures)
+		if failures > 10 {
+			t.Errorf("%d wrong passwords were checked, want at most 10", failures)
+		}
+	})
+}
+
+// Strangers' failures cannot lock the owner out: a browser that signed in
+// before carries a device cookie with its own allowance (OWASP device
+// cookies), while a browser without one is refused.
+func TestDeviceCookieKeepsOwnerIn(t *testing.T) {
+	throttleEnvs(t, func(t *testing.T, env *apptest.Env, email string) {
+		env.Seed(t, email)
+		owner := env.Client()
+		if res := owner.SignIn(email, apptest.TestPassword); res.StatusCode != 303 {
+			t.Fatalf("owner's first sign-in: %d", res.StatusCode)
+		}
+		var device bool
+		for _, ck := range owner.Jar.Cookies(mustURL(env.URL("/"))) {
+			device = device || ck.Name == "parapet_device"
+		}
+		if !device {
+			t.Fatal("no device cookie after a successful sign-in")
+		}
+		owner.Submit("/console", "/console/signout", nil)
+
+		stranger := env.Client()
+		for i := range 12 {
+			res := stranger.SignIn(email, "guess number "+string(rune('a'+i)))
+			if res.StatusCode != 401 && res.StatusCode != 429 {
+				t.Fatalf("stranger attempt %d: %d", i+1, res.StatusCode)
+			}
+		}
+		if res := stranger.SignIn(email, apptest.TestPassword); res.StatusCode != 429 {
+			t.Errorf("a browser without a device cookie after 12 failures: %d, want 429", res.StatusCode)
+		}
+		if res := owner.SignIn(email, apptest.TestPassword); res.StatusCode != 303 {
+			t.Errorf("the owner's browser, with its device cookie: %d, want 303 (signed in)", res.StatusCode)
+		}
+	})
+}
+
+// Sign-ups are throttled per client address: 25 sign-ups from one address
+// meet a 429 with Retry-After. With TRUST_PROXY the forwarded address is
+// the one counted, so another client behind the same proxy may sign up.
+func TestSignUpThrottle(t *testing.T) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		signUp := func(i int, forwarded string) *apptest.Response {
+			c := env.Client()
+			tok := c.CSRF("/console/signup")
+			return c.PostForm("/console/signup", url.Values{"_csrf": {tok}, "email": {"user" + string(rune('a'+i)) + "@example.com"},
+				"password": {apptest.TestPassword}}, "X-Forwarded-For", forwarded)
+		}
+		refused := -1
+		for i := range 25 {
+			res := signUp(i, "203.0.113.7")
+			if res.StatusCode == 429 {
+				if res.Header.Get("Retry-After") == "" || !strings.Contains(res.Body, "Too many accounts") {
+					t.Errorf("429 without Retry-After or a clear message")
+				}
+				refused = i
+				break
+			}
+			if res.StatusCode != 303 {
+				t.Fatalf("sign-up %d: %d", i+1, res.StatusCode)
+			}
+		}
+		if refused < 0 {
+			t.Fatal("25 sign-ups from one address all succeeded")
+		}
+		if res := signUp(25, "198.51.100.9"); res.StatusCode != 303 {
+			t.Errorf("another forwarded address behind the trusted proxy: %d, want 303", res.StatusCode)
+		}
+	}, apptest.WithEnv("TRUST_PROXY", "true"))
+}
