@@ -17,5 +17,5 @@ const (
 	apiBodyLimit  = gateway.MaxBodyBytes
 	logsBodyLimit = 2*logs.MaxInputBytes + 64<<10
 	scanBodyLimit = 3*scan.MaxInputBytes + 64<<10 // the page sends the textarea and the chosen file
-	compareLimit  = 2 * logsBodyLimit // two logs
+	compareLimit  = 2 * logsBodyLimit             // two logs
 )
