@@ -4,6 +4,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/api"
+	"parapet/app/keys"
 	"parapet/app/web"
 	"parapet/static"
 )
@@ -33,6 +34,7 @@ func (a *App) routes() {
 	console.GET("/keys", p.KeysPage)
 	console.POST("/keys", p.CreateKey)
 	console.POST("/keys/:id/revoke", p.RevokeKey)
+	console.POST("/keys/:id/roll", p.RollKey)
 	console.GET("/audit", p.AuditPage)
 	console.GET("/usage", p.UsagePage)
 	console.GET("/account", p.AccountPage)
@@ -44,23 +46,26 @@ func (a *App) routes() {
 	// Log analyzer: page (session) and JSON API (key).
 	e.GET("/logs/app", p.LogsPage, web.RequireUser)
 	e.POST("/logs/app", p.LogsRun, web.RequireUser)
-	e.POST("/logs/v1/analyze", v1.AnalyzeLogs, api.RequireKey)
+	e.POST("/logs/v1/analyze", v1.AnalyzeLogs, api.RequireKey, api.RequireScope(keys.ScopeLogs))
 
 	// Config scanner: page (session) and JSON API (key).
 	e.GET("/scan/app", p.ScanPage, web.RequireUser)
 	e.POST("/scan/app", p.ScanRun, web.RequireUser)
-	e.POST("/scan/v1/scan", v1.Scan, api.RequireKey)
+	e.POST("/scan/v1/scan", v1.Scan, api.RequireKey, api.RequireScope(keys.ScopeScan))
 
 	// LLM gateway: the playground (session) and the API (key). Every call
 	// is audited by auditGatewayCalls in the middleware chain.
 	e.GET("/gateway/app", p.PlaygroundPage, web.RequireUser)
 	e.POST("/gateway/app/chat", p.PlaygroundChat, web.RequireUser)
-	e.POST("/gateway/v1/chat", v1.Chat, api.RequireKey)
-	e.POST("/gateway/v1/messages", v1.Messages, api.RequireKey)
+	e.POST("/gateway/v1/chat", v1.Chat, api.RequireKey, api.RequireScope(keys.ScopeGateway))
+	e.POST("/gateway/v1/messages", v1.Messages, api.RequireKey, api.RequireScope(keys.ScopeGateway))
 
 	// Public API v1 (SPEC section 4). Guard, in the middleware chain, has
 	// already counted the request and verified any key.
 	e.GET("/v1/health", v1.Health)
-	e.GET("/v1/products", v1.ListProducts, api.RequireKey)
-	e.GET("/v1/products/:slug", v1.GetProduct, api.RequireKey)
+	e.GET("/v1/products", v1.ListProducts, api.RequireKey, api.RequireScope(keys.ScopePublic))
+	e.GET("/v1/products/:slug", v1.GetProduct, api.RequireKey, api.RequireScope(keys.ScopePublic))
+
+	// Leak reports (own area: unauthenticated JSON, budget per address).
+	e.POST("/keys/v1/leaked", v1.ReportLeakedKeys)
 }

@@ -80,3 +80,14 @@ func Pending(ctx context.Context, db *sql.DB, d Dialect) (int, error) {
 	}
 	return n, nil
 }
+
+// UpTo applies the pending migrations up to and including version: tests
+// use it to put data in an older schema before migrating it forward.
+func UpTo(ctx context.Context, db *sql.DB, d Dialect, version int64) error {
+	p, err := provider(db, d)
+	if err != nil {
+		return err
+	}
+	_, err = p.UpTo(ctx, version)
+	return err
+}

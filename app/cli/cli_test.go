@@ -118,7 +118,7 @@ func TestHelpListsEveryCommand(t *testing.T) {
 		"user create --email E  (password on stdin)",
 		"user staff --email E [--revoke]",
 		"org create --name N [--owner EMAIL]",
-		"key create --org ORG --name N [--json]",
+		"key create --org ORG --name N [--scope S]... [--expires 7|30|90|YYYY-MM-DD|never] [--json]",
 		"key list --org ORG [--json]",
 		"key revoke KEY_ID",
 		"product list [--json]",

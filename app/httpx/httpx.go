@@ -48,6 +48,7 @@ var apiPrefixes = []struct{ prefix, surface string }{
 	{"/logs/v1/", "logs"},
 	{"/scan/v1/", "scan"},
 	{"/gateway/v1/", "gateway"},
+	{"/keys/v1/", "keys"}, // the leak report endpoint: budget per address
 }
 
 // APISurface returns the surface of a path under one of the JSON API
