@@ -38,3 +38,11 @@ func statusTestID(k models.APIKey) string {
 	}
 	return "key-status"
 }
+
+// article is "a" or "an" before a role name.
+func article(role string) string {
+	if role == "owner" || role == "admin" {
+		return "an"
+	}
+	return "a"
+}
