@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -15,6 +16,7 @@ import (
 	"parapet/app/api"
 	"parapet/app/gateway"
 	"parapet/app/keys"
+	"parapet/app/mail"
 	"parapet/app/meter"
 	"parapet/app/session"
 	"parapet/app/web"
@@ -64,10 +66,17 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 			api.SurfaceGateway: cfg.GatewayRateLimitPerMinute,
 			api.SurfaceKeys:    api.LeakReportsPerMinute,
 		}})
+	// The mailer of invitations. SMTP_URL is read here until the
+	// configuration has it (cfg.SMTPURL, from the hardening branch).
+	mailer, err := mail.New(os.Getenv("SMTP_URL"), log)
+	if err != nil {
+		return nil, err
+	}
 	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: sessions, Keys: verifier, Secret: cfg.SessionSecret,
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
 		Gateway: web.GatewayDeps{Proxy: a.gateway, Demo: cfg.DemoUpstream(), Limiter: limiter, RateLimit: cfg.GatewayRateLimitPerMinute,
-			Recorder: a.recorder}})
+			Recorder: a.recorder},
+		PublicURL: cfg.PublicURL, Mailer: mailer})
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true

@@ -26,6 +26,10 @@ func (a *App) routes() {
 	e.GET("/console/signin", p.SignInPage)
 	e.POST("/console/signin", p.SignIn)
 	e.POST("/console/signout", p.SignOut)
+	// Invitation links: open to visitors (who are sent to sign up or in
+	// and come back); accepting needs an account.
+	e.GET("/invite/:org/:token", p.InvitationPage)
+	e.POST("/invite/:org/:token", p.AcceptInvitation, web.RequireUser)
 	console := e.Group("/console", web.RequireUser)
 	console.GET("", p.ConsoleHome)
 	console.GET("/orgs", p.OrgsPage)
@@ -40,6 +44,9 @@ func (a *App) routes() {
 	console.POST("/members/require-2fa", p.SetRequire2FA)
 	console.POST("/members/:user/role", p.SetMemberRole)
 	console.POST("/members/:user/remove", p.RemoveMember)
+	console.GET("/invitations", p.InvitationsPage)
+	console.POST("/invitations", p.CreateInvitation)
+	console.POST("/invitations/:id/revoke", p.RevokeInvitation)
 	console.GET("/audit", p.AuditPage)
 	console.GET("/usage", p.UsagePage)
 	console.GET("/account", p.AccountPage)

@@ -13,6 +13,7 @@ import (
 
 	"parapet/app/httpx"
 	"parapet/app/keys"
+	"parapet/app/mail"
 	"parapet/app/session"
 	"parapet/models"
 	"parapet/views"
@@ -31,6 +32,11 @@ type Deps struct {
 	// the public API stops serving its cached registry.
 	OnProductChange func()
 	Gateway         GatewayDeps
+	// PublicURL, when set, is the origin of links sent by mail
+	// (invitations); otherwise the request's host is.
+	PublicURL string
+	// Mailer sends invitations (SMTP, or the log when SMTP_URL is unset).
+	Mailer mail.Mailer
 }
 
 // Pages serves the browser routes.
