@@ -126,11 +126,11 @@ func TestInvitationsInTheConsole(t *testing.T) {
 			status int
 			state  string
 		}{
-			revokedPath:                           {410, "revoked"},
-			expiredPath:                           {410, "expired"},
+			revokedPath:                            {410, "revoked"},
+			expiredPath:                            {410, "expired"},
 			"/invite/" + otherOrg.ID + "/" + token: {404, "invalid"},
 			"/invite/" + tm.org.ID + "/nope":       {404, "invalid"},
-			mismatchPath:                          {403, "mismatch"},
+			mismatchPath:                           {403, "mismatch"},
 		} {
 			for _, method := range []string{"GET", "POST"} {
 				var res *apptest.Response
