@@ -246,7 +246,7 @@ func Invitations(c Chrome, d InvitationsData) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				} else {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<div class=\"table-wrap\"><table class=\"stack-table\" data-testid=\"invitations-table\"><thead><tr><th>Email</th><th>Role</th><th>State</th><th>Invited</th><th>Expires</th><th><span class=\"visually-hidden\">Actions</span></th></tr></thead> <tbody>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Invitations\"><table class=\"stack-table\" data-testid=\"invitations-table\"><thead><tr><th>Email</th><th>Role</th><th>State</th><th>Invited</th><th>Expires</th><th><span class=\"visually-hidden\">Actions</span></th></tr></thead> <tbody>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -137,7 +137,7 @@ func Members(c Chrome, d MembersData) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, " <div class=\"table-wrap\"><table class=\"stack-table\" data-testid=\"members-table\"><thead><tr><th>Email</th><th>Role</th><th>Joined</th><th>Two-factor</th><th><span class=\"visually-hidden\">Actions</span></th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, " <div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Members\"><table class=\"stack-table\" data-testid=\"members-table\"><thead><tr><th>Email</th><th>Role</th><th>Joined</th><th>Two-factor</th><th><span class=\"visually-hidden\">Actions</span></th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
