@@ -89,11 +89,11 @@ func AuditPage(ctx context.Context, db *gorm.DB, orgID, action string, limit, of
 }
 
 // RecentPasswordFailures counts wrong passwords, at sign-in or on the
-// password change form, for an email or from an IP since a time: the
+// password change form, and wrong second-step codes (TOTP or recovery), for an email or from an IP since a time: the
 // throttle of both forms.
 func RecentPasswordFailures(ctx context.Context, db *gorm.DB, email, ip string, since time.Time) (byEmail, byIP int64, err error) {
 	base := db.WithContext(ctx).Model(&AuditEvent{}).
-		Where("action IN ? AND created_at > ?", []string{ActionSignInFailure, ActionPasswordFailure}, since)
+		Where("action IN ? AND created_at > ?", []string{ActionSignInFailure, ActionPasswordFailure, ActionTOTPFailure}, since)
 	if err = base.Session(&gorm.Session{}).Where("target = ?", NormalizeEmail(email)).Count(&byEmail).Error; err != nil {
 		return
 	}

@@ -142,7 +142,7 @@ func Account(c Chrome, d AccountData) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, " characters. Changing it signs out every other session of this account.</small> <label for=\"confirm-password\">New password again</label> <input id=\"confirm-password\" name=\"confirm_password\" type=\"password\" autocomplete=\"new-password\" required> <button type=\"submit\">Change password</button></form></article>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, " characters. Changing it signs out every other session of this account.</small> <label for=\"confirm-password\">New password again</label> <input id=\"confirm-password\" name=\"confirm_password\" type=\"password\" autocomplete=\"new-password\" required> <button type=\"submit\">Change password</button></form></article><section data-testid=\"totp-section\"><h2>Two-factor sign-in</h2><p><a href=\"/console/account/2fa\">Set up or manage two-factor sign-in →</a></p></section>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -158,6 +158,7 @@ func TestAccessibilityOfEveryPage(t *testing.T) {
 		visit("usage", "/console/usage", "main h1")
 		visit("account", "/console/account", "[data-testid=password-form]")
 		visit("products", "/console/products", "main h1")
+		visit("two-factor enrolment", "/console/account/2fa", "[data-testid=totp-qr]")
 		visit("invitation (member)", pathOf(t, link), "[data-testid=invite-member]")
 
 		// The tools, empty and with results.
