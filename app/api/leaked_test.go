@@ -55,9 +55,11 @@ func TestLeakReports(t *testing.T) {
 			t.Errorf("key.leaked events %+v", events)
 		}
 		// The owner sees a banner naming the key.
-		banner := owner.Get("/console/keys").Doc(t).Find("[data-testid=leak-banner]")
-		if banner.Length() != 1 || !strings.Contains(banner.Text(), "published") {
-			t.Error("no leak banner for the owner")
+		for _, page := range []string{"/console", "/console/keys"} {
+			banner := owner.Get(page).Doc(t).Find("[data-testid=leak-banner]")
+			if banner.Length() != 1 || !strings.Contains(banner.Text(), "published") {
+				t.Errorf("no leak banner for the owner on %s", page)
+			}
 		}
 	})
 }
