@@ -26,6 +26,16 @@ func consoleKey(t *testing.T, c *apptest.Client, form url.Values) (key, id strin
 	return key, id
 }
 
+// scopedKey adds a key with only the given scopes to an organization.
+func scopedKey(t *testing.T, env *apptest.Env, orgID, scopes string) string {
+	t.Helper()
+	key, id := env.SeedKey(t, orgID, "scoped")
+	if err := env.DB.Model(&models.APIKey{}).Where("id = ?", id).Update("scopes", scopes).Error; err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
 func signedInOwner(t *testing.T, env *apptest.Env) *apptest.Client {
 	c := env.Client()
 	c.SignUp("owner@example.com")
