@@ -91,3 +91,14 @@ func UpTo(ctx context.Context, db *sql.DB, d Dialect, version int64) error {
 	_, err = p.UpTo(ctx, version)
 	return err
 }
+
+// DownOne undoes the newest applied migration: tests use it to make a
+// migration pending again, as it would be before its release.
+func DownOne(ctx context.Context, db *sql.DB, d Dialect) error {
+	p, err := provider(db, d)
+	if err != nil {
+		return err
+	}
+	_, err = p.Down(ctx)
+	return err
+}
