@@ -38,6 +38,8 @@ CREATE INDEX invitations_org_idx ON invitations (org_id, created_at);
 -- totp_enabled_at is set) and single-use recovery codes, stored hashed.
 ALTER TABLE users ADD COLUMN totp_secret TEXT;
 ALTER TABLE users ADD COLUMN totp_enabled_at TIMESTAMP;
+-- The time step of the last code accepted: a code works once (RFC 6238 5.2).
+ALTER TABLE users ADD COLUMN totp_last_step BIGINT;
 CREATE TABLE recovery_codes (
     id         TEXT PRIMARY KEY,
     user_id    TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -53,6 +55,7 @@ ALTER TABLE organizations ADD COLUMN require_2fa BOOLEAN NOT NULL DEFAULT FALSE;
 -- +goose Down
 ALTER TABLE organizations DROP COLUMN require_2fa;
 DROP TABLE recovery_codes;
+ALTER TABLE users DROP COLUMN totp_last_step;
 ALTER TABLE users DROP COLUMN totp_enabled_at;
 ALTER TABLE users DROP COLUMN totp_secret;
 DROP TABLE invitations;

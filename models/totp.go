@@ -49,7 +49,7 @@ func EnableTOTP(ctx context.Context, db *gorm.DB, userID string, codeHashes []st
 func DisableTOTP(ctx context.Context, db *gorm.DB, userID string) error {
 	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Model(&User{}).Where("id = ?", userID).
-			Updates(map[string]any{"totp_secret": nil, "totp_enabled_at": nil}).Error; err != nil {
+			Updates(map[string]any{"totp_secret": nil, "totp_enabled_at": nil, "totp_last_step": nil}).Error; err != nil {
 			return err
 		}
 		return tx.Where("user_id = ?", userID).Delete(&RecoveryCode{}).Error
@@ -63,6 +63,16 @@ func UseRecoveryCode(ctx context.Context, db *gorm.DB, userID, codeHash string) 
 	res := db.WithContext(ctx).Model(&RecoveryCode{}).
 		Where("user_id = ? AND code_hash = ? AND used_at IS NULL", userID, codeHash).
 		Update("used_at", Now())
+	return res.RowsAffected == 1, res.Error
+}
+
+// ClaimTOTPStep records that the user's code of a time step was used, and
+// reports false when a code of that step (or a later one) was used
+// before: each code works once, even against concurrent attempts.
+func ClaimTOTPStep(ctx context.Context, db *gorm.DB, userID string, step int64) (bool, error) {
+	res := db.WithContext(ctx).Model(&User{}).
+		Where("id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)", userID, step).
+		Update("totp_last_step", step)
 	return res.RowsAffected == 1, res.Error
 }
 

@@ -22,6 +22,7 @@ type User struct {
 	// TOTPEnabledAt is set (the first code confirmed).
 	TOTPSecret    *string    `gorm:"column:totp_secret"`
 	TOTPEnabledAt *time.Time `gorm:"column:totp_enabled_at"`
+	TOTPLastStep  *int64     `gorm:"column:totp_last_step"` // the last code's time step: each code works once
 }
 
 // ErrEmailTaken is returned when an account with the email exists.

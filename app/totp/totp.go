@@ -6,6 +6,7 @@ package totp
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/base64"
 	"image/png"
 	"strings"
@@ -57,12 +58,24 @@ func Enrol(account, secret string) (*Enrolment, error) {
 	return &Enrolment{Secret: secret, QR: "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())}, nil
 }
 
-// Valid checks a six-digit code against a secret, allowing one 30-second
-// step of clock drift either way.
-func Valid(secret, code string, now time.Time) bool {
+// Period is the length of a TOTP time step.
+const Period = 30
+
+var opts = totp.ValidateOpts{Period: Period, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1}
+
+// Match checks a six-digit code against a secret, allowing one step of
+// clock drift either way, and returns the time step it belongs to, so the
+// caller can refuse a code used before (RFC 6238 section 5.2).
+func Match(secret, code string, now time.Time) (step int64, ok bool) {
 	code = strings.ReplaceAll(strings.TrimSpace(code), " ", "")
-	ok, err := totp.ValidateCustom(code, secret, now.UTC(), totp.ValidateOpts{Period: 30, Skew: 1, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
-	return err == nil && ok
+	current := now.Unix() / Period
+	for _, s := range []int64{current - 1, current, current + 1} {
+		want, err := totp.GenerateCodeCustom(secret, time.Unix(s*Period, 0).UTC(), opts)
+		if err == nil && subtle.ConstantTimeCompare([]byte(want), []byte(code)) == 1 {
+			return s, true
+		}
+	}
+	return 0, false
 }
 
 // LooksLikeTOTP tells a six-digit TOTP code from a recovery code.

@@ -64,9 +64,18 @@ func (p *Pages) EnableTwoFactor(c echo.Context) error {
 	if user.TOTPEnabledAt != nil {
 		return c.Redirect(http.StatusSeeOther, "/console/account/2fa")
 	}
-	if user.TOTPSecret == nil || !totp.Valid(*user.TOTPSecret, c.FormValue("code"), time.Now()) {
+	var step int64
+	ok := false
+	if user.TOTPSecret != nil {
+		step, ok = totp.Match(*user.TOTPSecret, c.FormValue("code"), time.Now())
+	}
+	if !ok {
 		return p.renderTwoFactor(c, http.StatusUnprocessableEntity, views.TwoFactorData{
 			Error: "That code is not right: enter the 6-digit code your authenticator app shows for Parapet now."})
+	}
+	// The confirming code is spent: it cannot sign in afterwards.
+	if _, err := models.ClaimTOTPStep(c.Request().Context(), p.DB.DB, user.ID, step); err != nil {
+		return err
 	}
 	codes, hashes := totp.NewRecoveryCodes()
 	if err := models.EnableTOTP(c.Request().Context(), p.DB.DB, user.ID, hashes); err != nil {
@@ -86,13 +95,9 @@ func (p *Pages) DisableTwoFactor(c echo.Context) error {
 	if user.TOTPEnabledAt == nil {
 		return c.Redirect(http.StatusSeeOther, "/console/account/2fa")
 	}
-	code := c.FormValue("code")
-	ok := totp.LooksLikeTOTP(code) && totp.Valid(*user.TOTPSecret, code, time.Now())
-	if !ok && !totp.LooksLikeTOTP(code) && len(code) <= 64 {
-		var err error
-		if ok, err = models.UseRecoveryCode(ctx, p.DB.DB, user.ID, totp.HashRecoveryCode(code)); err != nil {
-			return err
-		}
+	_, ok, err := p.checkSecondFactor(ctx, user, c.FormValue("code"))
+	if err != nil {
+		return err
 	}
 	if !ok {
 		return p.renderTwoFactor(c, http.StatusUnprocessableEntity, views.TwoFactorData{Error: "That code is not right: enter a current code or an unused recovery code."})

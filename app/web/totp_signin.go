@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -37,6 +38,24 @@ func (p *Pages) signSecondStep(payload string) string {
 	mac := hmac.New(sha256.New, p.Secret)
 	mac.Write([]byte("2fa|" + payload))
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// checkSecondFactor accepts a current TOTP code not used before, or an
+// unused recovery code (spending it), and says which it was.
+func (p *Pages) checkSecondFactor(ctx context.Context, user *models.User, code string) (how string, ok bool, err error) {
+	if totp.LooksLikeTOTP(code) {
+		step, ok := totp.Match(*user.TOTPSecret, code, time.Now())
+		if !ok {
+			return "", false, nil
+		}
+		ok, err = models.ClaimTOTPStep(ctx, p.DB.DB, user.ID, step)
+		return "authenticator code", ok, err
+	}
+	if len(code) > 64 {
+		return "", false, nil
+	}
+	ok, err = models.UseRecoveryCode(ctx, p.DB.DB, user.ID, totp.HashRecoveryCode(code))
+	return "recovery code", ok, err
 }
 
 // beginSecondStep is the sign-in handler's hook: for an account with
@@ -117,14 +136,9 @@ func (p *Pages) SecondStep(c echo.Context) error {
 	if msg, err := p.passwordThrottle(c, user.Email, "sign-in attempts"); err != nil || msg != "" {
 		return orRender(err, func() error { return p.renderSecondStep(c, http.StatusTooManyRequests, msg) })
 	}
-	code := c.FormValue("code")
-	how := "authenticator code"
-	valid := totp.LooksLikeTOTP(code) && totp.Valid(*user.TOTPSecret, code, time.Now())
-	if !valid && !totp.LooksLikeTOTP(code) && len(code) <= 64 {
-		how = "recovery code"
-		if valid, err = models.UseRecoveryCode(ctx, p.DB.DB, user.ID, totp.HashRecoveryCode(code)); err != nil {
-			return err
-		}
+	how, valid, err := p.checkSecondFactor(ctx, user, c.FormValue("code"))
+	if err != nil {
+		return err
 	}
 	if !valid {
 		if err := p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPFailure, Target: user.Email}); err != nil {

@@ -15,8 +15,9 @@ import (
 )
 
 // enrolTOTP turns two-factor sign-in on for the signed-in client and
-// returns the secret and the recovery codes shown.
-func enrolTOTP(t *testing.T, c *apptest.Client) (secret string, recovery []string) {
+// returns the secret, the recovery codes shown and the code that confirmed
+// it.
+func enrolTOTP(t *testing.T, c *apptest.Client) (secret string, recovery []string, code string) {
 	t.Helper()
 	doc := c.Get("/console/account/2fa").Doc(t)
 	secret = strings.TrimSpace(doc.Find("[data-testid=totp-secret]").Text())
@@ -26,13 +27,13 @@ func enrolTOTP(t *testing.T, c *apptest.Client) (secret string, recovery []strin
 	if res := c.Submit("/console/account/2fa", "/console/account/2fa", url.Values{"code": {"000000"}}); res.StatusCode != 422 {
 		t.Errorf("a wrong confirmation code: %d", res.StatusCode)
 	}
-	code, _ := totp.GenerateCode(secret, time.Now())
+	code, _ = totp.GenerateCode(secret, time.Now())
 	res := c.Submit("/console/account/2fa", "/console/account/2fa", url.Values{"code": {code}})
 	res.Doc(t).Find("[data-testid=recovery-code]").Each(func(_ int, s *goquery.Selection) { recovery = append(recovery, s.Text()) })
 	if res.StatusCode != 200 || len(recovery) != 10 {
 		t.Fatalf("enable: %d with %d recovery codes", res.StatusCode, len(recovery))
 	}
-	return secret, recovery
+	return secret, recovery, code
 }
 
 // signInWithCode signs in with the password, then sends code to the
@@ -56,15 +57,23 @@ func TestTwoFactorSignIn(t *testing.T) {
 		owner := env.Client()
 		owner.SignUp("two@example.com")
 		owner.CreateOrg("Acme")
-		secret, recovery := enrolTOTP(t, owner)
+		secret, recovery, spent := enrolTOTP(t, owner)
 
 		if _, res := signInWithCode(t, env, "two@example.com", "123456"); res.StatusCode != 401 {
 			t.Errorf("a wrong code: %d", res.StatusCode)
 		}
-		code, _ := totp.GenerateCode(secret, time.Now())
+		// The code that confirmed the enrolment is spent; the next one
+		// (the app's clock may run a step ahead) signs in, once.
+		if _, res := signInWithCode(t, env, "two@example.com", spent); res.StatusCode != 401 {
+			t.Errorf("the enrolment's code again: %d", res.StatusCode)
+		}
+		code, _ := totp.GenerateCode(secret, time.Now().Add(30*time.Second))
 		c, res := signInWithCode(t, env, "two@example.com", code)
 		if res.StatusCode != 303 || c.Get("/console/keys").StatusCode != 200 {
 			t.Errorf("the right code: %d", res.StatusCode)
+		}
+		if _, res := signInWithCode(t, env, "two@example.com", code); res.StatusCode != 401 {
+			t.Errorf("a code used before: %d", res.StatusCode)
 		}
 		// A recovery code works once, whatever its case.
 		c, res = signInWithCode(t, env, "two@example.com", strings.ToUpper(recovery[3]))
@@ -80,8 +89,8 @@ func TestTwoFactorSignIn(t *testing.T) {
 		}
 		var n int64
 		env.DB.Model(&models.AuditEvent{}).Where("action = ?", models.ActionTOTPFailure).Count(&n)
-		if n != 2 {
-			t.Errorf("%d totp.failure events, want 2", n)
+		if n != 4 {
+			t.Errorf("%d totp.failure events, want 4", n)
 		}
 	})
 }
@@ -92,7 +101,7 @@ func TestTwoFactorThrottle(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
 	c := env.Client()
 	c.SignUp("guess@example.com")
-	secret, _ := enrolTOTP(t, c)
+	secret, _, _ := enrolTOTP(t, c)
 	waiting, _ := signInWithCode(t, env, "guess@example.com", "222222") // past the password, one wrong code
 	var res *apptest.Response
 	for i := 0; i < 9; i++ {
