@@ -88,6 +88,15 @@ func TestAccessibilityOfEveryPage(t *testing.T) {
 	if err := models.SetStaff(context.Background(), env.DB.DB, s.UserID, true); err != nil {
 		t.Fatal(err)
 	}
+	// An account with two-factor sign-in, for the code form.
+	two := env.Seed(t, "a11y-2fa@example.com")
+	ctx := context.Background()
+	if err := models.SetPendingTOTPSecret(ctx, env.DB.DB, two.UserID, "JBSWY3DPEHPK3PXP"); err != nil {
+		t.Fatal(err)
+	}
+	if err := models.EnableTOTP(ctx, env.DB.DB, two.UserID, nil); err != nil {
+		t.Fatal(err)
+	}
 	link := invite(t, func() *apptest.Client {
 		c := env.Client()
 		c.SignIn(s.Email, apptest.TestPassword)
@@ -124,6 +133,15 @@ func TestAccessibilityOfEveryPage(t *testing.T) {
 		visit("sign-up", "/console/signup", "[data-testid=signup-form]")
 		visit("invitation (visitor)", pathOf(t, link), "[data-testid=invite-pending]")
 		visit("invitation (invalid)", "/invite/org_x/nope", "[data-testid=invite-invalid]")
+		visit("two-factor code", "/console/signin", "[data-testid=signin-form]",
+			chromedp.SendKeys(`#email`, two.Email, chromedp.ByQuery),
+			chromedp.SendKeys(`#password`, apptest.TestPassword, chromedp.ByQuery),
+			chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`[data-testid=second-step-form]`, chromedp.ByQuery))
+		visit("two-factor code error", "/console/signin/2fa", "[data-testid=second-step-form]",
+			chromedp.SendKeys(`#code`, "000000", chromedp.ByQuery),
+			chromedp.Click(`[data-testid=second-step-form] button[type=submit]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`[data-testid=form-error]`, chromedp.ByQuery))
 		visit("sign-in error", "/console/signin", "[data-testid=signin-form]",
 			chromedp.SendKeys(`#email`, s.Email, chromedp.ByQuery),
 			chromedp.SendKeys(`#password`, "wrong password!", chromedp.ByQuery),
