@@ -109,7 +109,7 @@ func TestKeyExpiryAndRoll(t *testing.T) {
 		week, weekID := consoleKey(t, c, url.Values{"name": {"week"}, "scopes": {"public"}, "expires": {"7"}})
 		var k models.APIKey
 		env.DB.Where("id = ?", weekID).Take(&k)
-		if k.ExpiresAt == nil || k.ExpiresAt.Sub(time.Now()) < 6*24*time.Hour || k.ExpiresAt.Sub(time.Now()) > 7*24*time.Hour {
+		if k.ExpiresAt == nil || time.Until(*k.ExpiresAt) < 6*24*time.Hour || time.Until(*k.ExpiresAt) > 7*24*time.Hour {
 			t.Fatalf("a 7-day key expires at %v", k.ExpiresAt)
 		}
 		if res := api.Get("/v1/products", bearer(week)...); res.StatusCode != 200 {
