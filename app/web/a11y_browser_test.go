@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"parapet/app/apptest"
+	"parapet/app/totp"
 	"parapet/models"
 )
 
@@ -91,7 +92,8 @@ func TestAccessibilityOfEveryPage(t *testing.T) {
 	// An account with two-factor sign-in, for the code form.
 	two := env.Seed(t, "a11y-2fa@example.com")
 	ctx := context.Background()
-	if err := models.SetPendingTOTPSecret(ctx, env.DB.DB, two.UserID, "JBSWY3DPEHPK3PXP"); err != nil {
+	sealed, _ := totp.Seal("JBSWY3DPEHPK3PXP", totp.Key(env.Config.SessionSecret))
+	if err := models.SetPendingTOTPSecret(ctx, env.DB.DB, two.UserID, sealed); err != nil {
 		t.Fatal(err)
 	}
 	if err := models.EnableTOTP(ctx, env.DB.DB, two.UserID, nil); err != nil {

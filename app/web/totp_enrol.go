@@ -33,15 +33,17 @@ func (p *Pages) renderTwoFactor(c echo.Context, status int, d views.TwoFactorDat
 	} else {
 		// One pending secret per account, kept until it is confirmed, so
 		// reloading the page shows the QR code already scanned.
-		secret := ""
-		if user.TOTPSecret != nil {
-			secret = *user.TOTPSecret
-		} else {
+		secret, ok := p.totpSecret(user)
+		if !ok {
 			var err error
 			if secret, err = totp.NewSecret(user.Email); err != nil {
 				return err
 			}
-			if err := models.SetPendingTOTPSecret(ctx, p.DB.DB, user.ID, secret); err != nil {
+			sealed, err := totp.Seal(secret, totp.Key(p.Secret))
+			if err != nil {
+				return err
+			}
+			if err := models.SetPendingTOTPSecret(ctx, p.DB.DB, user.ID, sealed); err != nil {
 				return err
 			}
 		}
@@ -57,6 +59,16 @@ func (p *Pages) renderTwoFactor(c echo.Context, status int, d views.TwoFactorDat
 	return httpx.Render(c, status, views.TwoFactor(ch, d))
 }
 
+// totpSecret opens the user's stored TOTP secret; false when there is
+// none, or it was sealed under another SESSION_SECRET.
+func (p *Pages) totpSecret(user *models.User) (string, bool) {
+	if user.TOTPSecret == nil {
+		return "", false
+	}
+	secret, err := totp.Open(*user.TOTPSecret, totp.Key(p.Secret))
+	return secret, err == nil
+}
+
 // EnableTwoFactor confirms the enrolment with a code from the app, turns
 // two-factor sign-in on, and shows the ten recovery codes, once.
 func (p *Pages) EnableTwoFactor(c echo.Context) error {
@@ -65,9 +77,9 @@ func (p *Pages) EnableTwoFactor(c echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, "/console/account/2fa")
 	}
 	var step int64
-	ok := false
-	if user.TOTPSecret != nil {
-		step, ok = totp.Match(*user.TOTPSecret, c.FormValue("code"), time.Now())
+	secret, ok := p.totpSecret(user)
+	if ok {
+		step, ok = totp.Match(secret, c.FormValue("code"), time.Now())
 	}
 	if !ok {
 		return p.renderTwoFactor(c, http.StatusUnprocessableEntity, views.TwoFactorData{

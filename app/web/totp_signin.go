@@ -44,7 +44,11 @@ func (p *Pages) signSecondStep(payload string) string {
 // unused recovery code (spending it), and says which it was.
 func (p *Pages) checkSecondFactor(ctx context.Context, user *models.User, code string) (how string, ok bool, err error) {
 	if totp.LooksLikeTOTP(code) {
-		step, ok := totp.Match(*user.TOTPSecret, code, time.Now())
+		secret, ok := p.totpSecret(user)
+		var step int64
+		if ok {
+			step, ok = totp.Match(secret, code, time.Now())
+		}
 		if !ok {
 			return "", false, nil
 		}

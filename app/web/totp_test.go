@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"net/url"
 	"strings"
 	"testing"
@@ -23,6 +24,10 @@ func enrolTOTP(t *testing.T, c *apptest.Client) (secret string, recovery []strin
 	secret = strings.TrimSpace(doc.Find("[data-testid=totp-secret]").Text())
 	if src, _ := doc.Find("[data-testid=totp-qr]").Attr("src"); !strings.HasPrefix(src, "data:image/png;base64,") || secret == "" {
 		t.Fatalf("no QR code or secret on the enrolment page")
+	}
+	// Reloading shows the same secret; the database holds it sealed.
+	if again := strings.TrimSpace(c.Get("/console/account/2fa").Doc(t).Find("[data-testid=totp-secret]").Text()); again != secret {
+		t.Errorf("the secret changed on reload: %q, %q", secret, again)
 	}
 	if res := c.Submit("/console/account/2fa", "/console/account/2fa", url.Values{"code": {"000000"}}); res.StatusCode != 422 {
 		t.Errorf("a wrong confirmation code: %d", res.StatusCode)
@@ -58,6 +63,22 @@ func TestTwoFactorSignIn(t *testing.T) {
 		owner.SignUp("two@example.com")
 		owner.CreateOrg("Acme")
 		secret, recovery, spent := enrolTOTP(t, owner)
+		u, _ := models.UserByEmail(context.Background(), env.DB.DB, "two@example.com")
+		if u.TOTPSecret == nil || strings.Contains(*u.TOTPSecret, secret) || u.TOTPEnabledAt == nil {
+			t.Errorf("stored: secret %v, enabled %v", u.TOTPSecret, u.TOTPEnabledAt)
+		}
+		var stored []models.RecoveryCode
+		env.DB.Where("user_id = ?", u.ID).Find(&stored)
+		for _, rc := range stored {
+			for _, code := range recovery {
+				if strings.Contains(rc.CodeHash, code) {
+					t.Error("a recovery code is stored in clear")
+				}
+			}
+		}
+		if len(stored) != 10 {
+			t.Errorf("%d recovery codes stored", len(stored))
+		}
 
 		if _, res := signInWithCode(t, env, "two@example.com", "123456"); res.StatusCode != 401 {
 			t.Errorf("a wrong code: %d", res.StatusCode)
