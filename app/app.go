@@ -82,6 +82,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 			api.SurfaceLogs:    cfg.RateLimitPerMinute,
 			api.SurfaceScan:    cfg.RateLimitPerMinute,
 			api.SurfaceGateway: cfg.GatewayRateLimitPerMinute,
+			api.SurfaceKeys:    api.LeakReportsPerMinute,
 		}})
 	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: sessions, Keys: verifier, Secret: cfg.SessionSecret,
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,

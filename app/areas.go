@@ -25,6 +25,7 @@ var (
 	areaPlayground = &area{"playground", writeJSONError}
 	areaOpenAPI    = &area{"openapi", writeJSONError}
 	areaOps        = &area{"ops", writeJSONError}
+	areaKeys       = &area{"keys", writeJSONError}
 	areaStatic     = &area{"static", writePageError}
 )
 

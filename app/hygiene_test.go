@@ -41,7 +41,7 @@ func TestNoStoreWhenSignedIn(t *testing.T) {
 			t.Errorf("GET %s signed in: Cache-Control %q, want no-store", path, cc)
 		}
 	}
-	res := c.Submit("/console/keys", "/console/keys", url.Values{"name": {"shown once"}})
+	res := c.Submit("/console/keys", "/console/keys", url.Values{"name": {"shown once"}, "scopes": {"public"}})
 	if res.StatusCode != 201 || !strings.Contains(res.Header.Get("Cache-Control"), "no-store") {
 		t.Errorf("the page showing a new key: %d, Cache-Control %q", res.StatusCode, res.Header.Get("Cache-Control"))
 	}

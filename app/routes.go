@@ -5,6 +5,7 @@ import (
 
 	"parapet/app/api"
 	"parapet/app/httpx"
+	"parapet/app/keys"
 	"parapet/app/web"
 	"parapet/static"
 )
@@ -48,24 +49,46 @@ func (a *App) routes() {
 	auth := a.routesOf(areaPages, page(httpx.LimitBody(authFormLimit))...)
 	auth.POST("/console/signup", p.SignUp)
 	auth.POST("/console/signin", p.SignIn)
-	console := a.group("/console", areaPages, page(httpx.LimitBody(pageFormLimit), web.RequireUser)...)
+	auth.GET("/console/signin/2fa", p.SecondStepPage)
+	auth.POST("/console/signin/2fa", p.SecondStep)
+	// Invitation links: open to visitors (who are sent to sign up or in
+	// and come back); accepting needs an account.
+	pages.GET("/invite/:org/:token", p.InvitationPage)
+	pages.POST("/invite/:org/:token", p.AcceptInvitation, web.RequireUser)
+	// The console: signed in, and enrolled in two-factor sign-in when the
+	// organization requires it, but on the account's pages (where one
+	// enrols) and the organizations' (to switch elsewhere).
+	account := a.routesOf(areaPages, page(httpx.LimitBody(pageFormLimit), web.RequireUser)...)
+	account.GET("/console/orgs", p.OrgsPage)
+	account.POST("/console/orgs", p.CreateOrg)
+	account.POST("/console/orgs/switch", p.SwitchOrg)
+	account.GET("/console/account", p.AccountPage)
+	account.POST("/console/account/password", p.ChangePassword)
+	account.POST("/console/account/sessions/:handle/end", p.EndSession)
+	account.POST("/console/account/sessions/end-others", p.EndOtherSessions)
+	account.GET("/console/account/2fa", p.TwoFactorPage)
+	account.POST("/console/account/2fa", p.EnableTwoFactor)
+	account.POST("/console/account/2fa/disable", p.DisableTwoFactor)
+	console := a.group("/console", areaPages, page(httpx.LimitBody(pageFormLimit), web.RequireUser, p.Require2FA)...)
 	console.GET("", p.ConsoleHome)
-	console.GET("/orgs", p.OrgsPage)
-	console.POST("/orgs", p.CreateOrg)
-	console.POST("/orgs/switch", p.SwitchOrg)
 	console.GET("/keys", p.KeysPage)
 	console.POST("/keys", p.CreateKey)
 	console.POST("/keys/:id/revoke", p.RevokeKey)
+	console.POST("/keys/:id/roll", p.RollKey)
+	console.GET("/members", p.MembersPage)
+	console.POST("/members/leave", p.LeaveOrg)
+	console.POST("/members/require-2fa", p.SetRequire2FA)
+	console.POST("/members/:user/role", p.SetMemberRole)
+	console.POST("/members/:user/remove", p.RemoveMember)
+	console.GET("/invitations", p.InvitationsPage)
+	console.POST("/invitations", p.CreateInvitation)
+	console.POST("/invitations/:id/revoke", p.RevokeInvitation)
 	console.GET("/audit", p.AuditPage)
 	console.GET("/usage", p.UsagePage)
-	console.GET("/account", p.AccountPage)
-	console.POST("/account/password", p.ChangePassword)
-	console.POST("/account/sessions/:handle/end", p.EndSession)
-	console.POST("/account/sessions/end-others", p.EndOtherSessions)
 	console.GET("/products", p.ProductsPage, web.RequireStaff)
 	console.POST("/products", p.CreateProduct, web.RequireStaff)
 	console.POST("/products/:slug", p.UpdateProduct, web.RequireStaff)
-	pages.GET("/gateway/app", p.PlaygroundPage, web.RequireUser)
+	pages.GET("/gateway/app", p.PlaygroundPage, web.RequireUser, p.Require2FA)
 
 	// JSON APIs: the key (checked when sent), the area's rate-limit
 	// budget, the body held to its limit and checked as JSON (duplicate
@@ -80,8 +103,8 @@ func (a *App) routes() {
 	pubGuard := v1.Guard(api.SurfacePublic)
 	pub := a.group("/v1", areaPublic, apiChain(pubGuard, httpx.LimitBody(apiBodyLimit), timeout)...)
 	a.routesOf(areaPublic, pubGuard, timeout).GET("/v1/health", v1.Health)
-	pub.GET("/products", v1.ListProducts, api.RequireKey)
-	pub.GET("/products/:slug", v1.GetProduct, api.RequireKey)
+	pub.GET("/products", v1.ListProducts, api.RequireKey, api.RequireScope(keys.ScopePublic))
+	pub.GET("/products/:slug", v1.GetProduct, api.RequireKey, api.RequireScope(keys.ScopePublic))
 
 	// The tools (log analyzer, config scanner): each is pages in the pages
 	// area and a JSON API of its own, with its own rate-limit budget. A
@@ -91,15 +114,16 @@ func (a *App) routes() {
 	for _, t := range a.tools() {
 		for _, r := range t.pages {
 			if r.bodyLimit == 0 {
-				pages.Add(r.method, t.pagePath+r.path, r.handler, web.RequireUser)
+				pages.Add(r.method, t.pagePath+r.path, r.handler, web.RequireUser, p.Require2FA)
 				continue
 			}
 			a.routesOf(areaPages, page(httpx.LimitBodyExplained(r.bodyLimit))...).
-				Add(r.method, t.pagePath+r.path, r.handler, web.RequireUser, a.toolRate, a.analyze(r.bodyLimit))
+				Add(r.method, t.pagePath+r.path, r.handler, web.RequireUser, p.Require2FA, a.toolRate, a.analyze(r.bodyLimit))
 		}
 		g := a.group(t.apiPrefix, &area{t.name, writeJSONError}, https, v1.Guard(t.surface), timeout)
 		for _, r := range t.api {
-			g.Add(r.method, r.path, r.handler, api.RequireKey, httpx.LimitBodyExplained(r.bodyLimit), httpx.CleanJSON, a.analyze(r.bodyLimit))
+			g.Add(r.method, r.path, r.handler, api.RequireKey, api.RequireScope(t.scope),
+				httpx.LimitBodyExplained(r.bodyLimit), httpx.CleanJSON, a.analyze(r.bodyLimit))
 		}
 	}
 
@@ -112,14 +136,15 @@ func (a *App) routes() {
 	guard := v1.Guard(api.SurfaceGateway, api.AcceptXAPIKey)
 	gwLimit := httpx.LimitBody(apiBodyLimit)
 	a.group("/gateway/v1", areaGateway, apiChain(guard, gwLimit, timeout)...) // unknown paths
-	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).GET("/gateway/v1/models", v1.Models, api.RequireKey)
-	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).POST("/gateway/v1/messages/count_tokens", v1.CountTokens, api.RequireKey)
+	key := []echo.MiddlewareFunc{api.RequireKey, api.RequireScope(keys.ScopeGateway)}
+	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).GET("/gateway/v1/models", v1.Models, key...)
+	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).POST("/gateway/v1/messages/count_tokens", v1.CountTokens, key...)
 	call := func(ar *area) *Group {
 		return a.routesOf(ar, append([]echo.MiddlewareFunc{a.gatewayCalls}, apiChain(guard, gwLimit)...)...)
 	}
-	call(areaGateway).POST("/gateway/v1/chat", v1.Chat, api.RequireKey)
-	call(areaMessages).POST("/gateway/v1/messages", v1.Messages, api.RequireKey)
-	call(areaOpenAI).POST("/gateway/v1/chat/completions", v1.ChatCompletions, api.RequireKey)
+	call(areaGateway).POST("/gateway/v1/chat", v1.Chat, key...)
+	call(areaMessages).POST("/gateway/v1/messages", v1.Messages, key...)
+	call(areaOpenAI).POST("/gateway/v1/chat/completions", v1.ChatCompletions, key...)
 
 	// The playground's chat: every call recorded like the API's, refusals
 	// included; the session (a 401 in JSON, not a redirect), CSRF and our
@@ -128,4 +153,9 @@ func (a *App) routes() {
 	chat := a.group("/gateway/app/chat", areaPlayground, a.gatewayCalls, https, httpx.LimitBody(apiBodyLimit), p.LoadUser,
 		web.NoStoreSignedIn, p.CSRF, httpx.CleanJSON, web.RequireSession)
 	chat.POST("", p.PlaygroundChat)
+
+	// Leak reports (like GitHub's secret scanning partners): no key, a
+	// budget per address, JSON errors.
+	leaks := a.group("/keys/v1", areaKeys, apiChain(v1.Guard(api.SurfaceKeys), httpx.LimitBody(apiBodyLimit), timeout)...)
+	leaks.POST("/leaked", v1.ReportLeakedKeys)
 }

@@ -29,7 +29,9 @@ func TestPathsAreRouted(t *testing.T) {
 		{"GET", paths.Products}, {"POST", paths.Products}, {"POST", paths.Product("gateway")}, {"GET", paths.ProductSaved("gateway")},
 		{"GET", paths.LogAnalyzer}, {"POST", paths.LogAnalyzer}, {"GET", paths.ConfigScanner}, {"POST", paths.ConfigScanner},
 		{"GET", paths.Playground}, {"POST", paths.PlaygroundChat}, {"GET", paths.DocsOperation("analyzeLogs")},
-		{"GET", paths.SignInThen("/console/keys")},
+		{"GET", paths.SignInThen("/console/keys")}, {"GET", paths.LogCompare}, {"POST", paths.LogCompare},
+		{"POST", paths.EndSession("abc")}, {"POST", paths.EndOtherSessions}, {"GET", paths.Members}, {"GET", paths.Invitations},
+		{"POST", paths.Invitations}, {"GET", paths.TwoFactor}, {"POST", paths.TwoFactor}, {"GET", paths.SignInCode}, {"POST", paths.SignInCode},
 	} {
 		u, err := url.Parse(link.path)
 		if err != nil {
@@ -62,7 +64,7 @@ func TestAPIRoutesMatchOpenAPI(t *testing.T) {
 	routed := map[string]bool{}
 	for _, r := range env.App.Echo().Routes() {
 		api := r.Path == "/readyz" || r.Path == "/metrics"
-		for _, prefix := range []string{"/v1/", "/logs/v1/", "/scan/v1/", "/gateway/v1/"} {
+		for _, prefix := range []string{"/v1/", "/logs/v1/", "/scan/v1/", "/gateway/v1/", "/keys/v1/"} {
 			api = api || strings.HasPrefix(r.Path, prefix)
 		}
 		if !api || strings.HasSuffix(r.Path, "/*") || r.Method == echo.RouteNotFound {

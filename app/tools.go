@@ -4,6 +4,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/api"
+	"parapet/app/keys"
 	"parapet/views"
 	"parapet/views/paths"
 )
@@ -20,6 +21,7 @@ type tool struct {
 	pages     []toolRoute // relative to pagePath
 	apiPrefix string
 	surface   api.Surface
+	scope     string // the key scope its API needs
 	api       []toolRoute
 }
 
@@ -39,11 +41,11 @@ func (a *App) tools() []tool {
 		{name: "logs", label: "Logs", pagePath: paths.LogAnalyzer,
 			pages: []toolRoute{{"GET", "", p.LogsPage, 0}, {"POST", "", p.LogsRun, logsBodyLimit},
 				{"GET", "/compare", p.LogsComparePage, 0}, {"POST", "/compare", p.LogsCompareRun, compareLimit}},
-			apiPrefix: "/logs/v1", surface: api.SurfaceLogs,
+			apiPrefix: "/logs/v1", surface: api.SurfaceLogs, scope: keys.ScopeLogs,
 			api: []toolRoute{{"POST", "/analyze", v1.AnalyzeLogs, logsBodyLimit}, {"POST", "/compare", v1.CompareLogs, compareLimit}}},
 		{name: "scan", label: "Scanner", pagePath: paths.ConfigScanner,
 			pages:     []toolRoute{{"GET", "", p.ScanPage, 0}, {"POST", "", p.ScanRun, scanBodyLimit}},
-			apiPrefix: "/scan/v1", surface: api.SurfaceScan,
+			apiPrefix: "/scan/v1", surface: api.SurfaceScan, scope: keys.ScopeScan,
 			api: []toolRoute{{"POST", "/scan", v1.Scan, scanBodyLimit}}},
 	}
 }

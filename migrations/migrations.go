@@ -80,3 +80,25 @@ func Pending(ctx context.Context, db *sql.DB, d Dialect) (int, error) {
 	}
 	return n, nil
 }
+
+// UpTo applies the pending migrations up to and including version: tests
+// use it to put data in an older schema before migrating it forward.
+func UpTo(ctx context.Context, db *sql.DB, d Dialect, version int64) error {
+	p, err := provider(db, d)
+	if err != nil {
+		return err
+	}
+	_, err = p.UpTo(ctx, version)
+	return err
+}
+
+// DownOne undoes the newest applied migration: tests use it to make a
+// migration pending again, as it would be before its release.
+func DownOne(ctx context.Context, db *sql.DB, d Dialect) error {
+	p, err := provider(db, d)
+	if err != nil {
+		return err
+	}
+	_, err = p.Down(ctx)
+	return err
+}

@@ -21,13 +21,45 @@ type APIKey struct {
 	LastUsedAt *time.Time
 	RevokedAt  *time.Time
 	RevokedBy  *string
+	// Scopes is the space-separated list of what the key may call.
+	Scopes string `gorm:"default:public logs scan gateway"`
+	// ExpiresAt, when set, is when the key stops working: an expiry chosen
+	// at creation, or the end of a roll's grace period (RolledAt set).
+	ExpiresAt *time.Time
+	RolledAt  *time.Time
+	// LeakedAt is when a leak report revoked the key.
+	LeakedAt *time.Time
 }
 
 // TableName is the table of API keys.
 func (APIKey) TableName() string { return "api_keys" }
 
-// Active reports whether the key can still be used.
+// Active reports whether the key is not revoked (it may still have
+// expired: see Usable).
 func (k APIKey) Active() bool { return k.RevokedAt == nil }
+
+// Expired reports whether the key's expiry (or its roll's grace period)
+// has passed at now.
+func (k APIKey) Expired(now time.Time) bool { return k.ExpiresAt != nil && !now.Before(*k.ExpiresAt) }
+
+// Usable reports whether the key works at now: not revoked, not expired.
+func (k APIKey) Usable(now time.Time) bool { return k.Active() && !k.Expired(now) }
+
+// Status names the key's state for tables: active, expired, rolled
+// (still in its grace period), revoked or leaked.
+func (k APIKey) Status(now time.Time) string {
+	switch {
+	case k.LeakedAt != nil:
+		return "leaked"
+	case !k.Active():
+		return "revoked"
+	case k.Expired(now):
+		return "expired"
+	case k.RolledAt != nil:
+		return "rolled"
+	}
+	return "active"
+}
 
 // APIKeyRow is a key as the console lists it, with its creator's email.
 type APIKeyRow struct {

@@ -19,6 +19,8 @@ type Organization struct {
 	Slug      string
 	CreatedBy *string
 	CreatedAt time.Time
+	// Require2FA: every member must sign in with a second factor.
+	Require2FA bool `gorm:"column:require_2fa"`
 }
 
 // Membership says a user belongs to an organization, with a role.
@@ -29,8 +31,8 @@ type Membership struct {
 	CreatedAt time.Time
 }
 
-// RoleOwner is the role of an organization's creator, so far its only
-// member (there are no invitations yet).
+// RoleOwner is the role of an organization's creator; the other roles are
+// in role.go.
 const RoleOwner = "owner"
 
 // OrgWithRole is an organization as one of its members sees it.

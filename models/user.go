@@ -18,6 +18,11 @@ type User struct {
 	IsStaff           bool
 	CreatedAt         time.Time
 	PasswordChangedAt time.Time
+	// TOTPSecret is set at enrolment; two-factor sign-in is on once
+	// TOTPEnabledAt is set (the first code confirmed).
+	TOTPSecret    *string    `gorm:"column:totp_secret"`
+	TOTPEnabledAt *time.Time `gorm:"column:totp_enabled_at"`
+	TOTPLastStep  *int64     `gorm:"column:totp_last_step"` // the last code's time step: each code works once
 }
 
 // ErrEmailTaken is returned when an account with the email exists.

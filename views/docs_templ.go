@@ -468,14 +468,14 @@ func Docs(c Chrome, d APIDoc) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						if r.Example != "" {
-							templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<pre><code>")
+							templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<pre tabindex=\"0\" aria-label=\"Example response\"><code>")
 							if templ_7745c5c3_Err != nil {
 								return templ_7745c5c3_Err
 							}
 							var templ_7745c5c3_Var23 string
 							templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(r.Example)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/docs.templ`, Line: 118, Col: 32}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/docs.templ`, Line: 118, Col: 75}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 							if templ_7745c5c3_Err != nil {

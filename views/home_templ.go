@@ -176,7 +176,7 @@ func Home(c Chrome) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "\">OpenAPI document</a>.</p><pre><code>curl -H \"Authorization: Bearer $PARAPET_KEY\" https://your-parapet-host/v1/products</code></pre></section>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "\">OpenAPI document</a>.</p><pre tabindex=\"0\" aria-label=\"Example request\"><code>curl -H \"Authorization: Bearer $PARAPET_KEY\" https://your-parapet-host/v1/products</code></pre></section>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

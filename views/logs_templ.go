@@ -1114,7 +1114,7 @@ func LogsMatches(r LogsReport) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 58, "</span></div><div class=\"table-wrap\"><table class=\"log-table\" data-testid=\"matches-table\"><thead><tr><th class=\"num\">Line</th><th>Category</th><th>Line text</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 58, "</span></div><div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Matching lines\"><table class=\"log-table\" data-testid=\"matches-table\"><thead><tr><th class=\"num\">Line</th><th>Category</th><th>Line text</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -2003,7 +2003,7 @@ func LogsOutliers(r LogsReport) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 126, "<div class=\"table-wrap\"><table class=\"log-table outliers-table\" data-testid=\"outliers-table\"><thead><tr><th class=\"num\">Line</th><th>Line text</th><th>Template</th><th class=\"num\" title=\"Lines of this template\">Count</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 126, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Outliers\"><table class=\"log-table outliers-table\" data-testid=\"outliers-table\"><thead><tr><th class=\"num\">Line</th><th>Line text</th><th>Template</th><th class=\"num\" title=\"Lines of this template\">Count</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -2300,7 +2300,7 @@ func logsTemplates(res *logs.Result) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 152, "</code>: open a template to see them. The JSON download lists every template.</p><div class=\"table-wrap\"><table class=\"log-table templates-table\" data-testid=\"templates-table\"><thead><tr><th class=\"num\">#</th><th>Template</th><th class=\"num\">Lines</th><th class=\"share\">Share</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 152, "</code>: open a template to see them. The JSON download lists every template.</p><div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Templates\"><table class=\"log-table templates-table\" data-testid=\"templates-table\"><thead><tr><th class=\"num\">#</th><th>Template</th><th class=\"num\">Lines</th><th class=\"share\">Share</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -367,7 +367,7 @@ func scanFormatHelp() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</code>. Every resource has a <code>type</code> and a <code>name</code>; other fields depend on the type. Unknown fields are ignored, so real exports can be pasted as they are; a field of the wrong type is an error, and an absent field produces no finding.</p><div class=\"table-wrap\"><table class=\"small\"><thead><tr><th>type</th><th>Fields checked</th><th>Rules</th></tr></thead> <tbody><tr><td><code>s3_bucket</code></td><td><code>public_read</code>, <code>encrypted</code> (booleans)</td><td>Public read (critical), no encryption at rest (medium)</td></tr><tr><td><code>security_group</code></td><td><code>ingress</code>: objects with <code>port</code>, optional <code>to_port</code> and <code>protocol</code> (tcp by default; udp, icmp, all or -1), and <code>cidr</code> with a prefix length</td><td>All ports (critical), SSH/RDP (critical), database and other sensitive ports (high), any other port but 80 and 443 (low), open to a <code>/0</code> CIDR</td></tr><tr><td><code>iam_policy</code></td><td><code>actions</code>, <code>resources</code> (arrays of strings)</td><td><code>*</code> on <code>*</code> (critical), every action or every IAM/STS action (high), a service wildcard like <code>s3:*</code> (medium), resource <code>*</code> (medium)</td></tr><tr><td><code>database</code></td><td><code>publicly_accessible</code>, <code>encrypted</code> (booleans)</td><td>Publicly accessible (critical), no encryption at rest (high)</td></tr></tbody></table></div><p>Resources of other types are listed as skipped. To accept a finding, add <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</code>. Every resource has a <code>type</code> and a <code>name</code>; other fields depend on the type. Unknown fields are ignored, so real exports can be pasted as they are; a field of the wrong type is an error, and an absent field produces no finding.</p><div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Rules\"><table class=\"small\"><thead><tr><th>type</th><th>Fields checked</th><th>Rules</th></tr></thead> <tbody><tr><td><code>s3_bucket</code></td><td><code>public_read</code>, <code>encrypted</code> (booleans)</td><td>Public read (critical), no encryption at rest (medium)</td></tr><tr><td><code>security_group</code></td><td><code>ingress</code>: objects with <code>port</code>, optional <code>to_port</code> and <code>protocol</code> (tcp by default; udp, icmp, all or -1), and <code>cidr</code> with a prefix length</td><td>All ports (critical), SSH/RDP (critical), database and other sensitive ports (high), any other port but 80 and 443 (low), open to a <code>/0</code> CIDR</td></tr><tr><td><code>iam_policy</code></td><td><code>actions</code>, <code>resources</code> (arrays of strings)</td><td><code>*</code> on <code>*</code> (critical), every action or every IAM/STS action (high), a service wildcard like <code>s3:*</code> (medium), resource <code>*</code> (medium)</td></tr><tr><td><code>database</code></td><td><code>publicly_accessible</code>, <code>encrypted</code> (booleans)</td><td>Publicly accessible (critical), no encryption at rest (high)</td></tr></tbody></table></div><p>Resources of other types are listed as skipped. To accept a finding, add <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1019,7 +1019,7 @@ func scanFindings(r ScanReport) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 70, "<div class=\"table-wrap\"><table class=\"findings\" data-testid=\"findings-table\"><thead><tr><th>Severity</th><th>Rule</th><th>Resource</th><th>What is wrong</th><th>How to fix</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 70, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Findings\"><table class=\"findings\" data-testid=\"findings-table\"><thead><tr><th>Severity</th><th>Rule</th><th>Resource</th><th>What is wrong</th><th>How to fix</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1306,7 +1306,7 @@ func scanFindings(r ScanReport) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 97, ")</h3><p class=\"muted small\">Accepted in the document or the request with a reason; not counted above.</p><div class=\"table-wrap\"><table class=\"findings compact\" data-testid=\"suppressed-table\"><thead><tr><th>Severity</th><th>Rule</th><th>Resource</th><th>Reason</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 97, ")</h3><p class=\"muted small\">Accepted in the document or the request with a reason; not counted above.</p><div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Suppressed findings\"><table class=\"findings compact\" data-testid=\"suppressed-table\"><thead><tr><th>Severity</th><th>Rule</th><th>Resource</th><th>Reason</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1458,7 +1458,7 @@ func scanFindings(r ScanReport) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 112, ")</h3><div class=\"table-wrap\"><table class=\"findings compact\" data-testid=\"skipped-table\"><thead><tr><th>Resource</th><th>Type</th><th>Why</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 112, ")</h3><div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Skipped resources\"><table class=\"findings compact\" data-testid=\"skipped-table\"><thead><tr><th>Resource</th><th>Type</th><th>Why</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

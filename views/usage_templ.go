@@ -355,7 +355,7 @@ func Usage(c Chrome, d UsageData) templ.Component {
 					}
 				} else {
 					t := d.totals()
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<div class=\"table-wrap\"><table class=\"usage-table\" data-testid=\"usage-table\"><thead><tr><th>Day</th><th>Key or user</th><th class=\"num\">Requests</th><th class=\"num\">Input tokens</th><th class=\"num\">Output tokens</th><th class=\"num\">Total tokens</th></tr></thead> <tbody>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Usage\"><table class=\"usage-table\" data-testid=\"usage-table\"><thead><tr><th>Day</th><th>Key or user</th><th class=\"num\">Requests</th><th class=\"num\">Input tokens</th><th class=\"num\">Output tokens</th><th class=\"num\">Total tokens</th></tr></thead> <tbody>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -485,6 +485,9 @@ func TestLogsOpenAPI(t *testing.T) {
 			post(logsPath+"?include=all", "text/plain", "ERROR"),
 		},
 		"401": {func() *apptest.Response { return logsPost(env.Client(), logsPath, "text/plain", "ERROR", "") }},
+		"403": {func() *apptest.Response {
+			return logsPost(env.Client(), logsPath, "text/plain", "ERROR", scopedKey(t, env, s.OrgID, "scan"))
+		}},
 		"413": {post(logsPath, "text/plain", strings.Repeat(" ", logs.MaxInputBytes+1)), post(logsPath, "text/plain", strings.Repeat("\n", logs.MaxLines+1))},
 		"415": {post(logsPath, "application/xml", "<log/>")},
 		"429": {func() *apptest.Response {

@@ -12,6 +12,7 @@ import (
 
 	"parapet/app/apptest"
 	"parapet/app/openapi"
+	"parapet/models"
 )
 
 // schemaCheck validates a JSON value against the subset of JSON Schema the
@@ -180,6 +181,12 @@ func documentedResponses() map[string]responseCase {
 			return c.Get(path, bearer(key)...)
 		}
 	}
+	logsOnly := func(path string) responseCase {
+		return func(t *testing.T, env *apptest.Env, s apptest.Seeded) *apptest.Response {
+			env.DB.Model(&models.APIKey{}).Where("id = ?", s.KeyID).Update("scopes", "logs")
+			return env.Client().Get(path, bearer(s.Key)...)
+		}
+	}
 	return map[string]responseCase{
 		"GET /v1/health 200": get("/v1/health", false),
 		"GET /v1/health 429": func(t *testing.T, env *apptest.Env, s apptest.Seeded) *apptest.Response {
@@ -187,9 +194,11 @@ func documentedResponses() map[string]responseCase {
 		},
 		"GET /v1/products 200":        get("/v1/products", true),
 		"GET /v1/products 401":        get("/v1/products", false),
+		"GET /v1/products 403":        logsOnly("/v1/products"),
 		"GET /v1/products 429":        exhaust("/v1/products"),
 		"GET /v1/products/{slug} 200": get("/v1/products/log-analyzer", true),
 		"GET /v1/products/{slug} 401": get("/v1/products/log-analyzer", false),
+		"GET /v1/products/{slug} 403": logsOnly("/v1/products/log-analyzer"),
 		"GET /v1/products/{slug} 404": get("/v1/products/posture-monitor", true),
 		"GET /v1/products/{slug} 429": exhaust("/v1/products/gateway"),
 	}

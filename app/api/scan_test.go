@@ -450,6 +450,7 @@ func TestScanOpenAPI(t *testing.T) {
 			post(scanPath, scanBaselineEnvelope(t, scanTestdata(t, "state.json")), jsonKey...), post(scanPath+"?fail_on=none", scan.Sample(), jsonKey...)},
 		"400": {post(scanPath, `{"resources":[{"type":"s3_bucket"}]}`, jsonKey...), post(scanPath, `{`, jsonKey...), post(scanPath+"?format=csv", `{}`, jsonKey...)},
 		"401": {post(scanPath, scan.Sample(), "Content-Type", "application/json")},
+		"403": {post(scanPath, scan.Sample(), append([]string{"Content-Type", "application/json"}, bearer(scopedKey(t, env, s.OrgID, "logs"))...)...)},
 		"413": {post(scanPath, strings.Repeat(" ", scan.MaxInputBytes+1), jsonKey...)},
 		"415": {post(scanPath, scan.Sample(), append([]string{"Content-Type", "text/plain"}, bearer(s.Key)...)...),
 			post(scanPath, scan.Sample(), append([]string{"Content-Type", "application/json; charset=utf-16"}, bearer(s.Key)...)...)},

@@ -60,10 +60,11 @@ func (c *Client) CreateOrg(name string) {
 }
 
 // CreateKey creates a key in the current organization through the console
-// and returns its text and id, read from the page that shows it once.
+// with every scope and returns its text and id, read from the page that
+// shows it once.
 func (c *Client) CreateKey(name string) (key, id string) {
 	c.t.Helper()
-	res := c.Submit("/console/keys", "/console/keys", url.Values{"name": {name}})
+	res := c.Submit("/console/keys", "/console/keys", url.Values{"name": {name}, "scopes": keys.Scopes})
 	if res.StatusCode != 201 {
 		c.t.Fatalf("create key %s: status %d\n%s", name, res.StatusCode, res.Body)
 	}

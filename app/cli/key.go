@@ -22,6 +22,9 @@ func runKeyCreate(ctx context.Context, r *runner, args []string) error {
 	orgRef := fs.String("org", "", "the organization's id or slug")
 	name := fs.String("name", "", "the key's name, unique among the organization's active keys")
 	asJSON := fs.Bool("json", false, `print {"id","key","org"} as JSON`)
+	var scopeList stringList
+	fs.Var(&scopeList, "scope", "a scope the key holds: public, logs, scan or gateway (repeat it, or separate with commas; default every scope)")
+	expiry := fs.String("expires", "never", "when the key stops working: 7, 30 or 90 (days), a date YYYY-MM-DD, or never")
 	if _, err := parseArgs(fs, args); err != nil {
 		return err
 	}
@@ -32,13 +35,25 @@ func runKeyCreate(ctx context.Context, r *runner, args []string) error {
 	if err := checkKeyName(keyName); err != nil {
 		return err
 	}
+	if len(scopeList) == 0 {
+		scopeList = keys.Scopes
+	}
+	scopes, err := keys.ParseScopes(scopeList)
+	if err != nil {
+		return usageError{"--scope: " + err.Error()}
+	}
+	expiresAt, err := keys.ParseExpiry(*expiry, models.Now())
+	if err != nil {
+		return usageError{"--expires: " + err.Error()}
+	}
 	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
 		org, err := findOrg(ctx, db, *orgRef)
 		if err != nil {
 			return err
 		}
 		text, hash, hint := keys.Generate()
-		k := &models.APIKey{ID: models.NewID("key"), OrgID: org.ID, Name: keyName, Hint: hint, Hash: hash, CreatedAt: models.Now()}
+		k := &models.APIKey{ID: models.NewID("key"), OrgID: org.ID, Name: keyName, Hint: hint, Hash: hash, CreatedAt: models.Now(),
+			Scopes: scopes, ExpiresAt: expiresAt}
 		err = audited(ctx, db, func(tx *gorm.DB) (*models.AuditEvent, error) {
 			if err := models.CreateAPIKey(ctx, tx, k); err != nil {
 				return nil, err
@@ -70,6 +85,8 @@ type keyJSON struct {
 	CreatedAt  time.Time  `json:"created_at"`
 	LastUsedAt *time.Time `json:"last_used_at"`
 	RevokedAt  *time.Time `json:"revoked_at"`
+	Scopes     []string   `json:"scopes"`
+	ExpiresAt  *time.Time `json:"expires_at"`
 }
 
 // runKeyList lists an organization's keys, newest first. The keys
@@ -93,22 +110,21 @@ func runKeyList(ctx context.Context, r *runner, args []string) error {
 		if err != nil {
 			return err
 		}
+		now := models.Now()
 		if *asJSON {
 			out := make([]keyJSON, 0, len(rows)) // [] rather than null when there are none
 			for _, k := range rows {
-				out = append(out, keyJSON{ID: k.ID, Name: k.Name, Hint: k.Hint, Status: keyStatus(k.APIKey),
-					CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt})
+				out = append(out, keyJSON{ID: k.ID, Name: k.Name, Hint: k.Hint, Status: k.Status(now),
+					CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt,
+					Scopes: strings.Fields(k.Scopes), ExpiresAt: k.ExpiresAt})
 			}
 			return printJSON(r.stdout, out)
 		}
 		tw := tabwriter.NewWriter(r.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tHINT\tSTATUS\tCREATED\tLAST USED")
+		fmt.Fprintln(tw, "ID\tNAME\tHINT\tSTATUS\tSCOPES\tCREATED\tLAST USED\tEXPIRES")
 		for _, k := range rows {
-			lastUsed := "never"
-			if k.LastUsedAt != nil {
-				lastUsed = formatTime(*k.LastUsedAt)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Hint, keyStatus(k.APIKey), formatTime(k.CreatedAt), lastUsed)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Hint, k.Status(now),
+				strings.ReplaceAll(k.Scopes, " ", ","), formatTime(k.CreatedAt), formatTimePtr(k.LastUsedAt), formatTimePtr(k.ExpiresAt))
 		}
 		return tw.Flush()
 	})
@@ -161,11 +177,18 @@ func checkKeyName(name string) error {
 // keyLabel names a key the way people recognise it: "name (hint)".
 func keyLabel(k *models.APIKey) string { return k.Name + " (" + k.Hint + ")" }
 
-func keyStatus(k models.APIKey) string {
-	if k.Active() {
-		return "active"
+// stringList is a flag that may be given more than once.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// formatTimePtr is formatTime of an optional time, "never" when absent.
+func formatTimePtr(t *time.Time) string {
+	if t == nil {
+		return "never"
 	}
-	return "revoked"
+	return formatTime(*t)
 }
 
 // formatTime is how tables show a time: to the minute, in UTC.

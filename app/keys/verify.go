@@ -20,7 +20,11 @@ type Principal struct {
 	KeyID   string
 	KeyName string
 	OrgID   string
+	Scopes  string // space-separated, see HasScope
 }
+
+// Can reports whether the key holds a scope.
+func (p *Principal) Can(scope string) bool { return HasScope(p.Scopes, scope) }
 
 // The two ways a key is refused (SPEC section 7).
 var (
@@ -38,9 +42,11 @@ const CacheTTL = 500 * time.Millisecond
 const maxCached = 10_000
 
 type cached struct {
-	p     Principal
-	valid bool
-	at    time.Time
+	p         Principal
+	valid     bool
+	expiresAt *time.Time // checked on every use, so a cached key still expires on time
+	rolled    bool
+	at        time.Time
 }
 
 // Verifier checks API keys against the database, with a short cache so a
@@ -100,7 +106,8 @@ func (v *Verifier) VerifyKey(ctx context.Context, key string) (*Principal, error
 		case err != nil:
 			return nil, apierr.Unavailable(err)
 		default:
-			c = cached{p: Principal{KeyID: k.ID, KeyName: k.Name, OrgID: k.OrgID}, valid: k.Active(), at: now}
+			c = cached{p: Principal{KeyID: k.ID, KeyName: k.Name, OrgID: k.OrgID, Scopes: k.Scopes}, valid: k.Active(),
+				expiresAt: k.ExpiresAt, rolled: k.RolledAt != nil, at: now}
 		}
 		v.mu.Lock()
 		if len(v.cache) >= maxCached {
@@ -112,9 +119,25 @@ func (v *Verifier) VerifyKey(ctx context.Context, key string) (*Principal, error
 	if !c.valid {
 		return nil, ErrInvalid
 	}
+	if c.expiresAt != nil && !now.Before(*c.expiresAt) {
+		return nil, expired(*c.expiresAt, c.rolled)
+	}
 	v.touch(c.p.KeyID, now)
 	p := c.p
 	return &p, nil
+}
+
+// expired is the 401 of a key past its expiry, or past the grace period
+// of a roll: still invalid_api_key (SPEC section 7), with a message that
+// says why, so its owner knows to use the replacement or make a new key.
+func expired(at time.Time, rolled bool) error {
+	when := at.UTC().Format("2006-01-02 15:04 UTC")
+	if rolled {
+		return apierr.New(http.StatusUnauthorized, "invalid_api_key",
+			"the API key was rolled and its grace period ended at "+when+": use its replacement")
+	}
+	return apierr.New(http.StatusUnauthorized, "invalid_api_key",
+		"the API key expired at "+when+": create a new key in the console")
 }
 
 // Forget drops a key from the cache: called when this instance revokes it,

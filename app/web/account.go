@@ -138,6 +138,9 @@ func (p *Pages) SignIn(c echo.Context) error {
 		return p.renderSignIn(c, http.StatusUnauthorized, f)
 	}
 	p.forgive(c, counted)
+	if second, err := p.beginSecondStep(c, user, f.Next); second || err != nil {
+		return err // the code form (totp_signin.go) finishes the sign-in
+	}
 	if err := p.startSession(c, user, ""); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -13,6 +14,9 @@ import (
 	"parapet/views"
 )
 
+// leakBannerDays is how long owners see the banner of a leak report.
+const leakBannerDays = 14
+
 // KeysPage lists the current organization's keys.
 func (p *Pages) KeysPage(c echo.Context) error {
 	return p.renderKeys(c, http.StatusOK, views.KeysData{})
@@ -21,9 +25,17 @@ func (p *Pages) KeysPage(c echo.Context) error {
 // renderKeys answers with the whole page, or only the panel for htmx.
 func (p *Pages) renderKeys(c echo.Context, status int, d views.KeysData) error {
 	cur := CurrentOf(c)
+	d.Now = models.Now()
 	if cur.Org != nil {
+		ctx := c.Request().Context()
 		var err error
-		if d.Keys, err = models.APIKeysOfOrg(c.Request().Context(), p.DB.DB, cur.Org.ID); err != nil {
+		if d.Keys, err = models.APIKeysOfOrg(ctx, p.DB.DB, cur.Org.ID); err != nil {
+			return err
+		}
+		d.CanCreate = models.Can(cur.Org.Role, models.PermCreateKeys)
+		d.CanManageAny = models.Can(cur.Org.Role, models.PermManageAnyKey)
+		d.UserID = cur.User.ID
+		if d.Leaked, err = p.leakedForOwner(c); err != nil {
 			return err
 		}
 	}
@@ -35,52 +47,122 @@ func (p *Pages) renderKeys(c echo.Context, status int, d views.KeysData) error {
 	return httpx.Render(c, status, views.Keys(ch, d))
 }
 
+// leakedForOwner is what the leak banner shows an owner of the current
+// organization: its keys a leak report revoked lately (nothing for others).
+func (p *Pages) leakedForOwner(c echo.Context) ([]models.APIKey, error) {
+	cur := CurrentOf(c)
+	if cur.Org == nil || cur.Org.Role != models.RoleOwner {
+		return nil, nil
+	}
+	return models.LeakedKeysOfOrg(c.Request().Context(), p.DB.DB, cur.Org.ID, models.Now().Add(-leakBannerDays*24*time.Hour))
+}
+
+// keyForbidden is the answer to a member whose role does not allow a key
+// action: the panel again, with the reason, and 403.
+func (p *Pages) keyForbidden(c echo.Context, msg string) error {
+	return p.renderKeys(c, http.StatusForbidden, views.KeysData{Error: msg})
+}
+
 // CreateKey makes a key in the current organization and shows it, once.
 func (p *Pages) CreateKey(c echo.Context) error {
 	cur := CurrentOf(c)
 	if cur.Org == nil {
 		return echo.NewHTTPError(http.StatusForbidden, "Choose or create an organization before creating keys.")
 	}
-	name := strings.TrimSpace(c.FormValue("name"))
-	if msg := models.KeyNameProblem(name); msg != "" {
-		return p.renderKeys(c, http.StatusUnprocessableEntity, views.KeysData{Name: name, Error: upperFirst(msg) + "."})
+	if !models.Can(cur.Org.Role, models.PermCreateKeys) {
+		return p.keyForbidden(c, "Your role ("+cur.Org.Role+") cannot create keys: ask an owner or an admin.")
+	}
+	form, _ := c.FormParams()
+	d := views.KeysData{Name: strings.TrimSpace(c.FormValue("name")), Scopes: form["scopes"],
+		Expires: c.FormValue("expires"), ExpiresOn: c.FormValue("expires_on")}
+	invalid := func(msg string) error {
+		d.Error = msg
+		return p.renderKeys(c, http.StatusUnprocessableEntity, d)
+	}
+	if msg := models.KeyNameProblem(d.Name); msg != "" {
+		return invalid(upperFirst(msg) + ".")
+	}
+	scopes, err := keys.ParseScopes(d.Scopes)
+	if err != nil {
+		return invalid(upperFirst(err.Error()) + ".")
+	}
+	choice := d.Expires
+	if choice == "date" {
+		if choice = d.ExpiresOn; choice == "" {
+			return invalid("Choose the date the key expires on.")
+		}
+	}
+	expires, err := keys.ParseExpiry(choice, models.Now())
+	if err != nil {
+		return invalid(upperFirst(err.Error()) + ".")
 	}
 	text, hash, hint := keys.Generate()
-	k := &models.APIKey{ID: models.NewID("key"), OrgID: cur.Org.ID, Name: name, Hint: hint, Hash: hash,
-		CreatedBy: &cur.User.ID, CreatedAt: models.Now()}
-	err := models.CreateAPIKey(c.Request().Context(), p.DB.DB, k)
+	k := &models.APIKey{ID: models.NewID("key"), OrgID: cur.Org.ID, Name: d.Name, Hint: hint, Hash: hash,
+		CreatedBy: &cur.User.ID, CreatedAt: models.Now(), Scopes: scopes, ExpiresAt: expires}
+	err = models.CreateAPIKey(c.Request().Context(), p.DB.DB, k)
 	if errors.Is(err, models.ErrKeyNameTaken) {
-		return p.renderKeys(c, http.StatusUnprocessableEntity, views.KeysData{Name: name,
-			Error: "An active key named “" + name + "” already exists. Choose another name."})
+		return invalid("An active key named “" + d.Name + "” already exists. Choose another name.")
 	}
 	if err != nil {
 		return err
 	}
-	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionKeyCreate, Target: k.Name + " (" + k.Hint + ")"})
+	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionKeyCreate,
+		Target: keyTarget(k), Detail: keyDetail(k)})
 	// The key's text must never be cached anywhere on the way back.
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return p.renderKeys(c, http.StatusCreated, views.KeysData{NewKey: &views.NewKey{ID: k.ID, Name: k.Name, Key: text, Hint: hint}})
 }
 
-// RevokeKey revokes a key of the current organization. A key of another
-// organization is "not found", whatever id the form names.
-func (p *Pages) RevokeKey(c echo.Context) error {
+// keyTarget names a key in the audit log: "name (hint)".
+func keyTarget(k *models.APIKey) string { return k.Name + " (" + k.Hint + ")" }
+
+// keyDetail records a key's scopes and expiry in its audit event.
+func keyDetail(k *models.APIKey) *string {
+	s := "scopes: " + k.Scopes + "; expires: never"
+	if k.ExpiresAt != nil {
+		s = "scopes: " + k.Scopes + "; expires: " + k.ExpiresAt.UTC().Format(time.RFC3339)
+	}
+	return &s
+}
+
+// managedKey loads a key of the current organization that the member may
+// revoke or roll: any key for owners and admins, their own for members.
+// A key of another organization is "not found", whatever id the form names.
+// When the role does not allow it, the 403 panel is already written and
+// the response is committed: callers return at once.
+func (p *Pages) managedKey(c echo.Context) (*models.APIKey, error) {
 	cur := CurrentOf(c)
 	if cur.Org == nil {
-		return echo.NewHTTPError(http.StatusNotFound, "no such key")
+		return nil, echo.NewHTTPError(http.StatusNotFound, "no such key")
 	}
-	keyID := c.Param("id")
-	revoked, err := models.RevokeAPIKey(c.Request().Context(), p.DB.DB, cur.Org.ID, keyID, &cur.User.ID)
+	k, err := models.APIKeyOfOrg(c.Request().Context(), p.DB.DB, cur.Org.ID, c.Param("id"))
 	if errors.Is(err, models.ErrNotFound) {
-		return echo.NewHTTPError(http.StatusNotFound, "no such key")
+		return nil, echo.NewHTTPError(http.StatusNotFound, "no such key")
 	}
+	if err != nil {
+		return nil, err
+	}
+	own := k.CreatedBy != nil && *k.CreatedBy == cur.User.ID
+	if !models.Can(cur.Org.Role, models.PermManageAnyKey) && !(own && models.Can(cur.Org.Role, models.PermCreateKeys)) {
+		return nil, p.keyForbidden(c, "Your role ("+cur.Org.Role+") cannot revoke or roll this key: ask an owner or an admin.")
+	}
+	return k, nil
+}
+
+// RevokeKey revokes a key of the current organization.
+func (p *Pages) RevokeKey(c echo.Context) error {
+	cur := CurrentOf(c)
+	k, err := p.managedKey(c)
+	if err != nil || c.Response().Committed {
+		return err
+	}
+	revoked, err := models.RevokeAPIKey(c.Request().Context(), p.DB.DB, cur.Org.ID, k.ID, &cur.User.ID)
 	if err != nil {
 		return err
 	}
-	p.Keys.Forget(keyID)
+	p.Keys.Forget(k.ID)
 	if revoked {
-		k, _ := models.APIKeyOfOrg(c.Request().Context(), p.DB.DB, cur.Org.ID, keyID)
-		_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionKeyRevoke, Target: k.Name + " (" + k.Hint + ")"})
+		_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionKeyRevoke, Target: keyTarget(k)})
 	}
 	if httpx.IsHTMX(c) {
 		return p.renderKeys(c, http.StatusOK, views.KeysData{})

@@ -25,13 +25,16 @@ func (p *Pages) ConsoleHome(c echo.Context) error {
 			return err
 		}
 		for _, k := range keys {
-			if k.Active() {
+			if k.Usable(models.Now()) {
 				d.ActiveKeys++
 			} else {
 				d.Revoked++
 			}
 		}
 		if d.Recent, _, err = models.AuditPage(ctx, p.DB.DB, cur.Org.ID, "", 5, 0); err != nil {
+			return err
+		}
+		if d.Leaked, err = p.leakedForOwner(c); err != nil {
 			return err
 		}
 	}

@@ -90,7 +90,7 @@ func TestAPIKeysShownOnceAndStoredAsHash(t *testing.T) {
 		}
 		// Name rules: required, unique among active keys.
 		for name, want := range map[string]string{"": "Enter a name", "ci-pipeline": "already exists", strings.Repeat("k", 81): "at most 80"} {
-			res := c.Submit("/console/keys", "/console/keys", url.Values{"name": {name}})
+			res := c.Submit("/console/keys", "/console/keys", url.Values{"name": {name}, "scopes": {"public"}})
 			if res.StatusCode != 422 || !strings.Contains(res.Doc(t).Find("[data-testid=form-error]").Text(), want) {
 				t.Errorf("key name %q: status %d, want 422 %q", name, res.StatusCode, want)
 			}
@@ -123,7 +123,7 @@ func TestKeyCreationWithHTMXSwapsThePanel(t *testing.T) {
 	c.SignUp("htmx@example.com")
 	c.CreateOrg("Swap Org")
 	tok := c.CSRF("/console/keys")
-	res := c.Do("POST", "/console/keys", url.Values{"name": {"swap"}}.Encode(),
+	res := c.Do("POST", "/console/keys", url.Values{"name": {"swap"}, "scopes": {"public"}}.Encode(),
 		"Content-Type", "application/x-www-form-urlencoded", "HX-Request", "true", "X-CSRF-Token", tok)
 	if res.StatusCode != 201 {
 		t.Fatalf("status %d", res.StatusCode)
@@ -169,7 +169,7 @@ func TestOrganizationIsolation(t *testing.T) {
 			t.Errorf("Bob's current org is %q", got)
 		}
 		// Extra form fields naming Org A change nothing: keys land in Org B.
-		res := bob.Submit("/console/keys", "/console/keys", url.Values{"name": {"sneaky"}, "org_id": {orgA.ID}})
+		res := bob.Submit("/console/keys", "/console/keys", url.Values{"name": {"sneaky"}, "scopes": {"public"}, "org_id": {orgA.ID}})
 		if res.StatusCode != 201 {
 			t.Fatalf("create: %d", res.StatusCode)
 		}

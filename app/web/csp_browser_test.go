@@ -39,6 +39,8 @@ func TestEveryPageKeepsTheCSP(t *testing.T) {
 	b.Run(
 		chromedp.SendKeys(`#email`, "csp@example.com", chromedp.ByQuery),
 		chromedp.SendKeys(`#password`, "a long enough passphrase", chromedp.ByQuery),
+		// The toggle is shown by its script (hidden without JavaScript).
+		chromedp.WaitVisible(`[data-password-toggle=password]`, chromedp.ByQuery),
 		chromedp.Click(`[data-password-toggle=password]`, chromedp.ByQuery),
 	)
 	var shown string

@@ -35,10 +35,11 @@ type Deps struct {
 	Gateway         GatewayDeps
 	// Throttle counts sign-in and sign-up attempts (Redis or the database).
 	Throttle throttle.Counter
-	// Mail sends notices of credential changes.
+	// Mail sends notices of credential changes and invitations (SMTP, or
+	// the log when SMTP_URL is unset).
 	Mail mail.Mailer
-	// PublicURL is our origin for the CSRF origin check ("" = the
-	// request's own scheme and host).
+	// PublicURL is our origin for the CSRF origin check and the links sent
+	// by mail ("" = the request's own scheme and host).
 	PublicURL string
 }
 

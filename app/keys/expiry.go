@@ -1,0 +1,56 @@
+package keys
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ExpiryChoices are the lifetimes offered for a new key, in days.
+var ExpiryChoices = []int{7, 30, 90}
+
+// ParseExpiry turns an expiry choice into the time the key stops working:
+// "" or "never" (nil, no expiry), a number of days ("30" or "30d", one of
+// ExpiryChoices), or a date YYYY-MM-DD, after which the key stops (it
+// works through that day, UTC). A date must be in the future.
+func ParseExpiry(choice string, now time.Time) (*time.Time, error) {
+	choice = strings.TrimSpace(choice)
+	if choice == "" || choice == "never" {
+		return nil, nil
+	}
+	for _, d := range ExpiryChoices {
+		if choice == fmt.Sprint(d) || choice == fmt.Sprintf("%dd", d) {
+			t := now.UTC().Add(time.Duration(d) * 24 * time.Hour)
+			return &t, nil
+		}
+	}
+	day, err := time.Parse(time.DateOnly, choice)
+	if err != nil {
+		return nil, fmt.Errorf("expiry %q: choose 7, 30 or 90 days, never, or a date as YYYY-MM-DD", choice)
+	}
+	end := day.Add(24 * time.Hour)
+	if !end.After(now) {
+		return nil, fmt.Errorf("expiry %s is in the past: choose a later date", choice)
+	}
+	return &end, nil
+}
+
+// DefaultGrace is how long a rolled key keeps working unless told.
+const DefaultGrace = 24 * time.Hour
+
+// MaxGrace bounds a roll's grace period: the old key is meant to go.
+const MaxGrace = 7 * 24 * time.Hour
+
+// ParseGrace reads a roll's grace period as a Go duration ("24h", "90m",
+// "0" for none); "" is DefaultGrace. It is at most MaxGrace.
+func ParseGrace(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return DefaultGrace, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 || d > MaxGrace {
+		return 0, fmt.Errorf("grace period %q: give a duration from 0 to %s, such as 24h", s, MaxGrace)
+	}
+	return d, nil
+}

@@ -1,0 +1,206 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"parapet/app/apptest"
+	"parapet/app/totp"
+	"parapet/models"
+)
+
+// axeSource reads axe-core, installed from npm by .ci/run into
+// $PARAPET_AXE_DIR (npm install --prefix "$PARAPET_AXE_DIR" axe-core@4.10.3).
+// Without it the audit is skipped, saying how to get it (a failure in CI).
+func axeSource(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("PARAPET_AXE_DIR")
+	src, err := os.ReadFile(filepath.Join(dir, "node_modules", "axe-core", "axe.min.js"))
+	if dir == "" || err != nil {
+		msg := "axe-core not found: run npm install --prefix DIR axe-core@4.10.3 and set PARAPET_AXE_DIR=DIR (as .ci/run does)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return string(src)
+}
+
+// axeViolation is what the audit reports of one failed rule.
+type axeViolation struct {
+	ID     string   `json:"id"`
+	Impact string   `json:"impact"`
+	Help   string   `json:"help"`
+	Nodes  []string `json:"nodes"`
+}
+
+// auditPage runs axe-core on the page the browser shows, for the WCAG 2.1
+// A and AA rules, and fails the test with every violation found.
+func auditPage(t *testing.T, b *apptest.Browser, axe, name string) {
+	t.Helper()
+	const run = `axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})
+		.then(r => JSON.stringify(r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+			nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ' — ' + n.failureSummary)}))))`
+	var out string
+	b.Run(
+		chromedp.Evaluate(axe, nil),
+		chromedp.Evaluate(run, &out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+	)
+	var vs []axeViolation
+	if err := json.Unmarshal([]byte(out), &vs); err != nil {
+		t.Fatalf("%s: axe answered %q: %v", name, out, err)
+	}
+	for _, v := range vs {
+		t.Errorf("%s: %s (%s): %s\n  %s", name, v.ID, v.Impact, v.Help, strings.Join(v.Nodes, "\n  "))
+	}
+}
+
+// fitsPhone checks, at phone width, that the page does not scroll
+// sideways and that every table of records (keys, members, invitations,
+// audit) fits its container, its rows stacked.
+func fitsPhone(t *testing.T, b *apptest.Browser, name string) {
+	t.Helper()
+	var over struct {
+		Page   int `json:"page"`
+		Tables int `json:"tables"`
+	}
+	b.Run(chromedp.Evaluate(`({page: document.documentElement.scrollWidth - window.innerWidth,
+		tables: Math.max(0, ...[...document.querySelectorAll('.stack-table')].map(t => t.scrollWidth - t.parentElement.clientWidth))})`, &over))
+	if over.Page > 0 || over.Tables > 0 {
+		t.Errorf("%s at phone width: the page overflows by %dpx, a table by %dpx", name, over.Page, over.Tables)
+	}
+}
+
+// Every page, in each of its states (empty, filled, with results, with an
+// error), passes the WCAG 2.1 AA rules of axe-core, at desktop and phone
+// widths.
+func TestAccessibilityOfEveryPage(t *testing.T) {
+	axe := axeSource(t)
+	env := apptest.New(t, apptest.Databases(t)[0])
+	s := env.Seed(t, "a11y@example.com")
+	if err := models.SetStaff(context.Background(), env.DB.DB, s.UserID, true); err != nil {
+		t.Fatal(err)
+	}
+	// An account with two-factor sign-in, for the code form.
+	two := env.Seed(t, "a11y-2fa@example.com")
+	ctx := context.Background()
+	sealed, _ := totp.Seal("JBSWY3DPEHPK3PXP", totp.Key(env.Config.SessionSecret))
+	if err := models.SetPendingTOTPSecret(ctx, env.DB.DB, two.UserID, sealed); err != nil {
+		t.Fatal(err)
+	}
+	if err := models.EnableTOTP(ctx, env.DB.DB, two.UserID, nil); err != nil {
+		t.Fatal(err)
+	}
+	link := invite(t, func() *apptest.Client {
+		c := env.Client()
+		c.SignIn(s.Email, apptest.TestPassword)
+		return c
+	}(), "guest@example.com", "member")
+
+	for _, width := range []int64{1280, 390} {
+		// One browser per part: each has its own time limit.
+		visitor := func(b *apptest.Browser) func(name, path, ready string, then ...chromedp.Action) {
+			b.Run(chromedp.EmulateViewport(width, 900))
+			return func(name, path, ready string, then ...chromedp.Action) {
+				t.Helper()
+				b.Run(append([]chromedp.Action{chromedp.Navigate(env.URL(path)), chromedp.WaitVisible(ready, chromedp.ByQuery)}, then...)...)
+				auditPage(t, b, axe, name+" @"+itoa(width))
+				if width < 500 {
+					fitsPhone(t, b, name)
+				}
+			}
+		}
+		signIn := func(b *apptest.Browser) {
+			b.Run(
+				chromedp.Navigate(env.URL("/console/signin")),
+				chromedp.SendKeys(`#email`, s.Email, chromedp.ByQuery),
+				chromedp.SendKeys(`#password`, apptest.TestPassword, chromedp.ByQuery),
+				chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+				chromedp.WaitVisible(`[data-testid=current-org]`, chromedp.ByQuery),
+			)
+		}
+		// Signed out.
+		b := apptest.NewBrowser(t)
+		visit := visitor(b)
+		visit("home", "/", "main")
+		visit("docs", "/docs", "[data-testid=doc-endpoint]")
+		visit("sign-up", "/console/signup", "[data-testid=signup-form]")
+		visit("invitation (visitor)", pathOf(t, link), "[data-testid=invite-pending]")
+		visit("invitation (invalid)", "/invite/org_x/nope", "[data-testid=invite-invalid]")
+		visit("two-factor code", "/console/signin", "[data-testid=signin-form]",
+			chromedp.SendKeys(`#email`, two.Email, chromedp.ByQuery),
+			chromedp.SendKeys(`#password`, apptest.TestPassword, chromedp.ByQuery),
+			chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`[data-testid=second-step-form]`, chromedp.ByQuery))
+		visit("two-factor code error", "/console/signin/2fa", "[data-testid=second-step-form]",
+			chromedp.SendKeys(`#code`, "000000", chromedp.ByQuery),
+			chromedp.Click(`[data-testid=second-step-form] button[type=submit]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`[data-testid=form-error]`, chromedp.ByQuery))
+		visit("sign-in error", "/console/signin", "[data-testid=signin-form]",
+			chromedp.SendKeys(`#email`, s.Email, chromedp.ByQuery),
+			chromedp.SendKeys(`#password`, "wrong password!", chromedp.ByQuery),
+			chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`[data-testid=form-error]`, chromedp.ByQuery))
+
+		// Signed in: the console.
+		b = apptest.NewBrowser(t)
+		visit = visitor(b)
+		signIn(b)
+		visit("console", "/console", "main h1")
+		visit("organizations", "/console/orgs", "[data-testid=orgs-table]")
+		visit("keys", "/console/keys", "[data-testid=keys-table]")
+		visit("key created", "/console/keys", "#key-name",
+			chromedp.SendKeys(`#key-name`, "a11y-"+itoa(width), chromedp.ByQuery),
+			chromedp.Click(`[data-testid=create-key-form] button[type=submit]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`[data-testid=new-key-value]`, chromedp.ByQuery), apptest.Settled())
+		visit("key form error", "/console/keys", "#key-name",
+			chromedp.SendKeys(`#key-name`, "a11y-"+itoa(width), chromedp.ByQuery),
+			chromedp.Click(`[data-testid=create-key-form] button[type=submit]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`[data-testid=form-error]`, chromedp.ByQuery), apptest.Settled())
+		b.Screenshot("a11y-keys-" + itoa(width))
+		visit("members", "/console/members", "[data-testid=members-table]")
+		visit("invitations", "/console/invitations", "[data-testid=invitations-table]")
+		visit("invitation created", "/console/invitations", "#invite-email",
+			chromedp.SendKeys(`#invite-email`, "x"+itoa(width)+"@example.com", chromedp.ByQuery),
+			chromedp.Click(`[data-testid=invite-form] button[type=submit]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`[data-testid=new-invitation]`, chromedp.ByQuery))
+		b.Screenshot("a11y-invitations-" + itoa(width))
+		visit("audit", "/console/audit", "[data-testid=audit-table]")
+		b.Screenshot("a11y-audit-" + itoa(width))
+		visit("usage", "/console/usage", "main h1")
+		visit("account", "/console/account", "[data-testid=password-form]")
+		visit("products", "/console/products", "main h1")
+		visit("two-factor enrolment", "/console/account/2fa", "[data-testid=totp-qr]")
+		visit("invitation (member)", pathOf(t, link), "[data-testid=invite-member]")
+
+		// The tools, empty and with results.
+		b = apptest.NewBrowser(t)
+		visit = visitor(b)
+		signIn(b)
+		visit("logs", "/logs/app", "[data-testid=logs-form]")
+		visit("logs results", "/logs/app", "[data-testid=logs-form]",
+			chromedp.Click(`[data-testid=use-sample]`, chromedp.ByQuery),
+			chromedp.Click(`[data-testid=logs-submit]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`[data-testid=match-row]`, chromedp.ByQuery), apptest.Settled())
+		visit("scan", "/scan/app", "[data-testid=scan-form]")
+		visit("scan results", "/scan/app", "[data-testid=scan-form]",
+			chromedp.Click(`[data-testid=use-sample]`, chromedp.ByQuery),
+			chromedp.Click(`[data-testid=scan-submit]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`[data-testid=finding-row]`, chromedp.ByQuery), apptest.Settled())
+		visit("playground", "/gateway/app", "[data-testid=playground-form]")
+		visit("playground reply", "/gateway/app", "[data-testid=playground-form]",
+			chromedp.SendKeys(`#pg-message`, "Hello", chromedp.ByQuery),
+			chromedp.Click(`[data-testid=send]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`[data-testid=chat-assistant] [data-testid=usage]`, chromedp.ByQuery))
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

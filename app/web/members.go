@@ -1,0 +1,129 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/httpx"
+	"parapet/models"
+	"parapet/views"
+)
+
+// MembersPage lists the current organization's members.
+func (p *Pages) MembersPage(c echo.Context) error {
+	return p.renderMembers(c, http.StatusOK, "", "")
+}
+
+func (p *Pages) renderMembers(c echo.Context, status int, errMsg, okMsg string) error {
+	cur := CurrentOf(c)
+	d := views.MembersData{Error: errMsg, Flash: okMsg}
+	if cur.Org != nil {
+		var err error
+		if d.Members, err = models.MembersOfOrg(c.Request().Context(), p.DB.DB, cur.Org.ID); err != nil {
+			return err
+		}
+		d.Role, d.UserID, d.Require2FA = cur.Org.Role, cur.User.ID, cur.Org.Require2FA
+	}
+	ch := httpx.Chrome(c, "Members")
+	ch.Nav = "console"
+	return httpx.Render(c, status, views.Members(ch, d))
+}
+
+// memberTarget loads the member a form names, and checks that the current
+// member may manage them: an owner anyone, an admin only non-owners.
+// errMsg is what to show when not.
+func (p *Pages) memberTarget(c echo.Context) (target *models.MemberRow, errMsg string, err error) {
+	cur := CurrentOf(c)
+	if cur.Org == nil {
+		return nil, "", echo.NewHTTPError(http.StatusNotFound, "no such member")
+	}
+	target, err = models.MemberOf(c.Request().Context(), p.DB.DB, cur.Org.ID, c.Param("user"))
+	if errors.Is(err, models.ErrNotFound) {
+		return nil, "", echo.NewHTTPError(http.StatusNotFound, "no such member")
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	if !models.Can(cur.Org.Role, models.PermManageMembers) || !models.CanAssign(cur.Org.Role, target.Role) {
+		return nil, "Your role (" + cur.Org.Role + ") cannot change " + target.Email + "’s membership.", nil
+	}
+	return target, "", nil
+}
+
+// SetMemberRole changes a member's role.
+func (p *Pages) SetMemberRole(c echo.Context) error {
+	cur := CurrentOf(c)
+	target, msg, err := p.memberTarget(c)
+	if err != nil || msg != "" {
+		return orRender(err, func() error { return p.renderMembers(c, http.StatusForbidden, msg, "") })
+	}
+	role := c.FormValue("role")
+	switch {
+	case !models.ValidRole(role):
+		return p.renderMembers(c, http.StatusUnprocessableEntity, "Choose a role: owner, admin, member or viewer.", "")
+	case !models.CanAssign(cur.Org.Role, role):
+		return p.renderMembers(c, http.StatusForbidden, "Only an owner can make someone an owner.", "")
+	}
+	err = models.SetMemberRole(c.Request().Context(), p.DB.DB, cur.Org.ID, target.UserID, role)
+	if errors.Is(err, models.ErrLastOwner) {
+		return p.renderMembers(c, http.StatusConflict, upperFirst(err.Error())+".", "")
+	}
+	if err != nil {
+		return err
+	}
+	detail := target.Role + " → " + role
+	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionMemberRole, Target: target.Email, Detail: &detail})
+	return c.Redirect(http.StatusSeeOther, "/console/members")
+}
+
+// RemoveMember removes another member from the organization.
+func (p *Pages) RemoveMember(c echo.Context) error {
+	cur := CurrentOf(c)
+	target, msg, err := p.memberTarget(c)
+	if err != nil || msg != "" {
+		return orRender(err, func() error { return p.renderMembers(c, http.StatusForbidden, msg, "") })
+	}
+	if target.UserID == cur.User.ID {
+		return p.renderMembers(c, http.StatusUnprocessableEntity, "To leave the organization, use “Leave”.", "")
+	}
+	err = models.RemoveMember(c.Request().Context(), p.DB.DB, cur.Org.ID, target.UserID)
+	if errors.Is(err, models.ErrLastOwner) {
+		return p.renderMembers(c, http.StatusConflict, upperFirst(err.Error())+".", "")
+	}
+	if err != nil {
+		return err
+	}
+	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionMemberRemove, Target: target.Email})
+	return c.Redirect(http.StatusSeeOther, "/console/members")
+}
+
+// LeaveOrg takes the current user out of the current organization; the
+// last owner cannot leave.
+func (p *Pages) LeaveOrg(c echo.Context) error {
+	cur := CurrentOf(c)
+	if cur.Org == nil {
+		return c.Redirect(http.StatusSeeOther, "/console/orgs")
+	}
+	err := models.RemoveMember(c.Request().Context(), p.DB.DB, cur.Org.ID, cur.User.ID)
+	if errors.Is(err, models.ErrLastOwner) {
+		return p.renderMembers(c, http.StatusConflict, "You are the last owner: "+err.Error()+".", "")
+	}
+	if err != nil {
+		return err
+	}
+	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionMemberLeave, Target: cur.User.Email})
+	if err := p.setOrg(c, ""); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/console/orgs")
+}
+
+// orRender returns err when there is one, else renders.
+func orRender(err error, render func() error) error {
+	if err != nil {
+		return err
+	}
+	return render()
+}

@@ -1,0 +1,31 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/models"
+)
+
+// SetRequire2FA is an owner's switch: every member must sign in with a
+// second factor; members without one are sent to set it up (Require2FA).
+func (p *Pages) SetRequire2FA(c echo.Context) error {
+	cur := CurrentOf(c)
+	if cur.Org == nil {
+		return c.Redirect(http.StatusSeeOther, "/console/orgs")
+	}
+	if !models.Can(cur.Org.Role, models.PermOrgSettings) {
+		return p.renderMembers(c, http.StatusForbidden, "Only an owner can change the organization’s security settings.", "")
+	}
+	on := c.FormValue("require_2fa") == "on"
+	if err := models.SetRequire2FA(c.Request().Context(), p.DB.DB, cur.Org.ID, on); err != nil {
+		return err
+	}
+	state := "off"
+	if on {
+		state = "on"
+	}
+	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionOrgRequire2FA, Target: cur.Org.Name, Detail: &state})
+	return c.Redirect(http.StatusSeeOther, "/console/members")
+}

@@ -1,0 +1,140 @@
+package web
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/httpx"
+	"parapet/app/totp"
+	"parapet/models"
+	"parapet/views"
+)
+
+// TwoFactorPage shows two-factor sign-in: when off, a QR code to scan and
+// the form that confirms it; when on, how many recovery codes are left and
+// the form that turns it off.
+func (p *Pages) TwoFactorPage(c echo.Context) error {
+	return p.renderTwoFactor(c, http.StatusOK, views.TwoFactorData{Required: c.QueryParam("required") == "1"})
+}
+
+func (p *Pages) renderTwoFactor(c echo.Context, status int, d views.TwoFactorData) error {
+	ctx := c.Request().Context()
+	user := CurrentOf(c).User
+	d.Enabled = user.TOTPEnabledAt != nil
+	if d.Enabled {
+		n, err := models.UnusedRecoveryCodes(ctx, p.DB.DB, user.ID)
+		if err != nil {
+			return err
+		}
+		d.RecoveryLeft = int(n)
+	} else {
+		// One pending secret per account, kept until it is confirmed, so
+		// reloading the page shows the QR code already scanned.
+		secret, ok := p.totpSecret(user)
+		if !ok {
+			var err error
+			if secret, err = totp.NewSecret(user.Email); err != nil {
+				return err
+			}
+			sealed, err := totp.Seal(secret, totp.Key(p.Secret))
+			if err != nil {
+				return err
+			}
+			if err := models.SetPendingTOTPSecret(ctx, p.DB.DB, user.ID, sealed); err != nil {
+				return err
+			}
+		}
+		enrol, err := totp.Enrol(user.Email, secret)
+		if err != nil {
+			return err
+		}
+		d.Secret, d.QR = enrol.Secret, enrol.QR
+	}
+	ch := httpx.Chrome(c, "Two-factor sign-in")
+	ch.Nav = "console"
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return httpx.Render(c, status, views.TwoFactor(ch, d))
+}
+
+// totpSecret opens the user's stored TOTP secret; false when there is
+// none, or it was sealed under another SESSION_SECRET.
+func (p *Pages) totpSecret(user *models.User) (string, bool) {
+	if user.TOTPSecret == nil {
+		return "", false
+	}
+	secret, err := totp.Open(*user.TOTPSecret, totp.Key(p.Secret))
+	return secret, err == nil
+}
+
+// EnableTwoFactor confirms the enrolment with a code from the app, turns
+// two-factor sign-in on, and shows the ten recovery codes, once.
+func (p *Pages) EnableTwoFactor(c echo.Context) error {
+	user := CurrentOf(c).User
+	if user.TOTPEnabledAt != nil {
+		return c.Redirect(http.StatusSeeOther, "/console/account/2fa")
+	}
+	var step int64
+	secret, ok := p.totpSecret(user)
+	if ok {
+		step, ok = totp.Match(secret, c.FormValue("code"), time.Now())
+	}
+	if !ok {
+		return p.renderTwoFactor(c, http.StatusUnprocessableEntity, views.TwoFactorData{
+			Error: "That code is not right: enter the 6-digit code your authenticator app shows for Parapet now."})
+	}
+	// The confirming code is spent: it cannot sign in afterwards.
+	if _, err := models.ClaimTOTPStep(c.Request().Context(), p.DB.DB, user.ID, step); err != nil {
+		return err
+	}
+	codes, hashes := totp.NewRecoveryCodes()
+	if err := models.EnableTOTP(c.Request().Context(), p.DB.DB, user.ID, hashes); err != nil {
+		return err
+	}
+	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPEnable, Target: user.Email, OrgID: orgIDOf(CurrentOf(c))})
+	now := models.Now()
+	user.TOTPEnabledAt = &now
+	return p.renderTwoFactor(c, http.StatusOK, views.TwoFactorData{RecoveryCodes: codes})
+}
+
+// DisableTwoFactor turns two-factor sign-in off; it takes a current code
+// (or a recovery code), so a session left open is not enough.
+func (p *Pages) DisableTwoFactor(c echo.Context) error {
+	ctx := c.Request().Context()
+	user := CurrentOf(c).User
+	if user.TOTPEnabledAt == nil {
+		return c.Redirect(http.StatusSeeOther, "/console/account/2fa")
+	}
+	_, ok, err := p.checkSecondFactor(ctx, user, c.FormValue("code"))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return p.renderTwoFactor(c, http.StatusUnprocessableEntity, views.TwoFactorData{Error: "That code is not right: enter a current code or an unused recovery code."})
+	}
+	if err := models.DisableTOTP(ctx, p.DB.DB, user.ID); err != nil {
+		return err
+	}
+	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPDisable, Target: user.Email, OrgID: orgIDOf(CurrentOf(c))})
+	return c.Redirect(http.StatusSeeOther, "/console/account/2fa")
+}
+
+// Require2FA sends a member of an organization that requires two-factor
+// sign-in, and has not set it up, to set it up. routes.go puts it on every
+// signed-in page but the account's (where one enrols) and the
+// organizations' (to switch elsewhere).
+func (p *Pages) Require2FA(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		cur := CurrentOf(c)
+		if cur.Org == nil || !cur.Org.Require2FA || cur.User == nil || cur.User.TOTPEnabledAt != nil {
+			return next(c)
+		}
+		target := "/console/account/2fa?required=1"
+		if httpx.IsHTMX(c) {
+			c.Response().Header().Set("HX-Redirect", target)
+			return c.NoContent(http.StatusForbidden)
+		}
+		return c.Redirect(http.StatusSeeOther, target)
+	}
+}

@@ -1,0 +1,163 @@
+package web
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/httpx"
+	"parapet/app/totp"
+	"parapet/models"
+	"parapet/views"
+)
+
+// The second step of sign-in: after the password of an account with
+// two-factor sign-in, the browser holds a short-lived signed cookie naming
+// the account (not a session: nothing is signed in yet), and must send a
+// TOTP code or an unused recovery code within secondStepTTL.
+const (
+	secondStepCookie = "parapet_2fa"
+	secondStepTTL    = 5 * time.Minute
+)
+
+// pendingSecondStep is what the cookie carries.
+type pendingSecondStep struct {
+	UserID string
+	Next   string
+}
+
+func (p *Pages) signSecondStep(payload string) string {
+	mac := hmac.New(sha256.New, p.Secret)
+	mac.Write([]byte("2fa|" + payload))
+	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// checkSecondFactor accepts a current TOTP code not used before, or an
+// unused recovery code (spending it), and says which it was.
+func (p *Pages) checkSecondFactor(ctx context.Context, user *models.User, code string) (how string, ok bool, err error) {
+	if totp.LooksLikeTOTP(code) {
+		secret, ok := p.totpSecret(user)
+		var step int64
+		if ok {
+			step, ok = totp.Match(secret, code, time.Now())
+		}
+		if !ok {
+			return "", false, nil
+		}
+		ok, err = models.ClaimTOTPStep(ctx, p.DB.DB, user.ID, step)
+		return "authenticator code", ok, err
+	}
+	if len(code) > 64 {
+		return "", false, nil
+	}
+	ok, err = models.UseRecoveryCode(ctx, p.DB.DB, user.ID, totp.HashRecoveryCode(code))
+	return "recovery code", ok, err
+}
+
+// beginSecondStep is the sign-in handler's hook: for an account with
+// two-factor sign-in it sets the cookie, sends the browser to the code
+// form and reports true; otherwise it does nothing and reports false.
+func (p *Pages) beginSecondStep(c echo.Context, user *models.User, next string) (bool, error) {
+	if user.TOTPEnabledAt == nil {
+		return false, nil
+	}
+	payload := base64.RawURLEncoding.EncodeToString([]byte(user.ID + "|" + strconv.FormatInt(time.Now().Add(secondStepTTL).Unix(), 10) + "|" + next))
+	c.SetCookie(&http.Cookie{Name: secondStepCookie, Value: payload + "." + p.signSecondStep(payload), Path: "/console/signin",
+		MaxAge: int(secondStepTTL / time.Second), HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: p.IsHTTPS(c.Request())})
+	return true, c.Redirect(http.StatusSeeOther, "/console/signin/2fa")
+}
+
+// pendingOf reads a valid, unexpired second-step cookie.
+func (p *Pages) pendingOf(c echo.Context) (*pendingSecondStep, bool) {
+	ck, err := c.Cookie(secondStepCookie)
+	if err != nil {
+		return nil, false
+	}
+	payload, sig, ok := strings.Cut(ck.Value, ".")
+	if !ok || !hmac.Equal([]byte(sig), []byte(p.signSecondStep(payload))) {
+		return nil, false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(payload)
+	if err != nil {
+		return nil, false
+	}
+	parts := strings.SplitN(string(raw), "|", 3)
+	if len(parts) != 3 {
+		return nil, false
+	}
+	until, err := strconv.ParseInt(parts[1], 10, 64)
+	if err != nil || time.Now().Unix() > until {
+		return nil, false
+	}
+	return &pendingSecondStep{UserID: parts[0], Next: localPath(parts[2])}, true
+}
+
+func (p *Pages) clearSecondStep(c echo.Context) {
+	c.SetCookie(&http.Cookie{Name: secondStepCookie, Value: "", Path: "/console/signin", MaxAge: -1, HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: p.IsHTTPS(c.Request())})
+}
+
+func (p *Pages) renderSecondStep(c echo.Context, status int, errMsg string) error {
+	ch := httpx.Chrome(c, "Two-factor sign-in")
+	ch.Nav = "signin"
+	return httpx.Render(c, status, views.SecondStep(ch, errMsg))
+}
+
+// SecondStepPage asks for the code; without a pending sign-in it sends the
+// visitor back to the password form.
+func (p *Pages) SecondStepPage(c echo.Context) error {
+	if _, ok := p.pendingOf(c); !ok {
+		return c.Redirect(http.StatusSeeOther, "/console/signin")
+	}
+	return p.renderSecondStep(c, http.StatusOK, "")
+}
+
+// SecondStep checks the TOTP or recovery code and signs in. Wrong codes
+// count against the same throttle as wrong passwords (by account and by
+// address), so the six digits cannot be guessed.
+func (p *Pages) SecondStep(c echo.Context) error {
+	pending, ok := p.pendingOf(c)
+	if !ok {
+		return c.Redirect(http.StatusSeeOther, "/console/signin")
+	}
+	ctx := c.Request().Context()
+	user, err := models.UserByID(ctx, p.DB.DB, pending.UserID)
+	if errors.Is(err, models.ErrNotFound) || err == nil && (user.TOTPEnabledAt == nil || user.TOTPSecret == nil) {
+		p.clearSecondStep(c)
+		return c.Redirect(http.StatusSeeOther, "/console/signin")
+	}
+	if err != nil {
+		return err
+	}
+	counted, msg, err := p.countAttempt(c, user.Email, "sign-in attempts")
+	if err != nil || msg != "" {
+		return orRender(err, func() error { return p.renderSecondStep(c, http.StatusTooManyRequests, msg) })
+	}
+	how, valid, err := p.checkSecondFactor(ctx, user, c.FormValue("code"))
+	if err != nil {
+		return err
+	}
+	if !valid {
+		_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPFailure, Target: user.Email})
+		return p.renderSecondStep(c, http.StatusUnauthorized, "That code is not right. Enter the 6-digit code your app shows now, or an unused recovery code.")
+	}
+	p.forgive(c, counted)
+	p.clearSecondStep(c)
+	if err := p.startSession(c, user, ""); err != nil {
+		return err
+	}
+	p.issueDevice(c, user.Email)
+	if how == "recovery code" {
+		_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionRecoveryCodeUse, Target: user.Email})
+	}
+	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionSignInSuccess, Target: user.Email, Detail: &how})
+	return c.Redirect(http.StatusSeeOther, orDefault(pending.Next, "/console"))
+}

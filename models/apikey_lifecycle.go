@@ -1,0 +1,71 @@
+package models
+
+import (
+	"context"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// RollAPIKey replaces an active key of an organization by next, which
+// takes the old key's name and scopes (next carries its own hash, hint and
+// expiry). The old key keeps working until graceEnd (sooner if it expired
+// before), renamed "<name> (rolled …)" so the name is free for next.
+func RollAPIKey(ctx context.Context, db *gorm.DB, orgID, keyID string, next *APIKey, graceEnd time.Time) (*APIKey, error) {
+	var old APIKey
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Where("id = ? AND org_id = ? AND revoked_at IS NULL AND rolled_at IS NULL", keyID, orgID).Take(&old).Error; err != nil {
+			return notFound(err)
+		}
+		if old.Expired(Now()) {
+			return ErrNotFound
+		}
+		end := graceEnd
+		if old.ExpiresAt != nil && old.ExpiresAt.Before(end) {
+			end = *old.ExpiresAt
+		}
+		if err := tx.Model(&APIKey{}).Where("id = ?", old.ID).Updates(map[string]any{
+			"name": old.Name + " (rolled " + old.Hint + ")", "rolled_at": Now(), "expires_at": end,
+		}).Error; err != nil {
+			return err
+		}
+		next.OrgID, next.Name, next.Scopes = old.OrgID, old.Name, old.Scopes
+		return tx.Create(next).Error
+	})
+	return &old, err
+}
+
+// RevokeLeakedKeys revokes, at once, the keys with these hashes that are
+// still active, marks them leaked, and returns them (to audit and to tell
+// their organizations' owners).
+func RevokeLeakedKeys(ctx context.Context, db *gorm.DB, hashes []string) ([]APIKey, error) {
+	if len(hashes) == 0 {
+		return nil, nil
+	}
+	var found []APIKey
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Where("hash IN ? AND revoked_at IS NULL", hashes).Find(&found).Error; err != nil {
+			return err
+		}
+		if len(found) == 0 {
+			return nil
+		}
+		ids := make([]string, len(found))
+		for i, k := range found {
+			ids[i] = k.ID
+		}
+		now := Now()
+		return tx.Model(&APIKey{}).Where("id IN ? AND revoked_at IS NULL", ids).
+			Updates(map[string]any{"revoked_at": now, "leaked_at": now}).Error
+	})
+	return found, err
+}
+
+// LeakedKeysOfOrg lists the organization's keys a leak report revoked
+// since a time, newest first: the owners' banner.
+func LeakedKeysOfOrg(ctx context.Context, db *gorm.DB, orgID string, since time.Time) ([]APIKey, error) {
+	var out []APIKey
+	err := db.WithContext(ctx).Where("org_id = ? AND leaked_at > ?", orgID, since).
+		Order("leaked_at DESC").Find(&out).Error
+	return out, err
+}

@@ -1,0 +1,18 @@
+package models
+
+// Audit actions of teams, the key lifecycle and two-factor sign-in.
+const (
+	ActionKeyRoll         = "key.roll"
+	ActionKeyLeaked       = "key.leaked" // revoked by a leak report
+	ActionMemberRole      = "member.role"
+	ActionMemberRemove    = "member.remove"
+	ActionMemberLeave     = "member.leave"
+	ActionMemberJoin      = "member.join" // accepted an invitation
+	ActionInviteCreate    = "invite.create"
+	ActionInviteRevoke    = "invite.revoke"
+	ActionOrgRequire2FA   = "org.require_2fa"
+	ActionTOTPEnable      = "totp.enable"
+	ActionTOTPDisable     = "totp.disable"
+	ActionTOTPFailure     = "totp.failure" // a wrong second-step code: counted by the throttle
+	ActionRecoveryCodeUse = "totp.recovery_code"
+)

@@ -1,0 +1,118 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// MemberRow is a member as the members page and `member list` show them.
+type MemberRow struct {
+	UserID        string
+	Email         string
+	Role          string
+	CreatedAt     time.Time // when they joined
+	TOTPEnabledAt *time.Time
+}
+
+// ErrLastOwner refuses a change that would leave an organization without
+// an owner.
+var ErrLastOwner = errors.New("an organization always keeps at least one owner: make another member an owner first")
+
+// ErrAlreadyMember means the user already belongs to the organization.
+var ErrAlreadyMember = errors.New("already a member of this organization")
+
+// MembersOfOrg lists an organization's members, owners first, then by
+// email.
+func MembersOfOrg(ctx context.Context, db *gorm.DB, orgID string) ([]MemberRow, error) {
+	var out []MemberRow
+	err := db.WithContext(ctx).Table("memberships").
+		Select("memberships.user_id, users.email, memberships.role, memberships.created_at, users.totp_enabled_at").
+		Joins("JOIN users ON users.id = memberships.user_id").
+		Where("memberships.org_id = ?", orgID).
+		Order("CASE memberships.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'member' THEN 2 ELSE 3 END, users.email").
+		Scan(&out).Error
+	return out, err
+}
+
+// MemberOf finds one member of an organization, or ErrNotFound.
+func MemberOf(ctx context.Context, db *gorm.DB, orgID, userID string) (*MemberRow, error) {
+	var out MemberRow
+	res := db.WithContext(ctx).Table("memberships").
+		Select("memberships.user_id, users.email, memberships.role, memberships.created_at, users.totp_enabled_at").
+		Joins("JOIN users ON users.id = memberships.user_id").
+		Where("memberships.org_id = ? AND memberships.user_id = ?", orgID, userID).
+		Limit(1).Scan(&out)
+	if res.Error != nil {
+		return nil, res.Error
+	}
+	if res.RowsAffected == 0 {
+		return nil, ErrNotFound
+	}
+	return &out, nil
+}
+
+// AddMember makes a user a member of an organization with a role.
+func AddMember(ctx context.Context, db *gorm.DB, orgID, userID, role string) error {
+	err := db.WithContext(ctx).Create(&Membership{OrgID: orgID, UserID: userID, Role: role, CreatedAt: Now()}).Error
+	if IsUniqueViolation(err) {
+		return ErrAlreadyMember
+	}
+	return err
+}
+
+// SetMemberRole changes a member's role; taking the role of the last
+// owner away is ErrLastOwner.
+func SetMemberRole(ctx context.Context, db *gorm.DB, orgID, userID, role string) error {
+	return keepingAnOwner(ctx, db, orgID, userID, func(tx *gorm.DB) error {
+		return tx.Model(&Membership{}).Where("org_id = ? AND user_id = ?", orgID, userID).Update("role", role).Error
+	}, role == RoleOwner)
+}
+
+// RemoveMember removes a member (or lets one leave); removing the last
+// owner is ErrLastOwner.
+func RemoveMember(ctx context.Context, db *gorm.DB, orgID, userID string) error {
+	return keepingAnOwner(ctx, db, orgID, userID, func(tx *gorm.DB) error {
+		return tx.Where("org_id = ? AND user_id = ?", orgID, userID).Delete(&Membership{}).Error
+	}, false)
+}
+
+// keepingAnOwner runs change on a member in a transaction that holds the
+// organization's row, so two owners demoting each other at once cannot
+// both succeed, and refuses it when the member is the last owner and stays
+// one only if staysOwner.
+func keepingAnOwner(ctx context.Context, db *gorm.DB, orgID, userID string, change func(tx *gorm.DB) error, staysOwner bool) error {
+	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		lock := tx
+		if tx.Dialector.Name() == "postgres" { // SQLite serializes writers already
+			lock = tx.Clauses(clause.Locking{Strength: "UPDATE"})
+		}
+		var org Organization
+		if err := lock.Where("id = ?", orgID).Take(&org).Error; err != nil {
+			return notFound(err)
+		}
+		var m Membership
+		if err := tx.Where("org_id = ? AND user_id = ?", orgID, userID).Take(&m).Error; err != nil {
+			return notFound(err)
+		}
+		if m.Role == RoleOwner && !staysOwner {
+			var owners int64
+			if err := tx.Model(&Membership{}).Where("org_id = ? AND role = ?", orgID, RoleOwner).Count(&owners).Error; err != nil {
+				return err
+			}
+			if owners <= 1 {
+				return ErrLastOwner
+			}
+		}
+		return change(tx)
+	})
+}
+
+// SetRequire2FA turns on or off the rule that every member signs in with
+// a second factor.
+func SetRequire2FA(ctx context.Context, db *gorm.DB, orgID string, on bool) error {
+	return db.WithContext(ctx).Model(&Organization{}).Where("id = ?", orgID).Update("require_2fa", on).Error
+}
