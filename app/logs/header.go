@@ -1,6 +1,9 @@
 package logs
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // A log line usually starts with a header (timestamp, level, host, process,
 // thread, logger) before the message. Header fields vary independently of the
@@ -58,6 +61,7 @@ type tokenMemo struct {
 
 type memoEntry struct {
 	text    []byte
+	pre     uint64 // text's first 8 bytes (see prefix8): most tokens compare without a call
 	kind    headKind
 	atStart bool
 	kwDone  bool // keyword looked for: hit and kwFound are set
@@ -283,19 +287,39 @@ func (h *header) entry(s []byte, i, j, n int, or class) *memoEntry {
 	}
 	m := &h.memo[n]
 	t := s[i:j]
-	if e := &m.ways[m.last]; e.text != nil && e.atStart == (i == 0) && bytes.Equal(e.text, t) {
+	pre, start := prefix8(t), i == 0
+	if e := &m.ways[m.last]; e.same(t, pre, start) {
 		return e
 	}
 	for k := range m.ways {
-		if e := &m.ways[k]; k != m.last && e.text != nil && e.atStart == (i == 0) && bytes.Equal(e.text, t) {
+		if e := &m.ways[k]; k != m.last && e.same(t, pre, start) {
 			m.last = k
 			return e
 		}
 	}
 	e := &m.ways[m.next]
 	m.last, m.next = m.next, (m.next+1)%len(m.ways)
-	*e = memoEntry{text: append(e.text[:0], t...), kind: headKindOf(s, i, j, or), atStart: i == 0}
+	*e = memoEntry{text: append(e.text[:0], t...), pre: pre, kind: headKindOf(s, i, j, or), atStart: start}
 	return e
+}
+
+// same reports whether e holds the token t, not empty, whose prefix8 is
+// pre, at the line's start or not. An unused entry has no text.
+func (e *memoEntry) same(t []byte, pre uint64, atStart bool) bool {
+	return e.pre == pre && len(e.text) == len(t) && e.atStart == atStart &&
+		(len(t) <= 8 || string(e.text[8:]) == string(t[8:]))
+}
+
+// prefix8 packs the first 8 bytes of t (fewer when shorter) into a word.
+func prefix8(t []byte) uint64 {
+	if len(t) >= 8 {
+		return binary.LittleEndian.Uint64(t)
+	}
+	var x uint64
+	for k := len(t) - 1; k >= 0; k-- {
+		x = x<<8 | uint64(t[k])
+	}
+	return x
 }
 
 // headSpan returns the end of the header token at s[i] and the classes of
