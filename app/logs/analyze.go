@@ -151,18 +151,15 @@ func run(ctx context.Context, input []byte, total int, opts Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	res, err := newAnalyzer(opts, total, masks).run(ctx, input)
-	if err == nil {
-		res.Timeline = newTimeline(input, res, time.Now())
-	}
-	return res, err
+	return newAnalyzer(opts, total, masks).run(ctx, input)
 }
 
 func newAnalyzer(opts Options, total int, masks []*regexp.Regexp) *analyzer {
 	return &analyzer{
-		opts: opts,
-		z:    tokenizer{masks: masks},
-		set:  shapeSet{index: make(map[string]int32), maxRefs: rareCutoff(opts.RareThreshold, total)},
+		opts:   opts,
+		z:      tokenizer{masks: masks},
+		set:    shapeSet{index: make(map[string]int32), maxRefs: rareCutoff(opts.RareThreshold, total)},
+		stamps: newStampLog(time.Now(), total),
 	}
 }
 
@@ -178,7 +175,9 @@ func (a *analyzer) run(ctx context.Context, input []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.result(input, clusters), nil
+	res := a.result(input, clusters)
+	res.Timeline = a.stamps.timeline(res, a.matchStamp)
+	return res, nil
 }
 
 // rareCutoff is the largest line count of a rare template among n lines: at
@@ -219,6 +218,11 @@ type analyzer struct {
 	matches  []matchRef
 	assign   []int32 // shape of each entry, with IncludeAssignments
 	assignNo []int32 // its first line's number, with IncludeAssignments
+	// The timestamps of the lines, and of the matches (untimed for none),
+	// read on the way for the timeline; lastStamp is the last entry's.
+	stamps     stampLog
+	matchStamp []int64
+	lastStamp  int64
 }
 
 type matchRef struct {
@@ -245,6 +249,7 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 		}
 		next := end + 1
 		no++
+		stamp := a.stamps.read(input[start:end])
 		if no%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -266,6 +271,7 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 				a.finish(input, entry, first, lines)
 			}
 			entry, first, lines = lineRef{no: int32(no), start: int32(start), end: int32(end)}, int32(end), 1
+			a.lastStamp = stamp
 			a.line(input, entry)
 			if join {
 				a.join.traceback = false
@@ -338,10 +344,16 @@ func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
 	case !matched:
 		r := a.lastRef
 		r.end, r.joined = end, true
-		a.matches = append(a.matches, matchRef{ref: r, hit: h, shape: a.lastShape, cat: cat})
+		a.addMatch(matchRef{ref: r, hit: h, shape: a.lastShape, cat: cat})
 	case better(h, a.matches[k].hit):
 		a.matches[k].hit, a.matches[k].cat = h, cat
 	}
+}
+
+// addMatch adds a match of the last entry read.
+func (a *analyzer) addMatch(m matchRef) {
+	a.matches = append(a.matches, m)
+	a.matchStamp = append(a.matchStamp, a.lastStamp)
 }
 
 func (a *analyzer) line(input []byte, ref lineRef) {
@@ -426,7 +438,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		}
 	}
 	if cat, ok := byLevel(lvl, hit); ok {
-		a.matches = append(a.matches, matchRef{ref: ref, hit: hit, shape: si, cat: cat})
+		a.addMatch(matchRef{ref: ref, hit: hit, shape: si, cat: cat})
 	}
 	a.lastShape, a.lastLevel, a.lastRef, a.lastCut = si, lvl, ref, ref.cut || ref.fixed
 	if a.opts.IncludeAssignments {
