@@ -176,7 +176,7 @@ func (a *analyzer) run(ctx context.Context, input []byte) (*Result, error) {
 		return nil, err
 	}
 	res := a.result(input, clusters)
-	res.Timeline = a.stamps.timeline(res, a.matchStamp)
+	res.Timeline = a.stamps.timeline(res, func(i int) int32 { return a.matches[i].stamp })
 	return res, nil
 }
 
@@ -218,17 +218,17 @@ type analyzer struct {
 	matches  []matchRef
 	assign   []int32 // shape of each entry, with IncludeAssignments
 	assignNo []int32 // its first line's number, with IncludeAssignments
-	// The timestamps of the lines, and of the matches (untimed for none),
-	// read on the way for the timeline; lastStamp is the last entry's.
-	stamps     stampLog
-	matchStamp []int64
-	lastStamp  int64
+	// The timestamps of the lines, read on the way for the timeline, and
+	// the index there of the last entry's, -1 for none.
+	stamps    stampLog
+	lastStamp int32
 }
 
 type matchRef struct {
 	ref   lineRef
 	hit   keywordHit // kw -1 when the level alone decides
 	shape int32
+	stamp int32 // index of the entry's timestamp in analyzer.stamps, -1 for none
 	cat   Category
 }
 
@@ -352,8 +352,8 @@ func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
 
 // addMatch adds a match of the last entry read.
 func (a *analyzer) addMatch(m matchRef) {
+	m.stamp = a.lastStamp
 	a.matches = append(a.matches, m)
-	a.matchStamp = append(a.matchStamp, a.lastStamp)
 }
 
 func (a *analyzer) line(input []byte, ref lineRef) {

@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"math"
 	"time"
 )
 
@@ -93,25 +92,26 @@ func newStampLog(now time.Time, lines int) stampLog {
 	return stampLog{p: stampParser{now: now.UTC()}, times: make([]int64, 0, lines)}
 }
 
-// read returns the timestamp of the next line, untimed for none. After
-// TimelineProbeLines lines without any, it stops looking.
-func (l *stampLog) read(line []byte) int64 {
+// read reads the timestamp of the next line and returns its index in
+// times, -1 for none. After TimelineProbeLines lines without any, it
+// stops looking.
+func (l *stampLog) read(line []byte) int32 {
 	if l.lines++; l.lines > TimelineProbeLines && len(l.times) == 0 {
-		return untimed
+		return -1
 	}
 	t, ok := l.p.parse(line)
 	if !ok {
-		return untimed
+		return -1
 	}
 	l.times = append(l.times, t)
-	return t
+	return int32(len(l.times) - 1)
 }
 
 // timeline buckets the timestamps read with the categories of res's
-// matches, whose timestamps (untimed for none) are matchStamp. It is nil
-// when no line carries a timestamp, or none of the first
-// TimelineProbeLines does.
-func (l *stampLog) timeline(res *Result, matchStamp []int64) *Timeline {
+// matches; stampOf(i) is the index in times of the i-th match's
+// timestamp, -1 for none. It is nil when no line carries a timestamp, or
+// none of the first TimelineProbeLines does.
+func (l *stampLog) timeline(res *Result, stampOf func(i int) int32) *Timeline {
 	stamps := l.times
 	if len(stamps) == 0 {
 		return nil
@@ -127,12 +127,12 @@ func (l *stampLog) timeline(res *Result, matchStamp []int64) *Timeline {
 		UntimedLines:  max(0, res.Summary.Lines-len(stamps)),
 		Buckets:       make([]Bucket, floorDiv(last, w)-floorDiv(first, w)+1),
 		start:         floorDiv(first, w) * w,
-		matchBucket:   make([]int32, len(matchStamp)),
+		matchBucket:   make([]int32, len(res.Matches)),
 	}
-	for i, t := range matchStamp {
+	for i := range tl.matchBucket {
 		tl.matchBucket[i] = -1
-		if t != untimed {
-			tl.matchBucket[i] = int32((t - tl.start) / w)
+		if k := stampOf(i); k >= 0 {
+			tl.matchBucket[i] = int32((stamps[k] - tl.start) / w)
 		}
 	}
 	for i := range tl.Buckets {
@@ -157,9 +157,6 @@ func (l *stampLog) timeline(res *Result, matchStamp []int64) *Timeline {
 	}
 	return tl
 }
-
-// untimed marks a match without a timestamp.
-const untimed = math.MinInt64
 
 func rfc3339(unix int64) string { return time.Unix(unix, 0).UTC().Format(time.RFC3339) }
 

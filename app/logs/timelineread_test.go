@@ -15,7 +15,7 @@ import (
 // year. The analysis reads the timestamps on its way (analyzer.read).
 func newTimeline(input []byte, res *Result, now time.Time) *Timeline {
 	l := newStampLog(now, res.Summary.Lines+res.Summary.BlankLines)
-	matchStamp := make([]int64, len(res.Matches))
+	matchStamp := make([]int32, len(res.Matches))
 	mi, no := 0, 0
 	for start := 0; start < len(input); {
 		end := len(input)
@@ -30,7 +30,7 @@ func newTimeline(input []byte, res *Result, now time.Time) *Timeline {
 			mi++
 		}
 	}
-	return l.timeline(res, matchStamp)
+	return l.timeline(res, func(i int) int32 { return matchStamp[i] })
 }
 
 // TestTimelineReadOnTheWay wants the timeline the analysis reads on its
