@@ -287,7 +287,7 @@ func (h *header) entry(s []byte, i, j, n int, or class) *memoEntry {
 	}
 	m := &h.memo[n]
 	t := s[i:j]
-	pre, start := prefix8(t), i == 0
+	pre, start := prefix8(s, i, j), i == 0
 	if e := &m.ways[m.last]; e.same(t, pre, start) {
 		return e
 	}
@@ -310,14 +310,20 @@ func (e *memoEntry) same(t []byte, pre uint64, atStart bool) bool {
 		(len(t) <= 8 || string(e.text[8:]) == string(t[8:]))
 }
 
-// prefix8 packs the first 8 bytes of t (fewer when shorter) into a word.
-func prefix8(t []byte) uint64 {
-	if len(t) >= 8 {
-		return binary.LittleEndian.Uint64(t)
+// prefix8 packs the first 8 bytes of s[i:j] (fewer when shorter) into a
+// word: one load, masked, unless the line ends within 8 bytes.
+func prefix8(s []byte, i, j int) uint64 {
+	n := j - i
+	if i+8 <= len(s) {
+		x := binary.LittleEndian.Uint64(s[i:])
+		if n >= 8 {
+			return x
+		}
+		return x & (1<<(8*n) - 1)
 	}
 	var x uint64
-	for k := len(t) - 1; k >= 0; k-- {
-		x = x<<8 | uint64(t[k])
+	for k := min(j, i+8) - 1; k >= i; k-- {
+		x = x<<8 | uint64(s[k])
 	}
 	return x
 }
