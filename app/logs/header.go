@@ -64,6 +64,7 @@ type memoEntry struct {
 	pre     uint64 // text's first 8 bytes (see prefix8): most tokens compare without a call
 	kind    headKind
 	atStart bool
+	open    bool // a '[' without its ']': see again
 	kwDone  bool // keyword looked for: hit and kwFound are set
 	kwFound bool
 	hit     keywordHit // offsets within text
@@ -262,6 +263,13 @@ func skipBlank(s []byte, i int) int {
 // its kind. Dates, times and numbers are recognised from their bytes' classes
 // at once; other tokens are classified once per distinct text at a place.
 func (h *header) token(s []byte, i, n int) (int, headKind) {
+	if e := h.again(s, i, n); e != nil {
+		j := i + len(e.text)
+		if e.kind != hTime && e.kind != hSep {
+			h.words = append(h.words, headWord{int32(i), int32(j), e})
+		}
+		return j, e.kind
+	}
 	j, or := headSpan(s, i)
 	if or&cNotTime == 0 && or&cDigit != 0 {
 		return j, hTime
@@ -277,6 +285,26 @@ func (h *header) token(s []byte, i, n int) (int, headKind) {
 		h.words = append(h.words, headWord{int32(i), int32(j), e})
 	}
 	return j, kind
+}
+
+// again returns the memo entry of the n-th token, at s[i], when it is the
+// token found last at that position (a level, a logger, a host name): it
+// is then found without scanning its bytes' classes. The token at s[i] is
+// that text when s holds the text there and a byte that ends a token (or
+// nothing) after it: headSpan would end it there too, a [group] included,
+// as its closing bracket is inside the text. An unclosed '[' is scanned.
+func (h *header) again(s []byte, i, n int) *memoEntry {
+	if n >= len(h.memo) {
+		return nil
+	}
+	m := &h.memo[n]
+	e := &m.ways[m.last]
+	j := i + len(e.text)
+	if len(e.text) == 0 || e.open || j > len(s) || j < len(s) && charClass[s[j]]&cHeadStop == 0 ||
+		!e.same(s[i:j], prefix8(s, i, j), i == 0) {
+		return nil
+	}
+	return e
 }
 
 // entry returns the memo entry of the n-th token s[i:j], filling a way
@@ -299,7 +327,8 @@ func (h *header) entry(s []byte, i, j, n int, or class) *memoEntry {
 	}
 	e := &m.ways[m.next]
 	m.last, m.next = m.next, (m.next+1)%len(m.ways)
-	*e = memoEntry{text: append(e.text[:0], t...), pre: pre, kind: headKindOf(s, i, j, or), atStart: start}
+	*e = memoEntry{text: append(e.text[:0], t...), pre: pre, kind: headKindOf(s, i, j, or), atStart: start,
+		open: t[0] == '[' && or&cGroup == 0}
 	return e
 }
 
