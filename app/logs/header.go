@@ -64,7 +64,7 @@ type memoEntry struct {
 	pre     uint64 // text's first 8 bytes (see prefix8): most tokens compare without a call
 	kind    headKind
 	atStart bool
-	open    bool // a '[' without its ']': see again
+	open    bool // a '[' without its ']': see at
 	kwDone  bool // keyword looked for: hit and kwFound are set
 	kwFound bool
 	hit     keywordHit // offsets within text
@@ -263,12 +263,14 @@ func skipBlank(s []byte, i int) int {
 // its kind. Dates, times and numbers are recognised from their bytes' classes
 // at once; other tokens are classified once per distinct text at a place.
 func (h *header) token(s []byte, i, n int) (int, headKind) {
-	if e := h.again(s, i, n); e != nil {
-		j := i + len(e.text)
-		if e.kind != hTime && e.kind != hSep {
-			h.words = append(h.words, headWord{int32(i), int32(j), e})
+	if n < len(h.memo) {
+		// The first byte rules out most tokens that differ (times) here,
+		// inline.
+		if m := &h.memo[n]; byte(m.ways[m.last].pre) == s[i] {
+			if e := &m.ways[m.last]; e.at(s, i) {
+				return h.found(i, i+len(e.text), e.kind, e)
+			}
 		}
-		return j, e.kind
 	}
 	j, or := headSpan(s, i)
 	if or&cNotTime == 0 && or&cDigit != 0 {
@@ -281,30 +283,28 @@ func (h *header) token(s []byte, i, n int) (int, headKind) {
 	} else {
 		kind = headKindOf(s, i, j, or)
 	}
+	return h.found(i, j, kind, e)
+}
+
+// found notes the token s[i:j] of kind with its memo entry e (nil when
+// past the memo's places) and returns token's answer.
+func (h *header) found(i, j int, kind headKind, e *memoEntry) (int, headKind) {
 	if kind != hTime && kind != hSep {
 		h.words = append(h.words, headWord{int32(i), int32(j), e})
 	}
 	return j, kind
 }
 
-// again returns the memo entry of the n-th token, at s[i], when it is the
-// token found last at that position (a level, a logger, a host name): it
-// is then found without scanning its bytes' classes. The token at s[i] is
-// that text when s holds the text there and a byte that ends a token (or
+// at reports whether the token at s[i] is e's text. When the token found
+// last at a position (a level, a logger, a host name) is there again, it
+// is found without scanning its bytes' classes. The token at s[i] is that
+// text when s holds the text there and a byte that ends a token (or
 // nothing) after it: headSpan would end it there too, a [group] included,
 // as its closing bracket is inside the text. An unclosed '[' is scanned.
-func (h *header) again(s []byte, i, n int) *memoEntry {
-	if n >= len(h.memo) {
-		return nil
-	}
-	m := &h.memo[n]
-	e := &m.ways[m.last]
+func (e *memoEntry) at(s []byte, i int) bool {
 	j := i + len(e.text)
-	if len(e.text) == 0 || e.open || j > len(s) || j < len(s) && charClass[s[j]]&cHeadStop == 0 ||
-		!e.same(s[i:j], prefix8(s, i, j), i == 0) {
-		return nil
-	}
-	return e
+	return len(e.text) > 0 && !e.open && j <= len(s) && (j == len(s) || charClass[s[j]]&cHeadStop != 0) &&
+		e.same(s[i:j], prefix8(s, i, j), i == 0)
 }
 
 // entry returns the memo entry of the n-th token s[i:j], filling a way
