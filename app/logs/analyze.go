@@ -274,8 +274,7 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 			a.lastStamp = stamp
 			a.line(input, entry)
 			if join {
-				a.join.traceback = false
-				a.join.continues(line, false) // a traceback may open the entry
+				a.join.opens(line)
 			}
 		}
 		start = next
