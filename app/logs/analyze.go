@@ -229,8 +229,16 @@ type matchRef struct {
 	hit   keywordHit // kw -1 when the level alone decides
 	shape int32
 	stamp int32 // index of the entry's timestamp in analyzer.stamps, -1 for none
-	cat   Category
+	// The category's severity (see Category.severity): with no string
+	// in it, the slice of matches holds no pointer for the collector to
+	// scan or guard as it grows.
+	sev uint8
 }
+
+// bySeverity is the category of each severity.
+var bySeverity = [...]Category{"", CategoryReliability, CategoryError, CategoryFatal}
+
+func (m *matchRef) category() Category { return bySeverity[m.sev] }
 
 // read reduces every entry to its shape and keyword match.
 func (a *analyzer) read(ctx context.Context, input []byte) error {
@@ -343,9 +351,9 @@ func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
 	case !matched:
 		r := a.lastRef
 		r.end, r.joined = end, true
-		a.addMatch(matchRef{ref: r, hit: h, shape: a.lastShape, cat: cat})
+		a.addMatch(matchRef{ref: r, hit: h, shape: a.lastShape, sev: uint8(cat.severity())})
 	case better(h, a.matches[k].hit):
-		a.matches[k].hit, a.matches[k].cat = h, cat
+		a.matches[k].hit, a.matches[k].sev = h, uint8(cat.severity())
 	}
 }
 
@@ -437,7 +445,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		}
 	}
 	if cat, ok := byLevel(lvl, hit); ok {
-		a.addMatch(matchRef{ref: ref, hit: hit, shape: si, cat: cat})
+		a.addMatch(matchRef{ref: ref, hit: hit, shape: si, sev: uint8(cat.severity())})
 	}
 	a.lastShape, a.lastLevel, a.lastRef, a.lastCut = si, lvl, ref, ref.cut || ref.fixed
 	if a.opts.IncludeAssignments {
