@@ -151,18 +151,15 @@ func run(ctx context.Context, input []byte, total int, opts Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	res, err := newAnalyzer(opts, total, masks).run(ctx, input)
-	if err == nil {
-		res.Timeline = newTimeline(input, res, time.Now())
-	}
-	return res, err
+	return newAnalyzer(opts, total, masks).run(ctx, input)
 }
 
 func newAnalyzer(opts Options, total int, masks []*regexp.Regexp) *analyzer {
 	return &analyzer{
-		opts: opts,
-		z:    tokenizer{masks: masks},
-		set:  shapeSet{index: make(map[string]int32), maxRefs: rareCutoff(opts.RareThreshold, total)},
+		opts:   opts,
+		z:      tokenizer{masks: masks},
+		set:    shapeSet{index: make(map[string]int32), maxRefs: rareCutoff(opts.RareThreshold, total)},
+		stamps: newStampLog(time.Now(), total),
 	}
 }
 
@@ -178,7 +175,9 @@ func (a *analyzer) run(ctx context.Context, input []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.result(input, clusters), nil
+	res := a.result(input, clusters)
+	res.Timeline = a.stamps.timeline(res, func(i int) int32 { return a.matches[i].stamp })
+	return res, nil
 }
 
 // rareCutoff is the largest line count of a rare template among n lines: at
@@ -219,14 +218,27 @@ type analyzer struct {
 	matches  []matchRef
 	assign   []int32 // shape of each entry, with IncludeAssignments
 	assignNo []int32 // its first line's number, with IncludeAssignments
+	// The timestamps of the lines, read on the way for the timeline, and
+	// the index there of the last entry's, -1 for none.
+	stamps    stampLog
+	lastStamp int32
 }
 
 type matchRef struct {
 	ref   lineRef
 	hit   keywordHit // kw -1 when the level alone decides
 	shape int32
-	cat   Category
+	stamp int32 // index of the entry's timestamp in analyzer.stamps, -1 for none
+	// The category's severity (see Category.severity): with no string
+	// in it, the slice of matches holds no pointer for the collector to
+	// scan or guard as it grows.
+	sev uint8
 }
+
+// bySeverity is the category of each severity.
+var bySeverity = [...]Category{"", CategoryReliability, CategoryError, CategoryFatal}
+
+func (m *matchRef) category() Category { return bySeverity[m.sev] }
 
 // read reduces every entry to its shape and keyword match.
 func (a *analyzer) read(ctx context.Context, input []byte) error {
@@ -245,6 +257,7 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 		}
 		next := end + 1
 		no++
+		stamp := a.stamps.read(input[start:end])
 		if no%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -266,10 +279,10 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 				a.finish(input, entry, first, lines)
 			}
 			entry, first, lines = lineRef{no: int32(no), start: int32(start), end: int32(end)}, int32(end), 1
+			a.lastStamp = stamp
 			a.line(input, entry)
 			if join {
-				a.join.traceback = false
-				a.join.continues(line, false) // a traceback may open the entry
+				a.join.opens(line)
 			}
 		}
 		start = next
@@ -338,10 +351,16 @@ func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
 	case !matched:
 		r := a.lastRef
 		r.end, r.joined = end, true
-		a.matches = append(a.matches, matchRef{ref: r, hit: h, shape: a.lastShape, cat: cat})
+		a.addMatch(matchRef{ref: r, hit: h, shape: a.lastShape, sev: uint8(cat.severity())})
 	case better(h, a.matches[k].hit):
-		a.matches[k].hit, a.matches[k].cat = h, cat
+		a.matches[k].hit, a.matches[k].sev = h, uint8(cat.severity())
 	}
+}
+
+// addMatch adds a match of the last entry read.
+func (a *analyzer) addMatch(m matchRef) {
+	m.stamp = a.lastStamp
+	a.matches = append(a.matches, m)
 }
 
 func (a *analyzer) line(input []byte, ref lineRef) {
@@ -426,7 +445,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		}
 	}
 	if cat, ok := byLevel(lvl, hit); ok {
-		a.matches = append(a.matches, matchRef{ref: ref, hit: hit, shape: si, cat: cat})
+		a.addMatch(matchRef{ref: ref, hit: hit, shape: si, sev: uint8(cat.severity())})
 	}
 	a.lastShape, a.lastLevel, a.lastRef, a.lastCut = si, lvl, ref, ref.cut || ref.fixed
 	if a.opts.IncludeAssignments {

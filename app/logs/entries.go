@@ -118,6 +118,15 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	return false, j.rules.timeHeader
 }
 
+// opens notes a line that opens an entry: a traceback may start there.
+// Only lines opening with 'T' or 'D' can start one (see continues).
+func (j *joiner) opens(line []byte) {
+	j.traceback = false
+	if c := line[0]; c == 'T' || c == 'D' {
+		j.continues(line, false)
+	}
+}
+
 // chainSentence reports the sentences that chain Python tracebacks.
 func chainSentence(t []byte) bool {
 	return bytes.HasPrefix(t, []byte("During handling of the above exception")) ||

@@ -1,6 +1,9 @@
 package logs
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // A log line usually starts with a header (timestamp, level, host, process,
 // thread, logger) before the message. Header fields vary independently of the
@@ -58,8 +61,10 @@ type tokenMemo struct {
 
 type memoEntry struct {
 	text    []byte
+	pre     uint64 // text's first 8 bytes (see prefix8): most tokens compare without a call
 	kind    headKind
 	atStart bool
+	open    bool // a '[' without its ']': see at
 	kwDone  bool // keyword looked for: hit and kwFound are set
 	kwFound bool
 	hit     keywordHit // offsets within text
@@ -258,6 +263,15 @@ func skipBlank(s []byte, i int) int {
 // its kind. Dates, times and numbers are recognised from their bytes' classes
 // at once; other tokens are classified once per distinct text at a place.
 func (h *header) token(s []byte, i, n int) (int, headKind) {
+	if n < len(h.memo) {
+		// The first byte rules out most tokens that differ (times) here,
+		// inline.
+		if m := &h.memo[n]; byte(m.ways[m.last].pre) == s[i] {
+			if e := &m.ways[m.last]; e.at(s, i) {
+				return h.found(i, i+len(e.text), e.kind, e)
+			}
+		}
+	}
 	j, or := headSpan(s, i)
 	if or&cNotTime == 0 && or&cDigit != 0 {
 		return j, hTime
@@ -269,10 +283,28 @@ func (h *header) token(s []byte, i, n int) (int, headKind) {
 	} else {
 		kind = headKindOf(s, i, j, or)
 	}
+	return h.found(i, j, kind, e)
+}
+
+// found notes the token s[i:j] of kind with its memo entry e (nil when
+// past the memo's places) and returns token's answer.
+func (h *header) found(i, j int, kind headKind, e *memoEntry) (int, headKind) {
 	if kind != hTime && kind != hSep {
 		h.words = append(h.words, headWord{int32(i), int32(j), e})
 	}
 	return j, kind
+}
+
+// at reports whether the token at s[i] is e's text. When the token found
+// last at a position (a level, a logger, a host name) is there again, it
+// is found without scanning its bytes' classes. The token at s[i] is that
+// text when s holds the text there and a byte that ends a token (or
+// nothing) after it: headSpan would end it there too, a [group] included,
+// as its closing bracket is inside the text. An unclosed '[' is scanned.
+func (e *memoEntry) at(s []byte, i int) bool {
+	j := i + len(e.text)
+	return len(e.text) > 0 && !e.open && j <= len(s) && (j == len(s) || charClass[s[j]]&cHeadStop != 0) &&
+		e.same(s[i:j], prefix8(s, i, j), i == 0)
 }
 
 // entry returns the memo entry of the n-th token s[i:j], filling a way
@@ -283,19 +315,46 @@ func (h *header) entry(s []byte, i, j, n int, or class) *memoEntry {
 	}
 	m := &h.memo[n]
 	t := s[i:j]
-	if e := &m.ways[m.last]; e.text != nil && e.atStart == (i == 0) && bytes.Equal(e.text, t) {
+	pre, start := prefix8(s, i, j), i == 0
+	if e := &m.ways[m.last]; e.same(t, pre, start) {
 		return e
 	}
 	for k := range m.ways {
-		if e := &m.ways[k]; k != m.last && e.text != nil && e.atStart == (i == 0) && bytes.Equal(e.text, t) {
+		if e := &m.ways[k]; k != m.last && e.same(t, pre, start) {
 			m.last = k
 			return e
 		}
 	}
 	e := &m.ways[m.next]
 	m.last, m.next = m.next, (m.next+1)%len(m.ways)
-	*e = memoEntry{text: append(e.text[:0], t...), kind: headKindOf(s, i, j, or), atStart: i == 0}
+	*e = memoEntry{text: append(e.text[:0], t...), pre: pre, kind: headKindOf(s, i, j, or), atStart: start,
+		open: t[0] == '[' && or&cGroup == 0}
 	return e
+}
+
+// same reports whether e holds the token t, not empty, whose prefix8 is
+// pre, at the line's start or not. An unused entry has no text.
+func (e *memoEntry) same(t []byte, pre uint64, atStart bool) bool {
+	return e.pre == pre && len(e.text) == len(t) && e.atStart == atStart &&
+		(len(t) <= 8 || string(e.text[8:]) == string(t[8:]))
+}
+
+// prefix8 packs the first 8 bytes of s[i:j] (fewer when shorter) into a
+// word: one load, masked, unless the line ends within 8 bytes.
+func prefix8(s []byte, i, j int) uint64 {
+	n := j - i
+	if i+8 <= len(s) {
+		x := binary.LittleEndian.Uint64(s[i:])
+		if n >= 8 {
+			return x
+		}
+		return x & (1<<(8*n) - 1)
+	}
+	var x uint64
+	for k := min(j, i+8) - 1; k >= i; k-- {
+		x = x<<8 | uint64(s[k])
+	}
+	return x
 }
 
 // headSpan returns the end of the header token at s[i] and the classes of

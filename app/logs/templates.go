@@ -70,17 +70,18 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	slices.Sort(order)
 	texts := textArena{refs: make([]lineRef, 0, len(a.matches)+len(rare))}
 	for _, m := range a.matches {
+		cat := m.category()
 		// The keyword found names the match, unless the level made it
 		// more severe than that keyword: then the level word does.
 		word, start, end := "", int(m.ref.lvl0), int(m.ref.lvl1) // the level word, filled with the text
 		if m.hit.kw >= 0 {
-			if kw := keywordTable[m.hit.kw]; kw.Category == m.cat || m.cat == CategoryReliability {
+			if kw := keywordTable[m.hit.kw]; kw.Category == cat || cat == CategoryReliability {
 				word, start, end = kw.Word, m.hit.start, m.hit.end
 			}
 		}
 		res.Matches = append(res.Matches, Match{
 			Line:       int(m.ref.no),
-			Category:   m.cat,
+			Category:   cat,
 			Keyword:    word,
 			Start:      start,
 			End:        end,
@@ -88,7 +89,7 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 			Cut:        m.ref.cut,
 		})
 		texts.add(m.ref)
-		switch m.cat {
+		switch cat {
 		case CategoryFatal:
 			res.Summary.ByCategory.Fatal++
 		case CategoryError:

@@ -1,8 +1,6 @@
 package logs
 
 import (
-	"bytes"
-	"math"
 	"time"
 )
 
@@ -80,70 +78,47 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-// Category codes packed with a timestamp: unix<<2 | code.
-const (
-	codeNone = iota
-	codeReliability
-	codeError
-	codeFatal
-)
-
-func categoryCode(c Category) int64 {
-	switch c {
-	case CategoryFatal:
-		return codeFatal
-	case CategoryError:
-		return codeError
-	case CategoryReliability:
-		return codeReliability
-	}
-	return codeNone
+// stampLog reads the timestamps of an input's lines for the timeline, as
+// the analysis reads the lines: every line once, in input order, so the
+// input is not split into lines a second time.
+type stampLog struct {
+	p     stampParser
+	times []int64 // of the lines that carry one, in input order
+	lines int     // lines read
 }
 
-// newTimeline reads the timestamps of input's lines and buckets them with
-// the categories of res's matches. now is the reference for formats
-// without a year. It is nil when no line carries a timestamp, or none of
-// the first TimelineProbeLines does.
-func newTimeline(input []byte, res *Result, now time.Time) *Timeline {
-	p := stampParser{now: now.UTC()}
+func newStampLog(now time.Time, lines int) stampLog {
 	// One timestamp per line at most: sized once, not grown.
-	stamps := make([]int64, 0, res.Summary.Lines+res.Summary.BlankLines)
-	matchStamp := make([]int64, len(res.Matches))
-	for i := range matchStamp {
-		matchStamp[i] = untimed
+	return stampLog{p: stampParser{now: now.UTC()}, times: make([]int64, 0, lines)}
+}
+
+// read reads the timestamp of the next line and returns its index in
+// times, -1 for none. After TimelineProbeLines lines without any, it
+// stops looking.
+func (l *stampLog) read(line []byte) int32 {
+	if l.lines++; l.lines > TimelineProbeLines && len(l.times) == 0 {
+		return -1
 	}
-	mi, no := 0, 0
-	for start := 0; start < len(input); {
-		end := len(input)
-		if k := bytes.IndexByte(input[start:], '\n'); k >= 0 {
-			end = start + k
-		}
-		line := input[start:end]
-		start = end + 1
-		no++
-		if no > TimelineProbeLines && len(stamps) == 0 {
-			return nil
-		}
-		t, ok := p.parse(line)
-		if !ok {
-			continue
-		}
-		for mi < len(res.Matches) && res.Matches[mi].Line < no {
-			mi++
-		}
-		code := int64(codeNone)
-		if mi < len(res.Matches) && res.Matches[mi].Line == no {
-			code = categoryCode(res.Matches[mi].Category)
-			matchStamp[mi] = t
-		}
-		stamps = append(stamps, t<<2|code)
+	t, ok := l.p.parse(line)
+	if !ok {
+		return -1
 	}
+	l.times = append(l.times, t)
+	return int32(len(l.times) - 1)
+}
+
+// timeline buckets the timestamps read with the categories of res's
+// matches; stampOf(i) is the index in times of the i-th match's
+// timestamp, -1 for none. It is nil when no line carries a timestamp, or
+// none of the first TimelineProbeLines does.
+func (l *stampLog) timeline(res *Result, stampOf func(i int) int32) *Timeline {
+	stamps := l.times
 	if len(stamps) == 0 {
 		return nil
 	}
-	first, last := stamps[0]>>2, stamps[0]>>2
+	first, last := stamps[0], stamps[0]
 	for _, s := range stamps {
-		first, last = min(first, s>>2), max(last, s>>2)
+		first, last = min(first, s), max(last, s)
 	}
 	w := bucketWidth(first, last)
 	tl := &Timeline{
@@ -152,12 +127,12 @@ func newTimeline(input []byte, res *Result, now time.Time) *Timeline {
 		UntimedLines:  max(0, res.Summary.Lines-len(stamps)),
 		Buckets:       make([]Bucket, floorDiv(last, w)-floorDiv(first, w)+1),
 		start:         floorDiv(first, w) * w,
-		matchBucket:   make([]int32, len(matchStamp)),
+		matchBucket:   make([]int32, len(res.Matches)),
 	}
-	for i, t := range matchStamp {
+	for i := range tl.matchBucket {
 		tl.matchBucket[i] = -1
-		if t != untimed {
-			tl.matchBucket[i] = int32((t - tl.start) / w)
+		if k := stampOf(i); k >= 0 {
+			tl.matchBucket[i] = int32((stamps[k] - tl.start) / w)
 		}
 	}
 	for i := range tl.Buckets {
@@ -165,22 +140,23 @@ func newTimeline(input []byte, res *Result, now time.Time) *Timeline {
 	}
 	tl.Start, tl.End = tl.Buckets[0].Start, rfc3339(tl.start+int64(len(tl.Buckets))*w)
 	for _, s := range stamps {
-		b := &tl.Buckets[(s>>2-tl.start)/w]
-		b.Lines++
-		switch s & 3 {
-		case codeFatal:
-			b.Fatal++
-		case codeError:
-			b.Error++
-		case codeReliability:
-			b.Reliability++
+		tl.Buckets[(s-tl.start)/w].Lines++
+	}
+	for i, b := range tl.matchBucket {
+		if b < 0 {
+			continue
+		}
+		switch res.Matches[i].Category {
+		case CategoryFatal:
+			tl.Buckets[b].Fatal++
+		case CategoryError:
+			tl.Buckets[b].Error++
+		case CategoryReliability:
+			tl.Buckets[b].Reliability++
 		}
 	}
 	return tl
 }
-
-// untimed marks a match without a timestamp.
-const untimed = math.MinInt64
 
 func rfc3339(unix int64) string { return time.Unix(unix, 0).UTC().Format(time.RFC3339) }
 
