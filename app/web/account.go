@@ -14,12 +14,13 @@ import (
 	"parapet/app/session"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // SignUpPage shows the sign-up form.
 func (p *Pages) SignUpPage(c echo.Context) error {
 	if CurrentOf(c).User != nil {
-		return c.Redirect(http.StatusSeeOther, "/console")
+		return c.Redirect(http.StatusSeeOther, paths.Console)
 	}
 	return p.renderSignUp(c, http.StatusOK, views.AuthForm{Next: localPath(c.QueryParam("next"))})
 }
@@ -66,7 +67,7 @@ func (p *Pages) SignUp(c echo.Context) error {
 		return err
 	}
 	p.issueDevice(c, user.Email)
-	return c.Redirect(http.StatusSeeOther, orDefault(f.Next, "/console"))
+	return c.Redirect(http.StatusSeeOther, orDefault(f.Next, paths.Console))
 }
 
 // hashBounded hashes a new password in one of the bounded hashing slots.
@@ -83,7 +84,7 @@ func hashBounded(c echo.Context, password string) (string, error) {
 func (p *Pages) SignInPage(c echo.Context) error {
 	next := localPath(c.QueryParam("next"))
 	if CurrentOf(c).User != nil {
-		return c.Redirect(http.StatusSeeOther, orDefault(next, "/console"))
+		return c.Redirect(http.StatusSeeOther, orDefault(next, paths.Console))
 	}
 	return p.renderSignIn(c, http.StatusOK, views.AuthForm{Next: next})
 }
@@ -146,7 +147,7 @@ func (p *Pages) SignIn(c echo.Context) error {
 	}
 	p.issueDevice(c, user.Email)
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionSignInSuccess, Target: user.Email})
-	return c.Redirect(http.StatusSeeOther, orDefault(f.Next, "/console"))
+	return c.Redirect(http.StatusSeeOther, orDefault(f.Next, paths.Console))
 }
 
 // startSession ends the visitor's old session, if any, and begins a new

@@ -9,6 +9,7 @@ import (
 	"parapet/app/session"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 const timeFormat = "2006-01-02 15:04 UTC"
@@ -71,5 +72,5 @@ func (p *Pages) endSessions(c echo.Context, end func(handle string, current bool
 		}
 		return c.Redirect(http.StatusSeeOther, "/")
 	}
-	return c.Redirect(http.StatusSeeOther, "/console/account?ended="+strconv.Itoa(len(ids)))
+	return c.Redirect(http.StatusSeeOther, paths.Account+"?ended="+strconv.Itoa(len(ids)))
 }

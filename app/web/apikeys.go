@@ -12,6 +12,7 @@ import (
 	"parapet/app/keys"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // leakBannerDays is how long owners see the banner of a leak report.
@@ -167,5 +168,5 @@ func (p *Pages) RevokeKey(c echo.Context) error {
 	if httpx.IsHTMX(c) {
 		return p.renderKeys(c, http.StatusOK, views.KeysData{})
 	}
-	return c.Redirect(http.StatusSeeOther, "/console/keys")
+	return c.Redirect(http.StatusSeeOther, paths.Keys)
 }

@@ -12,6 +12,7 @@ import (
 	"parapet/app/mail"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // InvitationsPage lists the current organization's invitations and, for
@@ -46,7 +47,7 @@ func (p *Pages) CreateInvitation(c echo.Context) error {
 	}
 	switch {
 	case cur.Org == nil:
-		return c.Redirect(http.StatusSeeOther, "/console/orgs")
+		return c.Redirect(http.StatusSeeOther, paths.Orgs)
 	case !models.Can(cur.Org.Role, models.PermInvite):
 		return invalid(http.StatusForbidden, "Your role ("+cur.Org.Role+") cannot invite people: ask an owner or an admin.")
 	case checkEmail(d.Email) != "":
@@ -117,5 +118,5 @@ func (p *Pages) RevokeInvitation(c echo.Context) error {
 	if revoked {
 		_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionInviteRevoke, Target: inv.Email + " as " + inv.Role})
 	}
-	return c.Redirect(http.StatusSeeOther, "/console/invitations")
+	return c.Redirect(http.StatusSeeOther, paths.Invitations)
 }

@@ -10,6 +10,7 @@ import (
 	"parapet/app/httpx"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // invitationOfLink resolves /invite/:org/:token into the invitation and
@@ -95,5 +96,5 @@ func (p *Pages) AcceptInvitation(c echo.Context) error {
 	if err := p.setOrg(c, inv.OrgID); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/console")
+	return c.Redirect(http.StatusSeeOther, paths.Console)
 }

@@ -9,6 +9,7 @@ import (
 	"parapet/app/httpx"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // MembersPage lists the current organization's members.
@@ -75,7 +76,7 @@ func (p *Pages) SetMemberRole(c echo.Context) error {
 	}
 	detail := target.Role + " → " + role
 	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionMemberRole, Target: target.Email, Detail: &detail})
-	return c.Redirect(http.StatusSeeOther, "/console/members")
+	return c.Redirect(http.StatusSeeOther, paths.Members)
 }
 
 // RemoveMember removes another member from the organization.
@@ -96,7 +97,7 @@ func (p *Pages) RemoveMember(c echo.Context) error {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionMemberRemove, Target: target.Email})
-	return c.Redirect(http.StatusSeeOther, "/console/members")
+	return c.Redirect(http.StatusSeeOther, paths.Members)
 }
 
 // LeaveOrg takes the current user out of the current organization; the
@@ -104,7 +105,7 @@ func (p *Pages) RemoveMember(c echo.Context) error {
 func (p *Pages) LeaveOrg(c echo.Context) error {
 	cur := CurrentOf(c)
 	if cur.Org == nil {
-		return c.Redirect(http.StatusSeeOther, "/console/orgs")
+		return c.Redirect(http.StatusSeeOther, paths.Orgs)
 	}
 	err := models.RemoveMember(c.Request().Context(), p.DB.DB, cur.Org.ID, cur.User.ID)
 	if errors.Is(err, models.ErrLastOwner) {
@@ -117,7 +118,7 @@ func (p *Pages) LeaveOrg(c echo.Context) error {
 	if err := p.setOrg(c, ""); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/console/orgs")
+	return c.Redirect(http.StatusSeeOther, paths.Orgs)
 }
 
 // orRender returns err when there is one, else renders.

@@ -6,6 +6,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"parapet/models"
+
+	"parapet/views/paths"
 )
 
 // SetRequire2FA is an owner's switch: every member must sign in with a
@@ -13,7 +15,7 @@ import (
 func (p *Pages) SetRequire2FA(c echo.Context) error {
 	cur := CurrentOf(c)
 	if cur.Org == nil {
-		return c.Redirect(http.StatusSeeOther, "/console/orgs")
+		return c.Redirect(http.StatusSeeOther, paths.Orgs)
 	}
 	if !models.Can(cur.Org.Role, models.PermOrgSettings) {
 		return p.renderMembers(c, http.StatusForbidden, "Only an owner can change the organization’s security settings.", "")
@@ -27,5 +29,5 @@ func (p *Pages) SetRequire2FA(c echo.Context) error {
 		state = "on"
 	}
 	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionOrgRequire2FA, Target: cur.Org.Name, Detail: &state})
-	return c.Redirect(http.StatusSeeOther, "/console/members")
+	return c.Redirect(http.StatusSeeOther, paths.Members)
 }

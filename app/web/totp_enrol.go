@@ -10,6 +10,7 @@ import (
 	"parapet/app/totp"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // TwoFactorPage shows two-factor sign-in: when off, a QR code to scan and
@@ -73,7 +74,7 @@ func (p *Pages) totpSecret(user *models.User) (string, bool) {
 func (p *Pages) EnableTwoFactor(c echo.Context) error {
 	user := CurrentOf(c).User
 	if user.TOTPEnabledAt != nil {
-		return c.Redirect(http.StatusSeeOther, "/console/account/2fa")
+		return c.Redirect(http.StatusSeeOther, paths.TwoFactor)
 	}
 	var step int64
 	secret, ok := p.totpSecret(user)
@@ -104,7 +105,7 @@ func (p *Pages) DisableTwoFactor(c echo.Context) error {
 	ctx := c.Request().Context()
 	user := CurrentOf(c).User
 	if user.TOTPEnabledAt == nil {
-		return c.Redirect(http.StatusSeeOther, "/console/account/2fa")
+		return c.Redirect(http.StatusSeeOther, paths.TwoFactor)
 	}
 	_, ok, err := p.checkSecondFactor(ctx, user, c.FormValue("code"))
 	if err != nil {
@@ -117,7 +118,7 @@ func (p *Pages) DisableTwoFactor(c echo.Context) error {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPDisable, Target: user.Email, OrgID: orgIDOf(CurrentOf(c))})
-	return c.Redirect(http.StatusSeeOther, "/console/account/2fa")
+	return c.Redirect(http.StatusSeeOther, paths.TwoFactor)
 }
 
 // Require2FA sends a member of an organization that requires two-factor
@@ -130,7 +131,7 @@ func (p *Pages) Require2FA(next echo.HandlerFunc) echo.HandlerFunc {
 		if cur.Org == nil || !cur.Org.Require2FA || cur.User == nil || cur.User.TOTPEnabledAt != nil {
 			return next(c)
 		}
-		target := "/console/account/2fa?required=1"
+		target := paths.TwoFactor + "?required=1"
 		if httpx.IsHTMX(c) {
 			c.Response().Header().Set("HX-Redirect", target)
 			return c.NoContent(http.StatusForbidden)

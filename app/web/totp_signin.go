@@ -17,6 +17,7 @@ import (
 	"parapet/app/totp"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // The second step of sign-in: after the password of an account with
@@ -70,9 +71,9 @@ func (p *Pages) beginSecondStep(c echo.Context, user *models.User, next string) 
 		return false, nil
 	}
 	payload := base64.RawURLEncoding.EncodeToString([]byte(user.ID + "|" + strconv.FormatInt(time.Now().Add(secondStepTTL).Unix(), 10) + "|" + next))
-	c.SetCookie(&http.Cookie{Name: secondStepCookie, Value: payload + "." + p.signSecondStep(payload), Path: "/console/signin",
+	c.SetCookie(&http.Cookie{Name: secondStepCookie, Value: payload + "." + p.signSecondStep(payload), Path: paths.SignIn,
 		MaxAge: int(secondStepTTL / time.Second), HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: p.IsHTTPS(c.Request())})
-	return true, c.Redirect(http.StatusSeeOther, "/console/signin/2fa")
+	return true, c.Redirect(http.StatusSeeOther, paths.SignInCode)
 }
 
 // pendingOf reads a valid, unexpired second-step cookie.
@@ -101,7 +102,7 @@ func (p *Pages) pendingOf(c echo.Context) (*pendingSecondStep, bool) {
 }
 
 func (p *Pages) clearSecondStep(c echo.Context) {
-	c.SetCookie(&http.Cookie{Name: secondStepCookie, Value: "", Path: "/console/signin", MaxAge: -1, HttpOnly: true,
+	c.SetCookie(&http.Cookie{Name: secondStepCookie, Value: "", Path: paths.SignIn, MaxAge: -1, HttpOnly: true,
 		SameSite: http.SameSiteLaxMode, Secure: p.IsHTTPS(c.Request())})
 }
 
@@ -115,7 +116,7 @@ func (p *Pages) renderSecondStep(c echo.Context, status int, errMsg string) erro
 // visitor back to the password form.
 func (p *Pages) SecondStepPage(c echo.Context) error {
 	if _, ok := p.pendingOf(c); !ok {
-		return c.Redirect(http.StatusSeeOther, "/console/signin")
+		return c.Redirect(http.StatusSeeOther, paths.SignIn)
 	}
 	return p.renderSecondStep(c, http.StatusOK, "")
 }
@@ -126,13 +127,13 @@ func (p *Pages) SecondStepPage(c echo.Context) error {
 func (p *Pages) SecondStep(c echo.Context) error {
 	pending, ok := p.pendingOf(c)
 	if !ok {
-		return c.Redirect(http.StatusSeeOther, "/console/signin")
+		return c.Redirect(http.StatusSeeOther, paths.SignIn)
 	}
 	ctx := c.Request().Context()
 	user, err := models.UserByID(ctx, p.DB.DB, pending.UserID)
 	if errors.Is(err, models.ErrNotFound) || err == nil && (user.TOTPEnabledAt == nil || user.TOTPSecret == nil) {
 		p.clearSecondStep(c)
-		return c.Redirect(http.StatusSeeOther, "/console/signin")
+		return c.Redirect(http.StatusSeeOther, paths.SignIn)
 	}
 	if err != nil {
 		return err
@@ -159,5 +160,5 @@ func (p *Pages) SecondStep(c echo.Context) error {
 		_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionRecoveryCodeUse, Target: user.Email})
 	}
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionSignInSuccess, Target: user.Email, Detail: &how})
-	return c.Redirect(http.StatusSeeOther, orDefault(pending.Next, "/console"))
+	return c.Redirect(http.StatusSeeOther, orDefault(pending.Next, paths.Console))
 }

@@ -20,6 +20,9 @@ const (
 	Members          = "/console/members"
 	Invitations      = "/console/invitations"
 	TwoFactor        = "/console/account/2fa"
+	TwoFactorOff     = "/console/account/2fa/disable"
+	LeaveOrg         = "/console/members/leave"
+	Require2FA       = "/console/members/require-2fa"
 	SignInCode       = "/console/signin/2fa"
 	Usage            = "/console/usage"
 	Audit            = "/console/audit"
@@ -43,6 +46,18 @@ func RevokeKey(id string) string { return Keys + "/" + url.PathEscape(id) + "/re
 func EndSession(handle string) string {
 	return Account + "/sessions/" + url.PathEscape(handle) + "/end"
 }
+
+// RollKey is the form that rolls the API key id.
+func RollKey(id string) string { return Keys + "/" + url.PathEscape(id) + "/roll" }
+
+// MemberRole is the form that changes the role of the member userID.
+func MemberRole(userID string) string { return Members + "/" + url.PathEscape(userID) + "/role" }
+
+// RemoveMember is the form that removes the member userID.
+func RemoveMember(userID string) string { return Members + "/" + url.PathEscape(userID) + "/remove" }
+
+// RevokeInvitation is the form that revokes the invitation id.
+func RevokeInvitation(id string) string { return Invitations + "/" + url.PathEscape(id) + "/revoke" }
 
 // Product is the form that updates the product slug.
 func Product(slug string) string { return Products + "/" + url.PathEscape(slug) }
