@@ -78,6 +78,7 @@ func (a *App) routes() {
 	console.GET("/members", p.MembersPage)
 	console.POST("/members/leave", p.LeaveOrg)
 	console.POST("/members/require-2fa", p.SetRequire2FA)
+	console.POST("/members/delete-org", p.DeleteOrg)
 	console.POST("/members/:user/role", p.SetMemberRole)
 	console.POST("/members/:user/remove", p.RemoveMember)
 	console.GET("/invitations", p.InvitationsPage)

@@ -23,6 +23,7 @@ const (
 	TwoFactorOff     = "/console/account/2fa/disable"
 	LeaveOrg         = "/console/members/leave"
 	Require2FA       = "/console/members/require-2fa"
+	DeleteOrg        = "/console/members/delete-org"
 	SignInCode       = "/console/signin/2fa"
 	Usage            = "/console/usage"
 	Audit            = "/console/audit"
