@@ -40,6 +40,7 @@ func init() {
 		{"user create", "--email E  (password on stdin)", "create an account; its password is the first line of stdin", runUserCreate},
 		{"user staff", "--email E [--revoke]", "grant staff rights to an account (--revoke takes them away)", runUserStaff},
 		{"org create", "--name N [--owner EMAIL]", "create an organization, owned by an existing account if given", runOrgCreate},
+		{"org delete", "--org ORG", "delete an organization: its keys, members, invitations and usage (audit events stay)", runOrgDelete},
 		{"key create", "--org ORG --name N [--scope S]... [--expires 7|30|90|YYYY-MM-DD|never] [--json]",
 			"create an API key and print it: it is shown only this once", runKeyCreate},
 		{"key list", "--org ORG [--json]", "list an organization's API keys (their hints, never the keys)", runKeyList},

@@ -55,3 +55,29 @@ func runOrgCreate(ctx context.Context, r *runner, args []string) error {
 		return nil
 	})
 }
+
+// runOrgDelete deletes an organization, as its owner can in the console.
+// Its keys are refused by running servers within the verifier's cache
+// time, as with `key revoke`.
+func runOrgDelete(ctx context.Context, r *runner, args []string) error {
+	fs := newFlags()
+	orgRef := fs.String("org", "", "the organization's id or slug")
+	if _, err := parseArgs(fs, args); err != nil {
+		return err
+	}
+	if err := requireFlags(fs, "org"); err != nil {
+		return err
+	}
+	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
+		org, err := findOrg(ctx, db, *orgRef)
+		if err != nil {
+			return err
+		}
+		e := &models.AuditEvent{OrgID: &org.ID, Action: models.ActionOrgDelete, Target: org.Name + " (" + org.Slug + ")", IP: "cli", RequestID: "cli"}
+		if _, err := models.DeleteOrg(ctx, db, org.ID, nil, e); err != nil {
+			return err
+		}
+		fmt.Fprintf(r.stdout, "deleted organization %s (slug %s)\n", org.ID, org.Slug)
+		return nil
+	})
+}

@@ -56,3 +56,29 @@ func TestOrgCreate(t *testing.T) {
 		p.fails(1, `no account has the email "ghost@example.com"`, "org", "create", "--name", "Ghost", "--owner", "ghost@example.com")
 	})
 }
+
+func TestOrgDelete(t *testing.T) {
+	eachDB(t, func(t *testing.T, p *parapet) {
+		p.ok("org", "create", "--name", "Acme")
+		p.ok("org", "create", "--name", "Other")
+		org := p.org("acme")
+		p.ok("key", "create", "--org", "acme", "--name", "ci")
+
+		out := p.ok("org", "delete", "--org", "acme")
+		if want := "deleted organization " + org.ID + " (slug acme)\n"; out != want {
+			t.Errorf("stdout = %q, want %q", out, want)
+		}
+		var keys, orgs int64
+		p.gorm().Model(&models.APIKey{}).Where("org_id = ?", org.ID).Count(&keys)
+		p.gorm().Model(&models.Organization{}).Count(&orgs)
+		if keys != 0 || orgs != 1 {
+			t.Errorf("after the deletion: %d keys of it, %d organizations (want 0 and the other one)", keys, orgs)
+		}
+		events := p.audit(models.ActionOrgDelete)
+		if len(events) != 1 || *events[0].OrgID != org.ID || events[0].Target != "Acme (acme)" || events[0].IP != "cli" {
+			t.Errorf("org.delete events %+v", events)
+		}
+		p.fails(1, `no organization has the id or slug "acme"`, "org", "delete", "--org", "acme")
+		p.fails(2, "--org", "org", "delete")
+	})
+}
