@@ -167,6 +167,11 @@ func TestAccessibilityOfEveryPage(t *testing.T) {
 			chromedp.WaitVisible(`[data-testid=form-error]`, chromedp.ByQuery), apptest.Settled())
 		b.Screenshot("a11y-keys-" + itoa(width))
 		visit("members", "/console/members", "[data-testid=members-table]")
+		visit("delete organization refused", "/console/members", "#confirm-name",
+			chromedp.SendKeys(`#confirm-name`, "not its name", chromedp.ByQuery),
+			chromedp.Click(`[data-testid=delete-org]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`[data-testid=form-error]`, chromedp.ByQuery), apptest.Settled())
+		b.Screenshot("a11y-members-" + itoa(width))
 		visit("invitations", "/console/invitations", "[data-testid=invitations-table]")
 		visit("invitation created", "/console/invitations", "#invite-email",
 			chromedp.SendKeys(`#invite-email`, "x"+itoa(width)+"@example.com", chromedp.ByQuery),
