@@ -115,7 +115,8 @@ func (q *Quota) reserveDB(ctx context.Context, h Hold, monthly, used int64, now 
 	if err != nil {
 		return h, left, err
 	}
-	l := &lease{id: mh.ID, credit: mh.Tokens - h.Tokens, left: left, inUse: 1}
+	credit := mh.Tokens - h.Tokens // read below: once published, l.credit is the lock's
+	l := &lease{id: mh.ID, credit: credit, left: left, inUse: 1}
 	q.mu.Lock()
 	if old := q.leases[key]; old != nil {
 		q.retire(old)
@@ -131,7 +132,7 @@ func (q *Quota) reserveDB(ctx context.Context, h Hold, monthly, used int64, now 
 		q.retire(l)
 	})
 	h.ID, h.lease = l.id, l
-	return h, left + l.credit, nil
+	return h, left + credit, nil
 }
 
 // forget retires an organization's leases (its entitlement is gone).
