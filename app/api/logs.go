@@ -99,12 +99,8 @@ func (a *API) AnalyzeLogs(c echo.Context) error {
 			return err
 		}
 	} else {
-		body, err := readLogBody(c, maxLogsJSONBytes)
+		req, err := decodeBody[analyzeRequest](readLogBody(c, maxLogsJSONBytes))
 		if err != nil {
-			return err
-		}
-		var req analyzeRequest
-		if err := httpx.DecodeJSON(body, &req); err != nil {
 			return err
 		}
 		if req.Text == nil {
@@ -119,7 +115,7 @@ func (a *API) AnalyzeLogs(c echo.Context) error {
 	defer cancel()
 	res, err := logs.Analyze(ctx, input, opts)
 	if err != nil {
-		return analyzeError(err)
+		return logsError(err)
 	}
 	b, err := logsEnvelope(res)
 	if err != nil {
@@ -173,17 +169,20 @@ func readLogBody(c echo.Context, limit int64) ([]byte, error) {
 	return body, err
 }
 
-// analyzeError turns the engine's errors into the API's: over a limit is
-// 413 payload_too_large, no lines and a bad option 400 invalid_request,
-// and an analysis cut off by its deadline (or by the client leaving) 503.
-func analyzeError(err error) *apierr.Error {
+// logsError turns the engine's errors, of an analysis or a comparison,
+// into the API's: over a limit (a comparison's naming the side) is 413
+// payload_too_large, no lines (a comparison's naming the side) and a bad
+// option 400 invalid_request, and an analysis cut off by its deadline (or
+// by the client leaving) 503.
+func logsError(err error) *apierr.Error {
 	var lim *logs.LimitError
+	var side *logs.CompareLimitError
 	switch {
 	case errors.As(err, &lim):
 		return apierr.PayloadTooLarge(lim.Error())
-	case errors.Is(err, logs.ErrNoLines):
-		return apierr.InvalidRequest("%s", logs.ErrNoLines.Error())
-	case errors.Is(err, logs.ErrBadOption):
+	case errors.As(err, &side):
+		return apierr.PayloadTooLarge(side.Error())
+	case errors.Is(err, logs.ErrNoLines), errors.Is(err, logs.ErrBadOption):
 		return apierr.InvalidRequest("%s", err.Error())
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return &apierr.Error{Status: http.StatusServiceUnavailable, Code: "service_unavailable",

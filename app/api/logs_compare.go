@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -37,12 +36,8 @@ func (a *API) CompareLogs(c echo.Context) error {
 		return apierr.UnsupportedMediaType("send JSON {\"baseline\": \"…\", \"current\": \"…\"} with Content-Type: application/json")
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	body, err := readLogBody(c, maxLogsJSONBytes)
+	req, err := decodeBody[compareRequest](readLogBody(c, maxLogsJSONBytes))
 	if err != nil {
-		return err
-	}
-	var req compareRequest
-	if err := httpx.DecodeJSON(body, &req); err != nil {
 		return err
 	}
 	switch {
@@ -59,25 +54,11 @@ func (a *API) CompareLogs(c echo.Context) error {
 	defer cancel()
 	res, err := logs.Compare(ctx, []byte(*req.Baseline), []byte(*req.Current), opts)
 	if err != nil {
-		return compareError(err)
+		return logsError(err)
 	}
 	b, err := json.Marshal(map[string]*logs.Comparison{"data": res})
 	if err != nil {
 		return apierr.Internal(err)
 	}
 	return c.JSONBlob(http.StatusOK, b)
-}
-
-// compareError maps the comparison's own errors (a side over its limit,
-// a side without lines, both naming the side) and leaves the rest to
-// analyzeError.
-func compareError(err error) *apierr.Error {
-	var lim *logs.CompareLimitError
-	switch {
-	case errors.As(err, &lim):
-		return apierr.PayloadTooLarge(lim.Error())
-	case errors.Is(err, logs.ErrNoLines):
-		return apierr.InvalidRequest("%s", err.Error())
-	}
-	return analyzeError(err)
 }

@@ -172,6 +172,9 @@ func TestLogsCompareOpenAPI(t *testing.T) {
 		"200": {post("application/json", string(reqMT.Example))},
 		"400": {post("application/json", `{"current":"a"}`), post("application/json", `{"baseline":"\n","current":"a"}`)},
 		"401": {func() *apptest.Response { return logsPost(env.Client(), comparePath, "application/json", "{}", "") }},
+		"403": {func() *apptest.Response {
+			return logsPost(env.Client(), comparePath, "application/json", string(reqMT.Example), scopedKey(t, env, s.OrgID, "scan"))
+		}},
 		"413": {post("application/json", compareBody(t, "a", strings.Repeat("b\n", logs.MaxCompareSideLines+1), ""))},
 		"415": {post("text/plain", "a")},
 		"429": {func() *apptest.Response {

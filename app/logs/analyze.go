@@ -209,7 +209,6 @@ type analyzer struct {
 	lastShape int32
 	lastLevel levelKind
 	lastRef   lineRef
-	lastCut   bool // nothing joins a line cut at MaxLineBytes or with invalid UTF-8 (nor such a line)
 	// The header of line number headOf, found by a.continues.
 	headOf   int32
 	headEnd  int
@@ -271,7 +270,7 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 		case !hasNonSpace(line):
 			a.blank++
 		case join && entry.no > 0 && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
-			!a.lastCut && a.continues(line, no) && utf8.Valid(line):
+			!a.lastRef.cut && !a.lastRef.fixed && a.continues(line, no) && utf8.Valid(line): // nothing joins a cut or mended line
 			entry.end = int32(end)
 			lines++
 		default:
@@ -447,7 +446,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	if cat, ok := byLevel(lvl, hit); ok {
 		a.addMatch(matchRef{ref: ref, hit: hit, shape: si, sev: uint8(cat.severity())})
 	}
-	a.lastShape, a.lastLevel, a.lastRef, a.lastCut = si, lvl, ref, ref.cut || ref.fixed
+	a.lastShape, a.lastLevel, a.lastRef = si, lvl, ref
 	if a.opts.IncludeAssignments {
 		a.assign = append(a.assign, si)
 		a.assignNo = append(a.assignNo, ref.no)

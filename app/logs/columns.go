@@ -90,14 +90,9 @@ func detectColumns(input []byte) columns {
 		samples  [][]byte
 	)
 	for start := 0; start < len(input) && lines < colSample; {
-		end := bytes.IndexByte(input[start:], '\n')
-		if end < 0 {
-			end = len(input)
-		} else {
-			end += start
-		}
-		line := bytes.TrimRight(input[start:end], "\r")
-		start = end + 1
+		var line []byte
+		line, start = nextLine(input, start)
+		line = bytes.TrimRight(line, "\r")
 		if len(line) == 0 || line[0] == ' ' || line[0] == '\t' {
 			continue // blank, or a continuation
 		}

@@ -35,18 +35,22 @@ type entryRules struct {
 	timeHeader    bool // nearly every line opens with a timestamp
 }
 
+// nextLine returns the line of input at start, without its '\n', and
+// where the next one starts.
+func nextLine(input []byte, start int) ([]byte, int) {
+	end := bytes.IndexByte(input[start:], '\n')
+	if end < 0 {
+		return input[start:], len(input) + 1
+	}
+	return input[start : start+end], start + end + 1
+}
+
 // detectEntryRules samples the first lines of input.
 func detectEntryRules(input []byte) entryRules {
 	lines, indented, timed := 0, 0, 0
 	for start := 0; start < len(input) && lines < colSample; {
-		end := bytes.IndexByte(input[start:], '\n')
-		if end < 0 {
-			end = len(input)
-		} else {
-			end += start
-		}
-		line := input[start:end]
-		start = end + 1
+		var line []byte
+		line, start = nextLine(input, start)
 		if !hasNonSpace(line) {
 			continue
 		}

@@ -43,13 +43,22 @@ type header struct {
 	memo       [maxHeaderTokens + 2]tokenMemo
 	lvl0, lvl1 int  // the level word of the last line's header; equal when none
 	firstTime  bool // the last line opens with a date, time or number
+	layouts    layoutSet
+	// How far walk read the last line: to the end of its last token
+	// (reach), or to the line's end (eol); open when it read a token
+	// that opens with an unclosed '['.
+	reach int
+	eol   bool
+	open  bool
+	// walk's words: words may be a layout's (see answer).
+	walked []headWord
 }
 
-// headWord is a header token that may hold a keyword, with its memo entry
-// (nil past the memo's positions).
+// headWord is a header token that may hold a keyword, with where its
+// keyword is kept (nil past the memo's positions).
 type headWord struct {
 	start, end int32
-	memo       *memoEntry
+	kw         *wordKeyword
 }
 
 // tokenMemo remembers the last few distinct tokens seen at one position.
@@ -65,24 +74,46 @@ type memoEntry struct {
 	kind    headKind
 	atStart bool
 	open    bool // a '[' without its ']': see at
-	kwDone  bool // keyword looked for: hit and kwFound are set
-	kwFound bool
-	hit     keywordHit // offsets within text
+	kw      wordKeyword
 }
 
-// keyword returns the keyword of the entry's token, found once.
-func (e *memoEntry) keyword() (keywordHit, bool) {
-	if !e.kwDone {
-		e.hit, e.kwFound = findKeyword(e.text)
-		e.kwDone = true
+// wordKeyword is the keyword of a header word, looked for once: the word
+// is a memo entry's text, or the text at a place of a layout, the same but
+// for digits in every line that fits it, and digits change no keyword hit
+// (no keyword has one: see TestKeywordsHaveNoDigits).
+type wordKeyword struct {
+	done  bool // looked for: hit and found are set
+	found bool
+	hit   keywordHit // offsets within the word
+}
+
+// of returns the keyword of the word t.
+func (k *wordKeyword) of(t []byte) (keywordHit, bool) {
+	if !k.done {
+		k.hit, k.found = findKeyword(t)
+		k.done = true
 	}
-	return e.hit, e.kwFound
+	return k.hit, k.found
 }
 
 // end returns the offset in s where the message starts, and sets words
-// (some of which may lie past that offset).
+// (some of which may lie past that offset). A line that fits a layout
+// learned from an earlier line takes its answer from it (see layout.go);
+// any other is walked token by token, and teaches a layout.
 func (h *header) end(s []byte) int {
-	h.words = h.words[:0]
+	if l := h.layouts.fit(s); l != nil {
+		return h.answer(l)
+	}
+	h.reach, h.eol, h.open = 0, false, false
+	h.words = h.walked[:0]
+	hdr := h.walk(s)
+	h.walked = h.words
+	h.learn(s, hdr)
+	return hdr
+}
+
+// walk finds the header of s token by token, noting how far it read.
+func (h *header) walk(s []byte) int {
 	h.lvl0, h.lvl1, h.firstTime = 0, 0, false
 	var (
 		end       int
@@ -97,6 +128,7 @@ func (h *header) end(s []byte) int {
 	for n := 0; n < maxHeaderTokens; n++ {
 		i = skipBlank(s, i)
 		if i >= len(s) {
+			h.eol = true
 			break
 		}
 		j, kind := h.token(s, i, n)
@@ -180,6 +212,7 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 	for ; ; n++ {
 		k := skipBlank(s, i)
 		if k >= len(s) {
+			h.eol = true
 			return len(s)
 		}
 		e, kind := h.token(s, k, n)
@@ -203,18 +236,20 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			}
 		case hWord, hField:
 			k2 := skipBlank(s, e)
-			if k2 < len(s) {
-				e2, kind2 := h.token(s, k2, n+1)
-				if kind2 == hSep && s[k2] == ':' {
-					return e2
-				}
-				if kind2 == hBracket && isLoggerName(s[k:e]) {
-					return e2
-				}
-				if k2-e >= 2 && spaced < 0 && e-k <= 32 && kind == hWord {
-					i, padded = e, true // a padded column: the logger's place
-					continue
-				}
+			if k2 >= len(s) {
+				h.eol = true
+				break
+			}
+			e2, kind2 := h.token(s, k2, n+1)
+			if kind2 == hSep && s[k2] == ':' {
+				return e2
+			}
+			if kind2 == hBracket && isLoggerName(s[k:e]) {
+				return e2
+			}
+			if k2-e >= 2 && spaced < 0 && e-k <= 32 && kind == hWord {
+				i, padded = e, true // a padded column: the logger's place
+				continue
 			}
 		}
 		if spaced >= 0 {
@@ -226,14 +261,7 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 
 // bareNumber reports digits only: after a level, a count that opens the
 // message ("INFO 3 files copied") rather than a time.
-func bareNumber(t []byte) bool {
-	for _, c := range t {
-		if !isDigit(c) {
-			return false
-		}
-	}
-	return true
-}
+func bareNumber(t []byte) bool { return allOf(t, cDigit) }
 
 // loggerName reports the name of a "logger:" after a level: a qualified
 // name (org.a.B, dfs.DataNode$PacketResponder, app/db) or a capitalised
@@ -273,8 +301,10 @@ func (h *header) token(s []byte, i, n int) (int, headKind) {
 		}
 	}
 	j, or := headSpan(s, i)
+	// An unclosed '[' was looked for its ']' up to 512 bytes further.
+	h.open = h.open || s[i] == '[' && or&cGroup == 0
 	if or&cNotTime == 0 && or&cDigit != 0 {
-		return j, hTime
+		return h.found(i, j, hTime, nil)
 	}
 	var kind headKind
 	e := h.entry(s, i, j, n, or)
@@ -287,10 +317,16 @@ func (h *header) token(s []byte, i, n int) (int, headKind) {
 }
 
 // found notes the token s[i:j] of kind with its memo entry e (nil when
-// past the memo's places) and returns token's answer.
+// past the memo's places), and how far walk read, and returns token's
+// answer.
 func (h *header) found(i, j int, kind headKind, e *memoEntry) (int, headKind) {
+	h.reach = max(h.reach, j)
 	if kind != hTime && kind != hSep {
-		h.words = append(h.words, headWord{int32(i), int32(j), e})
+		var kw *wordKeyword
+		if e != nil {
+			kw = &e.kw
+		}
+		h.words = append(h.words, headWord{int32(i), int32(j), kw})
 	}
 	return j, kind
 }
@@ -576,11 +612,13 @@ func allTimeFields(t []byte) bool {
 	return n > 0
 }
 
-var levelWords = newWordSet(
-	"trace", "debug", "dbg", "verbose", "fine", "finer", "finest", "info", "information",
-	"notice", "warn", "warning", "error", "err", "severe", "fatal", "critical", "crit",
-	"alert", "emerg", "emergency", "panic", "log",
-)
+var levelWords = func() *wordSet {
+	var all []string
+	for _, n := range levelNames {
+		all = append(all, n.words...)
+	}
+	return newWordSet(all...)
+}()
 
 // levelWord reports a log level in upper, title or lower case, or one of the
 // single-letter levels V D I W E F (Android, glog style).

@@ -40,16 +40,27 @@ func levelOf(t []byte) levelKind {
 		return levelError
 	case oneOf(t, "60"):
 		return levelFatal
-	case oneOf(t, "trace", "debug", "dbg", "verbose", "fine", "finer", "finest", "info", "information", "informational", "notice", "log"):
+	case oneOf(t, "informational"): // syslog's, in a structured field; never a header column (levelWords)
 		return levelQuiet
-	case oneOf(t, "warn", "warning"):
-		return levelWarn
-	case oneOf(t, "error", "err", "severe"):
-		return levelError
-	case oneOf(t, "fatal", "panic", "crit", "critical", "alert", "emerg", "emergency"):
-		return levelFatal
+	}
+	for _, n := range levelNames {
+		if oneOf(t, n.words...) {
+			return n.kind
+		}
 	}
 	return levelNone
+}
+
+// levelNames are the level words by what they mean: levelOf reads them,
+// and a header's level column is found by them (levelWords).
+var levelNames = []struct {
+	kind  levelKind
+	words []string
+}{
+	{levelQuiet, []string{"trace", "debug", "dbg", "verbose", "fine", "finer", "finest", "info", "information", "notice", "log"}},
+	{levelWarn, []string{"warn", "warning"}},
+	{levelError, []string{"error", "err", "severe"}},
+	{levelFatal, []string{"fatal", "panic", "crit", "critical", "alert", "emerg", "emergency"}},
 }
 
 // levelCore strips the brackets, quotes and colon around a level word.

@@ -139,8 +139,8 @@ func (a *analyzer) headKeyword(text []byte, hdr int) keywordHit {
 		}
 		var h keywordHit
 		var ok bool
-		if w.memo != nil {
-			h, ok = w.memo.keyword()
+		if w.kw != nil {
+			h, ok = w.kw.of(text[w.start:w.end])
 		} else {
 			h, ok = findKeyword(text[w.start:w.end])
 		}

@@ -40,17 +40,23 @@ func TestMessageCacheChangesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		a := newAnalyzer(opts, total, nil)
-		a.msgs.off = true
-		without, err := a.run(context.Background(), in)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
 		x, _ := json.Marshal(with)
-		y, _ := json.Marshal(without)
-		if !bytes.Equal(x, y) {
-			t.Errorf("%s: the message cache changed the result (%d matches, %d templates with it; %d, %d without)",
-				name, len(with.Matches), len(with.Templates), len(without.Matches), len(without.Templates))
+		// Without the message cache every line is tokenized, through the
+		// word cache or (both off) the plain way.
+		for _, off := range []struct {
+			what       string
+			msgs, word bool
+		}{{"the message cache", true, false}, {"the message and word caches", true, true}} {
+			a := newAnalyzer(opts, total, nil)
+			a.msgs.off, a.z.cache.off = off.msgs, off.word
+			without, err := a.run(context.Background(), in)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if y, _ := json.Marshal(without); !bytes.Equal(x, y) {
+				t.Errorf("%s: %s changed the result (%d matches, %d templates with; %d, %d without)",
+					name, off.what, len(with.Matches), len(with.Templates), len(without.Matches), len(without.Templates))
+			}
 		}
 	}
 }

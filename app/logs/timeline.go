@@ -85,11 +85,11 @@ type stampLog struct {
 	p     stampParser
 	times []int64 // of the lines that carry one, in input order
 	lines int     // lines read
+	total int     // lines in the input
 }
 
 func newStampLog(now time.Time, lines int) stampLog {
-	// One timestamp per line at most: sized once, not grown.
-	return stampLog{p: stampParser{now: now.UTC()}, times: make([]int64, 0, lines)}
+	return stampLog{p: stampParser{now: now.UTC()}, total: lines}
 }
 
 // read reads the timestamp of the next line and returns its index in
@@ -102,6 +102,11 @@ func (l *stampLog) read(line []byte) int32 {
 	t, ok := l.p.parse(line)
 	if !ok {
 		return -1
+	}
+	if l.times == nil {
+		// One timestamp per line left at most: sized once, not grown,
+		// and only for an input that has timestamps.
+		l.times = make([]int64, 0, max(l.total-l.lines+1, 1))
 	}
 	l.times = append(l.times, t)
 	return int32(len(l.times) - 1)

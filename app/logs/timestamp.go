@@ -175,23 +175,21 @@ func (p *stampParser) parseAt(s []byte, i int, f stampFormat) (int64, bool) {
 
 // parseFull reads a timestamp of format f at the start of s.
 func (p *stampParser) parseFull(s []byte, f stampFormat) (int64, bool) {
-	switch f {
-	case fmtISO:
-		return p.parseISO(s)
-	case fmtBGL:
-		return p.parseBGL(s)
-	case fmtHDFS:
-		return p.parseHDFS(s)
-	case fmtAccess:
-		return p.parseAccess(s)
-	case fmtSyslog:
-		return p.parseSyslog(s)
-	case fmtAsctime:
-		return p.parseAsctime(s)
-	case fmtKlog:
-		return p.parseKlog(s)
+	if int(f) < len(parsers) && parsers[f] != nil {
+		return parsers[f](p, s)
 	}
 	return 0, false
+}
+
+// parsers are the full parsers of the formats found at a place in a line.
+var parsers = [...]func(*stampParser, []byte) (int64, bool){
+	fmtISO:     (*stampParser).parseISO,
+	fmtBGL:     (*stampParser).parseBGL,
+	fmtHDFS:    (*stampParser).parseHDFS,
+	fmtAccess:  (*stampParser).parseAccess,
+	fmtSyslog:  (*stampParser).parseSyslog,
+	fmtAsctime: (*stampParser).parseAsctime,
+	fmtKlog:    (*stampParser).parseKlog,
 }
 
 // tail reads what follows the minute of a timestamp of format f at the
@@ -279,15 +277,42 @@ func ended(s []byte, i int) bool { return i >= len(s) || !isDigit(s[i]) }
 
 func (p *stampParser) parseISO(s []byte) (int64, bool) {
 	// 2006-01-02T15:04:05.000Z07:00
-	if len(s) < 19 || (s[4] != '-' && s[4] != '/') || s[7] != s[4] || (s[10] != 'T' && s[10] != ' ') {
+	if len(s) < 19 || (s[4] != '-' && s[4] != '/') || s[7] != s[4] || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' {
 		return 0, false
 	}
-	y, ok1 := d4(s, 0)
-	mo, ok2 := d2(s, 5)
-	d, ok3 := d2(s, 8)
-	h, mi, ok4 := hourMinute(s, 11)
-	sec, off, ok5 := tail(s, fmtISO)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5) {
+	return p.digitDate(s, fmtISO, isoFields)
+}
+
+// digitFields are the offsets of the year, month, day, hour and minute of
+// a format written in digits alone, and the year's digits: 4, or 2 for the
+// years 2000–2099.
+type digitFields struct {
+	y, mo, d, h, mi int
+	yearDigits      int
+}
+
+var (
+	isoFields  = digitFields{0, 5, 8, 11, 14, 4}
+	hdfsFields = digitFields{0, 2, 4, 7, 9, 2}
+)
+
+// digitDate reads a timestamp of format f at the start of s, its fields
+// at, their separators checked.
+func (p *stampParser) digitDate(s []byte, f stampFormat, at digitFields) (int64, bool) {
+	var y int
+	var ok1 bool
+	if at.yearDigits == 2 {
+		y, ok1 = d2(s, at.y)
+		y += 2000
+	} else {
+		y, ok1 = d4(s, at.y)
+	}
+	mo, ok2 := d2(s, at.mo)
+	d, ok3 := d2(s, at.d)
+	h, ok4 := d2(s, at.h)
+	mi, ok5 := d2(s, at.mi)
+	sec, off, ok6 := tail(s, f)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
 		return 0, false
 	}
 	return p.checked(int64(y), mo, d, h, mi, sec, off)
@@ -345,16 +370,7 @@ func (p *stampParser) parseBGL(s []byte) (int64, bool) {
 	if len(s) < 19 || s[4] != '-' || s[7] != '-' || s[10] != '-' || s[13] != '.' {
 		return 0, false
 	}
-	y, ok1 := d4(s, 0)
-	mo, ok2 := d2(s, 5)
-	d, ok3 := d2(s, 8)
-	h, ok4 := d2(s, 11)
-	mi, ok5 := d2(s, 14)
-	sec, _, ok6 := tail(s, fmtBGL)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
-		return 0, false
-	}
-	return p.checked(int64(y), mo, d, h, mi, sec, 0)
+	return p.digitDate(s, fmtBGL, isoFields)
 }
 
 func (p *stampParser) parseHDFS(s []byte) (int64, bool) {
@@ -362,16 +378,7 @@ func (p *stampParser) parseHDFS(s []byte) (int64, bool) {
 	if len(s) < 13 || s[6] != ' ' {
 		return 0, false
 	}
-	y, ok1 := d2(s, 0)
-	mo, ok2 := d2(s, 2)
-	d, ok3 := d2(s, 4)
-	h, ok4 := d2(s, 7)
-	mi, ok5 := d2(s, 9)
-	sec, _, ok6 := tail(s, fmtHDFS)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
-		return 0, false
-	}
-	return p.checked(2000+int64(y), mo, d, h, mi, sec, 0)
+	return p.digitDate(s, fmtHDFS, hdfsFields)
 }
 
 func (p *stampParser) parseAccess(s []byte) (int64, bool) {

@@ -39,6 +39,7 @@ type tokenizer struct {
 	masks  []*regexp.Regexp
 	spans  []maskSpan
 	spanAt int
+	cache  wordCache
 }
 
 // tokenize splits the message s[from:] into tokens and builds its shape key.
@@ -65,7 +66,7 @@ func (z *tokenizer) tokenize(s []byte, from int) {
 		}
 		z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false // drop what the failed JSON attempt left
 	}
-	z.words(s, i, len(s), true)
+	z.plainWords(s, i)
 }
 
 // words tokenizes s[i:end] on white space. With quotes set, a double-quoted
@@ -196,12 +197,7 @@ func (z *tokenizer) unitOfValue(s []byte, i, j int) bool {
 }
 
 // unitStart marks the bytes a unit starts with: a quick test before unitWord.
-var unitStart = func() (t [256]bool) {
-	for _, c := range []byte("BbKkMGTnumshd%p") {
-		t[c] = true
-	}
-	return t
-}()
+var unitStart = byteSet("BbKkMGTnumshd%p")
 
 // unitWord reports a unit of size, duration or share.
 func unitWord(t []byte) bool {
@@ -214,13 +210,16 @@ func unitWord(t []byte) bool {
 	return false
 }
 
-func hasNonSpace(s []byte) bool {
-	for _, c := range s {
-		if !isSpace(c) {
-			return true
+func hasNonSpace(s []byte) bool { return !allOf(s, cSpace) }
+
+// allOf reports whether every byte of t has class k.
+func allOf(t []byte, k class) bool {
+	for _, c := range t {
+		if charClass[c]&k == 0 {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // scanToken returns where the token at s[i] ends (white space, a double
@@ -393,14 +392,7 @@ func classify(t []byte, or class) (masked bool, keep int32) {
 // kvKeyLen returns the length of "key=" when t starts with an identifier
 // (after opening punctuation) followed by '=', else 0.
 func kvKeyLen(t []byte) int {
-	i := 0
-	for i < len(t) && (t[i] == '(' || t[i] == '[' || t[i] == '{' || t[i] == ',') {
-		i++
-	}
-	start := i
-	for i < len(t) && (isAlnum(t[i]) || t[i] == '_' || t[i] == '.' || t[i] == '-') {
-		i++
-	}
+	start, i := keyName(t, &kvOpen, true)
 	if i == start || i >= len(t) || t[i] != '=' || !isLetter(t[start]) {
 		return 0
 	}
@@ -410,19 +402,37 @@ func kvKeyLen(t []byte) int {
 	return i + 1
 }
 
+// keyName returns where the name of a key at the start of t begins and
+// ends: after opening punctuation (bytes in open), a run of letters, '_',
+// '.', '-' and, with digits set, digits.
+func keyName(t []byte, open *[256]bool, digits bool) (start, end int) {
+	i := 0
+	for i < len(t) && open[t[i]] {
+		i++
+	}
+	start = i
+	for i < len(t) && (isLetter(t[i]) || digits && isDigit(t[i]) || t[i] == '_' || t[i] == '.' || t[i] == '-') {
+		i++
+	}
+	return start, i
+}
+
+// The punctuation that may open a key=value and a key:value token.
+var kvOpen, colonOpen = byteSet("([{,"), byteSet("([{<")
+
+func byteSet(s string) (set [256]bool) {
+	for _, c := range []byte(s) {
+		set[c] = true
+	}
+	return set
+}
+
 // colonKeyLen returns the length of "key:" when t starts with a letters-only
 // identifier followed by ':' and a value ("sid:1", "vCores:1>"). Keys with
 // digits, host names and drive letters are left out so that times, IPv6,
 // host:port and C:\paths stay whole.
 func colonKeyLen(t []byte) int {
-	i := 0
-	for i < len(t) && (t[i] == '(' || t[i] == '[' || t[i] == '{' || t[i] == '<') {
-		i++
-	}
-	start := i
-	for i < len(t) && (isLetter(t[i]) || t[i] == '_' || t[i] == '.' || t[i] == '-') {
-		i++
-	}
+	start, i := keyName(t, &colonOpen, false)
 	if i-start < 2 || i+1 >= len(t) || t[i] != ':' || t[i+1] == '/' || t[i+1] == ':' ||
 		isHostname(t[start:i]) {
 		return 0

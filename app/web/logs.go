@@ -1,11 +1,9 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -17,12 +15,12 @@ import (
 	"parapet/views"
 )
 
-// maxLogsFormBytes bounds the log analyzer form's body: the 10 MiB the
+// MaxLogsFormBytes bounds the log analyzer form's body: the 10 MiB the
 // engine accepts counted twice, because a browser sends every newline of
 // a textarea as CRLF, plus room for the multipart framing and the other
 // fields. The form is multipart so the log is not percent-encoded on the
 // way (which could triple it).
-const maxLogsFormBytes = 2*logs.MaxInputBytes + 64<<10
+const MaxLogsFormBytes = 2*logs.MaxInputBytes + 64<<10
 
 // LogsPage is the log analyzer (SPEC 1, "Log analyzer"): paste or drop a
 // log, or use the sample, and analyze it.
@@ -43,8 +41,6 @@ func (p *Pages) LogsPage(c echo.Context) error {
 // longer the one analysed, the whole result is. Nothing of the input is
 // stored or logged.
 func (p *Pages) LogsRun(c echo.Context) error {
-	// The report quotes the user's logs: never cache it.
-	c.Response().Header().Set("Cache-Control", "no-store")
 	input, report, err := readLogsInput(c)
 	if err != nil {
 		return err
@@ -86,9 +82,7 @@ func (p *Pages) LogsRun(c echo.Context) error {
 }
 
 func (p *Pages) renderLogs(c echo.Context, status int, d views.LogsData) error {
-	ch := httpx.Chrome(c, "Log Analyzer")
-	ch.Nav = "logs"
-	return httpx.Render(c, status, views.Logs(ch, d))
+	return renderPage(c, status, "Log Analyzer", "logs", views.Logs, d)
 }
 
 // readLogsInput reads the form's log. Over the size limit it returns a
@@ -97,19 +91,14 @@ func readLogsInput(c echo.Context) ([]byte, *views.LogsReport, error) {
 	tooLarge := &views.LogsReport{Limit: fmt.Sprintf(
 		"The log is larger than the analyzer's limit of %s. Analyze a shorter excerpt, or split the log and analyze the parts one by one.",
 		httpx.FormatBytes(logs.MaxInputBytes))}
-	input, over, err := httpx.FormField(c, "log", maxLogsFormBytes)
+	input, over, err := httpx.FormField(c, "log", MaxLogsFormBytes)
 	if err != nil {
 		return nil, nil, err
 	}
 	if over {
 		return nil, tooLarge, nil
 	}
-	if len(input) > logs.MaxInputBytes {
-		// The engine reads CRLF as LF, so undoing the browser's CRLF
-		// changes nothing but the size: the limit is on the log as the
-		// user has it, not as the textarea sends it.
-		input = bytes.ReplaceAll(input, []byte("\r\n"), []byte("\n"))
-	}
+	input = lf(input, logs.MaxInputBytes)
 	if len(input) > logs.MaxInputBytes {
 		tooLarge.Limit = fmt.Sprintf("The log is %s, over the analyzer's limit of %s. Analyze a shorter excerpt, or split the log and analyze the parts one by one.",
 			sizeText(len(input)), httpx.FormatBytes(logs.MaxInputBytes))
@@ -153,8 +142,8 @@ func addJSON(rep *views.LogsReport) error {
 	if rep.Result == nil {
 		return nil
 	}
-	b, err := json.Marshal(map[string]*logs.Result{"data": rep.Result})
-	rep.JSON = string(b)
+	var err error
+	rep.JSON, err = apiBody(rep.Result)
 	return err
 }
 

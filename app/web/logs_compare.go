@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -29,8 +28,7 @@ func (p *Pages) LogsComparePage(c echo.Context) error {
 // first views.compareShown templates, the JSON download all of them.
 // Nothing of the input is stored or logged.
 func (p *Pages) LogsCompareRun(c echo.Context) error {
-	c.Response().Header().Set("Cache-Control", "no-store")
-	baseline, over, err := httpx.FormField(c, "baseline", maxLogsFormBytes)
+	baseline, over, err := httpx.FormField(c, "baseline", MaxLogsFormBytes)
 	if err != nil {
 		return err
 	}
@@ -42,7 +40,7 @@ func (p *Pages) LogsCompareRun(c echo.Context) error {
 			httpx.FormatBytes(logs.MaxCompareSideBytes))}
 	} else {
 		current := []byte(c.Request().FormValue("current"))
-		report, status, err = runCompare(c.Request().Context(), lf(baseline), lf(current))
+		report, status, err = runCompare(c.Request().Context(), lf(baseline, logs.MaxCompareSideBytes), lf(current, logs.MaxCompareSideBytes))
 		if err != nil {
 			return err
 		}
@@ -58,19 +56,17 @@ func (p *Pages) LogsCompareRun(c echo.Context) error {
 }
 
 func (p *Pages) renderCompare(c echo.Context, status int, d views.LogsCompareData) error {
-	ch := httpx.Chrome(c, "Compare logs")
-	ch.Nav = "logs"
-	return httpx.Render(c, status, views.LogsCompare(ch, d))
+	return renderPage(c, status, "Compare logs", "logs", views.LogsCompare, d)
 }
 
 // lf undoes the CRLF a browser sends for every newline of a textarea
-// when that is what puts a side over its limit: the limit is on the log
+// when that is what puts a log over its limit: the limit is on the log
 // as the user has it, and the engine reads CRLF as LF anyway.
-func lf(side []byte) []byte {
-	if len(side) < logs.MaxCompareSideBytes {
-		return side
+func lf(log []byte, limit int) []byte {
+	if len(log) <= limit {
+		return log
 	}
-	return bytes.ReplaceAll(side, []byte("\r\n"), []byte("\n"))
+	return bytes.ReplaceAll(log, []byte("\r\n"), []byte("\n"))
 }
 
 // runCompare compares the logs and makes the report, with the status a
@@ -95,11 +91,11 @@ func runCompare(ctx context.Context, baseline, current []byte) (*views.LogsCompa
 		}
 		return nil, 0, err
 	}
-	b, err := json.Marshal(map[string]*logs.Comparison{"data": res})
+	body, err := apiBody(res)
 	if err != nil {
 		return nil, 0, err
 	}
-	return &views.LogsCompareReport{Result: res, JSON: string(b)}, http.StatusOK, nil
+	return &views.LogsCompareReport{Result: res, JSON: body}, http.StatusOK, nil
 }
 
 // compareLimitText says which side is over which limit, and by how much.

@@ -1,0 +1,116 @@
+package logs
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+)
+
+// Messages that msgCache misses often differ from a recent one only in
+// the digits of their values ("PacketResponder 1 for block blk_3886..."):
+// tokenizing treats every digit alike (by its class, or as isDigit), so the
+// tokens of such a message, masked or not, fall where the earlier one's
+// did, and so does its shape key, but for the digits of the text it holds.
+// wordCache keeps the tokens of recent plain-text messages by their bytes
+// with every digit as '0'. Custom masks are regular expressions, which may
+// tell digits apart: with them nothing is kept.
+
+const wordCacheSize = 256
+
+// wordCache is a direct-mapped cache of the tokens of recent messages.
+type wordCache struct {
+	seed    maphash.Seed
+	entries *[wordCacheSize]wordEntry
+	norm    []byte // scratch: the message being looked up, digits as '0'
+	off     bool   // every look-up misses: tests compare results with and without the cache
+}
+
+type wordEntry struct {
+	norm  []byte
+	toks  []tok // from the message's start
+	key   []byte
+	patch []int32 // the tokens whose text in key has digits
+	wordy bool
+}
+
+// plainWords tokenizes s[i:] as z.words(s, i, len(s), true) does, from the
+// cache when a message with the same bytes but digits was tokenized lately.
+func (z *tokenizer) plainWords(s []byte, i int) {
+	c := &z.cache
+	if len(z.masks) > 0 || c.off {
+		z.words(s, i, len(s), true)
+		return
+	}
+	if c.entries == nil {
+		c.seed, c.entries = maphash.MakeSeed(), new([wordCacheSize]wordEntry)
+	}
+	c.norm = digitless(c.norm, s[i:])
+	e := &c.entries[maphash.Bytes(c.seed, c.norm)%wordCacheSize]
+	if string(e.norm) == string(c.norm) && e.norm != nil {
+		z.replay(s, i, e)
+		return
+	}
+	z.words(s, i, len(s), true)
+	e.norm = append(e.norm[:0], c.norm...)
+	e.toks = append(e.toks[:0], z.toks...)
+	e.patch = e.patch[:0]
+	for k := range e.toks {
+		t := &e.toks[k]
+		if hasDigit(s[t.start : t.start+t.keyLen()]) {
+			e.patch = append(e.patch, int32(k))
+		}
+		t.start -= int32(i)
+		t.end -= int32(i)
+	}
+	e.key = append(e.key[:0], z.key...)
+	e.wordy = z.wordy
+}
+
+// keyLen is how many bytes of the token's text its shape key holds: the
+// kept prefix of a masked value, a literal whole.
+func (t *tok) keyLen() int32 {
+	if t.masked {
+		return t.keep
+	}
+	return t.end - t.start
+}
+
+func hasDigit(t []byte) bool {
+	for _, c := range t {
+		if isDigit(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// replay pushes the tokens of e, found in a message like s[i:], and their
+// shape key.
+func (z *tokenizer) replay(s []byte, i int, e *wordEntry) {
+	z.wordy = e.wordy
+	z.toks = append(z.toks[:0], e.toks...)
+	for k := range z.toks {
+		z.toks[k].start += int32(i)
+		z.toks[k].end += int32(i)
+	}
+	z.key = append(z.key[:0], e.key...)
+	for _, k := range e.patch {
+		t := &z.toks[k]
+		copy(z.key[t.at+1:], s[t.start:t.start+t.keyLen()]) // after the separator
+	}
+}
+
+// digitless returns s with every digit as '0', in buf.
+func digitless(buf, s []byte) []byte {
+	buf = append(buf[:0], s...)
+	k := 0
+	for ; k+8 <= len(buf); k += 8 {
+		w := buf[k : k+8]
+		binary.LittleEndian.PutUint64(w, digitWord(binary.LittleEndian.Uint64(w)))
+	}
+	for ; k < len(buf); k++ {
+		if isDigit(buf[k]) {
+			buf[k] = '0'
+		}
+	}
+	return buf
+}
