@@ -3,12 +3,14 @@ package api_test
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"parapet/app/apptest"
 	"parapet/app/openapi"
@@ -463,6 +465,19 @@ func TestScanOpenAPI(t *testing.T) {
 			}
 			return c.PostJSON(scanPath, `{"resources":[]}`, bearer(key)...)
 		}},
+		"503": {func() *apptest.Response {
+			busy := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("ANALYSIS_CONCURRENCY", "1"), apptest.WithEnv("ANALYSIS_WAIT", "50ms"))
+			key, _ := busy.SeedKey(t, busy.Seed(t, "scan-busy@example.com").OrgID, "busy")
+			holdAnalysisSlot(t, busy, scanPath, key)
+			// Once the slow request holds the slot (it may not yet on the
+			// first try), a scan waits 50 ms for room and is refused.
+			var res *apptest.Response
+			apptest.WaitFor(t, 5*time.Second, "a scan refused as busy", func() bool {
+				res = busy.Client().PostJSON(scanPath, scan.Sample(), bearer(key)...)
+				return res.StatusCode == 503
+			})
+			return res
+		}},
 	}
 	for code := range op.Responses {
 		if cases[code] == nil {
@@ -585,4 +600,18 @@ func scanBaselineEnvelope(t *testing.T, doc string) string {
 		"baseline": map[string]any{"data": res},
 	})
 	return string(b)
+}
+
+// holdAnalysisSlot sends a YAML template whose body never finishes
+// arriving (YAML skips the JSON check, which would read the body before
+// the slot is taken): it takes an analysis slot and holds it until the
+// test ends.
+func holdAnalysisSlot(t *testing.T, env *apptest.Env, path, key string) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(env.Server.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/yaml\r\nContent-Length: 1000\r\n\r\n{", path, key)
 }

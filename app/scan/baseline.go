@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"unicode/utf8"
 )
 
 // Fingerprints and baselines.
@@ -27,8 +26,16 @@ func fingerprint(f *Finding) string {
 	if cause == "" {
 		cause = f.Path
 	}
-	sum := sha256.Sum256([]byte(f.Rule + "\x00" + f.Resource.Type + "\x00" + f.Resource.Name + "\x00" + cause))
-	return hex.EncodeToString(sum[:16])
+	// Written into a buffer on the stack: a scan makes one per finding.
+	var buf [256]byte
+	b := append(buf[:0], f.Rule...)
+	b = append(append(b, 0), f.Resource.Type...)
+	b = append(append(b, 0), f.Resource.Name...)
+	b = append(append(b, 0), cause...)
+	sum := sha256.Sum256(b)
+	var out [32]byte
+	hex.Encode(out[:], sum[:16])
+	return string(out[:])
 }
 
 // BaselineSummary compares a result with its baseline.
@@ -165,5 +172,3 @@ func (b *baseline) compare(res *Result) {
 	}
 	res.Baseline = sum
 }
-
-func decodeRuneInString(s string) (rune, int) { return utf8.DecodeRuneInString(s) }

@@ -22,18 +22,34 @@ import (
 //     are different.
 //
 // Partial wildcards such as s3:Get* or iam:Put* are not reported.
+//
+// An Allow with NotAction allows every action but the listed ones (all
+// services, and every action added later): IAM_WILDCARD_ACTION, and
+// nothing else of that statement. One with NotResource applies its actions
+// to every resource but the listed ones: IAM_WILDCARD_RESOURCE.
 func (e *evaluator) checkIAMPolicy(r *resource) {
 	if len(r.statements) == 0 {
-		e.checkStatement(r, r.actions, r.targets)
+		e.checkStatement(r, statement{actions: r.actions, targets: r.targets})
 	}
 	for k := range r.statements {
-		e.checkStatement(r, r.statements[k].actions, r.statements[k].targets)
+		e.checkStatement(r, r.statements[k])
 	}
 }
 
-// checkStatement checks one pair of actions and resources: our format's
-// whole policy, or one Allow statement of a policy document.
-func (e *evaluator) checkStatement(r *resource, actions, targets []item) {
+// checkStatement checks one statement: our format's whole policy, or one
+// Allow statement of a policy document.
+func (e *evaluator) checkStatement(r *resource, st statement) {
+	actions, targets := st.actions, st.targets
+	if n := st.notActions; len(n) > 0 {
+		e.report(r, ruleIAMWildcardAction, e.at(r, "actions", n[0].index, n[0].path), n[0].offset, "NotAction",
+			"policy "+strconv.Quote(r.name)+" allows every action except "+listActions(n)+" (NotAction)"+onTargets(targets), nil)
+		return
+	}
+	if n := st.notTargets; len(n) > 0 && len(actions) > 0 {
+		e.report(r, ruleIAMWildcardResource, e.at(r, "resources", n[0].index, n[0].path), n[0].offset, "NotResource",
+			"policy "+strconv.Quote(r.name)+" applies "+listActions(actions)+" to every resource except "+
+				listResources(n)+" (NotResource)", nil)
+	}
 	full := firstItem(actions, func(a string) bool { return a == "*" || a == "*:*" })
 	star := firstItem(targets, func(t string) bool { return t == "*" })
 	if full != nil {
@@ -105,14 +121,19 @@ func listActions(actions []item) string {
 	return joinAnd(words)
 }
 
-func onTargets(targets []item) string {
-	switch len(targets) {
-	case 0:
-		return ""
-	case 1:
-		return " on " + targets[0].value
+// listResources names the first resource and counts the rest.
+func listResources(targets []item) string {
+	if len(targets) == 1 {
+		return targets[0].value
 	}
-	return " on " + targets[0].value + " and " + plural(len(targets)-1, "more resource")
+	return targets[0].value + " and " + plural(len(targets)-1, "more resource")
+}
+
+func onTargets(targets []item) string {
+	if len(targets) == 0 {
+		return ""
+	}
+	return " on " + listResources(targets)
 }
 
 // plural formats "1 more resource", "2 more resources".

@@ -9,24 +9,32 @@ import "strconv"
 
 func (e *evaluator) checkS3Bucket(r *resource) {
 	if f := r.publicRead; f.on {
-		e.report(r, ruleS3PublicRead, e.at(r, "public_read", -1, f.path), f.offset, "public_read",
-			"bucket "+strconv.Quote(r.name)+" allows public read ("+evidence(f, "public_read is true")+"): anyone on the internet can list and download its objects", f.via)
+		e.reportFlag(r, ruleS3PublicRead, "public_read", f,
+			"bucket "+strconv.Quote(r.name)+" allows public read ("+evidence(f, "public_read is true")+"): anyone on the internet can list and download its objects")
 	}
-	if f := r.encrypted; f.set && !f.on {
-		e.report(r, ruleS3Unencrypted, e.at(r, "encrypted", -1, f.path), f.offset, "encrypted",
-			"bucket "+strconv.Quote(r.name)+" is not encrypted at rest ("+evidence(f, "encrypted is false")+")", f.via)
-	}
+	e.checkEncrypted(r, ruleS3Unencrypted, "bucket", "")
 }
 
 func (e *evaluator) checkDatabase(r *resource) {
 	if f := r.publiclyAccessible; f.on {
-		e.report(r, ruleDBPublic, e.at(r, "publicly_accessible", -1, f.path), f.offset, "publicly_accessible",
-			"database "+strconv.Quote(r.name)+" is publicly accessible ("+evidence(f, "publicly_accessible is true")+"): it has an endpoint reachable from the internet", f.via)
+		e.reportFlag(r, ruleDBPublic, "publicly_accessible", f,
+			"database "+strconv.Quote(r.name)+" is publicly accessible ("+evidence(f, "publicly_accessible is true")+"): it has an endpoint reachable from the internet")
 	}
+	e.checkEncrypted(r, ruleDBUnencrypted, "database", ": its storage, backups and snapshots are readable without a key")
+}
+
+// checkEncrypted reports r, a bucket or database (kind), when its encrypted
+// flag is false; consequence ends the message with what that exposes.
+func (e *evaluator) checkEncrypted(r *resource, id ruleID, kind, consequence string) {
 	if f := r.encrypted; f.set && !f.on {
-		e.report(r, ruleDBUnencrypted, e.at(r, "encrypted", -1, f.path), f.offset, "encrypted",
-			"database "+strconv.Quote(r.name)+" is not encrypted at rest ("+evidence(f, "encrypted is false")+"): its storage, backups and snapshots are readable without a key", f.via)
+		e.reportFlag(r, id, "encrypted", f,
+			kind+" "+strconv.Quote(r.name)+" is not encrypted at rest ("+evidence(f, "encrypted is false")+")"+consequence)
 	}
+}
+
+// reportFlag reports a finding caused by the flag f, r's field.
+func (e *evaluator) reportFlag(r *resource, id ruleID, field string, f flag, message string) {
+	e.report(r, id, e.at(r, field, -1, f.path), f.offset, field, message, f.via)
 }
 
 // evidence is what a flag's value rests on, in words.

@@ -59,8 +59,7 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 		return nil, &ValidationError{Problems: []Problem{{Path: "Resources", Message: "a CloudFormation template needs a Resources object"}}}
 	}
 	if len(resources) > MaxResources {
-		return nil, &LimitError{Limit: "resources", Max: MaxResources, Message: fmt.Sprintf(
-			"the document has more than %d resources; the limit is %d per scan", MaxResources, MaxResources)}
+		return nil, tooManyResources()
 	}
 	t := &cfnTemplate{params: map[string]any{}, conditions: mapOf(doc["Conditions"]), mappings: mapOf(doc["Mappings"]),
 		resources: map[string]map[string]any{}, decided: map[string]tri{}, deciding: map[string]bool{}}
@@ -76,8 +75,8 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 		ids = append(ids, id)
 		t.resources[id] = mapOf(r)
 	}
-	// Template order when lines are known (YAML), else by logical id: a
-	// JSON object has no order encoding/json keeps.
+	// Template order by line (YAML and JSON templates both record them),
+	// else by logical id.
 	sort.Slice(ids, func(i, j int) bool {
 		if lines[ids[i]] != lines[ids[j]] {
 			return lines[ids[i]] < lines[ids[j]]

@@ -42,28 +42,23 @@ func familyOfKey(key string) (family8, bool) {
 	return famOwn, false
 }
 
-// detectJSON reads top-level keys until one decides the format.
-func detectJSON(data []byte) (fam family8, err error) {
+// detectJSON reads top-level keys until one decides the format. A
+// document that is not JSON is ours (fam's zero value), its error dropped:
+// our parser reports the problem in its own words.
+func detectJSON(data []byte) (fam family8) {
 	r := &reader{data: data, maxDepth: MaxDocumentDepth}
-	defer func() {
-		if e := recover(); e != nil {
-			if _, ok := e.(abort); !ok {
-				panic(e)
-			}
-			fam, err = famOwn, nil // our parser reports the problem in its own words
-		}
-	}()
+	defer catchAbort(new(error))
 	if r.valueStart() != '{' {
-		return famOwn, nil
+		return famOwn
 	}
 	r.enter()
 	for first := true; ; first = false {
 		key, ok := r.objectKey(first)
 		if !ok {
-			return famOwn, nil
+			return famOwn
 		}
 		if f, ok := familyOfKey(string(key)); ok {
-			return f, nil
+			return f
 		}
 		r.skip()
 	}
@@ -93,23 +88,8 @@ func looksJSON(data []byte) bool {
 
 // validateJSON checks the syntax and nesting of a document the adapters
 // then decode with encoding/json, so errors have lines and our wording.
-func validateJSON(data []byte) (err error) {
-	r := &reader{data: data, maxDepth: MaxDocumentDepth}
-	defer func() {
-		if e := recover(); e != nil {
-			a, ok := e.(abort)
-			if !ok {
-				panic(e)
-			}
-			err = a.err
-		}
-	}()
-	r.skip()
-	r.ws()
-	if r.pos < len(r.data) {
-		r.fail("after top-level value")
-	}
-	return nil
+func validateJSON(data []byte) error {
+	return readDocument(data, (*reader).skip)
 }
 
 // scanDocument dispatches a UTF-8 document to its adapter. nested is true
@@ -118,7 +98,7 @@ func scanDocument(data []byte, env *envelope, nested bool) (*Result, error) {
 	if !looksJSON(data) {
 		return scanYAML(data, env, nested)
 	}
-	fam, _ := detectJSON(data)
+	fam := detectJSON(data)
 	switch fam {
 	case famEnvelope:
 		if nested {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // The envelope wraps a document with what is kept outside it:
@@ -187,7 +188,7 @@ func glob(pattern, name string) bool {
 				continue
 			case '?':
 				if nx < len(name) {
-					_, size := decodeRuneInString(name[nx:])
+					_, size := utf8.DecodeRuneInString(name[nx:])
 					px++
 					nx += size
 					continue
@@ -201,7 +202,7 @@ func glob(pattern, name string) bool {
 			}
 		}
 		if starP >= 0 && starN < len(name) {
-			_, size := decodeRuneInString(name[starN:])
+			_, size := utf8.DecodeRuneInString(name[starN:])
 			starN += size
 			px, nx = starP+1, starN
 			continue

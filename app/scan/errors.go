@@ -98,3 +98,10 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string { return e.Message }
+
+// tooManyResources refuses a document, of any format, with more than
+// MaxResources resources.
+func tooManyResources() *LimitError {
+	return &LimitError{Limit: "resources", Max: MaxResources, Message: fmt.Sprintf(
+		"the document has more than %d resources; the limit is %d per scan", MaxResources, MaxResources)}
+}

@@ -7,7 +7,8 @@ import "strconv"
 // not what it may do, and are not read; Deny statements grant nothing. A
 // document may be an object or a JSON string; one that is unknown until
 // apply (jsonencode of a value from another resource) is not read.
-// NotAction and NotResource statements are not evaluated.
+// An Allow with NotAction or NotResource allows every action or resource
+// but the ones listed, and is read as such.
 
 func (b *builder) iam(r *resource, n *node, attrs map[string]any) {
 	switch n.typ {
@@ -38,8 +39,10 @@ func (b *builder) document(r *resource, v any, path string) {
 		}
 		sp := path + ".Statement[" + strconv.Itoa(j) + "]"
 		r.statements = append(r.statements, statement{
-			actions: b.items(sm["Action"], sp+".Action"),
-			targets: b.items(sm["Resource"], sp+".Resource"),
+			actions:    b.items(sm["Action"], sp+".Action"),
+			targets:    b.items(sm["Resource"], sp+".Resource"),
+			notActions: b.items(sm["NotAction"], sp+".NotAction"),
+			notTargets: b.items(sm["NotResource"], sp+".NotResource"),
 		})
 	}
 }

@@ -22,11 +22,10 @@ import (
 const allUsers = "http://acs.amazonaws.com/groups/global/AllUsers"
 
 type aclState struct {
-	public   bool
-	why      string
-	path     string
-	via      *Linked
-	resolved bool // an ACL was read (a later linked ACL replaces an inline one)
+	public bool
+	why    string
+	path   string
+	via    *Linked
 }
 
 type blockState struct {
@@ -91,10 +90,9 @@ func (b *builder) s3(r *resource, n *node, attrs map[string]any, linked []*node,
 func readACL(s *aclState, n *node, attrs map[string]any, key string, via *Linked) {
 	if v, ok := attr(attrs, key); ok {
 		if name, ok := v.(string); ok {
-			s.resolved = true
 			switch strings.ToLower(name) {
 			case "public-read", "public-read-write", "publicread", "publicreadwrite":
-				*s = aclState{public: true, resolved: true, why: key + " is " + strconv.Quote(name), path: n.base + "." + key, via: via}
+				*s = aclState{public: true, why: key + " is " + strconv.Quote(name), path: n.base + "." + key, via: via}
 			}
 			return
 		}
@@ -105,7 +103,7 @@ func readACL(s *aclState, n *node, attrs map[string]any, key string, via *Linked
 			for _, who := range listOf(gm["grantee"]) {
 				perm, _ := gm["permission"].(string)
 				if uri, _ := mapOf(who)["uri"].(string); uri == allUsers && (perm == "READ" || perm == "FULL_CONTROL") {
-					*s = aclState{public: true, resolved: true, via: via,
+					*s = aclState{public: true, via: via,
 						why:  "the ACL grants " + perm + " to AllUsers",
 						path: n.base + ".access_control_policy[" + strconv.Itoa(i) + "].grant[" + strconv.Itoa(j) + "]"}
 					return

@@ -251,3 +251,52 @@ func TestUndecidedAndUnknown(t *testing.T) {
 		t.Errorf("unknown access block: %v", res.Findings)
 	}
 }
+
+// TestNotActionAndNotResource: an Allow with NotAction allows every action
+// but the listed ones, and one with NotResource every resource but the
+// listed ones; both are read in CloudFormation and Terraform alike.
+func TestNotActionAndNotResource(t *testing.T) {
+	cfn := `AWSTemplateFormatVersion: "2010-09-09"
+Resources:
+  PowerUser:
+    Type: AWS::IAM::ManagedPolicy
+    Properties:
+      PolicyDocument:
+        Version: "2012-10-17"
+        Statement:
+          - Effect: Allow
+            NotAction: ["iam:*", "organizations:*"]
+            Resource: "*"
+          - Effect: Deny
+            NotAction: "s3:GetObject"
+            Resource: "*"
+  AllButOne:
+    Type: AWS::IAM::Policy
+    Properties:
+      PolicyName: all-but-one
+      PolicyDocument:
+        Statement:
+          - Effect: Allow
+            Action: s3:GetObject
+            NotResource: arn:aws:s3:::secrets/*
+`
+	plan := `{"format_version":"1.2","terraform_version":"1.9.0","planned_values":{"root_module":{"resources":[
+{"address":"aws_iam_policy.power","mode":"managed","type":"aws_iam_policy","name":"power","values":{"name":"power",
+"policy":"{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"NotAction\":\"iam:*\",\"Resource\":\"*\"}]}"}}]}}}`
+	want := map[string][]string{
+		cfn: {
+			`PowerUser: policy "PowerUser" allows every action except iam:* and organizations:* (NotAction) on *`,
+			`AllButOne: policy "AllButOne" applies s3:GetObject to every resource except arn:aws:s3:::secrets/* (NotResource)`,
+		},
+		plan: {`aws_iam_policy.power: policy "aws_iam_policy.power" allows every action except iam:* (NotAction) on *`},
+	}
+	for input, lines := range want {
+		var got []string
+		for _, f := range scanAt(t, []byte(input)).Findings {
+			got = append(got, f.Resource.Name+": "+f.Message)
+		}
+		if strings.Join(got, "\n") != strings.Join(lines, "\n") {
+			t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(lines, "\n"))
+		}
+	}
+}

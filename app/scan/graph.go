@@ -127,7 +127,7 @@ func (g *graph) evaluate(env *envelope) *Result {
 			}
 		}
 	}
-	e := &evaluator{format: g.format, adapted: true, env: env}
+	e := &evaluator{format: g.format, env: env}
 	nc := notChecked{}
 	for i, n := range g.nodes {
 		fam, ok := families[n.typ]

@@ -20,8 +20,9 @@ import (
 // including where they are reported; FuzzSyntaxMatchesEncodingJSON checks
 // both.
 //
-// Errors abort the read by panicking with an abort value, recovered in
-// parse: it keeps the hot path free of error checks after every call.
+// Errors abort the read by panicking with an abort value, recovered by
+// catchAbort at each entry point: it keeps the hot path free of error
+// checks after every call.
 type reader struct {
 	data    []byte
 	pos     int
@@ -33,6 +34,37 @@ type reader struct {
 }
 
 type abort struct{ err error }
+
+// catchAbort, deferred by each entry point of the reader, turns an abort
+// into the entry point's error; any other panic goes on.
+func catchAbort(err *error) {
+	if e := recover(); e != nil {
+		a, ok := e.(abort)
+		if !ok {
+			panic(e)
+		}
+		*err = a.err
+	}
+}
+
+// readDocument reads a Terraform or CloudFormation document or an envelope,
+// fn reading its top-level value, and returns the syntax or limit error
+// that aborted the read.
+func readDocument(data []byte, fn func(r *reader)) (err error) {
+	r := &reader{data: data, maxDepth: MaxDocumentDepth}
+	defer catchAbort(&err)
+	fn(r)
+	r.endOfInput()
+	return nil
+}
+
+// endOfInput rejects anything but white space after the top-level value.
+func (r *reader) endOfInput() {
+	r.ws()
+	if r.pos < len(r.data) {
+		r.fail("after top-level value")
+	}
+}
 
 // plainASCII marks the bytes a string can hold as they are: printable
 // ASCII other than '"' and '\\'.
@@ -247,6 +279,8 @@ func (r *reader) number() {
 			r.failInToken("in numeric literal")
 		}
 	}
+	// The integer part is read here, not by digits: most numbers are
+	// integers, and a call for each costs time.
 	if d[i] == '0' {
 		i++
 	} else {
@@ -255,29 +289,30 @@ func (r *reader) number() {
 		}
 	}
 	if i < len(d) && d[i] == '.' {
-		i++
-		if i >= len(d) || !isDigit(d[i]) {
-			r.pos = i
-			r.failInToken("after decimal point in numeric literal")
-		}
-		for i < len(d) && isDigit(d[i]) {
-			i++
-		}
+		i = r.digits(i+1, "after decimal point in numeric literal")
 	}
 	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
 		i++
 		if i < len(d) && (d[i] == '+' || d[i] == '-') {
 			i++
 		}
-		if i >= len(d) || !isDigit(d[i]) {
-			r.pos = i
-			r.failInToken("in exponent of numeric literal")
-		}
-		for i < len(d) && isDigit(d[i]) {
-			i++
-		}
+		i = r.digits(i, "in exponent of numeric literal")
 	}
 	r.pos = i
+}
+
+// digits reads the digits of a fraction or an exponent from i, where at
+// least one must be, and returns where they end; context names the part.
+func (r *reader) digits(i int, context string) int {
+	d := r.data
+	if i >= len(d) || !isDigit(d[i]) {
+		r.pos = i
+		r.failInToken(context)
+	}
+	for i < len(d) && isDigit(d[i]) {
+		i++
+	}
+	return i
 }
 
 // scanString validates the string at r.pos (its opening quote) and moves

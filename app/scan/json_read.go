@@ -17,62 +17,56 @@ import (
 // document and lists what it does not check, rather than reject a future
 // format version for a field it does not need.
 func readTerraform(data []byte) (doc tfDocument, err error) {
-	r := &reader{data: data, maxDepth: MaxDocumentDepth}
-	defer func() {
-		if e := recover(); e != nil {
-			a, ok := e.(abort)
-			if !ok {
-				panic(e)
+	err = readDocument(data, func(r *reader) {
+		// Resources are met in document order: one count of newlines for all.
+		r.lines = &lineCounter{data: data}
+		r.object(func(key string) {
+			switch key {
+			case "planned_values":
+				doc.PlannedValues = r.rootModule()
+			case "values":
+				doc.Values = r.rootModule()
+			case "resource_changes":
+				doc.ResourceChanges = appendArray(r, doc.ResourceChanges, r.tfChange)
+			case "configuration":
+				doc.Configuration = map[string]tfConfigResource{}
+				r.member("root_module", func() { r.tfConfigModule("", doc.Configuration) })
 			}
-			err = a.err
-		}
-	}()
-	// Resources are met in document order: one count of newlines for all.
-	r.lines = &lineCounter{data: data}
-	r.object(func(key string) {
-		switch key {
-		case "planned_values":
-			doc.PlannedValues = r.tfValues()
-		case "values":
-			doc.Values = r.tfValues()
-		case "resource_changes":
-			r.array(func() { doc.ResourceChanges = append(doc.ResourceChanges, r.tfChange()) })
-		case "configuration":
-			doc.Configuration = &tfConfig{}
-			r.object(func(key string) {
-				if key == "root_module" {
-					doc.Configuration.RootModule = r.tfConfigModule()
-				} else {
-					r.skip()
-				}
-			})
-		default:
-			r.skip()
-		}
+		})
 	})
-	r.ws()
-	if r.pos < len(r.data) {
-		r.fail("after top-level value")
-	}
-	return doc, nil
+	return doc, err
 }
 
-// object calls fn with each key of an object, fn reading the value; a
-// value that is not an object is skipped. It reports whether there was an
-// object.
-func (r *reader) object(fn func(key string)) bool {
+// object calls fn with each key of an object, fn reading the value; the
+// value of a key fn leaves unread is skipped, and so is a value that is
+// not an object.
+func (r *reader) object(fn func(key string)) {
 	if r.valueStart() != '{' {
 		r.skip()
-		return false
+		return
 	}
 	r.enter()
 	for first := true; ; first = false {
 		key, ok := r.objectKey(first)
 		if !ok {
-			return true
+			return
 		}
+		at := r.pos
 		fn(string(key))
+		if r.pos == at { // every value is at least one byte
+			r.skip()
+		}
 	}
+}
+
+// member calls fn to read the value of one key of an object, skipping the
+// other keys.
+func (r *reader) member(key string, fn func()) {
+	r.object(func(k string) {
+		if k == key {
+			fn()
+		}
+	})
 }
 
 // array calls fn for each element of an array, fn reading it; a value
@@ -86,6 +80,22 @@ func (r *reader) array(fn func()) {
 	for first := true; r.arrayNext(first); first = false {
 		fn()
 	}
+}
+
+// appendArray appends each element of an array, read by read, to l; a
+// value that is not an array adds nothing.
+func appendArray[T any](r *reader, l []T, read func() T) []T {
+	r.array(func() { l = append(l, read()) })
+	return l
+}
+
+// rootModule reads the root_module of planned_values or values. Any value
+// gives a module, empty without a root_module: planned_values: null still
+// says the document is a plan.
+func (r *reader) rootModule() *tfModule {
+	m := &tfModule{}
+	r.member("root_module", func() { *m = r.tfModule() })
+	return m
 }
 
 // stringValue reads a string, or skips another value and returns "".
@@ -126,30 +136,14 @@ func (r *reader) anyValue() any {
 	return f
 }
 
-func (r *reader) tfValues() *tfValues {
-	v := &tfValues{}
-	r.object(func(key string) {
-		if key == "root_module" {
-			v.RootModule = r.tfModule()
-		} else {
-			r.skip()
-		}
-	})
-	return v
-}
-
 func (r *reader) tfModule() tfModule {
 	var m tfModule
 	r.object(func(key string) {
 		switch key {
-		case "address":
-			m.Address = r.stringValue()
 		case "resources":
-			r.array(func() { m.Resources = append(m.Resources, r.tfResource()) })
+			m.Resources = appendArray(r, m.Resources, r.tfResource)
 		case "child_modules":
-			r.array(func() { m.ChildModules = append(m.ChildModules, r.tfModule()) })
-		default:
-			r.skip()
+			m.ChildModules = appendArray(r, m.ChildModules, r.tfModule)
 		}
 	})
 	return m
@@ -161,68 +155,55 @@ func (r *reader) tfResource() tfResource {
 	res.Line = r.lines.at(r.pos)
 	r.object(func(key string) {
 		switch key {
-		case "address":
-			res.Address = r.stringValue()
-		case "mode":
-			res.Mode = r.stringValue()
 		case "type":
 			res.Type = r.stringValue()
 		case "values":
 			res.Values, _ = r.anyValue().(map[string]any)
 		default:
-			r.skip()
+			r.tfInstance(key, &res.tfInstance)
 		}
 	})
 	return res
 }
 
+// tfInstance reads the value of key if it is one of a tfInstance's.
+func (r *reader) tfInstance(key string, i *tfInstance) {
+	switch key {
+	case "address":
+		i.Address = r.stringValue()
+	case "mode":
+		i.Mode = r.stringValue()
+	}
+}
+
 func (r *reader) tfChange() tfChange {
 	var c tfChange
 	r.object(func(key string) {
-		switch key {
-		case "address":
-			c.Address = r.stringValue()
-		case "mode":
-			c.Mode = r.stringValue()
-		case "change":
-			r.object(func(key string) {
-				if key == "after_unknown" {
-					c.Change.AfterUnknown = r.anyValue()
-				} else {
-					r.skip()
-				}
-			})
-		default:
-			r.skip()
+		if key != "change" {
+			r.tfInstance(key, &c.tfInstance)
+			return
 		}
+		r.member("after_unknown", func() { c.AfterUnknown = r.anyValue() })
 	})
 	return c
 }
 
-func (r *reader) tfConfigModule() tfConfigModule {
-	var m tfConfigModule
+// tfConfigModule reads a module of the configuration, and those it calls,
+// into config; prefix is its path ("module.net.").
+func (r *reader) tfConfigModule(prefix string, config map[string]tfConfigResource) {
 	r.object(func(key string) {
 		switch key {
 		case "resources":
-			r.array(func() { m.Resources = append(m.Resources, r.tfConfigResource()) })
-		case "module_calls":
-			m.ModuleCalls = map[string]tfModuleCall{}
-			r.object(func(name string) {
-				var call tfModuleCall
-				r.object(func(key string) {
-					if key == "module" {
-						call.Module = r.tfConfigModule()
-					} else {
-						r.skip()
-					}
-				})
-				m.ModuleCalls[name] = call
+			r.array(func() {
+				c := r.tfConfigResource()
+				config[prefix+c.Address] = c
 			})
-		default:
-			r.skip()
+		case "module_calls":
+			r.object(func(name string) {
+				r.member("module", func() { r.tfConfigModule(prefix+"module."+name+".", config) })
+			})
 		}
 	})
-	return m
 }
 
 // linkAttrs are the attributes whose references link a resource to the
@@ -246,7 +227,6 @@ func (r *reader) tfConfigResource() tfConfigResource {
 		case "expressions":
 			r.object(func(attr string) {
 				if !linkAttrs[attr] {
-					r.skip()
 					return
 				}
 				if c.Expressions == nil {
@@ -257,8 +237,6 @@ func (r *reader) tfConfigResource() tfConfigResource {
 		case "for_each_expression":
 			e := r.tfExpression()
 			c.ForEachExpression = &e
-		default:
-			r.skip()
 		}
 	})
 	return c
@@ -266,13 +244,7 @@ func (r *reader) tfConfigResource() tfConfigResource {
 
 func (r *reader) tfExpression() tfExpression {
 	var e tfExpression
-	r.object(func(key string) {
-		if key == "references" {
-			r.array(func() { e.References = append(e.References, r.stringValue()) })
-		} else {
-			r.skip()
-		}
-	})
+	r.member("references", func() { e.References = appendArray(r, e.References, r.stringValue) })
 	return e
 }
 
@@ -280,33 +252,21 @@ func (r *reader) tfExpression() tfExpression {
 // reader, noting the line of each resource's logical id for SARIF and the
 // page.
 func readCloudFormationJSON(data []byte) (doc map[string]any, lines map[string]int, err error) {
-	r := &reader{data: data, maxDepth: MaxDocumentDepth}
-	defer func() {
-		if e := recover(); e != nil {
-			a, ok := e.(abort)
-			if !ok {
-				panic(e)
-			}
-			err = a.err
-		}
-	}()
 	doc, lines = map[string]any{}, map[string]int{}
 	lc := lineCounter{data: data}
-	r.object(func(key string) {
-		if key != "Resources" || r.valueStart() != '{' {
-			doc[key] = r.anyValue()
-			return
-		}
-		res := map[string]any{}
-		r.object(func(id string) {
-			lines[id] = lc.at(r.pos)
-			res[id] = r.anyValue()
+	err = readDocument(data, func(r *reader) {
+		r.object(func(key string) {
+			if key != "Resources" || r.valueStart() != '{' {
+				doc[key] = r.anyValue()
+				return
+			}
+			res := map[string]any{}
+			r.object(func(id string) {
+				lines[id] = lc.at(r.pos)
+				res[id] = r.anyValue()
+			})
+			doc[key] = res
 		})
-		doc[key] = res
 	})
-	r.ws()
-	if r.pos < len(r.data) {
-		r.fail("after top-level value")
-	}
-	return doc, lines, nil
+	return doc, lines, err
 }

@@ -1,7 +1,5 @@
 package scan
 
-import "fmt"
-
 // parser reads the whole document in one pass: syntax, limits and the
 // structure of the resource list, collecting every validation problem.
 // Each valid resource of a supported type is handed to visit while no
@@ -87,15 +85,7 @@ const duplicateKey = "appears more than once (parsers disagree on which copy cou
 // *SyntaxError, *LimitError or *ValidationError.
 func parse(data []byte, visit func(*resource)) (total int, skipped []Skipped, err error) {
 	p := &parser{reader: reader{data: data}, sub: reader{data: data}, visit: visit}
-	defer func() {
-		if e := recover(); e != nil {
-			a, ok := e.(abort)
-			if !ok {
-				panic(e)
-			}
-			err = a.err
-		}
-	}()
+	defer catchAbort(&err)
 	p.document()
 	if len(p.problems) > 0 {
 		return 0, nil, &ValidationError{Problems: p.problems, Omitted: p.omitted}
@@ -147,14 +137,6 @@ func (p *parser) document() {
 	}
 }
 
-// endOfInput rejects anything but white space after the top-level value.
-func (p *parser) endOfInput() {
-	p.ws()
-	if p.pos < len(p.data) {
-		p.fail("after top-level value")
-	}
-}
-
 func (p *parser) resources() {
 	p.ws()
 	start := p.pos
@@ -166,8 +148,7 @@ func (p *parser) resources() {
 	p.enter()
 	for first := true; p.arrayNext(first); first = false {
 		if p.total == MaxResources {
-			panic(abort{&LimitError{Limit: "resources", Max: MaxResources, Message: fmt.Sprintf(
-				"the document has more than %d resources; the limit is %d per scan", MaxResources, MaxResources)}})
+			panic(abort{tooManyResources()})
 		}
 		p.resource(p.total)
 		p.total++

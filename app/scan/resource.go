@@ -24,7 +24,7 @@ type resource struct {
 	typ   string // one of the type constants
 	name  string // our "name", a Terraform address or a CloudFormation logical id
 
-	// Set for resources of the other formats (adapt.go): the provider type
+	// Set for resources of the other formats (graph.go, family_*.go): the provider type
 	// (aws_s3_bucket, AWS::S3::Bucket), the line of the resource when the
 	// format has one, and a note appended to every message (an assumption
 	// the scanner had to make, e.g. an undecided condition).
@@ -68,9 +68,12 @@ type item struct {
 	path   string // for the other formats: where the value is
 }
 
-// statement is one Allow statement of a policy document.
+// statement is one Allow statement of a policy document, or our format's
+// policy. NotAction and NotResource allow every action or resource but the
+// ones they list.
 type statement struct {
-	actions, targets []item
+	actions, targets       []item
+	notActions, notTargets []item
 }
 
 // ingressRule is one valid entry of a security group's "ingress".

@@ -12,18 +12,16 @@ const (
 	Low      Severity = "low"
 )
 
-// rank orders severities for sorting: critical first.
+// severities lists every severity, most urgent first.
+var severities = [...]Severity{Critical, High, Medium, Low}
+
+// rank orders severities for sorting: critical first, anything unknown
+// last with low.
 func (s Severity) rank() int {
-	switch s {
-	case Critical:
-		return 0
-	case High:
-		return 1
-	case Medium:
-		return 2
-	default:
-		return 3
+	if i := slices.Index(severities[:], s); i >= 0 {
+		return i
 	}
+	return len(severities) - 1
 }
 
 // Reference points at a control of a benchmark or another scanner that
@@ -166,7 +164,7 @@ var catalogue = [numRules]Rule{
 		// an admin policy, assume another role), so they are as dangerous.
 		Severity:    High,
 		Title:       "IAM policy allows every action, or every IAM or STS action",
-		Description: "The policy allows the action \"*\" (every action of every service), or \"iam:*\" or \"sts:*\", which let the holder escalate its own privileges.",
+		Description: "The policy allows the action \"*\" (every action of every service), or \"iam:*\" or \"sts:*\", which let the holder escalate its own privileges, or uses Allow with NotAction, which allows every action but the few it lists.",
 		Remediation: "List the specific actions the role needs instead of a wildcard; never grant iam:* or sts:* to " +
 			"workloads. Use IAM Access Analyzer policy generation to find the actions actually used.",
 		References: []Reference{{checkov, "CKV_AWS_49"}, {checkov, "CKV_AWS_63"}, {checkov, "CKV2_AWS_40"}, {trivy, "AVD-AWS-0057"}},
@@ -188,7 +186,7 @@ var catalogue = [numRules]Rule{
 		// the account, e.g. every bucket instead of one.
 		Severity:    Medium,
 		Title:       "IAM policy applies to every resource",
-		Description: "The policy's actions apply to resource \"*\", every resource in the account, instead of the ones the role works on.",
+		Description: "The policy's actions apply to resource \"*\" (or, with NotResource, to every resource but the ones listed): every resource in the account, instead of the ones the role works on.",
 		Remediation: "Name the resources by ARN (arn:aws:s3:::my-bucket/*). A few actions, such as s3:ListAllMyBuckets " +
 			"or ec2:Describe*, only accept \"*\": put them in a statement of their own and suppress this finding with that reason.",
 		References: []Reference{{checkov, "CKV_AWS_355"}, {trivy, "AVD-AWS-0057"}},

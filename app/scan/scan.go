@@ -64,9 +64,8 @@ type evaluator struct {
 	lines  lineCounter
 	buf    []byte // reused by path
 
-	format  string    // the input's format, for each finding's source
-	adapted bool      // the resources come from adapt.go: lines are theirs, offsets only order
-	env     *envelope // suppressions and baseline of the request
+	format string    // the input's format, for each finding's source
+	env    *envelope // suppressions and baseline of the request
 }
 
 // hit is a finding before it is dressed with its rule's texts: half the
@@ -111,7 +110,7 @@ func (e *evaluator) check(r *resource) {
 		}
 	}
 	for k := range cur {
-		if e.adapted {
+		if e.format != FormatParapet { // read from another format: lines are the resource's, offsets only order
 			cur[k].line = r.line
 		} else {
 			cur[k].line = e.lines.at(cur[k].offset)
@@ -224,7 +223,7 @@ func (e *evaluator) result(data []byte, total int, skipped []Skipped) *Result {
 	}
 	for _, block := range e.blocks {
 		for k := range block {
-			place(res, &next, &block[k], e.format)
+			place(res, &next, &block[k])
 		}
 	}
 	lines := lineCounter{data: data}
@@ -234,29 +233,34 @@ func (e *evaluator) result(data []byte, total int, skipped []Skipped) *Result {
 	return res
 }
 
-// place turns a hit into a Finding at the next place of its severity.
-func place(res *Result, next *[2][4]int, h *hit, format string) {
+// place turns a hit into a Finding at the next place of its severity,
+// written where it goes (a Finding is large: built elsewhere and copied,
+// it cost a scan of many findings a few percent).
+func place(res *Result, next *[2][4]int, h *hit) {
 	rule := &catalogue[h.rule]
 	typ := h.ptype
 	if typ == "" {
 		typ = rule.ResourceType
 	}
-	f := Finding{
+	rank := rule.Severity.rank()
+	var f *Finding
+	if h.reason == "" {
+		f = &res.Findings[next[0][rank]]
+		next[0][rank]++
+	} else {
+		s := &res.Suppressed[next[1][rank]]
+		next[1][rank]++
+		s.Reason, s.Expires = h.reason, h.expires
+		f = &s.Finding
+	}
+	*f = Finding{
 		Rule: rule.ID, Severity: rule.Severity, Title: rule.Title, Message: h.message, Remediation: rule.Remediation,
 		Resource: ResourceRef{Type: typ, Name: h.name, Index: h.index},
 		Path:     h.path, References: rule.References, Line: h.line,
-		Source: Source{Format: format, Linked: h.via},
+		Source: Source{Format: res.Format, Linked: h.via},
 		offset: h.offset, cause: h.cause,
 	}
-	f.Fingerprint = fingerprint(&f)
-	rank := rule.Severity.rank()
-	if h.reason == "" {
-		res.Findings[next[0][rank]] = f
-		next[0][rank]++
-	} else {
-		res.Suppressed[next[1][rank]] = SuppressedFinding{Finding: f, Reason: h.reason, Expires: h.expires}
-		next[1][rank]++
-	}
+	f.Fingerprint = fingerprint(f)
 }
 
 func b2i(b bool) int {

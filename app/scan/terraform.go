@@ -1,9 +1,6 @@
 package scan
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // Terraform's JSON output (`terraform show -json`), of a plan or of the
 // state. Only managed resources are read: data sources describe what
@@ -22,49 +19,39 @@ import (
 // Terraform's keys.
 
 type tfDocument struct {
-	PlannedValues   *tfValues
-	Values          *tfValues
+	PlannedValues   *tfModule // the root_module of planned_values
+	Values          *tfModule // the root_module of values
 	ResourceChanges []tfChange
-	Configuration   *tfConfig
-}
-
-type tfValues struct {
-	RootModule tfModule
+	// Configuration holds the resources of every module of the
+	// configuration, by module path without index keys and address
+	// ("module.net.aws_s3_bucket.logs").
+	Configuration map[string]tfConfigResource
 }
 
 type tfModule struct {
-	Address      string
 	Resources    []tfResource
 	ChildModules []tfModule
 }
 
-type tfResource struct {
+// tfInstance names a resource instance, in the values and in the changes.
+type tfInstance struct {
 	Address string
 	Mode    string
-	Type    string
-	Values  map[string]any
-	Line    int // of the resource's object in the document
+}
+
+// managed is false for a data source.
+func (i *tfInstance) managed() bool { return i.Mode == "managed" }
+
+type tfResource struct {
+	tfInstance
+	Type   string
+	Values map[string]any
+	Line   int // of the resource's object in the document
 }
 
 type tfChange struct {
-	Address string
-	Mode    string
-	Change  struct {
-		AfterUnknown any
-	}
-}
-
-type tfConfig struct {
-	RootModule tfConfigModule
-}
-
-type tfConfigModule struct {
-	Resources   []tfConfigResource
-	ModuleCalls map[string]tfModuleCall
-}
-
-type tfModuleCall struct {
-	Module tfConfigModule
+	tfInstance
+	AfterUnknown any // of the change
 }
 
 type tfConfigResource struct {
@@ -94,21 +81,20 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 	g := newGraph(format)
 	unknowns := map[string]any{}
 	for _, c := range doc.ResourceChanges {
-		if c.Mode == "managed" && c.Change.AfterUnknown != nil {
-			unknowns[c.Address] = c.Change.AfterUnknown
+		if c.managed() && c.AfterUnknown != nil {
+			unknowns[c.Address] = c.AfterUnknown
 		}
 	}
-	var walk func(m *tfModule, depth int) error
+	var walk func(m *tfModule) error
 	count := 0
-	walk = func(m *tfModule, depth int) error {
+	walk = func(m *tfModule) error {
 		for i := range m.Resources {
 			res := &m.Resources[i]
-			if res.Mode != "managed" {
+			if !res.managed() {
 				continue
 			}
 			if count++; count > MaxResources {
-				return &LimitError{Limit: "resources", Max: MaxResources, Message: fmt.Sprintf(
-					"the document has more than %d resources; the limit is %d per scan", MaxResources, MaxResources)}
+				return tooManyResources()
 			}
 			attrs := res.Values
 			if u, ok := unknowns[res.Address]; ok {
@@ -120,13 +106,13 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 			g.add(&node{addr: res.Address, typ: res.Type, line: res.Line, base: res.Address, attrs: attrs})
 		}
 		for i := range m.ChildModules {
-			if err := walk(&m.ChildModules[i], depth+1); err != nil {
+			if err := walk(&m.ChildModules[i]); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if err := walk(&values.RootModule, 0); err != nil {
+	if err := walk(values); err != nil {
 		return nil, err
 	}
 	l := newTFLinker(g, doc.Configuration)
@@ -177,7 +163,7 @@ type tfLinker struct {
 	g *graph
 	// config by module path without index keys ("module.net") and
 	// resource address without index ("aws_s3_bucket.logs").
-	config map[string]*tfConfigResource
+	config map[string]tfConfigResource
 	// instances of a resource by module instance and address without index:
 	// "module.net[0].aws_s3_bucket.logs" -> its nodes.
 	instances map[string][]*node
@@ -185,21 +171,8 @@ type tfLinker struct {
 	ids map[string][]*node
 }
 
-func newTFLinker(g *graph, cfg *tfConfig) *tfLinker {
-	l := &tfLinker{g: g, config: map[string]*tfConfigResource{}, instances: map[string][]*node{}, ids: map[string][]*node{}}
-	if cfg != nil {
-		var walk func(prefix string, m *tfConfigModule)
-		walk = func(prefix string, m *tfConfigModule) {
-			for i := range m.Resources {
-				r := &m.Resources[i]
-				l.config[prefix+r.Address] = r
-			}
-			for name, call := range m.ModuleCalls {
-				walk(prefix+"module."+name+".", &call.Module)
-			}
-		}
-		walk("", &cfg.RootModule)
-	}
+func newTFLinker(g *graph, config map[string]tfConfigResource) *tfLinker {
+	l := &tfLinker{g: g, config: config, instances: map[string][]*node{}, ids: map[string][]*node{}}
 	for _, n := range g.nodes {
 		module, local, _ := splitAddress(n.addr)
 		l.instances[module+stripIndex(local)] = append(l.instances[module+stripIndex(local)], n)
@@ -219,7 +192,7 @@ func newTFLinker(g *graph, cfg *tfConfig) *tfLinker {
 // target resolves the linking attribute of n to an address, or "".
 func (l *tfLinker) target(n *node, key string) string {
 	module, local, index := splitAddress(n.addr)
-	if c := l.config[stripModuleIndex(module)+stripIndex(local)]; c != nil {
+	if c, ok := l.config[stripModuleIndex(module)+stripIndex(local)]; ok {
 		if t := l.byRefs(module, index, c.Expressions[key].References); t != "" {
 			return t
 		}

@@ -72,10 +72,8 @@ func yamlSyntaxError(err error) *SyntaxError {
 }
 
 func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
-	c.nodes++
-	if c.nodes > MaxYAMLNodes {
-		return nil, &LimitError{Limit: "yaml_nodes", Max: MaxYAMLNodes, Message: fmt.Sprintf(
-			"the YAML document has more than %d values once its aliases are expanded; the limit is %d", MaxYAMLNodes, MaxYAMLNodes)}
+	if err := countYAML(&c.nodes, MaxYAMLNodes, "yaml_nodes", "values once its aliases are expanded"); err != nil {
+		return nil, err
 	}
 	c.depth++
 	defer func() { c.depth-- }()
@@ -93,11 +91,9 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 		return c.convert(n.Content[0], path)
 	case yaml.AliasNode:
 		if c.inAlias == 0 {
-			c.aliases++
-		}
-		if c.aliases > MaxYAMLAliases {
-			return nil, &LimitError{Limit: "yaml_aliases", Max: MaxYAMLAliases, Message: fmt.Sprintf(
-				"the YAML document has more than %d aliases; the limit is %d", MaxYAMLAliases, MaxYAMLAliases)}
+			if err := countYAML(&c.aliases, MaxYAMLAliases, "yaml_aliases", "aliases"); err != nil {
+				return nil, err
+			}
 		}
 		c.inAlias++
 		defer func() { c.inAlias-- }()
@@ -135,6 +131,16 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 		v = scalar(n)
 	}
 	return shortForm(n, v), nil
+}
+
+// countYAML adds one to *n, a count of what the document has, and refuses the
+// document once it passes max.
+func countYAML(n *int, max int, limit, what string) error {
+	if *n++; *n > max {
+		return &LimitError{Limit: limit, Max: max, Message: fmt.Sprintf(
+			"the YAML document has more than %d %s; the limit is %d", max, what, max)}
+	}
+	return nil
 }
 
 // scalar reads a plain scalar by its resolved tag.

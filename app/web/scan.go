@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,13 +18,13 @@ import (
 	"parapet/views/paths"
 )
 
-// maxScanFormBytes bounds the scanner form's body: the 5 MiB the engine
+// MaxScanFormBytes bounds the scanner form's body: the 5 MiB the engine
 // accepts counted twice for the textarea, because a browser sends every
 // newline of a textarea as CRLF, once more for a chosen file (the page's
 // script also copies it into the textarea, so both arrive), plus room for
 // the multipart framing and the CSRF field. The form is multipart so the
 // document is not percent-encoded on the way (which could triple it).
-const maxScanFormBytes = 3*scan.MaxInputBytes + 64<<10
+const MaxScanFormBytes = 3*scan.MaxInputBytes + 64<<10
 
 // scanContext is how many characters of a malformed line the page shows
 // on each side of the error.
@@ -48,8 +47,6 @@ func (p *Pages) ScanPage(c echo.Context) error {
 // since it does not swap 4xx answers; the full page with 422 or 413.
 // Nothing of the input is stored or logged.
 func (p *Pages) ScanRun(c echo.Context) error {
-	// The report describes the user's infrastructure: never cache it.
-	c.Response().Header().Set("Cache-Control", "no-store")
 	in, report, err := readScanInput(c)
 	if err != nil {
 		return err
@@ -70,9 +67,7 @@ func (p *Pages) ScanRun(c echo.Context) error {
 }
 
 func (p *Pages) renderScan(c echo.Context, status int, d views.ScanData) error {
-	ch := httpx.Chrome(c, "Config Scanner")
-	ch.Nav = "scan"
-	return httpx.Render(c, status, views.Scan(ch, d))
+	return renderPage(c, status, "Config Scanner", "scan", views.Scan, d)
 }
 
 // scanInput is what the form brought: the document to scan, the file's
@@ -89,7 +84,7 @@ func readScanInput(c echo.Context) (scanInput, *views.ScanReport, error) {
 	tooLarge := &views.ScanReport{Limit: fmt.Sprintf(
 		"The input is larger than the scanner's limit of %s. Split the document and scan the parts one by one, or use the API from a script.",
 		httpx.FormatBytes(scan.MaxInputBytes))}
-	raw, over, err := httpx.FormField(c, "resources", maxScanFormBytes)
+	raw, over, err := httpx.FormField(c, "resources", MaxScanFormBytes)
 	if err != nil {
 		return scanInput{}, nil, err
 	}
@@ -187,8 +182,8 @@ func runScan(input []byte, pageURL string) (*views.ScanReport, int) {
 	}
 	rep := &views.ScanReport{Result: res}
 	// The JSON download is the API's body, byte for byte (app/api/scan.go).
-	if b, err := json.Marshal(map[string]*scan.Result{"data": res}); err == nil { // the API's body without fail_on
-		rep.JSON = string(b)
+	if body, err := apiBody(res); err == nil { // the API's body without fail_on
+		rep.JSON = body
 	}
 	if b, err := scan.SARIF(res, scan.SARIFOptions{InformationURI: pageURL}); err == nil {
 		rep.SARIF = string(b)
