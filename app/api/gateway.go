@@ -58,7 +58,13 @@ var openAIDialect = meter.Dialect{Name: "openai", Parse: gateway.ParseCompletion
 		return gateway.NewCompletionStream(sse, req, time.Now())
 	}}
 
-func replyMessage(c echo.Context, msg *gateway.Message) error { return c.JSON(http.StatusOK, msg) }
+func replyMessage(c echo.Context, msg *gateway.Message) error {
+	b, err := msg.JSON()
+	if err != nil {
+		return err
+	}
+	return c.JSONBlob(http.StatusOK, append(b, '\n')) // as c.JSON ends it
+}
 
 func messagesStream(sse *gateway.SSEWriter, _ *gateway.Request) meter.Sink { return sse }
 
@@ -72,14 +78,7 @@ func (a *API) CountTokens(c echo.Context) error {
 	if err := a.Gateway.Entitled(c.Request().Context(), p.OrgID); err != nil {
 		return err
 	}
-	if err := httpx.RequireJSON(c); err != nil {
-		return err
-	}
-	body, err := httpx.ReadBody(c, gateway.MaxBodyBytes)
-	if err != nil {
-		return err
-	}
-	req, err := gateway.ParseCountTokensRequest(body, a.Gateway.Proxy.Defaults())
+	req, err := a.Gateway.ReadRequest(c, gateway.ParseCountTokensRequest)
 	if err != nil {
 		return err
 	}

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"parapet/app/apptest"
 	"parapet/app/meter"
@@ -85,7 +88,7 @@ func TestGatewayMetersCutStreams(t *testing.T) {
 			}
 			if finishes {
 				// Once the gateway has seen the 4 clients leave.
-				waitGauge(t, "parapet_gateway_draining_streams", 4)
+				waitGauge(t, "parapet_gateway_draining_calls", 4)
 				close(release)
 			}
 			evs := waitEvents(t, env, 4)
@@ -106,63 +109,145 @@ func TestGatewayMetersCutStreams(t *testing.T) {
 	}
 }
 
+// Clients that leave 4 non-streamed calls before the answer are metered
+// too: the upstream's answer, when it comes within GATEWAY_DRAIN_TIMEOUT,
+// gives the usage; else the call counts its worst case (the input estimate
+// and max_tokens), flagged. Leaving just before the answer makes no call
+// free.
+func TestGatewayMetersLeftCalls(t *testing.T) {
+	for _, finishes := range []bool{true, false} {
+		t.Run(map[bool]string{true: "upstream finishes", false: "upstream stalls"}[finishes], func(t *testing.T) {
+			got, release := make(chan struct{}, 4), make(chan struct{})
+			up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, _ map[string]any) {
+				got <- struct{}{}
+				select {
+				case <-release:
+					messagesJSON(w, "answer", 7, 50)
+				case <-r.Context().Done():
+				}
+			})
+			env, s := gatewayEnv(t, apptest.Databases(t)[0], up, apptest.WithEnv("GATEWAY_DRAIN_TIMEOUT", "300ms"))
+			for range 4 {
+				ctx, cancel := context.WithCancel(context.Background())
+				req, _ := http.NewRequestWithContext(ctx, "POST", env.URL("/gateway/v1/messages"),
+					strings.NewReader(`{"model":"claude-test","max_tokens":100,"messages":[{"role":"user","content":"x"}]}`))
+				req.Header.Set("X-Api-Key", s.Key)
+				req.Header.Set("Content-Type", "application/json")
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					if res, err := http.DefaultClient.Do(req); err == nil {
+						res.Body.Close()
+					}
+				}()
+				<-got // the upstream has the call: now the client leaves
+				cancel()
+				<-done
+			}
+			if finishes {
+				waitGauge(t, "parapet_gateway_draining_calls", 4)
+				close(release)
+			}
+			evs := waitEvents(t, env, 4)
+			if len(evs) != 4 {
+				t.Fatalf("%d records for 4 calls", len(evs))
+			}
+			for _, e := range evs {
+				if *e.Status != 499 || *e.ErrorCode != "client_closed_request" {
+					t.Errorf("record %+v", e)
+				}
+				if finishes && (*e.InputTokens != 7 || *e.OutputTokens != 50 || e.UsageFlag != nil) {
+					t.Errorf("want the upstream's usage (7 in, 50 out): %+v", e)
+				}
+				if !finishes && (*e.OutputTokens != 100 || e.UsageFlag == nil || *e.UsageFlag != "estimated") {
+					t.Errorf("want max_tokens, flagged estimated: %+v", e)
+				}
+			}
+		})
+	}
+}
+
 // 20 parallel calls of max_tokens 100 on a 200-token quota: each reserves
 // its worst case before the upstream is called, so the month's usage ends
 // at most one call's reservation over the quota, the counter equals the
 // records, and no reservation is left once the calls are recorded.
 func TestGatewayQuotaReservations(t *testing.T) {
-	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
-		s := env.Seed(t, "conc@example.com")
-		ctx := context.Background()
-		if err := models.SetEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID, 200); err != nil {
-			t.Fatal(err)
-		}
-		const body = `{"messages":[{"role":"user","content":"count my tokens please"}],"max_tokens":100}`
-		const reservation = 12 + 100 // (22 bytes + 12 of framing) / 3, + max_tokens
-		var wg sync.WaitGroup
-		statuses := make([]*apptest.Response, 20)
-		for i := range statuses {
-			wg.Go(func() { statuses[i] = chat(env.Client(), s.Key, body) })
-		}
-		wg.Wait()
-		ok := 0
-		for _, res := range statuses {
-			switch res.StatusCode {
-			case 200:
-				ok++
-				if res.Header.Get("X-Quota-Limit") != "200" || res.Header.Get("X-Quota-Remaining") == "" || res.Header.Get("X-Quota-Reset") == "" {
-					t.Errorf("quota headers %v", res.Header)
-				}
-			case 429:
-				if !strings.Contains(res.Body, "quota_exceeded") {
-					t.Errorf("429 %s", res.Body)
-				}
-			default:
-				t.Errorf("unexpected %d %s", res.StatusCode, res.Body)
+	opts := []apptest.Option{apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "0s"), apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000")}
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) { quotaHolds(t, env) }, opts...)
+	if u := os.Getenv("TEST_REDIS_URL"); u != "" {
+		// Reserved in Redis, under the application's REDIS_PREFIX.
+		t.Run("redis", func(t *testing.T) {
+			env := apptest.New(t, apptest.Databases(t)[0], append(opts, apptest.WithEnv("REDIS_URL", u))...)
+			orgID := quotaHolds(t, env)
+			opt, err := redis.ParseURL(u)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		var sum int64
-		for _, e := range gatewayEvents(t, env) {
-			if e.InputTokens != nil {
-				sum += *e.InputTokens + *e.OutputTokens
+			rc := redis.NewClient(opt)
+			defer rc.Close()
+			keys, err := rc.Keys(context.Background(), env.Config.RedisPrefix+"parapet:quota:{"+orgID+":*").Result()
+			if err != nil || len(keys) == 0 {
+				t.Errorf("no quota keys under the prefix %q: %v %v", env.Config.RedisPrefix, keys, err)
 			}
-		}
-		// What the calls left of their reservations goes back within
-		// meter.LeaseWindow.
-		var counter struct{ Tokens, Reserved int64 }
-		tick := time.NewTicker(50 * time.Millisecond)
-		defer tick.Stop()
-		for deadline := time.Now().Add(3 * meter.LeaseWindow); ; <-tick.C {
-			env.App.FlushAudit()
-			env.DB.Raw(`SELECT tokens, reserved FROM usage_counters WHERE org_id = ?`, s.OrgID).Scan(&counter)
-			if counter.Reserved == 0 || time.Now().After(deadline) {
-				break
+		})
+	}
+}
+
+// quotaHolds makes 20 parallel calls of max_tokens 100 on a 200-token
+// quota and checks what they used; it returns the organization's id.
+func quotaHolds(t *testing.T, env *apptest.Env) string {
+	t.Helper()
+	s := env.Seed(t, "conc@example.com")
+	ctx := context.Background()
+	if err := models.SetEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID, 200); err != nil {
+		t.Fatal(err)
+	}
+	const body = `{"messages":[{"role":"user","content":"count my tokens please"}],"max_tokens":100}`
+	const reservation = 12 + 100 // (22 bytes + 12 of framing) / 3, + max_tokens
+	var wg sync.WaitGroup
+	statuses := make([]*apptest.Response, 20)
+	for i := range statuses {
+		wg.Go(func() { statuses[i] = chat(env.Client(), s.Key, body) })
+	}
+	wg.Wait()
+	ok := 0
+	for _, res := range statuses {
+		switch res.StatusCode {
+		case 200:
+			ok++
+			if res.Header.Get("X-Quota-Limit") != "200" || res.Header.Get("X-Quota-Remaining") == "" || res.Header.Get("X-Quota-Reset") == "" {
+				t.Errorf("quota headers %v", res.Header)
 			}
+		case 429:
+			if !strings.Contains(res.Body, "quota_exceeded") {
+				t.Errorf("429 %s", res.Body)
+			}
+		default:
+			t.Errorf("unexpected %d %s", res.StatusCode, res.Body)
 		}
-		if counter.Tokens != sum || counter.Tokens > 200+reservation || counter.Reserved != 0 || ok == 0 {
-			t.Errorf("%d calls passed; used %d (records %d) on a 200-token quota, %d still reserved", ok, counter.Tokens, sum, counter.Reserved)
+	}
+	var sum int64
+	for _, e := range gatewayEvents(t, env) {
+		if e.InputTokens != nil {
+			sum += *e.InputTokens + *e.OutputTokens
 		}
-	}, apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "0s"), apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000"))
+	}
+	// What the calls left of their reservations goes back within
+	// meter.LeaseWindow.
+	var counter struct{ Tokens, Reserved int64 }
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(3 * meter.LeaseWindow); ; <-tick.C {
+		env.App.FlushAudit()
+		env.DB.Raw(`SELECT tokens, reserved FROM usage_counters WHERE org_id = ?`, s.OrgID).Scan(&counter)
+		if counter.Reserved == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if counter.Tokens != sum || counter.Tokens > 200+reservation || counter.Reserved != 0 || ok == 0 {
+		t.Errorf("%d calls passed; used %d (records %d) on a 200-token quota, %d still reserved", ok, counter.Tokens, sum, counter.Reserved)
+	}
+	return s.OrgID
 }
 
 // A hold left by an instance that crashed before recording its call

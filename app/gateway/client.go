@@ -92,26 +92,51 @@ type Report struct {
 
 // Complete answers req in one piece. The error, when not nil, is an *Error
 // for the handler to answer with; the Report is filled either way.
+//
+// As a stream's, the upstream call outlives a client that leaves by up to
+// DrainTimeout, so the tokens the upstream spends are metered: leaving just
+// before the answer must not make a call free. When the upstream does not
+// finish in that time either, the call is metered at its worst case (the
+// input estimate and max_tokens, flagged "estimated"); the error is then
+// client_closed either way.
 func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, error) {
 	c := p.begin(ctx, req, false)
-	ctx, cancel := context.WithTimeoutCause(c.ctx, p.cfg.Timeout, errTotalTimeout)
-	defer cancel()
+	up, cancelUp := context.WithCancelCause(context.WithoutCancel(c.ctx))
+	defer cancelUp(nil)
+	stop := context.AfterFunc(ctx, func() {
+		time.AfterFunc(p.cfg.DrainTimeout, func() { cancelUp(errDrainTimeout) })
+	})
+	defer stop()
+	total := time.AfterFunc(p.cfg.Timeout, func() { cancelUp(errTotalTimeout) })
+	defer total.Stop()
 	var msg *Message
 	var err *Error
 	for attempt := 1; ; attempt++ {
 		c.report.Attempts = attempt
 		var upErr error
-		msg, upErr = p.up.Complete(ctx, req)
-		if err = p.classify(c.parent, ctx, upErr); err == nil {
+		msg, upErr = p.up.Complete(up, req)
+		if err = p.classify(c.parent, up, upErr); err == nil {
 			err = checkMessage(msg)
 		}
 		if err == nil || attempt > 1 || !overloaded(err) {
 			break
 		}
-		if waitErr := p.backoff(ctx, err); waitErr != nil {
-			err = p.classify(c.parent, ctx, waitErr)
+		if waitErr := p.backoff(up, err); waitErr != nil {
+			err = p.classify(c.parent, up, waitErr)
 			break
 		}
+	}
+	if ctx.Err() != nil {
+		if err != nil || msg == nil {
+			// Nothing came back in time: the upstream may have spent up to
+			// max_tokens.
+			msg = &Message{Model: req.Model, Usage: Usage{InputTokens: EstimateInputTokens(req), OutputTokens: req.MaxTokens}}
+			c.report.UsageFlag = UsageEstimated
+		} else {
+			msg.Usage, c.report.UsageFlag = checkUsage(msg.Usage, req)
+		}
+		err = p.classify(c.parent, up, ctx.Err()) // client_closed, or the caller's deadline
+		return nil, c.end(msg, err), err
 	}
 	if err != nil {
 		return nil, c.end(nil, err), err

@@ -26,57 +26,38 @@ var openAIUnsupported = []string{"tools", "tool_choice", "functions", "function_
 // System (and developer) messages become the system prompt, in order.
 // model is optional (the configured default); max_tokens defaults too.
 func ParseCompletionsRequest(body []byte, d Defaults) (*Request, error) {
-	req, err := parseCompletions(body, d)
-	if err != nil {
-		return nil, err
-	}
-	return req, nil
+	return parsed(parseCompletions(body, d))
 }
 
+// openAIRoles are Chat Completions' roles; system and developer messages
+// make the system prompt.
+var openAIRoles = []string{"system", "developer", "user", "assistant"}
+
 func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
-	top, err := decodeBody(body)
+	top, err := decodeTop(body, openAIUnsupported, "model", "messages", "max_tokens", "max_completion_tokens",
+		"temperature", "top_p", "stop", "stream", "stream_options", "user", "n")
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range openAIUnsupported {
-		if _, ok := top.get(k); ok {
-			return nil, invalid("%q is not supported: this gateway accepts text-only requests", k)
-		}
-	}
-	if err := top.only("model", "messages", "max_tokens", "max_completion_tokens", "temperature", "top_p", "stop",
-		"stream", "stream_options", "user", "n", "tools", "tool_choice", "functions", "function_call", "response_format",
-		"logprobs", "top_logprobs", "audio", "modalities", "prediction", "web_search_options", "parallel_tool_calls"); err != nil {
+	req := &Request{MaxTokens: d.MaxTokens}
+	if req.Model, err = parseModelField(top, d.Model); err != nil {
 		return nil, err
-	}
-	req := &Request{Model: d.Model, MaxTokens: d.MaxTokens}
-	if raw, ok := top.get("model"); ok {
-		if req.Model, err = parseModel(raw); err != nil {
-			return nil, err
-		}
-	} else if req.Model == "" {
-		return nil, invalid("model is required")
 	}
 	if req.System, req.Messages, err = parseOpenAIMessages(top); err != nil {
 		return nil, err
 	}
 	for _, name := range []string{"max_tokens", "max_completion_tokens"} {
 		if raw, ok := top.get(name); ok {
-			n, ok := asInt(raw)
-			if !ok || n < 1 || n > d.MaxTokensCap {
-				return nil, invalid("%s must be an integer between 1 and %d", name, d.MaxTokensCap)
+			if req.MaxTokens, err = parseMaxTokens(name, raw, d.MaxTokensCap); err != nil {
+				return nil, err
 			}
-			req.MaxTokens = n
 		}
 	}
-	if err := parseTemperature(top, req); err != nil {
+	if req.Temperature, err = parseUnit(top, "temperature"); err != nil {
 		return nil, err
 	}
-	if raw, ok := top.get("top_p"); ok {
-		f, ok := asNumber(raw)
-		if !ok || f < 0 || f > 1 {
-			return nil, invalid("top_p must be a number between 0 and 1")
-		}
-		req.TopP = &f
+	if req.TopP, err = parseUnit(top, "top_p"); err != nil {
+		return nil, err
 	}
 	if raw, ok := top.get("n"); ok {
 		if n, ok := asInt(raw); !ok || n != 1 {
@@ -85,33 +66,20 @@ func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
 	}
 	if raw, ok := top.get("stop"); ok {
 		if s, ok := asString(raw); ok {
-			raw, _ = json.Marshal([]string{s})
+			raw = []any{s}
 		}
 		if req.StopSequences, err = parseStops("stop", raw); err != nil {
 			return nil, err
 		}
 	}
-	if raw, ok := top.get("stream"); ok {
-		b, ok := asBool(raw)
-		if !ok {
-			return nil, invalid("stream must be a boolean")
-		}
-		req.Stream = b
+	if err := parseBool(top, "stream", &req.Stream); err != nil {
+		return nil, err
 	}
-	if raw, ok := top.get("stream_options"); ok {
-		so, ok := decodeObject(raw, "stream_options")
-		if !ok {
-			return nil, invalid("stream_options must be an object")
-		}
-		if err := so.only("include_usage"); err != nil {
+	if so, ok, err := parseChild(top, "stream_options", "include_usage"); err != nil {
+		return nil, err
+	} else if ok {
+		if err := parseBool(so, "include_usage", &req.IncludeUsage); err != nil {
 			return nil, err
-		}
-		if raw, ok := so.get("include_usage"); ok {
-			b, ok := asBool(raw)
-			if !ok {
-				return nil, invalid("stream_options.include_usage must be a boolean")
-			}
-			req.IncludeUsage = b
 		}
 	}
 	if raw, ok := top.get("user"); ok {
@@ -125,42 +93,18 @@ func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
 // parseOpenAIMessages splits the messages into the system prompt and the
 // conversation.
 func parseOpenAIMessages(top object) (string, []ChatMessage, *Error) {
-	raw, ok := top.get("messages")
-	if !ok {
-		return "", nil, invalid("messages is required")
-	}
-	items, ok := asArray(raw)
-	if !ok || len(items) == 0 {
-		return "", nil, invalid("messages must be a non-empty array")
+	all, err := parseMessageList(top, true, openAIRoles, "role", "content", "name")
+	if err != nil {
+		return "", nil, err
 	}
 	var system []string
 	var msgs []ChatMessage
-	for i, item := range items {
-		path := index("messages", i)
-		m, ok := decodeObject(item, path)
-		if !ok {
-			return "", nil, invalid("%s must be an object", path)
-		}
-		if err := m.only("role", "content", "name"); err != nil {
-			return "", nil, err
-		}
-		role, _ := asString(m.fields["role"])
-		if role != "system" && role != "developer" && role != "user" && role != "assistant" {
-			return "", nil, invalid("%s must be \"system\", \"developer\", \"user\" or \"assistant\"", m.name("role"))
-		}
-		content, present := m.get("content")
-		if !present {
-			return "", nil, invalid("%s is required", m.name("content"))
-		}
-		text, err := parseContent(content, m.name("content"), true)
-		if err != nil {
-			return "", nil, err
-		}
-		if role == "system" || role == "developer" {
-			system = append(system, text)
+	for _, m := range all {
+		if m.Role == "system" || m.Role == "developer" {
+			system = append(system, m.Content)
 			continue
 		}
-		msgs = append(msgs, ChatMessage{Role: role, Content: text})
+		msgs = append(msgs, m)
 	}
 	if len(msgs) == 0 {
 		return "", nil, invalid("messages must hold at least one user or assistant message")

@@ -3,6 +3,7 @@ package gateway
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"slices"
 	"strconv"
 )
@@ -15,20 +16,26 @@ import (
 // object is a decoded JSON object and where it sits in the request.
 type object struct {
 	path   string // "" for the top level, else e.g. "messages[2]"
-	fields map[string]json.RawMessage
+	fields map[string]any
 }
 
-// decodeObject reads raw as a JSON object; ok is false for anything else.
-func decodeObject(raw json.RawMessage, path string) (object, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return object{}, false
+// decodeJSON decodes a whole body in one pass, numbers kept as their text
+// (json.Number), so that the parsers below only look at Go values; ok is
+// false for anything but one JSON value.
+func decodeJSON(body []byte) (v any, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return nil, false
 	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(raw, &fields) != nil {
-		return object{}, false
-	}
-	return object{path: path, fields: fields}, true
+	_, err := dec.Token()
+	return v, err == io.EOF
+}
+
+// decodeObject reads v as a JSON object; ok is false for anything else.
+func decodeObject(v any, path string) (object, bool) {
+	fields, ok := v.(map[string]any)
+	return object{path: path, fields: fields}, ok
 }
 
 // name is a field's path as error messages show it.
@@ -63,62 +70,46 @@ func (o object) only(known ...string) *Error {
 	return invalid("unknown field %q", o.name(unknown[0]))
 }
 
-// get returns a field's raw value; a JSON null counts as absent, so clients
+// get returns a field's value; a JSON null counts as absent, so clients
 // that serialise unset options as null are not refused.
-func (o object) get(key string) (json.RawMessage, bool) {
-	raw, ok := o.fields[key]
-	if !ok || isNull(raw) {
-		return nil, false
-	}
-	return raw, true
+func (o object) get(key string) (any, bool) {
+	v := o.fields[key]
+	return v, v != nil
 }
 
-func isNull(raw json.RawMessage) bool {
-	return string(bytes.TrimSpace(raw)) == "null"
+// asString reads a JSON string; ok is false for any other JSON type.
+func asString(v any) (string, bool) {
+	s, ok := v.(string)
+	return s, ok
 }
 
-// asString decodes a JSON string; ok is false for any other JSON type.
-func asString(raw json.RawMessage) (string, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
-	}
-	var s string
-	return s, json.Unmarshal(raw, &s) == nil
-}
-
-// asInt decodes a JSON number that is an integer (no fraction, no exponent).
-func asInt(raw json.RawMessage) (int, bool) {
-	n, err := strconv.Atoi(string(bytes.TrimSpace(raw)))
-	return n, err == nil
-}
-
-// asNumber decodes any JSON number.
-func asNumber(raw json.RawMessage) (float64, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+// asInt reads a JSON number that is an integer (no fraction, no exponent).
+func asInt(v any) (int, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
 		return 0, false
 	}
-	var f float64
-	return f, json.Unmarshal(raw, &f) == nil
+	i, err := strconv.Atoi(string(n))
+	return i, err == nil
 }
 
-func asBool(raw json.RawMessage) (bool, bool) {
-	switch string(bytes.TrimSpace(raw)) {
-	case "true":
-		return true, true
-	case "false":
-		return false, true
+// asNumber reads any JSON number.
+func asNumber(v any) (float64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
 	}
-	return false, false
+	f, err := n.Float64()
+	return f, err == nil
 }
 
-// asArray decodes a JSON array into its raw elements.
-func asArray(raw json.RawMessage) ([]json.RawMessage, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '[' {
-		return nil, false
-	}
-	var items []json.RawMessage
-	return items, json.Unmarshal(raw, &items) == nil
+func asBool(v any) (bool, bool) {
+	b, ok := v.(bool)
+	return b, ok
+}
+
+// asArray reads a JSON array.
+func asArray(v any) ([]any, bool) {
+	items, ok := v.([]any)
+	return items, ok
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net"
 	"net/http"
@@ -47,8 +48,16 @@ type httpUpstream struct {
 	client *http.Client
 	base   string
 	scrub  *scrubber
-	auth   func(h http.Header) // sets the style's credential headers
+	auth   http.Header // the style's credential headers, made once
 }
+
+// The headers every call sends, made once: a request shares their value
+// slices (nothing appends to a request's header values).
+var (
+	jsonContent  = []string{"application/json"}
+	acceptJSON   = []string{"application/json"}
+	acceptEvents = []string{"text/event-stream"}
+)
 
 // post sends body as JSON to path and returns the response of a 2xx answer,
 // its body wrapped to report activity to the stream idle watchdog. Any other
@@ -63,16 +72,16 @@ func (u *httpUpstream) post(ctx context.Context, path string, body any, stream b
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/json")
+	req.Header["Content-Type"] = jsonContent
 	if stream {
-		req.Header.Set("Accept", "text/event-stream")
+		req.Header["Accept"] = acceptEvents
 	} else {
-		req.Header.Set("Accept", "application/json")
+		req.Header["Accept"] = acceptJSON
 	}
 	for k, v := range extra {
 		req.Header[k] = v
 	}
-	u.auth(req.Header)
+	maps.Copy(req.Header, u.auth)
 	resp, err := u.client.Do(req)
 	if err != nil {
 		// No answer at all: refused, reset, DNS, TLS or connect timeout. (A

@@ -18,28 +18,20 @@ type messagesAdapter struct {
 
 func newMessagesAdapter(client *http.Client, cfg Config, sc *scrubber) *messagesAdapter {
 	return &messagesAdapter{http: httpUpstream{client: client, base: cfg.URL, scrub: sc,
-		auth: func(h http.Header) {
-			h.Set("x-api-key", cfg.Key)
-			h.Set("anthropic-version", anthropicVersion)
-		}}}
+		auth: http.Header{"X-Api-Key": {cfg.Key}, "Anthropic-Version": {anthropicVersion}}}}
 }
 
 type messagesRequest struct {
 	Model         string            `json:"model"`
 	MaxTokens     int               `json:"max_tokens"`
 	System        string            `json:"system,omitempty"`
-	Messages      []messagesMessage `json:"messages"`
+	Messages      []ChatMessage     `json:"messages"`
 	Temperature   *float64          `json:"temperature,omitempty"`
 	TopP          *float64          `json:"top_p,omitempty"`
 	TopK          *int              `json:"top_k,omitempty"`
 	StopSequences []string          `json:"stop_sequences,omitempty"`
 	Stream        bool              `json:"stream,omitempty"`
 	Metadata      *messagesMetadata `json:"metadata,omitempty"`
-}
-
-type messagesMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
 }
 
 type messagesMetadata struct {
@@ -49,14 +41,18 @@ type messagesMetadata struct {
 func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
 	b := messagesRequest{Model: req.Model, MaxTokens: req.MaxTokens, System: req.System,
 		Temperature: req.Temperature, TopP: req.TopP, TopK: req.TopK,
-		StopSequences: req.StopSequences, Stream: stream}
-	for _, m := range req.Messages {
-		b.Messages = append(b.Messages, messagesMessage(m))
-	}
+		StopSequences: req.StopSequences, Stream: stream, Messages: req.Messages}
 	if req.Metadata.UserID != "" {
 		b.Metadata = &messagesMetadata{UserID: req.Metadata.UserID}
 	}
 	return b
+}
+
+// messageWire is an answer as the upstream sends it, its usage read in
+// the same decode (Usage's own UnmarshalJSON, for events, decodes again).
+type messageWire struct {
+	Message
+	Usage usageWire `json:"usage"` // shadows Message.Usage
 }
 
 func (a *messagesAdapter) Complete(ctx context.Context, req *Request) (*Message, error) {
@@ -64,10 +60,12 @@ func (a *messagesAdapter) Complete(ctx context.Context, req *Request) (*Message,
 	if err != nil {
 		return nil, err
 	}
-	var msg Message
-	if err := readJSON(resp, &msg); err != nil {
+	var w messageWire
+	if err := readJSON(resp, &w); err != nil {
 		return nil, err
 	}
+	msg := w.Message
+	msg.Usage = lenientUsage(w.Usage.InputTokens, w.Usage.OutputTokens)
 	if msg.Type != "message" {
 		return nil, errInvalidResponse(fmt.Errorf("answer of type %q", msg.Type))
 	}
@@ -158,9 +156,9 @@ func (a *messagesAdapter) CountTokens(ctx context.Context, req *Request) (int, e
 }
 
 type countTokensRequest struct {
-	Model    string            `json:"model"`
-	System   string            `json:"system,omitempty"`
-	Messages []messagesMessage `json:"messages"`
+	Model    string        `json:"model"`
+	System   string        `json:"system,omitempty"`
+	Messages []ChatMessage `json:"messages"`
 }
 
 // errUnsupportedBlock refuses an answer this text-only gateway cannot relay

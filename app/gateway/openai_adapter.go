@@ -17,17 +17,16 @@ type openAIAdapter struct {
 }
 
 func newOpenAIAdapter(client *http.Client, cfg Config, sc *scrubber) *openAIAdapter {
-	return &openAIAdapter{http: httpUpstream{client: client, base: cfg.URL, scrub: sc,
-		auth: func(h http.Header) {
-			if cfg.Key != "" { // local servers often need none
-				h.Set("Authorization", "Bearer "+cfg.Key)
-			}
-		}}}
+	auth := http.Header{}
+	if cfg.Key != "" { // local servers often need none
+		auth.Set("Authorization", "Bearer "+cfg.Key)
+	}
+	return &openAIAdapter{http: httpUpstream{client: client, base: cfg.URL, scrub: sc, auth: auth}}
 }
 
 type openAIRequest struct {
-	Model    string          `json:"model"`
-	Messages []openAIMessage `json:"messages"`
+	Model    string        `json:"model"`
+	Messages []ChatMessage `json:"messages"`
 	// max_tokens rather than OpenAI's newer max_completion_tokens: every
 	// compatible server understands it.
 	MaxTokens     int                  `json:"max_tokens"`
@@ -37,11 +36,6 @@ type openAIRequest struct {
 	Stream        bool                 `json:"stream,omitempty"`
 	StreamOptions *openAIStreamOptions `json:"stream_options,omitempty"`
 	User          string               `json:"user,omitempty"`
-}
-
-type openAIMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
 }
 
 type openAIStreamOptions struct {
@@ -54,11 +48,9 @@ func (a *openAIAdapter) body(req *Request, stream bool) openAIRequest {
 	b := openAIRequest{Model: req.Model, MaxTokens: req.MaxTokens, Temperature: req.Temperature,
 		TopP: req.TopP, Stop: req.StopSequences, User: req.Metadata.UserID}
 	if req.System != "" {
-		b.Messages = append(b.Messages, openAIMessage{Role: "system", Content: req.System})
+		b.Messages = append(b.Messages, ChatMessage{Role: "system", Content: req.System})
 	}
-	for _, m := range req.Messages {
-		b.Messages = append(b.Messages, openAIMessage(m))
-	}
+	b.Messages = append(b.Messages, req.Messages...)
 	if stream {
 		// Without include_usage a stream reports no token counts, and quota
 		// depends on them.
@@ -88,7 +80,7 @@ type openAIResponse struct {
 		FinishReason string `json:"finish_reason"`
 		// StopReason is vLLM's extension naming the stop string that ended
 		// the answer; OpenAI itself does not say which one did.
-		StopReason json.RawMessage `json:"stop_reason"`
+		StopReason any `json:"stop_reason"`
 	} `json:"choices"`
 	Usage *openAIUsage `json:"usage"`
 }
@@ -122,8 +114,8 @@ type openAIChunk struct {
 		Delta struct {
 			Content string `json:"content"`
 		} `json:"delta"`
-		FinishReason *string         `json:"finish_reason"`
-		StopReason   json.RawMessage `json:"stop_reason"`
+		FinishReason *string `json:"finish_reason"`
+		StopReason   any     `json:"stop_reason"`
 	} `json:"choices"`
 	Usage *openAIUsage `json:"usage"`
 	Error *ErrorBody   `json:"error"`
@@ -143,7 +135,7 @@ func (a *openAIAdapter) Stream(ctx context.Context, req *Request, emit func(Even
 	var (
 		started bool
 		finish  string
-		matched json.RawMessage
+		matched any
 		usage   Usage
 	)
 	for {
@@ -212,7 +204,7 @@ func (a *openAIAdapter) Stream(ctx context.Context, req *Request, emit func(Even
 // openAIStop maps finish_reason to the Messages API's stop_reason. "stop"
 // means a stop sequence only when the server says which one (vLLM does);
 // OpenAI does not, and such an answer reads as end_turn.
-func openAIStop(finish string, matched json.RawMessage, req *Request) (string, *string) {
+func openAIStop(finish string, matched any, req *Request) (string, *string) {
 	switch finish {
 	case "length":
 		return StopMaxTokens, nil

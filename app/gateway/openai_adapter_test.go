@@ -70,7 +70,11 @@ func TestOpenAIStopReasons(t *testing.T) {
 		{"", ``, StopEndTurn, ""},
 	}
 	for _, tt := range tests {
-		got, seq := openAIStop(tt.finish, json.RawMessage(tt.matched), req)
+		var matched any // the field as the response decodes it
+		if tt.matched != "" {
+			_ = json.Unmarshal([]byte(tt.matched), &matched)
+		}
+		got, seq := openAIStop(tt.finish, matched, req)
 		var gotSeq string
 		if seq != nil {
 			gotSeq = *seq

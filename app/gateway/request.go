@@ -1,7 +1,8 @@
 package gateway
 
 import (
-	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -42,10 +43,11 @@ type Request struct {
 }
 
 // ChatMessage is one turn of the conversation. Content is text: the Messages
-// endpoint's text blocks are joined with a blank line.
+// endpoint's text blocks are joined with a blank line. Both upstream styles
+// take it as it is, so it carries their JSON names.
 type ChatMessage struct {
-	Role    string // "user" or "assistant"
-	Content string
+	Role    string `json:"role"` // "user" or "assistant"
+	Content string `json:"content"`
 }
 
 // Metadata is what a client may attach for the upstream's abuse monitoring.
@@ -70,13 +72,7 @@ type Defaults struct {
 // Only messages is required; model and max_tokens default from d. Every
 // problem is an *Error with status 400 and code invalid_request whose message
 // names the field.
-func ParseChatRequest(body []byte, d Defaults) (*Request, error) {
-	req, err := parseChat(body, d)
-	if err != nil {
-		return nil, err
-	}
-	return req, nil
-}
+func ParseChatRequest(body []byte, d Defaults) (*Request, error) { return parsed(parseChat(body, d)) }
 
 // ParseMessagesRequest validates a body of POST /gateway/v1/messages, an
 // Anthropic Messages API request as the official SDKs send it. As in that
@@ -86,7 +82,12 @@ func ParseChatRequest(body []byte, d Defaults) (*Request, error) {
 // with a message saying so (cache_control on a text block is accepted and
 // ignored).
 func ParseMessagesRequest(body []byte, d Defaults) (*Request, error) {
-	req, err := parseMessages(body, d)
+	return parsed(parseMessages(body, d))
+}
+
+// parsed hands a parser's answer out as an error interface that is nil
+// when the *Error is (a nil *Error in an error is not a nil error).
+func parsed(req *Request, err *Error) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -98,26 +99,19 @@ func ParseMessagesRequest(body []byte, d Defaults) (*Request, error) {
 var unsupported = []string{"tools", "tool_choice", "thinking", "mcp_servers", "container", "service_tier"}
 
 func parseChat(body []byte, d Defaults) (*Request, *Error) {
-	top, err := decodeBody(body)
+	top, err := decodeTop(body, nil, "messages", "model", "max_tokens", "system", "temperature", "stop_sequences", "stream", "metadata")
 	if err != nil {
 		return nil, err
 	}
-	if err := top.only("messages", "model", "max_tokens", "system", "temperature", "stop_sequences", "stream", "metadata"); err != nil {
+	req := &Request{MaxTokens: d.MaxTokens}
+	if req.Messages, err = parseMessageList(top, false, chatRoles, "role", "content"); err != nil {
 		return nil, err
 	}
-	req := &Request{Model: d.Model, MaxTokens: d.MaxTokens}
-	if req.Messages, err = parseMessageList(top, false); err != nil {
+	if req.Model, err = parseModelField(top, d.Model); err != nil {
 		return nil, err
-	}
-	if raw, ok := top.get("model"); ok {
-		if req.Model, err = parseModel(raw); err != nil {
-			return nil, err
-		}
-	} else if req.Model == "" {
-		return nil, invalid("model is required")
 	}
 	if raw, ok := top.get("max_tokens"); ok {
-		if req.MaxTokens, err = parseMaxTokens(raw, d.MaxTokensCap); err != nil {
+		if req.MaxTokens, err = parseMaxTokens("max_tokens", raw, d.MaxTokensCap); err != nil {
 			return nil, err
 		}
 	}
@@ -135,33 +129,22 @@ func parseChat(body []byte, d Defaults) (*Request, *Error) {
 }
 
 func parseMessages(body []byte, d Defaults) (*Request, *Error) {
-	top, err := decodeBody(body)
+	top, err := decodeTop(body, unsupported, "messages", "model", "max_tokens", "system", "temperature", "top_p", "top_k", "stop_sequences", "stream", "metadata")
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range unsupported {
-		if _, ok := top.fields[k]; ok {
-			return nil, invalid("%q is not supported: this gateway accepts text-only requests", k)
-		}
-	}
-	if err := top.only("messages", "model", "max_tokens", "system", "temperature", "top_p", "top_k", "stop_sequences", "stream", "metadata"); err != nil {
-		return nil, err
-	}
 	req := &Request{}
-	if req.Messages, err = parseMessageList(top, true); err != nil {
+	if req.Messages, err = parseMessageList(top, true, chatRoles, "role", "content"); err != nil {
 		return nil, err
 	}
-	raw, ok := top.get("model")
+	if req.Model, err = parseModelField(top, ""); err != nil {
+		return nil, err
+	}
+	raw, ok := top.get("max_tokens")
 	if !ok {
-		return nil, invalid("model is required")
-	}
-	if req.Model, err = parseModel(raw); err != nil {
-		return nil, err
-	}
-	if raw, ok = top.get("max_tokens"); !ok {
 		return nil, invalid("max_tokens is required")
 	}
-	if req.MaxTokens, err = parseMaxTokens(raw, d.MaxTokensCap); err != nil {
+	if req.MaxTokens, err = parseMaxTokens("max_tokens", raw, d.MaxTokensCap); err != nil {
 		return nil, err
 	}
 	if raw, ok := top.get("system"); ok {
@@ -169,12 +152,8 @@ func parseMessages(body []byte, d Defaults) (*Request, *Error) {
 			return nil, err
 		}
 	}
-	if raw, ok := top.get("top_p"); ok {
-		f, ok := asNumber(raw)
-		if !ok || f < 0 || f > 1 {
-			return nil, invalid("top_p must be a number between 0 and 1")
-		}
-		req.TopP = &f
+	if req.TopP, err = parseUnit(top, "top_p"); err != nil {
+		return nil, err
 	}
 	if raw, ok := top.get("top_k"); ok {
 		n, ok := asInt(raw)
@@ -189,20 +168,33 @@ func parseMessages(body []byte, d Defaults) (*Request, *Error) {
 	return req, nil
 }
 
-func decodeBody(body []byte) (object, *Error) {
-	if !json.Valid(body) {
+// decodeTop reads the body's top-level object, refusing the fields of
+// refused with a message that says this beta does not support them, and
+// any field not in known as unknown.
+func decodeTop(body []byte, refused []string, known ...string) (object, *Error) {
+	v, ok := decodeJSON(body)
+	if !ok {
 		return object{}, invalid("request body is not valid JSON")
 	}
-	top, ok := decodeObject(body, "")
+	top, ok := decodeObject(v, "")
 	if !ok {
 		return object{}, invalid("request body must be a JSON object")
 	}
-	return top, nil
+	for _, k := range refused {
+		if _, ok := top.fields[k]; ok {
+			return object{}, invalid("%q is not supported: this gateway accepts text-only requests", k)
+		}
+	}
+	return top, top.only(known...)
 }
 
-// parseMessageList reads the required messages array. blocks allows the
-// Messages API's array-of-content-blocks form.
-func parseMessageList(top object, blocks bool) ([]ChatMessage, *Error) {
+// chatRoles are the roles of our endpoint's and the Messages API's turns.
+var chatRoles = []string{"user", "assistant"}
+
+// parseMessageList reads the required messages array: each message has
+// one of roles and only the given fields. blocks allows the
+// array-of-content-blocks form.
+func parseMessageList(top object, blocks bool, roles []string, fields ...string) ([]ChatMessage, *Error) {
 	raw, ok := top.get("messages")
 	if !ok {
 		return nil, invalid("messages is required")
@@ -221,12 +213,12 @@ func parseMessageList(top object, blocks bool) ([]ChatMessage, *Error) {
 		if !ok {
 			return nil, invalid("%s must be an object", path)
 		}
-		if err := m.only("role", "content"); err != nil {
+		if err := m.only(fields...); err != nil {
 			return nil, err
 		}
 		role, _ := asString(m.fields["role"])
-		if role != "user" && role != "assistant" {
-			return nil, invalid("%s must be \"user\" or \"assistant\"", m.name("role"))
+		if !slices.Contains(roles, role) {
+			return nil, invalid("%s must be %s", m.name("role"), oneOf(roles))
 		}
 		content, present := m.get("content")
 		if !present {
@@ -241,9 +233,22 @@ func parseMessageList(top object, blocks bool) ([]ChatMessage, *Error) {
 	return msgs, nil
 }
 
+// oneOf lists choices as a message says them: "a", "b" or "c".
+func oneOf(choices []string) string {
+	quoted := make([]string, len(choices))
+	for i, c := range choices {
+		quoted[i] = strconv.Quote(c)
+	}
+	last := len(quoted) - 1
+	if last == 0 {
+		return quoted[0]
+	}
+	return strings.Join(quoted[:last], ", ") + " or " + quoted[last]
+}
+
 // parseContent reads a message's content: a non-blank string or, when blocks
 // is set (Messages endpoint), a non-empty array of text blocks.
-func parseContent(raw json.RawMessage, path string, blocks bool) (string, *Error) {
+func parseContent(raw any, path string, blocks bool) (string, *Error) {
 	if s, ok := asString(raw); ok && strings.TrimSpace(s) != "" {
 		return s, nil
 	}
@@ -259,7 +264,7 @@ func parseContent(raw json.RawMessage, path string, blocks bool) (string, *Error
 
 // parseSystem reads the Messages endpoint's system prompt: a string or an
 // array of text blocks, where empty means none (as the real API accepts).
-func parseSystem(raw json.RawMessage) (string, *Error) {
+func parseSystem(raw any) (string, *Error) {
 	if s, ok := asString(raw); ok {
 		return s, nil
 	}
@@ -273,7 +278,7 @@ func parseSystem(raw json.RawMessage) (string, *Error) {
 // parseTextBlocks reads content blocks, refusing any that is not text, and
 // joins their texts with a blank line: the core carries text, and the
 // upstream styles agree on what that means.
-func parseTextBlocks(items []json.RawMessage, path string) (string, *Error) {
+func parseTextBlocks(items []any, path string) (string, *Error) {
 	texts := make([]string, len(items))
 	for i, item := range items {
 		bpath := index(path, i)
@@ -300,7 +305,20 @@ func parseTextBlocks(items []json.RawMessage, path string) (string, *Error) {
 	return strings.Join(texts, "\n\n"), nil
 }
 
-func parseModel(raw json.RawMessage) (string, *Error) {
+// parseModelField reads model, which def stands for when absent (required
+// when def is "").
+func parseModelField(top object, def string) (string, *Error) {
+	raw, ok := top.get("model")
+	switch {
+	case ok:
+		return parseModel(raw)
+	case def == "":
+		return "", invalid("model is required")
+	}
+	return def, nil
+}
+
+func parseModel(raw any) (string, *Error) {
 	s, ok := asString(raw)
 	if !ok || s == "" || utf8.RuneCountInString(s) > maxModelLen || strings.TrimSpace(s) != s {
 		return "", invalid("model must be a non-empty string of at most %d characters without surrounding spaces", maxModelLen)
@@ -319,7 +337,7 @@ func hasControl(s string) bool {
 }
 
 // parseUserID reads an end-user identifier (metadata.user_id, user).
-func parseUserID(name string, raw json.RawMessage) (string, *Error) {
+func parseUserID(name string, raw any) (string, *Error) {
 	s, ok := asString(raw)
 	if !ok || utf8.RuneCountInString(s) > maxUserIDLen {
 		return "", invalid("%s must be a string of at most %d characters", name, maxUserIDLen)
@@ -330,19 +348,49 @@ func parseUserID(name string, raw json.RawMessage) (string, *Error) {
 	return s, nil
 }
 
-func parseTemperature(top object, req *Request) *Error {
-	if raw, ok := top.get("temperature"); ok {
-		f, ok := asNumber(raw)
-		if !ok || f < 0 || f > 1 {
-			return invalid("temperature must be a number between 0 and 1")
-		}
-		req.Temperature = &f
+// parseUnit reads an optional number between 0 and 1 (temperature, top_p).
+func parseUnit(top object, name string) (*float64, *Error) {
+	raw, ok := top.get(name)
+	if !ok {
+		return nil, nil
 	}
+	f, ok := asNumber(raw)
+	if !ok || f < 0 || f > 1 {
+		return nil, invalid("%s must be a number between 0 and 1", name)
+	}
+	return &f, nil
+}
+
+// parseBool reads an optional boolean field of o into dst.
+func parseBool(o object, name string, dst *bool) *Error {
+	raw, ok := o.get(name)
+	if !ok {
+		return nil
+	}
+	b, ok := asBool(raw)
+	if !ok {
+		return invalid("%s must be a boolean", o.name(name))
+	}
+	*dst = b
 	return nil
 }
 
+// parseChild reads an optional object field of o that may hold only the
+// given fields; present is false when it is absent.
+func parseChild(o object, name string, fields ...string) (child object, present bool, err *Error) {
+	raw, ok := o.get(name)
+	if !ok {
+		return object{}, false, nil
+	}
+	child, ok = decodeObject(raw, o.name(name))
+	if !ok {
+		return object{}, false, invalid("%s must be an object", o.name(name))
+	}
+	return child, true, child.only(fields...)
+}
+
 // parseStops reads an array of stop sequences.
-func parseStops(name string, raw json.RawMessage) ([]string, *Error) {
+func parseStops(name string, raw any) ([]string, *Error) {
 	items, ok := asArray(raw)
 	if !ok {
 		return nil, invalid("%s must be an array of strings", name)
@@ -361,45 +409,36 @@ func parseStops(name string, raw json.RawMessage) ([]string, *Error) {
 	return stops, nil
 }
 
-func parseMaxTokens(raw json.RawMessage, maxTokensCap int) (int, *Error) {
+// parseMaxTokens reads max_tokens (or OpenAI's max_completion_tokens).
+func parseMaxTokens(name string, raw any, maxTokensCap int) (int, *Error) {
 	n, ok := asInt(raw)
 	if !ok || n < 1 || n > maxTokensCap {
-		return 0, invalid("max_tokens must be an integer between 1 and %d", maxTokensCap)
+		return 0, invalid("%s must be an integer between 1 and %d", name, maxTokensCap)
 	}
 	return n, nil
 }
 
 // parseOptions reads the fields both endpoints share beyond the prompt.
 func parseOptions(top object, req *Request) *Error {
-	if err := parseTemperature(top, req); err != nil {
+	var err *Error
+	if req.Temperature, err = parseUnit(top, "temperature"); err != nil {
 		return err
 	}
 	if raw, ok := top.get("stop_sequences"); ok {
-		var err *Error
 		if req.StopSequences, err = parseStops("stop_sequences", raw); err != nil {
 			return err
 		}
 	}
-	if raw, ok := top.get("stream"); ok {
-		b, ok := asBool(raw)
-		if !ok {
-			return invalid("stream must be a boolean")
-		}
-		req.Stream = b
+	if err := parseBool(top, "stream", &req.Stream); err != nil {
+		return err
 	}
-	if raw, ok := top.get("metadata"); ok {
-		md, ok := decodeObject(raw, "metadata")
-		if !ok {
-			return invalid("metadata must be an object")
-		}
-		if err := md.only("user_id"); err != nil {
+	md, ok, err := parseChild(top, "metadata", "user_id")
+	if err != nil || !ok {
+		return err
+	}
+	if raw, ok := md.get("user_id"); ok {
+		if req.Metadata.UserID, err = parseUserID("metadata.user_id", raw); err != nil {
 			return err
-		}
-		if raw, ok := md.get("user_id"); ok {
-			var err *Error
-			if req.Metadata.UserID, err = parseUserID("metadata.user_id", raw); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
@@ -409,22 +448,19 @@ func parseOptions(top object, req *Request) *Error {
 // /gateway/v1/messages/count_tokens: a Messages request without
 // max_tokens (model, messages, system).
 func ParseCountTokensRequest(body []byte, d Defaults) (*Request, error) {
-	top, err := decodeBody(body)
+	return parsed(parseCountTokens(body))
+}
+
+func parseCountTokens(body []byte) (*Request, *Error) {
+	top, err := decodeTop(body, nil, "messages", "model", "system")
 	if err != nil {
 		return nil, err
 	}
-	if err := top.only("messages", "model", "system"); err != nil {
-		return nil, err
-	}
 	req := &Request{MaxTokens: 1}
-	if req.Messages, err = parseMessageList(top, true); err != nil {
+	if req.Messages, err = parseMessageList(top, true, chatRoles, "role", "content"); err != nil {
 		return nil, err
 	}
-	raw, ok := top.get("model")
-	if !ok {
-		return nil, invalid("model is required")
-	}
-	if req.Model, err = parseModel(raw); err != nil {
+	if req.Model, err = parseModelField(top, ""); err != nil {
 		return nil, err
 	}
 	if raw, ok := top.get("system"); ok {

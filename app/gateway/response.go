@@ -47,10 +47,15 @@ func (m *Message) Text() string {
 	return b.String()
 }
 
-// MarshalJSON writes the exact wire shape, fields in Anthropic's order: type
-// and role are fixed, an empty content is [] (never null) and an unset
-// stop_reason is null, as in a streamed message_start.
-func (m Message) MarshalJSON() ([]byte, error) {
+// MarshalJSON writes the exact wire shape (see JSON).
+func (m Message) MarshalJSON() ([]byte, error) { return m.JSON() }
+
+// JSON is the message in the exact wire shape, fields in Anthropic's order:
+// type and role are fixed, an empty content is [] (never null) and an
+// unset stop_reason is null, as in a streamed message_start. A handler
+// writes these bytes as they are: an encoder given the Message would read
+// them again to check and compact them.
+func (m Message) JSON() ([]byte, error) {
 	w := struct {
 		ID           string         `json:"id"`
 		Type         string         `json:"type"`

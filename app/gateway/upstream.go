@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -65,36 +66,18 @@ type Config struct {
 
 func (c Config) withDefaults() Config {
 	c.URL = strings.TrimRight(strings.TrimSpace(c.URL), "/")
-	if c.Style == "" {
-		c.Style = StyleMessages
-	}
+	c.Style = cmp.Or(c.Style, StyleMessages)
 	if c.Model == "" && c.URL == "" {
 		c.Model = DemoModel
 	}
-	if c.MaxTokens == 0 {
-		c.MaxTokens = 1024
-	}
-	if c.MaxTokensCap == 0 {
-		c.MaxTokensCap = max(8192, c.MaxTokens)
-	}
-	if c.ConnectTimeout == 0 {
-		c.ConnectTimeout = 5 * time.Second
-	}
-	if c.Timeout == 0 {
-		c.Timeout = 120 * time.Second
-	}
-	if c.StreamIdleTimeout == 0 {
-		c.StreamIdleTimeout = 60 * time.Second
-	}
-	if c.FirstByteTimeout == 0 {
-		c.FirstByteTimeout = 60 * time.Second
-	}
-	if c.StreamMaxDuration == 0 {
-		c.StreamMaxDuration = 10 * time.Minute
-	}
-	if c.DrainTimeout == 0 {
-		c.DrainTimeout = 10 * time.Second
-	}
+	c.MaxTokens = cmp.Or(c.MaxTokens, 1024)
+	c.MaxTokensCap = cmp.Or(c.MaxTokensCap, max(8192, c.MaxTokens))
+	c.ConnectTimeout = cmp.Or(c.ConnectTimeout, 5*time.Second)
+	c.Timeout = cmp.Or(c.Timeout, 120*time.Second)
+	c.StreamIdleTimeout = cmp.Or(c.StreamIdleTimeout, 60*time.Second)
+	c.FirstByteTimeout = cmp.Or(c.FirstByteTimeout, 60*time.Second)
+	c.StreamMaxDuration = cmp.Or(c.StreamMaxDuration, 10*time.Minute)
+	c.DrainTimeout = cmp.Or(c.DrainTimeout, 10*time.Second)
 	return c
 }
 

@@ -45,15 +45,18 @@ type Usage struct {
 // huge one is kept in range here and flagged, never refused, since the
 // answer itself may be fine.
 func (u *Usage) UnmarshalJSON(b []byte) error {
-	var w struct {
-		InputTokens  *float64 `json:"input_tokens"`
-		OutputTokens *float64 `json:"output_tokens"`
-	}
+	var w usageWire
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
 	*u = lenientUsage(w.InputTokens, w.OutputTokens)
 	return nil
+}
+
+// usageWire is usage as an upstream sends it, any number.
+type usageWire struct {
+	InputTokens  *float64 `json:"input_tokens"`
+	OutputTokens *float64 `json:"output_tokens"`
 }
 
 // lenientUsage makes a Usage of counts as an upstream sent them (nil when

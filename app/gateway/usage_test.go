@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -56,4 +57,48 @@ func TestScrub(t *testing.T) {
 	if got := newScrubber("").scrub("anything"); got != "anything" {
 		t.Errorf("no key: %q", got)
 	}
+}
+
+// scrubByStrings is the scrubber written with the key's 8-character
+// substrings as strings: the integer windows must agree with it.
+func scrubByStrings(key, text string) string {
+	grams := map[string]bool{}
+	for i := 0; i+MinScrubRun <= len(key); i++ {
+		grams[key[i:i+MinScrubRun]] = true
+	}
+	var b strings.Builder
+	done := 0
+	for i := 0; i+MinScrubRun <= len(text); i++ {
+		if !grams[text[i:i+MinScrubRun]] {
+			continue
+		}
+		end := i + MinScrubRun
+		for end < len(text) && grams[text[end-MinScrubRun+1:end+1]] {
+			end++
+		}
+		if i > done {
+			b.WriteString(text[done:i])
+		}
+		if i >= done {
+			b.WriteString("[redacted]")
+		}
+		done, i = end, end-1
+	}
+	if done == 0 {
+		return text
+	}
+	b.WriteString(text[done:])
+	return b.String()
+}
+
+func FuzzScrub(f *testing.F) {
+	const key = "sk-ant-api03-ABCDEFGHIJKLMNOP"
+	f.Add("full sk-ant-api03-ABCDEFGHIJKLMNOP key and ABCDEFGH, ABCDEFG, sk-ant-apiFGHIJKLMN")
+	f.Add("")
+	sc := newScrubber(key)
+	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := sc.scrub(text), scrubByStrings(key, text); got != want {
+			t.Errorf("scrub(%q) = %q, want %q", text, got, want)
+		}
+	})
 }

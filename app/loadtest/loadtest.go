@@ -120,6 +120,37 @@ func Sequential(ctx context.Context, n int, do Request) Result {
 	return summarise(lat, errs, time.Since(start))
 }
 
+// Interleaved is Sequential for several targets at once: n rounds of one
+// request to each, in turn, each target on its own connection, so that
+// every target sees the same machine state and a drift in it (a
+// collection, another process) weighs on all alike.
+func Interleaved(ctx context.Context, n int, dos ...Request) []Result {
+	clients := make([]*http.Client, len(dos))
+	lat := make([][]time.Duration, len(dos))
+	errs := make([]int, len(dos))
+	for k := range dos {
+		clients[k] = Client(1)
+		defer clients[k].CloseIdleConnections()
+		lat[k] = make([]time.Duration, 0, n)
+	}
+	start := time.Now()
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		for k, do := range dos {
+			t0 := time.Now()
+			if do(ctx, clients[k]) != nil {
+				errs[k]++
+			}
+			lat[k] = append(lat[k], time.Since(t0))
+		}
+	}
+	elapsed := time.Since(start)
+	out := make([]Result, len(dos))
+	for k := range dos {
+		out[k] = summarise(lat[k], errs[k], elapsed)
+	}
+	return out
+}
+
 // Open sends requests at a fixed rate for d, each on its own goroutine,
 // so a slow response does not slow the schedule (no coordinated
 // omission): the latency a client sees at that load.

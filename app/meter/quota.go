@@ -27,10 +27,11 @@ import (
 // exceed the quota, so any number of parallel calls overspend by at most
 // one call's reservation: the one whose real usage outgrew its estimate.
 type Quota struct {
-	db    *models.DB
-	redis redis.UniversalClient // nil: the database holds the reservations
-	log   *slog.Logger
-	rec   *Recorder // writes lease releases, after the usage queued before them
+	db     *models.DB
+	redis  redis.UniversalClient // nil: the database holds the reservations
+	prefix string                // REDIS_PREFIX, before every key
+	log    *slog.Logger
+	rec    *Recorder // writes lease releases, after the usage queued before them
 
 	mu     sync.Mutex
 	leases map[string]*lease // the current lease per organization and month
@@ -61,9 +62,10 @@ type Hold struct {
 	lease  *lease // a database hold: part of this lease; else a Redis hold
 }
 
-// NewQuota reserves in Redis when rc is not nil, else in the database.
-func NewQuota(db *models.DB, rc redis.UniversalClient, log *slog.Logger, rec *Recorder) *Quota {
-	return &Quota{db: db, redis: rc, log: log, rec: rec, leases: map[string]*lease{}}
+// NewQuota reserves in Redis when rc is not nil (its keys after prefix),
+// else in the database.
+func NewQuota(db *models.DB, rc redis.UniversalClient, prefix string, log *slog.Logger, rec *Recorder) *Quota {
+	return &Quota{db: db, redis: rc, prefix: prefix, log: log, rec: rec, leases: map[string]*lease{}}
 }
 
 // reserve holds n tokens for orgID this month, within monthly; used is the
@@ -117,19 +119,22 @@ func (q *Quota) reserveDB(ctx context.Context, h Hold, monthly, used int64, now 
 	}
 	credit := mh.Tokens - h.Tokens // read below: once published, l.credit is the lock's
 	l := &lease{id: mh.ID, credit: credit, left: left, inUse: 1}
+	var release *models.UsageRecord
 	q.mu.Lock()
 	if old := q.leases[key]; old != nil {
-		q.retire(old)
+		release = q.retire(old)
 	}
 	q.leases[key] = l
 	q.mu.Unlock()
+	q.giveBack(release)
 	time.AfterFunc(LeaseWindow, func() {
 		q.mu.Lock()
-		defer q.mu.Unlock()
 		if q.leases[key] == l {
 			delete(q.leases, key)
 		}
-		q.retire(l)
+		release := q.retire(l)
+		q.mu.Unlock()
+		q.giveBack(release)
 	})
 	h.ID, h.lease = l.id, l
 	return h, left + credit, nil
@@ -137,24 +142,41 @@ func (q *Quota) reserveDB(ctx context.Context, h Hold, monthly, used int64, now 
 
 // forget retires an organization's leases (its entitlement is gone).
 func (q *Quota) forget(orgID string) {
+	var releases []*models.UsageRecord
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	for key, l := range q.leases {
 		if strings.HasPrefix(key, orgID+"/") {
 			delete(q.leases, key)
-			q.retire(l)
+			releases = append(releases, q.retire(l))
 		}
 	}
+	q.mu.Unlock()
+	q.giveBack(releases...)
 }
 
-// retire stops new calls on a lease and gives its credit back once no
-// call holds part of it. Called with q.mu held.
-func (q *Quota) retire(l *lease) {
+// retire stops new calls on a lease and, once no call holds part of it,
+// returns the record that gives its credit back (nil while calls hold
+// some, or when there is none). Called with q.mu held; the caller queues
+// the record with giveBack after unlocking, since the recorder writes it
+// itself when its queue is full, and a database write must not hold every
+// organization's reservations up.
+func (q *Quota) retire(l *lease) *models.UsageRecord {
 	l.retired = true
-	if l.inUse == 0 && l.credit != 0 {
-		credit := l.credit
-		l.credit = 0
-		if err := q.rec.add(models.UsageRecord{HoldID: l.id, HoldTokens: max(credit, 0)}); err != nil {
+	if l.inUse > 0 || l.credit == 0 {
+		return nil
+	}
+	credit := l.credit
+	l.credit = 0
+	return &models.UsageRecord{HoldID: l.id, HoldTokens: max(credit, 0)}
+}
+
+// giveBack queues the lease releases retire returned.
+func (q *Quota) giveBack(releases ...*models.UsageRecord) {
+	for _, r := range releases {
+		if r == nil {
+			continue
+		}
+		if err := q.rec.add(*r); err != nil {
 			q.log.Warn("giving back a quota lease failed; it expires by itself", "error", err)
 		}
 	}
@@ -164,13 +186,15 @@ func (q *Quota) retire(l *lease) {
 // lease; the call's usage record takes the used part from the lease's
 // reservation.
 func (q *Quota) settled(h Hold, used int64) {
+	var release *models.UsageRecord
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	h.lease.credit += h.Tokens - used
 	h.lease.inUse--
 	if h.lease.retired {
-		q.retire(h.lease)
+		release = q.retire(h.lease)
 	}
+	q.mu.Unlock()
+	q.giveBack(release)
 }
 
 // settle ends a Redis hold, counting the call's real usage; a database
@@ -183,7 +207,7 @@ func (q *Quota) settle(ctx context.Context, h Hold, used int64) {
 		q.settled(h, used)
 		return
 	}
-	keys := redisKeys(h.OrgID, h.Period)
+	keys := q.redisKeys(h.OrgID, h.Period)
 	if err := settleScript.Run(ctx, q.redis, keys, h.ID, used).Err(); err != nil {
 		q.log.Warn("settling a quota hold in Redis failed; it expires by itself", "error", err)
 	}
@@ -193,8 +217,8 @@ func (q *Quota) settle(ctx context.Context, h Hold, used int64) {
 // the database's count, then advanced by every settled call), and the live
 // holds (a sorted set by expiry, with their sizes in a hash). The keys
 // share one hash tag so a cluster keeps them on one node.
-func redisKeys(orgID, period string) []string {
-	tag := "parapet:quota:{" + orgID + ":" + period + "}:"
+func (q *Quota) redisKeys(orgID, period string) []string {
+	tag := q.prefix + "parapet:quota:{" + orgID + ":" + period + "}:"
 	return []string{tag + "used", tag + "holds", tag + "sizes"}
 }
 
@@ -243,7 +267,7 @@ return 1
 `)
 
 func (q *Quota) reserveRedis(ctx context.Context, h Hold, monthly, used int64, ttl time.Duration) (int64, error) {
-	res, err := reserveScript.Run(ctx, q.redis, redisKeys(h.OrgID, h.Period),
+	res, err := reserveScript.Run(ctx, q.redis, q.redisKeys(h.OrgID, h.Period),
 		h.ID, h.Tokens, monthly, used, ttl.Milliseconds(), strconv.Itoa(int(redisTTL.Seconds()))).Int64Slice()
 	if err != nil {
 		return 0, err

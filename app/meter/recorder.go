@@ -17,19 +17,23 @@ import (
 // database answers; Close writes everything still queued (the server
 // calls it after in-flight requests finished). Only a crash of the process
 // can lose the records of the last moments.
+//
+// A record is appended to the queue under a mutex; only the first of a
+// batch wakes the writer, which then lingers for more, so a busy gateway
+// pays no goroutine wake-up per call.
 type Recorder struct {
 	db  *models.DB
 	log *slog.Logger
 
-	queue chan models.UsageRecord
-	done  chan struct{}
-	// pending counts records queued and not yet written, for Flush. (Not
-	// a WaitGroup: Flush may wait while new records arrive.)
-	pendingMu sync.Mutex
-	pendingCh *sync.Cond
-	pending   int
-	mu        sync.RWMutex // held for reading while enqueuing; Close takes it to stop enqueues
-	closed    bool
+	mu      sync.Mutex
+	queue   []models.UsageRecord // waiting for the writer
+	writing int                  // taken by the writer, not yet written
+	idle    *sync.Cond           // broadcast when nothing is queued or being written
+	closed  bool
+
+	kick chan struct{} // the queue was empty and has a record; closed by Close
+	full chan struct{} // the queue holds a batch: stop lingering
+	done chan struct{}
 }
 
 const (
@@ -44,50 +48,69 @@ const (
 
 // NewRecorder starts the writer.
 func NewRecorder(db *models.DB, log *slog.Logger) *Recorder {
-	r := &Recorder{db: db, log: log, queue: make(chan models.UsageRecord, queueSize), done: make(chan struct{})}
-	r.pendingCh = sync.NewCond(&r.pendingMu)
+	r := &Recorder{db: db, log: log, kick: make(chan struct{}, 1), full: make(chan struct{}, 1), done: make(chan struct{})}
+	r.idle = sync.NewCond(&r.mu)
 	go r.run()
 	return r
 }
 
 // add queues a record, or writes it now when the queue is full or closed.
 func (r *Recorder) add(rec models.UsageRecord) error {
-	r.mu.RLock()
-	if !r.closed {
-		r.addPending(1)
-		select {
-		case r.queue <- rec:
-			r.mu.RUnlock()
-			return nil
-		default:
-			r.addPending(-1)
-		}
+	r.mu.Lock()
+	if r.closed || len(r.queue) >= queueSize {
+		r.mu.Unlock()
+		return r.commit([]models.UsageRecord{rec})
 	}
-	r.mu.RUnlock()
-	return r.commit([]models.UsageRecord{rec})
+	r.queue = append(r.queue, rec)
+	switch len(r.queue) { // under the lock: Close closes kick under it
+	case 1:
+		signal(r.kick)
+	case maxBatch:
+		signal(r.full)
+	}
+	r.mu.Unlock()
+	return nil
+}
+
+// signal wakes whoever waits on c, unless a wake-up is pending already.
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
 }
 
 func (r *Recorder) run() {
 	defer close(r.done)
-	batch := make([]models.UsageRecord, 0, maxBatch)
 	timer := time.NewTimer(linger)
-	for rec := range r.queue {
-		batch = append(batch[:0], rec)
-		timer.Reset(linger)
-	fill:
-		for len(batch) < maxBatch {
+	for {
+		_, open := <-r.kick
+		if open {
+			timer.Reset(linger)
 			select {
-			case more, ok := <-r.queue:
-				if !ok {
-					break fill
-				}
-				batch = append(batch, more)
 			case <-timer.C:
-				break fill
+			case <-r.full:
+				timer.Stop()
 			}
 		}
-		r.write(batch)
-		r.addPending(-len(batch))
+		r.mu.Lock()
+		batch := r.queue
+		r.queue, r.writing = nil, len(batch)
+		r.mu.Unlock()
+		for len(batch) > 0 {
+			n := min(len(batch), maxBatch)
+			r.write(batch[:n])
+			batch = batch[n:]
+		}
+		r.mu.Lock()
+		r.writing = 0
+		if len(r.queue) == 0 {
+			r.idle.Broadcast()
+		}
+		r.mu.Unlock()
+		if !open {
+			return // Close: everything queued before it is written
+		}
 	}
 }
 
@@ -132,19 +155,10 @@ func (r *Recorder) commit(batch []models.UsageRecord) error {
 
 // Flush waits until every record queued so far is written.
 func (r *Recorder) Flush() {
-	r.pendingMu.Lock()
-	defer r.pendingMu.Unlock()
-	for r.pending > 0 {
-		r.pendingCh.Wait()
-	}
-}
-
-func (r *Recorder) addPending(n int) {
-	r.pendingMu.Lock()
-	defer r.pendingMu.Unlock()
-	r.pending += n
-	if r.pending == 0 {
-		r.pendingCh.Broadcast()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for len(r.queue) > 0 || r.writing > 0 {
+		r.idle.Wait()
 	}
 }
 
@@ -156,7 +170,7 @@ func (r *Recorder) Close() {
 		return
 	}
 	r.closed = true
-	close(r.queue)
+	close(r.kick)
 	r.mu.Unlock()
 	<-r.done
 }

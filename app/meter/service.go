@@ -27,6 +27,9 @@ type Config struct {
 	// UserRateLimit is a playground user's calls per minute (API keys are
 	// limited by the API guard with the same budget).
 	UserRateLimit int
+	// RedisPrefix goes before every key the quota keeps in Redis
+	// (REDIS_PREFIX), as before the limiter's and the throttle's.
+	RedisPrefix string
 	// HoldTTL is how long a quota reservation lives unless settled: longer
 	// than any call (stream cap + drain), so only a crashed instance's
 	// holds ever expire.
@@ -54,7 +57,7 @@ func NewService(proxy *gateway.Proxy, db *models.DB, rc redis.UniversalClient, l
 		return nil, err
 	}
 	rec := NewRecorder(db, log)
-	return &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, log, rec),
+	return &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, cfg.RedisPrefix, log, rec),
 		allow: &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
 		anon: newSampler(AnonymousRowsPerMinute, time.Minute), started: time.Now().UTC().Truncate(time.Second)}, nil
 }
@@ -122,6 +125,14 @@ func Served(c echo.Context) bool { return c.Get(servedKey) != nil }
 func (s *Service) Serve(c echo.Context, who Caller, d Dialect) error {
 	c.Set(servedKey, true)
 	k := &call{who: who, dialect: d.Name, start: time.Now()}
+	defer func() {
+		// A panic in a dialect or the proxy still gets the call's record
+		// (a 500) and settles its reservation; recoverPanic answers it.
+		if r := recover(); r != nil {
+			s.record(c, k, apierr.Internal(fmt.Errorf("panic: %v", r)))
+			panic(r)
+		}
+	}()
 	err := s.serve(c, k, d)
 	s.record(c, k, err)
 	if k.started {
@@ -130,18 +141,24 @@ func (s *Service) Serve(c echo.Context, who Caller, d Dialect) error {
 	return err
 }
 
+// ReadRequest reads a gateway call's JSON body and validates it with parse
+// (a dialect's parser), filling what it omits from the configuration.
+func (s *Service) ReadRequest(c echo.Context, parse func([]byte, gateway.Defaults) (*gateway.Request, error)) (*gateway.Request, error) {
+	if err := httpx.RequireJSON(c); err != nil {
+		return nil, err
+	}
+	body, err := httpx.ReadBody(c, gateway.MaxBodyBytes)
+	if err != nil {
+		return nil, err
+	}
+	return parse(body, s.Proxy.Defaults())
+}
+
 func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 	if k.who.OrgID == "" {
 		return ErrNoOrganization
 	}
-	if err := httpx.RequireJSON(c); err != nil {
-		return err
-	}
-	body, err := httpx.ReadBody(c, gateway.MaxBodyBytes)
-	if err != nil {
-		return err
-	}
-	req, err := d.Parse(body, s.Proxy.Defaults())
+	req, err := s.ReadRequest(c, d.Parse)
 	if err != nil {
 		return err
 	}
@@ -153,6 +170,12 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 	if k.hold, err = s.admit(ctx, k, c.Response().Header()); err != nil {
 		return err
 	}
+	gone := context.AfterFunc(ctx, metrics.GatewayDraining.Inc) // the client left: the core drains the upstream
+	defer func() {
+		if !gone() {
+			metrics.GatewayDraining.Dec()
+		}
+	}()
 	if !req.Stream {
 		// The server's write timeout is shorter than a long completion.
 		_ = http.NewResponseController(c.Response().Writer).SetWriteDeadline(time.Now().Add(s.Proxy.Timeout() + 10*time.Second))
@@ -172,11 +195,7 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 		h.Set("Server-Timing", serverTiming(called.Sub(k.start), time.Since(called)))
 	}
 	sink := d.Stream(sse, req)
-	gone := context.AfterFunc(ctx, metrics.GatewayDraining.Inc) // the client left: the core drains the upstream
 	msg, report, err := s.Proxy.Stream(ctx, req, sink.Send)
-	if !gone() {
-		metrics.GatewayDraining.Dec()
-	}
 	k.report, k.reply, k.started = &report, msg, sse.Started()
 	if err != nil && k.started && report.ErrorCode != gateway.CodeClientClosed {
 		_ = sink.SendError(apierr.From(err), httpx.RequestID(c)) // best effort: the stream ends either way
@@ -187,7 +206,10 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 // serverTiming is the Server-Timing header: the gateway's own time and the
 // upstream's, in milliseconds.
 func serverTiming(gw, up time.Duration) string {
-	return fmt.Sprintf("gateway;dur=%.1f, upstream;dur=%.1f", float64(max(gw, 0).Microseconds())/1000, float64(up.Microseconds())/1000)
+	b := make([]byte, 0, 48)
+	b = strconv.AppendFloat(append(b, "gateway;dur="...), float64(max(gw, 0).Microseconds())/1000, 'f', 1, 64)
+	b = strconv.AppendFloat(append(b, ", upstream;dur="...), float64(up.Microseconds())/1000, 'f', 1, 64)
+	return string(b)
 }
 
 // Quota headers on every admitted call: the month's tokens, what is left
@@ -276,8 +298,8 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 			e.Status, e.ErrorCode = &r.Status, &r.ErrorCode
 		}
 		metrics.GatewayUpstreamSeconds.WithLabelValues(k.dialect, statusClass(*e.Status)).Observe(r.Latency.Seconds())
-		metrics.GatewayTokens.WithLabelValues("in").Add(float64(r.Usage.InputTokens))
-		metrics.GatewayTokens.WithLabelValues("out").Add(float64(r.Usage.OutputTokens))
+		metrics.GatewayTokensIn.Add(float64(r.Usage.InputTokens))
+		metrics.GatewayTokensOut.Add(float64(r.Usage.OutputTokens))
 	}
 	if s.cfg.LogContent && k.req != nil {
 		e.Detail = content(k.req, k.reply)

@@ -19,17 +19,22 @@ var (
 		Help: "Tokens metered by the gateway, by direction (in: input, out: output).",
 	}, []string{"direction"})
 
+	// GatewayTokensIn and GatewayTokensOut are its two series, looked up
+	// once rather than on every call.
+	GatewayTokensIn, GatewayTokensOut = GatewayTokens.WithLabelValues("in"), GatewayTokens.WithLabelValues("out")
+
 	// GatewayRefusals counts calls refused for quota or rate limit.
 	GatewayRefusals = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "parapet_gateway_refusals_total",
 		Help: "Gateway calls refused before the upstream, by reason (quota_exceeded, rate_limited).",
 	}, []string{"reason"})
 
-	// GatewayDraining is the streams whose client left and whose upstream
-	// is still being read to meter it (up to GATEWAY_DRAIN_TIMEOUT each).
+	// GatewayDraining is the calls (streamed or not) whose client left and
+	// whose upstream is still being read to meter it (up to
+	// GATEWAY_DRAIN_TIMEOUT each).
 	GatewayDraining = prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "parapet_gateway_draining_streams",
-		Help: "Gateway streams whose client left, still reading the upstream to meter its usage.",
+		Name: "parapet_gateway_draining_calls",
+		Help: "Gateway calls whose client left, still reading the upstream to meter its usage.",
 	})
 
 	// GatewayRefusedAnonymous counts calls refused before any key or
