@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -19,7 +20,7 @@ type Env func(string) string
 
 type command struct {
 	name, args, help string
-	run              func(ctx context.Context, r *runner, args []string) error
+	run              func(ctx context.Context, r *runner, c *cmdline) error
 }
 
 // runner carries the streams and environment of one invocation.
@@ -29,36 +30,18 @@ type runner struct {
 	getenv         Env
 }
 
-var commands []command
+// commands are every command, in the order `parapet help` lists them.
+// Each file declares the commands of its noun, beside the code that runs
+// them, so that a synopsis stays next to the flags it names.
+var commands = slices.Concat(baseCommands, userCommands, orgCommands, keyCommands, memberCommands,
+	inviteCommands, productCommands, entitlementCommands)
 
-func init() {
-	commands = []command{
-		{"serve", "", "serve HTTP on :$PORT (the default command)", runServe},
-		{"migrate", "", "apply pending database migrations and exit (the release step)", runMigrate},
-		{"config", "[--markdown]", "print the effective settings, secrets masked (--markdown: README's table)", runConfig},
-		{"help", "", "list the commands", nil},
-		{"user create", "--email E  (password on stdin)", "create an account; its password is the first line of stdin", runUserCreate},
-		{"user staff", "--email E [--revoke]", "grant staff rights to an account (--revoke takes them away)", runUserStaff},
-		{"org create", "--name N [--owner EMAIL]", "create an organization, owned by an existing account if given", runOrgCreate},
-		{"org delete", "--org ORG", "delete an organization: its keys, members, invitations and usage (audit events stay)", runOrgDelete},
-		{"key create", "--org ORG --name N [--scope S]... [--expires 7|30|90|YYYY-MM-DD|never] [--json]",
-			"create an API key and print it: it is shown only this once", runKeyCreate},
-		{"key list", "--org ORG [--json]", "list an organization's API keys (their hints, never the keys)", runKeyList},
-		{"key revoke", "KEY_ID", "revoke an API key", runKeyRevoke},
-		{"member list", "--org ORG [--json]", "list an organization's members: email and role, one per line", runMemberList},
-		{"member set-role", "--org ORG --email E --role R", "change a member's role (owner, admin, member, viewer)", runMemberSetRole},
-		{"member remove", "--org ORG --email E", "remove a member; the last owner stays", runMemberRemove},
-		{"invite create", "--org ORG --email E [--role R]", "invite an email (as member by default) and print the link", runInviteCreate},
-		{"invite list", "--org ORG", "list an organization's invitations and their states", runInviteList},
-		{"invite revoke", "--org ORG INVITATION_ID", "revoke a pending invitation", runInviteRevoke},
-		{"product list", "[--json]", "list every product of the registry, public or not", runProductList},
-		{"product create", "--slug S --name N --lifecycle L --url U [--tagline T] [--description D] [--category C] [--pillar P]",
-			"add a product to the registry (category and pillar default to security)", runProductCreate},
-		{"product set", "SLUG [--lifecycle L] [--name N] [--tagline T] [--description D] [--category C] [--pillar P] [--url U]",
-			"change a product's fields; the lifecycle only moves forward", runProductSet},
-		{"entitlement set", "--org ORG --product SLUG (--monthly-tokens N | --revoke)",
-			"grant an organization a product with a monthly token quota, or revoke it", runEntitlementSet},
-	}
+// baseCommands are the service's own: help is answered by Run itself.
+var baseCommands = []command{
+	{"serve", "", "serve HTTP on :$PORT (the default command)", runServe},
+	{"migrate", "", "apply pending database migrations and exit (the release step)", runMigrate},
+	{"config", "[--markdown]", "print the effective settings, secrets masked (--markdown: README's table)", runConfig},
+	{"help", "", "list the commands", nil},
 }
 
 // lookup finds a command by its full name ("migrate", "key create").
@@ -134,7 +117,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv Env) i
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	if err := c.run(ctx, r, args); err != nil {
+	if err := c.run(ctx, r, newCmdline(args)); err != nil {
 		if ue, ok := err.(usageError); ok {
 			fmt.Fprintf(stderr, "parapet %s: %s\nusage: parapet %s\n", name, ue.msg, c.synopsis())
 			return 2
@@ -176,8 +159,8 @@ func (r *runner) config() (app.Config, error) {
 	return cfg, nil
 }
 
-func runServe(ctx context.Context, r *runner, args []string) error {
-	if len(args) > 0 {
+func runServe(ctx context.Context, r *runner, c *cmdline) error {
+	if len(c.args) > 0 {
 		return usageError{"serve takes no arguments"}
 	}
 	cfg, err := r.config()
@@ -203,15 +186,11 @@ func runServe(ctx context.Context, r *runner, args []string) error {
 	return a.Serve(ctx, ln)
 }
 
-func runMigrate(ctx context.Context, r *runner, args []string) error {
-	if len(args) > 0 {
+func runMigrate(ctx context.Context, r *runner, c *cmdline) error {
+	if len(c.args) > 0 {
 		return usageError{"migrate takes no arguments"}
 	}
-	cfg, err := r.config()
-	if err != nil {
-		return err
-	}
-	db, err := openDB(cfg)
+	db, _, err := r.openDB()
 	if err != nil {
 		return err
 	}

@@ -11,13 +11,13 @@ import (
 // runConfig prints the effective configuration: every setting, its value
 // (secrets masked, URL passwords hidden) and where it came from. With
 // --markdown it prints README's configuration table instead.
-func runConfig(_ context.Context, r *runner, args []string) error {
+func runConfig(_ context.Context, r *runner, c *cmdline) error {
 	switch {
-	case len(args) == 1 && args[0] == "--markdown":
+	case len(c.args) == 1 && c.args[0] == "--markdown":
 		fmt.Fprint(r.stdout, app.ConfigTable())
 		return nil
-	case len(args) > 0:
-		return usageError{"unknown argument " + fmt.Sprintf("%q", args[0])}
+	case len(c.args) > 0:
+		return usageError{"unknown argument " + fmt.Sprintf("%q", c.args[0])}
 	}
 	cfg, err := r.config()
 	if err != nil {

@@ -2,29 +2,28 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"gorm.io/gorm"
 
-	"parapet/app"
 	"parapet/models"
 )
+
+var inviteCommands = []command{
+	{"invite create", "--org ORG --email E [--role R]", "invite an email (as member by default) and print the link", runInviteCreate},
+	{"invite list", "--org ORG", "list an organization's invitations and their states", inviteList.run},
+	{"invite revoke", "--org ORG INVITATION_ID", "revoke a pending invitation", runInviteRevoke},
+}
 
 // runInviteCreate invites an email to an organization and prints the
 // link: built on PUBLIC_URL, or a path when it is unset. The token exists
 // only in this output (and the mail the console sends).
-func runInviteCreate(ctx context.Context, r *runner, args []string) error {
-	fs := newFlags()
-	orgRef := fs.String("org", "", "the organization's id or slug")
-	email := fs.String("email", "", "whom to invite")
-	role := fs.String("role", models.RoleMember, "the role they get: owner, admin, member or viewer")
-	if _, err := parseArgs(fs, args); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "org", "email"); err != nil {
+func runInviteCreate(ctx context.Context, r *runner, c *cmdline) error {
+	c.needOrg()
+	email := c.need("email", "whom to invite")
+	role := c.String("role", models.RoleMember, "the role they get: owner, admin, member or viewer")
+	if _, err := c.parse(); err != nil {
 		return err
 	}
 	if err := checkEmail(models.NormalizeEmail(*email)); err != nil {
@@ -33,85 +32,55 @@ func runInviteCreate(ctx context.Context, r *runner, args []string) error {
 	if err := checkRole(*role); err != nil {
 		return err
 	}
-	return r.withDB(ctx, func(db *gorm.DB, cfg app.Config) error {
-		org, err := findOrg(ctx, db, *orgRef)
-		if err != nil {
-			return err
-		}
+	return r.withDB(ctx, c, func(w *work) error {
 		var inv *models.Invitation
 		var token string
-		err = audited(ctx, db, func(tx *gorm.DB) (*models.AuditEvent, error) {
-			if inv, token, err = models.CreateInvitation(ctx, tx, org.ID, *email, *role, nil); err != nil {
+		err := w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
+			var err error
+			if inv, token, err = models.CreateInvitation(ctx, tx, w.org.ID, *email, *role, nil); err != nil {
 				return nil, err
 			}
-			return &models.AuditEvent{OrgID: &org.ID, Action: models.ActionInviteCreate, Target: inv.Email + " as " + inv.Role}, nil
+			return &models.AuditEvent{OrgID: &w.org.ID, Action: models.ActionInviteCreate, Target: inviteLabel(inv)}, nil
 		})
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(r.stdout, "id: %s\nlink: %s\nexpires: %s\n", inv.ID, cfg.PublicURL+models.InvitationPath(org.ID, token), formatTime(inv.ExpiresAt))
+		fmt.Fprintf(r.stdout, "id: %s\nlink: %s\nexpires: %s\n", inv.ID, w.cfg.PublicURL+models.InvitationPath(w.org.ID, token), formatTime(inv.ExpiresAt))
 		return nil
 	})
 }
 
-// runInviteList lists an organization's invitations with their state.
-func runInviteList(ctx context.Context, r *runner, args []string) error {
-	fs := newFlags()
-	orgRef := fs.String("org", "", "the organization's id or slug")
-	if _, err := parseArgs(fs, args); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "org"); err != nil {
-		return err
-	}
-	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
-		org, err := findOrg(ctx, db, *orgRef)
-		if err != nil {
-			return err
-		}
-		rows, err := models.InvitationsOfOrg(ctx, db, org.ID)
-		if err != nil {
-			return err
-		}
-		now := time.Now()
-		tw := tabwriter.NewWriter(r.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tEMAIL\tROLE\tSTATE\tCREATED\tEXPIRES")
-		for _, i := range rows {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", i.ID, i.Email, i.Role, i.State(now), formatTime(i.CreatedAt), formatTime(i.ExpiresAt))
-		}
-		return tw.Flush()
-	})
+// inviteList lists an organization's invitations with their state.
+var inviteList = list[models.InvitationRow]{
+	org: true,
+	load: func(ctx context.Context, w *work) ([]models.InvitationRow, error) {
+		return models.InvitationsOfOrg(ctx, w.db, w.org.ID)
+	},
+	header: []string{"ID", "EMAIL", "ROLE", "STATE", "CREATED", "EXPIRES"},
+	cells: func(i models.InvitationRow, now time.Time) []string {
+		return []string{i.ID, i.Email, i.Role, i.State(now), formatTime(i.CreatedAt), formatTime(i.ExpiresAt)}
+	},
 }
 
 // runInviteRevoke revokes a pending invitation.
-func runInviteRevoke(ctx context.Context, r *runner, args []string) error {
-	fs := newFlags()
-	orgRef := fs.String("org", "", "the organization's id or slug")
-	pos, err := parseArgs(fs, args, "INVITATION_ID")
+func runInviteRevoke(ctx context.Context, r *runner, c *cmdline) error {
+	c.needOrg()
+	pos, err := c.parse("INVITATION_ID")
 	if err != nil {
 		return err
 	}
-	if err := requireFlags(fs, "org"); err != nil {
-		return err
-	}
-	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
-		org, err := findOrg(ctx, db, *orgRef)
+	return r.withDB(ctx, c, func(w *work) error {
+		inv, err := models.InvitationOfOrg(ctx, w.db, w.org.ID, pos[0])
 		if err != nil {
-			return err
-		}
-		inv, err := models.InvitationOfOrg(ctx, db, org.ID, pos[0])
-		if errors.Is(err, models.ErrNotFound) {
-			return fmt.Errorf("%s has no invitation with the id %q", org.Slug, pos[0])
-		}
-		if err != nil {
-			return err
+			return notFound(err, "%s has no invitation with the id %q", w.org.Slug, pos[0])
 		}
 		var revoked bool
-		err = audited(ctx, db, func(tx *gorm.DB) (*models.AuditEvent, error) {
-			if revoked, err = models.RevokeInvitation(ctx, tx, org.ID, inv.ID); err != nil || !revoked {
+		err = w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
+			var err error
+			if revoked, err = models.RevokeInvitation(ctx, tx, w.org.ID, inv.ID); err != nil || !revoked {
 				return nil, err
 			}
-			return &models.AuditEvent{OrgID: &org.ID, Action: models.ActionInviteRevoke, Target: inv.Email + " as " + inv.Role}, nil
+			return &models.AuditEvent{OrgID: &w.org.ID, Action: models.ActionInviteRevoke, Target: inviteLabel(inv)}, nil
 		})
 		if err != nil {
 			return err
@@ -123,3 +92,6 @@ func runInviteRevoke(ctx context.Context, r *runner, args []string) error {
 		return nil
 	})
 }
+
+// inviteLabel names an invitation in the audit log: "email as role".
+func inviteLabel(inv *models.Invitation) string { return inv.Email + " as " + inv.Role }

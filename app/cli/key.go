@@ -2,38 +2,38 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"gorm.io/gorm"
 
-	"parapet/app"
 	"parapet/app/keys"
 	"parapet/models"
 )
 
+var keyCommands = []command{
+	{"key create", "--org ORG --name N [--scope S]... [--expires 7|30|90|YYYY-MM-DD|never] [--json]",
+		"create an API key and print it: it is shown only this once", runKeyCreate},
+	{"key list", "--org ORG [--json]", "list an organization's API keys (their hints, never the keys)", keyList.run},
+	{"key revoke", "KEY_ID", "revoke an API key", runKeyRevoke},
+}
+
 // runKeyCreate makes an API key for an organization and prints it. Only
 // its hash is stored, so this output is the only place the key exists.
-func runKeyCreate(ctx context.Context, r *runner, args []string) error {
-	fs := newFlags()
-	orgRef := fs.String("org", "", "the organization's id or slug")
-	name := fs.String("name", "", "the key's name, unique among the organization's active keys")
-	asJSON := fs.Bool("json", false, `print {"id","key","org"} as JSON`)
+func runKeyCreate(ctx context.Context, r *runner, c *cmdline) error {
+	c.needOrg()
+	name := c.need("name", "the key's name, unique among the organization's active keys")
+	asJSON := c.Bool("json", false, `print {"id","key","org"} as JSON`)
 	var scopeList stringList
-	fs.Var(&scopeList, "scope", "a scope the key holds: public, logs, scan or gateway (repeat it, or separate with commas; default every scope)")
-	expiry := fs.String("expires", "never", "when the key stops working: 7, 30 or 90 (days), a date YYYY-MM-DD, or never")
-	if _, err := parseArgs(fs, args); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "org", "name"); err != nil {
+	c.Var(&scopeList, "scope", "a scope the key holds: public, logs, scan or gateway (repeat it, or separate with commas; default every scope)")
+	expiry := c.String("expires", "never", "when the key stops working: 7, 30 or 90 (days), a date YYYY-MM-DD, or never")
+	if _, err := c.parse(); err != nil {
 		return err
 	}
 	keyName := strings.TrimSpace(*name)
-	if err := checkKeyName(keyName); err != nil {
-		return err
+	if msg := models.KeyNameProblem(keyName); msg != "" {
+		return usageError{"--name: " + msg}
 	}
 	if len(scopeList) == 0 {
 		scopeList = keys.Scopes
@@ -46,19 +46,12 @@ func runKeyCreate(ctx context.Context, r *runner, args []string) error {
 	if err != nil {
 		return usageError{"--expires: " + err.Error()}
 	}
-	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
-		org, err := findOrg(ctx, db, *orgRef)
-		if err != nil {
-			return err
-		}
+	return r.withDB(ctx, c, func(w *work) error {
 		text, hash, hint := keys.Generate()
-		k := &models.APIKey{ID: models.NewID("key"), OrgID: org.ID, Name: keyName, Hint: hint, Hash: hash, CreatedAt: models.Now(),
+		k := &models.APIKey{ID: models.NewID("key"), OrgID: w.org.ID, Name: keyName, Hint: hint, Hash: hash, CreatedAt: models.Now(),
 			Scopes: scopes, ExpiresAt: expiresAt}
-		err = audited(ctx, db, func(tx *gorm.DB) (*models.AuditEvent, error) {
-			if err := models.CreateAPIKey(ctx, tx, k); err != nil {
-				return nil, err
-			}
-			return &models.AuditEvent{OrgID: &org.ID, Action: models.ActionKeyCreate, Target: keyLabel(k)}, nil
+		err := w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
+			return &models.AuditEvent{OrgID: &k.OrgID, Action: models.ActionKeyCreate, Target: keyLabel(k)}, models.CreateAPIKey(ctx, tx, k)
 		})
 		if err != nil {
 			return err
@@ -69,7 +62,7 @@ func runKeyCreate(ctx context.Context, r *runner, args []string) error {
 				ID  string `json:"id"`
 				Key string `json:"key"`
 				Org string `json:"org"`
-			}{k.ID, text, org.ID})
+			}{k.ID, text, k.OrgID})
 		}
 		fmt.Fprintf(r.stdout, "id: %s\nkey: %s\n", k.ID, text)
 		return nil
@@ -89,65 +82,39 @@ type keyJSON struct {
 	ExpiresAt  *time.Time `json:"expires_at"`
 }
 
-// runKeyList lists an organization's keys, newest first. The keys
+// keyList lists an organization's keys, newest first. The keys
 // themselves are not stored, so only their hints can be shown.
-func runKeyList(ctx context.Context, r *runner, args []string) error {
-	fs := newFlags()
-	orgRef := fs.String("org", "", "the organization's id or slug")
-	asJSON := fs.Bool("json", false, "print a JSON array")
-	if _, err := parseArgs(fs, args); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "org"); err != nil {
-		return err
-	}
-	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
-		org, err := findOrg(ctx, db, *orgRef)
-		if err != nil {
-			return err
-		}
-		rows, err := models.APIKeysOfOrg(ctx, db, org.ID)
-		if err != nil {
-			return err
-		}
-		now := models.Now()
-		if *asJSON {
-			out := make([]keyJSON, 0, len(rows)) // [] rather than null when there are none
-			for _, k := range rows {
-				out = append(out, keyJSON{ID: k.ID, Name: k.Name, Hint: k.Hint, Status: k.Status(now),
-					CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt,
-					Scopes: strings.Fields(k.Scopes), ExpiresAt: k.ExpiresAt})
-			}
-			return printJSON(r.stdout, out)
-		}
-		tw := tabwriter.NewWriter(r.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tHINT\tSTATUS\tSCOPES\tCREATED\tLAST USED\tEXPIRES")
-		for _, k := range rows {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Hint, k.Status(now),
-				strings.ReplaceAll(k.Scopes, " ", ","), formatTime(k.CreatedAt), formatTimePtr(k.LastUsedAt), formatTimePtr(k.ExpiresAt))
-		}
-		return tw.Flush()
-	})
+var keyList = list[models.APIKeyRow]{
+	org: true,
+	load: func(ctx context.Context, w *work) ([]models.APIKeyRow, error) {
+		return models.APIKeysOfOrg(ctx, w.db, w.org.ID)
+	},
+	header: []string{"ID", "NAME", "HINT", "STATUS", "SCOPES", "CREATED", "LAST USED", "EXPIRES"},
+	cells: func(k models.APIKeyRow, now time.Time) []string {
+		return []string{k.ID, k.Name, k.Hint, k.Status(now), strings.ReplaceAll(k.Scopes, " ", ","),
+			formatTime(k.CreatedAt), formatTimePtr(k.LastUsedAt), formatTimePtr(k.ExpiresAt)}
+	},
+	json: func(k models.APIKeyRow, now time.Time) any {
+		return keyJSON{ID: k.ID, Name: k.Name, Hint: k.Hint, Status: k.Status(now),
+			CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt,
+			Scopes: strings.Fields(k.Scopes), ExpiresAt: k.ExpiresAt}
+	},
 }
 
 // runKeyRevoke revokes a key of whichever organization owns it. Revoking
 // a revoked key is not an error: the key is unusable either way.
-func runKeyRevoke(ctx context.Context, r *runner, args []string) error {
-	fs := newFlags()
-	pos, err := parseArgs(fs, args, "KEY_ID")
+func runKeyRevoke(ctx context.Context, r *runner, c *cmdline) error {
+	pos, err := c.parse("KEY_ID")
 	if err != nil {
 		return err
 	}
-	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
-		k, err := models.APIKeyByID(ctx, db, pos[0])
-		if errors.Is(err, models.ErrNotFound) {
-			return fmt.Errorf("no API key has the id %q", pos[0])
-		}
+	return r.withDB(ctx, c, func(w *work) error {
+		k, err := models.APIKeyByID(ctx, w.db, pos[0])
 		if err != nil {
-			return err
+			return notFound(err, "no API key has the id %q", pos[0])
 		}
 		var revoked bool
-		err = audited(ctx, db, func(tx *gorm.DB) (*models.AuditEvent, error) {
+		err = w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
 			var err error
 			if revoked, err = models.RevokeAPIKey(ctx, tx, k.OrgID, k.ID, nil); err != nil || !revoked {
 				return nil, err
@@ -166,30 +133,5 @@ func runKeyRevoke(ctx context.Context, r *runner, args []string) error {
 	})
 }
 
-// checkKeyName holds a key name to the console's rule.
-func checkKeyName(name string) error {
-	if msg := models.KeyNameProblem(name); msg != "" {
-		return usageError{"--name: " + msg}
-	}
-	return nil
-}
-
 // keyLabel names a key the way people recognise it: "name (hint)".
 func keyLabel(k *models.APIKey) string { return k.Name + " (" + k.Hint + ")" }
-
-// stringList is a flag that may be given more than once.
-type stringList []string
-
-func (l *stringList) String() string     { return strings.Join(*l, ",") }
-func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
-
-// formatTimePtr is formatTime of an optional time, "never" when absent.
-func formatTimePtr(t *time.Time) string {
-	if t == nil {
-		return "never"
-	}
-	return formatTime(*t)
-}
-
-// formatTime is how tables show a time: to the minute, in UTC.
-func formatTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }

@@ -8,20 +8,20 @@ import (
 
 	"gorm.io/gorm"
 
-	"parapet/app"
 	"parapet/models"
 )
 
+var orgCommands = []command{
+	{"org create", "--name N [--owner EMAIL]", "create an organization, owned by an existing account if given", runOrgCreate},
+	{"org delete", "--org ORG", "delete an organization: its keys, members, invitations and usage (audit events stay)", runOrgDelete},
+}
+
 // runOrgCreate creates an organization with the default entitlements, as
 // the console does; with --owner, an existing account owns it.
-func runOrgCreate(ctx context.Context, r *runner, args []string) error {
-	fs := newFlags()
-	name := fs.String("name", "", "the organization's name")
-	owner := fs.String("owner", "", "the email of an existing account that will own it")
-	if _, err := parseArgs(fs, args); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "name"); err != nil {
+func runOrgCreate(ctx context.Context, r *runner, c *cmdline) error {
+	name := c.need("name", "the organization's name")
+	owner := c.String("owner", "", "the email of an existing account that will own it")
+	if _, err := c.parse(); err != nil {
 		return err
 	}
 	// Runs of spaces collapse, as in the console's form.
@@ -29,24 +29,23 @@ func runOrgCreate(ctx context.Context, r *runner, args []string) error {
 	if utf8.RuneCountInString(orgName) > models.MaxOrgNameLength {
 		return usageError{fmt.Sprintf("--name must be at most %d characters long", models.MaxOrgNameLength)}
 	}
-	return r.withDB(ctx, func(db *gorm.DB, cfg app.Config) error {
+	return r.withDB(ctx, c, func(w *work) error {
 		var ownerID string
 		var actor *string
 		if *owner != "" {
-			u, err := findUser(ctx, db, *owner)
+			u, err := findUser(ctx, w.db, *owner)
 			if err != nil {
 				return err
 			}
 			ownerID, actor = u.ID, &u.ID
 		}
 		var org *models.Organization
-		err := audited(ctx, db, func(tx *gorm.DB) (*models.AuditEvent, error) {
+		err := w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
 			var err error
-			if org, err = models.CreateOrg(ctx, tx, orgName, ownerID, cfg.Gateway.MonthlyTokens); err != nil {
+			if org, err = models.CreateOrg(ctx, tx, orgName, ownerID, w.cfg.Gateway.MonthlyTokens); err != nil {
 				return nil, err
 			}
-			return &models.AuditEvent{OrgID: &org.ID, ActorUserID: actor, Action: models.ActionOrgCreate,
-				Target: org.Name + " (" + org.Slug + ")"}, nil
+			return &models.AuditEvent{OrgID: &org.ID, ActorUserID: actor, Action: models.ActionOrgCreate, Target: orgLabel(org)}, nil
 		})
 		if err != nil {
 			return err
@@ -58,26 +57,22 @@ func runOrgCreate(ctx context.Context, r *runner, args []string) error {
 
 // runOrgDelete deletes an organization, as its owner can in the console.
 // Its keys are refused by running servers within the verifier's cache
-// time, as with `key revoke`.
-func runOrgDelete(ctx context.Context, r *runner, args []string) error {
-	fs := newFlags()
-	orgRef := fs.String("org", "", "the organization's id or slug")
-	if _, err := parseArgs(fs, args); err != nil {
+// time, as with `key revoke`. DeleteOrg records the audit event itself,
+// in the transaction that deletes.
+func runOrgDelete(ctx context.Context, r *runner, c *cmdline) error {
+	c.needOrg()
+	if _, err := c.parse(); err != nil {
 		return err
 	}
-	if err := requireFlags(fs, "org"); err != nil {
-		return err
-	}
-	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
-		org, err := findOrg(ctx, db, *orgRef)
-		if err != nil {
+	return r.withDB(ctx, c, func(w *work) error {
+		e := &models.AuditEvent{OrgID: &w.org.ID, Action: models.ActionOrgDelete, Target: orgLabel(w.org), IP: "cli", RequestID: "cli"}
+		if _, err := models.DeleteOrg(ctx, w.db, w.org.ID, nil, e); err != nil {
 			return err
 		}
-		e := &models.AuditEvent{OrgID: &org.ID, Action: models.ActionOrgDelete, Target: org.Name + " (" + org.Slug + ")", IP: "cli", RequestID: "cli"}
-		if _, err := models.DeleteOrg(ctx, db, org.ID, nil, e); err != nil {
-			return err
-		}
-		fmt.Fprintf(r.stdout, "deleted organization %s (slug %s)\n", org.ID, org.Slug)
+		fmt.Fprintf(r.stdout, "deleted organization %s (slug %s)\n", w.org.ID, w.org.Slug)
 		return nil
 	})
 }
+
+// orgLabel names an organization in the audit log: "name (slug)".
+func orgLabel(org *models.Organization) string { return org.Name + " (" + org.Slug + ")" }

@@ -2,17 +2,23 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"strings"
-	"text/tabwriter"
+	"time"
 
 	"gorm.io/gorm"
 
-	"parapet/app"
+	"parapet/app/api"
 	"parapet/models"
 )
+
+var productCommands = []command{
+	{"product list", "[--json]", "list every product of the registry, public or not", productList.run},
+	{"product create", "--slug S --name N --lifecycle L --url U [--tagline T] [--description D] [--category C] [--pillar P]",
+		"add a product to the registry (category and pillar default to security)", runProductCreate},
+	{"product set", "SLUG [--lifecycle L] [--name N] [--tagline T] [--description D] [--category C] [--pillar P] [--url U]",
+		"change a product's fields; the lifecycle only moves forward", runProductSet},
+}
 
 // productFields are a product's editable fields as flags: the one list
 // `product create` and `product set` both use, so they cannot drift apart.
@@ -32,79 +38,49 @@ var productFields = []struct {
 
 // productFlags binds the product field flags to p's fields, with p's
 // values as their defaults.
-func productFlags(fs *flag.FlagSet, p *models.Product) {
+func productFlags(c *cmdline, p *models.Product) {
 	for _, f := range productFields {
-		fs.StringVar(f.field(p), f.flag, *f.field(p), f.usage)
+		c.StringVar(f.field(p), f.flag, *f.field(p), f.usage)
 	}
 }
 
 // productJSON is a product as `product list --json` prints it: the public
-// API's fields, the description and whether the product is public.
+// API's fields, with the description, and whether the product is public.
+// Its URL is as stored, not made absolute.
 type productJSON struct {
-	ID             string `json:"id"`
-	Slug           string `json:"slug"`
-	Name           string `json:"name"`
-	Tagline        string `json:"tagline"`
-	Description    string `json:"description"`
-	Category       string `json:"category"`
-	PlatformPillar string `json:"platform_pillar"`
-	Lifecycle      string `json:"lifecycle"`
-	URL            string `json:"url"`
-	Public         bool   `json:"public"`
+	api.ProductDetail
+	Public bool `json:"public"`
 }
 
-// runProductList lists the whole registry, public or not.
-func runProductList(ctx context.Context, r *runner, args []string) error {
-	fs := newFlags()
-	asJSON := fs.Bool("json", false, "print a JSON array")
-	if _, err := parseArgs(fs, args); err != nil {
-		return err
-	}
-	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
-		ps, err := models.AllProducts(ctx, db)
-		if err != nil {
-			return err
+// productList lists the whole registry, public or not.
+var productList = list[models.Product]{
+	load: func(ctx context.Context, w *work) ([]models.Product, error) {
+		return models.AllProducts(ctx, w.db)
+	},
+	header: []string{"SLUG", "LIFECYCLE", "PUBLIC", "NAME", "URL"},
+	cells: func(p models.Product, _ time.Time) []string {
+		public := "no"
+		if p.Public() {
+			public = "yes"
 		}
-		if *asJSON {
-			out := make([]productJSON, 0, len(ps)) // [] rather than null when there are none
-			for _, p := range ps {
-				out = append(out, productJSON{ID: p.ID, Slug: p.Slug, Name: p.Name, Tagline: p.Tagline, Description: p.Description,
-					Category: p.Category, PlatformPillar: p.PlatformPillar, Lifecycle: p.Lifecycle, URL: p.URL, Public: p.Public()})
-			}
-			return printJSON(r.stdout, out)
-		}
-		tw := tabwriter.NewWriter(r.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "SLUG\tLIFECYCLE\tPUBLIC\tNAME\tURL")
-		for _, p := range ps {
-			public := "no"
-			if p.Public() {
-				public = "yes"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Slug, p.Lifecycle, public, p.Name, p.URL)
-		}
-		return tw.Flush()
-	})
+		return []string{p.Slug, p.Lifecycle, public, p.Name, p.URL}
+	},
+	json: func(p models.Product, _ time.Time) any { return productJSON{api.NewProductDetail(p), p.Public()} },
 }
 
 // runProductCreate adds a product to the registry. The model checks the
 // fields, so its rules hold whichever way a product is made.
-func runProductCreate(ctx context.Context, r *runner, args []string) error {
-	fs := newFlags()
+func runProductCreate(ctx context.Context, r *runner, c *cmdline) error {
 	p := &models.Product{Category: "security", PlatformPillar: "security"}
-	fs.StringVar(&p.Slug, "slug", "", "the URL-safe key of /v1/products/:slug")
-	productFlags(fs, p)
-	if _, err := parseArgs(fs, args); err != nil {
+	c.StringVar(&p.Slug, "slug", "", "the URL-safe key of /v1/products/:slug")
+	productFlags(c, p)
+	c.require("slug", "name", "lifecycle", "url")
+	if _, err := c.parse(); err != nil {
 		return err
 	}
-	if err := requireFlags(fs, "slug", "name", "lifecycle", "url"); err != nil {
-		return err
-	}
-	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
-		err := audited(ctx, db, func(tx *gorm.DB) (*models.AuditEvent, error) {
-			if err := models.CreateProduct(ctx, tx, p); err != nil {
-				return nil, err
-			}
-			return &models.AuditEvent{Action: models.ActionProductCreate, Target: p.Slug}, nil
+	return r.withDB(ctx, c, func(w *work) error {
+		err := w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
+			return &models.AuditEvent{Action: models.ActionProductCreate, Target: p.Slug}, models.CreateProduct(ctx, tx, p)
 		})
 		if err != nil {
 			return err
@@ -115,27 +91,23 @@ func runProductCreate(ctx context.Context, r *runner, args []string) error {
 }
 
 // runProductSet changes the fields whose flags are given, and only those.
-func runProductSet(ctx context.Context, r *runner, args []string) error {
-	fs := newFlags()
+func runProductSet(ctx context.Context, r *runner, c *cmdline) error {
 	var in models.Product
-	productFlags(fs, &in)
-	pos, err := parseArgs(fs, args, "SLUG")
+	productFlags(c, &in)
+	pos, err := c.parse("SLUG")
 	if err != nil {
 		return err
 	}
-	given := givenFlags(fs)
+	given := c.given()
 	if len(given) == 0 {
 		return usageError{"nothing to change: give at least one field's flag"}
 	}
 	slug := pos[0]
-	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
+	return r.withDB(ctx, c, func(w *work) error {
 		var changes []string
 		var p *models.Product
-		err := audited(ctx, db, func(tx *gorm.DB) (*models.AuditEvent, error) {
-			old, err := models.ProductBySlug(ctx, tx, slug)
-			if errors.Is(err, models.ErrNotFound) {
-				return nil, fmt.Errorf("no product has the slug %q", slug)
-			}
+		err := w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
+			old, err := findProduct(ctx, tx, slug)
 			if err != nil {
 				return nil, err
 			}

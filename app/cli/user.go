@@ -10,20 +10,20 @@ import (
 
 	"gorm.io/gorm"
 
-	"parapet/app"
 	"parapet/app/auth"
 	"parapet/models"
 )
 
+var userCommands = []command{
+	{"user create", "--email E  (password on stdin)", "create an account; its password is the first line of stdin", runUserCreate},
+	{"user staff", "--email E [--revoke]", "grant staff rights to an account (--revoke takes them away)", runUserStaff},
+}
+
 // runUserCreate creates an account. The password comes from stdin rather
 // than a flag so that it stays out of shell history and the process list.
-func runUserCreate(ctx context.Context, r *runner, args []string) error {
-	fs := newFlags()
-	email := fs.String("email", "", "the account's email address")
-	if _, err := parseArgs(fs, args); err != nil {
-		return err
-	}
-	if err := requireFlags(fs, "email"); err != nil {
+func runUserCreate(ctx context.Context, r *runner, c *cmdline) error {
+	email := c.need("email", "the account's email address")
+	if _, err := c.parse(); err != nil {
 		return err
 	}
 	if err := checkEmail(strings.TrimSpace(*email)); err != nil {
@@ -40,9 +40,9 @@ func runUserCreate(ctx context.Context, r *runner, args []string) error {
 	if err != nil {
 		return err
 	}
-	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
+	return r.withDB(ctx, c, func(w *work) error {
 		var u *models.User
-		err := audited(ctx, db, func(tx *gorm.DB) (*models.AuditEvent, error) {
+		err := w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
 			var err error
 			if u, err = models.CreateUser(ctx, tx, *email, hash); err != nil {
 				return nil, err
@@ -59,26 +59,22 @@ func runUserCreate(ctx context.Context, r *runner, args []string) error {
 
 // runUserStaff grants or takes away the staff flag. Staff rights reach
 // every organization's products, so each change is audited.
-func runUserStaff(ctx context.Context, r *runner, args []string) error {
-	fs := newFlags()
-	email := fs.String("email", "", "the account's email address")
-	revoke := fs.Bool("revoke", false, "take staff rights away instead of granting them")
-	if _, err := parseArgs(fs, args); err != nil {
+func runUserStaff(ctx context.Context, r *runner, c *cmdline) error {
+	email := c.need("email", "the account's email address")
+	revoke := c.Bool("revoke", false, "take staff rights away instead of granting them")
+	if _, err := c.parse(); err != nil {
 		return err
 	}
-	if err := requireFlags(fs, "email"); err != nil {
-		return err
-	}
-	return r.withDB(ctx, func(db *gorm.DB, _ app.Config) error {
-		u, err := findUser(ctx, db, *email)
+	return r.withDB(ctx, c, func(w *work) error {
+		u, err := findUser(ctx, w.db, *email)
 		if err != nil {
 			return err
 		}
-		action := models.ActionStaffGrant
+		action, now := models.ActionStaffGrant, "now staff"
 		if *revoke {
-			action = models.ActionStaffRevoke
+			action, now = models.ActionStaffRevoke, "no longer staff"
 		}
-		err = audited(ctx, db, func(tx *gorm.DB) (*models.AuditEvent, error) {
+		err = w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
 			if u.IsStaff == !*revoke {
 				return nil, nil // nothing changes, nothing to record
 			}
@@ -88,11 +84,7 @@ func runUserStaff(ctx context.Context, r *runner, args []string) error {
 		if err != nil {
 			return err
 		}
-		if *revoke {
-			fmt.Fprintf(r.stdout, "%s is no longer staff\n", u.Email)
-		} else {
-			fmt.Fprintf(r.stdout, "%s is now staff\n", u.Email)
-		}
+		fmt.Fprintf(r.stdout, "%s is %s\n", u.Email, now)
 		return nil
 	})
 }
