@@ -26,6 +26,9 @@ func TestHeadWhereverGet(t *testing.T) {
 	if res := c.Do(http.MethodHead, "/v1/products", "", "Authorization", "Bearer "+s.Key); res.StatusCode != 200 || res.Body != "" {
 		t.Errorf("HEAD /v1/products with a key: %d", res.StatusCode)
 	}
+	if logs := env.Logs.String(); !strings.Contains(logs, "method=HEAD path=/v1/products") {
+		t.Errorf("the log does not show the HEAD as a HEAD:\n%s", logs)
+	}
 }
 
 // Every page of a signed-in browser, and the response that shows a new
@@ -44,6 +47,22 @@ func TestNoStoreWhenSignedIn(t *testing.T) {
 	res := c.Submit("/console/keys", "/console/keys", url.Values{"name": {"shown once"}, "scopes": {"public"}})
 	if res.StatusCode != 201 || !strings.Contains(res.Header.Get("Cache-Control"), "no-store") {
 		t.Errorf("the page showing a new key: %d, Cache-Control %q", res.StatusCode, res.Header.Get("Cache-Control"))
+	}
+	// The tools' reports quote the user's logs and describe their
+	// infrastructure.
+	for _, post := range []struct{ page, field, text string }{
+		{"/logs/app", "log", "ERROR disk full\nINFO ok\n"},
+		{"/logs/app/compare", "current", "ERROR disk full\n"},
+		{"/scan/app", "resources", `{"resources":[]}`},
+	} {
+		v := url.Values{post.field: {post.text}}
+		if post.page == "/logs/app/compare" {
+			v.Set("baseline", "INFO ok\n")
+		}
+		res := c.Submit(post.page, post.page, v)
+		if cc := res.Header.Get("Cache-Control"); res.StatusCode != 200 || !strings.Contains(cc, "no-store") {
+			t.Errorf("POST %s: %d, Cache-Control %q, want 200 and no-store", post.page, res.StatusCode, cc)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ package api
 import (
 	"net/http"
 
+	"parapet/app/httpx"
 	"parapet/app/keys"
 	"parapet/app/meter"
 	"parapet/app/ratelimit"
@@ -37,6 +38,17 @@ type API struct {
 // New makes the JSON handlers.
 func New(d Deps) *API {
 	return &API{Deps: d, products: &productCache{db: d.DB}}
+}
+
+// decodeBody decodes a JSON body as read by httpx.ReadBody or readLogBody
+// (whose error, when there is one, is the answer) into a T.
+func decodeBody[T any](body []byte, err error) (T, error) {
+	var v T
+	if err != nil {
+		return v, err
+	}
+	err = httpx.DecodeJSON(body, &v)
+	return v, err
 }
 
 // InvalidateProducts drops the cached product registry after a change

@@ -43,12 +43,8 @@ func (a *API) ReportLeakedKeys(c echo.Context) error {
 	if err := httpx.RequireJSON(c); err != nil {
 		return err
 	}
-	body, err := httpx.ReadBody(c, MaxLeakReportBytes)
+	req, err := decodeBody[leakReport](httpx.ReadBody(c, MaxLeakReportBytes))
 	if err != nil {
-		return err
-	}
-	var req leakReport
-	if err := httpx.DecodeJSON(body, &req); err != nil {
 		return err
 	}
 	switch {

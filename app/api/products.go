@@ -40,6 +40,13 @@ type ProductDetail struct {
 	URL            string `json:"url"`
 }
 
+// NewProductDetail is p as GET /v1/products/:slug shows it, but for its
+// URL: as stored, where the endpoint makes a path absolute.
+func NewProductDetail(p models.Product) ProductDetail {
+	return ProductDetail{ID: p.ID, Slug: p.Slug, Name: p.Name, Tagline: p.Tagline, Description: p.Description,
+		Category: p.Category, PlatformPillar: p.PlatformPillar, Lifecycle: p.Lifecycle, URL: p.URL}
+}
+
 // ListProducts answers GET /v1/products: the public products by slug.
 func (a *API) ListProducts(c echo.Context) error {
 	body, err := a.products.list(c.Request().Context(), a.origin(c))
@@ -59,9 +66,9 @@ func (a *API) GetProduct(c echo.Context) error {
 	}
 	for _, p := range ps {
 		if p.Slug == slug {
-			origin := a.origin(c)
-			return c.JSON(http.StatusOK, map[string]ProductDetail{"data": {ID: p.ID, Slug: p.Slug, Name: p.Name, Tagline: p.Tagline,
-				Description: p.Description, Category: p.Category, PlatformPillar: p.PlatformPillar, Lifecycle: p.Lifecycle, URL: absolute(origin, p.URL)}})
+			d := NewProductDetail(p)
+			d.URL = absolute(a.origin(c), p.URL)
+			return c.JSON(http.StatusOK, map[string]ProductDetail{"data": d})
 		}
 	}
 	return apierr.New(http.StatusNotFound, "product_not_found", "no public product with the slug "+quote(slug))
@@ -117,6 +124,13 @@ func (pc *productCache) invalidate() {
 func (pc *productCache) get(ctx context.Context) ([]models.Product, error) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
+	return pc.fresh(ctx)
+}
+
+// fresh is get under pc.mu, held by the caller: a list body is built from
+// and stored with the same products, never from ones a concurrent reload
+// has replaced.
+func (pc *productCache) fresh(ctx context.Context) ([]models.Product, error) {
 	if !pc.at.IsZero() && time.Since(pc.at) < productCacheTTL {
 		return pc.products, nil
 	}
@@ -130,12 +144,12 @@ func (pc *productCache) get(ctx context.Context) ([]models.Product, error) {
 
 // list returns the list envelope's bytes for an origin.
 func (pc *productCache) list(ctx context.Context, origin string) ([]byte, error) {
-	ps, err := pc.get(ctx)
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	ps, err := pc.fresh(ctx)
 	if err != nil {
 		return nil, err
 	}
-	pc.mu.Lock()
-	defer pc.mu.Unlock()
 	if b, ok := pc.lists[origin]; ok {
 		return b, nil
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -22,18 +21,18 @@ func ReadBody(c echo.Context, limit int64) ([]byte, error) {
 	if body, ok := c.Get(cleanBodyKey).([]byte); ok {
 		// CleanJSON has read and checked it already.
 		if int64(len(body)) > limit {
-			return nil, apierr.PayloadTooLarge(fmt.Sprintf("the request body is larger than the limit of %s", FormatBytes(limit)))
+			return nil, tooLarge(limit)
 		}
 		return body, nil
 	}
 	if r.ContentLength > limit {
-		return nil, apierr.PayloadTooLarge(fmt.Sprintf("the request body is larger than the limit of %s", FormatBytes(limit)))
+		return nil, tooLarge(limit)
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, limit))
 	if err != nil {
 		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
-			return nil, apierr.PayloadTooLarge(fmt.Sprintf("the request body is larger than the limit of %s", FormatBytes(limit)))
+			return nil, tooLarge(limit)
 		}
 		return nil, apierr.InvalidRequest("could not read the request body: %v", err)
 	}

@@ -2,7 +2,6 @@ package httpx
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"mime"
@@ -15,10 +14,6 @@ import (
 	"parapet/app/apierr"
 	"parapet/app/textenc"
 )
-
-// maxJSONDepth bounds the nesting of a JSON body the check walks; no
-// request of ours nests deeper than a few levels.
-const maxJSONDepth = 200
 
 const cleanBodyKey = "httpx.clean_body"
 
@@ -61,63 +56,6 @@ func CleanJSON(next echo.HandlerFunc) echo.HandlerFunc {
 		c.Set(cleanBodyKey, body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		return next(c)
-	}
-}
-
-// checkJSONText walks body's tokens. Syntax errors are left to the
-// handler's decoder, which explains them with a line and column.
-func checkJSONText(body []byte) error {
-	if !utf8.Valid(body) {
-		return apierr.InvalidRequest("the request body is not valid UTF-8: send JSON encoded as UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	type frame struct {
-		object  bool
-		keys    map[string]struct{}
-		wantKey bool
-	}
-	var stack []*frame
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil // io.EOF, or a syntax error for the handler to explain
-		}
-		top := (*frame)(nil)
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		switch v := tok.(type) {
-		case json.Delim:
-			switch v {
-			case '{', '[':
-				if len(stack) >= maxJSONDepth {
-					return apierr.InvalidRequest("the JSON body is nested more than %d levels deep", maxJSONDepth)
-				}
-				if top != nil && top.object {
-					top.wantKey = true
-				}
-				stack = append(stack, &frame{object: v == '{', keys: map[string]struct{}{}, wantKey: v == '{'})
-			default:
-				stack = stack[:len(stack)-1]
-			}
-			continue
-		case string:
-			if strings.IndexByte(v, 0) >= 0 {
-				return apierr.InvalidRequest("a JSON string holds a NUL character (\\u0000), which is not accepted")
-			}
-			if top != nil && top.object && top.wantKey {
-				if _, dup := top.keys[v]; dup {
-					return apierr.InvalidRequest("the JSON object repeats the key %q: send each key once", v)
-				}
-				top.keys[v] = struct{}{}
-				top.wantKey = false
-				continue
-			}
-		}
-		if top != nil && top.object {
-			top.wantKey = true
-		}
 	}
 }
 

@@ -1,5 +1,6 @@
 // Package httpx is the HTTP plumbing shared by the browser pages (app/web)
 // and the JSON endpoints (app/api): the request id, rendering, JSON bodies.
+// It knows no page: what the layout shows is app/web's (Chrome).
 package httpx
 
 import (
@@ -9,8 +10,6 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-
-	"parapet/views"
 )
 
 const requestIDKey = "request_id"
@@ -50,17 +49,4 @@ func FormatBytes(n int64) string {
 	default:
 		return fmt.Sprintf("%d bytes", n)
 	}
-}
-
-const chromeKey = "chrome"
-
-// SetChrome records what the layout shows for this request (who is signed
-// in, the current organization, the CSRF token).
-func SetChrome(c echo.Context, ch views.Chrome) { c.Set(chromeKey, ch) }
-
-// Chrome returns the layout data for this request with the given title.
-func Chrome(c echo.Context, title string) views.Chrome {
-	ch, _ := c.Get(chromeKey).(views.Chrome)
-	ch.Title = title
-	return ch
 }

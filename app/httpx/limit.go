@@ -58,11 +58,11 @@ func limitBody(limit int64, explained bool) echo.MiddlewareFunc {
 					r.Body = http.NoBody
 					return next(c)
 				}
-				return apierr.PayloadTooLarge(fmt.Sprintf("the request body is larger than the limit of %s", FormatBytes(limit)))
+				return tooLarge(limit)
 			}
 			r.Body = http.MaxBytesReader(c.Response(), body, limit)
 			err := next(c)
-			if isTooLarge(err) {
+			if err != nil && isTooLarge(err) {
 				drain(c, body)
 			}
 			return err
@@ -84,6 +84,11 @@ func drain(c echo.Context, body io.ReadCloser) {
 	if n == MaxDrainBytes || err != nil && err != io.EOF {
 		c.Response().Header().Set(echo.HeaderConnection, "close")
 	}
+}
+
+// tooLarge is the 413 of a body over limit, naming the limit.
+func tooLarge(limit int64) *apierr.Error {
+	return apierr.PayloadTooLarge(fmt.Sprintf("the request body is larger than the limit of %s", FormatBytes(limit)))
 }
 
 func isTooLarge(err error) bool {
