@@ -71,7 +71,7 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 		quotaRedis = rc
 	}
 	a.gateway, err = meter.NewService(proxy, db, quotaRedis, limiter, log, meter.Config{LogContent: g.LogContent,
-		UserRateLimit: cfg.GatewayRateLimitPerMinute, HoldTTL: proxy.HoldTTL()})
+		UserRateLimit: cfg.GatewayRateLimitPerMinute, HoldTTL: proxy.HoldTTL(), RedisPrefix: cfg.RedisPrefix})
 	if err != nil {
 		return nil, fmt.Errorf("gateway service: %w", err)
 	}

@@ -108,7 +108,8 @@ func (c Config) Effective() []Effective { return c.effective }
 func LoadConfig(getenv func(string) string) (Config, []string, error) {
 	var c Config
 	unset := map[string]bool{}
-	for _, s := range settings {
+	table := settings(&c)
+	for _, s := range table {
 		v, source := getenv(s.Name), "environment"
 		if !s.Secret {
 			v = strings.TrimSpace(v)
@@ -118,14 +119,14 @@ func LoadConfig(getenv func(string) string) (Config, []string, error) {
 			v, source = s.Default, "default"
 		}
 		if v != "" {
-			if err := s.Parse(&c, v); err != nil {
+			if err := s.Parse(v); err != nil {
 				return c, nil, fmt.Errorf("%s: %w", s.Name, err)
 			}
 		}
 		c.effective = append(c.effective, Effective{Name: s.Name, Value: v, Source: source, Secret: s.Secret})
 	}
 	if c.Production() {
-		for _, s := range settings {
+		for _, s := range table {
 			if s.Required != "" && unset[s.Name] {
 				return c, nil, fmt.Errorf("%s must be set in production (%s)", s.Name, s.Required)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"parapet/app/apierr"
 	"parapet/app/httpx"
+	"parapet/app/web"
 	"parapet/models"
 	"parapet/views"
 )
@@ -68,7 +69,7 @@ func writePageError(c echo.Context, e *apierr.Error) error {
 		return httpx.Render(c, e.Status, views.InlineError(e.Message))
 	}
 	title, msg := pageText(e)
-	return httpx.Render(c, e.Status, views.ErrorPage(httpx.Chrome(c, title), e.Status, title, msg, httpx.RequestID(c)))
+	return httpx.Render(c, e.Status, views.ErrorPage(web.Chrome(c, title), e.Status, title, msg, httpx.RequestID(c)))
 }
 
 // toAPIError maps any error a handler or Echo returns to an *apierr.Error.

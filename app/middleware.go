@@ -58,7 +58,11 @@ func observe(log *slog.Logger) echo.MiddlewareFunc {
 			if route == "" {
 				route = unmatchedRoute
 			}
-			metrics.ObserveRequest(areaOf(c).name, route, req.Method, res.Status, took)
+			method := req.Method
+			if _, head := res.Writer.(headWriter); head {
+				method = http.MethodHead // served as a GET by headAsGet
+			}
+			metrics.ObserveRequest(areaOf(c).name, route, method, res.Status, took)
 			if !h.Enabled(req.Context(), slog.LevelInfo) {
 				return nil
 			}
@@ -66,7 +70,7 @@ func observe(log *slog.Logger) echo.MiddlewareFunc {
 			// (runtime.Callers) would be a good part of the line's cost.
 			r := slog.NewRecord(start.Add(took), slog.LevelInfo, "request", 0)
 			r.AddAttrs(
-				slog.String("method", req.Method),
+				slog.String("method", method),
 				slog.String("path", req.URL.Path),
 				slog.Int("status", res.Status),
 				slog.Float64("duration_ms", float64(took.Microseconds())/1000),

@@ -72,22 +72,38 @@ type AuditEventRow struct {
 	ActorKeyName *string
 }
 
-// AuditPage lists an organization's events, newest first; action, when set,
-// keeps only events with that action.
-func AuditPage(ctx context.Context, db *gorm.DB, orgID, action string, limit, offset int) ([]AuditEventRow, int64, error) {
+// AuditCountCap is where counting an organization's events stops: a busy
+// gateway writes one event per call, and a page's total is not worth
+// reading millions of index entries for.
+const AuditCountCap = 10_000
+
+func auditOf(ctx context.Context, db *gorm.DB, orgID, action string) *gorm.DB {
 	q := db.WithContext(ctx).Table("audit_events").Where("audit_events.org_id = ?", orgID)
 	if action != "" {
 		q = q.Where("audit_events.action = ?", action)
 	}
-	var total int64
-	if err := q.Count(&total).Error; err != nil {
-		return nil, 0, err
+	return q
+}
+
+// CountAudit counts an organization's events (with action, when set) up
+// to AuditCountCap; more says there are more than that.
+func CountAudit(ctx context.Context, db *gorm.DB, orgID, action string) (n int64, more bool, err error) {
+	err = db.WithContext(ctx).Table("(?) AS capped", auditOf(ctx, db, orgID, action).Select("1").Limit(AuditCountCap+1)).
+		Count(&n).Error
+	if n > AuditCountCap {
+		return AuditCountCap, true, err
 	}
+	return n, false, err
+}
+
+// AuditPage lists an organization's events, newest first; action, when set,
+// keeps only events with that action.
+func AuditPage(ctx context.Context, db *gorm.DB, orgID, action string, limit, offset int) ([]AuditEventRow, error) {
 	var rows []AuditEventRow
-	err := q.Select("audit_events.*, users.email AS actor_email, api_keys.name AS actor_key_name").
+	err := auditOf(ctx, db, orgID, action).Select("audit_events.*, users.email AS actor_email, api_keys.name AS actor_key_name").
 		Joins("LEFT JOIN users ON users.id = audit_events.actor_user_id").
 		Joins("LEFT JOIN api_keys ON api_keys.id = audit_events.actor_key_id").
 		Order("audit_events.created_at DESC, audit_events.id DESC").
 		Limit(limit).Offset(offset).Scan(&rows).Error
-	return rows, total, err
+	return rows, err
 }

@@ -103,6 +103,13 @@ type UsageRecord struct {
 // tokens; the transaction means a call is recorded whole or not at all.
 // The increments of a batch are summed first, so a busy gateway writes one
 // row per counter, day and hold per batch rather than per call.
+// eventsPerInsert bounds the rows of one INSERT of a batch's events. The
+// SQLite driver matches each bound value to its placeholder by a linear
+// search, so one statement of n rows costs n² (a batch of 256 records
+// took ~40 µs of CPU a record); a few rows a statement keep it linear and
+// cost Postgres next to nothing, inside the one transaction.
+const eventsPerInsert = 8
+
 func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 	type monthKey struct{ org, product, period string }
 	type dayKey struct{ org, product, actor, day string }
@@ -138,7 +145,7 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 	}
 	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if len(events) > 0 {
-			if err := tx.Create(events).Error; err != nil {
+			if err := tx.CreateInBatches(events, eventsPerInsert).Error; err != nil {
 				return err
 			}
 		}

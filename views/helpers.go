@@ -38,6 +38,14 @@ func str(p *string, none string) string {
 
 func itoa[T ~int | ~int64](n T) string { return fmt.Sprintf("%d", n) }
 
+// countLabel writes a count that may have stopped short: 10,000+.
+func countLabel(n int64, more bool) string {
+	if more {
+		return Thousands(n) + "+"
+	}
+	return Thousands(n)
+}
+
 // Thousands writes 1234567 as 1,234,567.
 func Thousands[T ~int | ~int64](n T) string {
 	s := fmt.Sprintf("%d", n)

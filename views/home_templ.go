@@ -111,7 +111,7 @@ func Home(c Chrome) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\">Analyze a log →</a></footer></article><article data-testid=\"card-scan\"><h3>Config Scanner <span class=\"badge badge-beta\">beta</span></h3><p>Paste a JSON list of cloud resources and get findings ranked by severity: public buckets, open security groups, wildcard IAM, exposed databases.</p><footer><a href=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\">Analyze a log →</a></footer></article><article data-testid=\"card-scan\"><h3>Config Scanner <span class=\"badge badge-beta\">beta</span></h3><p>Paste a Terraform plan, a CloudFormation template or a JSON list of resources and get findings ranked by severity: public buckets, open security groups, wildcard IAM, exposed databases.</p><footer><a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

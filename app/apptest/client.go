@@ -31,6 +31,12 @@ func (e *Env) Client() *Client {
 	}}
 }
 
+// Cookies are the cookies the client holds for the test server.
+func (c *Client) Cookies() []*http.Cookie {
+	u, _ := url.Parse(c.env.Server.URL)
+	return c.Jar.Cookies(u)
+}
+
 // Response is a finished response with its body read.
 type Response struct {
 	*http.Response

@@ -30,20 +30,21 @@ const (
 // Generate makes a new key and returns its text, hash and display hint.
 func Generate() (key, hash, hint string) {
 	random := models.RandomBase62(randomLen)
-	key = Prefix + random + checksum(random)
+	sum := checksum(random)
+	key = Prefix + random + string(sum[:])
 	return key, Hash(key), Hint(key)
 }
 
 // checksum encodes the CRC32 of s in 6 base62 characters.
-func checksum(s string) string {
+func checksum(s string) [checksumLen]byte {
 	const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	n := crc32.ChecksumIEEE([]byte(s))
-	out := make([]byte, checksumLen)
+	var out [checksumLen]byte
 	for i := checksumLen - 1; i >= 0; i-- {
 		out[i] = alphabet[n%62]
 		n /= 62
 	}
-	return string(out)
+	return out
 }
 
 // WellFormed reports whether s has the shape and checksum of a Parapet key.
@@ -59,15 +60,19 @@ func WellFormed(s string) bool {
 			return false
 		}
 	}
-	return checksum(body[:randomLen]) == body[randomLen:]
+	sum := checksum(body[:randomLen])
+	return string(sum[:]) == body[randomLen:]
 }
 
 // Hash is the stored form of a key: hex SHA-256. Keys carry enough entropy
 // that a fast hash is safe, and lookup by hash stays one index probe.
-func Hash(key string) string {
-	sum := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(sum[:])
-}
+func Hash(key string) string { return digestHex(digest(key)) }
+
+// digest is the SHA-256 of a key, which the verifier's cache uses as its
+// map key: no hex string made on a hit.
+func digest(key string) [sha256.Size]byte { return sha256.Sum256([]byte(key)) }
+
+func digestHex(sum [sha256.Size]byte) string { return hex.EncodeToString(sum[:]) }
 
 // Hint shows a key without revealing it: the prefix, three characters and
 // the last four (ppk_AbC…x9Qz), enough to tell one's keys apart.

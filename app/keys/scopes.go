@@ -46,8 +46,16 @@ func ParseScopes(chosen []string) (string, error) {
 	return strings.Join(out, " "), nil
 }
 
-// HasScope reports whether a stored scope list holds scope.
-func HasScope(stored, scope string) bool { return slices.Contains(strings.Fields(stored), scope) }
+// HasScope reports whether a stored scope list holds scope (on every
+// request: FieldsSeq allocates nothing).
+func HasScope(stored, scope string) bool {
+	for s := range strings.FieldsSeq(stored) {
+		if s == scope {
+			return true
+		}
+	}
+	return false
+}
 
 // InsufficientScope is the 403 for a key without the scope a route needs.
 func InsufficientScope(scope, area string) *apierr.Error {

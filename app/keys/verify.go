@@ -2,6 +2,7 @@ package keys
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -58,13 +59,13 @@ type Verifier struct {
 	now func() time.Time
 
 	mu      sync.Mutex
-	cache   map[string]cached    // by key hash
-	touched map[string]time.Time // by key id
+	cache   map[[sha256.Size]byte]cached // by key digest
+	touched map[string]time.Time         // by key id
 }
 
 // NewVerifier makes a verifier on db.
 func NewVerifier(db *gorm.DB, log *slog.Logger) *Verifier {
-	return &Verifier{db: db, log: log, now: time.Now, cache: map[string]cached{}, touched: map[string]time.Time{}}
+	return &Verifier{db: db, log: log, now: time.Now, cache: map[[sha256.Size]byte]cached{}, touched: map[string]time.Time{}}
 }
 
 // BearerToken extracts the token of an "Authorization: Bearer <token>"
@@ -93,13 +94,13 @@ func (v *Verifier) VerifyKey(ctx context.Context, key string) (*Principal, error
 		// Malformed or checksum-failing strings never reach the database.
 		return nil, ErrInvalid
 	}
-	hash := Hash(key)
+	sum := digest(key)
 	now := v.now()
 	v.mu.Lock()
-	c, ok := v.cache[hash]
+	c, ok := v.cache[sum]
 	v.mu.Unlock()
 	if !ok || now.Sub(c.at) >= CacheTTL {
-		k, err := models.APIKeyByHash(ctx, v.db, hash)
+		k, err := models.APIKeyByHash(ctx, v.db, digestHex(sum))
 		switch {
 		case errors.Is(err, models.ErrNotFound):
 			c = cached{at: now}
@@ -113,7 +114,7 @@ func (v *Verifier) VerifyKey(ctx context.Context, key string) (*Principal, error
 		if len(v.cache) >= maxCached {
 			clear(v.cache) // bounded memory; the cache refills from hot keys
 		}
-		v.cache[hash] = c
+		v.cache[sum] = c
 		v.mu.Unlock()
 	}
 	if !c.valid {

@@ -24,15 +24,12 @@ import (
 )
 
 // CookieName is the session cookie's name over plain HTTP (development).
-// Over HTTPS it is SecureCookieName: the __Host- prefix makes the browser
+// Over HTTPS it is __Host-parapet_session (HostCookie): the prefix makes the browser
 // refuse the cookie unless it is Secure, for the whole host (Path=/) and
 // without a Domain, so no subdomain or plain-HTTP page can plant or
 // overwrite it (ASVS 3.4.4). Browsers refuse __Host- cookies that are not
 // Secure, hence the plain name over HTTP.
-const (
-	CookieName       = "parapet_session"
-	SecureCookieName = "__Host-" + CookieName
-)
+const CookieName = "parapet_session"
 
 // Expiry rules (ASVS 3.3.2): a session ends after IdleTimeout without a
 // request, and AbsoluteTimeout after sign-in whatever happens.
@@ -68,11 +65,15 @@ func NewStore(db *gorm.DB, secret []byte, isHTTPS func(*http.Request) bool, clie
 }
 
 // Name is the session cookie's name for this request.
-func (s *Store) Name(r *http.Request) string {
-	if s.isHTTPS(r) {
-		return SecureCookieName
+func (s *Store) Name(r *http.Request) string { return HostCookie(CookieName, s.isHTTPS(r)) }
+
+// HostCookie is a cookie's name with the __Host- prefix over HTTPS, as the
+// session's and every cookie of ours that must not be set by a subdomain.
+func HostCookie(name string, https bool) string {
+	if https {
+		return "__Host-" + name
 	}
-	return CookieName
+	return name
 }
 
 // maxUserAgent bounds the User-Agent kept for the session list.

@@ -44,8 +44,7 @@ func (d *DB) Forgive(ctx context.Context, key string) error {
 	return d.db.WithContext(ctx).Exec(`UPDATE throttles SET hits = hits - 1 WHERE key = ? AND hits > 0`, key).Error
 }
 
-// Sweep deletes the counters whose window has ended (every successful
-// sign-in calls it, so the table holds only live counters without a job).
+// Sweep implements Counter: the table holds only live counters.
 func (d *DB) Sweep(ctx context.Context) error {
 	return d.db.WithContext(ctx).Exec(`DELETE FROM throttles WHERE reset_at <= ?`, d.now()).Error
 }

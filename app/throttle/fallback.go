@@ -2,6 +2,7 @@ package throttle
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -36,6 +37,12 @@ func (f *Fallback) Hit(ctx context.Context, key string, limit int, window time.D
 		return f.secondary.Hit(ctx, key, limit, window)
 	}
 	return r, nil
+}
+
+// Sweep implements Counter: both, so the counts written while the
+// primary was down are swept too.
+func (f *Fallback) Sweep(ctx context.Context) error {
+	return errors.Join(f.primary.Sweep(ctx), f.secondary.Sweep(ctx))
 }
 
 // Forgive implements Counter.

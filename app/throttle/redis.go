@@ -43,6 +43,9 @@ func (r *Redis) Hit(ctx context.Context, key string, limit int, window time.Dura
 	return result(int(v[0]), limit, now.Add(time.Duration(v[1])*time.Millisecond), now, window), nil
 }
 
+// Sweep implements Counter: Redis expires the keys itself.
+func (r *Redis) Sweep(context.Context) error { return nil }
+
 // Forgive implements Counter.
 func (r *Redis) Forgive(ctx context.Context, key string) error {
 	return forgiveScript.Run(ctx, r.client, []string{r.prefix + key}).Err()

@@ -28,6 +28,10 @@ type Counter interface {
 	// Forgive takes one hit back from key (an attempt that turned out
 	// legitimate, such as a correct password), never below zero.
 	Forgive(ctx context.Context, key string) error
+	// Sweep deletes the counters whose window has ended, where they do
+	// not expire by themselves (every successful sign-in calls it, so no
+	// background job is needed).
+	Sweep(ctx context.Context) error
 }
 
 // result decides on the count read back. RetryAfter is at most the window:

@@ -137,4 +137,17 @@ func TestFallbackToDatabase(t *testing.T) {
 	if !strings.Contains(logs.String(), "Redis unavailable") || strings.Count(logs.String(), "Redis unavailable") != 1 {
 		t.Errorf("log: %q, want one line", logs.String())
 	}
+	// What was counted in the database while Redis was down is swept
+	// through the fallback once its window ends.
+	if _, err := f.Hit(context.Background(), "brief", 2, time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	apptest.WaitFor(t, 5*time.Second, "the ended counter swept", func() bool {
+		var n int64
+		if err := f.Sweep(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		db.DB.Raw(`SELECT COUNT(*) FROM throttles WHERE key = ?`, "brief").Scan(&n)
+		return n == 0
+	})
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -26,7 +25,7 @@ func (p *Pages) SignUpPage(c echo.Context) error {
 }
 
 func (p *Pages) renderSignUp(c echo.Context, status int, f views.AuthForm) error {
-	return httpx.Render(c, status, views.SignUp(httpx.Chrome(c, "Sign up"), f))
+	return httpx.Render(c, status, views.SignUp(Chrome(c, "Sign up"), f))
 }
 
 // SignUp creates an account and signs it in. Sign-ups are throttled per
@@ -90,9 +89,7 @@ func (p *Pages) SignInPage(c echo.Context) error {
 }
 
 func (p *Pages) renderSignIn(c echo.Context, status int, f views.AuthForm) error {
-	ch := httpx.Chrome(c, "Sign in")
-	ch.Nav = "signin"
-	return httpx.Render(c, status, views.SignIn(ch, f))
+	return renderPage(c, status, "Sign in", "signin", views.SignIn, f)
 }
 
 // SignIn checks the credentials, throttles repeated failures, and starts
@@ -175,10 +172,8 @@ func (p *Pages) startSession(c echo.Context, user *models.User, orgID string) er
 	if err := models.DeleteExpiredSessions(r.Context(), p.DB.DB, models.Now(), session.IdleTimeout); err != nil {
 		return err
 	}
-	if s, ok := p.Throttle.(interface{ Sweep(context.Context) error }); ok {
-		if err := s.Sweep(r.Context()); err != nil {
-			return err
-		}
+	if err := p.Throttle.Sweep(r.Context()); err != nil {
+		return err
 	}
 	sess := sessions.NewSession(p.Sessions, p.Sessions.Name(r))
 	sess.Values[session.KeyUserID] = user.ID

@@ -40,12 +40,11 @@ func (p *Pages) renderKeys(c echo.Context, status int, d views.KeysData) error {
 			return err
 		}
 	}
-	ch := httpx.Chrome(c, "API keys")
-	ch.Nav = "console"
+	page := views.Keys
 	if httpx.IsHTMX(c) {
-		return httpx.Render(c, status, views.KeysPanel(ch, d))
+		page = views.KeysPanel
 	}
-	return httpx.Render(c, status, views.Keys(ch, d))
+	return renderPage(c, status, "API keys", "console", page, d)
 }
 
 // leakedForOwner is what the leak banner shows an owner of the current
@@ -109,8 +108,6 @@ func (p *Pages) CreateKey(c echo.Context) error {
 	}
 	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionKeyCreate,
 		Target: keyTarget(k), Detail: keyDetail(k)})
-	// The key's text must never be cached anywhere on the way back.
-	c.Response().Header().Set("Cache-Control", "no-store")
 	return p.renderKeys(c, http.StatusCreated, views.KeysData{NewKey: &views.NewKey{ID: k.ID, Name: k.Name, Key: text, Hint: hint}})
 }
 
@@ -127,33 +124,33 @@ func keyDetail(k *models.APIKey) *string {
 }
 
 // managedKey loads a key of the current organization that the member may
-// revoke or roll: any key for owners and admins, their own for members.
+// revoke or roll (any key for owners and admins, their own for members),
+// and returns it with the member.
 // A key of another organization is "not found", whatever id the form names.
 // When the role does not allow it, the 403 panel is already written and
 // the response is committed: callers return at once.
-func (p *Pages) managedKey(c echo.Context) (*models.APIKey, error) {
+func (p *Pages) managedKey(c echo.Context) (*Current, *models.APIKey, error) {
 	cur := CurrentOf(c)
 	if cur.Org == nil {
-		return nil, echo.NewHTTPError(http.StatusNotFound, "no such key")
+		return nil, nil, echo.NewHTTPError(http.StatusNotFound, "no such key")
 	}
 	k, err := models.APIKeyOfOrg(c.Request().Context(), p.DB.DB, cur.Org.ID, c.Param("id"))
 	if errors.Is(err, models.ErrNotFound) {
-		return nil, echo.NewHTTPError(http.StatusNotFound, "no such key")
+		return nil, nil, echo.NewHTTPError(http.StatusNotFound, "no such key")
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	own := k.CreatedBy != nil && *k.CreatedBy == cur.User.ID
 	if !models.Can(cur.Org.Role, models.PermManageAnyKey) && !(own && models.Can(cur.Org.Role, models.PermCreateKeys)) {
-		return nil, p.keyForbidden(c, "Your role ("+cur.Org.Role+") cannot revoke or roll this key: ask an owner or an admin.")
+		return nil, nil, p.keyForbidden(c, "Your role ("+cur.Org.Role+") cannot revoke or roll this key: ask an owner or an admin.")
 	}
-	return k, nil
+	return cur, k, nil
 }
 
 // RevokeKey revokes a key of the current organization.
 func (p *Pages) RevokeKey(c echo.Context) error {
-	cur := CurrentOf(c)
-	k, err := p.managedKey(c)
+	cur, k, err := p.managedKey(c)
 	if err != nil || c.Response().Committed {
 		return err
 	}

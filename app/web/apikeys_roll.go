@@ -15,8 +15,7 @@ import (
 // RollKey replaces a key by a new one with the same name and scopes, shown
 // once, and keeps the old key working for the chosen grace period.
 func (p *Pages) RollKey(c echo.Context) error {
-	cur := CurrentOf(c)
-	old, err := p.managedKey(c)
+	cur, old, err := p.managedKey(c)
 	if err != nil || c.Response().Committed {
 		return err
 	}
@@ -42,6 +41,5 @@ func (p *Pages) RollKey(c echo.Context) error {
 	detail := "replaced by " + next.Hint + "; the old key works until " + now.Add(grace).UTC().Format(time.RFC3339)
 	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionKeyRoll,
 		Target: keyTarget(old), Detail: &detail})
-	c.Response().Header().Set("Cache-Control", "no-store")
 	return p.renderKeys(c, http.StatusCreated, views.KeysData{NewKey: &views.NewKey{ID: next.ID, Name: next.Name, Key: text, Hint: hint, Rolled: old.Hint}})
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"parapet/app/httpx"
 	"parapet/models"
 	"parapet/views"
 )
@@ -31,14 +30,12 @@ func (p *Pages) ConsoleHome(c echo.Context) error {
 				d.Revoked++
 			}
 		}
-		if d.Recent, _, err = models.AuditPage(ctx, p.DB.DB, cur.Org.ID, "", 5, 0); err != nil {
+		if d.Recent, err = models.AuditPage(ctx, p.DB.DB, cur.Org.ID, "", 5, 0); err != nil {
 			return err
 		}
 		if d.Leaked, err = p.leakedForOwner(c); err != nil {
 			return err
 		}
 	}
-	ch := httpx.Chrome(c, "Console")
-	ch.Nav = "console"
-	return httpx.Render(c, http.StatusOK, views.ConsoleHome(ch, d))
+	return renderPage(c, http.StatusOK, "Console", "console", views.ConsoleHome, d)
 }

@@ -95,7 +95,8 @@ func TestEveryPageKeepsTheCSP(t *testing.T) {
 	)
 	for _, p := range []struct{ path, ready string }{
 		{"/console", "main"}, {"/console/orgs", "main"}, {"/console/audit", "[data-testid=audit-table]"},
-		{"/console/usage", "main"}, {"/console/products", "[data-testid=create-product]"}, {"/console/account", "[data-testid=sessions]"},
+		{"/console/usage", "main"}, {"/console/products", "[data-testid=create-product]"}, {"/logs/app/compare", "[data-testid=compare-form]"},
+		{"/console/account/2fa", "main"}, {"/console/account", "[data-testid=sessions]"},
 	} {
 		visit(p.path, p.ready)
 	}

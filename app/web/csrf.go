@@ -26,10 +26,7 @@ import (
 const csrfCookie = "parapet_csrf"
 
 func (p *Pages) csrfCookieName(r *http.Request) string {
-	if p.IsHTTPS(r) {
-		return "__Host-" + csrfCookie
-	}
-	return csrfCookie
+	return session.HostCookie(csrfCookie, p.IsHTTPS(r))
 }
 
 // csrfToken is an HMAC, under SESSION_SECRET, of the signed-in session (or

@@ -77,7 +77,7 @@ func (p *Pages) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 		if cur.Org != nil {
 			ch.OrgName = cur.Org.Name
 		}
-		httpx.SetChrome(c, ch)
+		setChrome(c, ch)
 		return next(c)
 	}
 }

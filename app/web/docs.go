@@ -10,7 +10,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"parapet/app/httpx"
 	"parapet/app/openapi"
 	"parapet/views"
 )
@@ -21,9 +20,7 @@ func (p *Pages) Docs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ch := httpx.Chrome(c, "API reference")
-	ch.Nav = "docs"
-	return httpx.Render(c, http.StatusOK, views.Docs(ch, d))
+	return renderPage(c, http.StatusOK, "API reference", "docs", views.Docs, d)
 }
 
 // apiDoc is the reference's content, made once: the document is embedded

@@ -31,9 +31,7 @@ func (p *Pages) renderInvitations(c echo.Context, status int, d views.Invitation
 		}
 		d.Role = cur.Org.Role
 	}
-	ch := httpx.Chrome(c, "Invitations")
-	ch.Nav = "console"
-	return httpx.Render(c, status, views.Invitations(ch, d))
+	return renderPage(c, status, "Invitations", "console", views.Invitations, d)
 }
 
 // CreateInvitation invites an email with a role, shows the link to copy
@@ -69,7 +67,6 @@ func (p *Pages) CreateInvitation(c echo.Context) error {
 		p.Log.Error("mail invitation", "request_id", httpx.RequestID(c), "error", err)
 		d.Mailed = false
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
 	return p.renderInvitations(c, http.StatusCreated, d)
 }
 

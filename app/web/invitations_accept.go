@@ -59,7 +59,7 @@ func (p *Pages) renderInvite(c echo.Context, d views.InviteData) error {
 	if !ok {
 		status = http.StatusOK
 	}
-	return httpx.Render(c, status, views.Invite(httpx.Chrome(c, "Invitation"), d))
+	return httpx.Render(c, status, views.Invite(Chrome(c, "Invitation"), d))
 }
 
 // InvitationPage shows an invitation link: to a signed-in account, the

@@ -6,7 +6,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"parapet/app/httpx"
 	"parapet/models"
 	"parapet/views"
 	"parapet/views/paths"
@@ -14,12 +13,12 @@ import (
 
 // MembersPage lists the current organization's members.
 func (p *Pages) MembersPage(c echo.Context) error {
-	return p.renderMembers(c, http.StatusOK, "", "")
+	return p.renderMembers(c, http.StatusOK, "")
 }
 
-func (p *Pages) renderMembers(c echo.Context, status int, errMsg, okMsg string) error {
+func (p *Pages) renderMembers(c echo.Context, status int, errMsg string) error {
 	cur := CurrentOf(c)
-	d := views.MembersData{Error: errMsg, Flash: okMsg}
+	d := views.MembersData{Error: errMsg}
 	if cur.Org != nil {
 		var err error
 		if d.Members, err = models.MembersOfOrg(c.Request().Context(), p.DB.DB, cur.Org.ID); err != nil {
@@ -27,9 +26,22 @@ func (p *Pages) renderMembers(c echo.Context, status int, errMsg, okMsg string) 
 		}
 		d.Role, d.UserID, d.Require2FA = cur.Org.Role, cur.User.ID, cur.Org.Require2FA
 	}
-	ch := httpx.Chrome(c, "Members")
-	ch.Nav = "console"
-	return httpx.Render(c, status, views.Members(ch, d))
+	return renderPage(c, status, "Members", "console", views.Members, d)
+}
+
+// ownerAction starts an action of the members page that takes perm: it
+// returns the current member, or nil once it has answered: without a
+// current organization with the organizations page, without perm with the
+// members page saying refusal(their role), 403.
+func (p *Pages) ownerAction(c echo.Context, perm models.Permission, refusal func(role string) string) (*Current, error) {
+	cur := CurrentOf(c)
+	if cur.Org == nil {
+		return nil, c.Redirect(http.StatusSeeOther, paths.Orgs)
+	}
+	if !models.Can(cur.Org.Role, perm) {
+		return nil, p.renderMembers(c, http.StatusForbidden, refusal(cur.Org.Role))
+	}
+	return cur, nil
 }
 
 // memberTarget loads the member a form names, and checks that the current
@@ -58,18 +70,18 @@ func (p *Pages) SetMemberRole(c echo.Context) error {
 	cur := CurrentOf(c)
 	target, msg, err := p.memberTarget(c)
 	if err != nil || msg != "" {
-		return orRender(err, func() error { return p.renderMembers(c, http.StatusForbidden, msg, "") })
+		return orRender(err, func() error { return p.renderMembers(c, http.StatusForbidden, msg) })
 	}
 	role := c.FormValue("role")
 	switch {
 	case !models.ValidRole(role):
-		return p.renderMembers(c, http.StatusUnprocessableEntity, "Choose a role: owner, admin, member or viewer.", "")
+		return p.renderMembers(c, http.StatusUnprocessableEntity, "Choose a role: owner, admin, member or viewer.")
 	case !models.CanAssign(cur.Org.Role, role):
-		return p.renderMembers(c, http.StatusForbidden, "Only an owner can make someone an owner.", "")
+		return p.renderMembers(c, http.StatusForbidden, "Only an owner can make someone an owner.")
 	}
 	err = models.SetMemberRole(c.Request().Context(), p.DB.DB, cur.Org.ID, target.UserID, role)
 	if errors.Is(err, models.ErrLastOwner) {
-		return p.renderMembers(c, http.StatusConflict, upperFirst(err.Error())+".", "")
+		return p.renderMembers(c, http.StatusConflict, upperFirst(err.Error())+".")
 	}
 	if err != nil {
 		return err
@@ -84,14 +96,14 @@ func (p *Pages) RemoveMember(c echo.Context) error {
 	cur := CurrentOf(c)
 	target, msg, err := p.memberTarget(c)
 	if err != nil || msg != "" {
-		return orRender(err, func() error { return p.renderMembers(c, http.StatusForbidden, msg, "") })
+		return orRender(err, func() error { return p.renderMembers(c, http.StatusForbidden, msg) })
 	}
 	if target.UserID == cur.User.ID {
-		return p.renderMembers(c, http.StatusUnprocessableEntity, "To leave the organization, use “Leave”.", "")
+		return p.renderMembers(c, http.StatusUnprocessableEntity, "To leave the organization, use “Leave”.")
 	}
 	err = models.RemoveMember(c.Request().Context(), p.DB.DB, cur.Org.ID, target.UserID)
 	if errors.Is(err, models.ErrLastOwner) {
-		return p.renderMembers(c, http.StatusConflict, upperFirst(err.Error())+".", "")
+		return p.renderMembers(c, http.StatusConflict, upperFirst(err.Error())+".")
 	}
 	if err != nil {
 		return err
@@ -109,7 +121,7 @@ func (p *Pages) LeaveOrg(c echo.Context) error {
 	}
 	err := models.RemoveMember(c.Request().Context(), p.DB.DB, cur.Org.ID, cur.User.ID)
 	if errors.Is(err, models.ErrLastOwner) {
-		return p.renderMembers(c, http.StatusConflict, "You are the last owner: "+err.Error()+".", "")
+		return p.renderMembers(c, http.StatusConflict, "You are the last owner: "+err.Error()+".")
 	}
 	if err != nil {
 		return err

@@ -13,12 +13,11 @@ import (
 // SetRequire2FA is an owner's switch: every member must sign in with a
 // second factor; members without one are sent to set it up (Require2FA).
 func (p *Pages) SetRequire2FA(c echo.Context) error {
-	cur := CurrentOf(c)
-	if cur.Org == nil {
-		return c.Redirect(http.StatusSeeOther, paths.Orgs)
-	}
-	if !models.Can(cur.Org.Role, models.PermOrgSettings) {
-		return p.renderMembers(c, http.StatusForbidden, "Only an owner can change the organization’s security settings.", "")
+	cur, err := p.ownerAction(c, models.PermOrgSettings, func(string) string {
+		return "Only an owner can change the organization’s security settings."
+	})
+	if cur == nil {
+		return err
 	}
 	on := c.FormValue("require_2fa") == "on"
 	if err := models.SetRequire2FA(c.Request().Context(), p.DB.DB, cur.Org.ID, on); err != nil {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"parapet/app/httpx"
 	"parapet/app/session"
 	"parapet/models"
 	"parapet/views"
@@ -30,9 +29,7 @@ func (p *Pages) renderOrgs(c echo.Context, status int, name, errMsg string) erro
 	if cur.Org != nil {
 		d.CurrentID = cur.Org.ID
 	}
-	ch := httpx.Chrome(c, "Organizations")
-	ch.Nav = "console"
-	return httpx.Render(c, status, views.Orgs(ch, d))
+	return renderPage(c, status, "Organizations", "console", views.Orgs, d)
 }
 
 // CreateOrg creates an organization owned by the user and makes it the

@@ -32,7 +32,7 @@ func (p *Pages) renderAccount(c echo.Context, status int, d views.AccountData) e
 	if d.Sessions, err = p.sessionRows(c); err != nil {
 		return err
 	}
-	ch := httpx.Chrome(c, "Account")
+	ch := Chrome(c, "Account")
 	ch.Nav, ch.Flash = "console", d.Flash
 	return httpx.Render(c, status, views.Account(ch, d))
 }

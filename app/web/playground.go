@@ -7,7 +7,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/gateway"
-	"parapet/app/httpx"
 	"parapet/app/meter"
 	"parapet/models"
 	"parapet/views"
@@ -17,20 +16,17 @@ import (
 // upstream through the same core, limits, entitlement and audit as the
 // API, authenticated by the session instead of a key.
 func (p *Pages) PlaygroundPage(c echo.Context) error {
-	cur := CurrentOf(c)
-	d := views.PlaygroundData{Demo: p.Gateway.Demo, Model: p.Gateway.Service.Proxy.Defaults().Model,
-		MaxTokens: p.Gateway.Service.Proxy.Defaults().MaxTokens, MaxTokensCap: p.Gateway.Service.Proxy.Defaults().MaxTokensCap}
-	if cur.Org != nil {
-		a, err := models.AllowanceOf(c.Request().Context(), p.DB.DB, cur.Org.ID, models.GatewayProductID, models.Period(time.Now()))
+	def := p.Gateway.Service.Proxy.Defaults()
+	d := views.PlaygroundData{Demo: p.Gateway.Demo, Model: def.Model, MaxTokens: def.MaxTokens, MaxTokensCap: def.MaxTokensCap}
+	if org := CurrentOf(c).Org; org != nil {
+		a, err := models.AllowanceOf(c.Request().Context(), p.DB.DB, org.ID, models.GatewayProductID, models.Period(time.Now()))
 		if err != nil {
 			return err
 		}
 		d.HasOrg = true
 		d.Entitled, d.TokensLeft, d.MonthlyTokens = a.Entitled && a.Public, a.Left(), a.MonthlyTokens
 	}
-	ch := httpx.Chrome(c, "Gateway playground")
-	ch.Nav = "gateway"
-	return httpx.Render(c, http.StatusOK, views.Playground(ch, d))
+	return renderPage(c, http.StatusOK, "Gateway playground", "gateway", views.Playground, d)
 }
 
 // PlaygroundChat answers the playground's POST /gateway/app/chat: the

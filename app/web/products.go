@@ -7,7 +7,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"parapet/app/httpx"
 	"parapet/models"
 	"parapet/views"
 	"parapet/views/paths"
@@ -40,9 +39,7 @@ func (p *Pages) renderProducts(c echo.Context, status int, d views.ProductsData)
 	if d.Notice != "" {
 		d.Notice = "Saved " + d.Notice + "."
 	}
-	ch := httpx.Chrome(c, "Products")
-	ch.Nav = "console"
-	return httpx.Render(c, status, views.Products(ch, d))
+	return renderPage(c, status, "Products", "console", views.Products, d)
 }
 
 func productForm(c echo.Context) models.ProductChange {

@@ -8,6 +8,7 @@ import (
 	"github.com/gorilla/securecookie"
 	"github.com/labstack/echo/v4"
 
+	"parapet/app/session"
 	"parapet/models"
 )
 
@@ -89,18 +90,18 @@ type device struct {
 	ID    string
 }
 
-func (p *Pages) deviceCodec() securecookie.Codec {
+// codec signs and times a cookie's value with the app's secret: the
+// cookie's name is in the MAC, so none of our cookies passes for another,
+// and a value older than maxAge is refused.
+func (p *Pages) codec(maxAge time.Duration) securecookie.Codec {
 	codec := securecookie.New(p.Secret, nil)
-	codec.MaxAge(int(deviceMaxAge / time.Second))
+	codec.MaxAge(int(maxAge / time.Second))
 	return codec
 }
 
 // deviceCookieName follows the session cookie: __Host- over HTTPS.
 func (p *Pages) deviceCookieName(r *http.Request) string {
-	if p.IsHTTPS(r) {
-		return "__Host-" + deviceCookieN
-	}
-	return deviceCookieN
+	return session.HostCookie(deviceCookieN, p.IsHTTPS(r))
 }
 
 // deviceID returns the id of the request's device cookie when it is valid
@@ -111,7 +112,7 @@ func (p *Pages) deviceID(c echo.Context, email string) string {
 		return ""
 	}
 	var d device
-	if err := p.deviceCodec().Decode(deviceCookieN, ck.Value, &d); err != nil || d.Email != email || d.ID == "" {
+	if err := p.codec(deviceMaxAge).Decode(deviceCookieN, ck.Value, &d); err != nil || d.Email != email || d.ID == "" {
 		return ""
 	}
 	return d.ID
@@ -124,7 +125,7 @@ func (p *Pages) issueDevice(c echo.Context, email string) {
 	if d.ID == "" {
 		d.ID = models.RandomBase62(22)
 	}
-	v, err := p.deviceCodec().Encode(deviceCookieN, d)
+	v, err := p.codec(deviceMaxAge).Encode(deviceCookieN, d)
 	if err != nil {
 		p.Log.Warn("device cookie", "error", err)
 		return

@@ -53,10 +53,7 @@ func (p *Pages) renderTwoFactor(c echo.Context, status int, d views.TwoFactorDat
 		}
 		d.Secret, d.QR = enrol.Secret, enrol.QR
 	}
-	ch := httpx.Chrome(c, "Two-factor sign-in")
-	ch.Nav = "console"
-	c.Response().Header().Set("Cache-Control", "no-store")
-	return httpx.Render(c, status, views.TwoFactor(ch, d))
+	return renderPage(c, status, "Two-factor sign-in", "console", views.TwoFactor, d)
 }
 
 // totpSecret opens the user's stored TOTP secret; false when there is

@@ -2,18 +2,12 @@ package web
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"parapet/app/httpx"
 	"parapet/app/totp"
 	"parapet/models"
 	"parapet/views"
@@ -33,12 +27,6 @@ const (
 type pendingSecondStep struct {
 	UserID string
 	Next   string
-}
-
-func (p *Pages) signSecondStep(payload string) string {
-	mac := hmac.New(sha256.New, p.Secret)
-	mac.Write([]byte("2fa|" + payload))
-	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
 
 // checkSecondFactor accepts a current TOTP code not used before, or an
@@ -70,8 +58,11 @@ func (p *Pages) beginSecondStep(c echo.Context, user *models.User, next string) 
 	if user.TOTPEnabledAt == nil {
 		return false, nil
 	}
-	payload := base64.RawURLEncoding.EncodeToString([]byte(user.ID + "|" + strconv.FormatInt(time.Now().Add(secondStepTTL).Unix(), 10) + "|" + next))
-	c.SetCookie(&http.Cookie{Name: secondStepCookie, Value: payload + "." + p.signSecondStep(payload), Path: paths.SignIn,
+	v, err := p.codec(secondStepTTL).Encode(secondStepCookie, pendingSecondStep{UserID: user.ID, Next: next})
+	if err != nil {
+		return false, err
+	}
+	c.SetCookie(&http.Cookie{Name: secondStepCookie, Value: v, Path: paths.SignIn,
 		MaxAge: int(secondStepTTL / time.Second), HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: p.IsHTTPS(c.Request())})
 	return true, c.Redirect(http.StatusSeeOther, paths.SignInCode)
 }
@@ -82,23 +73,12 @@ func (p *Pages) pendingOf(c echo.Context) (*pendingSecondStep, bool) {
 	if err != nil {
 		return nil, false
 	}
-	payload, sig, ok := strings.Cut(ck.Value, ".")
-	if !ok || !hmac.Equal([]byte(sig), []byte(p.signSecondStep(payload))) {
+	var ps pendingSecondStep
+	if p.codec(secondStepTTL).Decode(secondStepCookie, ck.Value, &ps) != nil || ps.UserID == "" {
 		return nil, false
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(payload)
-	if err != nil {
-		return nil, false
-	}
-	parts := strings.SplitN(string(raw), "|", 3)
-	if len(parts) != 3 {
-		return nil, false
-	}
-	until, err := strconv.ParseInt(parts[1], 10, 64)
-	if err != nil || time.Now().Unix() > until {
-		return nil, false
-	}
-	return &pendingSecondStep{UserID: parts[0], Next: localPath(parts[2])}, true
+	ps.Next = localPath(ps.Next)
+	return &ps, true
 }
 
 func (p *Pages) clearSecondStep(c echo.Context) {
@@ -107,9 +87,7 @@ func (p *Pages) clearSecondStep(c echo.Context) {
 }
 
 func (p *Pages) renderSecondStep(c echo.Context, status int, errMsg string) error {
-	ch := httpx.Chrome(c, "Two-factor sign-in")
-	ch.Nav = "signin"
-	return httpx.Render(c, status, views.SecondStep(ch, errMsg))
+	return renderPage(c, status, "Two-factor sign-in", "signin", views.SecondStep, errMsg)
 }
 
 // SecondStepPage asks for the code; without a pending sign-in it sends the

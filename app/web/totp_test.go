@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/base64"
 	"net/url"
 	"strings"
 	"testing"
@@ -104,9 +105,17 @@ func TestTwoFactorSignIn(t *testing.T) {
 		if _, res := signInWithCode(t, env, "two@example.com", recovery[3]); res.StatusCode != 401 {
 			t.Errorf("a used recovery code: %d", res.StatusCode)
 		}
-		// The second step has no form without the password step.
+		// The second step has no form without the password step, nor with
+		// a second-step cookie not signed by us, or another cookie of ours
+		// (the device cookie's value) in its place.
 		if res := env.Client().Get("/console/signin/2fa"); res.StatusCode != 303 {
 			t.Errorf("the code form without a password: %d", res.StatusCode)
+		}
+		forged := base64.RawURLEncoding.EncodeToString([]byte(u.ID + "|9999999999|/console"))
+		for _, value := range []string{forged + "." + forged, deviceCookieOf(t, c)} {
+			if res := env.Client().Get("/console/signin/2fa", "Cookie", "parapet_2fa="+value); res.StatusCode != 303 {
+				t.Errorf("the code form with the cookie %q: %d", value, res.StatusCode)
+			}
 		}
 		var n int64
 		env.DB.Model(&models.AuditEvent{}).Where("action = ?", models.ActionTOTPFailure).Count(&n)
@@ -169,4 +178,16 @@ func TestOrganizationRequiresTwoFactor(t *testing.T) {
 			t.Errorf("the owner: %d", res.StatusCode)
 		}
 	})
+}
+
+// deviceCookieOf is the value of the device cookie c's sign-in left.
+func deviceCookieOf(t *testing.T, c *apptest.Client) string {
+	t.Helper()
+	for _, ck := range c.Cookies() {
+		if ck.Name == "parapet_device" {
+			return ck.Value
+		}
+	}
+	t.Fatal("no device cookie after a sign-in")
+	return ""
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"parapet/app/httpx"
 	"parapet/models"
 	"parapet/views"
 )
@@ -18,21 +17,18 @@ const usageDays = 30
 // token quota and entitlement, and requests and tokens per key or
 // playground user per day for the last 30 days (UTC).
 func (p *Pages) UsagePage(c echo.Context) error {
-	cur := CurrentOf(c)
 	now := time.Now().UTC()
 	d := views.UsageData{Month: now.Format("January 2006"), Days: usageDays,
 		Since: models.Day(now.AddDate(0, 0, -(usageDays - 1)))}
-	if cur.Org != nil {
+	if org := CurrentOf(c).Org; org != nil {
 		ctx := c.Request().Context()
 		var err error
-		if d.Allowance, err = models.AllowanceOf(ctx, p.DB.DB, cur.Org.ID, models.GatewayProductID, models.Period(now)); err != nil {
+		if d.Allowance, err = models.AllowanceOf(ctx, p.DB.DB, org.ID, models.GatewayProductID, models.Period(now)); err != nil {
 			return err
 		}
-		if d.Rows, err = models.UsageByDay(ctx, p.DB.DB, cur.Org.ID, models.GatewayProductID, d.Since); err != nil {
+		if d.Rows, err = models.UsageByDay(ctx, p.DB.DB, org.ID, models.GatewayProductID, d.Since); err != nil {
 			return err
 		}
 	}
-	ch := httpx.Chrome(c, "Gateway usage")
-	ch.Nav = "console"
-	return httpx.Render(c, http.StatusOK, views.Usage(ch, d))
+	return renderPage(c, http.StatusOK, "Gateway usage", "console", views.Usage, d)
 }

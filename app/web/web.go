@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/httpx"
@@ -56,21 +57,34 @@ func New(d Deps) *Pages { return &Pages{Deps: d} }
 
 // Home is the landing page.
 func (p *Pages) Home(c echo.Context) error {
-	ch := httpx.Chrome(c, "")
+	ch := Chrome(c, "")
 	ch.Nav = "home"
 	return httpx.Render(c, http.StatusOK, views.Home(ch))
+}
+
+// renderPage answers with a whole page: page's content for d in the site's
+// chrome, titled title, with nav's link marked as the current one.
+func renderPage[D any](c echo.Context, status int, title, nav string, page func(views.Chrome, D) templ.Component, d D) error {
+	ch := Chrome(c, title)
+	ch.Nav = nav
+	return httpx.Render(c, status, page(ch, d))
 }
 
 // audit records an event of the current request. A failure to record is
 // logged, and fails the action only where the caller decides so.
 func (p *Pages) audit(c echo.Context, e *models.AuditEvent) error {
-	e.IP = c.RealIP()
-	e.RequestID = httpx.RequestID(c)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), 5*time.Second)
 	defer cancel()
-	if err := models.RecordAudit(ctx, p.DB.DB, e); err != nil {
+	if err := models.RecordAudit(ctx, p.DB.DB, ofRequest(c, e)); err != nil {
 		p.Log.Error("audit", "action", e.Action, "request_id", e.RequestID, "error", err)
 		return err
 	}
 	return nil
+}
+
+// ofRequest stamps an audit event with the request's client address and
+// id, as every event of a browser request carries them.
+func ofRequest(c echo.Context, e *models.AuditEvent) *models.AuditEvent {
+	e.IP, e.RequestID = c.RealIP(), httpx.RequestID(c)
+	return e
 }

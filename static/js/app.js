@@ -95,6 +95,38 @@
     });
   }
 
+  // htmx swaps only 2xx answers and a form's 422 (views/chrome.go): any
+  // other failure of an htmx request (an expired form, a 403, a 429, a
+  // server error, a lost connection) is shown here, at the top of the page,
+  // in the server's own words, rather than the click doing nothing.
+  function requestError(text) {
+    var main = document.querySelector("main");
+    if (!main) return;
+    var box = main.querySelector("[data-request-error]");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "flash flash-error";
+      box.setAttribute("role", "alert");
+      box.setAttribute("tabindex", "-1");
+      box.dataset.requestError = "";
+      box.dataset.testid = "request-error";
+      main.insertBefore(box, main.firstChild);
+    }
+    box.textContent = text;
+    box.focus();
+  }
+  document.addEventListener("htmx:responseError", function (ev) {
+    var xhr = ev.detail.xhr;
+    var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+    var said = doc.querySelector("[data-testid=inline-error]") || doc.querySelector("[data-testid=error-message]");
+    requestError(said && said.textContent.trim() ?
+      said.textContent.trim() :
+      "The server answered " + xhr.status + " and nothing was changed. Reload the page and try again.");
+  });
+  document.addEventListener("htmx:sendError", function () {
+    requestError("The request did not reach the server. Check your connection and try again.");
+  });
+
   document.addEventListener("click", function (ev) {
     var el;
     if ((el = closest(ev, "[data-copy]"))) copy(el);

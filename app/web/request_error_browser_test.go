@@ -1,0 +1,46 @@
+package web_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"parapet/app/apptest"
+)
+
+// An htmx request the server refuses (here a revoke whose form token has
+// gone stale) says why at the top of the page instead of doing nothing,
+// and the key stays active.
+func TestRefusedHTMXRequestSaysWhy(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	s := env.Seed(t, "stale.form@example.com")
+	b := apptest.NewBrowser(t)
+	b.Run(
+		chromedp.Navigate(env.URL("/console/signin")),
+		chromedp.SendKeys(`#email`, s.Email, chromedp.ByQuery),
+		chromedp.SendKeys(`#password`, apptest.TestPassword, chromedp.ByQuery),
+		chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid=current-org]`, chromedp.ByQuery),
+		chromedp.Navigate(env.URL("/console/keys")),
+		chromedp.WaitVisible(`[data-testid=revoke]`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.body.setAttribute("hx-headers", '{"X-CSRF-Token":"stale"}')`, nil),
+		chromedp.Click(`[data-testid=revoke]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid=request-error]`, chromedp.ByQuery),
+	)
+	if got := b.Text(`[data-testid=request-error]`); !strings.Contains(got, "expired") {
+		t.Errorf("the page says %q", got)
+	}
+	if b.Count(`[data-testid=revoked]`) != 0 {
+		t.Error("the key shows as revoked")
+	}
+	if res := env.Client().Get("/v1/products", "Authorization", "Bearer "+s.Key); res.StatusCode != 200 {
+		t.Errorf("the key gets %d after the refused revoke", res.StatusCode)
+	}
+	b.Screenshot("request-error")
+	for _, p := range b.Problems() { // the 403 itself is expected
+		if !strings.Contains(p, "403") {
+			t.Errorf("browser problem: %s", p)
+		}
+	}
+}
