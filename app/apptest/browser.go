@@ -184,6 +184,18 @@ func (b *Browser) Text(sel string) string {
 	return s
 }
 
+// Attr returns an attribute of the first node matching sel, read from the
+// live page. chromedp.AttributeValue reads chromedp's mirror of the DOM,
+// which is updated by events and may not yet hold what a click just
+// changed; a test that checked it right after a click failed now and then.
+func (b *Browser) Attr(sel, name string) string {
+	b.t.Helper()
+	var s string
+	b.Run(chromedp.WaitReady(sel, chromedp.ByQuery),
+		chromedp.Evaluate(fmt.Sprintf(`document.querySelector(%q).getAttribute(%q) ?? ""`, sel, name), &s))
+	return s
+}
+
 // Count returns how many nodes match sel now.
 func (b *Browser) Count(sel string) int {
 	b.t.Helper()

@@ -43,9 +43,7 @@ func TestEveryPageKeepsTheCSP(t *testing.T) {
 		chromedp.WaitVisible(`[data-password-toggle=password]`, chromedp.ByQuery),
 		chromedp.Click(`[data-password-toggle=password]`, chromedp.ByQuery),
 	)
-	var shown string
-	b.Run(chromedp.AttributeValue(`#password`, "type", &shown, nil, chromedp.ByQuery))
-	if shown != "text" {
+	if shown := b.Attr(`#password`, "type"); shown != "text" {
 		t.Errorf("the show-password toggle left the field as %q", shown)
 	}
 	var strength string

@@ -35,9 +35,8 @@ func TestLandingPageInBrowser(t *testing.T) {
 		{`[data-testid=card-scan] footer a`, "/scan/app"},
 		{`[data-testid=card-gateway] footer a`, "/gateway/app"},
 	} {
-		var href string
-		var ok bool
-		b.Run(chromedp.Navigate(env.URL("/")), chromedp.AttributeValue(link.sel, "href", &href, &ok, chromedp.ByQuery))
+		b.Run(chromedp.Navigate(env.URL("/")))
+		href := b.Attr(link.sel, "href")
 		if href != link.path {
 			t.Errorf("%s links to %q, want %q", link.sel, href, link.path)
 		}

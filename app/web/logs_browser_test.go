@@ -89,9 +89,7 @@ func TestLogsInBrowser(t *testing.T) {
 	if got := visible(`[data-testid=match-row]`, "data-category"); len(got) != want.Summary.ByCategory.Fatal || slices.ContainsFunc(got, func(s string) bool { return s != "fatal" }) {
 		t.Errorf("filtered to fatal: %v", got)
 	}
-	var pressed string
-	b.Run(chromedp.AttributeValue(`[data-testid=filter-fatal]`, "aria-pressed", &pressed, nil, chromedp.ByQuery))
-	if pressed != "true" {
+	if pressed := b.Attr(`[data-testid=filter-fatal]`, "aria-pressed"); pressed != "true" {
 		t.Errorf("the fatal filter is not pressed: %q", pressed)
 	}
 	b.Screenshot("logs-fatal")

@@ -68,9 +68,7 @@ func TestLogsTimelineAndCompareInBrowser(t *testing.T) {
 	if strings.Join(lines, ",") != strings.Join(byBucket[14], ",") || len(lines) == 0 {
 		t.Errorf("bucket 15 shows lines %v, want %v", lines, byBucket[14])
 	}
-	var pressed string
-	b.Run(chromedp.AttributeValue(`[data-testid=timeline-bucket][data-bucket="15"]`, "aria-pressed", &pressed, nil, chromedp.ByQuery))
-	if pressed != "true" {
+	if pressed := b.Attr(`[data-testid=timeline-bucket][data-bucket="15"]`, "aria-pressed"); pressed != "true" {
 		t.Errorf("the chosen bar is not pressed: %q", pressed)
 	}
 	if !strings.HasSuffix(b.Location(), "/logs/app") {

@@ -71,9 +71,7 @@ func TestScanInBrowser(t *testing.T) {
 	if got := severities(); len(got) != want.Summary.BySeverity.High || slices.ContainsFunc(got, func(s string) bool { return s != "high" }) {
 		t.Errorf("filtered to high: %v", got)
 	}
-	var pressed string
-	b.Run(chromedp.AttributeValue(`[data-testid=filter-high]`, "aria-pressed", &pressed, nil, chromedp.ByQuery))
-	if pressed != "true" {
+	if pressed := b.Attr(`[data-testid=filter-high]`, "aria-pressed"); pressed != "true" {
 		t.Errorf("the high filter is not pressed: %q", pressed)
 	}
 	b.Screenshot("scan-filtered")
