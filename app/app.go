@@ -100,12 +100,12 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	} else {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
-	// The chain every request takes, outermost first: an id and the
-	// security headers, one log line and the metrics, and a panic anywhere
-	// becomes a 500. Each area adds its own chain in routes.go. HEAD runs
+	// The chain every request takes, outermost first: an id, one log line
+	// and the metrics, and a panic anywhere becomes a 500. Each area then
+	// sets its security headers and adds its own chain (routes.go). HEAD runs
 	// as GET wherever GET is routed.
 	e.Pre(headAsGet)
-	a.outer = []echo.MiddlewareFunc{requestID, securityHeaders(a.isHTTPS), observe(log), recoverPanic(log)}
+	a.outer = []echo.MiddlewareFunc{requestID, observe(log), recoverPanic(log)}
 	a.e = e
 	a.metrics = a.metricsHandler()
 	a.routes()

@@ -9,34 +9,44 @@ import (
 )
 
 // area is one part of the product as routes.go declares it: its name (the
-// `area` label of the request metrics) and how its errors are written.
+// `area` label of the request metrics), how its errors are written and
+// which security headers its answers carry.
 type area struct {
-	name   string
-	errors errorWriter
+	name    string
+	errors  errorWriter
+	headers http.Header // shared, never written to: documentHeaders or apiHeaders
 }
 
 // The areas of routes.go. The tools' API areas are named after the tools.
 var (
-	areaPages      = &area{"pages", writePageError}
-	areaPublic     = &area{"v1", writeJSONError}
-	areaGateway    = &area{"gateway", writeJSONError}
-	areaMessages   = &area{"gateway", writeAnthropicError}
-	areaOpenAI     = &area{"gateway", writeOpenAIError}
-	areaPlayground = &area{"playground", writeJSONError}
-	areaOpenAPI    = &area{"openapi", writeJSONError}
-	areaOps        = &area{"ops", writeJSONError}
-	areaKeys       = &area{"keys", writeJSONError}
-	areaStatic     = &area{"static", writePageError}
+	areaPages      = &area{"pages", writePageError, documentHeaders}
+	areaPublic     = &area{"v1", writeJSONError, apiHeaders}
+	areaGateway    = &area{"gateway", writeJSONError, apiHeaders}
+	areaMessages   = &area{"gateway", writeAnthropicError, apiHeaders}
+	areaOpenAI     = &area{"gateway", writeOpenAIError, apiHeaders}
+	areaPlayground = &area{"playground", writeJSONError, apiHeaders}
+	areaOpenAPI    = &area{"openapi", writeJSONError, apiHeaders}
+	areaOps        = &area{"ops", writeJSONError, apiHeaders}
+	areaKeys       = &area{"keys", writeJSONError, apiHeaders}
+	areaStatic     = &area{"static", writePageError, documentHeaders}
 )
 
 const areaKey = "area"
 
 // enter marks the request as one of area's, for the error handler and the
-// metrics.
-func enter(ar *area) echo.MiddlewareFunc {
+// metrics, and sets the area's security headers (HSTS too over HTTPS).
+// The header values are shared, not copied: no one appends to them.
+func (a *App) enter(ar *area) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			c.Set(areaKey, ar)
+			h := c.Response().Header()
+			for k, v := range ar.headers {
+				h[k] = v
+			}
+			if a.isHTTPS(c) {
+				h["Strict-Transport-Security"] = hstsValue
+			}
 			return next(c)
 		}
 	}
@@ -63,7 +73,7 @@ type Group struct {
 
 // routesOf is an area's routes, without a catch-all.
 func (a *App) routesOf(ar *area, chain ...echo.MiddlewareFunc) *Group {
-	return &Group{e: a.e, chain: slices.Concat(a.outer, []echo.MiddlewareFunc{enter(ar)}, chain)}
+	return &Group{e: a.e, chain: slices.Concat(a.outer, []echo.MiddlewareFunc{a.enter(ar)}, chain)}
 }
 
 // group declares an area under prefix with its chain. The chain also

@@ -1,10 +1,12 @@
 package app_test
 
 import (
+	"maps"
+	"net/http"
 	"strings"
+	"testing"
 
 	"github.com/PuerkitoBio/goquery"
-	"testing"
 
 	"parapet/app/apptest"
 	"parapet/static"
@@ -13,11 +15,13 @@ import (
 func TestSecurityHeaders(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
 	c := env.Client()
-	for _, path := range []string{"/", "/v1/health", "/v1/nope", "/no/such/page"} {
-		res := c.Get(path)
-		h := res.Header
+	common := map[string]string{"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY"}
+	// Pages, their error pages and assets: a strict CSP and the document
+	// policies.
+	for _, path := range []string{"/", "/docs", "/console/signin", "/no/such/page", static.Path("css/app.css")} {
+		h := c.Get(path).Header
 		csp := h.Get("Content-Security-Policy")
-		for _, want := range []string{"default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'"} {
+		for _, want := range []string{"default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"} {
 			if !strings.Contains(csp, want) {
 				t.Errorf("%s: CSP %q lacks %q", path, csp, want)
 			}
@@ -25,26 +29,41 @@ func TestSecurityHeaders(t *testing.T) {
 		if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
 			t.Errorf("%s: CSP allows unsafe code: %q", path, csp)
 		}
-		for name, want := range map[string]string{
-			"X-Content-Type-Options": "nosniff",
-			"X-Frame-Options":        "DENY",
-			"Referrer-Policy":        "strict-origin-when-cross-origin",
-		} {
-			if got := h.Get(name); got != want {
-				t.Errorf("%s: %s = %q, want %q", path, name, got, want)
-			}
-		}
-		if h.Get("Strict-Transport-Security") != "" {
+		want := map[string]string{"Referrer-Policy": "strict-origin-when-cross-origin", "Cross-Origin-Opener-Policy": "same-origin"}
+		maps.Copy(want, common)
+		expectHeaders(t, path, h, want)
+	}
+	// JSON answers, errors included, in every API area: a CSP that loads
+	// nothing, never framed or sniffed.
+	for _, path := range []string{"/v1/health", "/v1/products", "/v1/nope", "/logs/v1/analyze", "/gateway/v1/models", "/openapi.json", "/readyz"} {
+		h := c.Get(path).Header
+		want := map[string]string{"Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'"}
+		maps.Copy(want, common)
+		expectHeaders(t, path, h, want)
+	}
+	for _, path := range []string{"/", "/v1/health"} {
+		if c.Get(path).Header.Get("Strict-Transport-Security") != "" {
 			t.Errorf("%s: HSTS sent over plain HTTP", path)
 		}
-	}
-	// A forwarded https is believed only from a trusted proxy.
-	if c.Get("/", "X-Forwarded-Proto", "https").Header.Get("Strict-Transport-Security") != "" {
-		t.Error("HSTS sent because of an untrusted X-Forwarded-Proto")
+		// A forwarded https is believed only from a trusted proxy.
+		if c.Get(path, "X-Forwarded-Proto", "https").Header.Get("Strict-Transport-Security") != "" {
+			t.Errorf("%s: HSTS sent because of an untrusted X-Forwarded-Proto", path)
+		}
 	}
 	proxied := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("TRUST_PROXY", "true"))
-	if h := proxied.Client().Get("/", "X-Forwarded-Proto", "https").Header.Get("Strict-Transport-Security"); !strings.Contains(h, "max-age=") {
-		t.Errorf("behind a trusted proxy over https, HSTS = %q", h)
+	for _, path := range []string{"/", "/v1/health"} {
+		if h := proxied.Client().Get(path, "X-Forwarded-Proto", "https").Header.Get("Strict-Transport-Security"); !strings.Contains(h, "max-age=") {
+			t.Errorf("%s behind a trusted proxy over https: HSTS = %q", path, h)
+		}
+	}
+}
+
+func expectHeaders(t *testing.T, path string, h http.Header, want map[string]string) {
+	t.Helper()
+	for name, v := range want {
+		if got := h.Get(name); got != v {
+			t.Errorf("%s: %s = %q, want %q", path, name, got, v)
+		}
 	}
 }
 

@@ -44,7 +44,7 @@ func (w headWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // request came over HTTPS honours TRUST_PROXY: only a trusted proxy's
 // X-Forwarded-Proto counts. routes.go leaves it off the operators'
 // endpoints, which answer on either for probes inside the platform. HSTS
-// (securityHeaders) then keeps browsers on HTTPS.
+// (set as an area is entered) then keeps browsers on HTTPS.
 func (a *App) redirectToHTTPS(next echo.HandlerFunc) echo.HandlerFunc {
 	if !strings.HasPrefix(a.cfg.PublicURL, "https://") {
 		return next

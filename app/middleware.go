@@ -104,41 +104,35 @@ func recoverPanic(log *slog.Logger) echo.MiddlewareFunc {
 	}
 }
 
-// contentSecurityPolicy allows only our own scripts, styles and requests:
-// no inline script, no eval, no framing. Pico's icons are data: SVGs.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-	"font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
-
-// securityHeaderValues are the headers every response carries, made once:
-// the handler shares the value slices instead of allocating them per
-// request (no one appends to them).
-var securityHeaderValues = map[string][]string{
-	"Content-Security-Policy":    {contentSecurityPolicy},
-	"X-Content-Type-Options":     {"nosniff"},
-	"Referrer-Policy":            {"strict-origin-when-cross-origin"},
-	"X-Frame-Options":            {"DENY"},
-	"Cross-Origin-Opener-Policy": {"same-origin"},
-	"Permissions-Policy":         {"camera=(), microphone=(), geolocation=(), payment=()"},
-}
-
-var hstsValue = []string{"max-age=63072000; includeSubDomains"}
-
-// securityHeaders sets the headers every response carries, and HSTS on
-// HTTPS.
-func securityHeaders(isHTTPS func(echo.Context) bool) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			h := c.Response().Header()
-			for k, v := range securityHeaderValues {
-				h[k] = v
-			}
-			if isHTTPS(c) {
-				h["Strict-Transport-Security"] = hstsValue
-			}
-			return next(c)
-		}
+// The security headers come in two sets, each area declaring its own
+// (areas.go); HSTS is added to either over HTTPS.
+var (
+	// documentHeaders go on what a browser renders as a page (the pages,
+	// their error pages, static assets): a CSP that allows only our own
+	// scripts, styles and requests (no inline script, no eval, no
+	// framing; Pico's icons are data: SVGs), and the policies that apply
+	// to documents.
+	documentHeaders = http.Header{
+		"Content-Security-Policy": {"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+			"font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"},
+		"X-Content-Type-Options":     {"nosniff"},
+		"X-Frame-Options":            {"DENY"},
+		"Referrer-Policy":            {"strict-origin-when-cross-origin"},
+		"Cross-Origin-Opener-Policy": {"same-origin"},
+		"Permissions-Policy":         {"camera=(), microphone=(), geolocation=(), payment=()"},
 	}
-}
+	// apiHeaders go on JSON answers (the APIs, the gateway, the operator
+	// endpoints): OWASP's REST set. Opened in a browser, a JSON answer
+	// loads nothing and is never framed or sniffed; the referrer, opener
+	// and permissions policies would apply to nothing, and each header is
+	// parsed by every client on every call.
+	apiHeaders = http.Header{
+		"Content-Security-Policy": {"default-src 'none'; frame-ancestors 'none'"},
+		"X-Content-Type-Options":  {"nosniff"},
+		"X-Frame-Options":         {"DENY"},
+	}
+	hstsValue = []string{"max-age=63072000; includeSubDomains"}
+)
 
 // isHTTPS tells whether the client reached us over HTTPS.
 func (a *App) isHTTPS(c echo.Context) bool { return a.requestIsHTTPS(c.Request()) }

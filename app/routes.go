@@ -16,8 +16,9 @@ import (
 // Nothing outside this file looks at a request's path to decide what to
 // do. A group's chain also serves the paths under its prefix that no route
 // matches, so an unknown /v1/... path answers JSON with rate-limit headers.
-// Every chain starts with App.outer: request id, security headers, the log
-// line and metrics, panic recovery.
+// Every chain starts with App.outer (request id, the log line and metrics,
+// panic recovery), then the area's security headers: a page's set or the
+// JSON answers' set (middleware.go).
 func (a *App) routes() {
 	p := a.pages
 	v1 := a.api
@@ -121,7 +122,7 @@ func (a *App) routes() {
 			a.routesOf(areaPages, page(httpx.LimitBodyExplained(r.bodyLimit))...).
 				Add(r.method, t.pagePath+r.path, r.handler, web.RequireUser, p.Require2FA, a.toolRate, a.analyze(r.bodyLimit))
 		}
-		g := a.group(t.apiPrefix, &area{t.name, writeJSONError}, https, v1.Guard(t.surface), timeout)
+		g := a.group(t.apiPrefix, &area{t.name, writeJSONError, apiHeaders}, https, v1.Guard(t.surface), timeout)
 		for _, r := range t.api {
 			g.Add(r.method, r.path, r.handler, api.RequireKey, api.RequireScope(t.scope),
 				httpx.LimitBodyExplained(r.bodyLimit), httpx.CleanJSON, a.analyze(r.bodyLimit))
