@@ -70,7 +70,7 @@ func (a *API) Guard(surface Surface, opts ...GuardOption) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
-			bucket := ipPrefix + c.RealIP()
+			var bucket string // the key's, else the address's
 			if key, err := apiKeyFrom(r, xAPIKey); err != nil {
 				c.Set(authErrKey, err)
 			} else if p, err := a.Keys.VerifyKey(r.Context(), key); err != nil {
@@ -82,6 +82,9 @@ func (a *API) Guard(surface Surface, opts ...GuardOption) echo.MiddlewareFunc {
 			} else {
 				c.Set(principalKey, p)
 				bucket = keyPrefix + p.KeyID
+			}
+			if bucket == "" {
+				bucket = ipPrefix + c.RealIP()
 			}
 			d, err := a.Limiter.Allow(r.Context(), bucket, limit, time.Minute)
 			if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptrace"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -74,10 +73,6 @@ type Report struct {
 	// Latency runs from the call to the end of the upstream's answer (or
 	// the failure), retry included.
 	Latency time.Duration
-	// TTFB runs from the call to the first byte of the (last attempt's)
-	// upstream answer; for an in-process upstream, to its first event
-	// (stream) or its answer.
-	TTFB time.Duration
 	// Usage is what the upstream reported, also for a stream that failed
 	// midway: those tokens were spent.
 	Usage Usage
@@ -101,7 +96,7 @@ type Report struct {
 // client_closed either way.
 func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, error) {
 	c := p.begin(ctx, req, false)
-	up, cancelUp := context.WithCancelCause(context.WithoutCancel(c.ctx))
+	up, cancelUp := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancelUp(nil)
 	stop := context.AfterFunc(ctx, func() {
 		time.AfterFunc(p.cfg.DrainTimeout, func() { cancelUp(errDrainTimeout) })
@@ -173,7 +168,7 @@ func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error
 	s := &streamCall{p: p, c: c, emit: emit}
 	// The upstream call outlives the client by up to DrainTimeout: it is
 	// detached from ctx, which only starts the drain.
-	up, cancel := context.WithCancelCause(context.WithoutCancel(c.ctx))
+	up, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancel(nil)
 	s.cancel = cancel
 	stop := context.AfterFunc(ctx, s.clientGone)
@@ -268,7 +263,6 @@ func (s *streamCall) forward(ev Event) error {
 		u := s.acc.msg.Usage
 		ev.Usage = &u
 	}
-	s.c.firstEvent()
 	s.mu.Lock()
 	gone := s.gone != nil
 	s.mu.Unlock()
@@ -430,35 +424,19 @@ func checkMessage(m *Message) *Error {
 
 // call measures one Proxy call for its Report.
 type call struct {
-	req       *Request
-	parent    context.Context // the caller's
-	ctx       context.Context // the caller's, traced
-	start     time.Time
-	firstByte atomic.Int64 // ns since start; 0 until the upstream answers
-	report    Report
+	req    *Request
+	parent context.Context // the caller's
+	start  time.Time
+	report Report
 }
 
 func (p *Proxy) begin(ctx context.Context, req *Request, stream bool) *call {
-	c := &call{req: req, parent: ctx, start: time.Now(), report: Report{Model: req.Model, Stream: stream}}
-	c.ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GotFirstResponseByte: func() { c.firstByte.Store(int64(time.Since(c.start))) },
-	})
-	return c
-}
-
-// firstEvent stands in for the first response byte of an in-process
-// upstream; an HTTP upstream's real first byte came earlier.
-func (c *call) firstEvent() {
-	c.firstByte.CompareAndSwap(0, int64(time.Since(c.start)))
+	return &call{req: req, parent: ctx, start: time.Now(), report: Report{Model: req.Model, Stream: stream}}
 }
 
 func (c *call) end(msg *Message, err *Error) Report {
 	r := &c.report
 	r.Latency = time.Since(c.start)
-	r.TTFB = time.Duration(c.firstByte.Load())
-	if r.TTFB == 0 && err == nil {
-		r.TTFB = r.Latency
-	}
 	if msg != nil {
 		r.Model, r.Usage = modelOr(msg.Model, r.Model), msg.Usage
 	}

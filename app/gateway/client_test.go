@@ -165,7 +165,7 @@ func TestTotalTimeout(t *testing.T) {
 	if d := time.Since(start); d < 500*time.Millisecond || d > 3*time.Second {
 		t.Errorf("gave up after %s", d)
 	}
-	if rep.Status != 504 || rep.TTFB != 0 {
+	if rep.Status != 504 {
 		t.Errorf("report %+v", rep)
 	}
 	wait(t, h.arrived, "the upstream request")

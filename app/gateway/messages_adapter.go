@@ -48,24 +48,15 @@ func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
 	return b
 }
 
-// messageWire is an answer as the upstream sends it, its usage read in
-// the same decode (Usage's own UnmarshalJSON, for events, decodes again).
-type messageWire struct {
-	Message
-	Usage usageWire `json:"usage"` // shadows Message.Usage
-}
-
 func (a *messagesAdapter) Complete(ctx context.Context, req *Request) (*Message, error) {
 	resp, err := a.http.post(ctx, "/v1/messages", a.body(req, false), false, betaHeader(req))
 	if err != nil {
 		return nil, err
 	}
-	var w messageWire
-	if err := readJSON(resp, &w); err != nil {
+	var msg Message
+	if err := readJSON(resp, &msg); err != nil {
 		return nil, err
 	}
-	msg := w.Message
-	msg.Usage = lenientUsage(w.Usage.InputTokens, w.Usage.OutputTokens)
 	if msg.Type != "message" {
 		return nil, errInvalidResponse(fmt.Errorf("answer of type %q", msg.Type))
 	}

@@ -1,8 +1,9 @@
 package gateway
 
 import (
-	"encoding/json"
 	"math"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // Usage flags, as Report.UsageFlag and the audit record carry them.
@@ -46,7 +47,7 @@ type Usage struct {
 // answer itself may be fine.
 func (u *Usage) UnmarshalJSON(b []byte) error {
 	var w usageWire
-	if err := json.Unmarshal(b, &w); err != nil {
+	if err := jsonv2.Unmarshal(b, &w); err != nil {
 		return err
 	}
 	*u = lenientUsage(w.InputTokens, w.OutputTokens)

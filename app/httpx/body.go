@@ -42,7 +42,7 @@ func ReadBody(c echo.Context, limit int64) ([]byte, error) {
 // MediaType returns the request's media type, lowercased, without
 // parameters ("" when absent or unparsable).
 func MediaType(c echo.Context) string {
-	mt, _, err := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
+	mt, _, err := parseMediaType(c.Request().Header.Get(echo.HeaderContentType))
 	if err != nil {
 		return ""
 	}
@@ -158,4 +158,13 @@ func FormField(c echo.Context, name string, maxBody int64) (value []byte, tooLar
 		return nil, false, echo.NewHTTPError(http.StatusBadRequest, "The form could not be read: "+err.Error())
 	}
 	return []byte(r.FormValue(name)), false, nil
+}
+
+// parseMediaType is mime.ParseMediaType, without its allocations for the
+// header nearly every API call sends, exactly "application/json".
+func parseMediaType(header string) (string, map[string]string, error) {
+	if header == echo.MIMEApplicationJSON {
+		return header, nil, nil
+	}
+	return mime.ParseMediaType(header)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"mime"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -28,7 +27,7 @@ const cleanBodyKey = "httpx.clean_body"
 func CleanJSON(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		mt, params, err := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
+		mt, params, err := parseMediaType(r.Header.Get(echo.HeaderContentType))
 		if Oversized(c) > 0 || err != nil || (mt != echo.MIMEApplicationJSON && !strings.HasSuffix(mt, "+json")) {
 			return next(c)
 		}
