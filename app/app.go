@@ -34,6 +34,9 @@ type App struct {
 	gateway *meter.Service
 	db      *models.DB
 	groups  map[string]*Group
+	// routeSet is every route as "METHOD path", for the Allow header of a
+	// 405 (areas.go).
+	routeSet map[string]bool
 	// outer is the chain every request takes, before its area's.
 	outer   []echo.MiddlewareFunc
 	metrics http.Handler
@@ -44,7 +47,7 @@ type App struct {
 
 // New builds the application on an open, migrated database.
 func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
-	a := &App{cfg: cfg, log: log, db: db, groups: map[string]*Group{}}
+	a := &App{cfg: cfg, log: log, db: db, groups: map[string]*Group{}, routeSet: map[string]bool{}}
 	sessions := session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS, func(r *http.Request) string { return a.e.IPExtractor(r) })
 	verifier := keys.NewVerifier(db.DB, log)
 	limiter, rc, err := newLimiter(cfg.RedisURL, cfg.RedisPrefix, log)

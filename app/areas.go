@@ -67,13 +67,14 @@ func areaOf(c echo.Context) *area {
 // added, rather than on every request as Echo's groups do.
 type Group struct {
 	e      *echo.Echo
+	routes map[string]bool // the App's: every route's "METHOD path"
 	prefix string
 	chain  []echo.MiddlewareFunc
 }
 
 // routesOf is an area's routes, without a catch-all.
 func (a *App) routesOf(ar *area, chain ...echo.MiddlewareFunc) *Group {
-	return &Group{e: a.e, chain: slices.Concat(a.outer, []echo.MiddlewareFunc{a.enter(ar)}, chain)}
+	return &Group{e: a.e, routes: a.routeSet, chain: slices.Concat(a.outer, []echo.MiddlewareFunc{a.enter(ar)}, chain)}
 }
 
 // group declares an area under prefix with its chain. The chain also
@@ -90,7 +91,9 @@ func (a *App) group(prefix string, ar *area, chain ...echo.MiddlewareFunc) *Grou
 
 // Add adds a route at the group's prefix + path.
 func (g *Group) Add(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
-	return g.e.Add(method, g.prefix+path, g.compose(h, m))
+	r := g.e.Add(method, g.prefix+path, g.compose(h, m))
+	g.routes[r.Method+" "+r.Path] = true
+	return r
 }
 
 // GET adds a GET route.
@@ -139,17 +142,15 @@ func (a *App) unmatched(c echo.Context) error {
 var routeMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
 
 // allowedMethods lists the methods a route serves at the request's path.
+// The routes are looked up in the set Group.Add keeps, not listed anew:
+// every unknown path a scanner probes comes here.
 func (a *App) allowedMethods(c echo.Context) string {
-	routes := map[string]bool{}
-	for _, r := range a.e.Routes() {
-		routes[r.Method+" "+r.Path] = true
-	}
 	var allow []string
 	r := c.Request()
 	for _, m := range routeMethods {
 		probe := a.e.NewContext(r, nil)
 		a.e.Router().Find(m, echo.GetPath(r), probe)
-		if routes[m+" "+probe.Path()] {
+		if a.routeSet[m+" "+probe.Path()] {
 			allow = append(allow, m)
 		}
 	}
