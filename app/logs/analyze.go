@@ -363,14 +363,9 @@ func (a *analyzer) addMatch(m matchRef) {
 }
 
 func (a *analyzer) line(input []byte, ref lineRef) {
-	text := input[ref.start:ref.end]
-	if len(text) > MaxLineBytes {
-		k := MaxLineBytes
-		for k > 0 && !utf8.RuneStart(text[k]) {
-			k--
-		}
-		text = text[:k]
-		ref.end = ref.start + int32(k)
+	text, cut := cutLine(input[ref.start:ref.end])
+	if cut {
+		ref.end = ref.start + int32(len(text))
 		ref.cut = true
 		a.cut++
 	}

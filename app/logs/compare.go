@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"time"
-	"unicode/utf8"
 )
 
 // Limits of a comparison: each side may have half of what one analysis
@@ -233,32 +232,20 @@ func exampleLines(joined []byte, baselineLines int, first [2][]int) map[[2]int]s
 // eachLine calls fn with every line of input and its 1-based number, as
 // the engine splits lines: on LF, with a CR before it dropped.
 func eachLine(input []byte, fn func(no int, line []byte)) {
-	no := 0
-	for start := 0; start < len(input); {
-		end := len(input)
-		if k := bytes.IndexByte(input[start:], '\n'); k >= 0 {
-			end = start + k
-		}
-		no++
-		line := input[start:end]
+	for start, no := 0, 1; start < len(input); no++ {
+		var line []byte
+		line, start = nextLine(input, start)
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
 		fn(no, line)
-		start = end + 1
 	}
 }
 
-// exampleText is a line as an example: its first MaxLineBytes bytes, as
-// valid UTF-8.
+// exampleText is a line as an example: as the engine reads it (cutLine),
+// as valid UTF-8.
 func exampleText(line []byte) string {
-	if len(line) > MaxLineBytes {
-		k := MaxLineBytes
-		for k > 0 && !utf8.RuneStart(line[k]) {
-			k--
-		}
-		line = line[:k]
-	}
+	line, _ = cutLine(line)
 	return string(bytes.ToValidUTF8(line, []byte("\uFFFD")))
 }
 

@@ -1,6 +1,9 @@
 package logs
 
-import "bytes"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // A log entry may span several lines: a stack trace under the line that
 // logged it, a Python traceback, a message continued on indented lines. By
@@ -43,6 +46,19 @@ func nextLine(input []byte, start int) ([]byte, int) {
 		return input[start:], len(input) + 1
 	}
 	return input[start : start+end], start + end + 1
+}
+
+// cutLine is a line as the engine analyses it: its first MaxLineBytes
+// bytes, ending where a character starts; cut says whether it was longer.
+func cutLine(line []byte) (text []byte, cut bool) {
+	if len(line) <= MaxLineBytes {
+		return line, false
+	}
+	k := MaxLineBytes
+	for k > 0 && !utf8.RuneStart(line[k]) {
+		k--
+	}
+	return line[:k], true
 }
 
 // detectEntryRules samples the first lines of input.
