@@ -33,56 +33,55 @@ type blockState struct {
 	unknown        string // an access block whose value is unknown until apply
 }
 
+// s3State is what a bucket's own settings and its linked resources say.
+type s3State struct {
+	acl, pol aclState
+	block    blockState
+}
+
 func (b *builder) s3(r *resource, n *node, attrs map[string]any, linked []*node, attrsOf func(*node) map[string]any) {
-	var acl aclState
-	var pol aclState
-	var block blockState
-	// The bucket's own settings.
-	switch n.typ {
-	case "aws_s3_bucket":
-		readACL(&acl, n, attrs, "acl", nil)
-		readPolicy(&pol, n, attrs, "policy", nil)
-	case "AWS::S3::Bucket":
-		readACL(&acl, n, attrs, "AccessControl", nil)
-		if pab := mapOf(attrs["PublicAccessBlockConfiguration"]); pab != nil {
-			readBlock(&block, n, pab, "BlockPublicAcls", "IgnorePublicAcls", "BlockPublicPolicy", "RestrictPublicBuckets")
-		}
-	case "aws_s3_bucket_acl":
-		readACL(&acl, n, attrs, "acl", nil)
-	case "aws_s3_bucket_policy":
-		readPolicy(&pol, n, attrs, "policy", nil)
-	case "AWS::S3::BucketPolicy":
-		readPolicy(&pol, n, attrs, "PolicyDocument", nil)
-	case "aws_s3_bucket_public_access_block":
-		readBlock(&block, n, attrs, "block_public_acls", "ignore_public_acls", "block_public_policy", "restrict_public_buckets")
-	}
+	var st s3State
+	st.read(n, attrs, nil) // the bucket's own settings
 	for _, c := range linked {
-		ca := attrsOf(c)
-		switch c.typ {
-		case "aws_s3_bucket_acl":
-			acl = aclState{}
-			readACL(&acl, c, ca, "acl", linkedOf(c))
-		case "aws_s3_bucket_policy":
-			readPolicy(&pol, c, ca, "policy", linkedOf(c))
-		case "AWS::S3::BucketPolicy":
-			readPolicy(&pol, c, ca, "PolicyDocument", linkedOf(c))
-		case "aws_s3_bucket_public_access_block":
-			readBlock(&block, c, ca, "block_public_acls", "ignore_public_acls", "block_public_policy", "restrict_public_buckets")
-		}
+		st.read(c, attrsOf(c), linkedOf(c))
 	}
-	src := acl
-	neutral := block.acls
-	if !acl.public || block.acls {
-		src, neutral = pol, block.policies
+	src := st.acl
+	neutral := st.block.acls
+	if !st.acl.public || st.block.acls {
+		src, neutral = st.pol, st.block.policies
 	}
 	if !src.public || neutral {
 		return
 	}
 	why := src.why
-	if block.unknown != "" {
-		why += "; " + block.unknown
+	if st.block.unknown != "" {
+		why += "; " + st.block.unknown
 	}
 	r.publicRead = flag{set: true, on: true, offset: b.next(), why: why, path: src.path, via: src.via}
+}
+
+// read takes the settings of n, the bucket itself (via nil) or a resource
+// linked to it (via names it).
+func (st *s3State) read(n *node, attrs map[string]any, via *Linked) {
+	switch n.typ {
+	case "aws_s3_bucket":
+		readACL(&st.acl, n, attrs, "acl", via)
+		readPolicy(&st.pol, n, attrs, "policy", via)
+	case "AWS::S3::Bucket":
+		readACL(&st.acl, n, attrs, "AccessControl", via)
+		if pab := mapOf(attrs["PublicAccessBlockConfiguration"]); pab != nil {
+			readBlock(&st.block, n, pab, "BlockPublicAcls", "IgnorePublicAcls", "BlockPublicPolicy", "RestrictPublicBuckets")
+		}
+	case "aws_s3_bucket_acl":
+		st.acl = aclState{} // it wins over the bucket's inline acl, as in AWS
+		readACL(&st.acl, n, attrs, "acl", via)
+	case "aws_s3_bucket_policy":
+		readPolicy(&st.pol, n, attrs, "policy", via)
+	case "AWS::S3::BucketPolicy":
+		readPolicy(&st.pol, n, attrs, "PolicyDocument", via)
+	case "aws_s3_bucket_public_access_block":
+		readBlock(&st.block, n, attrs, "block_public_acls", "ignore_public_acls", "block_public_policy", "restrict_public_buckets")
+	}
 }
 
 // readACL reads a canned ACL (acl = "public-read", AccessControl:
