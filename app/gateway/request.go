@@ -170,7 +170,9 @@ func parseMessages(body []byte, d Defaults) (*Request, *Error) {
 
 // decodeTop reads the body's top-level object, refusing the fields of
 // refused with a message that says this beta does not support them, and
-// any field not in known as unknown.
+// any field not in known as unknown. A refused field that is null is
+// absent, as any null field is (object.get): clients that serialise unset
+// options as null send "tools": null.
 func decodeTop(body []byte, refused []string, known ...string) (object, *Error) {
 	v, ok := decodeJSON(body)
 	if !ok {
@@ -181,11 +183,11 @@ func decodeTop(body []byte, refused []string, known ...string) (object, *Error) 
 		return object{}, invalid("request body must be a JSON object")
 	}
 	for _, k := range refused {
-		if _, ok := top.fields[k]; ok {
+		if _, ok := top.get(k); ok {
 			return object{}, invalid("%q is not supported: this gateway accepts text-only requests", k)
 		}
 	}
-	return top, top.only(known...)
+	return top, top.only(append(known, refused...)...)
 }
 
 // chatRoles are the roles of our endpoint's and the Messages API's turns.

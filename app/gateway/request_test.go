@@ -270,3 +270,14 @@ func TestParseCompletionsRequest(t *testing.T) {
 		}
 	}
 }
+
+// An unsupported option sent as null is no option: clients that serialise
+// unset options as null are not refused, in either dialect.
+func TestNullUnsupportedOptionIsAbsent(t *testing.T) {
+	if _, err := ParseCompletionsRequest([]byte(`{"messages":[{"role":"user","content":"x"}],"tools":null,"tool_choice":null}`), testDefaults); err != nil {
+		t.Errorf("completions: %v", err)
+	}
+	if _, err := ParseMessagesRequest([]byte(`{"model":"m","max_tokens":10,"tools":null,"messages":[{"role":"user","content":"a"}]}`), testDefaults); err != nil {
+		t.Errorf("messages: %v", err)
+	}
+}
