@@ -211,3 +211,13 @@ func (b *Browser) Location() string {
 	b.Run(chromedp.Location(&u))
 	return u
 }
+
+// SubmitSignIn fills the sign-in form on the page with email and password
+// and sends it.
+func SubmitSignIn(email, password string) chromedp.Tasks {
+	return chromedp.Tasks{
+		chromedp.SendKeys(`#email`, email, chromedp.ByQuery),
+		chromedp.SendKeys(`#password`, password, chromedp.ByQuery),
+		chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+	}
+}

@@ -121,9 +121,7 @@ func TestAccessibilityOfEveryPage(t *testing.T) {
 		signIn := func(b *apptest.Browser) {
 			b.Run(
 				chromedp.Navigate(env.URL("/console/signin")),
-				chromedp.SendKeys(`#email`, s.Email, chromedp.ByQuery),
-				chromedp.SendKeys(`#password`, apptest.TestPassword, chromedp.ByQuery),
-				chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+				apptest.SubmitSignIn(s.Email, apptest.TestPassword),
 				chromedp.WaitVisible(`[data-testid=current-org]`, chromedp.ByQuery),
 			)
 		}
@@ -136,18 +134,14 @@ func TestAccessibilityOfEveryPage(t *testing.T) {
 		visit("invitation (visitor)", pathOf(t, link), "[data-testid=invite-pending]")
 		visit("invitation (invalid)", "/invite/org_x/nope", "[data-testid=invite-invalid]")
 		visit("two-factor code", "/console/signin", "[data-testid=signin-form]",
-			chromedp.SendKeys(`#email`, two.Email, chromedp.ByQuery),
-			chromedp.SendKeys(`#password`, apptest.TestPassword, chromedp.ByQuery),
-			chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+			apptest.SubmitSignIn(two.Email, apptest.TestPassword),
 			chromedp.WaitVisible(`[data-testid=second-step-form]`, chromedp.ByQuery))
 		visit("two-factor code error", "/console/signin/2fa", "[data-testid=second-step-form]",
 			chromedp.SendKeys(`#code`, "000000", chromedp.ByQuery),
 			chromedp.Click(`[data-testid=second-step-form] button[type=submit]`, chromedp.ByQuery),
 			chromedp.WaitVisible(`[data-testid=form-error]`, chromedp.ByQuery))
 		visit("sign-in error", "/console/signin", "[data-testid=signin-form]",
-			chromedp.SendKeys(`#email`, s.Email, chromedp.ByQuery),
-			chromedp.SendKeys(`#password`, "wrong password!", chromedp.ByQuery),
-			chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+			apptest.SubmitSignIn(s.Email, "wrong password!"),
 			chromedp.WaitVisible(`[data-testid=form-error]`, chromedp.ByQuery))
 
 		// Signed in: the console.

@@ -93,9 +93,7 @@ func TestKeyFormErrorShowsWithHTMX(t *testing.T) {
 	b := apptest.NewBrowser(t)
 	b.Run(
 		chromedp.Navigate(env.URL("/console/signin")),
-		chromedp.SendKeys(`#email`, s.Email, chromedp.ByQuery),
-		chromedp.SendKeys(`#password`, apptest.TestPassword, chromedp.ByQuery),
-		chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+		apptest.SubmitSignIn(s.Email, apptest.TestPassword),
 		chromedp.WaitVisible(`[data-testid=current-org]`, chromedp.ByQuery),
 		chromedp.Navigate(env.URL("/console/keys")),
 		chromedp.WaitVisible(`#key-name`, chromedp.ByQuery),

@@ -35,9 +35,7 @@ func TestLogsInBrowser(t *testing.T) {
 		// Signed out, the page sends us to sign in and back.
 		chromedp.Navigate(env.URL("/logs/app")),
 		chromedp.WaitVisible(`[data-testid=signin-form]`, chromedp.ByQuery),
-		chromedp.SendKeys(`#email`, s.Email, chromedp.ByQuery),
-		chromedp.SendKeys(`#password`, apptest.TestPassword, chromedp.ByQuery),
-		chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+		apptest.SubmitSignIn(s.Email, apptest.TestPassword),
 		chromedp.WaitVisible(`[data-testid=logs-form]`, chromedp.ByQuery),
 	)
 	b.Screenshot("logs-empty")

@@ -30,9 +30,7 @@ func TestLogsTimelineAndCompareInBrowser(t *testing.T) {
 	b.Run(
 		chromedp.Navigate(env.URL("/logs/app")),
 		chromedp.WaitVisible(`[data-testid=signin-form]`, chromedp.ByQuery),
-		chromedp.SendKeys(`#email`, s.Email, chromedp.ByQuery),
-		chromedp.SendKeys(`#password`, apptest.TestPassword, chromedp.ByQuery),
-		chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+		apptest.SubmitSignIn(s.Email, apptest.TestPassword),
 		chromedp.WaitVisible(`[data-testid=logs-form]`, chromedp.ByQuery),
 		chromedp.SetValue(`#logs-input`, input, chromedp.ByQuery),
 		chromedp.Click(`[data-testid=logs-submit]`, chromedp.ByQuery),

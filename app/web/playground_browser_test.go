@@ -41,9 +41,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	b.Run(
 		chromedp.Navigate(env.URL("/gateway/app")),
 		chromedp.WaitVisible(`[data-testid=signin-form]`, chromedp.ByQuery),
-		chromedp.SendKeys(`#email`, s.Email, chromedp.ByQuery),
-		chromedp.SendKeys(`#password`, apptest.TestPassword, chromedp.ByQuery),
-		chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+		apptest.SubmitSignIn(s.Email, apptest.TestPassword),
 		chromedp.WaitVisible(`[data-testid=playground-form]`, chromedp.ByQuery),
 	)
 	if b.Count(`[data-testid=demo-banner]`) != 1 {

@@ -29,9 +29,7 @@ func TestScanInBrowser(t *testing.T) {
 		// Signed out, the page sends us to sign in and back.
 		chromedp.Navigate(env.URL("/scan/app")),
 		chromedp.WaitVisible(`[data-testid=signin-form]`, chromedp.ByQuery),
-		chromedp.SendKeys(`#email`, s.Email, chromedp.ByQuery),
-		chromedp.SendKeys(`#password`, apptest.TestPassword, chromedp.ByQuery),
-		chromedp.Click(`[data-testid=signin-form] button[type=submit]`, chromedp.ByQuery),
+		apptest.SubmitSignIn(s.Email, apptest.TestPassword),
 		chromedp.WaitVisible(`[data-testid=scan-form]`, chromedp.ByQuery),
 		chromedp.Click(`[data-testid=use-sample]`, chromedp.ByQuery),
 	)
