@@ -96,13 +96,6 @@ type UsageRecord struct {
 	HoldTokens int64
 }
 
-// RecordUsage writes metered calls in one transaction: each call's audit
-// event, its month's counter and its day's row for the actor, and what
-// leaves each quota hold. Counters are incremented in the database (never
-// read-modify-write), so concurrent writers cannot lose each other's
-// tokens; the transaction means a call is recorded whole or not at all.
-// The increments of a batch are summed first, so a busy gateway writes one
-// row per counter, day and hold per batch rather than per call.
 // eventsPerInsert bounds the rows of one INSERT of a batch's events. The
 // SQLite driver matches each bound value to its placeholder by a linear
 // search, so one statement of n rows costs n² (a batch of 256 records
@@ -110,6 +103,13 @@ type UsageRecord struct {
 // cost Postgres next to nothing, inside the one transaction.
 const eventsPerInsert = 8
 
+// RecordUsage writes metered calls in one transaction: each call's audit
+// event, its month's counter and its day's row for the actor, and what
+// leaves each quota hold. Counters are incremented in the database (never
+// read-modify-write), so concurrent writers cannot lose each other's
+// tokens; the transaction means a call is recorded whole or not at all.
+// The increments of a batch are summed first, so a busy gateway writes one
+// row per counter, day and hold per batch rather than per call.
 func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 	type monthKey struct{ org, product, period string }
 	type dayKey struct{ org, product, actor, day string }

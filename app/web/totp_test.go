@@ -106,8 +106,9 @@ func TestTwoFactorSignIn(t *testing.T) {
 			t.Errorf("a used recovery code: %d", res.StatusCode)
 		}
 		// The second step has no form without the password step, nor with
-		// a second-step cookie not signed by us, or another cookie of ours
-		// (the device cookie's value) in its place.
+		// a second-step cookie not signed by us, or the device cookie's
+		// value in its place (refused whether or not it would decode: the
+		// cookie's name is signed, TestCookieCodecSignsTheName).
 		if res := env.Client().Get("/console/signin/2fa"); res.StatusCode != 303 {
 			t.Errorf("the code form without a password: %d", res.StatusCode)
 		}
