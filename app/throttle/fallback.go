@@ -15,6 +15,9 @@ type Fallback struct {
 	primary, secondary Counter
 	log                *slog.Logger
 	lastLog            atomic.Int64 // unix seconds
+	// fellBack is set once the primary failed in this process: only then
+	// may the secondary hold counts to sweep.
+	fellBack atomic.Bool
 }
 
 // NewFallback counts in primary, falling back to secondary.
@@ -23,6 +26,7 @@ func NewFallback(primary, secondary Counter, log *slog.Logger) *Fallback {
 }
 
 func (f *Fallback) failed(err error) {
+	f.fellBack.Store(true)
 	now := time.Now().Unix()
 	if last := f.lastLog.Load(); now-last >= 60 && f.lastLog.CompareAndSwap(last, now) {
 		f.log.Warn("throttle: Redis unavailable, counting in the database", "error", err)
@@ -39,9 +43,15 @@ func (f *Fallback) Hit(ctx context.Context, key string, limit int, window time.D
 	return r, nil
 }
 
-// Sweep implements Counter: both, so the counts written while the
-// primary was down are swept too.
+// Sweep implements Counter: the secondary too once this process has
+// fallen back, so the counts written while the primary was down are swept
+// (and a healthy primary costs no database statement per sweep). Ended
+// rows an earlier process left count for nothing: a window that ended is
+// started afresh.
 func (f *Fallback) Sweep(ctx context.Context) error {
+	if !f.fellBack.Load() {
+		return f.primary.Sweep(ctx)
+	}
 	return errors.Join(f.primary.Sweep(ctx), f.secondary.Sweep(ctx))
 }
 
