@@ -7,6 +7,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"parapet/app/apptest"
+	"parapet/models"
 )
 
 // An htmx request the server refuses (here a revoke whose form token has
@@ -36,6 +37,20 @@ func TestRefusedHTMXRequestSaysWhy(t *testing.T) {
 		t.Errorf("the key gets %d after the refused revoke", res.StatusCode)
 	}
 	b.Screenshot("request-error")
+
+	// A refusal the page words itself (the role changed since the page
+	// was shown: it may no longer revoke the key) is shown in those words.
+	b.Run(chromedp.Navigate(env.URL("/console/keys")), chromedp.WaitVisible(`[data-testid=revoke]`, chromedp.ByQuery))
+	if err := env.DB.Exec(`UPDATE memberships SET role = ? WHERE user_id = ?`, models.RoleViewer, s.UserID).Error; err != nil {
+		t.Fatal(err)
+	}
+	b.Run(
+		chromedp.Click(`[data-testid=revoke]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid=request-error]`, chromedp.ByQuery),
+	)
+	if got := b.Text(`[data-testid=request-error]`); !strings.Contains(got, "cannot revoke or roll this key") {
+		t.Errorf("the page says %q", got)
+	}
 	for _, p := range b.Problems() { // the 403 itself is expected
 		if !strings.Contains(p, "403") {
 			t.Errorf("browser problem: %s", p)
