@@ -33,6 +33,12 @@ Jun 14 15:16:01 host kernel: [12.1] oops
 INFO
 INFO: x
 INFO
+2024-01-02 03:04:05 [main x INFO foo bar baz qux quux corge
+2024-01-02 03:04:05 [main x INFO foo bar baz qux] quux corge
+2024-01-02 03:04:05 INFO  
+2024-01-02 03:04:05 INFO  a.b.C: msg
+Jun 14 15:16:01 host  
+Jun 14 15:16:01 host  app[12]: msg
 `)}
 	for _, sys := range gaSystems {
 		if raw, err := os.ReadFile(filepath.Join(loghubPath, sys.name, sys.name+"_2k.log")); err == nil {

@@ -40,24 +40,31 @@ type layoutSet struct {
 	// lineWords of them filled.
 	line      [maxLayoutWords]uint64
 	lineWords int
+	off       bool // nothing fits: tests compare results with and without the layouts
 }
 
 // fit returns the layout s fits, or nil.
 func (ls *layoutSet) fit(s []byte) *layout {
+	if ls.off {
+		return nil
+	}
 	ls.lineWords = 0
 	for k := 0; k < ls.n; k++ {
 		l := &ls.all[ls.order[k]]
 		if len(s) < l.size || l.whole && len(s) != l.size || !ls.fits(s, l) {
 			continue
 		}
-		if k > 0 {
-			first := ls.order[k]
-			copy(ls.order[1:k+1], ls.order[:k])
-			ls.order[0] = first
-		}
+		ls.toFront(k)
 		return l
 	}
 	return nil
+}
+
+// toFront makes the k-th most recently used layout the most recent.
+func (ls *layoutSet) toFront(k int) {
+	first := ls.order[k]
+	copy(ls.order[1:k+1], ls.order[:k])
+	ls.order[0] = first
 }
 
 // answer sets the header from l and returns its end. The words are l's
@@ -86,10 +93,8 @@ func (h *header) learn(s []byte, hdr int) {
 		ls.order[ls.n] = uint8(ls.n)
 		ls.n++
 	}
-	idx := ls.order[ls.n-1]
-	copy(ls.order[1:ls.n], ls.order[:ls.n-1])
-	ls.order[0] = idx
-	l := &ls.all[idx]
+	ls.toFront(ls.n - 1) // the least recently used, or the new slot
+	l := &ls.all[ls.order[0]]
 	l.key, l.tail, l.size = l.key[:0], l.tail[:0], 0
 	for ; l.size+8 <= reach; l.size += 8 {
 		l.key = append(l.key, digitWord(binary.LittleEndian.Uint64(s[l.size:])))

@@ -42,13 +42,14 @@ func TestMessageCacheChangesNothing(t *testing.T) {
 		}
 		x, _ := json.Marshal(with)
 		// Without the message cache every line is tokenized, through the
-		// word cache or (both off) the plain way.
+		// word cache or (all off) the plain way, its header walked afresh
+		// rather than fitted to a layout.
 		for _, off := range []struct {
-			what       string
-			msgs, word bool
-		}{{"the message cache", true, false}, {"the message and word caches", true, true}} {
+			what                string
+			msgs, word, layouts bool
+		}{{"the message cache", true, false, false}, {"the message, word and layout caches", true, true, true}} {
 			a := newAnalyzer(opts, total, nil)
-			a.msgs.off, a.z.cache.off = off.msgs, off.word
+			a.msgs.off, a.z.cache.off, a.head.layouts.off = off.msgs, off.word, off.layouts
 			without, err := a.run(context.Background(), in)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)

@@ -297,7 +297,7 @@ var (
 )
 
 // digitDate reads a timestamp of format f at the start of s, its fields
-// at, their separators checked.
+// at (the callers have checked the separators between them).
 func (p *stampParser) digitDate(s []byte, f stampFormat, at digitFields) (int64, bool) {
 	var y int
 	var ok1 bool
