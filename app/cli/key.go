@@ -51,7 +51,8 @@ func runKeyCreate(ctx context.Context, r *runner, c *cmdline) error {
 		k := &models.APIKey{ID: models.NewID("key"), OrgID: w.org.ID, Name: keyName, Hint: hint, Hash: hash, CreatedAt: models.Now(),
 			Scopes: scopes, ExpiresAt: expiresAt}
 		err := w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
-			return &models.AuditEvent{OrgID: &k.OrgID, Action: models.ActionKeyCreate, Target: keyLabel(k)}, models.CreateAPIKey(ctx, tx, k)
+			ev := &models.AuditEvent{OrgID: &k.OrgID, Action: models.ActionKeyCreate, Target: keyLabel(k)}
+			return ev, models.CreateAPIKey(ctx, tx, k)
 		})
 		if err != nil {
 			return err

@@ -80,7 +80,8 @@ func runProductCreate(ctx context.Context, r *runner, c *cmdline) error {
 	}
 	return r.withDB(ctx, c, func(w *work) error {
 		err := w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
-			return &models.AuditEvent{Action: models.ActionProductCreate, Target: p.Slug}, models.CreateProduct(ctx, tx, p)
+			ev := &models.AuditEvent{Action: models.ActionProductCreate, Target: p.Slug} // the slug as given, read before the call
+			return ev, models.CreateProduct(ctx, tx, p)
 		})
 		if err != nil {
 			return err
