@@ -145,3 +145,7 @@ func TouchAPIKey(ctx context.Context, db *gorm.DB, keyID string, now time.Time) 
 		Where("id = ? AND (last_used_at IS NULL OR last_used_at < ?)", keyID, now.Add(-time.Minute)).
 		Update("last_used_at", now).Error
 }
+
+// AuditTarget names the key in the audit log the way people recognise it,
+// as the console and the CLI both record it: "name (hint)".
+func (k *APIKey) AuditTarget() string { return k.Name + " (" + k.Hint + ")" }

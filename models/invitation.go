@@ -137,3 +137,7 @@ func AcceptInvitation(ctx context.Context, db *gorm.DB, inv *Invitation, userID 
 // InvitationPath is the path of an invitation's link: the organization's
 // id and the token.
 func InvitationPath(orgID, token string) string { return "/invite/" + orgID + "/" + token }
+
+// AuditTarget names the invitation in the audit log, as the console and
+// the CLI both record it: "email as role".
+func (inv *Invitation) AuditTarget() string { return inv.Email + " as " + inv.Role }

@@ -153,3 +153,7 @@ func OrgByIDOrSlug(ctx context.Context, db *gorm.DB, ref string) (*Organization,
 	err := db.WithContext(ctx).Where("id = ? OR slug = ?", ref, ref).Take(&o).Error
 	return &o, notFound(err)
 }
+
+// AuditTarget names the organization in the audit log, as the console
+// and the CLI both record it: "Name (slug)".
+func (o *Organization) AuditTarget() string { return o.Name + " (" + o.Slug + ")" }

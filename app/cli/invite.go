@@ -40,7 +40,7 @@ func runInviteCreate(ctx context.Context, r *runner, c *cmdline) error {
 			if inv, token, err = models.CreateInvitation(ctx, tx, w.org.ID, *email, *role, nil); err != nil {
 				return nil, err
 			}
-			return &models.AuditEvent{OrgID: &w.org.ID, Action: models.ActionInviteCreate, Target: inviteLabel(inv)}, nil
+			return &models.AuditEvent{OrgID: &w.org.ID, Action: models.ActionInviteCreate, Target: inv.AuditTarget()}, nil
 		})
 		if err != nil {
 			return err
@@ -80,7 +80,7 @@ func runInviteRevoke(ctx context.Context, r *runner, c *cmdline) error {
 			if revoked, err = models.RevokeInvitation(ctx, tx, w.org.ID, inv.ID); err != nil || !revoked {
 				return nil, err
 			}
-			return &models.AuditEvent{OrgID: &w.org.ID, Action: models.ActionInviteRevoke, Target: inviteLabel(inv)}, nil
+			return &models.AuditEvent{OrgID: &w.org.ID, Action: models.ActionInviteRevoke, Target: inv.AuditTarget()}, nil
 		})
 		if err != nil {
 			return err
@@ -92,6 +92,3 @@ func runInviteRevoke(ctx context.Context, r *runner, c *cmdline) error {
 		return nil
 	})
 }
-
-// inviteLabel names an invitation in the audit log: "email as role".
-func inviteLabel(inv *models.Invitation) string { return inv.Email + " as " + inv.Role }

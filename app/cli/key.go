@@ -51,7 +51,7 @@ func runKeyCreate(ctx context.Context, r *runner, c *cmdline) error {
 		k := &models.APIKey{ID: models.NewID("key"), OrgID: w.org.ID, Name: keyName, Hint: hint, Hash: hash, CreatedAt: models.Now(),
 			Scopes: scopes, ExpiresAt: expiresAt}
 		err := w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
-			ev := &models.AuditEvent{OrgID: &k.OrgID, Action: models.ActionKeyCreate, Target: keyLabel(k)}
+			ev := &models.AuditEvent{OrgID: &k.OrgID, Action: models.ActionKeyCreate, Target: k.AuditTarget()}
 			return ev, models.CreateAPIKey(ctx, tx, k)
 		})
 		if err != nil {
@@ -120,19 +120,16 @@ func runKeyRevoke(ctx context.Context, r *runner, c *cmdline) error {
 			if revoked, err = models.RevokeAPIKey(ctx, tx, k.OrgID, k.ID, nil); err != nil || !revoked {
 				return nil, err
 			}
-			return &models.AuditEvent{OrgID: &k.OrgID, Action: models.ActionKeyRevoke, Target: keyLabel(k)}, nil
+			return &models.AuditEvent{OrgID: &k.OrgID, Action: models.ActionKeyRevoke, Target: k.AuditTarget()}, nil
 		})
 		if err != nil {
 			return err
 		}
 		if !revoked {
-			fmt.Fprintf(r.stdout, "key %s, %s, was already revoked\n", k.ID, keyLabel(k))
+			fmt.Fprintf(r.stdout, "key %s, %s, was already revoked\n", k.ID, k.AuditTarget())
 			return nil
 		}
-		fmt.Fprintf(r.stdout, "revoked key %s, %s\n", k.ID, keyLabel(k))
+		fmt.Fprintf(r.stdout, "revoked key %s, %s\n", k.ID, k.AuditTarget())
 		return nil
 	})
 }
-
-// keyLabel names a key the way people recognise it: "name (hint)".
-func keyLabel(k *models.APIKey) string { return k.Name + " (" + k.Hint + ")" }

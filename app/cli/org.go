@@ -45,7 +45,7 @@ func runOrgCreate(ctx context.Context, r *runner, c *cmdline) error {
 			if org, err = models.CreateOrg(ctx, tx, orgName, ownerID, w.cfg.Gateway.MonthlyTokens); err != nil {
 				return nil, err
 			}
-			return &models.AuditEvent{OrgID: &org.ID, ActorUserID: actor, Action: models.ActionOrgCreate, Target: orgLabel(org)}, nil
+			return &models.AuditEvent{OrgID: &org.ID, ActorUserID: actor, Action: models.ActionOrgCreate, Target: org.AuditTarget()}, nil
 		})
 		if err != nil {
 			return err
@@ -65,7 +65,7 @@ func runOrgDelete(ctx context.Context, r *runner, c *cmdline) error {
 		return err
 	}
 	return r.withDB(ctx, c, func(w *work) error {
-		e := &models.AuditEvent{OrgID: &w.org.ID, Action: models.ActionOrgDelete, Target: orgLabel(w.org), IP: "cli", RequestID: "cli"}
+		e := &models.AuditEvent{OrgID: &w.org.ID, Action: models.ActionOrgDelete, Target: w.org.AuditTarget(), IP: "cli", RequestID: "cli"}
 		if _, err := models.DeleteOrg(ctx, w.db, w.org.ID, nil, e); err != nil {
 			return err
 		}
@@ -73,6 +73,3 @@ func runOrgDelete(ctx context.Context, r *runner, c *cmdline) error {
 		return nil
 	})
 }
-
-// orgLabel names an organization in the audit log: "name (slug)".
-func orgLabel(org *models.Organization) string { return org.Name + " (" + org.Slug + ")" }

@@ -107,12 +107,9 @@ func (p *Pages) CreateKey(c echo.Context) error {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionKeyCreate,
-		Target: keyTarget(k), Detail: keyDetail(k)})
+		Target: k.AuditTarget(), Detail: keyDetail(k)})
 	return p.renderKeys(c, http.StatusCreated, views.KeysData{NewKey: &views.NewKey{ID: k.ID, Name: k.Name, Key: text, Hint: hint}})
 }
-
-// keyTarget names a key in the audit log: "name (hint)".
-func keyTarget(k *models.APIKey) string { return k.Name + " (" + k.Hint + ")" }
 
 // keyDetail records a key's scopes and expiry in its audit event.
 func keyDetail(k *models.APIKey) *string {
@@ -160,7 +157,7 @@ func (p *Pages) RevokeKey(c echo.Context) error {
 	}
 	p.Keys.Forget(k.ID)
 	if revoked {
-		_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionKeyRevoke, Target: keyTarget(k)})
+		_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionKeyRevoke, Target: k.AuditTarget()})
 	}
 	if httpx.IsHTMX(c) {
 		return p.renderKeys(c, http.StatusOK, views.KeysData{})

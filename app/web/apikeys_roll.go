@@ -40,6 +40,6 @@ func (p *Pages) RollKey(c echo.Context) error {
 	p.Keys.Forget(old.ID)
 	detail := "replaced by " + next.Hint + "; the old key works until " + now.Add(grace).UTC().Format(time.RFC3339)
 	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionKeyRoll,
-		Target: keyTarget(old), Detail: &detail})
+		Target: old.AuditTarget(), Detail: &detail})
 	return p.renderKeys(c, http.StatusCreated, views.KeysData{NewKey: &views.NewKey{ID: next.ID, Name: next.Name, Key: text, Hint: hint, Rolled: old.Hint}})
 }

@@ -60,7 +60,7 @@ func (p *Pages) CreateInvitation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionInviteCreate, Target: inv.Email + " as " + inv.Role})
+	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionInviteCreate, Target: inv.AuditTarget()})
 	link := p.absoluteURL(c, models.InvitationPath(cur.Org.ID, token))
 	d = views.InvitationsData{InviteRole: models.RoleMember, NewLink: link, NewEmail: inv.Email, Mailed: true}
 	if err := p.mailInvitation(ctx, inv, cur.Org.Name, cur.User.Email, link); err != nil {
@@ -113,7 +113,7 @@ func (p *Pages) RevokeInvitation(c echo.Context) error {
 		return err
 	}
 	if revoked {
-		_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionInviteRevoke, Target: inv.Email + " as " + inv.Role})
+		_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionInviteRevoke, Target: inv.AuditTarget()})
 	}
 	return c.Redirect(http.StatusSeeOther, paths.Invitations)
 }

@@ -25,7 +25,7 @@ func (p *Pages) DeleteOrg(c echo.Context) error {
 		return p.renderMembers(c, http.StatusUnprocessableEntity, "The name you typed is not the organization’s name: type “"+cur.Org.Name+"” exactly to delete it.")
 	}
 	e := ofRequest(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionOrgDelete,
-		Target: cur.Org.Name + " (" + cur.Org.Slug + ")"})
+		Target: cur.Org.AuditTarget()})
 	keyIDs, err := models.DeleteOrg(c.Request().Context(), p.DB.DB, cur.Org.ID, &cur.User.ID, e)
 	if errors.Is(err, models.ErrNotOwner) {
 		return p.renderMembers(c, http.StatusForbidden, upperFirst(err.Error())+".")

@@ -50,7 +50,7 @@ func (p *Pages) CreateOrg(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_ = p.audit(c, &models.AuditEvent{OrgID: &org.ID, ActorUserID: &cur.User.ID, Action: models.ActionOrgCreate, Target: org.Name + " (" + org.Slug + ")"})
+	_ = p.audit(c, &models.AuditEvent{OrgID: &org.ID, ActorUserID: &cur.User.ID, Action: models.ActionOrgCreate, Target: org.AuditTarget()})
 	if err := p.setOrg(c, org.ID); err != nil {
 		return err
 	}
