@@ -151,21 +151,30 @@ func run(ctx context.Context, input []byte, total int, opts Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	return newAnalyzer(opts, total, masks).run(ctx, input)
+	return newAnalyzer(opts, input, total, masks).run(ctx, input)
 }
 
-func newAnalyzer(opts Options, total int, masks []*regexp.Regexp) *analyzer {
-	return &analyzer{
+// newAnalyzer is an analyzer of input, of total lines, with what is learnt
+// of the whole input first: its columns, entry rules and whether its lines
+// have timestamps.
+func newAnalyzer(opts Options, input []byte, total int, masks []*regexp.Regexp) *analyzer {
+	a := &analyzer{
 		opts:   opts,
+		total:  total,
 		z:      tokenizer{masks: masks},
-		set:    shapeSet{index: make(map[string]int32), maxRefs: rareCutoff(opts.RareThreshold, total)},
-		stamps: newStampLog(time.Now(), total),
+		parts:  partsOf(opts, total),
+		set:    newShapeSet(rareCutoff(opts.RareThreshold, total)),
+		cols:   detectColumns(input),
+		stamps: newStampLog(time.Now(), input, total),
 	}
+	if !opts.SplitContinuations {
+		a.join.rules = detectEntryRules(input)
+	}
+	return a
 }
 
 func (a *analyzer) run(ctx context.Context, input []byte) (*Result, error) {
-	a.cols = detectColumns(input)
-	if err := a.read(ctx, input); err != nil {
+	if err := a.readParts(ctx, input); err != nil {
 		return nil, err
 	}
 	if a.entries == 0 {
@@ -194,6 +203,8 @@ func rareCutoff(threshold float64, n int) int {
 // analyzer holds the state of one analysis.
 type analyzer struct {
 	opts    Options
+	total   int // lines in the input
+	parts   int // it is read in, at once (see parts.go)
 	z       tokenizer
 	set     shapeSet
 	fix     []byte // scratch for lines with invalid UTF-8
@@ -239,38 +250,43 @@ var bySeverity = [...]Category{"", CategoryReliability, CategoryError, CategoryF
 
 func (m *matchRef) category() Category { return bySeverity[m.sev] }
 
-// read reduces every entry to its shape and keyword match.
-func (a *analyzer) read(ctx context.Context, input []byte) error {
-	no := 0
+// read reduces every entry to its shape and keyword match, from the line
+// at byte offset start, numbered no+1, to the end of input; or up to stop,
+// when an entry opens there (stop -1: none). It returns where it stopped:
+// stop, or past the end.
+func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) (int, error) {
 	join := !a.opts.SplitContinuations
-	if join {
-		a.join.rules = detectEntryRules(input)
-	}
 	var entry lineRef // the entry being read; no 0 when none
 	var first int32   // where its first line ends
 	lines := 0        // its lines
-	for start := 0; start < len(input); {
+	for start < len(input) {
 		end := len(input)
 		if k := bytes.IndexByte(input[start:], '\n'); k >= 0 {
 			end = start + k
 		}
 		next := end + 1
 		no++
-		stamp := a.stamps.read(input[start:end])
 		if no%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return err
+				return start, err
 			}
 		}
+		raw := input[start:end]
 		if end > start && input[end-1] == '\r' {
 			end--
 		}
 		line := input[start:end]
+		blank := !hasNonSpace(line)
+		joins := !blank && join && entry.no > 0 && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
+			!a.lastRef.cut && !a.lastRef.fixed && a.continues(line, no) && utf8.Valid(line) // nothing joins a cut or mended line
+		if start == stop && !blank && !joins {
+			break
+		}
+		stamp := a.stamps.read(raw)
 		switch {
-		case !hasNonSpace(line):
+		case blank:
 			a.blank++
-		case join && entry.no > 0 && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
-			!a.lastRef.cut && !a.lastRef.fixed && a.continues(line, no) && utf8.Valid(line): // nothing joins a cut or mended line
+		case joins:
 			entry.end = int32(end)
 			lines++
 		default:
@@ -289,7 +305,7 @@ func (a *analyzer) read(ctx context.Context, input []byte) error {
 	if entry.no > 0 {
 		a.finish(input, entry, first, lines)
 	}
-	return ctx.Err()
+	return start, ctx.Err()
 }
 
 // messageHit is the best keyword hit of the message text[hdr:], just

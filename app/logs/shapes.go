@@ -82,6 +82,10 @@ type shapeSet struct {
 	maxRefs int // lines kept per shape: the largest possible rare cut-off
 }
 
+func newShapeSet(maxRefs int) shapeSet {
+	return shapeSet{index: make(map[string]int32), maxRefs: maxRefs}
+}
+
 // add records one line whose tokens z has just produced from text.
 func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 	si, ok := ss.index[string(z.shapeKey())]
@@ -122,6 +126,41 @@ func (ss *shapeSet) extend(si int32, no, end int32) {
 	sh := ss.shapes[si]
 	if n := len(sh.lines); n > 0 && sh.lines[n-1].no == no {
 		sh.lines[n-1].end, sh.lines[n-1].joined = end, true
+	}
+}
+
+// merge adds the shapes of o, of the lines after those of ss, to ss and
+// returns the index in ss of each of o's shapes.
+func (ss *shapeSet) merge(o *shapeSet) []int32 {
+	ids := make([]int32, len(o.shapes))
+	for i, sh := range o.shapes {
+		si, ok := ss.index[sh.key]
+		if !ok {
+			si = int32(len(ss.shapes))
+			ss.shapes = append(ss.shapes, sh)
+			ss.index[sh.key] = si
+		} else {
+			ss.shapes[si].absorb(sh, ss.maxRefs)
+		}
+		ids[i] = si
+	}
+	return ids
+}
+
+// absorb counts the lines of o, the same shape, in sh. What o's values
+// share with sh's first values is what o's first values share with sh's
+// first (o's values share at least lcp with o's first, and where o's first
+// differs earlier, so does one of them); see common.
+func (sh *shape) absorb(o *shape, maxRefs int) {
+	sh.count += o.count
+	if sh.count <= maxRefs {
+		sh.lines = append(sh.lines, o.lines...)
+	} else {
+		sh.lines = nil
+	}
+	for p, v := range o.vals {
+		sh.lcp[p] = min(sh.lcp[p], o.lcp[p], clamp16(commonPrefix(sh.vals[p], v)))
+		sh.lcs[p] = min(sh.lcs[p], o.lcs[p], clamp16(commonSuffix(sh.vals[p], v)))
 	}
 }
 

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -30,7 +31,6 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 			CutLines:   a.cut,
 			RareCutoff: rareCutoff(a.opts.RareThreshold, a.entries),
 		},
-		Matches:   make([]Match, 0, len(a.matches)),
 		Templates: make([]Template, len(clusters)),
 	}
 	// Rare lines, and their order: line number << 32 | index in rare, so
@@ -68,28 +68,8 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 		}
 	}
 	slices.Sort(order)
-	texts := textArena{refs: make([]lineRef, 0, len(a.matches)+len(rare))}
 	for _, m := range a.matches {
-		cat := m.category()
-		// The keyword found names the match, unless the level made it
-		// more severe than that keyword: then the level word does.
-		word, start, end := "", int(m.ref.lvl0), int(m.ref.lvl1) // the level word, filled with the text
-		if m.hit.kw >= 0 {
-			if kw := keywordTable[m.hit.kw]; kw.Category == cat || cat == CategoryReliability {
-				word, start, end = kw.Word, m.hit.start, m.hit.end
-			}
-		}
-		res.Matches = append(res.Matches, Match{
-			Line:       int(m.ref.no),
-			Category:   cat,
-			Keyword:    word,
-			Start:      start,
-			End:        end,
-			TemplateID: id[m.shape],
-			Cut:        m.ref.cut,
-		})
-		texts.add(m.ref)
-		switch cat {
+		switch m.category() {
 		case CategoryFatal:
 			res.Summary.ByCategory.Fatal++
 		case CategoryError:
@@ -98,20 +78,28 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 			res.Summary.ByCategory.Reliability++
 		}
 	}
-	res.Outliers = make([]Outlier, 0, len(rare))
-	for _, o := range order {
-		r := rare[uint32(o)]
-		t, ref := res.Templates[r.tmpl], r.ref
-		res.Outliers = append(res.Outliers, Outlier{
-			Line:       int(ref.no),
-			Template:   t.Template,
-			TemplateID: t.ID,
-			Count:      t.Count,
-			Cut:        ref.cut,
-		})
-		texts.add(ref)
-	}
-	texts.fill(input, res)
+	// The lines of the result, matches then outliers: a large result's
+	// in pieces at once.
+	res.Matches, res.Outliers = make([]Match, len(a.matches)), make([]Outlier, len(order))
+	n := len(res.Matches) + len(res.Outliers)
+	pieces := max(1, min(runtime.GOMAXPROCS(0), n/minPieceLines))
+	together(pieces, func(k int) {
+		from, to := k*n/pieces, (k+1)*n/pieces
+		texts := textArena{refs: make([]lineRef, 0, to-from)}
+		for i := from; i < to; i++ {
+			if i < len(a.matches) {
+				m := a.matches[i]
+				res.Matches[i] = m.record(id)
+				texts.add(m.ref)
+			} else {
+				r := rare[uint32(order[i-len(a.matches)])]
+				t := res.Templates[r.tmpl]
+				res.Outliers[i-len(a.matches)] = Outlier{Line: int(r.ref.no), Template: t.Template, TemplateID: t.ID, Count: t.Count, Cut: r.ref.cut}
+				texts.add(r.ref)
+			}
+		}
+		texts.fill(input, res, from)
+	})
 	res.Summary.Matched = len(res.Matches)
 	res.Summary.Outliers = len(res.Outliers)
 	if a.opts.IncludeAssignments {
@@ -127,20 +115,38 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	return res
 }
 
-// textArena gathers the line texts of a result into one string, sized
-// exactly, instead of one allocation per line.
+// record is the match as the result shows it, but for its text; id is
+// the template id of each shape.
+func (m *matchRef) record(id []int) Match {
+	cat := m.category()
+	// The keyword found names the match, unless the level made it more
+	// severe than that keyword: then the level word does.
+	word, start, end := "", int(m.ref.lvl0), int(m.ref.lvl1) // the level word, filled with the text
+	if m.hit.kw >= 0 {
+		if kw := keywordTable[m.hit.kw]; kw.Category == cat || cat == CategoryReliability {
+			word, start, end = kw.Word, m.hit.start, m.hit.end
+		}
+	}
+	return Match{Line: int(m.ref.no), Category: cat, Keyword: word, Start: start, End: end, TemplateID: id[m.shape], Cut: m.ref.cut}
+}
+
+// minPieceLines is the fewest lines of the result built by one piece.
+const minPieceLines = 10_000
+
+// textArena gathers the line texts of a piece of the result into one
+// string, sized exactly, instead of one allocation per line.
 type textArena struct {
 	refs []lineRef
 }
 
-// add queues the text of one line: matches first, then outliers, in the
-// order of the result.
+// add queues the text of one line, in the order of the result.
 func (t *textArena) add(ref lineRef) {
 	t.refs = append(t.refs, ref)
 }
 
-// fill sets the texts of the result's matches and outliers.
-func (t *textArena) fill(input []byte, res *Result) {
+// fill sets the texts of the result's lines from the from-th on: the
+// i-th is the i-th match, or after them the outliers.
+func (t *textArena) fill(input []byte, res *Result, from int) {
 	fixed := make(map[int][]byte) // lines whose invalid UTF-8 was replaced
 	size := 0
 	for i, ref := range t.refs {
@@ -161,39 +167,42 @@ func (t *textArena) fill(input []byte, res *Result) {
 		}
 	}
 	all := b.String()
-	k := 0
-	next := func() (string, LineHeader, bool) {
-		ref := t.refs[k]
+	for i, ref := range t.refs {
 		n := int(ref.end - ref.start)
-		if line, ok := fixed[k]; ok {
+		if line, ok := fixed[i]; ok {
 			n = len(line)
 		}
-		s := all[:n]
-		all, k = all[n:], k+1
-		return s, lineHeader(s, ref), ref.joined
-	}
-	for i := range res.Matches {
-		m := &res.Matches[i]
-		var joined bool
-		m.Text, m.LineHeader, joined = next()
-		if joined && strings.Contains(m.Text, "\r\n") { // an entry of CRLF lines
-			m.Start -= strings.Count(m.Text[:m.Start], "\r\n")
-			m.End -= strings.Count(m.Text[:m.End], "\r\n")
-			m.Text = strings.ReplaceAll(m.Text, "\r\n", "\n")
-		}
-		if m.Keyword == "" { // the level made the match: it is the keyword
-			m.Keyword = strings.ToLower(m.Text[m.Start:m.End])
-			if len(m.Keyword) == 1 || isDigit(m.Keyword[0]) { // E, F (glog, Android), 50 (pino)
-				m.Keyword = string(m.Category)
-			}
+		var text string
+		text, all = all[:n], all[n:]
+		if k := from + i; k < len(res.Matches) {
+			res.Matches[k].setText(text, ref)
+		} else {
+			res.Outliers[k-len(res.Matches)].setText(text, ref)
 		}
 	}
-	for i := range res.Outliers {
-		o := &res.Outliers[i]
-		var joined bool
-		if o.Text, o.LineHeader, joined = next(); joined {
-			o.Text = strings.ReplaceAll(o.Text, "\r\n", "\n")
+}
+
+// setText sets the text of the match's line or entry, ref.
+func (m *Match) setText(text string, ref lineRef) {
+	m.Text, m.LineHeader = text, lineHeader(text, ref)
+	if ref.joined && strings.Contains(m.Text, "\r\n") { // an entry of CRLF lines
+		m.Start -= strings.Count(m.Text[:m.Start], "\r\n")
+		m.End -= strings.Count(m.Text[:m.End], "\r\n")
+		m.Text = strings.ReplaceAll(m.Text, "\r\n", "\n")
+	}
+	if m.Keyword == "" { // the level made the match: it is the keyword
+		m.Keyword = strings.ToLower(m.Text[m.Start:m.End])
+		if len(m.Keyword) == 1 || isDigit(m.Keyword[0]) { // E, F (glog, Android), 50 (pino)
+			m.Keyword = string(m.Category)
 		}
+	}
+}
+
+// setText sets the text of the outlier's line or entry, ref.
+func (o *Outlier) setText(text string, ref lineRef) {
+	o.Text, o.LineHeader = text, lineHeader(text, ref)
+	if ref.joined {
+		o.Text = strings.ReplaceAll(o.Text, "\r\n", "\n")
 	}
 }
 

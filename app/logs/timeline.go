@@ -84,19 +84,39 @@ func floorDiv(a, b int64) int64 {
 type stampLog struct {
 	p     stampParser
 	times []int64 // of the lines that carry one, in input order
-	lines int     // lines read
-	total int     // lines in the input
+	// Whether any line is read: see probeStamps.
+	looking bool
+	// Lines left in the input, to size times once.
+	left int
 }
 
-func newStampLog(now time.Time, lines int) stampLog {
-	return stampLog{p: stampParser{now: now.UTC()}, total: lines}
+// newStampLog reads the timestamps of input's lines from the first on,
+// at now.
+func newStampLog(now time.Time, input []byte, lines int) stampLog {
+	p := stampParser{now: now.UTC()}
+	return stampLog{p: p, looking: probeStamps(p, input), left: lines}
+}
+
+// probeStamps reports whether any of input's first TimelineProbeLines
+// lines has a timestamp read by p: an input without one there has no
+// timeline, and costs no more than that. Deciding it first, for the whole
+// input, lets parts of the input be read at once (see parts.go).
+func probeStamps(p stampParser, input []byte) bool {
+	for n, start := 0, 0; n < TimelineProbeLines && start < len(input); n++ {
+		var line []byte
+		line, start = nextLine(input, start)
+		if _, ok := p.parse(line); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // read reads the timestamp of the next line and returns its index in
-// times, -1 for none. After TimelineProbeLines lines without any, it
-// stops looking.
+// times, -1 for none.
 func (l *stampLog) read(line []byte) int32 {
-	if l.lines++; l.lines > TimelineProbeLines && len(l.times) == 0 {
+	l.left--
+	if !l.looking {
 		return -1
 	}
 	t, ok := l.p.parse(line)
@@ -106,7 +126,7 @@ func (l *stampLog) read(line []byte) int32 {
 	if l.times == nil {
 		// One timestamp per line left at most: sized once, not grown,
 		// and only for an input that has timestamps.
-		l.times = make([]int64, 0, max(l.total-l.lines+1, 1))
+		l.times = make([]int64, 0, max(l.left+1, 1))
 	}
 	l.times = append(l.times, t)
 	return int32(len(l.times) - 1)

@@ -14,7 +14,7 @@ import (
 // again with now as the analysis's time: for tests of formats without a
 // year. The analysis reads the timestamps on its way (analyzer.read).
 func newTimeline(input []byte, res *Result, now time.Time) *Timeline {
-	l := newStampLog(now, res.Summary.Lines+res.Summary.BlankLines)
+	l := newStampLog(now, input, res.Summary.Lines+res.Summary.BlankLines)
 	matchStamp := make([]int32, len(res.Matches))
 	mi, no := 0, 0
 	for start := 0; start < len(input); {
