@@ -45,6 +45,9 @@
 //   - match.go finds the keyword, scanning each part of the line only as
 //     often as it can change, and only when no quiet level rules it out.
 //
+// A large input is read in parts at once, one per processor, whose
+// findings are joined with the one-pass result (parts.go).
+//
 // drain.go then mines templates from the distinct shapes (a Drain-style
 // clustering with splits and merges driven by the values seen), and
 // templates.go renders them and builds the result; params.go counts the
