@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -80,6 +81,11 @@ func (a *analyzer) readParts(ctx context.Context, input []byte) error {
 		parts = parts[:k]
 		break
 	}
+	n := 0
+	for _, p := range parts {
+		n += len(p.a.matches)
+	}
+	a.matches = slices.Grow(a.matches, n-len(a.matches)) // one copy, not one per part
 	for _, p := range parts[1:] {
 		a.absorb(p.a)
 	}
