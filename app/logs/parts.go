@@ -115,10 +115,9 @@ func together(n int, f func(k int)) {
 	}
 }
 
-// split cuts input into a.parts parts, the first read by a itself.
-// A part starts at a line that most likely opens an entry (see opener),
-// at least minPartLines lines after the one before when a.parts was set
-// for the input's size.
+// split cuts input into a.parts parts of about as many bytes, the first
+// read by a itself. A part starts at a line that most likely opens an
+// entry (see opener).
 func (a *analyzer) split(input []byte) []part {
 	parts := []part{{a: a, stop: -1}}
 	for k := 1; k < a.parts; k++ {
