@@ -64,6 +64,8 @@ func TestConfigErrors(t *testing.T) {
 		{"bad limit", map[string]string{"RATE_LIMIT_PER_MINUTE": "0"}, "RATE_LIMIT_PER_MINUTE: must be an integer between 1"},
 		{"bad style", map[string]string{"GATEWAY_UPSTREAM_STYLE": "grpc"}, "GATEWAY_UPSTREAM_STYLE"},
 		{"bad public URL", map[string]string{"PUBLIC_URL": "parapet.example.com"}, "PUBLIC_URL: must be an http(s) origin"},
+		{"public URL with a path", map[string]string{"PUBLIC_URL": "https://parapet.example.com/app"}, "PUBLIC_URL: must be an http(s) origin"},
+		{"public URL with credentials", map[string]string{"PUBLIC_URL": "https://me:pw@parapet.example.com"}, "PUBLIC_URL: must be an http(s) origin"},
 		{"max tokens over the cap", map[string]string{"GATEWAY_MAX_TOKENS": "9000"}, "must not exceed GATEWAY_MAX_TOKENS_CAP"},
 	}
 	for _, tc := range cases {

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -173,12 +174,16 @@ func (c *Config) sessionSecret(v string) error {
 	return nil
 }
 
+// publicURL keeps an origin: scheme and host (links are made on it, and
+// the CSRF check compares a browser's Origin with it), refusing a path,
+// query or credentials, which no link or check could honour.
 func (c *Config) publicURL(v string) error {
-	v = strings.TrimRight(v, "/")
-	if !strings.HasPrefix(v, "https://") && !strings.HasPrefix(v, "http://") {
-		return fmt.Errorf("must be an http(s) origin such as https://parapet.example.com, not %q", v)
+	u, err := url.Parse(strings.TrimRight(v, "/"))
+	if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" || u.Path != "" || u.RawQuery != "" ||
+		u.Fragment != "" || u.User != nil || u.Opaque != "" {
+		return fmt.Errorf("must be an http(s) origin such as https://parapet.example.com, without a path, not %q", v)
 	}
-	c.PublicURL = v
+	c.PublicURL = u.Scheme + "://" + strings.ToLower(u.Host)
 	return nil
 }
 

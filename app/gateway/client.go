@@ -99,7 +99,15 @@ func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, e
 	up, cancelUp := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancelUp(nil)
 	stop := context.AfterFunc(ctx, func() {
-		time.AfterFunc(p.cfg.DrainTimeout, func() { cancelUp(errDrainTimeout) })
+		// The drain ends with the call (cancelUp(nil) on return), so no
+		// timer outlives it.
+		drain := time.NewTimer(p.cfg.DrainTimeout)
+		defer drain.Stop()
+		select {
+		case <-drain.C:
+			cancelUp(errDrainTimeout)
+		case <-up.Done():
+		}
 	})
 	defer stop()
 	total := time.AfterFunc(p.cfg.Timeout, func() { cancelUp(errTotalTimeout) })

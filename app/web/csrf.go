@@ -154,9 +154,7 @@ func (p *Pages) sameOrigin(c echo.Context) bool {
 
 func (p *Pages) ourOrigin(r *http.Request) string {
 	if p.PublicURL != "" {
-		if u, err := url.Parse(p.PublicURL); err == nil {
-			return u.Scheme + "://" + u.Host
-		}
+		return p.PublicURL // an origin: see the PUBLIC_URL setting
 	}
 	scheme := "http"
 	if p.IsHTTPS(r) {
