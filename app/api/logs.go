@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -117,17 +116,11 @@ func (a *API) AnalyzeLogs(c echo.Context) error {
 	if err != nil {
 		return logsError(err)
 	}
-	b, err := logsEnvelope(res)
+	b, err := httpx.Envelope(res)
 	if err != nil {
 		return apierr.Internal(err)
 	}
 	return c.JSONBlob(http.StatusOK, b)
-}
-
-// logsEnvelope is the body of a successful analysis, {"data": result}.
-// The page's JSON download is made the same way (app/web/logs.go).
-func logsEnvelope(res *logs.Result) ([]byte, error) {
-	return json.Marshal(map[string]*logs.Result{"data": res})
 }
 
 // includeOptions reads ?include=, repeated or a comma list: "assignments"

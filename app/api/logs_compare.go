@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -56,7 +55,7 @@ func (a *API) CompareLogs(c echo.Context) error {
 	if err != nil {
 		return logsError(err)
 	}
-	b, err := json.Marshal(map[string]*logs.Comparison{"data": res})
+	b, err := httpx.Envelope(res)
 	if err != nil {
 		return apierr.Internal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/apierr"
+	"parapet/app/httpx"
 	"parapet/models"
 )
 
@@ -68,7 +69,11 @@ func (a *API) GetProduct(c echo.Context) error {
 		if p.Slug == slug {
 			d := NewProductDetail(p)
 			d.URL = absolute(a.origin(c), p.URL)
-			return c.JSON(http.StatusOK, map[string]ProductDetail{"data": d})
+			b, err := httpx.Envelope(d)
+			if err != nil {
+				return apierr.Internal(err)
+			}
+			return c.JSONBlob(http.StatusOK, b)
 		}
 	}
 	return apierr.New(http.StatusNotFound, "product_not_found", "no public product with the slug "+quote(slug))
@@ -158,7 +163,7 @@ func (pc *productCache) list(ctx context.Context, origin string) ([]byte, error)
 		items = append(items, ProductItem{ID: p.ID, Slug: p.Slug, Name: p.Name, Tagline: p.Tagline, Category: p.Category,
 			PlatformPillar: p.PlatformPillar, Lifecycle: p.Lifecycle, URL: absolute(origin, p.URL)})
 	}
-	b, err := json.Marshal(map[string][]ProductItem{"data": items})
+	b, err := httpx.Envelope(items)
 	if err != nil {
 		return nil, err
 	}

@@ -142,8 +142,8 @@ func addJSON(rep *views.LogsReport) error {
 	if rep.Result == nil {
 		return nil
 	}
-	var err error
-	rep.JSON, err = apiBody(rep.Result)
+	body, err := httpx.Envelope(rep.Result) // the API's body, byte for byte
+	rep.JSON = string(body)
 	return err
 }
 

@@ -91,11 +91,11 @@ func runCompare(ctx context.Context, baseline, current []byte) (*views.LogsCompa
 		}
 		return nil, 0, err
 	}
-	body, err := apiBody(res)
+	body, err := httpx.Envelope(res) // the API's body, byte for byte
 	if err != nil {
 		return nil, 0, err
 	}
-	return &views.LogsCompareReport{Result: res, JSON: body}, http.StatusOK, nil
+	return &views.LogsCompareReport{Result: res, JSON: string(body)}, http.StatusOK, nil
 }
 
 // compareLimitText says which side is over which limit, and by how much.

@@ -182,8 +182,8 @@ func runScan(input []byte, pageURL string) (*views.ScanReport, int) {
 	}
 	rep := &views.ScanReport{Result: res}
 	// The JSON download is the API's body, byte for byte (app/api/scan.go).
-	if body, err := apiBody(res); err == nil { // the API's body without fail_on
-		rep.JSON = body
+	if body, err := httpx.Envelope(res); err == nil { // the API's body without fail_on
+		rep.JSON = string(body)
 	}
 	if b, err := scan.SARIF(res, scan.SARIFOptions{InformationURI: pageURL}); err == nil {
 		rep.SARIF = string(b)
