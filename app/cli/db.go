@@ -28,7 +28,6 @@ func (r *runner) openDB() (*models.DB, app.Config, error) {
 // work is what an admin command works with: the database in the command's
 // context, the configuration, and the organization its --org names.
 type work struct {
-	ctx context.Context
 	db  *gorm.DB
 	cfg app.Config
 	org *models.Organization
@@ -44,7 +43,7 @@ func (r *runner) withDB(ctx context.Context, c *cmdline, fn func(w *work) error)
 		return err
 	}
 	defer db.Close()
-	w := &work{ctx: ctx, db: db.DB.WithContext(ctx), cfg: cfg}
+	w := &work{db: db.DB.WithContext(ctx), cfg: cfg}
 	if c.orgRef != nil {
 		w.org, err = findOrg(ctx, w.db, *c.orgRef)
 	}
@@ -82,7 +81,7 @@ func (w *work) audited(change func(tx *gorm.DB) (*models.AuditEvent, error)) err
 			return err
 		}
 		e.IP, e.RequestID = "cli", "cli"
-		return models.RecordAudit(w.ctx, tx, e)
+		return models.RecordAudit(tx.Statement.Context, tx, e) // the command's context, as w.db's
 	})
 }
 
