@@ -11,13 +11,27 @@ import "hash/maphash"
 // bounds memory and keeps the work per line independent of the input's
 // length; 256 entries catch about as many repeats in the Loghub samples as
 // 4096 did.
-const msgCacheSize = 256
+const cacheSlots = 256
+
+// slots are the entries of a direct-mapped cache, one per hash of a key
+// (msgCache, wordCache). They are allocated on first use.
+type slots[E any] struct {
+	seed    maphash.Seed
+	entries *[cacheSlots]E
+}
+
+// of is the entry for key: the last one stored with a key of its hash.
+func (s *slots[E]) of(key []byte) *E {
+	if s.entries == nil {
+		s.seed, s.entries = maphash.MakeSeed(), new([cacheSlots]E)
+	}
+	return &s.entries[maphash.Bytes(s.seed, key)%cacheSlots]
+}
 
 // msgCache is a direct-mapped cache of recent messages.
 type msgCache struct {
-	seed    maphash.Seed
-	entries *[msgCacheSize]msgEntry
-	off     bool // every look-up misses: tests compare results with and without the cache
+	slots[msgEntry]
+	off bool // every look-up misses: tests compare results with and without the cache
 }
 
 type msgEntry struct {
@@ -38,10 +52,7 @@ type msgEntry struct {
 // lookup returns the entry of msg and whether it holds msg's outcome;
 // otherwise the entry is to be filled and stored.
 func (c *msgCache) lookup(msg []byte) (*msgEntry, bool) {
-	if c.entries == nil {
-		c.seed, c.entries = maphash.MakeSeed(), new([msgCacheSize]msgEntry)
-	}
-	e := &c.entries[maphash.Bytes(c.seed, msg)%msgCacheSize]
+	e := c.of(msg)
 	return e, e.used && !c.off && string(e.msg) == string(msg)
 }
 

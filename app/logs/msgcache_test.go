@@ -25,7 +25,7 @@ func TestMessageCacheChangesNothing(t *testing.T) {
 	var b bytes.Buffer
 	levels := []string{"INFO", "ERROR", "WARN"}
 	for i := range 3000 {
-		m := (i * 7919) % (3 * msgCacheSize) // distinct messages, revisited out of order
+		m := (i * 7919) % (3 * cacheSlots) // distinct messages, revisited out of order
 		fmt.Fprintf(&b, "2024-01-02 03:04:%02d %s [w-%d] job %d done path=/tmp/retry-%d state=ok\n",
 			i%60, levels[i%3], i%5, m%40, m)
 		if i%9 == 0 {

@@ -1,9 +1,6 @@
 package logs
 
-import (
-	"encoding/binary"
-	"hash/maphash"
-)
+import "encoding/binary"
 
 // Messages that msgCache misses often differ from a recent one only in
 // the digits of their values ("PacketResponder 1 for block blk_3886..."):
@@ -14,14 +11,11 @@ import (
 // with every digit as '0'. Custom masks are regular expressions, which may
 // tell digits apart: with them nothing is kept.
 
-const wordCacheSize = 256
-
 // wordCache is a direct-mapped cache of the tokens of recent messages.
 type wordCache struct {
-	seed    maphash.Seed
-	entries *[wordCacheSize]wordEntry
-	norm    []byte // scratch: the message being looked up, digits as '0'
-	off     bool   // every look-up misses: tests compare results with and without the cache
+	slots[wordEntry]
+	norm []byte // scratch: the message being looked up, digits as '0'
+	off  bool   // every look-up misses: tests compare results with and without the cache
 }
 
 type wordEntry struct {
@@ -40,11 +34,8 @@ func (z *tokenizer) plainWords(s []byte, i int) {
 		z.words(s, i, len(s), true)
 		return
 	}
-	if c.entries == nil {
-		c.seed, c.entries = maphash.MakeSeed(), new([wordCacheSize]wordEntry)
-	}
 	c.norm = digitless(c.norm, s[i:])
-	e := &c.entries[maphash.Bytes(c.seed, c.norm)%wordCacheSize]
+	e := c.of(c.norm)
 	if string(e.norm) == string(c.norm) && e.norm != nil {
 		z.replay(s, i, e)
 		return
