@@ -46,7 +46,7 @@ func (z *tokenizer) plainWords(s []byte, i int) {
 	e.patch = e.patch[:0]
 	for k := range e.toks {
 		t := &e.toks[k]
-		if hasDigit(s[t.start : t.start+t.keyLen()]) {
+		if anyOf(s[t.start:t.start+t.keyLen()], cDigit) {
 			e.patch = append(e.patch, int32(k))
 		}
 		t.start -= int32(i)
@@ -63,15 +63,6 @@ func (t *tok) keyLen() int32 {
 		return t.keep
 	}
 	return t.end - t.start
-}
-
-func hasDigit(t []byte) bool {
-	for _, c := range t {
-		if isDigit(c) {
-			return true
-		}
-	}
-	return false
 }
 
 // replay pushes the tokens of e, found in a message like s[i:], and their

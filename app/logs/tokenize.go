@@ -87,7 +87,7 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 			}
 		}
 		if quotes && s[i] == '"' {
-			if q := endQuote(s, i); q > 0 && hasSpace(s[i:q]) {
+			if q := endQuote(s, i); q > 0 && anyOf(s[i:q], cSpace) {
 				if httpMethod(s[i+1 : q]) {
 					z.words(s, i, q, false)
 					i = q
@@ -211,6 +211,16 @@ func unitWord(t []byte) bool {
 }
 
 func hasNonSpace(s []byte) bool { return !allOf(s, cSpace) }
+
+// anyOf reports whether some byte of t has class k.
+func anyOf(t []byte, k class) bool {
+	for _, c := range t {
+		if charClass[c]&k != 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // allOf reports whether every byte of t has class k.
 func allOf(t []byte, k class) bool {
@@ -716,13 +726,4 @@ func skipSpace(s []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-func hasSpace(s []byte) bool {
-	for _, c := range s {
-		if isSpace(c) {
-			return true
-		}
-	}
-	return false
 }
