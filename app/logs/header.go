@@ -302,7 +302,7 @@ func (h *header) token(s []byte, i, n int) (int, headKind) {
 	}
 	j, or := headSpan(s, i)
 	// An unclosed '[' was looked for its ']' up to 512 bytes further.
-	h.open = h.open || s[i] == '[' && or&cGroup == 0
+	h.open = h.open || unclosed(s[i:j], or)
 	if or&cNotTime == 0 && or&cDigit != 0 {
 		return h.found(i, j, hTime, nil)
 	}
@@ -364,8 +364,14 @@ func (h *header) entry(s []byte, i, j, n int, or class) *memoEntry {
 	e := &m.ways[m.next]
 	m.last, m.next = m.next, (m.next+1)%len(m.ways)
 	*e = memoEntry{text: append(e.text[:0], t...), pre: pre, kind: headKindOf(s, i, j, or), atStart: start,
-		open: t[0] == '[' && or&cGroup == 0}
+		open: unclosed(t, or)}
 	return e
+}
+
+// unclosed reports a token t, of byte classes or, that opens with a '['
+// headSpan found no ']' for: it is no [group].
+func unclosed(t []byte, or class) bool {
+	return t[0] == '[' && or&cGroup == 0
 }
 
 // same reports whether e holds the token t, not empty, whose prefix8 is
