@@ -76,6 +76,7 @@ func (a *App) routes() {
 	console.POST("/keys", p.CreateKey)
 	console.POST("/keys/:id/revoke", p.RevokeKey)
 	console.POST("/keys/:id/roll", p.RollKey)
+	console.POST("/keys/leaks/seen", p.MarkLeaksSeen)
 	console.GET("/members", p.MembersPage)
 	console.POST("/members/leave", p.LeaveOrg)
 	console.POST("/members/require-2fa", p.SetRequire2FA)

@@ -29,6 +29,9 @@ type APIKey struct {
 	RolledAt  *time.Time
 	// LeakedAt is when a leak report revoked the key.
 	LeakedAt *time.Time
+	// LeakSeenAt is when an owner marked the leak as handled: the
+	// console's banner no longer shows it.
+	LeakSeenAt *time.Time
 }
 
 // TableName is the table of API keys.

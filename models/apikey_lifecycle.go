@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
 // RollAPIKey replaces an active key of an organization by next, which
@@ -62,10 +63,27 @@ func RevokeLeakedKeys(ctx context.Context, db *gorm.DB, hashes []string) ([]APIK
 }
 
 // LeakedKeysOfOrg lists the organization's keys a leak report revoked
-// since a time, newest first: the owners' banner.
+// since a time and no owner marked as handled, newest first: the owners'
+// banner.
 func LeakedKeysOfOrg(ctx context.Context, db *gorm.DB, orgID string, since time.Time) ([]APIKey, error) {
 	var out []APIKey
-	err := db.WithContext(ctx).Where("org_id = ? AND leaked_at > ?", orgID, since).
+	err := db.WithContext(ctx).Where("org_id = ? AND leaked_at > ? AND leak_seen_at IS NULL", orgID, since).
 		Order("leaked_at DESC").Find(&out).Error
 	return out, err
+}
+
+// MarkLeaksSeen marks the leaks of the organization's keys ids as handled
+// and returns the keys it marked: only leaked keys of that organization
+// not marked before, so a key of another organization, or a leak reported
+// after the owner's page was shown, is left alone. One statement marks
+// and returns them, so two owners marking at once mark each key once.
+func MarkLeaksSeen(ctx context.Context, db *gorm.DB, orgID string, ids []string) ([]APIKey, error) {
+	var marked []APIKey
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	err := db.WithContext(ctx).Model(&marked).Clauses(clause.Returning{}).
+		Where("org_id = ? AND id IN ? AND leaked_at IS NOT NULL AND leak_seen_at IS NULL", orgID, ids).
+		Update("leak_seen_at", Now()).Error
+	return marked, err
 }

@@ -3,7 +3,8 @@ package models
 // Audit actions of teams, the key lifecycle and two-factor sign-in.
 const (
 	ActionKeyRoll         = "key.roll"
-	ActionKeyLeaked       = "key.leaked" // revoked by a leak report
+	ActionKeyLeaked       = "key.leaked"    // revoked by a leak report
+	ActionKeyLeakSeen     = "key.leak_seen" // an owner marked the leak as handled
 	ActionMemberRole      = "member.role"
 	ActionMemberRemove    = "member.remove"
 	ActionMemberLeave     = "member.leave"

@@ -323,7 +323,7 @@ func ConsoleHome(c Chrome, d ConsoleHomeData) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = LeakBanner(d.Leaked).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = LeakBanner(c, d.Leaked, paths.Console).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -57,6 +57,33 @@ func (p *Pages) leakedForOwner(c echo.Context) ([]models.APIKey, error) {
 	return models.LeakedKeysOfOrg(c.Request().Context(), p.DB.DB, cur.Org.ID, models.Now().Add(-leakBannerDays*24*time.Hour))
 }
 
+// MarkLeaksSeen takes the banner's keys off it for every owner of the
+// current organization: one of them has dealt with the leak. Only owners
+// see the banner, and only they may. The keys are those the banner showed
+// (a leak reported since stays on it), and each is recorded in the audit
+// log; back is the page to return to.
+func (p *Pages) MarkLeaksSeen(c echo.Context) error {
+	cur := CurrentOf(c)
+	if cur.Org == nil || cur.Org.Role != models.RoleOwner {
+		return echo.NewHTTPError(http.StatusForbidden, "Only the organization's owners can mark a leak as handled.")
+	}
+	form, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+	}
+	marked, err := models.MarkLeaksSeen(c.Request().Context(), p.DB.DB, cur.Org.ID, form["key"])
+	if err != nil {
+		return err
+	}
+	for _, k := range marked {
+		_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionKeyLeakSeen, Target: k.AuditTarget()})
+	}
+	if form.Get("back") == paths.Keys {
+		return c.Redirect(http.StatusSeeOther, paths.Keys)
+	}
+	return c.Redirect(http.StatusSeeOther, paths.Console)
+}
+
 // keyForbidden is the answer to a member whose role does not allow a key
 // action: the panel again, with the reason, and 403.
 func (p *Pages) keyForbidden(c echo.Context, msg string) error {

@@ -17,6 +17,7 @@ const (
 	Orgs             = "/console/orgs"
 	SwitchOrg        = "/console/orgs/switch"
 	Keys             = "/console/keys"
+	KeyLeaksSeen     = "/console/keys/leaks/seen"
 	Members          = "/console/members"
 	Invitations      = "/console/invitations"
 	TwoFactor        = "/console/account/2fa"
