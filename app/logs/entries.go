@@ -19,6 +19,10 @@ import (
 //     exception ("ValueError: bad value");
 //   - an exception line with a qualified class name ("java.io.IOException:
 //     closed", "org.a.FooError");
+//   - part of a Go panic or goroutine dump, under a line that opens with
+//     "panic: ", "fatal error: " or "goroutine N [...]:": the signal line,
+//     the goroutine headers, the function lines ("main.main()") and their
+//     indented file lines, "created by ...", and "exit status N";
 //   - in an input whose lines open with a timestamp, a line opening without
 //     one (and without any header of its own).
 //
@@ -102,6 +106,7 @@ func opensWithTime(s []byte) bool {
 type joiner struct {
 	rules     entryRules
 	traceback bool // inside a Python traceback
+	goTrace   bool // inside a Go panic or goroutine dump
 }
 
 // continues reports whether line continues the entry above (there is
@@ -115,13 +120,19 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	indented := c == ' ' || c == '\t'
 	switch {
 	case indented:
-		return j.traceback || !j.rules.indentedInput, false
+		return j.traceback || j.goTrace || !j.rules.indentedInput, false
 	case c == 'T' && bytes.HasPrefix(line, []byte("Traceback (most recent call last):")):
 		j.traceback = true
 		return !quiet, false
 	case (c == 'D' || c == 'T') && chainSentence(line):
 		j.traceback = true
 		return true, false
+	}
+	if j.goTrace {
+		if goTraceLine(line) {
+			return true, false
+		}
+		j.goTrace = false
 	}
 	if j.traceback {
 		j.traceback = false
@@ -139,12 +150,58 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 }
 
 // opens notes a line that opens an entry: a traceback may start there.
-// Only lines opening with 'T' or 'D' can start one (see continues).
+// Only lines opening with 'T' or 'D' can start one (see continues), and
+// only 'p', 'f' or 'g' a Go panic or goroutine dump.
 func (j *joiner) opens(line []byte) {
-	j.traceback = false
-	if c := line[0]; c == 'T' || c == 'D' {
+	j.traceback, j.goTrace = false, false
+	switch line[0] {
+	case 'T', 'D':
 		j.continues(line, false)
+	case 'p', 'f', 'g':
+		j.goTrace = bytes.HasPrefix(line, []byte("panic: ")) || bytes.HasPrefix(line, []byte("fatal error: ")) ||
+			goroutineLine(line)
 	}
+}
+
+// goTraceLine reports a line of a Go panic or goroutine dump that is not
+// indented: "[signal SIGSEGV: ...]", "goroutine 7 [running]:", a function
+// line such as "main.(*Server).handle(0x0, {0x5a1b20})" or "panic({...})",
+// "created by main.main in goroutine 1", the runtime's note of elided
+// frames, and the go command's "exit status 2".
+func goTraceLine(t []byte) bool {
+	t = bytes.TrimRight(t, " \r")
+	switch {
+	case bytes.HasPrefix(t, []byte("[signal ")), bytes.HasPrefix(t, []byte("[recovered")),
+		bytes.HasPrefix(t, []byte("created by ")), bytes.HasPrefix(t, []byte("...additional frames elided...")):
+		return true
+	case bytes.HasPrefix(t, []byte("exit status ")):
+		n := t[len("exit status "):]
+		return len(n) > 0 && bareNumber(n)
+	}
+	return goroutineLine(t) || goFuncLine(t)
+}
+
+// goroutineLine reports "goroutine 7 [running]:" and the like.
+func goroutineLine(t []byte) bool {
+	t = bytes.TrimRight(t, " \r")
+	rest, ok := bytes.CutPrefix(t, []byte("goroutine "))
+	if !ok {
+		return false
+	}
+	k := bytes.IndexByte(rest, ' ')
+	return k > 0 && bareNumber(rest[:k]) && bytes.HasPrefix(rest[k:], []byte(" [")) && bytes.HasSuffix(rest, []byte("]:"))
+}
+
+// goFuncLine reports a function line of a Go stack: a qualified name
+// (or panic) without spaces, then its arguments in parentheses ending the
+// line: "main.main()", "net/http.(*conn).serve(0xc000126000, ...)".
+func goFuncLine(t []byte) bool {
+	k := bytes.IndexByte(t, '(')
+	if k <= 0 || !isLetter(t[0]) && t[0] != '_' || t[len(t)-1] != ')' {
+		return false
+	}
+	name := t[:k]
+	return bytes.IndexByte(name, ' ') < 0 && (bytes.IndexByte(name, '.') > 0 || string(name) == "panic")
 }
 
 // chainSentence reports the sentences that chain Python tracebacks.

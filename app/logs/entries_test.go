@@ -103,3 +103,30 @@ func continues(j *joiner, line string) bool {
 	}
 	return cont
 }
+
+// A Go panic and a "fatal error:" with their goroutine dumps are one fatal
+// entry each, whatever the log around them: its signal line, goroutine
+// headers, function and file lines and "exit status" join the line that
+// opened it, and none is an outlier or a template.
+func TestGoPanicIsOneEntry(t *testing.T) {
+	res := analyze(t, readTestdata(t, "go_panic.log"), Options{})
+	if s := res.Summary; s.Lines != 25 || s.Entries != 8 || s.BlankLines != 3 {
+		t.Errorf("summary %+v, want 25 lines in 8 entries, 3 blank", s)
+	}
+	for line, last := range map[int]string{4: "exit status 2", 21: "/app/worker.go:12 +0x5c"} {
+		m, ok := matchAt(res, line)
+		if !ok || m.Category != CategoryFatal || !strings.HasSuffix(m.Text, last) {
+			t.Errorf("line %d: %+v, want a fatal entry ending %q", line, m, last)
+		}
+	}
+	for _, o := range res.Outliers {
+		if !strings.HasPrefix(o.Text, "level=") && o.Line != 4 && o.Line != 21 {
+			t.Errorf("outlier %d %q: a trace line is an entry of its own", o.Line, o.Text)
+		}
+	}
+	for _, tm := range res.Templates {
+		if strings.Contains(tm.Template, "goroutine") || strings.Contains(tm.Template, "main.") {
+			t.Errorf("template %q comes from a trace line", tm.Template)
+		}
+	}
+}
