@@ -23,6 +23,11 @@ var openAIUnsupported = []string{"tools", "tool_choice", "functions", "function_
 //	 "max_completion_tokens", "temperature", "top_p", "stop", "stream",
 //	 "stream_options":{"include_usage"}, "user", "n":1}
 //
+// Options the upstream has no counterpart for are accepted at the value
+// that changes nothing, as clients that send every option with its
+// default do: "frequency_penalty":0, "presence_penalty":0, "logit_bias":{},
+// "store":false (see noOps); any other value is refused by name.
+//
 // System (and developer) messages become the system prompt, in order.
 // model is optional (the configured default); max_tokens defaults too.
 func ParseCompletionsRequest(body []byte, d Defaults) (*Request, error) {
@@ -35,8 +40,12 @@ var openAIRoles = []string{"system", "developer", "user", "assistant"}
 
 func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
 	top, err := decodeTop(body, openAIUnsupported, "model", "messages", "max_tokens", "max_completion_tokens",
-		"temperature", "top_p", "stop", "stream", "stream_options", "user", "n")
+		"temperature", "top_p", "stop", "stream", "stream_options", "user", "n",
+		"frequency_penalty", "presence_penalty", "logit_bias", "store")
 	if err != nil {
+		return nil, err
+	}
+	if err := noOps(top); err != nil {
 		return nil, err
 	}
 	req := &Request{MaxTokens: d.MaxTokens}
@@ -88,6 +97,29 @@ func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
 		}
 	}
 	return req, nil
+}
+
+// noOps refuses the options this gateway cannot honour, unless they have
+// the value that asks for nothing.
+func noOps(top object) *Error {
+	for _, name := range []string{"frequency_penalty", "presence_penalty"} {
+		if raw, ok := top.get(name); ok {
+			if f, ok := asNumber(raw); !ok || f != 0 {
+				return invalid("%s must be 0: this gateway's upstream has no penalties", name)
+			}
+		}
+	}
+	if raw, ok := top.get("logit_bias"); ok {
+		if o, ok := decodeObject(raw, "logit_bias"); !ok || len(o.fields) > 0 {
+			return invalid("logit_bias must be empty: this gateway's upstream takes no token biases")
+		}
+	}
+	if raw, ok := top.get("store"); ok {
+		if b, ok := asBool(raw); !ok || b {
+			return invalid("store must be false: this gateway stores no completions")
+		}
+	}
+	return nil
 }
 
 // parseOpenAIMessages splits the messages into the system prompt and the

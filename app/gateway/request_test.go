@@ -257,17 +257,30 @@ func TestParseCompletionsRequest(t *testing.T) {
 		t.Errorf("parsed %+v", req)
 	}
 	for body, want := range map[string]string{
-		`{"messages":[{"role":"user","content":"x"}],"n":2}`:                     "n must be 1",
-		`{"messages":[{"role":"user","content":"x"}],"tools":[]}`:                `"tools" is not supported`,
-		`{"messages":[{"role":"user","content":"x"}],"seed":1}`:                  `unknown field "seed"`,
-		`{"messages":[{"role":"tool","content":"x"}]}`:                           `messages[0].role must be`,
-		`{"messages":[{"role":"user","content":"x"}],"user":"a\u0000b"}`:         "user must not contain control characters",
-		`{"messages":[{"role":"user","content":"x"}],"max_completion_tokens":0}`: "max_completion_tokens must be an integer between 1 and",
+		`{"messages":[{"role":"user","content":"x"}],"n":2}`:                       "n must be 1",
+		`{"messages":[{"role":"user","content":"x"}],"tools":[]}`:                  `"tools" is not supported`,
+		`{"messages":[{"role":"user","content":"x"}],"seed":1}`:                    `unknown field "seed"`,
+		`{"messages":[{"role":"tool","content":"x"}]}`:                             `messages[0].role must be`,
+		`{"messages":[{"role":"user","content":"x"}],"user":"a\u0000b"}`:           "user must not contain control characters",
+		`{"messages":[{"role":"user","content":"x"}],"max_completion_tokens":0}`:   "max_completion_tokens must be an integer between 1 and",
+		`{"messages":[{"role":"user","content":"x"}],"frequency_penalty":0.5}`:     "frequency_penalty must be 0",
+		`{"messages":[{"role":"user","content":"x"}],"presence_penalty":"0"}`:      "presence_penalty must be 0",
+		`{"messages":[{"role":"user","content":"x"}],"logit_bias":{"50256":-100}}`: "logit_bias must be empty",
+		`{"messages":[{"role":"user","content":"x"}],"store":true}`:                "store must be false",
 	} {
 		_, err := ParseCompletionsRequest([]byte(body), testDefaults)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", body, err, want)
 		}
+	}
+}
+
+// Clients that send every option with its default are served: options
+// the upstream lacks are accepted at the value that asks for nothing.
+func TestCompletionsNoOpOptions(t *testing.T) {
+	body := `{"messages":[{"role":"user","content":"x"}],"frequency_penalty":0,"presence_penalty":0.0,"logit_bias":{},"store":false,"top_p":1}`
+	if _, err := ParseCompletionsRequest([]byte(body), testDefaults); err != nil {
+		t.Errorf("defaults refused: %v", err)
 	}
 }
 

@@ -27,6 +27,11 @@ const stream = await client.chat.completions.create({
   model: "parapet-demo",
   max_completion_tokens: 64,
   stop: ["never-there"],
+  // what clients that send every option with its default add
+  frequency_penalty: 0,
+  presence_penalty: 0,
+  logit_bias: {},
+  store: false,
   stream: true,
   stream_options: { include_usage: true },
   messages: [{ role: "user", content: [{ type: "text", text: "Stream to the openai SDK" }] }],
