@@ -6,11 +6,14 @@ package api
 import (
 	"net/http"
 
+	"parapet/app/apierr"
 	"parapet/app/httpx"
 	"parapet/app/keys"
 	"parapet/app/meter"
 	"parapet/app/ratelimit"
 	"parapet/models"
+
+	"github.com/labstack/echo/v4"
 )
 
 // Deps is what the JSON endpoints need.
@@ -54,3 +57,12 @@ func decodeBody[T any](body []byte, err error) (T, error) {
 // InvalidateProducts drops the cached product registry after a change
 // through this instance, so the API shows it at once.
 func (a *API) InvalidateProducts() { a.products.invalidate() }
+
+// answer is a success: 200 with {"data": v}.
+func answer[T any](c echo.Context, v T) error {
+	b, err := httpx.Envelope(v)
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	return c.JSONBlob(http.StatusOK, b)
+}

@@ -116,11 +116,7 @@ func (a *API) AnalyzeLogs(c echo.Context) error {
 	if err != nil {
 		return logsError(err)
 	}
-	b, err := httpx.Envelope(res)
-	if err != nil {
-		return apierr.Internal(err)
-	}
-	return c.JSONBlob(http.StatusOK, b)
+	return answer(c, res)
 }
 
 // includeOptions reads ?include=, repeated or a comma list: "assignments"

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/labstack/echo/v4"
 
@@ -55,9 +54,5 @@ func (a *API) CompareLogs(c echo.Context) error {
 	if err != nil {
 		return logsError(err)
 	}
-	b, err := httpx.Envelope(res)
-	if err != nil {
-		return apierr.Internal(err)
-	}
-	return c.JSONBlob(http.StatusOK, b)
+	return answer(c, res)
 }

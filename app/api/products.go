@@ -69,11 +69,7 @@ func (a *API) GetProduct(c echo.Context) error {
 		if p.Slug == slug {
 			d := NewProductDetail(p)
 			d.URL = absolute(a.origin(c), p.URL)
-			b, err := httpx.Envelope(d)
-			if err != nil {
-				return apierr.Internal(err)
-			}
-			return c.JSONBlob(http.StatusOK, b)
+			return answer(c, d)
 		}
 	}
 	return apierr.New(http.StatusNotFound, "product_not_found", "no public product with the slug "+quote(slug))
