@@ -121,7 +121,8 @@ type Template struct {
 // Analyze analyses one log sample: one entry per line, any line ending.
 // It fails with *LimitError for input over the limits, ErrNoLines when no
 // line has text, an ErrBadOption error for invalid options and ctx.Err()
-// when ctx ends first.
+// when ctx ends first. The texts of the result's lines share input's
+// memory: input must not change while the result is in use.
 func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	began := time.Now()
 	if r := opts.RareThreshold; math.IsNaN(r) || r < 0 || r > 1 {

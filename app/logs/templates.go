@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // result turns shapes, clusters and matches into the Result.
@@ -79,26 +80,29 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 		}
 	}
 	// The lines of the result, matches then outliers: a large result's
-	// in pieces at once.
+	// in pieces at once. Their texts are views of the input, not copies:
+	// Analyze's caller keeps input unchanged while it uses the result (see
+	// Analyze), and copies would be a second copy of much of the input, in
+	// fresh memory that costs more to fault in than to fill.
+	text := unsafe.String(unsafe.SliceData(input), len(input))
 	res.Matches, res.Outliers = make([]Match, len(a.matches)), make([]Outlier, len(order))
 	n := len(res.Matches) + len(res.Outliers)
 	pieces := max(1, min(runtime.GOMAXPROCS(0), n/minPieceLines))
 	together(pieces, func(k int) {
 		from, to := k*n/pieces, (k+1)*n/pieces
-		texts := textArena{refs: make([]lineRef, 0, to-from)}
 		for i := from; i < to; i++ {
 			if i < len(a.matches) {
-				m := a.matches[i]
+				m := &a.matches[i]
 				res.Matches[i] = m.record(id)
-				texts.add(m.ref)
-			} else {
-				r := rare[uint32(order[i-len(a.matches)])]
-				t := res.Templates[r.tmpl]
-				res.Outliers[i-len(a.matches)] = Outlier{Line: int(r.ref.no), Template: t.Template, TemplateID: t.ID, Count: t.Count, Cut: r.ref.cut}
-				texts.add(r.ref)
+				res.Matches[i].setText(lineText(text, m.ref), m.ref)
+				continue
 			}
+			r := rare[uint32(order[i-len(a.matches)])]
+			t := res.Templates[r.tmpl]
+			o := &res.Outliers[i-len(a.matches)]
+			*o = Outlier{Line: int(r.ref.no), Template: t.Template, TemplateID: t.ID, Count: t.Count, Cut: r.ref.cut}
+			o.setText(lineText(text, r.ref), r.ref)
 		}
-		texts.fill(input, res, from)
 	})
 	res.Summary.Matched = len(res.Matches)
 	res.Summary.Outliers = len(res.Outliers)
@@ -133,53 +137,15 @@ func (m *matchRef) record(id []int) Match {
 // minPieceLines is the fewest lines of the result built by one piece.
 const minPieceLines = 10_000
 
-// textArena gathers the line texts of a piece of the result into one
-// string, sized exactly, instead of one allocation per line.
-type textArena struct {
-	refs []lineRef
-}
-
-// add queues the text of one line, in the order of the result.
-func (t *textArena) add(ref lineRef) {
-	t.refs = append(t.refs, ref)
-}
-
-// fill sets the texts of the result's lines from the from-th on: the
-// i-th is the i-th match, or after them the outliers.
-func (t *textArena) fill(input []byte, res *Result, from int) {
-	fixed := make(map[int][]byte) // lines whose invalid UTF-8 was replaced
-	size := 0
-	for i, ref := range t.refs {
-		line := input[ref.start:ref.end]
-		if ref.fixed {
-			line = appendValid(nil, line)
-			fixed[i] = line
-		}
-		size += len(line)
+// lineText is the text of the line or entry ref of the input text: a
+// view of it, or for a line whose invalid UTF-8 was replaced, the mended
+// copy.
+func lineText(text string, ref lineRef) string {
+	s := text[ref.start:ref.end]
+	if ref.fixed {
+		return string(appendValid(nil, []byte(s)))
 	}
-	var b strings.Builder
-	b.Grow(size)
-	for i, ref := range t.refs {
-		if line, ok := fixed[i]; ok {
-			b.Write(line)
-		} else {
-			b.Write(input[ref.start:ref.end])
-		}
-	}
-	all := b.String()
-	for i, ref := range t.refs {
-		n := int(ref.end - ref.start)
-		if line, ok := fixed[i]; ok {
-			n = len(line)
-		}
-		var text string
-		text, all = all[:n], all[n:]
-		if k := from + i; k < len(res.Matches) {
-			res.Matches[k].setText(text, ref)
-		} else {
-			res.Outliers[k-len(res.Matches)].setText(text, ref)
-		}
-	}
+	return s
 }
 
 // setText sets the text of the match's line or entry, ref.
