@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"time"
 	"unicode/utf8"
 )
@@ -376,7 +377,18 @@ func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
 // addMatch adds a match of the last entry read.
 func (a *analyzer) addMatch(m matchRef) {
 	m.stamp = a.lastStamp
-	a.matches = append(a.matches, m)
+	a.matches = append(doubled(a.matches), m)
+}
+
+// doubled is s with room for one more, at least twice its length when it
+// must grow. append grows a large slice by a quarter, so a slice of many
+// entries would be copied over and over, each time into fresh memory,
+// whose page faults cost more than the copies.
+func doubled[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(len(s), 16))
 }
 
 func (a *analyzer) line(input []byte, ref lineRef) {

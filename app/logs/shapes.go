@@ -114,7 +114,7 @@ func (ss *shapeSet) count(si int32, ref lineRef) {
 	sh.count++
 	switch {
 	case sh.count <= ss.maxRefs:
-		sh.lines = append(sh.lines, ref)
+		sh.lines = append(doubled(sh.lines), ref)
 	case sh.lines != nil:
 		sh.lines = nil // too frequent to ever be rare
 	}
