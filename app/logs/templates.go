@@ -40,8 +40,13 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 		ref  lineRef
 		tmpl int
 	}
-	var rare []rareLine
-	var order []uint64
+	rares := 0 // a rare cluster's shapes keep all their lines: its count of them
+	for _, c := range clusters {
+		if c.count <= res.Summary.RareCutoff {
+			rares += c.count
+		}
+	}
+	rare, order := make([]rareLine, 0, rares), make([]uint64, 0, rares)
 	var names []string // custom masks' placeholders
 	for _, m := range a.opts.Masks {
 		if a.opts.NamedPlaceholders {
