@@ -23,6 +23,9 @@ import (
 //     "panic: ", "fatal error: " or "goroutine N [...]:": the signal line,
 //     the goroutine headers, the function lines ("main.main()") and their
 //     indented file lines, "created by ...", and "exit status N";
+//   - part of a Rust panic, under "thread 'main' panicked at ...": the
+//     message line after it (when it ends with ':'), "stack backtrace:",
+//     the indented frames and the "note: ..." lines;
 //   - in an input whose lines open with a timestamp, a line opening without
 //     one (and without any header of its own).
 //
@@ -107,7 +110,17 @@ type joiner struct {
 	rules     entryRules
 	traceback bool // inside a Python traceback
 	goTrace   bool // inside a Go panic or goroutine dump
+	rust      rustState
 }
+
+// rustState is where a Rust panic's lines are.
+type rustState uint8
+
+const (
+	rustNone    rustState = iota
+	rustPanic             // inside a panic
+	rustMessage           // after "panicked at file:line:col:", whose next line is the message
+)
 
 // continues reports whether line continues the entry above (there is
 // one), or that it does when it has no header and does not open with a
@@ -120,7 +133,7 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	indented := c == ' ' || c == '\t'
 	switch {
 	case indented:
-		return j.traceback || j.goTrace || !j.rules.indentedInput, false
+		return j.traceback || j.goTrace || j.rust != rustNone || !j.rules.indentedInput, false
 	case c == 'T' && bytes.HasPrefix(line, []byte("Traceback (most recent call last):")):
 		j.traceback = true
 		return !quiet, false
@@ -133,6 +146,16 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 			return true, false
 		}
 		j.goTrace = false
+	}
+	if j.rust != rustNone {
+		switch {
+		case j.rust == rustMessage:
+			j.rust = rustPanic
+			return true, false
+		case bytes.HasPrefix(line, []byte("stack backtrace:")), bytes.HasPrefix(line, []byte("note: ")):
+			return true, false
+		}
+		j.rust = rustNone
 	}
 	if j.traceback {
 		j.traceback = false
@@ -150,16 +173,23 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 }
 
 // opens notes a line that opens an entry: a traceback may start there.
-// Only lines opening with 'T' or 'D' can start one (see continues), and
-// only 'p', 'f' or 'g' a Go panic or goroutine dump.
+// Only lines opening with 'T' or 'D' can start one (see continues), only
+// 'p', 'f' or 'g' a Go panic or goroutine dump, and only 't' a Rust panic.
 func (j *joiner) opens(line []byte) {
-	j.traceback, j.goTrace = false, false
+	j.traceback, j.goTrace, j.rust = false, false, rustNone
 	switch line[0] {
 	case 'T', 'D':
 		j.continues(line, false)
 	case 'p', 'f', 'g':
 		j.goTrace = bytes.HasPrefix(line, []byte("panic: ")) || bytes.HasPrefix(line, []byte("fatal error: ")) ||
 			goroutineLine(line)
+	case 't':
+		if bytes.HasPrefix(line, []byte("thread '")) && bytes.Contains(line, []byte("' panicked at ")) {
+			j.rust = rustPanic
+			if bytes.HasSuffix(bytes.TrimRight(line, " \r"), []byte(":")) {
+				j.rust = rustMessage
+			}
+		}
 	}
 }
 

@@ -130,3 +130,18 @@ func TestGoPanicIsOneEntry(t *testing.T) {
 		}
 	}
 }
+
+// A Rust panic, of either format, is one fatal entry: its message line,
+// backtrace and notes join the line that opened it.
+func TestRustPanicIsOneEntry(t *testing.T) {
+	res := analyze(t, readTestdata(t, "rust_panic.log"), Options{})
+	if s := res.Summary; s.Lines != 16 || s.Entries != 6 {
+		t.Errorf("summary %+v, want 16 lines in 6 entries", s)
+	}
+	for line, last := range map[int]string{3: "for a verbose backtrace.", 14: "to display a backtrace"} {
+		m, ok := matchAt(res, line)
+		if !ok || m.Category != CategoryFatal || !strings.HasSuffix(m.Text, last) {
+			t.Errorf("line %d: %+v, want a fatal entry ending %q", line, m, last)
+		}
+	}
+}
