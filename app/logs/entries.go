@@ -23,6 +23,7 @@ import (
 //     "panic: ", "fatal error: " or "goroutine N [...]:": the signal line,
 //     the goroutine headers, the function lines ("main.main()") and their
 //     indented file lines, "created by ...", and "exit status N";
+//   - a Ruby backtrace line ("app/models/user.rb:10:in `save'");
 //   - part of a Rust panic, under "thread 'main' panicked at ...": the
 //     message line after it (when it ends with ':'), "stack backtrace:",
 //     the indented frames and the "note: ..." lines;
@@ -166,7 +167,8 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 		c == 'C' && bytes.HasPrefix(line, []byte("Caused by: ")),
 		c == 'S' && bytes.HasPrefix(line, []byte("Suppressed: ")),
 		c == '.' && moreLine(line),
-		isLetter(c) && exceptionLine(line, true):
+		isLetter(c) && exceptionLine(line, true),
+		(isLetter(c) || c == '/' || c == '.') && rubyFrame(line):
 		return true, false
 	}
 	return false, j.rules.timeHeader
@@ -238,6 +240,21 @@ func goFuncLine(t []byte) bool {
 func chainSentence(t []byte) bool {
 	return bytes.HasPrefix(t, []byte("During handling of the above exception")) ||
 		bytes.HasPrefix(t, []byte("The above exception was the direct cause"))
+}
+
+// rubyFrame reports a Ruby backtrace line: "app/models/user.rb:10:in
+// `save'" (or 'save', as Ruby 3.4 writes it).
+func rubyFrame(t []byte) bool {
+	k := bytes.IndexByte(t, ' ')
+	if k < 0 || k+1 >= len(t) || t[k+1] != '`' && t[k+1] != '\'' {
+		return false
+	}
+	loc, ok := bytes.CutSuffix(t[:k], []byte(":in"))
+	if !ok {
+		return false
+	}
+	colon := bytes.LastIndexByte(loc, ':')
+	return colon > 0 && colon+1 < len(loc) && bareNumber(loc[colon+1:])
 }
 
 // moreLine reports Java's "... 12 more".

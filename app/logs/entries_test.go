@@ -145,3 +145,21 @@ func TestRustPanicIsOneEntry(t *testing.T) {
 		}
 	}
 }
+
+// A Ruby backtrace written without indentation, as Rails loggers do, is
+// part of the entry that logged the exception.
+func TestRubyBacktraceJoins(t *testing.T) {
+	in := "I, [2024-03-18T09:00:00.100000 #1234]  INFO -- : Started POST \"/users\"\n" +
+		"E, [2024-03-18T09:00:00.123456 #1234] ERROR -- : undefined method `name' for nil (NoMethodError)\n" +
+		"app/models/user.rb:10:in `save'\n" +
+		"app/controllers/users_controller.rb:5:in 'create'\n" +
+		"/usr/lib/ruby/3.4.0/benchmark.rb:311:in `realtime'\n" +
+		"I, [2024-03-18T09:00:01.000000 #1234]  INFO -- : Completed 500\n"
+	res := analyze(t, in, Options{})
+	if s := res.Summary; s.Lines != 6 || s.Entries != 3 {
+		t.Errorf("summary %+v, want 6 lines in 3 entries", s)
+	}
+	if m, ok := matchAt(res, 2); !ok || m.Category != CategoryError || !strings.HasSuffix(m.Text, "in `realtime'") {
+		t.Errorf("line 2: %+v, want an error entry ending with its last frame", m)
+	}
+}
