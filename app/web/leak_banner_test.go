@@ -3,6 +3,7 @@ package web_test
 import (
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"parapet/app/apptest"
@@ -135,4 +136,34 @@ func TestLeakBannerInBrowser(t *testing.T) {
 		t.Errorf("after marking the leak the browser is at %s", b.Location())
 	}
 	b.ExpectNoProblems()
+}
+
+// Ten presses of the same banner's button at once mark each key once: one
+// audit event, whatever the order the requests run in.
+func TestLeakMarkedOnceUnderRace(t *testing.T) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		owner := env.Client()
+		owner.SignUp("owner@example.com")
+		owner.CreateOrg("Acme")
+		key, _ := owner.CreateKey("published")
+		reportLeak(t, env, key)
+		form := bannerForm(t, owner, "/console")
+		form.Set("_csrf", owner.CSRF("/console"))
+		var wg sync.WaitGroup
+		statuses := make([]int, 10)
+		for i := range statuses {
+			wg.Go(func() { statuses[i] = owner.PostForm("/console/keys/leaks/seen", form).StatusCode })
+		}
+		wg.Wait()
+		for i, s := range statuses {
+			if s != 303 {
+				t.Errorf("press %d: %d", i, s)
+			}
+		}
+		var n int64
+		env.DB.Model(&models.AuditEvent{}).Where("action = ?", models.ActionKeyLeakSeen).Count(&n)
+		if n != 1 {
+			t.Errorf("%d key.leak_seen events, want 1", n)
+		}
+	})
 }
