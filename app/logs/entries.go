@@ -24,6 +24,8 @@ import (
 //     the goroutine headers, the function lines ("main.main()") and their
 //     indented file lines, "created by ...", and "exit status N";
 //   - a Ruby backtrace line ("app/models/user.rb:10:in `save'");
+//   - a PHP "Stack trace:" and the numbered frames under it
+//     ("#0 /var/www/app.php(12): run()", "#1 {main}");
 //   - part of a Rust panic, under "thread 'main' panicked at ...": the
 //     message line after it (when it ends with ':'), "stack backtrace:",
 //     the indented frames and the "note: ..." lines;
@@ -111,6 +113,7 @@ type joiner struct {
 	rules     entryRules
 	traceback bool // inside a Python traceback
 	goTrace   bool // inside a Go panic or goroutine dump
+	phpTrace  bool // after a PHP "Stack trace:"
 	rust      rustState
 }
 
@@ -134,7 +137,7 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	indented := c == ' ' || c == '\t'
 	switch {
 	case indented:
-		return j.traceback || j.goTrace || j.rust != rustNone || !j.rules.indentedInput, false
+		return j.traceback || j.goTrace || j.phpTrace || j.rust != rustNone || !j.rules.indentedInput, false
 	case c == 'T' && bytes.HasPrefix(line, []byte("Traceback (most recent call last):")):
 		j.traceback = true
 		return !quiet, false
@@ -147,6 +150,12 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 			return true, false
 		}
 		j.goTrace = false
+	}
+	if j.phpTrace {
+		if phpFrame(line) {
+			return true, false
+		}
+		j.phpTrace = false
 	}
 	if j.rust != rustNone {
 		switch {
@@ -170,6 +179,9 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 		isLetter(c) && exceptionLine(line, true),
 		(isLetter(c) || c == '/' || c == '.') && rubyFrame(line):
 		return true, false
+	case c == 'S' && bytes.HasPrefix(line, []byte("Stack trace:")):
+		j.phpTrace = true
+		return true, false
 	}
 	return false, j.rules.timeHeader
 }
@@ -178,7 +190,7 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 // Only lines opening with 'T' or 'D' can start one (see continues), only
 // 'p', 'f' or 'g' a Go panic or goroutine dump, and only 't' a Rust panic.
 func (j *joiner) opens(line []byte) {
-	j.traceback, j.goTrace, j.rust = false, false, rustNone
+	j.traceback, j.goTrace, j.phpTrace, j.rust = false, false, false, rustNone
 	switch line[0] {
 	case 'T', 'D':
 		j.continues(line, false)
@@ -255,6 +267,13 @@ func rubyFrame(t []byte) bool {
 	}
 	colon := bytes.LastIndexByte(loc, ':')
 	return colon > 0 && colon+1 < len(loc) && bareNumber(loc[colon+1:])
+}
+
+// phpFrame reports a frame of a PHP stack trace: "#0 /app/a.php(12):
+// run()", "#3 {main}".
+func phpFrame(t []byte) bool {
+	k := bytes.IndexByte(t, ' ')
+	return len(t) > 0 && t[0] == '#' && k > 1 && bareNumber(t[1:k])
 }
 
 // moreLine reports Java's "... 12 more".

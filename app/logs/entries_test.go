@@ -163,3 +163,15 @@ func TestRubyBacktraceJoins(t *testing.T) {
 		t.Errorf("line 2: %+v, want an error entry ending with its last frame", m)
 	}
 }
+
+// A PHP fatal error's "Stack trace:", its numbered frames and its
+// "thrown in" line are one entry with the error.
+func TestPHPStackTraceJoins(t *testing.T) {
+	res := analyze(t, readTestdata(t, "php_error.log"), Options{})
+	if s := res.Summary; s.Lines != 8 || s.Entries != 3 {
+		t.Errorf("summary %+v, want 8 lines in 3 entries", s)
+	}
+	if m, ok := matchAt(res, 2); !ok || m.Category != CategoryFatal || !strings.HasSuffix(m.Text, "on line 42") {
+		t.Errorf("line 2: %+v, want a fatal entry ending with its \"thrown in\" line", m)
+	}
+}
