@@ -29,7 +29,8 @@
 // ranks: 1 is the most frequent.
 //
 // How an entry is read (each step in its own file):
-//   - entries.go joins continuation lines to the entry above;
+//   - entries.go joins continuation lines to the entry above, tracelines.go
+//     recognising the stack traces of each language;
 //   - header.go cuts the header (timestamp, level, host, process, thread,
 //     logger) found generically, without per-format rules, and columns.go
 //     the bare leading columns an input may have;
