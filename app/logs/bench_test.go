@@ -3,8 +3,6 @@ package logs
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -15,14 +13,9 @@ const benchLines = 200_000
 // lines (about 29 MB, over MaxInputBytes: the benchmark calls the engine
 // below the input limits).
 func benchInput(b testing.TB) []byte {
-	dir := loghubDir(b)
 	var all []byte
 	for _, sys := range gaSystems {
-		raw, err := os.ReadFile(filepath.Join(dir, sys.name, sys.name+"_2k.log"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		all = append(all, bytes.TrimRight(raw, "\n")...)
+		all = append(all, bytes.TrimRight(loghubLog(b, sys.name), "\n")...)
 		all = append(all, '\n')
 	}
 	lines := bytes.SplitAfter(all, []byte{'\n'})

@@ -56,6 +56,15 @@ func loghubDir(t testing.TB) string {
 	return dir
 }
 
+// loghubLog is the raw log of one Loghub system.
+func loghubLog(t testing.TB, name string) []byte {
+	raw, err := os.ReadFile(filepath.Join(loghubDir(t), name, name+"_2k.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
 func TestGroupingAccuracy(t *testing.T) {
 	dir := loghubDir(t)
 	var sum, paSum, drainSum float64
@@ -87,10 +96,7 @@ func TestGroupingAccuracy(t *testing.T) {
 // systemAccuracy returns the GA and PA of one system. With LOGS_PA_DEBUG
 // set, it logs the templates that miss their labelled text.
 func systemAccuracy(t testing.TB, dir, name string) (ga, pa float64) {
-	raw, err := os.ReadFile(filepath.Join(dir, name, name+"_2k.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := loghubLog(t, name)
 	truth := readColumn(t, filepath.Join(dir, name, name+"_2k.log_structured.csv"), "EventId")
 	labels := readColumn(t, filepath.Join(dir, name, name+"_2k.log_structured.csv"), "EventTemplate")
 	res, err := Analyze(context.Background(), raw, Options{IncludeAssignments: true})

@@ -23,10 +23,7 @@ func TestPartsChangeNothing(t *testing.T) {
 	inputs := map[string][]byte{"sample": []byte(Sample())}
 	var all []byte
 	for _, sys := range gaSystems {
-		raw, err := os.ReadFile(filepath.Join(loghubDir(t), sys.name, sys.name+"_2k.log"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		raw := loghubLog(t, sys.name)
 		inputs[sys.name] = raw
 		all = append(all, raw...)
 	}

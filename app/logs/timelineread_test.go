@@ -3,8 +3,6 @@ package logs
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -38,12 +36,8 @@ func newTimeline(input []byte, res *Result, now time.Time) *Timeline {
 // buckets included, on the Loghub samples (lines of five timestamp formats,
 // keyword matches) and with continuation lines joined or not.
 func TestTimelineReadOnTheWay(t *testing.T) {
-	dir := loghubDir(t)
 	for _, sys := range gaSystems {
-		raw, err := os.ReadFile(filepath.Join(dir, sys.name, sys.name+"_2k.log"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		raw := loghubLog(t, sys.name)
 		for _, split := range []bool{false, true} {
 			res, err := Analyze(context.Background(), raw, Options{SplitContinuations: split})
 			if err != nil {
