@@ -34,6 +34,20 @@ func TestConfigDefaults(t *testing.T) {
 	}
 }
 
+// PUBLIC_URL is kept as the origin a browser sends in Origin: lower-case
+// host, no trailing slash (the CSRF check compares the two as strings).
+func TestPublicURLIsAnOrigin(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://Parapet.Example.com/": "https://parapet.example.com",
+		"http://localhost:8080":        "http://localhost:8080",
+	} {
+		cfg, _, err := app.LoadConfig(envOf(map[string]string{"PUBLIC_URL": in}))
+		if err != nil || cfg.PublicURL != want {
+			t.Errorf("PUBLIC_URL %q: %q (err %v), want %q", in, cfg.PublicURL, err, want)
+		}
+	}
+}
+
 func TestConfigErrors(t *testing.T) {
 	prod := map[string]string{
 		"PARAPET_ENV":          "production",

@@ -62,16 +62,6 @@ func RevokeLeakedKeys(ctx context.Context, db *gorm.DB, hashes []string) ([]APIK
 	return found, err
 }
 
-// LeakedKeysOfOrg lists the organization's keys a leak report revoked
-// since a time and no owner marked as handled, newest first: the owners'
-// banner.
-func LeakedKeysOfOrg(ctx context.Context, db *gorm.DB, orgID string, since time.Time) ([]APIKey, error) {
-	var out []APIKey
-	err := db.WithContext(ctx).Where("org_id = ? AND leaked_at > ? AND leak_seen_at IS NULL", orgID, since).
-		Order("leaked_at DESC").Find(&out).Error
-	return out, err
-}
-
 // MarkLeaksSeen marks the leaks of the organization's keys ids as handled
 // and returns the keys it marked: only leaked keys of that organization
 // not marked before, so a key of another organization, or a leak reported

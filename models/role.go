@@ -27,6 +27,7 @@ const (
 	PermManageMembers Permission = "change roles or remove" // an admin only below owner
 	PermOrgSettings   Permission = "organization settings"  // require two-factor sign-in
 	PermDeleteOrg     Permission = "delete the organization"
+	PermHandleLeaks   Permission = "see and handle leaked keys" // the leak banner
 )
 
 var permissions = map[Permission][]string{
@@ -37,6 +38,7 @@ var permissions = map[Permission][]string{
 	PermManageMembers: {RoleOwner, RoleAdmin},
 	PermOrgSettings:   {RoleOwner},
 	PermDeleteOrg:     {RoleOwner},
+	PermHandleLeaks:   {RoleOwner},
 }
 
 // Can reports whether a role has a permission.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/a-h/templ"
 
@@ -16,17 +15,6 @@ func nextQuery(next string) string {
 		return ""
 	}
 	return "?next=" + url.QueryEscape(next)
-}
-
-// when formats a time for tables: UTC, to the minute.
-func when(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
-
-// whenPtr formats an optional time, "never" when absent.
-func whenPtr(t *time.Time, none string) string {
-	if t == nil {
-		return none
-	}
-	return when(*t)
 }
 
 func str(p *string, none string) string {

@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -9,11 +8,6 @@ import (
 	"parapet/app/keys"
 	"parapet/models"
 )
-
-func leakReport(c *apptest.Client, ks ...string) *apptest.Response {
-	b, _ := json.Marshal(map[string][]string{"keys": ks})
-	return c.PostJSON("/keys/v1/leaked", string(b))
-}
 
 func TestLeakReports(t *testing.T) {
 	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
@@ -31,7 +25,7 @@ func TestLeakReports(t *testing.T) {
 		// The answer is the same for every kind of key: no oracle.
 		var first *apptest.Response
 		for _, k := range []string{fake, real, revoked, malformed} {
-			res := leakReport(api, k)
+			res := api.ReportLeak(k)
 			if res.StatusCode != 202 || res.Header.Get("X-Request-Id") == "" {
 				t.Errorf("report: %d %s", res.StatusCode, res.Body)
 			}
@@ -71,7 +65,7 @@ func TestLeakReportLimits(t *testing.T) {
 	for i := range many {
 		many[i], _, _ = keys.Generate()
 	}
-	expectAPIError(t, leakReport(c, many...), 400, "invalid_request", "at most 100 keys")
+	expectAPIError(t, c.ReportLeak(many...), 400, "invalid_request", "at most 100 keys")
 	expectAPIError(t, c.PostJSON("/keys/v1/leaked", `{"keys":["`+strings.Repeat("a", 20<<10)+`"]}`), 413, "payload_too_large", "16 KiB")
 	expectAPIError(t, c.PostJSON("/keys/v1/leaked", `{}`), 400, "invalid_request", `"keys"`)
 	expectAPIError(t, c.Do("POST", "/keys/v1/leaked", `keys=x`, "Content-Type", "application/x-www-form-urlencoded"), 415, "unsupported_media_type", "JSON")
@@ -79,12 +73,12 @@ func TestLeakReportLimits(t *testing.T) {
 	// which are calls too) is refused.
 	var last *apptest.Response
 	for i := 0; i < 6; i++ {
-		last = leakReport(c, many[0])
+		last = c.ReportLeak(many[0])
 	}
 	if last.StatusCode != 202 {
 		t.Fatalf("the tenth call: %d", last.StatusCode)
 	}
-	res := leakReport(c, many[0])
+	res := c.ReportLeak(many[0])
 	expectAPIError(t, res, 429, "rate_limited", "at most 10 requests per minute")
 	if res.Header.Get("Retry-After") == "" || res.Header.Get("X-RateLimit-Limit") != "10" {
 		t.Errorf("429 headers %v", res.Header)

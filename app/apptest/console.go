@@ -2,6 +2,7 @@ package apptest
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"testing"
 
@@ -111,4 +112,11 @@ func (e *Env) SeedKey(t testing.TB, orgID, name string) (key, id string) {
 		t.Fatal(err)
 	}
 	return text, k.ID
+}
+
+// ReportLeak reports keys as published through the public leak report
+// endpoint, as anyone may.
+func (c *Client) ReportLeak(ks ...string) *Response {
+	b, _ := json.Marshal(map[string][]string{"keys": ks})
+	return c.PostJSON("/keys/v1/leaked", string(b))
 }

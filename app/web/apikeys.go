@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,25 +37,32 @@ func (p *Pages) renderKeys(c echo.Context, status int, d views.KeysData) error {
 		d.CanCreate = models.Can(cur.Org.Role, models.PermCreateKeys)
 		d.CanManageAny = models.Can(cur.Org.Role, models.PermManageAnyKey)
 		d.UserID = cur.User.ID
-		if d.Leaked, err = p.leakedForOwner(c); err != nil {
-			return err
-		}
 	}
-	page := views.Keys
-	if httpx.IsHTMX(c) {
-		page = views.KeysPanel
+	if httpx.IsHTMX(c) { // the panel: no banner
+		return renderPage(c, status, "API keys", "console", views.KeysPanel, d)
 	}
-	return renderPage(c, status, "API keys", "console", page, d)
+	d.Leaked = leakedFor(c, d.Keys)
+	return renderPage(c, status, "API keys", "console", views.Keys, d)
 }
 
-// leakedForOwner is what the leak banner shows an owner of the current
-// organization: its keys a leak report revoked lately (nothing for others).
-func (p *Pages) leakedForOwner(c echo.Context) ([]models.APIKey, error) {
+// leakedFor is what the leak banner shows the current member, of the
+// organization's keys: to those who may handle leaks, the keys a leak
+// report revoked in the last leakBannerDays days that nobody marked as
+// handled, the latest report first.
+func leakedFor(c echo.Context, keys []models.APIKeyRow) []models.APIKey {
 	cur := CurrentOf(c)
-	if cur.Org == nil || cur.Org.Role != models.RoleOwner {
-		return nil, nil
+	if cur.Org == nil || !models.Can(cur.Org.Role, models.PermHandleLeaks) {
+		return nil
 	}
-	return models.LeakedKeysOfOrg(c.Request().Context(), p.DB.DB, cur.Org.ID, models.Now().Add(-leakBannerDays*24*time.Hour))
+	since := models.Now().Add(-leakBannerDays * 24 * time.Hour)
+	var leaked []models.APIKey
+	for _, k := range keys {
+		if k.LeakedAt != nil && k.LeakedAt.After(since) && k.LeakSeenAt == nil {
+			leaked = append(leaked, k.APIKey)
+		}
+	}
+	slices.SortStableFunc(leaked, func(x, y models.APIKey) int { return y.LeakedAt.Compare(*x.LeakedAt) })
+	return leaked
 }
 
 // MarkLeaksSeen takes the banner's keys off it for every owner of the
@@ -64,7 +72,7 @@ func (p *Pages) leakedForOwner(c echo.Context) ([]models.APIKey, error) {
 // log; back is the page to return to.
 func (p *Pages) MarkLeaksSeen(c echo.Context) error {
 	cur := CurrentOf(c)
-	if cur.Org == nil || cur.Org.Role != models.RoleOwner {
+	if cur.Org == nil || !models.Can(cur.Org.Role, models.PermHandleLeaks) {
 		return echo.NewHTTPError(http.StatusForbidden, "Only the organization's owners can mark a leak as handled.")
 	}
 	form, err := c.FormParams()

@@ -33,9 +33,7 @@ func (p *Pages) ConsoleHome(c echo.Context) error {
 		if d.Recent, err = models.AuditPage(ctx, p.DB.DB, cur.Org.ID, "", 5, 0); err != nil {
 			return err
 		}
-		if d.Leaked, err = p.leakedForOwner(c); err != nil {
-			return err
-		}
+		d.Leaked = leakedFor(c, keys)
 	}
 	return renderPage(c, http.StatusOK, "Console", "console", views.ConsoleHome, d)
 }

@@ -16,7 +16,7 @@ import (
 // reportLeak reports keys as published, as anyone may.
 func reportLeak(t *testing.T, env *apptest.Env, ks ...string) {
 	t.Helper()
-	if res := env.Client().PostJSON("/keys/v1/leaked", `{"keys":["`+strings.Join(ks, `","`)+`"]}`); res.StatusCode != 202 {
+	if res := env.Client().ReportLeak(ks...); res.StatusCode != 202 {
 		t.Fatalf("leak report: %d %s", res.StatusCode, res.Body)
 	}
 }
@@ -147,8 +147,7 @@ func TestLeakMarkedOnceUnderRace(t *testing.T) {
 		owner.CreateOrg("Acme")
 		key, _ := owner.CreateKey("published")
 		reportLeak(t, env, key)
-		form := bannerForm(t, owner, "/console")
-		form.Set("_csrf", owner.CSRF("/console"))
+		form := bannerForm(t, owner, "/console") // with the page's CSRF token
 		var wg sync.WaitGroup
 		statuses := make([]int, 10)
 		for i := range statuses {

@@ -118,8 +118,9 @@
   document.addEventListener("htmx:responseError", function (ev) {
     var xhr = ev.detail.xhr;
     var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
-    var said = doc.querySelector("[data-testid=inline-error]") || doc.querySelector("[data-testid=error-message]") ||
-      doc.querySelector("[data-testid=form-error]");
+    // Every error the server writes carries data-error-message: an error
+    // page, an inline error, a form's.
+    var said = doc.querySelector("[data-error-message]");
     requestError(said && said.textContent.trim() ?
       said.textContent.trim() :
       "The server answered " + xhr.status + " and nothing was changed. Reload the page and try again.");
