@@ -262,18 +262,14 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 	var first int32   // where its first line ends
 	lines := 0        // its lines
 	for start < len(input) {
-		end := len(input)
-		if k := bytes.IndexByte(input[start:], '\n'); k >= 0 {
-			end = start + k
-		}
-		next := end + 1
+		raw, next := nextLine(input, start)
+		end := start + len(raw)
 		no++
 		if no%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return start, err
 			}
 		}
-		raw := input[start:end]
 		if end > start && input[end-1] == '\r' {
 			end--
 		}
@@ -388,7 +384,7 @@ func doubled[T any](s []T) []T {
 	if len(s) < cap(s) {
 		return s
 	}
-	return slices.Grow(s, max(len(s), 16))
+	return slices.Grow(s, max(len(s), 1))
 }
 
 func (a *analyzer) line(input []byte, ref lineRef) {

@@ -128,10 +128,18 @@ func (a *analyzer) split(input []byte) []part {
 		}
 		b := a.fresh()
 		no := last.no + bytes.Count(input[last.start:start], []byte{'\n'})
-		b.stamps.left = a.total - no
 		b.stamps.p.warm(input, start)
 		last.stop = start
 		parts = append(parts, part{a: b, start: start, no: no, stop: -1, warm: b.stamps.p})
+	}
+	// A later part's timestamps are at most its lines; the first part's
+	// room, for the whole input, takes them all when they are joined.
+	for k := 1; k < len(parts); k++ {
+		end := a.total
+		if k+1 < len(parts) {
+			end = parts[k+1].no
+		}
+		parts[k].a.stamps.size(end - parts[k].no)
 	}
 	return parts
 }
@@ -162,8 +170,6 @@ func (a *analyzer) opener(input []byte, at int) int {
 func (a *analyzer) fresh() *analyzer {
 	return &analyzer{
 		opts:   a.opts,
-		total:  a.total,
-		parts:  1,
 		z:      tokenizer{masks: a.z.masks},
 		set:    newShapeSet(a.set.maxRefs),
 		cols:   a.cols,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -47,7 +48,7 @@ func TestPartsChangeNothing(t *testing.T) {
 	for name, in := range inputs {
 		total := bytes.Count(in, []byte{'\n'}) + 1
 		for _, opts := range []Options{{}, {SplitContinuations: true}, {IncludeAssignments: true}, {Masks: masks, NamedPlaceholders: true}} {
-			one, x := analyseInParts(t, in, total, opts, 1)
+			_, x := analyseInParts(t, in, total, opts, 1)
 			for _, parts := range []int{2, 4, 7} {
 				kept, y := analyseInParts(t, in, total, opts, parts)
 				if !bytes.Equal(x, y) {
@@ -57,9 +58,26 @@ func TestPartsChangeNothing(t *testing.T) {
 					t.Errorf("%s %+v: %d of 4 parts kept, want %d", name, opts, kept, w)
 				}
 			}
-			if one != 1 {
-				t.Fatalf("one part read as %d", one)
-			}
+		}
+	}
+}
+
+// How many parts an input is read in: one per processor for a large
+// input, one for a small one, and one with IncludeParams, whose bounded
+// value counts two parts could not add up (see parts.go).
+func TestPartsOf(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	for _, c := range []struct {
+		opts  Options
+		lines int
+		want  int
+	}{
+		{Options{}, MaxLines, min(procs, MaxLines/minPartLines)},
+		{Options{}, 2*minPartLines - 1, 1},
+		{Options{IncludeParams: true}, MaxLines, 1},
+	} {
+		if got := partsOf(c.opts, c.lines); got != c.want {
+			t.Errorf("%+v, %d lines: %d parts, want %d", c.opts, c.lines, got, c.want)
 		}
 	}
 }

@@ -148,7 +148,7 @@ const minPieceLines = 10_000
 func lineText(text string, ref lineRef) string {
 	s := text[ref.start:ref.end]
 	if ref.fixed {
-		return string(appendValid(nil, []byte(s)))
+		return strings.ToValidUTF8(s, "\uFFFD")
 	}
 	return s
 }

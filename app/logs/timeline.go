@@ -86,15 +86,22 @@ type stampLog struct {
 	times []int64 // of the lines that carry one, in input order
 	// Whether any line is read: see probeStamps.
 	looking bool
-	// Lines left in the input, to size times once.
-	left int
 }
 
 // newStampLog reads the timestamps of input's lines from the first on,
 // at now.
 func newStampLog(now time.Time, input []byte, lines int) stampLog {
 	p := stampParser{now: now.UTC()}
-	return stampLog{p: p, looking: probeStamps(p, input), left: lines}
+	l := stampLog{p: p, looking: probeStamps(p, input)}
+	l.size(lines)
+	return l
+}
+
+// size makes room for the timestamps of lines lines, when they are read.
+func (l *stampLog) size(lines int) {
+	if l.looking {
+		l.times = make([]int64, 0, lines)
+	}
 }
 
 // probeStamps reports whether any of input's first TimelineProbeLines
@@ -115,18 +122,12 @@ func probeStamps(p stampParser, input []byte) bool {
 // read reads the timestamp of the next line and returns its index in
 // times, -1 for none.
 func (l *stampLog) read(line []byte) int32 {
-	l.left--
 	if !l.looking {
 		return -1
 	}
 	t, ok := l.p.parse(line)
 	if !ok {
 		return -1
-	}
-	if l.times == nil {
-		// One timestamp per line left at most: sized once, not grown,
-		// and only for an input that has timestamps.
-		l.times = make([]int64, 0, max(l.left+1, 1))
 	}
 	l.times = append(l.times, t)
 	return int32(len(l.times) - 1)
