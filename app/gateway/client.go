@@ -129,14 +129,17 @@ func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, e
 			break
 		}
 	}
+	if err == nil {
+		// Whether or not the client is still there: the answer is
+		// recorded either way, so the key is scrubbed from it first.
+		c.report.UsageFlag = p.clean(msg, req)
+	}
 	if ctx.Err() != nil {
-		if err != nil || msg == nil {
+		if err != nil {
 			// Nothing came back in time: the upstream may have spent up to
 			// max_tokens.
 			msg = &Message{Model: req.Model, Usage: Usage{InputTokens: EstimateInputTokens(req), OutputTokens: req.MaxTokens}}
 			c.report.UsageFlag = UsageEstimated
-		} else {
-			msg.Usage, c.report.UsageFlag = checkUsage(msg.Usage, req)
 		}
 		err = p.classify(c.parent, up, ctx.Err()) // client_closed, or the caller's deadline
 		return nil, c.end(msg, err), err
@@ -144,6 +147,13 @@ func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, e
 	if err != nil {
 		return nil, c.end(nil, err), err
 	}
+	return msg, c.end(msg, nil), nil
+}
+
+// clean makes an upstream answer ours: an id when it has none, the
+// upstream key scrubbed from all it forwards or records, its usage
+// checked; it returns the usage's flag.
+func (p *Proxy) clean(msg *Message, req *Request) string {
 	if msg.ID == "" {
 		msg.ID = newMessageID()
 	}
@@ -151,8 +161,9 @@ func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, e
 	for i := range msg.Content {
 		msg.Content[i].Text = p.scrub.scrub(msg.Content[i].Text)
 	}
-	msg.Usage, c.report.UsageFlag = checkUsage(msg.Usage, req)
-	return msg, c.end(msg, nil), nil
+	var flag string
+	msg.Usage, flag = checkUsage(msg.Usage, req)
+	return flag
 }
 
 // Stream answers req as Messages API events passed to emit, in order, as

@@ -598,3 +598,31 @@ func TestNewValidatesConfig(t *testing.T) {
 		t.Errorf("no URL: upstream %T, defaults %+v", p.up, p.Defaults())
 	}
 }
+
+// TestClientGoneCompleteScrubsTheRecord: a non-streamed answer that comes
+// after the client left is still recorded, so the upstream key is
+// scrubbed from it as from an answer the client gets.
+func TestClientGoneCompleteScrubsTheRecord(t *testing.T) {
+	arrived, answer := make(chan struct{}), make(chan struct{})
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		close(arrived)
+		<-answer
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, strings.Replace(anthropicMessage, `"claude-sonnet-4-5"`, `"claude-`+testKey+`"`, 1))
+	})
+	p := newTestProxy(t, srv.URL, StyleMessages)
+	ctx, cancel := context.WithCancel(context.Background())
+	results := make(chan result, 1)
+	go func() {
+		msg, rep, err := p.Complete(ctx, testRequest())
+		results <- result{msg, rep, err}
+	}()
+	wait(t, arrived, "the upstream call")
+	cancel()
+	close(answer)
+	res := wait(t, results, "Complete")
+	assertError(t, res.err, StatusClientClosed, CodeClientClosed, "")
+	if r := res.report; r.Model != "claude-[redacted]" || r.UsageFlag == UsageEstimated {
+		t.Errorf("report %+v: want the upstream's (checked) usage and its model with the key scrubbed", r)
+	}
+}
