@@ -59,7 +59,7 @@ func (s *jsonScan) value(depth int) bool {
 		s.i++
 		return s.container(c+2, depth+1) // '{'+2 is '}', '['+2 is ']'
 	case c == '"':
-		_, ok := s.str()
+		_, ok := s.str(false)
 		return ok
 	case c == 't':
 		return s.literal("true")
@@ -103,7 +103,7 @@ func (s *jsonScan) key(keys *objectKeys) bool {
 	if s.i >= len(s.body) || s.body[s.i] != '"' {
 		return false
 	}
-	key, ok := s.str()
+	key, ok := s.str(true)
 	if !ok {
 		return false
 	}
@@ -154,36 +154,67 @@ func (k *objectKeys) seen(key []byte) bool {
 	return false
 }
 
-// str reads the string at s.i and returns its text: the raw bytes when it
-// has no escape (the common case, no copy), else the decoded text, so
-// that "a" and "\u0061" are the same key.
-func (s *jsonScan) str() ([]byte, bool) {
+// str reads the string at s.i and, with decode (a key), returns its text:
+// the raw bytes when it has no escape (the common case, no copy), else
+// the decoded text, so that "a" and "\u0061" are the same key. A value's
+// escapes are checked in the scan, not decoded: nearly every prompt has a
+// \n, and decoding it would cost several times the scan.
+func (s *jsonScan) str(decode bool) ([]byte, bool) {
 	start := s.i + 1
-	escaped := false
+	escaped, nul := false, false
 	for i := start; i < len(s.body); i++ {
 		switch c := s.body[i]; {
 		case c == '"':
 			s.i = i + 1
-			if !escaped {
+			switch {
+			case nul:
+				s.err = apierr.InvalidRequest("a JSON string holds a NUL character (\\u0000), which is not accepted")
+				return nil, false
+			case !escaped:
 				return s.body[start:i], true
+			case !decode:
+				return nil, true
 			}
 			var text string
 			if json.Unmarshal(s.body[start-1:i+1], &text) != nil {
 				return nil, false
 			}
-			if bytes.IndexByte([]byte(text), 0) >= 0 {
-				s.err = apierr.InvalidRequest("a JSON string holds a NUL character (\\u0000), which is not accepted")
-				return nil, false
-			}
 			return []byte(text), true
 		case c == '\\':
-			escaped = true
-			i++ // the escaped byte cannot end the string
+			n := escapeLen(s.body[i+1:])
+			if n == 0 {
+				return nil, false // not an escape: a syntax error
+			}
+			escaped, nul = true, nul || string(s.body[i+1:i+1+n]) == "u0000"
+			i += n
 		case c < 0x20:
 			return nil, false // a raw control character: a syntax error
 		}
 	}
 	return nil, false
+}
+
+// escapeLen is the length of the JSON escape that rest opens with, after
+// its backslash ("n", "u00e9"); 0 when it is none.
+func escapeLen(rest []byte) int {
+	if len(rest) == 0 {
+		return 0
+	}
+	switch rest[0] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 1
+	case 'u':
+		if len(rest) < 5 {
+			return 0
+		}
+		for _, c := range rest[1:5] {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return 0
+			}
+		}
+		return 5
+	}
+	return 0
 }
 
 func (s *jsonScan) literal(word string) bool {

@@ -110,7 +110,7 @@ func TestCheckJSONTextWideObject(t *testing.T) {
 func BenchmarkCheckJSONText(b *testing.B) {
 	body := []byte(`{"model":"claude-sonnet","max_tokens":256,"stream":false,"metadata":{"user_id":"u-123"},` +
 		`"messages":[{"role":"system","content":"You are terse."},{"role":"user","content":"` +
-		strings.Repeat("Summarise the incident report in two lines. ", 20) + `"}]}`)
+		strings.Repeat(`Summarise the incident report in two lines.\n`, 20) + `"}]}`) // a prompt has line breaks: escapes
 	b.Run("one-pass", func(b *testing.B) {
 		for b.Loop() {
 			_ = checkJSONText(body)
