@@ -110,20 +110,21 @@ func opensWithTime(s []byte) bool {
 
 // joiner decides, line by line, whether a line continues the entry above.
 type joiner struct {
-	rules     entryRules
-	traceback bool // inside a Python traceback
-	goTrace   bool // inside a Go panic or goroutine dump
-	phpTrace  bool // after a PHP "Stack trace:"
-	rust      rustState
+	rules entryRules
+	trace traceKind // the stack trace being read, if any
 }
 
-// rustState is where a Rust panic's lines are.
-type rustState uint8
+// traceKind is the kind of stack trace whose lines are being read: they
+// continue the entry above until a line that is none of them.
+type traceKind uint8
 
 const (
-	rustNone    rustState = iota
-	rustPanic             // inside a panic
-	rustMessage           // after "panicked at file:line:col:", whose next line is the message
+	traceNone        traceKind = iota
+	tracePython                // inside a Python traceback
+	traceGo                    // a Go panic or goroutine dump
+	tracePHP                   // after a PHP "Stack trace:"
+	traceRust                  // a Rust panic
+	traceRustMessage           // after "panicked at file:line:col:", whose next line is the message
 )
 
 // continues reports whether line continues the entry above (there is
@@ -137,40 +138,35 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	indented := c == ' ' || c == '\t'
 	switch {
 	case indented:
-		return j.traceback || j.goTrace || j.phpTrace || j.rust != rustNone || !j.rules.indentedInput, false
+		return j.trace != traceNone || !j.rules.indentedInput, false
 	case c == 'T' && bytes.HasPrefix(line, []byte("Traceback (most recent call last):")):
-		j.traceback = true
+		j.trace = tracePython
 		return !quiet, false
 	case (c == 'D' || c == 'T') && chainSentence(line):
-		j.traceback = true
+		j.trace = tracePython
 		return true, false
 	}
-	if j.goTrace {
+	switch j.trace {
+	case tracePython: // its last line, the exception, ends it
+		j.trace = traceNone
+		return exceptionLine(line, false), false
+	case traceGo:
 		if goTraceLine(line) {
 			return true, false
 		}
-		j.goTrace = false
-	}
-	if j.phpTrace {
+	case tracePHP:
 		if phpFrame(line) {
 			return true, false
 		}
-		j.phpTrace = false
-	}
-	if j.rust != rustNone {
-		switch {
-		case j.rust == rustMessage:
-			j.rust = rustPanic
-			return true, false
-		case bytes.HasPrefix(line, []byte("stack backtrace:")), bytes.HasPrefix(line, []byte("note: ")):
+	case traceRustMessage:
+		j.trace = traceRust
+		return true, false
+	case traceRust:
+		if bytes.HasPrefix(line, []byte("stack backtrace:")) || bytes.HasPrefix(line, []byte("note: ")) {
 			return true, false
 		}
-		j.rust = rustNone
 	}
-	if j.traceback {
-		j.traceback = false
-		return exceptionLine(line, false), false
-	}
+	j.trace = traceNone
 	switch {
 	case c == 'a' && bytes.HasPrefix(line, []byte("at ")) && bytes.IndexByte(line, '(') > 0,
 		c == 'C' && bytes.HasPrefix(line, []byte("Caused by: ")),
@@ -180,28 +176,30 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 		(isLetter(c) || c == '/' || c == '.') && rubyFrame(line):
 		return true, false
 	case c == 'S' && bytes.HasPrefix(line, []byte("Stack trace:")):
-		j.phpTrace = true
+		j.trace = tracePHP
 		return true, false
 	}
 	return false, j.rules.timeHeader
 }
 
-// opens notes a line that opens an entry: a traceback may start there.
-// Only lines opening with 'T' or 'D' can start one (see continues), only
-// 'p', 'f' or 'g' a Go panic or goroutine dump, and only 't' a Rust panic.
+// opens notes a line that opens an entry: a trace may start there. Only
+// lines opening with 'T' or 'D' can start a Python one (see continues),
+// only 'p', 'f' or 'g' a Go panic or goroutine dump, and only 't' a Rust
+// panic.
 func (j *joiner) opens(line []byte) {
-	j.traceback, j.goTrace, j.phpTrace, j.rust = false, false, false, rustNone
+	j.trace = traceNone
 	switch line[0] {
 	case 'T', 'D':
 		j.continues(line, false)
 	case 'p', 'f', 'g':
-		j.goTrace = bytes.HasPrefix(line, []byte("panic: ")) || bytes.HasPrefix(line, []byte("fatal error: ")) ||
-			goroutineLine(line)
+		if bytes.HasPrefix(line, []byte("panic: ")) || bytes.HasPrefix(line, []byte("fatal error: ")) || goroutineLine(line) {
+			j.trace = traceGo
+		}
 	case 't':
 		if bytes.HasPrefix(line, []byte("thread '")) && bytes.Contains(line, []byte("' panicked at ")) {
-			j.rust = rustPanic
+			j.trace = traceRust
 			if bytes.HasSuffix(bytes.TrimRight(line, " \r"), []byte(":")) {
-				j.rust = rustMessage
+				j.trace = traceRustMessage
 			}
 		}
 	}
