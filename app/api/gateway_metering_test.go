@@ -113,15 +113,22 @@ func TestGatewayMetersCutStreams(t *testing.T) {
 // too: the upstream's answer, when it comes within GATEWAY_DRAIN_TIMEOUT,
 // gives the usage; else the call counts its worst case (the input estimate
 // and max_tokens), flagged. Leaving just before the answer makes no call
-// free.
+// free, and an upstream that answers with an error bills nothing, as for
+// a client that stayed.
 func TestGatewayMetersLeftCalls(t *testing.T) {
-	for _, finishes := range []bool{true, false} {
-		t.Run(map[bool]string{true: "upstream finishes", false: "upstream stalls"}[finishes], func(t *testing.T) {
+	for _, upstreamEnd := range []string{"answers", "stalls", "fails"} {
+		t.Run("upstream "+upstreamEnd, func(t *testing.T) {
 			got, release := make(chan struct{}, 4), make(chan struct{})
 			up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, _ map[string]any) {
 				got <- struct{}{}
 				select {
 				case <-release:
+					if upstreamEnd == "fails" {
+						w.Header().Set("Content-Type", "application/json")
+						w.WriteHeader(http.StatusBadRequest)
+						fmt.Fprint(w, `{"type":"error","error":{"type":"invalid_request_error","message":"no"}}`)
+						return
+					}
 					messagesJSON(w, "answer", 7, 50)
 				case <-r.Context().Done():
 				}
@@ -144,7 +151,7 @@ func TestGatewayMetersLeftCalls(t *testing.T) {
 				cancel()
 				<-done
 			}
-			if finishes {
+			if upstreamEnd != "stalls" {
 				waitGauge(t, "parapet_gateway_draining_calls", 4)
 				close(release)
 			}
@@ -156,11 +163,19 @@ func TestGatewayMetersLeftCalls(t *testing.T) {
 				if *e.Status != 499 || *e.ErrorCode != "client_closed_request" {
 					t.Errorf("record %+v", e)
 				}
-				if finishes && (*e.InputTokens != 7 || *e.OutputTokens != 50 || e.UsageFlag != nil) {
-					t.Errorf("want the upstream's usage (7 in, 50 out): %+v", e)
-				}
-				if !finishes && (*e.OutputTokens != 100 || e.UsageFlag == nil || *e.UsageFlag != "estimated") {
-					t.Errorf("want max_tokens, flagged estimated: %+v", e)
+				switch upstreamEnd {
+				case "answers":
+					if *e.InputTokens != 7 || *e.OutputTokens != 50 || e.UsageFlag != nil {
+						t.Errorf("want the upstream's usage (7 in, 50 out): %+v", e)
+					}
+				case "stalls":
+					if *e.OutputTokens != 100 || e.UsageFlag == nil || *e.UsageFlag != "estimated" {
+						t.Errorf("want max_tokens, flagged estimated: %+v", e)
+					}
+				case "fails":
+					if e.InputTokens != nil && *e.InputTokens+*e.OutputTokens != 0 || e.UsageFlag != nil {
+						t.Errorf("want nothing metered for an upstream error: %+v", e)
+					}
 				}
 			}
 		})

@@ -92,8 +92,9 @@ type Report struct {
 // DrainTimeout, so the tokens the upstream spends are metered: leaving just
 // before the answer must not make a call free. When the upstream does not
 // finish in that time either, the call is metered at its worst case (the
-// input estimate and max_tokens, flagged "estimated"); the error is then
-// client_closed either way.
+// input estimate and max_tokens, flagged "estimated"); when it answers
+// with an error, nothing is metered. The error is then client_closed
+// either way.
 func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, error) {
 	c := p.begin(ctx, req, false)
 	up, cancelUp := context.WithCancelCause(context.WithoutCancel(ctx))
@@ -134,10 +135,14 @@ func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, e
 		// recorded either way, so the key is scrubbed from it first.
 		c.report.UsageFlag = p.clean(msg, req)
 	}
+	if err != nil {
+		msg = nil // an answer that failed its checks meters nothing
+	}
 	if ctx.Err() != nil {
-		if err != nil {
-			// Nothing came back in time: the upstream may have spent up to
-			// max_tokens.
+		if err != nil && cutOff(up) {
+			// We ended the call before the upstream answered: it may have
+			// spent up to max_tokens. An upstream that answered with an
+			// error spent nothing, as for a client that stayed.
 			msg = &Message{Model: req.Model, Usage: Usage{InputTokens: EstimateInputTokens(req), OutputTokens: req.MaxTokens}}
 			c.report.UsageFlag = UsageEstimated
 		}
@@ -148,6 +153,13 @@ func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, e
 		return nil, c.end(nil, err), err
 	}
 	return msg, c.end(msg, nil), nil
+}
+
+// cutOff tells whether the gateway ended an upstream call (the drain or
+// the total deadline) rather than the upstream ending it.
+func cutOff(up context.Context) bool {
+	cause := context.Cause(up)
+	return errors.Is(cause, errDrainTimeout) || errors.Is(cause, errTotalTimeout)
 }
 
 // clean makes an upstream answer ours: an id when it has none, the
