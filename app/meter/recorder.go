@@ -13,10 +13,12 @@ import (
 // queued, and one writer commits queued records together (group commit),
 // so a call does not wait for a database commit and a busy gateway writes
 // many records per transaction. Nothing is dropped: when the queue is full
-// the caller writes its record itself; a failed write is retried until the
-// database answers; Close writes everything still queued (the server
-// calls it after in-flight requests finished). Only a crash of the process
-// can lose the records of the last moments.
+// (counting the records the writer has taken and not yet written, so an
+// outage holds at most queueSize records in memory) the caller writes its
+// record itself; a failed write is retried until the database answers;
+// Close writes everything still queued (the server calls it after
+// in-flight requests finished). Only a crash of the process can lose the
+// records of the last moments.
 //
 // A record is appended to the queue under a mutex; only the first of a
 // batch wakes the writer, which then lingers for more, so a busy gateway
@@ -57,7 +59,7 @@ func NewRecorder(db *models.DB, log *slog.Logger) *Recorder {
 // add queues a record, or writes it now when the queue is full or closed.
 func (r *Recorder) add(rec models.UsageRecord) error {
 	r.mu.Lock()
-	if r.closed || len(r.queue) >= queueSize {
+	if r.closed || len(r.queue)+r.writing >= queueSize {
 		r.mu.Unlock()
 		return r.commit([]models.UsageRecord{rec})
 	}
@@ -101,9 +103,11 @@ func (r *Recorder) run() {
 			n := min(len(batch), maxBatch)
 			r.write(batch[:n])
 			batch = batch[n:]
+			r.mu.Lock()
+			r.writing -= n // room in the queue as soon as a part is written
+			r.mu.Unlock()
 		}
 		r.mu.Lock()
-		r.writing = 0
 		if len(r.queue) == 0 {
 			r.idle.Broadcast()
 		}
