@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -131,7 +130,7 @@ func parseUpstreamError(body []byte) (upType, message string) {
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	if json.Unmarshal(body, &v) != nil {
+	if decodeUpstream(body, &v) != nil {
 		return "", ""
 	}
 	return v.Error.Type, truncate(strings.TrimSpace(v.Error.Message), 1000)

@@ -143,7 +143,7 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		Usage *Usage     `json:"usage"`
 		Error *ErrorBody `json:"error"`
 	}
-	if err := json.Unmarshal(b, &w); err != nil {
+	if err := decodeUpstream(b, &w); err != nil {
 		return err
 	}
 	*e = Event{Type: w.Type, Message: w.Message, Index: w.Index, Block: w.ContentBlock,

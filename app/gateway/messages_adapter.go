@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 )
@@ -81,7 +80,7 @@ func (a *messagesAdapter) Stream(ctx context.Context, req *Request, emit func(Ev
 			return err
 		}
 		var ev Event
-		if err := json.Unmarshal(sev.data, &ev); err != nil {
+		if err := decodeUpstream(sev.data, &ev); err != nil {
 			return errInvalidResponse(fmt.Errorf("event %q: %w", sev.name, err))
 		}
 		switch ev.Type {

@@ -127,6 +127,39 @@ func TestMessagesStreamRefusesNonTextBlock(t *testing.T) {
 		`upstream answered with a "thinking" content block; this gateway relays text only`)
 }
 
+// A stream's events are read as answers are: an event that names a member
+// twice ends the stream as an invalid response; a bad byte in a delta's
+// text is replaced.
+func TestMessagesStreamEventReading(t *testing.T) {
+	for _, tc := range []struct{ delta, want string }{
+		{`{"type":"text_delta","text":"a","text":"b"}`, "error"},
+		{"{\"type\":\"text_delta\",\"text\":\"ok \xff\"}", "ok \uFFFD"},
+	} {
+		srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+			startSSE(w)
+			writeSSE(w, "message_start", anthropicStream[0].data)
+			writeSSE(w, "content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+			writeSSE(w, "content_block_delta", `{"type":"content_block_delta","index":0,"delta":`+tc.delta+`}`)
+			for _, ev := range anthropicStream[len(anthropicStream)-3:] {
+				writeSSE(w, ev.name, ev.data)
+			}
+		})
+		gw, results := serveGateway(t, newTestProxy(t, srv.URL, StyleMessages), testRequest())
+		evs := readEvents(t, postStream(t, context.Background(), testClient(t), gw.URL).Body)
+		res := wait(t, results, "the handler")
+		if tc.want == "error" {
+			if eventNames(evs) != "message_start,content_block_start,error" {
+				t.Errorf("a member named twice: got %s", eventNames(evs))
+			}
+			assertError(t, res.err, 502, CodeUpstreamError, "invalid response from upstream")
+			continue
+		}
+		if res.err != nil || res.msg.Text() != tc.want {
+			t.Errorf("invalid UTF-8: got %v %+v", res.err, res.msg)
+		}
+	}
+}
+
 // An answer is read strictly where it could mislead (a field named twice:
 // which one was meant?) and leniently where the call is already billed (a
 // bad byte in the text is replaced, not fatal).

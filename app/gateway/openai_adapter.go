@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -160,7 +159,7 @@ func (a *openAIAdapter) Stream(ctx context.Context, req *Request, emit func(Even
 			return nil
 		}
 		var ch openAIChunk
-		if err := json.Unmarshal(sev.data, &ch); err != nil {
+		if err := decodeUpstream(sev.data, &ch); err != nil {
 			return errInvalidResponse(err)
 		}
 		if ch.Error != nil || sev.name == "error" {
