@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -97,21 +96,9 @@ type Report struct {
 // either way.
 func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, error) {
 	c := p.begin(ctx, req, false)
-	up, cancelUp := context.WithCancelCause(context.WithoutCancel(ctx))
-	defer cancelUp(nil)
-	stop := context.AfterFunc(ctx, func() {
-		// The drain ends with the call (cancelUp(nil) on return), so no
-		// timer outlives it.
-		drain := time.NewTimer(p.cfg.DrainTimeout)
-		defer drain.Stop()
-		select {
-		case <-drain.C:
-			cancelUp(errDrainTimeout)
-		case <-up.Done():
-		}
-	})
-	defer stop()
-	total := time.AfterFunc(p.cfg.Timeout, func() { cancelUp(errTotalTimeout) })
+	up, d := detach(ctx, p.cfg.DrainTimeout)
+	defer d.end()
+	total := time.AfterFunc(p.cfg.Timeout, func() { d.cancel(errTotalTimeout) })
 	defer total.Stop()
 	var msg *Message
 	var err *Error
@@ -196,15 +183,10 @@ func (p *Proxy) clean(msg *Message, req *Request) string {
 // client received it.
 func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error) (*Message, Report, error) {
 	c := p.begin(ctx, req, true)
-	s := &streamCall{p: p, c: c, emit: emit}
-	// The upstream call outlives the client by up to DrainTimeout: it is
-	// detached from ctx, which only starts the drain.
-	up, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-	defer cancel(nil)
-	s.cancel = cancel
-	stop := context.AfterFunc(ctx, s.clientGone)
-	defer stop()
-	maxTimer := time.AfterFunc(p.cfg.StreamMaxDuration, func() { cancel(errMaxDuration) })
+	up, d := detach(ctx, p.cfg.DrainTimeout)
+	defer d.end()
+	s := &streamCall{p: p, c: c, emit: emit, drain: d}
+	maxTimer := time.AfterFunc(p.cfg.StreamMaxDuration, func() { d.cancel(errMaxDuration) })
 	defer maxTimer.Stop()
 	var err *Error
 	for attempt := 1; ; attempt++ {
@@ -221,7 +203,7 @@ func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error
 	if err == nil && !s.acc.complete() {
 		err = errInvalidResponse(errors.New("stream returned before message_stop"))
 	}
-	if gone := s.goneCause(); gone != nil {
+	if gone := d.end(); gone != nil {
 		// The client left: whatever the upstream did next, this is how the
 		// call ended for it, metered by what the upstream finished or by
 		// what was delivered.
@@ -238,42 +220,16 @@ func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error
 
 // streamCall is one Stream call's state between the upstream and the client.
 type streamCall struct {
-	p      *Proxy
-	c      *call
-	emit   func(Event) error
-	cancel context.CancelCauseFunc
-	acc    accumulator
+	p     *Proxy
+	c     *call
+	emit  func(Event) error
+	drain *drain
+	acc   accumulator
 
-	mu     sync.Mutex
-	gone   error // why the client is gone; nil while it is there
-	drain  *time.Timer
+	// Only the call's goroutine touches these: every Upstream emits on
+	// the goroutine that called its Stream.
 	deltas int // text deltas sent to the client
 	sent   int // bytes of text sent to the client
-}
-
-// clientGone starts the drain: the upstream has DrainTimeout to finish.
-func (s *streamCall) clientGone() { s.leave(context.Cause(s.c.parent)) }
-
-func (s *streamCall) leave(cause error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.gone != nil {
-		return
-	}
-	if cause == nil {
-		cause = context.Canceled
-	}
-	s.gone = cause
-	s.drain = time.AfterFunc(s.p.cfg.DrainTimeout, func() { s.cancel(errDrainTimeout) })
-}
-
-func (s *streamCall) goneCause() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.drain != nil {
-		s.drain.Stop()
-	}
-	return s.gone
 }
 
 // forward checks, scrubs and accumulates an event, and sends it to the
@@ -294,21 +250,16 @@ func (s *streamCall) forward(ev Event) error {
 		u := s.acc.msg.Usage
 		ev.Usage = &u
 	}
-	s.mu.Lock()
-	gone := s.gone != nil
-	s.mu.Unlock()
-	if gone {
+	if s.drain.left() != nil {
 		return nil // draining: read on, send nothing
 	}
 	if err := s.emit(ev); err != nil {
-		s.leave(emitError{err})
+		s.drain.leave(emitError{err})
 		return nil
 	}
 	if ev.Type == EventContentBlockDelta {
-		s.mu.Lock()
 		s.deltas++
 		s.sent += len(ev.Text)
-		s.mu.Unlock()
 	}
 	return nil
 }
@@ -331,9 +282,7 @@ func (s *streamCall) estimate() {
 	if s.acc.msg == nil {
 		return
 	}
-	s.mu.Lock()
 	out := max(s.deltas, (s.sent+EstimateBytesPerToken-1)/EstimateBytesPerToken)
-	s.mu.Unlock()
 	u := &s.acc.msg.Usage
 	u.OutputTokens = max(u.OutputTokens, out)
 	if u.InputTokens == 0 {

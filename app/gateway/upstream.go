@@ -23,7 +23,8 @@ type Upstream interface {
 	// content_block_stop, message_delta, message_stop, with ping anywhere
 	// after message_start. It returns nil only after emitting message_stop.
 	// When emit fails it stops and returns emit's error. It never emits an
-	// error event: it returns the error and the Proxy reports it.
+	// error event: it returns the error and the Proxy reports it. It calls
+	// emit on the goroutine that called Stream.
 	Stream(ctx context.Context, req *Request, emit func(Event) error) error
 }
 
