@@ -28,7 +28,7 @@ func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := c.Request().Header.Get(echo.HeaderXRequestID)
 		if !requestIDPattern.MatchString(id) {
-			id = models.NewID("req")
+			id = models.NewRequestID()
 		}
 		httpx.SetRequestID(c, id)
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
