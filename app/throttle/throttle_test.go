@@ -151,3 +151,42 @@ func TestFallbackToDatabase(t *testing.T) {
 		return n == 0
 	})
 }
+
+// While Redis answers, a sweep through the fallback costs the database
+// nothing: the counts there (an ended one left by an earlier process here)
+// are only swept once this process has fallen back.
+func TestFallbackSweepsTheDatabaseOnlyAfterFallingBack(t *testing.T) {
+	u := os.Getenv("TEST_REDIS_URL")
+	if u == "" {
+		t.Skip("needs TEST_REDIS_URL (a Redis that answers)")
+	}
+	db, err := models.Open(apptest.FreshDatabaseURL(t, apptest.Databases(t)[0]), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Exec(`INSERT INTO throttles (key, hits, reset_at) VALUES ('left', 3, ?)`, time.Now().Add(-time.Hour)).Error; err != nil {
+		t.Fatal(err)
+	}
+	opts, err := redis.ParseURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := redis.NewClient(opts)
+	t.Cleanup(func() { rc.Close() })
+	f := throttle.NewFallback(throttle.NewRedis(rc, "test:"+models.RandomBase62(8)+":"), throttle.NewDB(db.DB), slog.New(slog.DiscardHandler))
+	if _, err := f.Hit(context.Background(), "k", 2, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	db.Raw(`SELECT COUNT(*) FROM throttles WHERE key = 'left'`).Scan(&n)
+	if n != 1 {
+		t.Errorf("a sweep with Redis healthy touched the database (%d rows left of 1)", n)
+	}
+}
