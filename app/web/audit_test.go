@@ -8,6 +8,8 @@ import (
 
 	"parapet/app/apptest"
 	"parapet/models"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 // An organization with more events than the count goes to (a busy
@@ -39,6 +41,35 @@ func TestAuditLogCountStopsAtTheCap(t *testing.T) {
 		}
 		if n := doc.Find("[data-testid=audit-table] tbody tr").Length(); n != 50 {
 			t.Errorf("the last page lists %d events, want 50", n)
+		}
+	})
+}
+
+// Each time in the audit log is a <time> whose datetime a machine reads
+// (RFC 3339, UTC) and whose text a person does, the same minute, the date
+// kept on one line.
+func TestAuditTimesReadForPeopleAndMachines(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	s := env.Seed(t, "times.audit@example.com")
+	c := env.Client()
+	c.SignIn(s.Email, apptest.TestPassword)
+	c.CreateKey("audited")
+	times := c.Get("/console/audit").Doc(t).Find("[data-testid=audit-table] tbody tr time")
+	if times.Length() == 0 {
+		t.Fatal("no time in the audit log")
+	}
+	times.Each(func(_ int, tm *goquery.Selection) {
+		dt, _ := tm.Attr("datetime")
+		at, err := time.Parse(time.RFC3339, dt)
+		if err != nil || at.Location() != time.UTC {
+			t.Errorf("datetime %q: %v", dt, err)
+			return
+		}
+		if got := tm.Text(); got != at.Format("2006-01-02 15:04")+" UTC" {
+			t.Errorf("the time %s reads %q", dt, got)
+		}
+		if got := tm.Find("span.nowrap").Text(); got != at.Format("2006-01-02") {
+			t.Errorf("the date kept on one line is %q", got)
 		}
 	})
 }
