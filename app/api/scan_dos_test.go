@@ -1,0 +1,42 @@
+package api_test
+
+import (
+	"strings"
+	"testing"
+
+	"parapet/app/apptest"
+)
+
+// TestScanAPIAmplification: small documents that multiply what they say
+// (YAML aliases, intrinsic functions) are refused with 413 and a message
+// naming the limit, instead of taking gigabytes and seconds.
+func TestScanAPIAmplification(t *testing.T) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		s := env.Seed(t, "scan-dos@example.com")
+		c := env.Client()
+		key := bearer(s.Key)
+		yamlType := append([]string{"Content-Type", "application/yaml"}, key...)
+
+		// A YAML envelope whose document repeats a 100 KB string a
+		// thousand times through three levels of aliases.
+		ladder := "s: &s \"" + strings.Repeat("A", 100_000) + "\"\n" +
+			"l1: &l1 [*s, *s, *s, *s, *s, *s, *s, *s, *s, *s]\n" +
+			"l2: &l2 [*l1, *l1, *l1, *l1, *l1, *l1, *l1, *l1, *l1, *l1]\n"
+		e := scanExpectError(t, "yaml alias bytes", c.Do("POST", scanPath, ladder+"document:\n  resources: []\n  pad: [*l2, *l2, *l2, *l2, *l2, *l2, *l2, *l2, *l2, *l2]\n", yamlType...),
+			413, "payload_too_large")
+		if !strings.Contains(e.Error.Message, "aliases repeat more than 5242880 bytes") {
+			t.Errorf("alias bytes message %q", e.Error.Message)
+		}
+
+		// A JSON template joining a 1 MB default with itself, without a
+		// single alias.
+		var b strings.Builder
+		b.WriteString(`{"Parameters":{"P":{"Type":"String","Default":"` + strings.Repeat("A", 1<<20) + `"}},"Resources":{"B":{"Type":"AWS::S3::Bucket","Properties":{"BucketName":{"Fn::Join":["",[`)
+		b.WriteString(strings.TrimSuffix(strings.Repeat(`{"Ref":"P"},`, 30), ","))
+		b.WriteString(`]]}}}}}`)
+		e = scanExpectError(t, "intrinsic output", c.PostJSON(scanPath, b.String(), key...), 413, "payload_too_large")
+		if !strings.Contains(e.Error.Message, "intrinsic functions") || !strings.Contains(e.Error.Message, "20971520") {
+			t.Errorf("intrinsic message %q", e.Error.Message)
+		}
+	})
+}

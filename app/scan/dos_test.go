@@ -1,0 +1,151 @@
+package scan
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// The tests of this file send small documents that once cost seconds of
+// CPU or gigabytes of memory. They assert what a user gets (the refusal,
+// or the answer) and bound the memory the scan allocates, never the time
+// it takes: allocation is deterministic, wall-clock time is not.
+
+// allocated returns the bytes allocated while f runs.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// scanLimited scans input, expecting a *LimitError of the given limit, and
+// fails when the scan allocated more than maxMiB.
+func scanLimited(t *testing.T, name string, input []byte, limit string, maxMiB uint64) *LimitError {
+	t.Helper()
+	var err error
+	n := allocated(func() { _, err = ScanWith(input, Options{Now: testNow}) })
+	var le *LimitError
+	if !errors.As(err, &le) || le.Limit != limit {
+		t.Errorf("%s: got %T %v, want the %s limit", name, err, err, limit)
+	}
+	if n > maxMiB<<20 {
+		t.Errorf("%s: allocated %d MiB, want at most %d", name, n>>20, maxMiB)
+	}
+	return le
+}
+
+// scanBounded scans input, which must be answered, and fails when the
+// scan allocated more than maxMiB.
+func scanBounded(t *testing.T, name string, input []byte, maxMiB uint64) *Result {
+	t.Helper()
+	var res *Result
+	var err error
+	n := allocated(func() { res, err = ScanWith(input, Options{Now: testNow}) })
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if n > maxMiB<<20 {
+		t.Errorf("%s: allocated %d MiB, want at most %d", name, n>>20, maxMiB)
+	}
+	return res
+}
+
+// aliasLadder is a YAML mapping of an anchored string of size bytes and
+// levels of ten aliases each to the level below: 10^levels copies.
+func aliasLadder(size, levels int, indent string) string {
+	var b strings.Builder
+	b.WriteString(indent + "s: &s \"" + strings.Repeat("A", size) + "\"\n")
+	prev := "*s"
+	for i := 1; i <= levels; i++ {
+		name := "l" + itoa(i)
+		b.WriteString(indent + name + ": &" + name + " [" + strings.Repeat(prev+", ", 9) + prev + "]\n")
+		prev = "*" + name
+	}
+	return b.String()
+}
+
+// TestYAMLAliasBytes: an anchored string of 100 KB repeated a thousand
+// times by three levels of ten aliases is 30 aliases and about a thousand
+// values, under those limits, but 100 MB of text. It was re-encoded as
+// JSON for an envelope (7 s, 1.2 GB for this input), and joined by !Join
+// in a template (2.8 GB for a 100 KB one); it is refused.
+func TestYAMLAliasBytes(t *testing.T) {
+	envelope := aliasLadder(100_000, 3, "") + "document:\n  resources: []\n  pad: *l3\n"
+	le := scanLimited(t, "envelope", []byte(envelope), "yaml_alias_bytes", 16)
+	if le != nil && le.Message != "the YAML document's aliases repeat more than 5242880 bytes of text (5 MiB); the limit is 5242880" {
+		t.Errorf("message %q", le.Message)
+	}
+	join := "Resources:\n  B:\n    Type: AWS::S3::Bucket\n    Properties:\n      Tags:\n" +
+		"        - {Key: s, Value: &s \"" + strings.Repeat("A", 100_000) + "\"}\n" +
+		"        - {Key: j1, Value: &j1 !Join [\"\", [*s,*s,*s,*s,*s,*s,*s,*s,*s,*s]]}\n" +
+		"        - {Key: j2, Value: &j2 !Join [\"\", [*j1,*j1,*j1,*j1,*j1,*j1,*j1,*j1,*j1,*j1]]}\n" +
+		"        - {Key: j3, Value: !Join [\"\", [*j2,*j2,*j2,*j2,*j2,*j2,*j2,*j2,*j2,*j2]]}\n"
+	scanLimited(t, "nested !Join of aliases", []byte(join), "yaml_alias_bytes", 16)
+	// A policy of 100 KB given once and aliased in 100 roles is 10 MB of
+	// policies to parse: refused.
+	var pol strings.Builder
+	pol.WriteString("Resources:\n  R0:\n    Type: AWS::IAM::Role\n    Properties: &p\n      Policies:\n        - PolicyName: p\n          PolicyDocument: '" +
+		`{"Statement":[` + strings.Repeat(`{"Effect":"Allow","Action":"s3:GetObject","Resource":"arn:aws:s3:::b/x"},`, 1400) + `{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"}]}` + "'\n")
+	for i := 1; i < 100; i++ {
+		pol.WriteString("  R" + itoa(i) + ": {Type: AWS::IAM::Role, Properties: *p}\n")
+	}
+	scanLimited(t, "aliased policy", []byte(pol.String()), "yaml_alias_bytes", 16)
+	// Aliases that repeat a little are read.
+	small := aliasLadder(100, 2, "") + "Resources:\n  B:\n    Type: AWS::S3::Bucket\n    Properties:\n      Tags: *l2\n      AccessControl: PublicRead\n"
+	if res := scanBounded(t, "small aliases", []byte(small), 16); len(res.Findings) != 1 {
+		t.Errorf("small aliases: %v", findingLines(res.Findings))
+	}
+}
+
+// TestIntrinsicOutputBounded: without any alias, a template can multiply
+// a long parameter default by referring to it: Fn::Join of a hundred Refs
+// to a 1 MB default in fifty resources was 5 GB of strings, and a 1 MB
+// policy default referred to by a thousand policies was parsed a thousand
+// times. Both are refused; the same template with a short default is read.
+func TestIntrinsicOutputBounded(t *testing.T) {
+	join := func(def string) []byte {
+		var b strings.Builder
+		b.WriteString(`{"Parameters":{"P":{"Type":"String","Default":"` + def + `"}},"Resources":{`)
+		for i := 0; i < 50; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"B` + itoa(i) + `":{"Type":"AWS::S3::Bucket","Properties":{"BucketName":{"Fn::Join":["",[` +
+				strings.TrimSuffix(strings.Repeat(`{"Ref":"P"},`, 100), ",") + `]]}}}`)
+		}
+		b.WriteString(`}}`)
+		return []byte(b.String())
+	}
+	le := scanLimited(t, "join", join(strings.Repeat("A", 1<<20)), "cloudformation_expansion", 16)
+	if le != nil && !strings.Contains(le.Message, "intrinsic functions (Ref, Fn::Join, Fn::Sub, Fn::FindInMap, Fn::Split) produce more than 20971520 bytes") {
+		t.Errorf("message %q", le.Message)
+	}
+	scanBounded(t, "short join", join("abc"), 16)
+
+	sub := `{"Parameters":{"P":{"Type":"String","Default":"` + strings.Repeat("A", 1<<20) + `"}},"Resources":{"B":{"Type":"AWS::S3::Bucket",` +
+		`"Properties":{"BucketName":{"Fn::Sub":"` + strings.Repeat("${P}", 30) + `"}}}}}`
+	scanLimited(t, "sub", []byte(sub), "cloudformation_expansion", 16)
+
+	policy := func(statements int) []byte {
+		doc := `{\"Statement\":[` + strings.Repeat(`{\"Effect\":\"Allow\",\"Action\":\"s3:GetObject\",\"Resource\":\"arn:aws:s3:::b/x\"},`, statements) +
+			`{\"Effect\":\"Allow\",\"Action\":\"*\",\"Resource\":\"*\"}]}`
+		var b strings.Builder
+		b.WriteString(`{"Parameters":{"P":{"Type":"String","Default":"` + doc + `"}},"Resources":{`)
+		for i := 0; i < 1000; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"P` + itoa(i) + `":{"Type":"AWS::IAM::Policy","Properties":{"PolicyDocument":{"Ref":"P"}}}`)
+		}
+		b.WriteString(`}}`)
+		return []byte(b.String())
+	}
+	scanLimited(t, "policy", policy(15_000), "cloudformation_expansion", 32)
+	if res := scanBounded(t, "short policy", policy(1), 32); len(res.Findings) != 1000 {
+		t.Errorf("short policy: %d findings", len(res.Findings))
+	}
+}
