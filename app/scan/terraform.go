@@ -158,7 +158,10 @@ func markUnknown(values, u any) any {
 	return values
 }
 
-// tfLinker finds the resource a linking resource configures.
+// tfLinker finds the resource a linking resource configures. Everything
+// it looks up is indexed once: a plan of 24,000 counted ACLs, or one whose
+// configuration repeats a reference a thousand times, costs a map lookup
+// per reference, not a pass over every candidate instance.
 type tfLinker struct {
 	g *graph
 	// config by module path without index keys ("module.net") and
@@ -166,16 +169,38 @@ type tfLinker struct {
 	config map[string]tfConfigResource
 	// instances of a resource by module instance and address without index:
 	// "module.net[0].aws_s3_bucket.logs" -> its nodes.
-	instances map[string][]*node
+	instances map[string]*tfInstances
 	// ids: a primary resource's id, bucket name or name -> its node
 	ids map[string][]*node
+	// refs: the references of a configuration resource's attribute (or
+	// of its for_each), parsed once for all its instances.
+	refs map[string][]tfRef
 }
 
+// tfInstances are the instances of one resource in one module instance.
+type tfInstances struct {
+	nodes   []*node
+	byIndex map[string]*node // by index key ("[0]", "[\"a\"]"; "" without count or for_each)
+}
+
+// tfRef is a configuration reference to a managed resource: its address
+// without index ("aws_s3_bucket.logs") and the index key it gives, if any.
+type tfRef struct{ resource, index string }
+
 func newTFLinker(g *graph, config map[string]tfConfigResource) *tfLinker {
-	l := &tfLinker{g: g, config: config, instances: map[string][]*node{}, ids: map[string][]*node{}}
+	l := &tfLinker{g: g, config: config, instances: map[string]*tfInstances{}, ids: map[string][]*node{}, refs: map[string][]tfRef{}}
 	for _, n := range g.nodes {
-		module, local, _ := splitAddress(n.addr)
-		l.instances[module+stripIndex(local)] = append(l.instances[module+stripIndex(local)], n)
+		module, local, index := splitAddress(n.addr)
+		key := module + stripIndex(local)
+		set := l.instances[key]
+		if set == nil {
+			set = &tfInstances{byIndex: map[string]*node{}}
+			l.instances[key] = set
+		}
+		set.nodes = append(set.nodes, n)
+		if _, dup := set.byIndex[index]; !dup {
+			set.byIndex[index] = n
+		}
 		if fam, ok := families[n.typ]; ok && len(fam.link) == 0 {
 			for _, k := range []string{"id", "bucket", "arn", "name"} {
 				if s, ok := n.attrs[k].(string); ok && s != "" {
@@ -192,12 +217,13 @@ func newTFLinker(g *graph, config map[string]tfConfigResource) *tfLinker {
 // target resolves the linking attribute of n to an address, or "".
 func (l *tfLinker) target(n *node, key string) string {
 	module, local, index := splitAddress(n.addr)
-	if c, ok := l.config[stripModuleIndex(module)+stripIndex(local)]; ok {
-		if t := l.byRefs(module, index, c.Expressions[key].References); t != "" {
+	configAddr := stripModuleIndex(module) + stripIndex(local)
+	if c, ok := l.config[configAddr]; ok {
+		if t := l.byRefs(module, index, l.parsedRefs(configAddr, key, c.Expressions[key].References)); t != "" {
 			return t
 		}
 		if c.ForEachExpression != nil {
-			if t := l.byRefs(module, index, c.ForEachExpression.References); t != "" {
+			if t := l.byRefs(module, index, l.parsedRefs(configAddr, "\x00for_each", c.ForEachExpression.References)); t != "" {
 				return t
 			}
 		}
@@ -222,11 +248,23 @@ func (l *tfLinker) target(n *node, key string) string {
 	return ""
 }
 
-// byRefs takes the first reference that names a resource instance of the
-// same module instance: with an index key when the reference has one, the
-// one instance when there is one, else the instance with the referrer's
-// own index key (count.index and each.key mirror the target's).
-func (l *tfLinker) byRefs(module, index string, refs []string) string {
+// parsedRefs returns the references of attr of the configuration resource
+// at configAddr, parsed on first use.
+func (l *tfLinker) parsedRefs(configAddr, attr string, refs []string) []tfRef {
+	k := configAddr + "\x00" + attr
+	parsed, ok := l.refs[k]
+	if !ok {
+		parsed = parseRefs(refs)
+		l.refs[k] = parsed
+	}
+	return parsed
+}
+
+// parseRefs keeps the references that name a managed resource, once each,
+// in order: "aws_s3_bucket.logs.id" and "aws_s3_bucket.logs" are one.
+func parseRefs(refs []string) []tfRef {
+	var out []tfRef
+	seen := map[tfRef]bool{}
 	for _, ref := range refs {
 		first, _, _ := strings.Cut(ref, ".")
 		switch first {
@@ -241,28 +279,41 @@ func (l *tfLinker) byRefs(module, index string, refs []string) string {
 		if k := strings.IndexAny(rest, ".["); k >= 0 {
 			name = rest[:k]
 		}
-		refIndex := ""
+		r := tfRef{resource: typ + "." + name}
 		if after := rest[len(name):]; strings.HasPrefix(after, "[") {
 			if end := closingBracket(after); end > 0 {
-				refIndex = after[:end+1]
+				r.index = after[:end+1]
 			}
 		}
-		cands := l.instances[module+typ+"."+name]
-		if refIndex != "" {
-			for _, c := range cands {
-				if _, _, ix := splitAddress(c.addr); ix == refIndex {
-					return c.addr
-				}
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// byRefs takes the first reference that names a resource instance of the
+// same module instance: with an index key when the reference has one, the
+// one instance when there is one, else the instance with the referrer's
+// own index key (count.index and each.key mirror the target's).
+func (l *tfLinker) byRefs(module, index string, refs []tfRef) string {
+	for _, ref := range refs {
+		set := l.instances[module+ref.resource]
+		if set == nil {
+			continue
+		}
+		if ref.index != "" {
+			if c := set.byIndex[ref.index]; c != nil {
+				return c.addr
 			}
 			continue
 		}
-		if len(cands) == 1 {
-			return cands[0].addr
+		if len(set.nodes) == 1 {
+			return set.nodes[0].addr
 		}
-		for _, c := range cands {
-			if _, _, ix := splitAddress(c.addr); ix == index && index != "" {
-				return c.addr
-			}
+		if c := set.byIndex[index]; c != nil && index != "" {
+			return c.addr
 		}
 	}
 	return ""
