@@ -38,5 +38,15 @@ func TestScanAPIAmplification(t *testing.T) {
 		if !strings.Contains(e.Error.Message, "intrinsic functions") || !strings.Contains(e.Error.Message, "20971520") {
 			t.Errorf("intrinsic message %q", e.Error.Message)
 		}
+
+		// A suppression pattern over 256 bytes is a problem of the
+		// envelope, named with its path.
+		long := `{"document":{"resources":[{"type":"s3_bucket","name":"b","public_read":true}]},"suppressions":[` +
+			`{"rule":"S3_PUBLIC_READ","resource":"*` + strings.Repeat("a", 300) + `","reason":"r"}]}`
+		e = scanExpectError(t, "long pattern", c.PostJSON(scanPath, long, key...), 400, "invalid_request")
+		if len(e.Error.Details) != 1 || e.Error.Details[0].Path != "suppressions[0].resource" ||
+			e.Error.Details[0].Message != "is 301 bytes; a resource pattern may have at most 256 (let * stand for the rest)" {
+			t.Errorf("long pattern details %+v", e.Error.Details)
+		}
 	})
 }

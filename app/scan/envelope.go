@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // The envelope wraps a document with what is kept outside it:
@@ -21,10 +20,11 @@ import (
 // A suppression names a rule of the catalogue, a resource by its name or
 // address, where * matches any run of characters and ? one character (no
 // other character is special, so Terraform's brackets and quotes match as
-// written), a reason, and optionally when it expires: a date (valid through
-// that day, UTC) or an RFC 3339 time. An expired suppression does not apply
-// and is listed in expired_suppressions. It covers every finding of its
-// rule on every matching resource, like a suppression inside the document.
+// written; at most MaxSuppressionPattern bytes), a reason, and optionally
+// when it expires: a date (valid through that day, UTC) or an RFC 3339
+// time. An expired suppression does not apply and is listed in
+// expired_suppressions. It covers every finding of its rule on every
+// matching resource, like a suppression inside the document.
 
 // EnvelopeSuppression is one suppression of the envelope.
 type EnvelopeSuppression struct {
@@ -39,7 +39,32 @@ type envelope struct {
 	active   []EnvelopeSuppression
 	expired  []EnvelopeSuppression
 	baseline *baseline
+	// byRule holds the active suppressions of each rule with their
+	// compiled patterns, and decided what was found for each (rule,
+	// resource name) pair: a resource's findings share its name, and
+	// patterns are matched once per name, not once per finding.
+	byRule  map[string][]activeSuppression
+	decided map[[2]string]int // index in byRule[rule] of the first match, -1 for none
+	work    int               // steps of pattern matching so far, against MaxSuppressionWork
 }
+
+// activeSuppression is an active envelope suppression and its pattern.
+type activeSuppression struct {
+	*EnvelopeSuppression
+	pattern *globPattern
+}
+
+// MaxSuppressionPattern bounds the length of a suppression's resource
+// pattern in bytes.
+const MaxSuppressionPattern = 256
+
+// MaxSuppressionWork bounds the steps of matching suppression patterns
+// against the names of resources with findings, for one scan. Matching is
+// linear in each name, but a thousand patterns against tens of thousands
+// of resources is still billions of steps; real suppressions are decided
+// by their literal text in a step or two (globPattern) and stay far below
+// this, which is about a quarter of a second.
+const MaxSuppressionWork = 100_000_000
 
 // parse reads an envelope and returns its document, as UTF-8 text.
 func (env *envelope) parse(data []byte) ([]byte, error) {
@@ -115,6 +140,10 @@ func (env *envelope) suppression(i int, raw json.RawMessage, problems *[]Problem
 	if strings.TrimSpace(s.Resource) == "" {
 		*problems = append(*problems, Problem{Path: path + ".resource", Message: "is required: a resource name or address, * and ? as wildcards"})
 		ok = false
+	} else if len(s.Resource) > MaxSuppressionPattern {
+		*problems = append(*problems, Problem{Path: path + ".resource", Message: fmt.Sprintf(
+			"is %d bytes; a resource pattern may have at most %d (let * stand for the rest)", len(s.Resource), MaxSuppressionPattern)})
+		ok = false
 	}
 	if strings.TrimSpace(s.Reason) == "" {
 		*problems = append(*problems, Problem{Path: path + ".reason", Message: "is required: say why the finding is accepted"})
@@ -151,16 +180,44 @@ func expiry(s string) (time.Time, error) {
 // suppressed returns the reason and expiry of the first active envelope
 // suppression of rule that matches name.
 func (env *envelope) suppressed(rule, name string) (reason, expires string) {
-	if env == nil {
+	if env == nil || len(env.active) == 0 {
 		return "", ""
 	}
+	if env.byRule == nil {
+		env.index()
+	}
+	key := [2]string{rule, name}
+	k, ok := env.decided[key]
+	if !ok {
+		k = -1
+		for i, s := range env.byRule[rule] {
+			if s.pattern.match(name, &env.work) {
+				k = i
+				break
+			}
+		}
+		if env.work > MaxSuppressionWork {
+			panic(abort{&LimitError{Limit: "suppression_matching", Max: MaxSuppressionWork, Message: fmt.Sprintf(
+				"matching the suppressions' resource patterns against the resources with findings takes more than %d steps; the limit is %d: "+
+					"start or end the patterns with literal text (module.db.*), or use fewer patterns", MaxSuppressionWork, MaxSuppressionWork)}})
+		}
+		env.decided[key] = k
+	}
+	if k < 0 {
+		return "", ""
+	}
+	s := env.byRule[rule][k]
+	return s.Reason, s.Expires
+}
+
+// index groups the active suppressions by rule, in their order, and
+// compiles their patterns.
+func (env *envelope) index() {
+	env.byRule, env.decided = map[string][]activeSuppression{}, map[[2]string]int{}
 	for k := range env.active {
 		s := &env.active[k]
-		if s.Rule == rule && glob(s.Resource, name) {
-			return s.Reason, s.Expires
-		}
+		env.byRule[s.Rule] = append(env.byRule[s.Rule], activeSuppression{s, compileGlob(s.Resource)})
 	}
-	return "", ""
 }
 
 // finish adds what the envelope contributes to a result: the expired
@@ -172,42 +229,4 @@ func (env *envelope) finish(res *Result) {
 	if env.baseline != nil {
 		env.baseline.compare(res)
 	}
-}
-
-// glob matches name against pattern: * is any run of characters, ? one
-// character, everything else itself.
-func glob(pattern, name string) bool {
-	px, nx := 0, 0
-	starP, starN := -1, 0
-	for nx < len(name) || px < len(pattern) {
-		if px < len(pattern) {
-			switch c := pattern[px]; c {
-			case '*':
-				starP, starN = px, nx
-				px++
-				continue
-			case '?':
-				if nx < len(name) {
-					_, size := utf8.DecodeRuneInString(name[nx:])
-					px++
-					nx += size
-					continue
-				}
-			default:
-				if nx < len(name) && name[nx] == c {
-					px++
-					nx++
-					continue
-				}
-			}
-		}
-		if starP >= 0 && starN < len(name) {
-			_, size := utf8.DecodeRuneInString(name[starN:])
-			starN += size
-			px, nx = starP+1, starN
-			continue
-		}
-		return false
-	}
-	return true
 }

@@ -92,7 +92,7 @@ func (e *ValidationError) Error() string {
 // LimitError reports input over one of the limits above; the HTTP layer
 // answers it with 413.
 type LimitError struct {
-	Limit   string `json:"limit"` // "input_bytes", "resources", "depth", "yaml_nodes", "yaml_aliases", "yaml_alias_bytes", "cloudformation_expansion" or "suppressions"
+	Limit   string `json:"limit"` // "input_bytes", "resources", "depth", "yaml_nodes", "yaml_aliases", "yaml_alias_bytes", "cloudformation_expansion", "suppressions" or "suppression_matching"
 	Max     int    `json:"max"`
 	Message string `json:"message"`
 }

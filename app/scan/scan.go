@@ -26,7 +26,8 @@ type Options struct {
 // *ValidationError listing every problem when it is readable but not a
 // valid document. There is no partial result: either the whole document is
 // valid and every resource checked, or an error says why not.
-func ScanWith(input []byte, opts Options) (*Result, error) {
+func ScanWith(input []byte, opts Options) (res *Result, err error) {
+	defer catchAbort(&err) // a limit met deep in the checks (MaxSuppressionWork)
 	if len(input) > MaxInputBytes && !opts.NoSizeLimit {
 		return nil, &LimitError{Limit: "input_bytes", Max: MaxInputBytes, Message: fmt.Sprintf(
 			"the input is %d bytes; the limit is %d bytes (5 MiB)", len(input), MaxInputBytes)}
