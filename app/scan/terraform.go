@@ -12,8 +12,10 @@ import "strings"
 // a default. Links (an ACL to its bucket, a rule to its group) follow the
 // configuration's expression references ("aws_s3_bucket.logs.id") within
 // the same module instance, matching the index key when the target has
-// count or for_each; failing that, and always in a state, the value of the
-// linking attribute is matched against the id or name of the candidates.
+// count or for_each; failing that (no reference to a resource it can
+// configure, or references to several), and always in a state, the value
+// of the linking attribute is matched against the id or name of the
+// candidates.
 
 // The parts of a document the scanner reads (json_read.go), named after
 // Terraform's keys.
@@ -161,7 +163,8 @@ func markUnknown(values, u any) any {
 // tfLinker finds the resource a linking resource configures. Everything
 // it looks up is indexed once: a plan of 24,000 counted ACLs, or one whose
 // configuration repeats a reference a thousand times, costs a map lookup
-// per reference, not a pass over every candidate instance.
+// per linking instance, not a pass over every candidate instance for every
+// reference.
 type tfLinker struct {
 	g *graph
 	// config by module path without index keys ("module.net") and
@@ -170,11 +173,14 @@ type tfLinker struct {
 	// instances of a resource by module instance and address without index:
 	// "module.net[0].aws_s3_bucket.logs" -> its nodes.
 	instances map[string]*tfInstances
+	// types of the resources by module path and address without index
+	// keys: "module.net.aws_s3_bucket.logs" -> aws_s3_bucket.
+	types map[string]string
 	// ids: a primary resource's id, bucket name or name -> its node
 	ids map[string][]*node
-	// refs: the references of a configuration resource's attribute (or
-	// of its for_each), parsed once for all its instances.
-	refs map[string][]tfRef
+	// refs: what the references of a configuration resource's attribute
+	// (or of its for_each) say, worked out once for all its instances.
+	refs map[string]tfLinkRefs
 }
 
 // tfInstances are the instances of one resource in one module instance.
@@ -187,8 +193,19 @@ type tfInstances struct {
 // without index ("aws_s3_bucket.logs") and the index key it gives, if any.
 type tfRef struct{ resource, index string }
 
+// tfLinkRefs is what the references of a linking attribute say: nothing
+// (none of them names a resource the attribute can link to), one
+// reference that decides (one resource, at most one index key), or that
+// they name several.
+type tfLinkRefs struct {
+	ref     tfRef
+	decides bool
+	several bool
+}
+
 func newTFLinker(g *graph, config map[string]tfConfigResource) *tfLinker {
-	l := &tfLinker{g: g, config: config, instances: map[string]*tfInstances{}, ids: map[string][]*node{}, refs: map[string][]tfRef{}}
+	l := &tfLinker{g: g, config: config, instances: map[string]*tfInstances{}, types: map[string]string{},
+		ids: map[string][]*node{}, refs: map[string]tfLinkRefs{}}
 	for _, n := range g.nodes {
 		module, local, index := splitAddress(n.addr)
 		key := module + stripIndex(local)
@@ -196,6 +213,7 @@ func newTFLinker(g *graph, config map[string]tfConfigResource) *tfLinker {
 		if set == nil {
 			set = &tfInstances{byIndex: map[string]*node{}}
 			l.instances[key] = set
+			l.types[stripModuleIndex(module)+stripIndex(local)] = n.typ
 		}
 		set.nodes = append(set.nodes, n)
 		if _, dup := set.byIndex[index]; !dup {
@@ -214,57 +232,93 @@ func newTFLinker(g *graph, config map[string]tfConfigResource) *tfLinker {
 	return l
 }
 
-// target resolves the linking attribute of n to an address, or "".
+// target resolves the linking attribute of n to an address, or "". The
+// attribute's own references decide when they name one resource that n
+// can configure, else those of its for_each (for_each = aws_s3_bucket.x,
+// each key mirroring the bucket's). References that name several (for_each
+// = {a = aws_s3_bucket.a.id, b = aws_s3_bucket.b.id}) do not say which
+// one each instance configures: the attribute's value decides then, as it
+// does when no reference is of use, and nothing is guessed when it does
+// not.
 func (l *tfLinker) target(n *node, key string) string {
 	module, local, index := splitAddress(n.addr)
 	configAddr := stripModuleIndex(module) + stripIndex(local)
 	if c, ok := l.config[configAddr]; ok {
-		if t := l.byRefs(module, index, l.parsedRefs(configAddr, key, c.Expressions[key].References)); t != "" {
-			return t
-		}
+		modulePath, kind := stripModuleIndex(module), families[n.typ].kind
+		sources := []tfLinkRefs{l.linkRefs(configAddr, modulePath, key, c.Expressions[key].References, kind)}
 		if c.ForEachExpression != nil {
-			if t := l.byRefs(module, index, l.parsedRefs(configAddr, "\x00for_each", c.ForEachExpression.References)); t != "" {
-				return t
-			}
+			sources = append(sources, l.linkRefs(configAddr, modulePath, "\x00for_each", c.ForEachExpression.References, kind))
 		}
-	}
-	// By value: the one resource of the same family with that id or name
-	// (a group and a role may share a name).
-	if s, ok := n.attrs[key].(string); ok {
-		var found *node
-		for _, c := range l.ids[s] {
-			if families[c.typ].kind != families[n.typ].kind {
+		for _, lr := range sources {
+			if lr.several {
+				return l.byValue(n, key)
+			}
+			if !lr.decides {
 				continue
 			}
-			if found != nil && found != c {
-				return "" // ambiguous
+			if c := l.instance(module, index, lr.ref); c != nil {
+				return c.addr
 			}
-			found = c
-		}
-		if found != nil {
-			return found.addr
 		}
 	}
-	return ""
+	return l.byValue(n, key)
 }
 
-// parsedRefs returns the references of attr of the configuration resource
-// at configAddr, parsed on first use.
-func (l *tfLinker) parsedRefs(configAddr, attr string, refs []string) []tfRef {
-	k := configAddr + "\x00" + attr
-	parsed, ok := l.refs[k]
+// byValue finds the one resource of n's family whose id or name is the
+// value of n's linking attribute (a group and a role may share a name).
+func (l *tfLinker) byValue(n *node, key string) string {
+	s, ok := n.attrs[key].(string)
 	if !ok {
-		parsed = parseRefs(refs)
-		l.refs[k] = parsed
+		return ""
 	}
-	return parsed
+	var found *node
+	for _, c := range l.ids[s] {
+		if families[c.typ].kind != families[n.typ].kind {
+			continue
+		}
+		if found != nil && found != c {
+			return "" // ambiguous
+		}
+		found = c
+	}
+	if found == nil {
+		return ""
+	}
+	return found.addr
+}
+
+// linkRefs works out, once per configuration resource and attribute, what
+// refs say about the resource of kind its instances configure; modulePath
+// is the configuration resource's module path ("module.net.").
+func (l *tfLinker) linkRefs(configAddr, modulePath, attr string, refs []string, kind string) tfLinkRefs {
+	k := configAddr + "\x00" + attr
+	if lr, ok := l.refs[k]; ok {
+		return lr
+	}
+	var lr tfLinkRefs
+	for _, r := range parseRefs(refs) {
+		f, ok := families[l.types[modulePath+r.resource]]
+		if !ok || f.kind != kind || len(f.link) > 0 {
+			continue // not in the document, or not something kind configures
+		}
+		if lr.decides {
+			lr = tfLinkRefs{several: true}
+			break
+		}
+		lr = tfLinkRefs{ref: r, decides: true}
+	}
+	l.refs[k] = lr
+	return lr
 }
 
 // parseRefs keeps the references that name a managed resource, once each,
-// in order: "aws_s3_bucket.logs.id" and "aws_s3_bucket.logs" are one.
+// in order: "aws_s3_bucket.logs.id" and "aws_s3_bucket.logs" are one. A
+// resource also named with an index key ("aws_s3_bucket.b[0]") is that
+// instance: Terraform lists the reference without its key as well.
 func parseRefs(refs []string) []tfRef {
 	var out []tfRef
 	seen := map[tfRef]bool{}
+	indexed := map[string]bool{}
 	for _, ref := range refs {
 		first, _, _ := strings.Cut(ref, ".")
 		switch first {
@@ -283,6 +337,7 @@ func parseRefs(refs []string) []tfRef {
 		if after := rest[len(name):]; strings.HasPrefix(after, "[") {
 			if end := closingBracket(after); end > 0 {
 				r.index = after[:end+1]
+				indexed[r.resource] = true
 			}
 		}
 		if !seen[r] {
@@ -290,33 +345,33 @@ func parseRefs(refs []string) []tfRef {
 			out = append(out, r)
 		}
 	}
-	return out
-}
-
-// byRefs takes the first reference that names a resource instance of the
-// same module instance: with an index key when the reference has one, the
-// one instance when there is one, else the instance with the referrer's
-// own index key (count.index and each.key mirror the target's).
-func (l *tfLinker) byRefs(module, index string, refs []tfRef) string {
-	for _, ref := range refs {
-		set := l.instances[module+ref.resource]
-		if set == nil {
-			continue
-		}
-		if ref.index != "" {
-			if c := set.byIndex[ref.index]; c != nil {
-				return c.addr
-			}
-			continue
-		}
-		if len(set.nodes) == 1 {
-			return set.nodes[0].addr
-		}
-		if c := set.byIndex[index]; c != nil && index != "" {
-			return c.addr
+	kept := out[:0]
+	for _, r := range out {
+		if r.index != "" || !indexed[r.resource] {
+			kept = append(kept, r)
 		}
 	}
-	return ""
+	return kept
+}
+
+// instance is the instance ref leads to from a referrer in module
+// instance module with index key index, or nil: the one with the
+// reference's index key when it has one, the one instance when there is
+// one, else the one with the referrer's own key (count.index and each.key
+// mirror the target's).
+func (l *tfLinker) instance(module, index string, ref tfRef) *node {
+	set := l.instances[module+ref.resource]
+	switch {
+	case set == nil:
+		return nil
+	case ref.index != "":
+		return set.byIndex[ref.index]
+	case len(set.nodes) == 1:
+		return set.nodes[0]
+	case index != "":
+		return set.byIndex[index]
+	}
+	return nil
 }
 
 // splitAddress splits a resource address into its module instance prefix

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -63,11 +64,11 @@ func TestLinkingAtScale(t *testing.T) {
 }
 
 // TestParseRefs: references are parsed once, data sources and variables
-// dropped, and a resource named twice (with and without its attribute)
-// kept once.
+// dropped, a resource named twice (with and without its attribute) kept
+// once, and without its index key only when no reference gives one.
 func TestParseRefs(t *testing.T) {
 	got := parseRefs([]string{"aws_s3_bucket.a.id", "aws_s3_bucket.a", "var.x", "each.value", "data.aws_s3_bucket.d.id",
-		`aws_s3_bucket.b["k.1"].id`, `aws_s3_bucket.b["k.1"]`, "aws_s3_bucket.a"})
+		`aws_s3_bucket.b["k.1"].id`, `aws_s3_bucket.b["k.1"]`, "aws_s3_bucket.b", "aws_s3_bucket.a"})
 	want := []tfRef{{"aws_s3_bucket.a", ""}, {"aws_s3_bucket.b", `["k.1"]`}}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("parseRefs: %+v, want %+v", got, want)
@@ -92,5 +93,53 @@ func BenchmarkTerraformLinking(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// foreachPlan is the probe's plan: buckets a and b, and access blocks made
+// with for_each = {a = aws_s3_bucket.a.id, b = aws_s3_bucket.b.id}, whose
+// bucket = each.value. The block of "a" blocks aBlocked, that of "b"
+// bBlocked; bucketKnown says whether the blocks' bucket names are known.
+func foreachPlan(aACL, bACL string, aBlocked, bBlocked, bucketKnown bool) []byte {
+	bucket := func(addr, name, acl string) string {
+		return `{"address":"` + addr + `","mode":"managed","type":"aws_s3_bucket","values":{"id":"` + name + `","bucket":"` + name + `","acl":"` + acl + `"}}`
+	}
+	block := func(key, name string, on bool) string {
+		v := `{"block_public_acls":` + strconv.FormatBool(on) + `,"ignore_public_acls":` + strconv.FormatBool(on) + `}`
+		if bucketKnown {
+			v = `{"bucket":"` + name + `",` + v[1:]
+		}
+		return `{"address":"aws_s3_bucket_public_access_block.all[\"` + key + `\"]","mode":"managed","type":"aws_s3_bucket_public_access_block","values":` + v + `}`
+	}
+	return []byte(`{"format_version":"1.2","planned_values":{"root_module":{"resources":[` +
+		bucket("aws_s3_bucket.a", "acme-a", aACL) + `,` + bucket("aws_s3_bucket.b", "acme-b", bACL) + `,` +
+		block("a", "acme-a", aBlocked) + `,` + block("b", "acme-b", bBlocked) + `]}},
+		"configuration":{"root_module":{"resources":[{"address":"aws_s3_bucket_public_access_block.all","mode":"managed","type":"aws_s3_bucket_public_access_block",
+		"expressions":{"bucket":{"references":["each.value"]}},
+		"for_each_expression":{"references":["aws_s3_bucket.a.id","aws_s3_bucket.a","aws_s3_bucket.b.id","aws_s3_bucket.b"]}}]}}}`)
+}
+
+// TestForEachOverSeveralBuckets: a for_each that names two buckets does
+// not say which bucket each block is for; the block's bucket name does.
+// Both blocks were linked to the first bucket named, which hid a's public
+// ACL behind b's block, and left b unblocked.
+func TestForEachOverSeveralBuckets(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		plan []byte
+		want []string
+	}{
+		{"a public, its block off", foreachPlan("public-read", "private", false, true, true),
+			[]string{"S3_PUBLIC_READ aws_s3_bucket aws_s3_bucket.a @ aws_s3_bucket.a.acl"}},
+		{"both public, both blocked", foreachPlan("public-read", "public-read", true, true, true), []string{}},
+		{"b public, its block off", foreachPlan("private", "public-read", true, false, true),
+			[]string{"S3_PUBLIC_READ aws_s3_bucket aws_s3_bucket.b @ aws_s3_bucket.b.acl"}},
+		// Names unknown until apply: no guess, so neither block hides a
+		// public ACL.
+		{"names unknown", foreachPlan("public-read", "public-read", true, true, false), []string{
+			"S3_PUBLIC_READ aws_s3_bucket aws_s3_bucket.a @ aws_s3_bucket.a.acl",
+			"S3_PUBLIC_READ aws_s3_bucket aws_s3_bucket.b @ aws_s3_bucket.b.acl"}},
+	} {
+		equalStrings(t, c.name, findingLines(scanAt(t, c.plan).Findings), c.want)
 	}
 }
