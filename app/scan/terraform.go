@@ -180,13 +180,39 @@ type tfLinker struct {
 	ids map[string][]*node
 	// refs: what the references of a configuration resource's attribute
 	// (or of its for_each) say, worked out once for all its instances.
-	refs map[string]tfLinkRefs
+	refs map[[2]string]tfLinkRefs
 }
 
-// tfInstances are the instances of one resource in one module instance.
+// tfInstances are the instances of one resource in one module instance:
+// most resources have one, which needs no map.
 type tfInstances struct {
-	nodes   []*node
-	byIndex map[string]*node // by index key ("[0]", "[\"a\"]"; "" without count or for_each)
+	one     *node
+	index   string           // one's index key ("[0]", "[\"a\"]"; "" without count or for_each)
+	byIndex map[string]*node // every instance by index key, when there are several
+}
+
+func (set *tfInstances) add(n *node, index string) {
+	switch {
+	case set.one == nil:
+		set.one, set.index = n, index
+		return
+	case set.byIndex == nil:
+		set.byIndex = map[string]*node{set.index: set.one}
+	}
+	if _, dup := set.byIndex[index]; !dup {
+		set.byIndex[index] = n
+	}
+}
+
+// at returns the instance with index key index, or nil.
+func (set *tfInstances) at(index string) *node {
+	if set.byIndex == nil {
+		if set.index == index {
+			return set.one
+		}
+		return nil
+	}
+	return set.byIndex[index]
 }
 
 // tfRef is a configuration reference to a managed resource: its address
@@ -204,21 +230,23 @@ type tfLinkRefs struct {
 }
 
 func newTFLinker(g *graph, config map[string]tfConfigResource) *tfLinker {
-	l := &tfLinker{g: g, config: config, instances: map[string]*tfInstances{}, types: map[string]string{},
-		ids: map[string][]*node{}, refs: map[string]tfLinkRefs{}}
+	n := len(g.nodes) // most resources have one instance: sized once, the maps never grow
+	l := &tfLinker{g: g, config: config, instances: make(map[string]*tfInstances, n), types: make(map[string]string, n),
+		ids: map[string][]*node{}, refs: map[[2]string]tfLinkRefs{}}
 	for _, n := range g.nodes {
 		module, local, index := splitAddress(n.addr)
 		key := module + stripIndex(local)
 		set := l.instances[key]
 		if set == nil {
-			set = &tfInstances{byIndex: map[string]*node{}}
+			set = &tfInstances{}
 			l.instances[key] = set
-			l.types[stripModuleIndex(module)+stripIndex(local)] = n.typ
+			path := key
+			if module != "" {
+				path = stripModuleIndex(module) + stripIndex(local)
+			}
+			l.types[path] = n.typ
 		}
-		set.nodes = append(set.nodes, n)
-		if _, dup := set.byIndex[index]; !dup {
-			set.byIndex[index] = n
-		}
+		set.add(n, index)
 		if fam, ok := families[n.typ]; ok && len(fam.link) == 0 {
 			for _, k := range []string{"id", "bucket", "arn", "name"} {
 				if s, ok := n.attrs[k].(string); ok && s != "" {
@@ -291,7 +319,7 @@ func (l *tfLinker) byValue(n *node, key string) string {
 // refs say about the resource of kind its instances configure; modulePath
 // is the configuration resource's module path ("module.net.").
 func (l *tfLinker) linkRefs(configAddr, modulePath, attr string, refs []string, kind string) tfLinkRefs {
-	k := configAddr + "\x00" + attr
+	k := [2]string{configAddr, attr}
 	if lr, ok := l.refs[k]; ok {
 		return lr
 	}
@@ -365,11 +393,11 @@ func (l *tfLinker) instance(module, index string, ref tfRef) *node {
 	case set == nil:
 		return nil
 	case ref.index != "":
-		return set.byIndex[ref.index]
-	case len(set.nodes) == 1:
-		return set.nodes[0]
+		return set.at(ref.index)
+	case set.byIndex == nil:
+		return set.one
 	case index != "":
-		return set.byIndex[index]
+		return set.at(index)
 	}
 	return nil
 }
@@ -431,6 +459,9 @@ func stripIndex(local string) string {
 // stripModuleIndex turns "module.net[0].module.db[\"a\"]." into
 // "module.net.module.db.".
 func stripModuleIndex(module string) string {
+	if strings.IndexByte(module, '[') < 0 {
+		return module
+	}
 	var b strings.Builder
 	for module != "" {
 		if module[0] == '[' {
