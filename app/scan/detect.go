@@ -86,10 +86,15 @@ func looksJSON(data []byte) bool {
 	return false
 }
 
-// validateJSON checks the syntax and nesting of a document the adapters
-// then decode with encoding/json, so errors have lines and our wording.
+// validateJSON checks the syntax, nesting and keys of a document the
+// adapters then decode with encoding/json, so errors have lines and our
+// wording, and no key given twice reaches encoding/json, which would keep
+// the last copy.
 func validateJSON(data []byte) error {
-	return readDocument(data, (*reader).skip)
+	return readDocument(data, func(r *reader) {
+		r.uniqueKeys = true
+		r.skip()
+	})
 }
 
 // scanDocument dispatches a UTF-8 document to its adapter. nested is true

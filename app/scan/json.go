@@ -31,6 +31,10 @@ type reader struct {
 	// maxDepth is MaxDepth for our format, MaxDocumentDepth for the others.
 	maxDepth int
 	lines    *lineCounter // readTerraform's, for the lines of resources
+	keyStart int          // offset of the last object key read, for errors
+	// uniqueKeys makes skip refuse a key given twice in an object, as
+	// object always does (dupkeys.go).
+	uniqueKeys bool
 }
 
 type abort struct{ err error }
@@ -176,6 +180,7 @@ func (r *reader) objectKey(first bool) ([]byte, bool) {
 	if r.pos >= len(r.data) || r.data[r.pos] != '"' {
 		r.fail("looking for beginning of object key string")
 	}
+	r.keyStart = r.pos
 	key := r.str()
 	r.ws()
 	if r.pos >= len(r.data) || r.data[r.pos] != ':' {
@@ -217,9 +222,14 @@ func (r *reader) skip() {
 	switch r.valueStart() {
 	case '{':
 		r.enter()
+		var keys objectKeys
 		for first := true; ; first = false {
-			if _, ok := r.objectKey(first); !ok {
+			key, ok := r.objectKey(first)
+			if !ok {
 				return
+			}
+			if r.uniqueKeys && keys.seen(string(key)) {
+				r.duplicateKey()
 			}
 			r.skip()
 		}

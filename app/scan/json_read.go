@@ -39,20 +39,25 @@ func readTerraform(data []byte) (doc tfDocument, err error) {
 
 // object calls fn with each key of an object, fn reading the value; the
 // value of a key fn leaves unread is skipped, and so is a value that is
-// not an object.
+// not an object. A key given twice is refused (dupkeys.go).
 func (r *reader) object(fn func(key string)) {
 	if r.valueStart() != '{' {
 		r.skip()
 		return
 	}
 	r.enter()
+	var keys objectKeys
 	for first := true; ; first = false {
 		key, ok := r.objectKey(first)
 		if !ok {
 			return
 		}
+		k := string(key)
+		if keys.seen(k) {
+			r.duplicateKey()
+		}
 		at := r.pos
-		fn(string(key))
+		fn(k)
 		if r.pos == at { // every value is at least one byte
 			r.skip()
 		}

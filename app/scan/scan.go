@@ -39,6 +39,9 @@ func ScanWith(input []byte, opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkUTF8(data); err != nil {
+		return nil, err
+	}
 	return scanDocument(data, &envelope{now: opts.Now}, false)
 }
 

@@ -125,7 +125,7 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 				kp = path + "." + key
 			}
 			if _, dup := m[key]; dup {
-				c.problems = append(c.problems, Problem{Path: kp, Message: duplicateKey + fmt.Sprintf(" (line %d)", k.Line)})
+				c.problems = append(c.problems, Problem{Path: kp, Message: duplicateKey + fmt.Sprintf(" (line %d, column %d)", k.Line, k.Column)})
 				continue
 			}
 			if path == "Resources" {

@@ -1,0 +1,66 @@
+package scan
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestDuplicateKeysInEveryFormat: a key given twice is refused wherever
+// the engine reads JSON or YAML, with its path, line and column: in a
+// template sent as YAML (which the API's JSON check does not see), in a
+// template inside an envelope's string, in a state, in the envelope
+// itself and in a YAML mapping. Each was read before, the last copy
+// winning: "AccessControl": "PublicRead", "AccessControl": "Private" was
+// a private bucket.
+func TestDuplicateKeysInEveryFormat(t *testing.T) {
+	cfn := "{\n  \"AWSTemplateFormatVersion\": \"2010-09-09\",\n  \"Resources\": {\n" +
+		`    "B": {"Type": "AWS::S3::Bucket", "Properties": {"AccessControl": "PublicRead", "AccessControl": "Private"}}` + "\n  }\n}\n"
+	quoted := strings.ReplaceAll(strings.ReplaceAll(cfn, `"`, `\"`), "\n", `\n`)
+	const dup = "appears more than once (parsers disagree on which copy counts)"
+	for _, c := range []struct{ name, input, want string }{
+		{"template", cfn, "Resources.B.Properties.AccessControl: " + dup + " (line 4, column 84)"},
+		{"template in an envelope's string", `{"document": "` + quoted + `"}`, "Resources.B.Properties.AccessControl: " + dup + " (line 4, column 84)"},
+		{"state", `{"format_version":"1.0","values":{"root_module":{"resources":[` + "\n" +
+			`{"address":"aws_security_group.a","mode":"managed","type":"aws_security_group","values":{"ingress":[{"cidr_blocks":["0.0.0.0/0"],"cidr_blocks":[]}]}}]}}}`,
+			"values.root_module.resources[0].values.ingress[0].cidr_blocks: " + dup + " (line 2, column 130)"},
+		{"plan, twice planned_values", `{"format_version":"1.2","planned_values":{},"planned_values":{"root_module":{}}}`,
+			"planned_values: " + dup + " (line 1, column 45)"},
+		{"envelope", `{"document":{"resources":[]},"document":{"resources":[{"type":"s3_bucket","name":"b","public_read":true}]}}`,
+			"document: " + dup + " (line 1, column 30)"},
+		{"envelope's suppression", `{"document":{"resources":[]},"suppressions":[{"rule":"S3_PUBLIC_READ","resource":"b","resource":"*","reason":"r"}]}`,
+			"suppressions[0].resource: " + dup + " (line 1, column 86)"},
+		{"yaml", "Resources:\n  B:\n    Type: AWS::S3::Bucket\n    Properties:\n      AccessControl: PublicRead\n      AccessControl: Private\n",
+			"Resources.B.Properties.AccessControl: " + dup + " (line 6, column 7)"},
+	} {
+		_, err := ScanWith([]byte(c.input), Options{Now: testNow})
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.Error() != c.want {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestInvalidUTF8: bytes that are not UTF-8 are refused at the first one,
+// with its line and column, in JSON and YAML alike (JSON was read with
+// U+FFFD in their place; YAML was refused at line 1, column 1).
+func TestInvalidUTF8(t *testing.T) {
+	for _, c := range []struct {
+		name, input string
+		line, col   int
+		msg         string
+	}{
+		{"json", `{"Resources":{"B":{"Type":"AWS::S3::Bucket","Properties":{"BucketName":"caf` + "\xe9" + `"}}}}`, 1, 76,
+			"invalid UTF-8 (byte 0xe9): send the document as UTF-8 text"},
+		{"yaml", "Resources:\n  B:\n    Type: AWS::S3::Bucket\n    Properties:\n      BucketName: \"caf\xe9\"\n", 5, 23,
+			"invalid YAML: invalid UTF-8 (byte 0xe9): send the document as UTF-8 text"},
+		{"after other text", "Description: \"déjà\"\nResources: {B: {Type: \"\xff\"}}\n", 2, 24,
+			"invalid YAML: invalid UTF-8 (byte 0xff): send the document as UTF-8 text"},
+	} {
+		_, err := Scan([]byte(c.input))
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Line != c.line || se.Column != c.col || se.Msg != c.msg {
+			t.Errorf("%s: got %v, want line %d, column %d: %s", c.name, err, c.line, c.col, c.msg)
+		}
+	}
+}
