@@ -22,9 +22,10 @@ import (
 //     nested, would otherwise build gigabytes.
 //   - Conditions (Fn::Equals, Fn::Not, Fn::And, Fn::Or, Condition) are
 //     decided from parameter defaults. One that cannot be decided is
-//     handled conservatively: both outcomes are checked and the findings
-//     say which condition was undecided. A resource whose Condition is
-//     false is not created, and is listed in not_checked with that reason.
+//     handled conservatively: both outcomes are checked, consistently with
+//     the other conditions (cfn_conditions.go), and the findings say which
+//     condition was undecided. A resource whose Condition is false is not
+//     created, and is listed in not_checked with that reason.
 //
 // In-place suppressions: Metadata: {parapet: {suppress: [{rule, reason}]}}.
 
@@ -42,17 +43,20 @@ const MaxEvalBytes = 4 * MaxInputBytes
 const listElementBytes = 16
 
 type cfnTemplate struct {
-	produced   int            // bytes counted against MaxEvalBytes
-	params     map[string]any // parameter -> default, or unknown
+	produced int            // bytes counted against MaxEvalBytes
+	params   map[string]any // parameter -> default, or unknown
+	allowed  map[string][]any
+	// assigned overrides params (and pseudo parameters) while conditions
+	// are decided for one combination of values (cfn_conditions.go).
+	assigned   map[string]any
 	conditions map[string]any
 	mappings   map[string]any
 	resources  map[string]map[string]any
 	decided    map[string]tri
 	deciding   map[string]bool
-	// per resource: conditions met that could not be decided, and the
-	// outcome assumed for them in this pass.
-	undecided map[string]bool
-	assume    bool
+	// assume is the outcome taken for a condition that could not be
+	// decided, in this reading (cfn_conditions.go).
+	assume bool
 }
 
 type tri int8
@@ -78,13 +82,16 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 	if len(resources) > MaxResources {
 		return nil, tooManyResources()
 	}
-	t := &cfnTemplate{params: map[string]any{}, conditions: mapOf(doc["Conditions"]), mappings: mapOf(doc["Mappings"]),
+	t := &cfnTemplate{params: map[string]any{}, allowed: map[string][]any{}, conditions: mapOf(doc["Conditions"]), mappings: mapOf(doc["Mappings"]),
 		resources: map[string]map[string]any{}, decided: map[string]tri{}, deciding: map[string]bool{}}
 	for name, p := range mapOf(doc["Parameters"]) {
 		if d, ok := mapOf(p)["Default"]; ok {
 			t.params[name] = d
 		} else {
 			t.params[name] = unknown
+		}
+		if allowed, ok := mapOf(p)["AllowedValues"].([]any); ok {
+			t.allowed[name] = allowed
 		}
 	}
 	ids := make([]string, 0, len(resources))
@@ -102,6 +109,7 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 	})
 	g := newGraph(format)
 	var problems []Problem
+	undecided := map[*node][]string{} // the undecided conditions of each resource's Fn::If
 	for _, id := range ids {
 		r := t.resources[id]
 		typ, _ := r["Type"].(string)
@@ -111,7 +119,7 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 		}
 		n := &node{addr: id, typ: typ, line: lines[id], base: "Resources." + id + ".Properties"}
 		n.suppress = metadataSuppressions(id, r, typ, &problems)
-		t.undecided, t.assume = map[string]bool{}, true
+		t.assume = true
 		if c, ok := r["Condition"].(string); ok {
 			switch t.condition(c) {
 			case triFalse:
@@ -120,21 +128,9 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 				n.note = "condition " + c + " could not be decided; checked as if it were true"
 			}
 		}
-		n.attrs = mapOf(t.eval(r["Properties"]))
-		if n.attrs == nil {
-			n.attrs = map[string]any{}
-		}
-		if len(t.undecided) > 0 {
-			t.assume = false
-			n.alt = mapOf(t.eval(r["Properties"]))
-			if n.alt == nil {
-				n.alt = map[string]any{}
-			}
-			names := make([]string, 0, len(t.undecided))
-			for c := range t.undecided {
-				names = append(names, c)
-			}
-			sort.Strings(names)
+		n.attrs = t.properties(r)
+		if names := t.undecidedIfs(r["Properties"]); len(names) > 0 {
+			undecided[n] = names
 			note := "condition " + joinAnd(names) + " could not be decided; both outcomes were checked"
 			n.note = strings.TrimPrefix(n.note+"; "+note, "; ")
 		}
@@ -151,7 +147,16 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 	if len(problems) > 0 {
 		return nil, validationError(problems)
 	}
+	t.readUndecided(g, undecided)
 	return g.evaluate(env), nil
+}
+
+// properties resolves the Properties of resource r.
+func (t *cfnTemplate) properties(r map[string]any) map[string]any {
+	if m := mapOf(t.eval(r["Properties"])); m != nil {
+		return m
+	}
+	return map[string]any{}
 }
 
 func validationError(problems []Problem) *ValidationError {
@@ -225,7 +230,7 @@ func (t *cfnTemplate) intrinsic(fn string, arg any) any {
 		if name == "AWS::NoValue" {
 			return noValueT{}
 		}
-		if p, ok := t.params[name]; ok {
+		if p, ok := t.param(name); ok {
 			t.charge(textSize(p))
 			return p
 		}
@@ -257,7 +262,6 @@ func (t *cfnTemplate) intrinsic(fn string, arg any) any {
 		case triFalse:
 			return t.eval(args[2])
 		}
-		t.undecided[name] = true
 		if t.assume {
 			return t.eval(args[1])
 		}
@@ -395,7 +399,7 @@ func (t *cfnTemplate) sub(arg any) any {
 		}
 		v, ok := vars[name]
 		if !ok {
-			v, ok = t.params[name]
+			v, ok = t.param(name)
 		}
 		s, isStr := strOf(v)
 		if !ok || !isStr {

@@ -36,10 +36,11 @@ type node struct {
 	base string // path prefix of its attributes, e.g. aws_s3_bucket.b or Resources.B.Properties
 
 	attrs map[string]any // resolved values; unknownValue where unknown until apply
-	// alt is a second reading of attrs when a CloudFormation condition
-	// could not be decided: attrs assume it true, alt false, and both are
-	// checked.
-	alt  map[string]any
+	// alt holds the further readings of attrs when CloudFormation
+	// conditions could not be decided, one per combination of their
+	// outcomes (attrs is the first): every reading is checked. Nodes
+	// linked together have the same readings in the same order, or none.
+	alt  []map[string]any
 	note string
 
 	target   string // address of the resource this one configures, if found
@@ -188,8 +189,8 @@ func (b *builder) next() int { b.seq++; return b.seq }
 
 func (b *builder) resource(i int, n *node, kind string, linked []*node) *resource {
 	r := b.read(i, n, n.attrs, kind, linked, func(c *node) map[string]any { return c.attrs })
-	if n.alt != nil || anyAlt(linked) {
-		alt := b.read(i, n, orAttrs(n.alt, n.attrs), kind, linked, func(c *node) map[string]any { return orAttrs(c.alt, c.attrs) })
+	for k := range altReadings(n, linked) {
+		alt := b.read(i, n, n.reading(k), kind, linked, func(c *node) map[string]any { return c.reading(k) })
 		merge(r, alt)
 	}
 	r.note = n.note
@@ -201,20 +202,23 @@ func (b *builder) resource(i int, n *node, kind string, linked []*node) *resourc
 	return r
 }
 
-func anyAlt(ns []*node) bool {
-	for _, n := range ns {
-		if n.alt != nil {
-			return true
-		}
+// altReadings is how many further readings n and the nodes linked to it
+// have.
+func altReadings(n *node, linked []*node) int {
+	k := len(n.alt)
+	for _, c := range linked {
+		k = max(k, len(c.alt))
 	}
-	return false
+	return k
 }
 
-func orAttrs(a, b map[string]any) map[string]any {
-	if a != nil {
-		return a
+// reading is the k-th further reading of n's attributes, or its
+// attributes when it has none.
+func (n *node) reading(k int) map[string]any {
+	if k < len(n.alt) {
+		return n.alt[k]
 	}
-	return b
+	return n.attrs
 }
 
 func (b *builder) read(i int, n *node, attrs map[string]any, kind string, linked []*node, attrsOf func(*node) map[string]any) *resource {

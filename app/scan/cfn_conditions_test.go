@@ -1,0 +1,99 @@
+package scan
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRelatedConditions: conditions that the defaults leave undecided are
+// read under the values of the parameters they depend on, so relations
+// between them hold (IsPrivate = !Not [IsPublic] is never true together
+// with IsPublic). Checking each condition both ways on its own missed the
+// first bucket (public only when IsPublic is true and IsPrivate false) and
+// reported the second (public only when IsPublic is true, and then
+// blocked).
+func TestRelatedConditions(t *testing.T) {
+	const head = "Parameters:\n  SiteMode: {Type: String, AllowedValues: [public, private]}\n" +
+		"Conditions:\n  IsPublic: !Equals [!Ref SiteMode, public]\n  IsPrivate: !Not [!Condition IsPublic]\nResources:\n"
+	for _, c := range []struct {
+		name, resources string
+		want            []string
+	}{
+		{"public when deployed public", "  Site:\n    Type: AWS::S3::Bucket\n    Properties:\n      AccessControl: !If [IsPublic, PublicRead, Private]\n" +
+			"      PublicAccessBlockConfiguration:\n        BlockPublicAcls: !If [IsPrivate, true, false]\n        IgnorePublicAcls: !If [IsPrivate, true, false]\n",
+			[]string{"S3_PUBLIC_READ AWS::S3::Bucket Site @ Resources.Site.Properties.AccessControl"}},
+		{"never public and unblocked", "  Site:\n    Type: AWS::S3::Bucket\n    Properties:\n      AccessControl: !If [IsPublic, PublicRead, Private]\n" +
+			"      PublicAccessBlockConfiguration:\n        BlockPublicAcls: !If [IsPrivate, false, true]\n", []string{}},
+		// A bucket and its policy are read under the same values.
+		{"linked policy", "  Site:\n    Type: AWS::S3::Bucket\n    Properties:\n      PublicAccessBlockConfiguration:\n        RestrictPublicBuckets: !If [IsPublic, false, true]\n" +
+			"  SitePolicy:\n    Type: AWS::S3::BucketPolicy\n    Properties:\n      Bucket: !Ref Site\n      PolicyDocument:\n        Statement:\n" +
+			"          - !If [IsPrivate, !Ref AWS::NoValue, {Effect: Allow, Principal: '*', Action: 's3:GetObject', Resource: '*'}]\n",
+			[]string{"S3_PUBLIC_READ AWS::S3::Bucket Site @ Resources.SitePolicy.Properties.PolicyDocument.Statement[0] via SitePolicy"}},
+		{"linked policy, blocked when public", "  Site:\n    Type: AWS::S3::Bucket\n    Properties:\n      PublicAccessBlockConfiguration:\n        RestrictPublicBuckets: !If [IsPublic, true, false]\n" +
+			"  SitePolicy:\n    Type: AWS::S3::BucketPolicy\n    Properties:\n      Bucket: !Ref Site\n      PolicyDocument:\n        Statement:\n" +
+			"          - !If [IsPrivate, !Ref AWS::NoValue, {Effect: Allow, Principal: '*', Action: 's3:GetObject', Resource: '*'}]\n", []string{}},
+	} {
+		res := scanAt(t, []byte(head+c.resources))
+		equalStrings(t, c.name, findingLines(res.Findings), c.want)
+		for _, f := range res.Findings {
+			if !strings.Contains(f.Message, "could not be decided; both outcomes were checked") {
+				t.Errorf("%s: the message does not say the condition was undecided: %s", c.name, f.Message)
+			}
+		}
+	}
+}
+
+// TestConditionValues: without AllowedValues a parameter takes each value
+// a condition compares it with, and one value none does; pseudo parameters
+// too. Conditions on the same parameter exclude each other.
+func TestConditionValues(t *testing.T) {
+	tmpl := "Parameters:\n  Env: {Type: String}\nConditions:\n  IsProd: !Equals [!Ref Env, prod]\n  IsDev: !Equals [dev, !Ref Env]\n" +
+		"  InUS: !Equals [!Ref 'AWS::Region', us-east-1]\n  ProdInUS: !And [!Condition IsProd, !Condition InUS]\nResources:\n" +
+		// Public only in dev, and blocked in dev: never reported.
+		"  A:\n    Type: AWS::S3::Bucket\n    Properties:\n      AccessControl: !If [IsDev, PublicRead, Private]\n" +
+		"      PublicAccessBlockConfiguration: {BlockPublicAcls: !If [IsDev, true, false]}\n" +
+		// Public in prod, blocked in dev: reported (prod is a value of Env).
+		"  B:\n    Type: AWS::S3::Bucket\n    Properties:\n      AccessControl: !If [IsProd, PublicRead, Private]\n" +
+		"      PublicAccessBlockConfiguration: {BlockPublicAcls: !If [IsDev, true, false]}\n" +
+		// Public in prod in us-east-1, blocked in prod: never reported.
+		"  C:\n    Type: AWS::S3::Bucket\n    Properties:\n      AccessControl: !If [ProdInUS, PublicRead, Private]\n" +
+		"      PublicAccessBlockConfiguration: {BlockPublicAcls: !If [IsProd, true, false]}\n" +
+		// Public when neither prod nor dev (another value), unblocked then.
+		"  D:\n    Type: AWS::S3::Bucket\n    Properties:\n      AccessControl: !If [IsProd, Private, !If [IsDev, Private, PublicRead]]\n" +
+		"      PublicAccessBlockConfiguration: {BlockPublicAcls: !If [IsProd, true, !If [IsDev, true, false]]}\n"
+	equalStrings(t, "findings", findingLines(scanAt(t, []byte(tmpl)).Findings), []string{
+		"S3_PUBLIC_READ AWS::S3::Bucket B @ Resources.B.Properties.AccessControl",
+		"S3_PUBLIC_READ AWS::S3::Bucket D @ Resources.D.Properties.AccessControl",
+	})
+}
+
+// TestConditionCasesBounded: past MaxConditionCases combinations, as when
+// a condition depends on what only the deployment knows, each undecided
+// condition is taken true everywhere, then false everywhere: relations are
+// not followed, and the findings of both readings are reported.
+func TestConditionCasesBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Parameters:\n")
+	for i := 0; i < 5; i++ { // 2^5 = 32 combinations
+		b.WriteString("  P" + itoa(i) + ": {Type: String, AllowedValues: [a, b]}\n")
+	}
+	b.WriteString("Conditions:\n  IsPublic: !Equals [!Ref P0, a]\n  IsPrivate: !Not [!Condition IsPublic]\n")
+	for i := 1; i < 5; i++ {
+		b.WriteString("  C" + itoa(i) + ": !Equals [!Ref P" + itoa(i) + ", a]\n")
+	}
+	b.WriteString("Resources:\n  Site:\n    Type: AWS::S3::Bucket\n    Properties:\n      AccessControl: !If [IsPublic, PublicRead, Private]\n" +
+		"      PublicAccessBlockConfiguration:\n        BlockPublicAcls: !If [IsPrivate, false, true]\n" +
+		"      Tags: [{Key: a, Value: !If [C1, x, y]}, {Key: b, Value: !If [C2, x, y]}, {Key: c, Value: !If [C3, x, y]}, {Key: d, Value: !If [C4, x, y]}]\n")
+	// Both true: public and unblocked, a reading no deployment has.
+	equalStrings(t, "over the bound", findingLines(scanAt(t, []byte(b.String())).Findings), []string{
+		"S3_PUBLIC_READ AWS::S3::Bucket Site @ Resources.Site.Properties.AccessControl"})
+	// Under the bound the same bucket is not reported.
+	under := strings.Replace(b.String(), "Tags: [{Key: a, Value: !If [C1, x, y]}, {Key: b, Value: !If [C2, x, y]}, ", "Tags: [", 1)
+	equalStrings(t, "under the bound", findingLines(scanAt(t, []byte(under)).Findings), []string{})
+	// An import is known only when deploying.
+	imported := "Conditions:\n  IsPublic: !Equals [!ImportValue mode, public]\n  IsPrivate: !Not [!Condition IsPublic]\n" +
+		"Resources:\n  Site:\n    Type: AWS::S3::Bucket\n    Properties:\n      AccessControl: !If [IsPublic, PublicRead, Private]\n" +
+		"      PublicAccessBlockConfiguration:\n        BlockPublicAcls: !If [IsPrivate, false, true]\n"
+	equalStrings(t, "import", findingLines(scanAt(t, []byte(imported)).Findings), []string{
+		"S3_PUBLIC_READ AWS::S3::Bucket Site @ Resources.Site.Properties.AccessControl"})
+}
