@@ -9,6 +9,7 @@ import (
 // TestScanAPIStrictInput: what the JSON check refuses in an
 // application/json body is refused by the engine too when the body comes
 // as YAML: a key given twice, and bytes that are not UTF-8, with where.
+// And the order of top-level keys does not change the format read.
 func TestScanAPIStrictInput(t *testing.T) {
 	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
 		s := env.Seed(t, "scan-strict@example.com")
@@ -26,6 +27,15 @@ func TestScanAPIStrictInput(t *testing.T) {
 		e = scanExpectError(t, "invalid utf-8 yaml", c.Do("POST", scanPath, bad, yamlType...), 400, "invalid_request")
 		if want := "malformed YAML at line 5, column 23: invalid UTF-8 (byte 0xe9): send the document as UTF-8 text"; e.Error.Message != want {
 			t.Errorf("invalid utf-8: %q, want %q", e.Error.Message, want)
+		}
+
+		// A raw state file with its keys sorted (resources first) is a
+		// Terraform document, not a resource list with nothing in it.
+		sorted := `{"check_results":null,"lineage":"x","outputs":{},"resources":[{"mode":"managed","type":"aws_security_group","name":"web",` +
+			`"instances":[{"attributes":{"id":"sg-1"}}]}],"serial":3,"terraform_version":"1.6.6","version":4}`
+		e = scanExpectError(t, "sorted raw state", c.PostJSON(scanPath, sorted, bearer(s.Key)...), 400, "invalid_request")
+		if want := "planned_values: a Terraform plan needs planned_values and a state needs values (use `terraform show -json`)"; e.Error.Message != want {
+			t.Errorf("sorted raw state: %q, want %q", e.Error.Message, want)
 		}
 	})
 }

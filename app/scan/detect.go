@@ -3,21 +3,27 @@ package scan
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
 // Formats are told apart by content, not by name or Content-Type: a
 // document starting with '{' or '[' is JSON, anything else YAML. In JSON
-// the first top-level key that only one format has decides:
-//   - resources: our own format;
-//   - document, suppressions, baseline: the envelope;
-//   - format_version, terraform_version, planned_values, values,
-//     resource_changes, configuration, prior_state: Terraform (a plan
+// the top-level keys decide, whatever their order (tools sort them: a raw
+// state file sorted by key has resources before terraform_version):
+//   - the first key only one format has decides: document, suppressions,
+//     baseline for the envelope; format_version, terraform_version,
+//     planned_values, resource_changes, prior_state for Terraform (a plan
 //     when it has planned_values, a state otherwise);
-//   - AWSTemplateFormatVersion, Resources, Transform: CloudFormation.
+//     AWSTemplateFormatVersion, Resources, Transform for CloudFormation;
+//   - without one, resources makes our own format, and values or
+//     configuration (which our format's exports may well carry too)
+//     Terraform.
 //
 // A JSON document with none of them is read as our format, which then says
-// what is missing.
+// what is missing. Once detectJSON meets resources, our parser reads the
+// remaining keys anyway and hands the document back (foreignFormat) when
+// one of them decides otherwise: no second pass over a large resource list.
 
 type family8 uint8
 
@@ -28,23 +34,28 @@ const (
 	famCloudFormation
 )
 
-func familyOfKey(key string) (family8, bool) {
+// familyOfKey tells the family a top-level key belongs to, and whether it
+// decides the format on its own.
+func familyOfKey(key string) (fam family8, known, decides bool) {
 	switch key {
 	case "resources":
-		return famOwn, true
+		return famOwn, true, false
+	case "values", "configuration":
+		return famTerraform, true, false
 	case "document", "suppressions", "baseline":
-		return famEnvelope, true
-	case "format_version", "terraform_version", "planned_values", "values", "resource_changes", "configuration", "prior_state":
-		return famTerraform, true
+		return famEnvelope, true, true
+	case "format_version", "terraform_version", "planned_values", "resource_changes", "prior_state":
+		return famTerraform, true, true
 	case "AWSTemplateFormatVersion", "Resources", "Transform":
-		return famCloudFormation, true
+		return famCloudFormation, true, true
 	}
-	return famOwn, false
+	return famOwn, false, false
 }
 
-// detectJSON reads top-level keys until one decides the format. A
-// document that is not JSON is ours (fam's zero value), its error dropped:
-// our parser reports the problem in its own words.
+// detectJSON reads top-level keys until one decides the format, or until
+// resources (our parser checks the keys after it). A document that is not
+// JSON is ours (fam's zero value), its error dropped: our parser reports
+// the problem in its own words.
 func detectJSON(data []byte) (fam family8) {
 	r := &reader{data: data, maxDepth: MaxDocumentDepth}
 	defer catchAbort(new(error))
@@ -52,17 +63,29 @@ func detectJSON(data []byte) (fam family8) {
 		return famOwn
 	}
 	r.enter()
+	weak := famOwn // values or configuration, and no resources
 	for first := true; ; first = false {
 		key, ok := r.objectKey(first)
 		if !ok {
-			return famOwn
+			return weak
 		}
-		if f, ok := familyOfKey(string(key)); ok {
+		switch f, known, decides := familyOfKey(string(key)); {
+		case decides:
 			return f
+		case known && f == famOwn:
+			return famOwn
+		case known:
+			weak = f
 		}
 		r.skip()
 	}
 }
+
+// foreignFormat is what our parser returns for a document with a key that
+// decides another format (after resources, which detectJSON stopped at).
+type foreignFormat struct{ fam family8 }
+
+func (e *foreignFormat) Error() string { return "not our format" }
 
 // looksJSON tells JSON from YAML by the first character: an object, an
 // array, a string or a number (YAML documents of interest start with a key,
@@ -103,7 +126,16 @@ func scanDocument(data []byte, env *envelope, nested bool) (*Result, error) {
 	if !looksJSON(data) {
 		return scanYAML(data, env, nested)
 	}
-	fam := detectJSON(data)
+	res, err := scanFamily(data, env, nested, detectJSON(data))
+	var ff *foreignFormat
+	if errors.As(err, &ff) {
+		return scanFamily(data, env, nested, ff.fam)
+	}
+	return res, err
+}
+
+// scanFamily scans a JSON document as a document of family fam.
+func scanFamily(data []byte, env *envelope, nested bool, fam family8) (*Result, error) {
 	switch fam {
 	case famEnvelope:
 		if nested {
@@ -147,7 +179,7 @@ func scanYAML(data []byte, env *envelope, nested bool) (*Result, error) {
 			"the YAML document must be a mapping: a CloudFormation template or an envelope, got %s", yamlKind(v))}}}
 	}
 	for k := range m {
-		if f, ok := familyOfKey(k); ok && f == famEnvelope {
+		if f, _, _ := familyOfKey(k); f == famEnvelope {
 			b, err := json.Marshal(m)
 			if err != nil {
 				return nil, &ValidationError{Problems: []Problem{{Message: err.Error()}}}

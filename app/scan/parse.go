@@ -13,6 +13,7 @@ type parser struct {
 	visit    func(*resource)
 	res      resource // reused for every resource
 	total    int      // elements of "resources"
+	foreign  family8  // the format a top-level key other than resources says, if any
 	skipped  []Skipped
 	reasons  map[string]string // skip reason by unsupported type: exports repeat types
 	problems []Problem
@@ -87,6 +88,9 @@ func parse(data []byte, visit func(*resource)) (total int, skipped []Skipped, er
 	p := &parser{reader: reader{data: data}, sub: reader{data: data}, visit: visit}
 	defer catchAbort(&err)
 	p.document()
+	if p.foreign != famOwn {
+		return 0, nil, &foreignFormat{p.foreign}
+	}
 	if len(p.problems) > 0 {
 		return 0, nil, &ValidationError{Problems: p.problems, Omitted: p.omitted}
 	}
@@ -122,6 +126,9 @@ func (p *parser) document() {
 		}
 		switch {
 		case string(key) != "resources":
+			if f, _, decides := familyOfKey(string(key)); decides && p.foreign == famOwn {
+				p.foreign = f // the first such key decides, as in detectJSON
+			}
 			p.skip()
 		case seen:
 			p.skip()

@@ -64,3 +64,34 @@ func TestInvalidUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestDetectionReadsEveryKey: the format does not depend on the order of
+// the top-level keys. A raw state file sorted by key (resources before
+// terraform_version) was read as our own format and passed with nothing
+// checked; it gets the same answer as the unsorted one.
+func TestDetectionReadsEveryKey(t *testing.T) {
+	state := `"resources":[{"mode":"managed","type":"aws_security_group","name":"web","provider":"provider[\"registry.terraform.io/hashicorp/aws\"]",` +
+		`"instances":[{"attributes":{"id":"sg-1","ingress":[{"cidr_blocks":["0.0.0.0/0"],"from_port":22,"to_port":22,"protocol":"tcp"}]}}]}]`
+	rawState := "a Terraform plan needs planned_values and a state needs values (use `terraform show -json`)"
+	for _, c := range []struct{ name, input, format, problem string }{
+		{"raw state", `{"version":4,"terraform_version":"1.6.6","serial":3,"lineage":"x","outputs":{},` + state + `}`, "", rawState},
+		{"raw state, sorted", `{"check_results":null,"lineage":"x","outputs":{},` + state + `,"serial":3,"terraform_version":"1.6.6","version":4}`, "", rawState},
+		{"state after resources", `{"resources":[],"format_version":"1.0","values":{"root_module":{}}}`, FormatTerraformState, ""},
+		{"our format with values", `{"values":{"x":1},"resources":[{"type":"s3_bucket","name":"b"}]}`, FormatParapet, ""},
+		{"our format, values after", `{"resources":[{"type":"s3_bucket","name":"b"}],"configuration":{}}`, FormatParapet, ""},
+		{"envelope key after resources", `{"resources":[],"suppressions":[]}`, "", `unknown field "resources"`},
+		{"template key after resources", `{"resources":[],"Resources":{"B":{"Type":"AWS::S3::Bucket"}}}`, FormatCloudFormationJSON, ""},
+	} {
+		res, err := ScanWith([]byte(c.input), Options{Now: testNow})
+		switch {
+		case c.problem != "":
+			if err == nil || !strings.Contains(err.Error(), c.problem) {
+				t.Errorf("%s: got %v, want a problem with %q", c.name, err, c.problem)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case res.Format != c.format:
+			t.Errorf("%s: format %s, want %s", c.name, res.Format, c.format)
+		}
+	}
+}
