@@ -2,7 +2,6 @@ package scan
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -167,7 +166,7 @@ func scanFamily(data []byte, env *envelope, nested bool, fam family8) (*Result, 
 }
 
 // scanYAML reads a YAML document: a CloudFormation template, or an
-// envelope (which is re-read as JSON, its document included).
+// envelope (envelope_yaml.go).
 func scanYAML(data []byte, env *envelope, nested bool) (*Result, error) {
 	v, lines, err := parseYAML(data)
 	if err != nil {
@@ -180,15 +179,14 @@ func scanYAML(data []byte, env *envelope, nested bool) (*Result, error) {
 	}
 	for k := range m {
 		if f, _, _ := familyOfKey(k); f == famEnvelope {
-			b, err := json.Marshal(m)
-			if err != nil {
-				return nil, &ValidationError{Problems: []Problem{{Message: err.Error()}}}
+			if nested {
+				return nil, &ValidationError{Problems: []Problem{{Path: "document", Message: "an envelope cannot hold another envelope"}}}
 			}
-			return scanDocument(b, env, nested)
+			return scanYAMLEnvelope(m, lines.of("document.Resources"), env)
 		}
 	}
 	if _, ok := m["Resources"]; ok {
-		return scanCloudFormation(m, FormatCloudFormationYAML, lines, env)
+		return scanCloudFormation(m, FormatCloudFormationYAML, lines.of("Resources"), env)
 	}
 	return nil, &ValidationError{Problems: []Problem{{Path: "Resources",
 		Message: "YAML is read for CloudFormation templates, which need a Resources mapping; Terraform and our own format are JSON"}}}

@@ -79,18 +79,15 @@ func (env *envelope) parse(data []byte) ([]byte, error) {
 	if err := dec.Decode(&raw); err != nil {
 		msg := err.Error()
 		if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-			msg = "unknown field " + f + "; an envelope has document, suppressions and baseline"
+			name, _ := strconv.Unquote(f)
+			msg = unknownField(name).Message
 		} else {
 			msg = "not an envelope: " + strings.TrimPrefix(msg, "json: ")
 		}
 		return nil, &ValidationError{Problems: []Problem{{Message: msg}}}
 	}
-	if len(raw.Suppressions) > MaxSuppressions {
-		return nil, &LimitError{Limit: "suppressions", Max: MaxSuppressions, Message: fmt.Sprintf(
-			"the envelope has %d suppressions; the limit is %d", len(raw.Suppressions), MaxSuppressions)}
-	}
-	for i, s := range raw.Suppressions {
-		env.suppression(i, s, &problems)
+	if err := env.readSuppressions(raw.Suppressions, &problems); err != nil {
+		return nil, err
 	}
 	var doc []byte
 	switch d := bytes.TrimSpace(raw.Document); {
@@ -109,17 +106,41 @@ func (env *envelope) parse(data []byte) ([]byte, error) {
 	default:
 		doc = d
 	}
-	if b := bytes.TrimSpace(raw.Baseline); len(b) > 0 && string(b) != "null" {
-		bl, err := parseBaseline(b)
-		if err != nil {
-			problems = append(problems, Problem{Path: "baseline", Message: err.Error()})
-		}
-		env.baseline = bl
-	}
+	env.readBaseline(raw.Baseline, &problems)
 	if len(problems) > 0 {
 		return nil, validationError(problems)
 	}
 	return doc, nil
+}
+
+// readSuppressions reads the suppressions of an envelope, JSON or YAML
+// (each re-encoded as JSON), adding their problems to problems.
+func (env *envelope) readSuppressions(list []json.RawMessage, problems *[]Problem) error {
+	if len(list) > MaxSuppressions {
+		return &LimitError{Limit: "suppressions", Max: MaxSuppressions, Message: fmt.Sprintf(
+			"the envelope has %d suppressions; the limit is %d", len(list), MaxSuppressions)}
+	}
+	for i, s := range list {
+		env.suppression(i, s, problems)
+	}
+	return nil
+}
+
+// readBaseline reads the baseline of an envelope, if it has one.
+func (env *envelope) readBaseline(raw json.RawMessage, problems *[]Problem) {
+	if b := bytes.TrimSpace(raw); len(b) > 0 && string(b) != "null" {
+		bl, err := parseBaseline(b)
+		if err != nil {
+			*problems = append(*problems, Problem{Path: "baseline", Message: err.Error()})
+		}
+		env.baseline = bl
+	}
+}
+
+// unknownField is the problem of an envelope key that is none of its
+// three.
+func unknownField(name string) Problem {
+	return Problem{Message: "unknown field " + strconv.Quote(name) + "; an envelope has document, suppressions and baseline"}
 }
 
 func (env *envelope) suppression(i int, raw json.RawMessage, problems *[]Problem) {

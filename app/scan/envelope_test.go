@@ -241,7 +241,11 @@ func TestEnvelopeForms(t *testing.T) {
 	yamlEnvelope := "suppressions:\n  - {rule: SG_ALL_PORTS_OPEN, resource: Worker*, reason: batch workers behind a NAT}\n" +
 		"document:\n" + indent(string(readTestdata(t, "template.json")), "  ")
 	res := scanAt(t, []byte(yamlEnvelope))
-	if res.Format != FormatCloudFormationJSON || len(res.Suppressed) != 1 || res.Suppressed[0].Resource.Name != "WorkerSecurityGroup" {
+	// JSON is YAML: the template, written in the YAML envelope, is read as
+	// YAML, with the envelope's lines (its resource, on line 8 of the
+	// template, is 3 lines lower).
+	if res.Format != FormatCloudFormationYAML || len(res.Suppressed) != 1 || res.Suppressed[0].Resource.Name != "WorkerSecurityGroup" ||
+		res.Suppressed[0].Line != 8+3 {
 		t.Errorf("YAML envelope: %s, suppressed %+v", res.Format, res.Suppressed)
 	}
 	own := `{"suppressions":[{"rule":"DB_PUBLIC","resource":"orders-*","reason":"read replica for BI"}],` +
@@ -254,4 +258,46 @@ func TestEnvelopeForms(t *testing.T) {
 
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix) + "\n"
+}
+
+// TestYAMLEnvelopeKeepsLocations: a template in a YAML envelope is read as
+// the YAML it is, with the envelope's lines: the same findings, in the
+// same (template) order, each on its resource's line, as the template on
+// its own, a line lower for "document:" and the suppression above it. It
+// was re-encoded as JSON: format cloudformation_json, no lines (SARIF
+// startLine 1), findings in logical-id order.
+func TestYAMLEnvelopeKeepsLocations(t *testing.T) {
+	tmpl := readTestdata(t, "template.yaml")
+	alone := scanAt(t, tmpl)
+	envelope := "suppressions:\n  - {rule: DB_PUBLIC, resource: nothing-here, reason: none}\ndocument:\n" + indent(string(tmpl), "  ")
+	res := scanAt(t, []byte(envelope))
+	if res.Format != FormatCloudFormationYAML {
+		t.Errorf("format %s", res.Format)
+	}
+	equalStrings(t, "findings", findingLines(res.Findings), findingLines(alone.Findings))
+	for k, f := range res.Findings {
+		if k < len(alone.Findings) && f.Line != alone.Findings[k].Line+3 {
+			t.Errorf("%s %s on line %d, want %d", f.Rule, f.Resource.Name, f.Line, alone.Findings[k].Line+3)
+		}
+	}
+	sarif := sarifOf(t, res, SARIFOptions{})
+	if uri := get(t, sarif, "runs", 0, "results", 0, "locations", 0, "physicalLocation", "artifactLocation", "uri"); uri != "template.yaml" {
+		t.Errorf("SARIF artifact %v", uri)
+	}
+	if line := get(t, sarif, "runs", 0, "results", 0, "locations", 0, "physicalLocation", "region", "startLine"); line != float64(alone.Findings[0].Line+3) {
+		t.Errorf("SARIF startLine %v, want %d", line, alone.Findings[0].Line+3)
+	}
+	// The envelope's own problems, as in JSON.
+	for _, c := range []struct{ input, want string }{
+		{"document:\n  Resources: {}\nsupressions: []\n", `unknown field "supressions"; an envelope has document, suppressions and baseline`},
+		{"suppressions: []\n", "document: is required"},
+		{"document:\n  Resources: {}\nsuppressions: nope\n", "suppressions: must be a list of suppressions"},
+		{"document:\n  Resources: {}\nsuppressions:\n  - {rule: NOPE, resource: x, reason: r}\n", "suppressions[0].rule: unknown rule"},
+		{"document:\n  document:\n    Resources: {}\n", "an envelope cannot hold another envelope"},
+	} {
+		_, err := ScanWith([]byte(c.input), Options{Now: testNow})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.input, err, c.want)
+		}
+	}
 }

@@ -50,16 +50,23 @@ type yamlConverter struct {
 	inAlias        int // > 0 while expanding an alias: its own aliases are not counted again
 	depth          int
 	problems       []Problem
-	lines          map[string]int // line of each key of the top-level Resources
+	lines          yamlLines
 }
 
+// yamlLines are the lines of the keys of the mappings that hold a
+// template's resources: Resources, or document.Resources in an envelope.
+type yamlLines map[string]map[string]int
+
+// of returns the lines of the keys of the mapping at path.
+func (l yamlLines) of(path string) map[string]int { return l[path] }
+
 // parseYAML reads a YAML document into JSON-like values.
-func parseYAML(data []byte) (any, map[string]int, error) {
+func parseYAML(data []byte) (any, yamlLines, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, nil, yamlSyntaxError(err)
 	}
-	c := &yamlConverter{lines: map[string]int{}}
+	c := &yamlConverter{lines: yamlLines{"Resources": {}, "document.Resources": {}}}
 	v, err := c.convert(&root, "")
 	if err != nil {
 		return nil, nil, err
@@ -128,8 +135,8 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 				c.problems = append(c.problems, Problem{Path: kp, Message: duplicateKey + fmt.Sprintf(" (line %d, column %d)", k.Line, k.Column)})
 				continue
 			}
-			if path == "Resources" {
-				c.lines[key] = k.Line
+			if lines := c.lines[path]; lines != nil {
+				lines[key] = k.Line
 			}
 			if m[key], err = c.convert(val, kp); err != nil {
 				return nil, err
