@@ -75,6 +75,12 @@ func TestYAMLLimitsAndErrors(t *testing.T) {
 	if _, err := Scan([]byte(deep)); !errors.As(err, &le) || le.Limit != "depth" {
 		t.Errorf("deep YAML: %v", err)
 	}
+	// Deeper than the YAML parser's own bound (10,000): the same limit,
+	// not "malformed YAML".
+	deeper := "Resources:\n  X: " + strings.Repeat("[", 10_001) + strings.Repeat("]", 10_001) + "\n"
+	if _, err := Scan([]byte(deeper)); !errors.As(err, &le) || le.Limit != "depth" || le.Message != "YAML nesting is deeper than 128 levels; the limit is 128" {
+		t.Errorf("deeper YAML: %v", err)
+	}
 	// Syntax error with its line; a duplicate key; a template without Resources.
 	var se *SyntaxError
 	if _, err := Scan([]byte("Resources:\n  X:\n    Type: [unclosed\n")); !errors.As(err, &se) || se.Line < 2 || !strings.Contains(se.Msg, "invalid YAML") {

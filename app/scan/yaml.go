@@ -64,6 +64,13 @@ func (l yamlLines) of(path string) map[string]int { return l[path] }
 func parseYAML(data []byte) (any, yamlLines, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
+		if strings.Contains(err.Error(), "exceeded max depth") {
+			// The parser's own bound (10,000 levels) met before ours:
+			// the same limit as nesting past MaxDocumentDepth, not a
+			// syntax error.
+			return nil, nil, &LimitError{Limit: "depth", Max: MaxDocumentDepth, Message: fmt.Sprintf(
+				"YAML nesting is deeper than %d levels; the limit is %d", MaxDocumentDepth, MaxDocumentDepth)}
+		}
 		return nil, nil, yamlSyntaxError(err)
 	}
 	c := &yamlConverter{lines: yamlLines{"Resources": {}, "document.Resources": {}}}
