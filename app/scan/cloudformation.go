@@ -113,6 +113,10 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 	for _, id := range ids {
 		r := t.resources[id]
 		typ, _ := r["Type"].(string)
+		if id == "" { // CloudFormation's logical ids are alphanumeric: a finding needs a name
+			problems = append(problems, Problem{Path: "Resources", Message: "a resource's logical id must not be empty"})
+			continue
+		}
 		if r == nil || typ == "" {
 			problems = append(problems, Problem{Path: "Resources." + id + ".Type", Message: "is required"})
 			continue
