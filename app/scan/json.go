@@ -221,15 +221,14 @@ func (r *reader) arrayNext(first bool) bool {
 func (r *reader) skip() {
 	switch r.valueStart() {
 	case '{':
+		if r.uniqueKeys {
+			r.skipObjectUnique()
+			return
+		}
 		r.enter()
-		var keys objectKeys
 		for first := true; ; first = false {
-			key, ok := r.objectKey(first)
-			if !ok {
+			if _, ok := r.objectKey(first); !ok {
 				return
-			}
-			if r.uniqueKeys && keys.seen(string(key)) {
-				r.duplicateKey()
 			}
 			r.skip()
 		}

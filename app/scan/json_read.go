@@ -116,9 +116,22 @@ func (r *reader) stringValue() string {
 func (r *reader) anyValue() any {
 	switch r.valueStart() {
 	case '{':
+		// Not r.object: the map itself tells a repeated key (it does not
+		// grow), at no cost, where objectKeys would keep a second set.
 		m := map[string]any{}
-		r.object(func(key string) { m[key] = r.anyValue() })
-		return m
+		r.enter()
+		for first := true; ; first = false {
+			key, ok := r.objectKey(first)
+			if !ok {
+				return m
+			}
+			at, n := r.keyStart, len(m)
+			m[string(key)] = r.anyValue()
+			if len(m) == n {
+				r.keyStart = at
+				r.duplicateKey()
+			}
+		}
 	case '[':
 		l := []any{}
 		r.array(func() { l = append(l, r.anyValue()) })
