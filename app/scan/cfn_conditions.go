@@ -23,13 +23,25 @@ import (
 // combination, as are those that depend on what only the deployment knows
 // (Fn::ImportValue, Fn::GetAZs).
 //
-// At most MaxConditionCases readings are made for a resource; past that,
-// as when no parameter can be enumerated, every undecided condition is
-// taken true, then false, together: two readings.
+// At most MaxConditionCases readings are made for a resource, and the
+// readings beyond two read at most MaxConditionRereadBytes of a
+// template's properties in all; past either, as when no parameter can be
+// enumerated, every undecided condition is taken true, then false,
+// together: two readings, as a template with an undecided condition always
+// had.
 
 // MaxConditionCases bounds the readings of one resource (with the
 // resources linked to it) for its undecided conditions.
 const MaxConditionCases = 16
+
+// MaxConditionRereadBytes bounds the properties read again for readings
+// beyond two, counted as textSize counts them: each is resolved, checked
+// and its policies parsed again, which allocates some thirty times its
+// size. A quarter of the largest template lets real templates (a few
+// resources on two or three parameters, or many on one with three
+// values) have every reading, and keeps a template built to multiply them
+// within about a tenth of a second more.
+const MaxConditionRereadBytes = MaxInputBytes / 4
 
 // otherValue stands for any value of a parameter that no condition
 // compares it with.
@@ -103,6 +115,7 @@ func ifConditions(v any, names map[string]bool) {
 // together.
 func (t *cfnTemplate) readUndecided(g *graph, undecided map[*node][]string) {
 	groups := map[string][]*node{}
+	byConds := map[string][]cfnReading{}
 	var roots []string
 	for _, n := range g.nodes { // in document order, so the result is the same every time
 		if undecided[n] == nil {
@@ -121,23 +134,48 @@ func (t *cfnTemplate) readUndecided(g *graph, undecided map[*node][]string) {
 			conds = appendNew(conds, undecided[m]...)
 		}
 		sort.Strings(conds)
-		readings := t.readings(conds)
+		key := strings.Join(conds, "\x00")
+		readings, ok := byConds[key]
+		if !ok {
+			readings = t.readings(conds)
+			byConds[key] = readings // resources often share their conditions
+		}
+		readings = t.affordable(readings, members)
 		for _, m := range members {
 			r := t.resources[m.addr]
 			m.alt = nil
 			for k, rd := range readings {
+				if k == 0 && rd.decided == nil && rd.assume {
+					continue // m.attrs was read so: the defaults, undecided conditions true
+				}
 				attrs := t.readAs(r, rd)
 				if k == 0 {
 					m.attrs = attrs
-					continue
+				} else {
+					m.alt = append(m.alt, attrs)
 				}
-				// Each reading after the first is read again downstream
-				// (a policy parsed again): it counts as produced text.
-				t.charge(textSize(r["Properties"]))
-				m.alt = append(m.alt, attrs)
 			}
 		}
 	}
+}
+
+// affordable returns readings, or the two readings of every condition
+// true and then false when the readings beyond two would read members'
+// properties past MaxConditionRereadBytes.
+func (t *cfnTemplate) affordable(readings []cfnReading, members []*node) []cfnReading {
+	if len(readings) <= 2 {
+		return readings
+	}
+	size := 0
+	for _, m := range members {
+		size += textSize(t.resources[m.addr]["Properties"])
+	}
+	cost := (len(readings) - 2) * size
+	if t.reread+cost > MaxConditionRereadBytes {
+		return []cfnReading{{assume: true}, {assume: false}}
+	}
+	t.reread += cost
+	return readings
 }
 
 // rootOf is the address of the resource n is read with: the one it

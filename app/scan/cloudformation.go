@@ -49,6 +49,7 @@ type cfnTemplate struct {
 	// assigned overrides params (and pseudo parameters) while conditions
 	// are decided for one combination of values (cfn_conditions.go).
 	assigned   map[string]any
+	reread     int // bytes of properties read again, against MaxConditionRereadBytes
 	conditions map[string]any
 	mappings   map[string]any
 	resources  map[string]map[string]any
