@@ -1,6 +1,9 @@
 package scan
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Terraform's JSON output (`terraform show -json`), of a plan or of the
 // state. Only managed resources are read: data sources describe what
@@ -270,26 +273,35 @@ func newTFLinker(g *graph, config map[string]tfConfigResource) *tfLinker {
 // not.
 func (l *tfLinker) target(n *node, key string) string {
 	module, local, index := splitAddress(n.addr)
-	configAddr := stripModuleIndex(module) + stripIndex(local)
+	modulePath := stripModuleIndex(module)
+	configAddr := modulePath + stripIndex(local)
 	if c, ok := l.config[configAddr]; ok {
-		modulePath, kind := stripModuleIndex(module), families[n.typ].kind
-		sources := []tfLinkRefs{l.linkRefs(configAddr, modulePath, key, c.Expressions[key].References, kind)}
-		if c.ForEachExpression != nil {
-			sources = append(sources, l.linkRefs(configAddr, modulePath, "\x00for_each", c.ForEachExpression.References, kind))
+		kind := families[n.typ].kind
+		lr := l.linkRefs(configAddr, modulePath, key, c.Expressions[key].References, kind)
+		if t, done := l.fromRefs(lr, n, key, module, index); done {
+			return t
 		}
-		for _, lr := range sources {
-			if lr.several {
-				return l.byValue(n, key)
-			}
-			if !lr.decides {
-				continue
-			}
-			if c := l.instance(module, index, lr.ref); c != nil {
-				return c.addr
+		if c.ForEachExpression != nil {
+			lr = l.linkRefs(configAddr, modulePath, "\x00for_each", c.ForEachExpression.References, kind)
+			if t, done := l.fromRefs(lr, n, key, module, index); done {
+				return t
 			}
 		}
 	}
 	return l.byValue(n, key)
+}
+
+// fromRefs returns what references say for n, in module instance module
+// with index key index: the instance they name, or when they name several
+// what n's value says; done is false when they say nothing.
+func (l *tfLinker) fromRefs(lr tfLinkRefs, n *node, key, module, index string) (target string, done bool) {
+	if lr.several {
+		return l.byValue(n, key), true
+	}
+	if c := l.instance(module, index, lr.ref); lr.decides && c != nil {
+		return c.addr, true
+	}
+	return "", false
 }
 
 // byValue finds the one resource of n's family whose id or name is the
@@ -345,41 +357,64 @@ func (l *tfLinker) linkRefs(configAddr, modulePath, attr string, refs []string, 
 // instance: Terraform lists the reference without its key as well.
 func parseRefs(refs []string) []tfRef {
 	var out []tfRef
-	seen := map[tfRef]bool{}
-	indexed := map[string]bool{}
+	var seen map[tfRef]bool // for long lists only: most have two or three references
+	if len(refs) > 16 {
+		seen = map[tfRef]bool{}
+	}
+	indexed := false
 	for _, ref := range refs {
-		first, _, _ := strings.Cut(ref, ".")
-		switch first {
-		case "data", "var", "local", "each", "count", "path", "self", "module", "terraform":
-			continue
-		}
-		typ, rest, ok := strings.Cut(ref, ".")
-		if !ok {
-			continue
-		}
-		name := rest
-		if k := strings.IndexAny(rest, ".["); k >= 0 {
-			name = rest[:k]
-		}
-		r := tfRef{resource: typ + "." + name}
-		if after := rest[len(name):]; strings.HasPrefix(after, "[") {
-			if end := closingBracket(after); end > 0 {
-				r.index = after[:end+1]
-				indexed[r.resource] = true
+		r, ok := parseRef(ref)
+		switch {
+		case !ok:
+		case seen != nil && seen[r], seen == nil && slices.Contains(out, r):
+		default:
+			if seen != nil {
+				seen[r] = true
 			}
-		}
-		if !seen[r] {
-			seen[r] = true
 			out = append(out, r)
+			indexed = indexed || r.index != ""
+		}
+	}
+	if !indexed {
+		return out
+	}
+	withIndex := map[string]bool{}
+	for _, r := range out {
+		if r.index != "" {
+			withIndex[r.resource] = true
 		}
 	}
 	kept := out[:0]
 	for _, r := range out {
-		if r.index != "" || !indexed[r.resource] {
+		if r.index != "" || !withIndex[r.resource] {
 			kept = append(kept, r)
 		}
 	}
 	return kept
+}
+
+// parseRef parses a reference to a managed resource
+// ("aws_s3_bucket.b[\"k\"].id"); ok is false for any other reference.
+func parseRef(ref string) (r tfRef, ok bool) {
+	typ, rest, ok := strings.Cut(ref, ".")
+	if !ok {
+		return r, false
+	}
+	switch typ {
+	case "data", "var", "local", "each", "count", "path", "self", "module", "terraform":
+		return r, false
+	}
+	name := rest
+	if k := strings.IndexAny(rest, ".["); k >= 0 {
+		name = rest[:k]
+	}
+	r.resource = typ + "." + name
+	if after := rest[len(name):]; strings.HasPrefix(after, "[") {
+		if end := closingBracket(after); end > 0 {
+			r.index = after[:end+1]
+		}
+	}
+	return r, true
 }
 
 // instance is the instance ref leads to from a referrer in module
