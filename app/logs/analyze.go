@@ -33,6 +33,10 @@ type Options struct {
 	// lines, ...) join the entry above: see entries.go. The API's
 	// join_continuations option is its negation.
 	SplitContinuations bool
+	// entryAt is a line number (1-based) where an entry opens whatever
+	// the line above: Compare's current side, whose first line must not
+	// continue the baseline's last entry. 0: none.
+	entryAt int
 }
 
 // Result is the outcome of Analyze. Its JSON form is part of the API.
@@ -275,7 +279,7 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 		}
 		line := input[start:end]
 		blank := !hasNonSpace(line)
-		joins := !blank && join && entry.no > 0 && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
+		joins := !blank && join && entry.no > 0 && no != a.opts.entryAt && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
 			!a.lastRef.cut && !a.lastRef.fixed && a.continues(line, no) && utf8.Valid(line) // nothing joins a cut or mended line
 		if start == stop && !blank && !joins {
 			break

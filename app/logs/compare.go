@@ -135,6 +135,7 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 	}
 	joined = append(joined, current...)
 	opts.IncludeAssignments = true
+	opts.entryAt = sides[0].lines + 1
 	res, err := Analyze(ctx, joined, opts)
 	if err != nil {
 		return nil, err
