@@ -333,7 +333,9 @@ func (a *analyzer) continues(line []byte, no int) bool {
 	cont, needHeader := a.join.continues(line, a.lastLevel == levelQuiet)
 	if needHeader {
 		a.headOf, a.headEnd = int32(no), a.head.end(line)
-		cont = a.headEnd == 0 && !a.head.firstTime
+		// A line that opens with a time opens an entry, also when the
+		// header finder does not know the rest of its header.
+		cont = a.headEnd == 0 && !a.head.firstTime && !opensWithTime(line)
 	}
 	return cont
 }

@@ -175,3 +175,40 @@ func TestPHPStackTraceJoins(t *testing.T) {
 		t.Errorf("line 2: %+v, want a fatal entry ending with its \"thrown in\" line", m)
 	}
 }
+
+// In a timestamped log a line without a timestamp continues the entry
+// above, unless it stands alone: another writer's record (a JSON object, a
+// logfmt line with a level), a Go panic, a shell's note of a dead process,
+// or a line that opens with a time the header finder does not know. Each
+// of those is an entry of its own and its level or keyword counts.
+func TestTimestampedLogKeepsOtherWritersLines(t *testing.T) {
+	in := strings.Repeat("2024-03-05T18:00:00Z INFO served /metrics in 3ms\n", 85) +
+		"2024-03-05T18:00:01Z INFO config loaded:\n" +
+		"max_conns 100, on error retry\n" + // 87: the message goes on
+		`{"time":"2024-03-06T10:00:00Z","level":"error","msg":"payment declined"}` + "\n" + // 88
+		"level=error msg=\"queue full\" component=worker\n" + // 89
+		"2024-03-05T18:00:02Z INFO served /metrics in 3ms\n" +
+		"fatal error: concurrent map writes\n" + // 91
+		"\n" +
+		"goroutine 7 [running]:\n" +
+		"main.worker()\n" +
+		"\t/app/worker.go:12 +0x5c\n" +
+		"Segmentation fault (core dumped)\n" + // 96
+		"[10:00:03 ERR] Handled request failed\n" + // 97
+		"2024-03-05T18:00:03Z INFO served /metrics in 3ms\n"
+	res := analyze(t, in, Options{})
+	if s := res.Summary; s.Entries != 93 {
+		t.Errorf("summary %+v, want 93 entries", s)
+	}
+	for line, cat := range map[int]Category{88: CategoryError, 89: CategoryError, 91: CategoryFatal, 96: CategoryFatal, 97: CategoryError} {
+		if m, ok := matchAt(res, line); !ok || m.Category != cat {
+			t.Errorf("line %d: %+v, want a %s match", line, m, cat)
+		}
+	}
+	if m, ok := matchAt(res, 86); ok {
+		t.Errorf("the INFO entry with its continued message matched: %+v", m)
+	}
+	if m, ok := matchAt(res, 91); ok && !strings.HasSuffix(m.Text, "/app/worker.go:12 +0x5c") {
+		t.Errorf("the Go trace is not one entry: %q", m.Text)
+	}
+}
