@@ -126,8 +126,10 @@ type Template struct {
 // Analyze analyses one log sample: one entry per line, any line ending.
 // It fails with *LimitError for input over the limits, ErrNoLines when no
 // line has text, an ErrBadOption error for invalid options and ctx.Err()
-// when ctx ends first. The texts of the result's lines share input's
-// memory: input must not change while the result is in use.
+// when ctx ends first. The limits apply to input as given; the analysis
+// reads it without terminal escape sequences and byte-order marks
+// (plainText). The texts of the result's lines share input's memory:
+// input must not change while the result is in use.
 func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	began := time.Now()
 	if r := opts.RareThreshold; math.IsNaN(r) || r < 0 || r > 1 {
@@ -136,12 +138,12 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	if len(input) > MaxInputBytes {
 		return nil, &LimitError{Limit: "input_bytes", Max: MaxInputBytes}
 	}
-	total := bytes.Count(input, []byte{'\n'})
-	if len(input) > 0 && input[len(input)-1] != '\n' {
-		total++
-	}
+	total := lineCount(input)
 	if total > MaxLines {
 		return nil, &LimitError{Limit: "lines", Max: MaxLines}
+	}
+	if plain := plainText(input); len(plain) != len(input) {
+		input, total = plain, lineCount(plain) // a last line of escapes alone is gone
 	}
 	res, err := run(ctx, input, total, opts)
 	if err != nil {
@@ -149,6 +151,16 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	}
 	res.Summary.DurationMS = float64(time.Since(began).Microseconds()) / 1000
 	return res, nil
+}
+
+// lineCount is the number of lines of input, the last one ended by a
+// newline or not.
+func lineCount(input []byte) int {
+	n := bytes.Count(input, []byte{'\n'})
+	if len(input) > 0 && input[len(input)-1] != '\n' {
+		n++
+	}
+	return n
 }
 
 // run analyses input of total lines, within the limits.
