@@ -80,6 +80,17 @@ func TestKeywords(t *testing.T) {
 		{"Completed with 3 errors", CategoryError, "errors", "errors"},
 		{"0 errors, 1 timeout", CategoryReliability, "timeout", "timeout"},
 		{"0 errors then an error", CategoryError, "error", "error"},
+		{"Tests: 5 passed, 0 failed", "", "", ""},
+		{"5 passed 0 failed", "", "", ""},
+		{"0 failed, 5 passed", "", "", ""},
+		{"found zero exceptions", "", "", ""},
+		{"disk 0 failed", CategoryError, "failed", "failed"},
+		{"GPU 0 crashed", CategoryFatal, "crashed", "crashed"},
+		{"partition 0 error", CategoryError, "error", "error"},
+		{"transmit queue 0 timed out", CategoryReliability, "timed out", "timed out"},
+		{"Request failed: null", CategoryError, "failed", "failed"},
+		{"java.lang.IllegalStateException: null", CategoryError, "exception", "Exception"},
+		{"request done, error: null", "", "", ""},
 	}
 	for _, tt := range tests {
 		m, ok := firstMatch(t, tt.line)
