@@ -308,7 +308,7 @@ func TestLogsAPI(t *testing.T) {
 		for _, tc := range []struct{ name, body, want string }{
 			{"malformed", "{\"text\": \"a\",\n \"options\": {,}}", "malformed JSON at line 2, column 14"},
 			{"empty JSON body", "", "empty"},
-			{"not an object", `["ERROR"]`, "object"},
+			{"not an object", `["ERROR"]`, "the request body must be an object in JSON, not array"},
 			{"unknown field", `{"text": "ERROR", "lines": 3}`, `unknown field "lines"`},
 			{"unknown option", `{"text": "ERROR", "options": {"threshold": 0.1}}`, `unknown field "threshold"`},
 			{"no text", `{"options": {"rare_threshold": 0.1}}`, "text is required"},
