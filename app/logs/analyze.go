@@ -127,8 +127,8 @@ type Template struct {
 // It fails with *LimitError for input over the limits, ErrNoLines when no
 // line has text, an ErrBadOption error for invalid options and ctx.Err()
 // when ctx ends first. The limits apply to input as given; the analysis
-// reads it without terminal escape sequences and byte-order marks
-// (plainText). The texts of the result's lines share input's memory:
+// reads it as UTF-8 (UTF-16 with a byte-order mark is converted), without
+// terminal escape sequences and byte-order marks (plainText). The texts of the result's lines share input's memory:
 // input must not change while the result is in use.
 func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	began := time.Now()
@@ -138,6 +138,7 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	if len(input) > MaxInputBytes {
 		return nil, &LimitError{Limit: "input_bytes", Max: MaxInputBytes}
 	}
+	input = utf8Text(input)
 	total := lineCount(input)
 	if total > MaxLines {
 		return nil, &LimitError{Limit: "lines", Max: MaxLines}

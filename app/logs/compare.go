@@ -100,6 +100,7 @@ func (e *CompareLimitError) Error() string {
 // has no line with text, and otherwise as Analyze does.
 func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comparison, error) {
 	began := time.Now()
+	baseline, current = utf8Text(baseline), utf8Text(current)
 	sides := [2]struct {
 		name  string
 		text  []byte

@@ -1,6 +1,21 @@
 package logs
 
-import "bytes"
+import (
+	"bytes"
+
+	"parapet/app/textenc"
+)
+
+// utf8Text is input as UTF-8: UTF-16 with a byte-order mark, as Windows
+// tools save logs, is converted. Anything else is input as it is (UTF-16
+// of an odd length too: its bytes are then invalid UTF-8, replaced where
+// a line is shown).
+func utf8Text(input []byte) []byte {
+	if text, err := textenc.Decode(input); err == nil {
+		return text
+	}
+	return input
+}
 
 // bom is the UTF-8 byte-order mark.
 var bom = []byte("\xef\xbb\xbf")

@@ -1,8 +1,10 @@
 package logs
 
 import (
+	"encoding/binary"
 	"strings"
 	"testing"
+	"unicode/utf16"
 )
 
 func TestPlainText(t *testing.T) {
@@ -44,5 +46,21 @@ func TestColouredAndBOMLinesAreRead(t *testing.T) {
 	}
 	if res.Timeline == nil || res.Timeline.Start == "" {
 		t.Errorf("no timeline from the coloured and BOM lines: %+v", res.Timeline)
+	}
+}
+
+// A log saved as UTF-16 with a byte-order mark (as Windows PowerShell
+// writes files) is read as its text.
+func TestUTF16LogIsRead(t *testing.T) {
+	text := strings.Repeat("2024-03-05 10:00:00 INFO ok\r\n", 20) + "2024-03-05 10:00:01 ERROR disk full\r\n"
+	for _, order := range []binary.AppendByteOrder{binary.LittleEndian, binary.BigEndian} {
+		in := order.AppendUint16(nil, 0xFEFF)
+		for _, u := range utf16.Encode([]rune(text)) {
+			in = order.AppendUint16(in, u)
+		}
+		res := analyze(t, string(in), Options{})
+		if m, ok := matchAt(res, 21); res.Summary.Lines != 21 || !ok || m.Text != "2024-03-05 10:00:01 ERROR disk full" {
+			t.Errorf("%v: %+v, match %+v", order, res.Summary, m)
+		}
 	}
 }
