@@ -11,7 +11,7 @@ import (
 // the entry above, which is then analysed as one: it is templated by its
 // first line, numbered by its first line, and its text holds all its lines.
 // A line continues the entry above when it is
-//   - indented (unless most lines of the input are);
+//   - indented (unless the input is indented as a whole: see entryRules);
 //   - a Java frame or trailer: "at a.b.C(C.java:1)", "Caused by: ...",
 //     "Suppressed: ...", "... 12 more";
 //   - part of a Python traceback: "Traceback (most recent call last):", its
@@ -49,7 +49,12 @@ const (
 // entryRules is what continuation detection learnt of the input from its
 // first lines.
 type entryRules struct {
-	indentedInput bool // most lines are indented: indentation says nothing
+	// indentedInput: the lines are indented as a whole (every line, or
+	// most of them and those opening with a timestamp once indented), so
+	// indentation says nothing. Most lines of a Java log with deep stack
+	// traces, or of .NET's console log (a header line, then the message
+	// indented), are indented too, but as continuations.
+	indentedInput bool
 	timeHeader    bool // nearly every line opens with a timestamp
 }
 
@@ -78,7 +83,7 @@ func cutLine(line []byte) (text []byte, cut bool) {
 
 // detectEntryRules samples the first lines of input.
 func detectEntryRules(input []byte) entryRules {
-	lines, indented, timed := 0, 0, 0
+	lines, indented, timed, timedIndented := 0, 0, 0, 0
 	for start := 0; start < len(input) && lines < colSample; {
 		var line []byte
 		line, start = nextLine(input, start)
@@ -86,14 +91,18 @@ func detectEntryRules(input []byte) entryRules {
 			continue
 		}
 		lines++
-		if line[0] == ' ' || line[0] == '\t' {
+		switch {
+		case line[0] == ' ' || line[0] == '\t':
 			indented++
-		} else if opensWithTime(line) {
+			if opensWithTime(line[skipSpace(line, 0):]) {
+				timedIndented++
+			}
+		case opensWithTime(line):
 			timed++
 		}
 	}
 	return entryRules{
-		indentedInput: 2*indented > lines,
+		indentedInput: indented == lines || 2*indented > lines && 2*timedIndented > indented,
 		timeHeader:    lines >= 4 && float64(timed) >= colShare*float64(lines-indented),
 	}
 }

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -210,5 +211,39 @@ func TestTimestampedLogKeepsOtherWritersLines(t *testing.T) {
 	}
 	if m, ok := matchAt(res, 91); ok && !strings.HasSuffix(m.Text, "/app/worker.go:12 +0x5c") {
 		t.Errorf("the Go trace is not one entry: %q", m.Text)
+	}
+}
+
+// Indentation is a continuation also where most lines are indented: deep
+// Java stack traces, .NET's console log (a header line, the message
+// indented under it). Only input indented as a whole (every line, or
+// timestamped lines behind the indentation) is read line by line.
+func TestMostlyIndentedInputs(t *testing.T) {
+	var java, dotnet, pasted strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&java, "2024-03-05 10:00:%02d ERROR request %d failed\njava.lang.IllegalStateException: boom\n", i, i)
+		for k := range 25 {
+			fmt.Fprintf(&java, "\tat com.x.C%d.m(C.java:%d)\n", k, k)
+		}
+		fmt.Fprintf(&dotnet, "info: Microsoft.Hosting.Lifetime[0]\n      Request %d finished in 12ms\n", i)
+		fmt.Fprintf(&pasted, "    2024-03-05 10:00:%02d INFO request %d done\n", i, i)
+	}
+	dotnet.WriteString("fail: Shop.Api.Orders[0]\n      Order failed\n      System.Exception: boom\n         at Shop.Api.Orders.Post() in /src/Orders.cs:line 9\n")
+	for _, tc := range []struct {
+		name    string
+		in      string
+		entries int
+	}{
+		{"java", java.String(), 10},
+		{"dotnet", dotnet.String(), 11},
+		{"indented as a whole", pasted.String(), 10},
+	} {
+		if got := analyze(t, tc.in, Options{}).Summary.Entries; got != tc.entries {
+			t.Errorf("%s: %d entries, want %d", tc.name, got, tc.entries)
+		}
+	}
+	res := analyze(t, dotnet.String(), Options{})
+	if m, ok := matchAt(res, 21); !ok || !strings.HasSuffix(m.Text, "line 9") {
+		t.Errorf("the .NET error is not one entry with its exception: %+v", m)
 	}
 }
