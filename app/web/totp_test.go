@@ -192,3 +192,49 @@ func deviceCookieOf(t *testing.T, c *apptest.Client) string {
 	t.Fatal("no device cookie after a sign-in")
 	return ""
 }
+
+// Turning two-factor sign-in off takes a code, and wrong codes count as at
+// sign-in: a stolen session cannot guess its way through. Each wrong code
+// is audited; the change, either way, is mailed to the account.
+func TestTwoFactorOffIsThrottled(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	c := env.Client()
+	c.SignUp("off@example.com")
+	secret, _, _ := enrolTOTP(t, c)
+	for i := range 10 {
+		if res := c.Submit("/console/account/2fa", "/console/account/2fa/disable", url.Values{"code": {"111111"}}); res.StatusCode != 422 {
+			t.Fatalf("wrong code %d: %d", i+1, res.StatusCode)
+		}
+	}
+	code, _ := totp.GenerateCode(secret, time.Now().Add(30*time.Second))
+	res := c.Submit("/console/account/2fa", "/console/account/2fa/disable", url.Values{"code": {code}})
+	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" {
+		t.Errorf("the right code after 10 wrong ones: %d", res.StatusCode)
+	}
+	u, _ := models.UserByEmail(context.Background(), env.DB.DB, "off@example.com")
+	if u.TOTPEnabledAt == nil {
+		t.Fatal("two-factor sign-in went off past the throttle")
+	}
+	var n int64
+	env.DB.Model(&models.AuditEvent{}).Where("action = ? AND actor_user_id = ?", models.ActionTOTPFailure, u.ID).Count(&n)
+	if n != 10 {
+		t.Errorf("%d totp.failure events for 10 wrong codes", n)
+	}
+	if !apptest.Eventually(5*time.Second, func() bool {
+		return strings.Contains(env.Logs.String(), "Two-factor sign-in was turned on for your Parapet account")
+	}) {
+		t.Error("no notice of two-factor sign-in turned on")
+	}
+
+	// Another account turns it off with its code: told by mail.
+	d := env.Client()
+	d.SignUp("off2@example.com")
+	secret, _, _ = enrolTOTP(t, d)
+	code, _ = totp.GenerateCode(secret, time.Now().Add(30*time.Second))
+	if res := d.Submit("/console/account/2fa", "/console/account/2fa/disable", url.Values{"code": {code}}); res.StatusCode != 303 {
+		t.Fatalf("the right code: %d", res.StatusCode)
+	}
+	apptest.WaitFor(t, 5*time.Second, "the notice of two-factor sign-in turned off", func() bool {
+		return strings.Contains(env.Logs.String(), "Two-factor sign-in was turned off for your Parapet account")
+	})
+}
