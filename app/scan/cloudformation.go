@@ -17,7 +17,9 @@ import (
 //     removes the property.
 //   - Fn::Sub, Fn::Join, Fn::Select, Fn::Split, Fn::FindInMap and
 //     Fn::Base64 are computed when their inputs are known; Fn::ImportValue,
-//     Fn::GetAZs and Fn::Cidr are unknown.
+//     Fn::GetAZs and Fn::Cidr are unknown. What they produce is bounded
+//     (MaxEvalBytes): a few lines joining a long parameter with itself,
+//     nested, would otherwise build gigabytes.
 //   - Conditions (Fn::Equals, Fn::Not, Fn::And, Fn::Or, Condition) are
 //     decided from parameter defaults. One that cannot be decided is
 //     handled conservatively: both outcomes are checked and the findings
@@ -26,7 +28,21 @@ import (
 //
 // In-place suppressions: Metadata: {parapet: {suppress: [{rule, reason}]}}.
 
+// MaxEvalBytes bounds the text a template's intrinsic functions produce in
+// one scan: each Ref to a parameter and each Fn::FindInMap counts the size
+// of the value it repeats, Fn::Join and Fn::Sub the size of their result,
+// Fn::Split its input and listElementBytes per element. Real templates
+// produce a small fraction of their own size; past the bound the scan is
+// refused (413) rather than left to build, and parse, what the template
+// multiplies.
+const MaxEvalBytes = 4 * MaxInputBytes
+
+// listElementBytes is what an element of a list built by Fn::Split costs
+// against MaxEvalBytes: its place in memory, whatever its text.
+const listElementBytes = 16
+
 type cfnTemplate struct {
+	produced   int            // bytes counted against MaxEvalBytes
 	params     map[string]any // parameter -> default, or unknown
 	conditions map[string]any
 	mappings   map[string]any
@@ -53,7 +69,8 @@ type noValueT struct{}
 // refTo is a resource named by Ref or Fn::GetAtt.
 type refTo struct{ logical string }
 
-func scanCloudFormation(doc map[string]any, format string, lines map[string]int, env *envelope) (*Result, error) {
+func scanCloudFormation(doc map[string]any, format string, lines map[string]int, env *envelope) (res *Result, err error) {
+	defer catchAbort(&err) // MaxEvalBytes
 	resources, ok := doc["Resources"].(map[string]any)
 	if !ok {
 		return nil, &ValidationError{Problems: []Problem{{Path: "Resources", Message: "a CloudFormation template needs a Resources object"}}}
@@ -209,6 +226,7 @@ func (t *cfnTemplate) intrinsic(fn string, arg any) any {
 			return noValueT{}
 		}
 		if p, ok := t.params[name]; ok {
+			t.charge(textSize(p))
 			return p
 		}
 		if _, ok := t.resources[name]; ok {
@@ -254,13 +272,16 @@ func (t *cfnTemplate) intrinsic(fn string, arg any) any {
 			return unknown
 		}
 		strs := make([]string, len(parts))
+		size := 0
 		for i, p := range parts {
 			s, ok := p.(string)
 			if !ok {
 				return unknown
 			}
 			strs[i] = s
+			size += len(s) + len(sep)
 		}
+		t.charge(size) // before joining: the result is what costs
 		return strings.Join(strs, sep)
 	case "Fn::Sub":
 		return t.sub(arg)
@@ -280,9 +301,10 @@ func (t *cfnTemplate) intrinsic(fn string, arg any) any {
 		}
 		sep, ok1 := t.eval(args[0]).(string)
 		s, ok2 := t.eval(args[1]).(string)
-		if !ok1 || !ok2 {
+		if !ok1 || !ok2 || sep == "" { // CloudFormation needs a delimiter
 			return unknown
 		}
+		t.charge(len(s) + listElementBytes*(strings.Count(s, sep)+1))
 		var out []any
 		for _, p := range strings.Split(s, sep) {
 			out = append(out, p)
@@ -301,6 +323,7 @@ func (t *cfnTemplate) intrinsic(fn string, arg any) any {
 			keys[i] = k
 		}
 		if v, ok := mapOf(mapOf(t.mappings[keys[0]])[keys[1]])[keys[2]]; ok {
+			t.charge(textSize(v))
 			return v
 		}
 		return unknown
@@ -341,23 +364,33 @@ func (t *cfnTemplate) sub(arg any) any {
 	default:
 		return unknown
 	}
-	var b strings.Builder
-	for {
+	// The pieces are gathered and counted first, then joined in one
+	// allocation: a builder growing by a quarter at a time would allocate
+	// several times what the result is.
+	var pieces []string
+	size := 0
+	add := func(s string) {
+		pieces = append(pieces, s)
+		size += len(s)
+	}
+	for tmpl != "" {
 		i := strings.Index(tmpl, "${")
 		if i < 0 {
-			b.WriteString(tmpl)
-			return b.String()
+			add(tmpl)
+			break
 		}
-		b.WriteString(tmpl[:i])
+		add(tmpl[:i])
 		j := strings.IndexByte(tmpl[i:], '}')
 		if j < 0 {
-			b.WriteString(tmpl[i:])
-			return b.String()
+			add(tmpl[i:])
+			break
 		}
 		name := tmpl[i+2 : i+j]
 		tmpl = tmpl[i+j+1:]
 		if strings.HasPrefix(name, "!") {
-			b.WriteString("${" + name[1:] + "}")
+			add("${")
+			add(name[1:])
+			add("}")
 			continue
 		}
 		v, ok := vars[name]
@@ -368,8 +401,47 @@ func (t *cfnTemplate) sub(arg any) any {
 		if !ok || !isStr {
 			return unknown
 		}
-		b.WriteString(s)
+		add(s)
 	}
+	t.charge(size)
+	return strings.Join(pieces, "")
+}
+
+// charge counts n bytes produced by an intrinsic function against
+// MaxEvalBytes, aborting the scan past it.
+func (t *cfnTemplate) charge(n int) {
+	if t.produced += n; t.produced > MaxEvalBytes {
+		panic(abort{&LimitError{Limit: "cloudformation_expansion", Max: MaxEvalBytes, Message: fmt.Sprintf(
+			"the template's intrinsic functions (Ref, Fn::Join, Fn::Sub, Fn::FindInMap, Fn::Split) produce more than %d bytes (20 MiB) of text; the limit is %d",
+			MaxEvalBytes, MaxEvalBytes)}})
+	}
+}
+
+// textSize is what repeating v costs: the bytes of its strings and keys,
+// and listElementBytes for each element or member. It stops counting past
+// MaxEvalBytes, which is all charge needs to know.
+func textSize(v any) int {
+	switch x := v.(type) {
+	case string:
+		return len(x)
+	case []any:
+		n := 0
+		for _, e := range x {
+			if n += listElementBytes + textSize(e); n > MaxEvalBytes {
+				break
+			}
+		}
+		return n
+	case map[string]any:
+		n := 0
+		for k, e := range x {
+			if n += listElementBytes + len(k) + textSize(e); n > MaxEvalBytes {
+				break
+			}
+		}
+		return n
+	}
+	return listElementBytes // a number, a boolean, null, unknown
 }
 
 // condition decides a named condition from the parameters' defaults.

@@ -20,8 +20,16 @@ import (
 //
 // Aliases are expanded, so an "alias bomb" (a few lines whose aliases
 // expand to billions of nodes) is refused: at most MaxYAMLAliases aliases
-// written in the document and MaxYAMLNodes values after expansion. A key given twice in a mapping is
-// a validation error, as in JSON.
+// written in the document, MaxYAMLNodes values after expansion, and
+// MaxYAMLAliasBytes of text added by the expansion. Counting values alone
+// is not enough: one anchored string of a megabyte, repeated by a few
+// thousand aliases, is few values but gigabytes for whatever reads the
+// text afterwards (a policy document is parsed each time it appears).
+// CloudFormation itself refuses aliases ("YAML aliases are not allowed in
+// CloudFormation templates"), but `aws cloudformation package` and SAM
+// expand them before deploying, so templates in repositories do use them;
+// they are read, within these bounds. A key given twice in a mapping is a
+// validation error, as in JSON.
 
 const (
 	// MaxYAMLNodes bounds the values of a YAML document after aliases are
@@ -29,10 +37,16 @@ const (
 	MaxYAMLNodes = 1_000_000
 	// MaxYAMLAliases bounds the aliases (*name) of a YAML document.
 	MaxYAMLAliases = 1_000
+	// MaxYAMLAliasBytes bounds the text (keys and scalars) that expanding
+	// aliases adds to a YAML document: each use of an alias counts the
+	// bytes of everything it repeats. It is the input limit, so a document
+	// reads as at most twice what the body limit lets through.
+	MaxYAMLAliasBytes = MaxInputBytes
 )
 
 type yamlConverter struct {
 	nodes, aliases int
+	aliasBytes     int // text repeated by aliases so far
 	inAlias        int // > 0 while expanding an alias: its own aliases are not counted again
 	depth          int
 	problems       []Problem
@@ -103,6 +117,9 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, val := n.Content[i], n.Content[i+1]
 			key := k.Value
+			if err := c.repeated(key); err != nil {
+				return nil, err
+			}
 			kp := key
 			if path != "" {
 				kp = path + "." + key
@@ -128,9 +145,26 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 		}
 		v = l
 	case yaml.ScalarNode:
+		if err := c.repeated(n.Value); err != nil {
+			return nil, err
+		}
 		v = scalar(n)
 	}
 	return shortForm(n, v), nil
+}
+
+// repeated counts the text of a key or scalar met while expanding an
+// alias, and refuses the document once aliases have added more than
+// MaxYAMLAliasBytes.
+func (c *yamlConverter) repeated(text string) error {
+	if c.inAlias == 0 {
+		return nil
+	}
+	if c.aliasBytes += len(text); c.aliasBytes > MaxYAMLAliasBytes {
+		return &LimitError{Limit: "yaml_alias_bytes", Max: MaxYAMLAliasBytes, Message: fmt.Sprintf(
+			"the YAML document's aliases repeat more than %d bytes of text (5 MiB); the limit is %d", MaxYAMLAliasBytes, MaxYAMLAliasBytes)}
+	}
+	return nil
 }
 
 // countYAML adds one to *n, a count of what the document has, and refuses the
