@@ -127,8 +127,9 @@ type Template struct {
 // It fails with *LimitError for input over the limits, ErrNoLines when no
 // line has text, an ErrBadOption error for invalid options and ctx.Err()
 // when ctx ends first. The limits apply to input as given; the analysis
-// reads it as UTF-8 (UTF-16 with a byte-order mark is converted), without
-// terminal escape sequences and byte-order marks (plainText). The texts of the result's lines share input's memory:
+// reads it as UTF-8 (UTF-16 with a byte-order mark is converted), and as
+// readable makes it: container records unwrapped, without terminal
+// escape sequences and byte-order marks. The texts of the result's lines share input's memory:
 // input must not change while the result is in use.
 func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	began := time.Now()
@@ -139,14 +140,11 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 		return nil, &LimitError{Limit: "input_bytes", Max: MaxInputBytes}
 	}
 	input = utf8Text(input)
-	total := lineCount(input)
-	if total > MaxLines {
+	if lineCount(input) > MaxLines {
 		return nil, &LimitError{Limit: "lines", Max: MaxLines}
 	}
-	if plain := plainText(input); len(plain) != len(input) {
-		input, total = plain, lineCount(plain) // a last line of escapes alone is gone
-	}
-	res, err := run(ctx, input, total, opts)
+	input = readable(input)
+	res, err := run(ctx, input, lineCount(input), opts) // counted again: a last line of escapes alone is gone
 	if err != nil {
 		return nil, err
 	}

@@ -134,7 +134,7 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 	if len(baseline) > 0 && baseline[len(baseline)-1] != '\n' {
 		joined = append(joined, '\n')
 	}
-	joined = plainText(append(joined, current...)) // its examples as the analysis reads them
+	joined = readable(append(joined, current...)) // its examples as the analysis reads them
 	opts.IncludeAssignments = true
 	opts.entryAt = sides[0].lines + 1
 	res, err := Analyze(ctx, joined, opts)

@@ -17,6 +17,12 @@ func utf8Text(input []byte) []byte {
 	return input
 }
 
+// readable is the text the analysis reads of input, with the same lines:
+// the messages of container records (unwrapped), without terminal escape
+// sequences and byte-order marks (plainText). It is input itself when
+// neither applies.
+func readable(input []byte) []byte { return plainText(unwrapped(input)) }
+
 // bom is the UTF-8 byte-order mark.
 var bom = []byte("\xef\xbb\xbf")
 
