@@ -73,6 +73,11 @@ func (p *Pages) EnableTwoFactor(c echo.Context) error {
 	if user.TOTPEnabledAt != nil {
 		return c.Redirect(http.StatusSeeOther, paths.TwoFactor)
 	}
+	// The password first: a session left open must not be able to put
+	// its own authenticator on the account and lock its owner out.
+	if status, msg, err := p.recheckPassword(c, c.FormValue("current_password")); err != nil || msg != "" {
+		return orRender(err, func() error { return p.renderTwoFactor(c, status, views.TwoFactorData{Error: msg}) })
+	}
 	var step int64
 	secret, ok := p.totpSecret(user)
 	if ok {

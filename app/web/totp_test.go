@@ -30,11 +30,16 @@ func enrolTOTP(t *testing.T, c *apptest.Client) (secret string, recovery []strin
 	if again := strings.TrimSpace(c.Get("/console/account/2fa").Doc(t).Find("[data-testid=totp-secret]").Text()); again != secret {
 		t.Errorf("the secret changed on reload: %q, %q", secret, again)
 	}
-	if res := c.Submit("/console/account/2fa", "/console/account/2fa", url.Values{"code": {"000000"}}); res.StatusCode != 422 {
+	if res := c.Submit("/console/account/2fa", "/console/account/2fa", url.Values{"current_password": {apptest.TestPassword}, "code": {"000000"}}); res.StatusCode != 422 {
 		t.Errorf("a wrong confirmation code: %d", res.StatusCode)
 	}
+	// A session alone cannot put an authenticator on the account: the
+	// password is asked again.
 	code, _ = totp.GenerateCode(secret, time.Now())
-	res := c.Submit("/console/account/2fa", "/console/account/2fa", url.Values{"code": {code}})
+	if res := c.Submit("/console/account/2fa", "/console/account/2fa", url.Values{"current_password": {"not the password"}, "code": {code}}); res.StatusCode != 401 {
+		t.Errorf("enrolling with a wrong password: %d", res.StatusCode)
+	}
+	res := c.Submit("/console/account/2fa", "/console/account/2fa", url.Values{"current_password": {apptest.TestPassword}, "code": {code}})
 	res.Doc(t).Find("[data-testid=recovery-code]").Each(func(_ int, s *goquery.Selection) { recovery = append(recovery, s.Text()) })
 	if res.StatusCode != 200 || len(recovery) != 10 {
 		t.Fatalf("enable: %d with %d recovery codes", res.StatusCode, len(recovery))
@@ -200,11 +205,19 @@ func TestTwoFactorOffIsThrottled(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
 	c := env.Client()
 	c.SignUp("off@example.com")
-	secret, _, _ := enrolTOTP(t, c)
-	for i := range 10 {
-		if res := c.Submit("/console/account/2fa", "/console/account/2fa/disable", url.Values{"code": {"111111"}}); res.StatusCode != 422 {
-			t.Fatalf("wrong code %d: %d", i+1, res.StatusCode)
+	secret, _, _ := enrolTOTP(t, c) // one wrong password on the way, counted
+	wrong := 0
+	for ; wrong < 10; wrong++ {
+		res := c.Submit("/console/account/2fa", "/console/account/2fa/disable", url.Values{"code": {"111111"}})
+		if res.StatusCode == 429 {
+			break
 		}
+		if res.StatusCode != 422 {
+			t.Fatalf("wrong code %d: %d", wrong+1, res.StatusCode)
+		}
+	}
+	if wrong != 9 {
+		t.Errorf("%d wrong codes answered before the throttle, want 9 (10 attempts less the wrong password)", wrong)
 	}
 	code, _ := totp.GenerateCode(secret, time.Now().Add(30*time.Second))
 	res := c.Submit("/console/account/2fa", "/console/account/2fa/disable", url.Values{"code": {code}})
@@ -217,8 +230,8 @@ func TestTwoFactorOffIsThrottled(t *testing.T) {
 	}
 	var n int64
 	env.DB.Model(&models.AuditEvent{}).Where("action = ? AND actor_user_id = ?", models.ActionTOTPFailure, u.ID).Count(&n)
-	if n != 10 {
-		t.Errorf("%d totp.failure events for 10 wrong codes", n)
+	if n != int64(wrong) {
+		t.Errorf("%d totp.failure events for %d wrong codes", n, wrong)
 	}
 	if !apptest.Eventually(5*time.Second, func() bool {
 		return strings.Contains(env.Logs.String(), "Two-factor sign-in was turned on for your Parapet account")
