@@ -87,8 +87,36 @@ func (st *s3State) read(n *node, attrs map[string]any, via *Linked) {
 		readPolicy(&st.pol, n, attrs, "policy", via)
 	case "AWS::S3::BucketPolicy":
 		readPolicy(&st.pol, n, attrs, "PolicyDocument", via)
-	case "aws_s3_bucket_public_access_block":
+	case "aws_s3_bucket_public_access_block", "aws_s3_account_public_access_block":
 		readBlock(&st.block, n, attrs, "block_public_acls", "ignore_public_acls", "block_public_policy", "restrict_public_buckets")
+	}
+}
+
+// linkAccountBlocks links each aws_s3_account_public_access_block to every
+// bucket of the document: S3 applies the account's settings to all its
+// buckets, the stricter of the two winning, as readBlock's "any setting
+// true" does. A document is taken to be one account (a plan or state of
+// several providers' accounts is rare). Without a bucket the block is
+// checked on its own, and finds nothing.
+func linkAccountBlocks(nodes []*node, children map[*node][]*node, attached map[*node]bool) {
+	var blocks []*node
+	for _, n := range nodes {
+		if n.typ == "aws_s3_account_public_access_block" && n.skip == "" {
+			blocks = append(blocks, n)
+		}
+	}
+	if len(blocks) == 0 {
+		return
+	}
+	linked := false
+	for _, n := range nodes {
+		if fam := families[n.typ]; fam.kind == typeS3Bucket && len(fam.link) == 0 && n.typ != blocks[0].typ && n.skip == "" {
+			children[n] = append(children[n], blocks...)
+			linked = true
+		}
+	}
+	for _, b := range blocks {
+		attached[b] = linked
 	}
 }
 

@@ -165,3 +165,50 @@ func TestMatchAction(t *testing.T) {
 		}
 	}
 }
+
+// TestS3AccountPublicAccessBlock: an account's public access block applies
+// to every bucket of the document, setting by setting as a bucket's own
+// does, and is no longer listed as not checked.
+func TestS3AccountPublicAccessBlock(t *testing.T) {
+	const acct = "aws_s3_account_public_access_block.acct"
+	buckets := []string{
+		tfRes("aws_s3_bucket.acl", `{"id":"acl","bucket":"acl","acl":"public-read"}`),
+		tfRes("aws_s3_bucket.pol", bucketPolicy("pol", `{"Effect":"Allow","Principal":"*","Action":"s3:GetObject","Resource":"*"}`)),
+	}
+	const (
+		aclFinding = "S3_PUBLIC_READ aws_s3_bucket aws_s3_bucket.acl @ aws_s3_bucket.acl.acl"
+		polFinding = "S3_PUBLIC_READ aws_s3_bucket aws_s3_bucket.pol @ aws_s3_bucket.pol.policy.Statement[0]"
+	)
+	tests := []struct {
+		name, block string
+		want        []string
+	}{
+		{"all four settings", `{"account_id":"1","block_public_acls":true,"ignore_public_acls":true,"block_public_policy":true,"restrict_public_buckets":true}`, nil},
+		{"ACL settings only", `{"block_public_acls":false,"ignore_public_acls":true,"block_public_policy":false,"restrict_public_buckets":false}`, []string{polFinding}},
+		{"policy settings only", `{"block_public_acls":false,"ignore_public_acls":false,"block_public_policy":false,"restrict_public_buckets":true}`, []string{aclFinding}},
+		{"all off", `{"block_public_acls":false,"ignore_public_acls":false,"block_public_policy":false,"restrict_public_buckets":false}`, []string{aclFinding, polFinding}},
+	}
+	for _, tt := range tests {
+		res := scanAt(t, tfState(append([]string{tfRes(acct, tt.block)}, buckets...)...))
+		equalStrings(t, tt.name, findingLines(res.Findings), tt.want)
+		equalStrings(t, tt.name+": not checked", notCheckedLines(res.NotChecked), []string{})
+	}
+
+	// Alone, it is checked and finds nothing.
+	res := scanAt(t, tfState(tfRes(acct, `{"block_public_acls":false}`)))
+	if len(res.Findings) != 0 || len(res.NotChecked) != 0 {
+		t.Errorf("alone: %v %v", findingLines(res.Findings), notCheckedLines(res.NotChecked))
+	}
+
+	// Unknown until apply: the finding stays, and says so.
+	plan := `{"format_version":"1.2","planned_values":{"root_module":{"resources":[` + tfRes(acct, `{}`) + `,` + buckets[0] + `]}},
+		"resource_changes":[{"address":"` + acct + `","mode":"managed","change":{"after_unknown":{"block_public_acls":true}}}]}`
+	res = scanAt(t, []byte(plan))
+	if len(res.Findings) != 1 || !strings.Contains(res.Findings[0].Message, acct+".block_public_acls is unknown until apply") {
+		t.Errorf("unknown account block: %v", summarize(res.Findings))
+	}
+
+	// The probe's plan: every bucket, in a module or not, is covered.
+	res = scanAt(t, readTestdata(t, "plan2_crossmodule.json"))
+	equalStrings(t, "plan2_crossmodule.json", findingLines(res.Findings), []string{})
+}

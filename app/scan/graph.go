@@ -72,6 +72,7 @@ var families = map[string]family{
 	"aws_s3_bucket_server_side_encryption_configuration": {typeS3Bucket, []string{"bucket"}},
 	"AWS::S3::Bucket":                                    {kind: typeS3Bucket},
 	"AWS::S3::BucketPolicy":                              {typeS3Bucket, []string{"Bucket"}},
+	"aws_s3_account_public_access_block":                 {kind: typeS3Bucket}, // linked to every bucket: linkAccountBlocks
 
 	"aws_security_group":                  {kind: typeSecurityGroup},
 	"aws_security_group_rule":             {typeSecurityGroup, []string{"security_group_id"}},
@@ -127,6 +128,7 @@ func (g *graph) evaluate(env *envelope) *Result {
 			}
 		}
 	}
+	linkAccountBlocks(g.nodes, children, attached)
 	e := &evaluator{format: g.format, env: env}
 	nc := notChecked{}
 	for i, n := range g.nodes {
