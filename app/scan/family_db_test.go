@@ -1,6 +1,9 @@
 package scan
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestDBEncryptionInherited: a database restored from a snapshot or a
 // point in time, or replicating a source, inherits the source's
@@ -40,5 +43,43 @@ func TestDBEncryptionInherited(t *testing.T) {
 	}
 	for _, tt := range tests {
 		equalStrings(t, tt.name, findingLines(scanAt(t, tt.input).Findings), tt.want)
+	}
+}
+
+// TestYAML11Booleans: CloudFormation reads YAML 1.1, where yes/no/on/off
+// are booleans; our reader gives them as strings, and a boolean property
+// reads them, in any case, as CloudFormation does.
+func TestYAML11Booleans(t *testing.T) {
+	tmpl := `AWSTemplateFormatVersion: "2010-09-09"
+Resources:
+  Db:
+    Type: AWS::RDS::DBInstance
+    Properties:
+      PubliclyAccessible: yes
+      StorageEncrypted: True
+      Engine: mysql
+  Off:
+    Type: AWS::RDS::DBCluster
+    Properties:
+      StorageEncrypted: OFF
+  On:
+    Type: AWS::RDS::DBInstance
+    Properties:
+      PubliclyAccessible: No
+      StorageEncrypted: On
+  Site:
+    Type: AWS::S3::Bucket
+    Properties:
+      AccessControl: PublicRead
+      PublicAccessBlockConfiguration:
+        BlockPublicAcls: Yes
+`
+	res := scanAt(t, []byte(tmpl))
+	equalStrings(t, "findings", findingLines(res.Findings), []string{
+		"DB_PUBLIC AWS::RDS::DBInstance Db @ Resources.Db.Properties.PubliclyAccessible",
+		"DB_UNENCRYPTED AWS::RDS::DBCluster Off @ Resources.Off.Properties.StorageEncrypted",
+	})
+	if len(res.Findings) == 2 && !strings.Contains(res.Findings[1].Message, "StorageEncrypted is false") {
+		t.Errorf("message: %s", res.Findings[1].Message)
 	}
 }

@@ -263,15 +263,18 @@ func attr(m map[string]any, key string) (any, bool) {
 	return v, true
 }
 
+// boolOf reads a boolean, or a string CloudFormation takes for one: "true"
+// and "false", and YAML 1.1's yes/no/on/off, which CloudFormation's YAML
+// (1.1) reads as booleans where our YAML 1.2 reader gives strings.
 func boolOf(v any) (b, ok bool) {
 	switch x := v.(type) {
 	case bool:
 		return x, true
 	case string:
 		switch strings.ToLower(x) {
-		case "true":
+		case "true", "yes", "on":
 			return true, true
-		case "false":
+		case "false", "no", "off":
 			return false, true
 		}
 	}
