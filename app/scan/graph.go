@@ -41,6 +41,9 @@ type node struct {
 	// checked.
 	alt  map[string]any
 	note string
+	// altNote names the undecided conditions of alt; it is said only on
+	// the findings that depend on them.
+	altNote string
 
 	target   string // address of the resource this one configures, if found
 	suppress []suppression
@@ -72,6 +75,7 @@ var families = map[string]family{
 	"aws_s3_bucket_server_side_encryption_configuration": {typeS3Bucket, []string{"bucket"}},
 	"AWS::S3::Bucket":                                    {kind: typeS3Bucket},
 	"AWS::S3::BucketPolicy":                              {typeS3Bucket, []string{"Bucket"}},
+	"aws_s3_account_public_access_block":                 {kind: typeS3Bucket}, // linked to every bucket: linkAccountBlocks
 
 	"aws_security_group":                  {kind: typeSecurityGroup},
 	"aws_security_group_rule":             {typeSecurityGroup, []string{"security_group_id"}},
@@ -127,6 +131,7 @@ func (g *graph) evaluate(env *envelope) *Result {
 			}
 		}
 	}
+	linkAccountBlocks(g.nodes, children, attached)
 	e := &evaluator{format: g.format, env: env}
 	nc := notChecked{}
 	for i, n := range g.nodes {
@@ -189,14 +194,11 @@ func (b *builder) next() int { b.seq++; return b.seq }
 func (b *builder) resource(i int, n *node, kind string, linked []*node) *resource {
 	r := b.read(i, n, n.attrs, kind, linked, func(c *node) map[string]any { return c.attrs })
 	if n.alt != nil || anyAlt(linked) {
-		alt := b.read(i, n, orAttrs(n.alt, n.attrs), kind, linked, func(c *node) map[string]any { return orAttrs(c.alt, c.attrs) })
-		merge(r, alt)
+		r.alt = b.read(i, n, orAttrs(n.alt, n.attrs), kind, linked, func(c *node) map[string]any { return orAttrs(c.alt, c.attrs) })
 	}
-	r.note = n.note
+	r.note, r.altNote = n.note, n.altNote
 	for _, c := range linked {
-		if c.note != "" && !strings.Contains(r.note, c.note) {
-			r.note = strings.TrimPrefix(r.note+"; "+c.note, "; ")
-		}
+		r.note, r.altNote = addNote(r.note, c.note), addNote(r.altNote, c.altNote)
 	}
 	return r
 }
@@ -232,23 +234,6 @@ func (b *builder) read(i int, n *node, attrs map[string]any, kind string, linked
 	return r
 }
 
-// merge adds to r what the other reading of an undecided condition finds:
-// a flag takes the worse of the two values, lists take both.
-func merge(r, alt *resource) {
-	pick := func(dst, src *flag, bad func(flag) bool) {
-		if !dst.set || bad(*src) && !bad(*dst) {
-			*dst = *src
-		}
-	}
-	isOn := func(f flag) bool { return f.set && f.on }
-	isOff := func(f flag) bool { return f.set && !f.on }
-	pick(&r.publicRead, &alt.publicRead, isOn)
-	pick(&r.publiclyAccessible, &alt.publiclyAccessible, isOn)
-	pick(&r.encrypted, &alt.encrypted, isOff)
-	r.ingress = append(r.ingress, alt.ingress...)
-	r.statements = append(r.statements, alt.statements...)
-}
-
 // Reading attribute values. JSON numbers are float64, YAML ones too after
 // conversion; CloudFormation often writes booleans and numbers as strings.
 
@@ -261,15 +246,18 @@ func attr(m map[string]any, key string) (any, bool) {
 	return v, true
 }
 
+// boolOf reads a boolean, or a string CloudFormation takes for one: "true"
+// and "false", and YAML 1.1's yes/no/on/off, which CloudFormation's YAML
+// (1.1) reads as booleans where our YAML 1.2 reader gives strings.
 func boolOf(v any) (b, ok bool) {
 	switch x := v.(type) {
 	case bool:
 		return x, true
 	case string:
 		switch strings.ToLower(x) {
-		case "true":
+		case "true", "yes", "on":
 			return true, true
-		case "false":
+		case "false", "no", "off":
 			return false, true
 		}
 	}

@@ -92,15 +92,13 @@ type causeKey struct {
 
 func (e *evaluator) check(r *resource) {
 	e.cur, e.seen = e.cur[:0], nil
-	switch r.typ {
-	case typeS3Bucket:
-		e.checkS3Bucket(r)
-	case typeSecurityGroup:
-		e.checkSecurityGroup(r)
-	case typeIAMPolicy:
-		e.checkIAMPolicy(r)
-	case typeDatabase:
-		e.checkDatabase(r)
+	e.run(r)
+	if r.alt != nil {
+		e.checkAlt(r)
+	} else if r.note != "" {
+		for k := range e.cur {
+			e.cur[k].message += " (" + r.note + ")"
+		}
 	}
 	cur := e.cur
 	// Insertion sort: a resource has few hits, mostly in cause order already.
@@ -126,6 +124,60 @@ func (e *evaluator) check(r *resource) {
 		last := &e.blocks[len(e.blocks)-1]
 		*last = append(*last, cur[k])
 	}
+}
+
+// run runs the checks of r's type.
+func (e *evaluator) run(r *resource) {
+	switch r.typ {
+	case typeS3Bucket:
+		e.checkS3Bucket(r)
+	case typeSecurityGroup:
+		e.checkSecurityGroup(r)
+	case typeIAMPolicy:
+		e.checkIAMPolicy(r)
+	case typeDatabase:
+		e.checkDatabase(r)
+	}
+}
+
+// checkAlt checks r.alt, r read with the other outcome of conditions that
+// could not be decided, after r itself, and keeps the findings of both
+// readings once each: a finding that only one reading has depends on the
+// conditions and its message names them (r.altNote); one both have does
+// not, and its message does not blame them.
+func (e *evaluator) checkAlt(r *resource) {
+	first := append([]hit(nil), e.cur...)
+	e.cur, e.seen = e.cur[:0], nil
+	e.run(r.alt)
+	second := e.cur
+	causes := func(hits []hit) map[causeKey]bool {
+		m := make(map[causeKey]bool, len(hits))
+		for k := range hits {
+			m[causeKey{hits[k].rule, hits[k].cause}] = true
+		}
+		return m
+	}
+	inFirst, inSecond := causes(first), causes(second)
+	notes := func(conditional bool) string {
+		n := r.note
+		if conditional {
+			n = addNote(n, r.altNote)
+		}
+		if n == "" {
+			return ""
+		}
+		return " (" + n + ")"
+	}
+	for k := range first {
+		first[k].message += notes(!inSecond[causeKey{first[k].rule, first[k].cause}])
+	}
+	for _, h := range second {
+		if !inFirst[causeKey{h.rule, h.cause}] {
+			h.message += notes(true)
+			first = append(first, h)
+		}
+	}
+	e.cur = append(e.cur[:0], first...)
 }
 
 // path builds the JSON path of a field of resource i, or of its element j
@@ -162,9 +214,6 @@ func (e *evaluator) report(r *resource, id ruleID, path string, offset int, caus
 	}
 	if via != nil {
 		message += " (set in " + via.Name + ")"
-	}
-	if r.note != "" {
-		message += " (" + r.note + ")"
 	}
 	e.cur = append(e.cur, hit{rule: id, index: r.index, name: r.name, ptype: r.ptype, path: path, message: message,
 		cause: cause, offset: offset, via: via})

@@ -169,6 +169,8 @@ type tfLinker struct {
 	instances map[string][]*node
 	// ids: a primary resource's id, bucket name or name -> its node
 	ids map[string][]*node
+	// outputs: what a module instance's output links to (tf_outputs.go)
+	outputs map[string]string
 }
 
 func newTFLinker(g *graph, config map[string]tfConfigResource) *tfLinker {
@@ -194,6 +196,9 @@ func (l *tfLinker) target(n *node, key string) string {
 	module, local, index := splitAddress(n.addr)
 	if c, ok := l.config[stripModuleIndex(module)+stripIndex(local)]; ok {
 		if t := l.byRefs(module, index, c.Expressions[key].References); t != "" {
+			return t
+		}
+		if t := l.byOutputs(module, c.Expressions[key].References); t != "" {
 			return t
 		}
 		if c.ForEachExpression != nil {
