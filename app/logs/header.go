@@ -18,6 +18,9 @@ import (
 //   - the "file.go:42]" that ends a glog header ("I0401 12:00:00.1 7 main.go:42] msg");
 //   - a separator right after the fields ("[time] app.exe - msg", "time|comp|pid|msg").
 // Without an anchor no header is cut, and the whole line is the message.
+// A level word may hide in a token: "[10:00:00 INF]" (Serilog),
+// "[proxy:error]" (Apache 2.4), "production.INFO:" (Laravel),
+// "…:[12]:LOG:" (a PostgreSQL log_line_prefix).
 
 const maxHeaderTokens = 14
 
@@ -218,7 +221,7 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 		e, kind := h.token(s, k, n)
 		switch kind {
 		case hBracket:
-			if spaced < 0 && bytes.IndexByte(s[k:e], ' ') >= 0 {
+			if spaced < 0 && bytes.IndexByte(s[k:e], ' ') >= 0 && !pidGroup(s[k:e]) {
 				spaced = i
 			}
 			i = e
@@ -257,6 +260,12 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 		}
 		return i
 	}
+}
+
+// pidGroup reports Apache 2.4's "[pid 100:tid 7]" (or "[pid 100]"): a
+// column of the header, not the message, although it has a space.
+func pidGroup(t []byte) bool {
+	return len(t) > 6 && string(t[:5]) == "[pid " && isDigit(t[5])
 }
 
 // bareNumber reports digits only: after a level, a count that opens the
@@ -450,6 +459,8 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 			return hLevel
 		case allTimeFields(inner):
 			return hTime
+		case groupLevel(inner):
+			return hLevel
 		}
 		return hBracket
 	}
@@ -478,6 +489,9 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 			return hLevel
 		}
 		if len(core) > 2 && core[0] == '<' && core[len(core)-1] == '>' && levelWord(core[1:len(core)-1]) {
+			return hLevel
+		}
+		if last == ':' && upperLevelTail(core) {
 			return hLevel
 		}
 	}
@@ -637,7 +651,52 @@ func levelWord(t []byte) bool {
 		return false
 	}
 	// Mixed case other than Title case ("ErRoR") is not a level.
+	t = numberedLevel(t)
 	return len(t) > 1 && levelWords.has(t) && (titleOrUpper(t) || allLower(t))
+}
+
+// groupLevel reports the inside of a [group] that holds a level: MySQL's
+// "Note" and "System" (see groupLevels), Apache's "module:level"
+// ("proxy:error", "mpm_event:notice", ":error"), or times then a level
+// ("10:00:00 INF" as Serilog writes it, "2024-03-05 10:00:00 INFO").
+func groupLevel(t []byte) bool {
+	if oneOf(t, groupLevels...) && (titleOrUpper(t) || allLower(t)) {
+		return true
+	}
+	k := len(t) - 1
+	for k >= 0 && t[k] != ' ' && t[k] != ':' {
+		k--
+	}
+	if k < 0 || !levelWord(t[k+1:]) || len(t)-k-1 < 3 {
+		return false
+	}
+	if t[k] == ' ' {
+		return allTimeFields(t[:k])
+	}
+	for _, c := range t[:k] { // a module's name
+		if !isAlnum(c) && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// upperLevelTail reports a token that ends in an upper-case level after a
+// '.' or ':': Laravel's "production.INFO" or a PostgreSQL
+// log_line_prefix's "UTC:10.0.0.1(5432):app@db:[12]:LOG" (the token less
+// its final colon).
+func upperLevelTail(t []byte) bool {
+	k := len(t) - 1
+	if k >= 0 && isDigit(t[k]) { // DEBUG1
+		k--
+	}
+	for k >= 0 && isUpper(t[k]) {
+		k--
+	}
+	if k < 0 || t[k] != '.' && t[k] != ':' || len(t)-k-1 < 3 || !isUpper(t[k+1]) {
+		return false
+	}
+	return levelWord(t[k+1:])
 }
 
 func allLower(t []byte) bool {
