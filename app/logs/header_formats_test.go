@@ -123,6 +123,41 @@ func TestLevelAtTheEndOfAToken(t *testing.T) {
 	})
 }
 
+// Python's logging.basicConfig and Ruby's Logger open with the level.
+func TestPythonAndRubyLevels(t *testing.T) {
+	const ts = "[2024-03-05T10:00:00.123456 #1234]"
+	checkFormats(t, []formatCase{
+		{"INFO:app.worker:processed item 0 after error", "", "INFO", "INFO:app.worker:"},
+		{"ERROR:app.worker:job stopped", CategoryError, "ERROR", "ERROR:app.worker:"},
+		{"WARNING:urllib3.connectionpool:Retrying after connection broken", CategoryReliability, "WARNING",
+			"WARNING:urllib3.connectionpool:"},
+		{"ERROR: disk full", CategoryError, "ERROR", "ERROR:"}, // no logger: the generic header
+		{"I, " + ts + "  INFO -- : Completed 500 Internal Server Error in 12ms", "", "INFO", "I, " + ts + "  INFO -- :"},
+		{"E, " + ts + " ERROR -- : something bad", CategoryError, "ERROR", "E, " + ts + " ERROR -- :"},
+		{"W, " + ts + "  WARN -- MyApp: retrying in 5s", CategoryReliability, "WARN", "W, " + ts + "  WARN -- MyApp:"},
+		{"F, " + ts + " FATAL -- : shutting down", CategoryFatal, "FATAL", "F, " + ts + " FATAL -- :"},
+	})
+}
+
+// A syslog priority's severity (PRI mod 8) is the line's level; the RFC
+// 5424 header runs to the structured data.
+func TestSyslogPriorityLevels(t *testing.T) {
+	const v1 = "2024-03-05T13:00:00.000+01:00 host app 4242 ID47"
+	checkFormats(t, []formatCase{
+		{"<27>Mar  5 10:00:00 host app[1]: queue drained", CategoryError, "<27>", "<27>Mar  5 10:00:00 host app[1]:"},
+		{"<30>Mar  5 10:00:00 host app[1]: error budget fine", "", "<30>", "<30>Mar  5 10:00:00 host app[1]:"},
+		{"<28>Mar  5 10:00:00 host app[1]: upstream timeout", CategoryReliability, "<28>", "<28>Mar  5 10:00:00 host app[1]:"},
+		{"<26>1 " + v1 + " - disk gone", CategoryFatal, "<26>", "<26>1 " + v1 + " -"},
+		{"<30>1 " + v1 + ` [sd-id k="v" e="a \"]\" b"] error budget fine`, "", "<30>", "<30>1 " + v1 + ` [sd-id k="v" e="a \"]\" b"]`},
+		{`<31>1 2024-03-05T13:00:00Z host app - - [a x="1"][b y="]"] failed to parse`, "", "<31>",
+			`<31>1 2024-03-05T13:00:00Z host app - - [a x="1"][b y="]"]`},
+		{"<3>[    1.234567] usb 1-1: device descriptor read/64", CategoryError, "<3>", "<3>[    1.234567]"},
+		{"<6>[    1.234567] usb 1-1: reset, error count 0", "", "<6>", "<6>[    1.234567]"},
+		// Not a priority: too many digits.
+		{"<1234>x failed", CategoryError, "", ""},
+	})
+}
+
 // Lines of one format are entries of their own (a header was found on
 // each, so none continues the line before) and only the lines whose level
 // says so are matches.
@@ -135,11 +170,22 @@ func TestFormatLinesAreEntries(t *testing.T) {
 			func(i int) string { return fmt.Sprintf("[10:01:%02d ERR] Request %d ended", i, i) }},
 		{"bracketed", func(i int) string { return fmt.Sprintf("[2024-03-05 10:00:%02d INFO] handled %d", i, i) },
 			func(i int) string { return fmt.Sprintf("[2024-03-05 10:01:%02d ERROR] lost %d", i, i) }},
+		{"python", func(i int) string { return fmt.Sprintf("INFO:app.worker:processed item %d after error", i) },
+			func(i int) string { return fmt.Sprintf("ERROR:app.worker:item %d lost", i) }},
+		{"ruby", func(i int) string {
+			return fmt.Sprintf("I, [2024-03-05T10:00:%02d.123456 #1234]  INFO -- : Completed 500 Internal Server Error in %dms", i, i)
+		}, func(i int) string {
+			return fmt.Sprintf("E, [2024-03-05T10:01:%02d.123456 #1234] ERROR -- : item %d lost", i, i)
+		}},
 		{"mysql", func(i int) string {
 			return fmt.Sprintf("2024-03-05T21:00:%02d.000000Z %d [Note] [MY-010914] [Server] Aborted connection %d (Got an error reading communication packets).", i, i, i)
 		}, func(i int) string {
 			return fmt.Sprintf("2024-03-05T21:01:%02d.000000Z 0 [ERROR] [MY-012574] [InnoDB] Unable to lock ./ibdata%d", i, i)
 		}},
+		{"syslog", func(i int) string {
+			return fmt.Sprintf("<30>Mar  5 10:00:%02d host app[1]: handled %d, error budget fine", i, i)
+		},
+			func(i int) string { return fmt.Sprintf("<27>Mar  5 10:01:%02d host app[1]: item %d lost", i, i) }},
 	}
 	for _, f := range formats {
 		var lines []string
@@ -229,7 +275,9 @@ func TestFormatHeadersWithLayouts(t *testing.T) {
 
 func TestLevelOfWords(t *testing.T) {
 	for t0, want := range map[string]levelKind{
-		"<1234>": levelNone, "<>": levelNone, "<crit>": levelFatal,
+		"<0>": levelFatal, "<1>": levelFatal, "<2>": levelFatal, "<3>": levelError, "<4>": levelWarn,
+		"<5>": levelQuiet, "<6>": levelQuiet, "<7>": levelQuiet, "<27>": levelError, "<30>": levelQuiet,
+		"<191>": levelQuiet, "<1234>": levelNone, "<>": levelNone, "<crit>": levelFatal,
 		"INF": levelQuiet, "WRN": levelWarn, "FTL": levelFatal, "VRB": levelQuiet, "DEBUG1": levelQuiet,
 		"trace8": levelQuiet, "Note": levelQuiet, "System": levelQuiet, "debug12": levelNone,
 	} {

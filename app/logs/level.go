@@ -15,8 +15,12 @@ const (
 )
 
 // levelOf classifies a level word, in any case, bracketed or not:
-// "ERROR", "[warn]", "<crit>", "Info", a single letter V D I W E F.
+// "ERROR", "[warn]", "<crit>", "Info", a single letter V D I W E F, or a
+// syslog priority "<27>".
 func levelOf(t []byte) levelKind {
+	if k, ok := priorityLevel(t); ok {
+		return k
+	}
 	t = levelCore(t)
 	t = numberedLevel(t)
 	if len(t) == 1 {
@@ -82,6 +86,28 @@ func numberedLevel(t []byte) []byte {
 		return t[:5]
 	}
 	return t
+}
+
+// priorityLevel reads a syslog priority "<PRI>" (RFC 3164 and 5424, the
+// kernel's printk): its severity is PRI mod 8, 0 emerg to 7 debug.
+func priorityLevel(t []byte) (levelKind, bool) {
+	n := len(t)
+	if n < 3 || n > 5 || t[0] != '<' || t[n-1] != '>' || !bareNumber(t[1:n-1]) {
+		return levelNone, false
+	}
+	pri := 0
+	for _, c := range t[1 : n-1] {
+		pri = pri*10 + int(c-'0')
+	}
+	switch pri % 8 {
+	case 0, 1, 2: // emerg, alert, crit
+		return levelFatal, true
+	case 3: // err
+		return levelError, true
+	case 4: // warning
+		return levelWarn, true
+	}
+	return levelQuiet, true // notice, info, debug
 }
 
 // levelBounds returns where the level word of the token t starts and
