@@ -26,6 +26,8 @@ import (
 // by their first byte: a syslog priority "<27>" (its severity is the level,
 // and after "<27>1 " the RFC 5424 header runs to the structured data),
 // Python's "INFO:app.worker:msg" and Ruby's "I, [time #pid]  INFO -- app: msg".
+// A klog header that opens the message ("host kubelet[812]: W0305 …
+// file.go:12] msg", as journald shows it) is header too, and its level counts.
 
 const maxHeaderTokens = 14
 
@@ -109,14 +111,51 @@ func (k *wordKeyword) of(t []byte) (keywordHit, bool) {
 // learned from an earlier line takes its answer from it (see layout.go);
 // any other is walked token by token, and teaches a layout.
 func (h *header) end(s []byte) int {
+	var hdr int
 	if l := h.layouts.fit(s); l != nil {
-		return h.answer(l)
+		hdr = h.answer(l)
+	} else {
+		h.reach, h.eol, h.open = 0, false, false
+		h.words = h.walked[:0]
+		hdr = h.walk(s)
+		h.walked = h.words
+		h.learn(s, hdr)
 	}
-	h.reach, h.eol, h.open = 0, false, false
-	h.words = h.walked[:0]
-	hdr := h.walk(s)
-	h.walked = h.words
-	h.learn(s, hdr)
+	// One space, then a klog letter and date, then a space: a byte or two
+	// rule out most messages here, without a call.
+	if k := hdr + 6; k < len(s)-1 && s[k] == ' ' && s[hdr] == ' ' && hdr > 0 {
+		hdr = h.klogAfter(s, hdr)
+	}
+	return hdr
+}
+
+// klogAfter extends a header that ends at s[hdr], before a space, over the
+// klog header that may open its message, as journald shows Kubernetes'
+// components ("Mar 05 14:00:01 node1 kubelet[812]: W0305 14:00:01.000000
+// 812 file.go:12] msg"): the klog letter is the level. It is looked at
+// after the layouts (see layout.go), whose bytes end with the header, so
+// that the messages' first bytes do not split them.
+func (h *header) klogAfter(s []byte, hdr int) int {
+	k := hdr + 1
+	if !glogPrefix(s[k : k+5]) {
+		return hdr
+	}
+	i := k + 6
+	for n := 0; n < 3; n++ { // the time, the thread id, the source
+		i = skipBlank(s, i)
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+			j++
+		}
+		switch t := s[i:j]; {
+		case len(t) > 2 && t[len(t)-1] == ']' && glogSource(t):
+			h.lvl0, h.lvl1 = k, k+1
+			return j
+		case len(t) == 0 || !timeField(t):
+			return hdr
+		}
+		i = j
+	}
 	return hdr
 }
 

@@ -158,6 +158,21 @@ func TestSyslogPriorityLevels(t *testing.T) {
 	})
 }
 
+// A klog header inside journald's header decides the level: a
+// warning with a keyword is reliability, not an error.
+func TestKlogInsideSyslog(t *testing.T) {
+	const j = "Mar 05 14:00:01 node1 kubelet[812]: "
+	checkFormats(t, []formatCase{
+		{j + "W0305 14:00:01.000000     812 file.go:12] failed to sync, retrying", CategoryReliability, "W",
+			j + "W0305 14:00:01.000000     812 file.go:12]"},
+		{j + "E0305 14:00:01.000000     812 file.go:12] sync stopped", CategoryError, "E", j + "E0305 14:00:01.000000     812 file.go:12]"},
+		{j + "I0305 14:00:01.000000     812 file.go:12] error count reset", "", "I", j + "I0305 14:00:01.000000     812 file.go:12]"},
+		{j + "F0305 14:00:01.000000     812 file.go:12] cannot continue", CategoryFatal, "F", j + "F0305 14:00:01.000000     812 file.go:12]"},
+		// No klog header: the message's keyword decides.
+		{j + "W0305 failed to parse", CategoryError, "", "Mar 05 14:00:01 node1 kubelet[812]:"},
+	})
+}
+
 // Lines of one format are entries of their own (a header was found on
 // each, so none continues the line before) and only the lines whose level
 // says so are matches.
