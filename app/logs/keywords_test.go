@@ -59,6 +59,9 @@ func TestKeywords(t *testing.T) {
 		{"upstream returned 503 Service Unavailable", CategoryReliability, "unavailable", "Unavailable"},
 		{"429 Too Many Requests", CategoryReliability, "too many requests", "Too Many Requests"},
 		{"pod OOMKilled", CategoryFatal, "oomkilled", "OOMKilled"},
+		// Kubernetes' back-off states, whose last hump alone is no keyword.
+		{"pod web-1 is in CrashLoopBackOff", CategoryReliability, "crashloopbackoff", "CrashLoopBackOff"},
+		{`reason="ImagePullBackOff"`, CategoryReliability, "imagepullbackoff", "ImagePullBackOff"},
 		{"CRIT: temperature above threshold", CategoryFatal, "crit", "CRIT"},
 		{"all systems nominal", "", "", ""},
 		// Keys with no value and counts of none say there was no trouble.
