@@ -29,11 +29,16 @@
 // ranks: 1 is the most frequent.
 //
 // How an entry is read (each step in its own file):
+//   - plaintext.go and containers.go make the input readable first: UTF-16
+//     converted, container runtimes' records unwrapped, terminal escape
+//     sequences and byte-order marks removed, no line number moved;
 //   - entries.go joins continuation lines to the entry above, tracelines.go
 //     recognising the stack traces of each language;
 //   - header.go cuts the header (timestamp, level, host, process, thread,
-//     logger) found generically, without per-format rules, and columns.go
-//     the bare leading columns an input may have;
+//     logger) found generically, by token classes, with small readers for
+//     the few formats whose level hides inside a token (syslog priorities,
+//     Python's and Ruby's loggers), and columns.go the bare leading columns
+//     an input may have;
 //   - msgcache.go remembers recent messages: a message seen shortly before
 //     (as in about half the lines of real logs) skips the next steps;
 //   - tokenize.go splits the message into tokens and masks values by token

@@ -156,6 +156,12 @@ func TestSyslogPriorityLevels(t *testing.T) {
 		// Not a priority: too many digits.
 		{"<1234>x failed", CategoryError, "", ""},
 	})
+	// A match the priority made reports its category as the keyword,
+	// not "<27>".
+	res := analyze(t, "<27>Mar  5 10:00:00 host app[1]: queue drained\n", Options{})
+	if len(res.Matches) != 1 || res.Matches[0].Keyword != "error" {
+		t.Errorf("matches %+v, want one with the keyword error", res.Matches)
+	}
 }
 
 // A klog header inside journald's header decides the level: a

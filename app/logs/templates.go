@@ -163,7 +163,7 @@ func (m *Match) setText(text string, ref lineRef) {
 	}
 	if m.Keyword == "" { // the level made the match: it is the keyword
 		m.Keyword = strings.ToLower(m.Text[m.Start:m.End])
-		if len(m.Keyword) == 1 || isDigit(m.Keyword[0]) { // E, F (glog, Android), 50 (pino)
+		if len(m.Keyword) == 1 || isDigit(m.Keyword[0]) || m.Keyword[0] == '<' { // E, F (glog, Android), 50 (pino), <27> (syslog priority)
 			m.Keyword = string(m.Category)
 		}
 	}
