@@ -436,13 +436,21 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	e, seen := a.msgs.lookup(msg)
 	if !seen {
 		a.z.tokenize(text, hdr)
-		e.shape = a.set.add(&a.z, text, ref)
 		e.hitDone = false
 		e.lvl0, e.lvl1 = 0, 0
 		if st := a.z.st; st.ok && st.lvl1 > st.lvl0 {
 			e.lvl0, e.lvl1 = int32(st.lvl0-hdr), int32(st.lvl1-hdr)
 		}
 		e.structured = a.z.st.ok
+	}
+	// The header and level first: the shape keeps ref for its outliers.
+	ref.hdr, ref.structured = uint16(hdr), e.structured
+	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
+	if e.lvl1 > e.lvl0 { // a level field
+		ref.lvl0, ref.lvl1 = uint16(hdr+int(e.lvl0)), uint16(hdr+int(e.lvl1))
+	}
+	if !seen {
+		e.shape = a.set.add(&a.z, text, ref)
 		a.msgs.store(e, msg)
 	} else {
 		a.set.count(e.shape, ref)
@@ -454,11 +462,6 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		a.set.shapes[e.shape].countParams(e.params, ref.no)
 	}
 	si := e.shape
-	ref.hdr, ref.structured = uint16(hdr), e.structured
-	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
-	if e.lvl1 > e.lvl0 { // a level field
-		ref.lvl0, ref.lvl1 = uint16(hdr+int(e.lvl0)), uint16(hdr+int(e.lvl1))
-	}
 	lvl := levelNone
 	if ref.lvl1 > ref.lvl0 {
 		lvl = a.levels.of(text[ref.lvl0:ref.lvl1])
