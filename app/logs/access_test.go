@@ -43,6 +43,39 @@ func TestAccessLogHAProxy(t *testing.T) {
 	}
 }
 
+// JSON access lines: a status key (a number or a string, nested or with a
+// dotted name) in an object that names the method, in a request line or a
+// method key. The status decides over a level field, as on a text access
+// line; an object with a status but no method is read by its level and
+// keywords.
+func TestAccessLogJSON(t *testing.T) {
+	res := analyze(t, readTestdata(t, "access.jsonl"), Options{})
+	checkMatches(t, res, map[int][2]string{
+		2: {"error", "500"},
+		3: {"reliability", "503"}, // "status":"503"
+		4: {"reliability", "502"}, // level info, method in a nested request
+		6: {"reliability", "504"}, // http.status_code, nested
+		7: {"error", "500"},       // "http.status_code" as one key
+		9: {"error", "failed"},    // no method: not an access line
+	})
+	if m, ok := matchAt(res, 3); ok && m.Text[m.Start-1:m.End+1] != `"503"` {
+		t.Errorf("line 3 highlights %q", m.Text[m.Start:m.End])
+	}
+}
+
+// logfmt access lines, as request loggers (slog, logrus) and Heroku's
+// router write them: the same.
+func TestAccessLogLogfmt(t *testing.T) {
+	res := analyze(t, readTestdata(t, "access.logfmt"), Options{})
+	checkMatches(t, res, map[int][2]string{
+		2: {"error", "500"},
+		3: {"reliability", "504"},
+		6: {"error", "failed"},    // no method: not an access line
+		7: {"reliability", "503"}, // at=error, "Request timeout": the status decides
+		8: {"reliability", "502"}, // after a header
+	})
+}
+
 // Lines that are not access lines keep their keywords and levels: prose
 // that mentions a status, a request line without a status after it, a
 // status that is not three digits from 100 to 599.
@@ -130,8 +163,22 @@ func TestAccessStatus(t *testing.T) {
 		{`said "hi" then "GET / HTTP/1.1" 504 12`, 504},
 		{`"GET /a\"b HTTP/1.1" 503 12`, 0},
 		{`no request line at all, status 503`, 0},
+		{`{"request":"GET / HTTP/1.1","status":503}`, 503},
+		{`{"request":"GET / HTTP/1.1","status": "404" }`, 404},
+		{`{"method":"GET","status":{"code":503}}`, 0},
+		{`{"method":"get","status":503}`, 0},
+		{`{"request":"GET / HTTP/1.1","status":5030}`, 0},
+		{`{"request":"GET / HTTP/1.1","status":"50"}`, 0},
+		{`{"request":"GET / HTTP/1.1 extra","status":503}`, 0},
+		{`{"msg":"a \"GET / HTTP/1.1\" b","status":503}`, 0},
+		{`{"status":"ok","method":"GET","http":{"status_code":502}}`, 502},
+		{`{"status":503}`, 0},
+		{`at=error code=H12 desc="Request timeout" method=GET path="/" status=503 bytes=0`, 503},
+		{`level=info msg="order status" method=get status=500`, 0},
+		{`level=info request="GET / HTTP/1.1" status=500`, 500},
+		{`level=info request="GET / HTTP/1.1" status_code=5xx status=500`, 0},
 	} {
-		s := accessStatus([]byte(c.line), false)
+		s := statusOf(c.line)
 		if c.code == 0 {
 			if s.ok() {
 				t.Errorf("%s: status %d at %d, want no access line", c.line, s.code, s.at)
@@ -142,6 +189,13 @@ func TestAccessStatus(t *testing.T) {
 			t.Errorf("%s: %+v, want %d", c.line, s, c.code)
 		}
 	}
+}
+
+// statusOf is the status of a line read as a message without a header.
+func statusOf(line string) accessLine {
+	b := []byte(line)
+	st := scanStructured(b, skipSpace(b, 0))
+	return accessStatus(b, &st, 0)
 }
 
 // atoi3 reads the three digits at the start of s, -1 when they are not.
@@ -156,9 +210,10 @@ func atoi3(s string) int {
 // line, from 100 to 599, at the offset given.
 func FuzzAccessStatus(f *testing.F) {
 	f.Add(`1.2.3.4 - - [05/Mar/2024:15:00:00 +0100] "GET / HTTP/1.1" 200 12 "-" "-"`)
+	f.Add(`{"request":"GET / HTTP/1.1","status": "404" ,"http":{"method":"GET","status_code":502}}`)
 	f.Add(`lb haproxy[1]: 1.2.3.4:5 [05/Mar/2024:10:01:01.000] fe be/<NOSRV> 0/-1/-1/-1/0 503 217 - - SC-- 1/1/0/0/0 0/0 "GET / HTTP/1.1"`)
 	f.Fuzz(func(t *testing.T, line string) {
-		s := accessStatus([]byte(line), false)
+		s := statusOf(line)
 		if s.ok() && (s.at+3 > len(line) || atoi3(line[s.at:]) != s.code || s.code < 100 || s.code > 599) {
 			t.Fatalf("%q: %+v", line, s)
 		}

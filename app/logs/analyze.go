@@ -426,7 +426,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 			e.lvl0, e.lvl1 = int32(st.lvl0-hdr), int32(st.lvl1-hdr)
 		}
 		e.structured = a.z.st.ok
-		e.status = accessStatus(msg, a.z.st.ok)
+		e.status = accessStatus(msg, &a.z.st, hdr)
 		a.msgs.store(e, msg)
 	} else {
 		a.set.count(e.shape, ref)
