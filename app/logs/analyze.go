@@ -442,6 +442,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 			e.lvl0, e.lvl1 = int32(st.lvl0-hdr), int32(st.lvl1-hdr)
 		}
 		e.structured = a.z.st.ok
+		e.status = accessStatus(msg, &a.z.st, hdr)
 	}
 	// The header and level first: the shape keeps ref for its outliers.
 	ref.hdr, ref.structured = uint16(hdr), e.structured
@@ -466,6 +467,13 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	if ref.lvl1 > ref.lvl0 {
 		lvl = a.levels.of(text[ref.lvl0:ref.lvl1])
 	}
+	// An HTTP access line is read as at a quiet level, so no keyword in
+	// its URL counts, and its status decides (access.go).
+	status := e.status
+	if status.ok() {
+		status.at += hdr
+		lvl = levelQuiet
+	}
 	// Keywords matter unless a quiet level (info, debug) rules the line
 	// out, as it does for most lines: they are looked for only then.
 	hit := keywordHit{kw: -1}
@@ -483,7 +491,11 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 			}
 		}
 	}
-	if cat, ok := byLevel(lvl, hit); ok {
+	cat, ok := byLevel(lvl, hit)
+	if status.ok() {
+		hit, cat, ok = status.match()
+	}
+	if ok {
 		a.addMatch(matchRef{ref: ref, hit: hit, shape: si, sev: uint8(cat.severity())})
 	}
 	a.lastShape, a.lastLevel, a.lastRef = si, lvl, ref

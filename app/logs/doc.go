@@ -6,7 +6,9 @@
 // entry, such as stack trace frames, join it: see entries.go), and reports
 //   - matches: the entries that carry a fatal, error or reliability keyword
 //     (Keywords lists them; an entry reports its most severe one), or whose
-//     level says so (a recognised level decides: see level.go);
+//     level says so (a recognised level decides: see level.go), or, for an
+//     HTTP access line, whose status is 5xx (the status decides: see
+//     access.go);
 //   - templates: the shapes of the messages, mined from the sample itself;
 //     every analysed entry belongs to exactly one template;
 //   - outliers: the entries whose template is rare.
@@ -49,7 +51,8 @@
 //   - shapes.go reduces the entry to its shape, the masked token sequence,
 //     with one map look-up;
 //   - match.go finds the keyword, scanning each part of the line only as
-//     often as it can change, and only when no quiet level rules it out.
+//     often as it can change, and only when no quiet level rules it out;
+//     access.go reads the status of an HTTP access line instead.
 //
 // A large input is read in parts at once, one per processor, whose
 // findings are joined with the one-pass result (parts.go).

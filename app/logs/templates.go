@@ -136,6 +136,9 @@ func (m *matchRef) record(id []int) Match {
 			word, start, end = kw.Word, m.hit.start, m.hit.end
 		}
 	}
+	if w, ok := statusWord(m.hit); ok { // an HTTP access line's status (access.go)
+		word, start, end = w, m.hit.start, m.hit.end
+	}
 	return Match{Line: int(m.ref.no), Category: cat, Keyword: word, Start: start, End: end, TemplateID: id[m.shape], Cut: m.ref.cut}
 }
 
