@@ -730,6 +730,9 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 	}
 	if len(core) > 0 {
 		if levelWord(core) {
+			if last != ':' && opensSentence(s, j) {
+				return hWord
+			}
 			return hLevel
 		}
 		if len(core) > 2 && core[0] == '<' && core[len(core)-1] == '>' && levelWord(core[1:len(core)-1]) {
@@ -749,6 +752,34 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 		return hColon
 	}
 	return hWord
+}
+
+// opensSentence reports a bare level word ending at s[j] that is rather
+// the first word of a message: written in Title case ("Debug endpoint
+// returned error 500", "Log rotation failed") or the pronoun I ("I failed
+// to open"), then a lower-case word that does not end with a colon
+// ("Fatal error:" is PHP's level, "I chromium:" Android's tag). Loggers
+// write a bare level in capitals or before a separator; read as a level,
+// a message's first word would hide its keywords behind a quiet level.
+func opensSentence(s []byte, j int) bool {
+	if j+1 >= len(s) || s[j] != ' ' || !isLower(s[j+1]) {
+		return false
+	}
+	k := j + 1
+	for k < len(s) && s[k] != ' ' {
+		k++
+	}
+	if s[k-1] == ':' {
+		return false
+	}
+	i := j - 1
+	for i > 0 && isLetter(s[i-1]) {
+		i--
+	}
+	if t := s[i:j]; len(t) > 1 {
+		return isUpper(t[0]) && allLower(t[1:])
+	}
+	return s[i] == 'I'
 }
 
 // glogPrefix reports the level and date that open a glog/klog line: I0401.

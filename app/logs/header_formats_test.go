@@ -307,3 +307,29 @@ func TestLevelOfWords(t *testing.T) {
 		}
 	}
 }
+
+// In a log without levels, a message that opens with a word that could be
+// a level in Title case ("Debug endpoint", "Log rotation") or with "I" is
+// a sentence, not a quiet level hiding its keywords; a capital or
+// separated level still is one.
+func TestLevelWordsOpeningASentence(t *testing.T) {
+	in := strings.Repeat("2024-03-05 10:00:00 worker started batch 1\n", 20) +
+		"2024-03-05 10:00:10 Log rotation failed: permission denied\n" + // 21
+		"2024-03-05 10:00:15 I failed to open /var/data\n" + // 22
+		"2024-03-05 10:00:20 Notice period expired, account lock failed\n" + // 23
+		"2024-03-05 10:00:30 Trace collector panic: nil map\n" + // 24
+		"2024-03-05 10:00:35 Debug endpoint returned error 500\n" + // 25
+		"2024-03-05 10:00:40 DEBUG retry failed, as debugging expects\n" + // 26: a level
+		"2024-03-05 10:00:45 Info: cache failed over to replica\n" // 27: a level
+	res := analyze(t, in, Options{})
+	for line, cat := range map[int]Category{21: CategoryError, 22: CategoryError, 23: CategoryError, 24: CategoryFatal, 25: CategoryError} {
+		if m, ok := matchAt(res, line); !ok || m.Category != cat || m.Level != "" && strings.HasPrefix(m.Text[20:], m.Level+" ") {
+			t.Errorf("line %d: %+v, want a %s match, its first word no level", line, m, cat)
+		}
+	}
+	for _, line := range []int{26, 27} {
+		if m, ok := matchAt(res, line); ok {
+			t.Errorf("line %d: %+v, want its quiet level to rule it out", line, m)
+		}
+	}
+}
