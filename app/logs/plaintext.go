@@ -67,14 +67,7 @@ func escapeLen(s []byte) int {
 	}
 	switch s[1] {
 	case '[':
-		i := 2
-		for i < len(s) && s[i] >= 0x20 && s[i] <= 0x3f {
-			i++
-		}
-		if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
-			i++
-		}
-		return i
+		return sequenceEnd(s, 2, 0x3f, 0x40)
 	case ']':
 		for i := 2; i < len(s); i++ {
 			switch {
@@ -88,11 +81,16 @@ func escapeLen(s []byte) int {
 		}
 		return len(s)
 	}
-	i := 1
-	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+	return sequenceEnd(s, 1, 0x2f, 0x30)
+}
+
+// sequenceEnd is where an escape sequence ends that goes on from s[i]
+// with bytes in 0x20–maxMiddle, then one final byte in minFinal–0x7e.
+func sequenceEnd(s []byte, i int, maxMiddle, minFinal byte) int {
+	for i < len(s) && s[i] >= 0x20 && s[i] <= maxMiddle {
 		i++
 	}
-	if i < len(s) && s[i] >= 0x30 && s[i] <= 0x7e {
+	if i < len(s) && s[i] >= minFinal && s[i] <= 0x7e {
 		i++
 	}
 	return i
