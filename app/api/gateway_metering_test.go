@@ -501,3 +501,39 @@ func waitGauge(t *testing.T, name string, want float64) {
 		}
 	}
 }
+
+// An upstream whose message_start claims 10^12 input tokens, then fails:
+// the client is told the checked count, the record has it flagged, and
+// the month's counter stays small, so the next call is not refused for
+// quota.
+func TestGatewayChecksStartUsage(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		if body["stream"] != true {
+			messagesJSON(w, "ok", 3, 1)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":1e12,\"output_tokens\":1}}}\n\n")
+		fmt.Fprint(w, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n")
+	})
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], up)
+	c := env.Client()
+	res := c.PostJSON("/gateway/v1/messages", `{"model":"claude-test","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"Hello"}]}`, "X-Api-Key", s.Key)
+	if res.StatusCode != 200 || strings.Contains(res.Body, "2147483647") || !strings.Contains(res.Body, `"input_tokens":6,`) {
+		t.Errorf("the client was told: %d %s", res.StatusCode, res.Body)
+	}
+	evs := waitEvents(t, env, 1)
+	if len(evs) != 1 || *evs[0].InputTokens != 6 || evs[0].UsageFlag == nil || *evs[0].UsageFlag != "clamped" {
+		t.Fatalf("records %+v", evs)
+	}
+	a, err := models.AllowanceOf(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(models.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.UsedTokens != 7 {
+		t.Errorf("the month's counter is at %d, want 7 (6 in, 1 out)", a.UsedTokens)
+	}
+	if res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}],"max_tokens":10}`); res.StatusCode != 200 {
+		t.Errorf("the next call: %d %s", res.StatusCode, res.Body)
+	}
+}

@@ -120,7 +120,7 @@ func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, e
 	if err == nil {
 		// Whether or not the client is still there: the answer is
 		// recorded either way, so the key is scrubbed from it first.
-		c.report.UsageFlag = p.clean(msg, req)
+		c.flag(p.clean(msg, req))
 	}
 	if err != nil {
 		msg = nil // an answer that failed its checks meters nothing
@@ -236,17 +236,13 @@ type streamCall struct {
 // client while the client is there.
 func (s *streamCall) forward(ev Event) error {
 	s.scrubEvent(&ev)
+	s.checkEventUsage(&ev)
 	if err := s.acc.add(ev); err != nil {
 		return err
 	}
 	if ev.Type == EventMessageDelta {
-		// The client is told the cumulative, checked counts: input from
+		// The client is told the cumulative counts: input from
 		// message_start, output from here.
-		var flag string
-		s.acc.msg.Usage, flag = checkUsage(s.acc.msg.Usage, s.c.req)
-		if flag != "" {
-			s.c.report.UsageFlag = flag
-		}
 		u := s.acc.msg.Usage
 		ev.Usage = &u
 	}
@@ -272,6 +268,26 @@ func (s *streamCall) scrubEvent(ev *Event) {
 		m.ID, m.Model = sc.scrub(m.ID), sc.scrub(m.Model)
 		ev.Message = &m
 	}
+}
+
+// checkEventUsage checks the counts an event brings, as they enter:
+// message_start's and message_delta's. Whatever happens next (an error
+// event, a stall, a client that leaves), nothing the upstream claimed
+// reaches the client, the month's counter or the record unchecked.
+func (s *streamCall) checkEventUsage(ev *Event) {
+	var u *Usage
+	switch {
+	case ev.Type == EventMessageStart && ev.Message != nil:
+		u = &ev.Message.Usage // scrubEvent made the message ours
+	case ev.Type == EventMessageDelta && ev.Usage != nil:
+		own := *ev.Usage // the adapter's, not ours to change
+		u, ev.Usage = &own, &own
+	default:
+		return
+	}
+	var flag string
+	*u, flag = checkUsage(*u, s.c.req)
+	s.c.flag(flag)
 }
 
 // estimate meters a stream the upstream did not finish for a client that
@@ -414,11 +430,23 @@ func (p *Proxy) begin(ctx context.Context, req *Request, stream bool) *call {
 	return &call{req: req, parent: ctx, start: time.Now(), report: Report{Model: req.Model, Stream: stream}}
 }
 
+// flag marks the call's usage: "estimated" (the counts are, at least in
+// part, ours) outranks "clamped".
+func (c *call) flag(f string) {
+	if f != "" && c.report.UsageFlag != UsageEstimated {
+		c.report.UsageFlag = f
+	}
+}
+
 func (c *call) end(msg *Message, err *Error) Report {
 	r := &c.report
 	r.Latency = time.Since(c.start)
 	if msg != nil {
-		r.Model, r.Usage = modelOr(msg.Model, r.Model), msg.Usage
+		// The last check before anything is recorded: checked usage
+		// passes unchanged, an estimate is kept within max_tokens.
+		u, flag := checkUsage(msg.Usage, c.req)
+		c.flag(flag)
+		r.Model, r.Usage = modelOr(msg.Model, r.Model), u
 	}
 	if err != nil {
 		r.Status, r.ErrorCode = err.Status, err.Code
