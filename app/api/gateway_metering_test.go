@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/redis/go-redis/v9"
 
@@ -535,5 +537,67 @@ func TestGatewayChecksStartUsage(t *testing.T) {
 	}
 	if res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}],"max_tokens":10}`); res.StatusCode != 200 {
 		t.Errorf("the next call: %d %s", res.StatusCode, res.Body)
+	}
+}
+
+// An upstream that names its model with a NUL, escapes and a newline, or
+// with 100,000 characters: the client gets, and the record keeps, a safe
+// name of at most 256 characters, and every call is recorded and metered
+// on every database (Postgres refused the NUL, and the record and its
+// usage were skipped).
+func TestGatewayCleansUpstreamModelNames(t *testing.T) {
+	for _, d := range apptest.Databases(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			var model atomic.Value
+			up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+				m, _ := json.Marshal(model.Load().(string)) // Go's %q is not JSON
+				if body["stream"] != true {
+					w.Header().Set("Content-Type", "application/json")
+					fmt.Fprintf(w, `{"id":"msg_\u0000x","type":"message","role":"assistant","model":%s,"content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":2}}`, m)
+					return
+				}
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprintf(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":%s,\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n", m)
+				for _, ev := range []string{
+					`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+					`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}`,
+					`{"type":"content_block_stop","index":0}`,
+					`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":2}}`,
+					`{"type":"message_stop"}`,
+				} {
+					var typ struct{ Type string }
+					_ = json.Unmarshal([]byte(ev), &typ)
+					fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ.Type, ev)
+				}
+			})
+			env, s := gatewayEnv(t, d, up)
+			c := env.Client()
+			calls := 0
+			for _, m := range []string{"evil\u0000\u001b[31mRED\u001b[0m\nFAKE LOG LINE", strings.Repeat("m", 100_000)} {
+				model.Store(m)
+				for _, stream := range []bool{false, true} {
+					res := c.PostJSON("/gateway/v1/messages", fmt.Sprintf(`{"model":"claude-test","max_tokens":10,"stream":%t,"messages":[{"role":"user","content":"x"}]}`, stream), "X-Api-Key", s.Key)
+					calls++
+					if res.StatusCode != 200 || strings.Contains(res.Body, `\u0000`) || strings.Contains(res.Body, `\u001b`) || strings.Contains(res.Body, "m\\nFAKE") || len(res.Body) > 4000 {
+						t.Errorf("stream %t: %d %.300s", stream, res.StatusCode, res.Body)
+					}
+				}
+			}
+			evs := waitEvents(t, env, calls)
+			var sum int64
+			for _, e := range evs {
+				sum += *e.InputTokens + *e.OutputTokens
+				if e.Model == nil || utf8.RuneCountInString(*e.Model) > 256 || strings.ContainsAny(*e.Model, "\x00\x1b\n") {
+					t.Errorf("recorded model %.80q", *e.Model)
+				}
+			}
+			a, err := models.AllowanceOf(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(models.Now()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(evs) != calls || a.UsedTokens != sum || sum != int64(calls*5) {
+				t.Errorf("%d records for %d calls; the month's counter %d, the records %d", len(evs), calls, a.UsedTokens, sum)
+			}
+		})
 	}
 }

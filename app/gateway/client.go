@@ -150,13 +150,14 @@ func cutOff(up context.Context) bool {
 }
 
 // clean makes an upstream answer ours: an id when it has none, the
-// upstream key scrubbed from all it forwards or records, its usage
-// checked; it returns the usage's flag.
+// upstream key scrubbed from all it forwards or records, its id and model
+// name made safe (cleanName), its usage checked; it returns the usage's
+// flag.
 func (p *Proxy) clean(msg *Message, req *Request) string {
 	if msg.ID == "" {
 		msg.ID = newMessageID()
 	}
-	msg.ID, msg.Model = p.scrub.scrub(msg.ID), p.scrub.scrub(modelOr(msg.Model, req.Model))
+	msg.ID, msg.Model = cleanName(p.scrub.scrub(msg.ID), maxIDLen), cleanName(p.scrub.scrub(modelOr(msg.Model, req.Model)), maxModelLen)
 	for i := range msg.Content {
 		msg.Content[i].Text = p.scrub.scrub(msg.Content[i].Text)
 	}
@@ -260,12 +261,14 @@ func (s *streamCall) forward(ev Event) error {
 	return nil
 }
 
+// scrubEvent removes the upstream key from what an event forwards, and
+// makes message_start's id and model name safe (cleanName).
 func (s *streamCall) scrubEvent(ev *Event) {
 	sc := s.p.scrub
 	ev.Text = sc.scrub(ev.Text)
 	if ev.Message != nil {
 		m := *ev.Message
-		m.ID, m.Model = sc.scrub(m.ID), sc.scrub(m.Model)
+		m.ID, m.Model = cleanName(sc.scrub(m.ID), maxIDLen), cleanName(sc.scrub(m.Model), maxModelLen)
 		ev.Message = &m
 	}
 }
