@@ -369,11 +369,11 @@ func TestGatewayDistrustsUpstream(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-test","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":-5,"output_tokens":3.5}}`)
+		fmt.Fprint(w, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-test","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":2.5,"output_tokens":3.5}}`)
 	})
 	env, s := gatewayEnv(t, apptest.Databases(t)[0], up)
 	c := env.Client()
-	if res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}]}`); res.StatusCode != 200 || !strings.Contains(res.Body, `"usage":{"input_tokens":0,"output_tokens":4}`) {
+	if res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}]}`); res.StatusCode != 200 || !strings.Contains(res.Body, `"usage":{"input_tokens":3,"output_tokens":4}`) {
 		t.Errorf("clamped usage: %d %s", res.StatusCode, res.Body)
 	}
 	mode.Store("leak")
@@ -399,7 +399,7 @@ func TestGatewayDistrustsUpstream(t *testing.T) {
 	}
 	up.mu.Unlock()
 	evs := gatewayEvents(t, env)
-	if evs[0].UsageFlag == nil || *evs[0].UsageFlag != "clamped" || *evs[0].InputTokens != 0 || *evs[0].OutputTokens != 4 {
+	if evs[0].UsageFlag == nil || *evs[0].UsageFlag != "clamped" || *evs[0].InputTokens != 3 || *evs[0].OutputTokens != 4 {
 		t.Errorf("clamped record %+v", evs[0])
 	}
 	for _, e := range evs {
@@ -597,6 +597,55 @@ func TestGatewayCleansUpstreamModelNames(t *testing.T) {
 			}
 			if len(evs) != calls || a.UsedTokens != sum || sum != int64(calls*5) {
 				t.Errorf("%d records for %d calls; the month's counter %d, the records %d", len(evs), calls, a.UsedTokens, sum)
+			}
+		})
+	}
+}
+
+// Answers without usage are not free: no usage, null or negative counts,
+// an OpenAI-style answer or stream without a usage chunk are metered at
+// the input estimate and, from the text delivered, the output's, flagged
+// "estimated"; the client is told those counts.
+func TestGatewayEstimatesUnreportedUsage(t *testing.T) {
+	var style atomic.Value
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		switch st := style.Load().(string); {
+		case st == "openai" && body["stream"] == true:
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, `data: {"id":"c","object":"chat.completion.chunk","model":"gpt","choices":[{"index":0,"delta":{"role":"assistant","content":"lots of text "},"finish_reason":null}]}`+"\n\n")
+			fmt.Fprint(w, `data: {"id":"c","object":"chat.completion.chunk","model":"gpt","choices":[{"index":0,"delta":{"content":"that cost tokens"},"finish_reason":"stop"}]}`+"\n\n")
+			fmt.Fprint(w, "data: [DONE]\n\n")
+		case st == "openai":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"id":"c","object":"chat.completion","model":"gpt","choices":[{"index":0,"message":{"role":"assistant","content":"lots of text that cost tokens"},"finish_reason":"stop"}]}`)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"id":"m","type":"message","role":"assistant","model":"claude-test","content":[{"type":"text","text":"lots of text that cost tokens"}],"stop_reason":"end_turn","stop_sequence":null%s}`, st)
+		}
+	})
+	// "lots of text that cost tokens": 29 bytes, 10 tokens; the prompt
+	// "Hello": 6.
+	for _, tc := range []struct{ name, upstream, style, path, body, told string }{
+		{"no usage", "", "messages", "/gateway/v1/chat", `{"messages":[{"role":"user","content":"Hello"}]}`, `"usage":{"input_tokens":6,"output_tokens":10}`},
+		{"null counts", `,"usage":{"input_tokens":null,"output_tokens":null}`, "messages", "/gateway/v1/chat", `{"messages":[{"role":"user","content":"Hello"}]}`, `"usage":{"input_tokens":6,"output_tokens":10}`},
+		{"negative counts", `,"usage":{"input_tokens":-5,"output_tokens":-7}`, "messages", "/gateway/v1/chat", `{"messages":[{"role":"user","content":"Hello"}]}`, `"usage":{"input_tokens":6,"output_tokens":10}`},
+		{"openai answer", "openai", "openai", "/gateway/v1/chat/completions", `{"messages":[{"role":"user","content":"Hello"}]}`, `"prompt_tokens":6,"completion_tokens":10`},
+		{"openai stream", "openai", "openai", "/gateway/v1/chat/completions", `{"stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"Hello"}]}`, `"prompt_tokens":6,"completion_tokens":10`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			style.Store(tc.upstream)
+			env, s := gatewayEnv(t, apptest.Databases(t)[0], up, apptest.WithEnv("GATEWAY_UPSTREAM_STYLE", tc.style))
+			res := env.Client().PostJSON(tc.path, tc.body, bearer(s.Key)...)
+			if res.StatusCode != 200 || !strings.Contains(res.Body, tc.told) {
+				t.Errorf("the client was told: %d %s", res.StatusCode, res.Body)
+			}
+			evs := waitEvents(t, env, 1)
+			if len(evs) != 1 || *evs[0].InputTokens != 6 || *evs[0].OutputTokens != 10 || evs[0].UsageFlag == nil || *evs[0].UsageFlag != "estimated" {
+				t.Fatalf("records %+v", evs)
+			}
+			a, err := models.AllowanceOf(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(models.Now()))
+			if err != nil || a.UsedTokens != 16 {
+				t.Errorf("the month's counter is at %d (%v), want 16", a.UsedTokens, err)
 			}
 		})
 	}

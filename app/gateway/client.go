@@ -151,8 +151,8 @@ func cutOff(up context.Context) bool {
 
 // clean makes an upstream answer ours: an id when it has none, the
 // upstream key scrubbed from all it forwards or records, its id and model
-// name made safe (cleanName), its usage checked; it returns the usage's
-// flag.
+// name made safe (cleanName), its usage checked and what it did not report
+// estimated; it returns the usage's flag.
 func (p *Proxy) clean(msg *Message, req *Request) string {
 	if msg.ID == "" {
 		msg.ID = newMessageID()
@@ -163,6 +163,10 @@ func (p *Proxy) clean(msg *Message, req *Request) string {
 	}
 	var flag string
 	msg.Usage, flag = checkUsage(msg.Usage, req)
+	var estimated bool
+	if msg.Usage, estimated = fillUnreported(msg.Usage, req, len(msg.Text()), 0); estimated {
+		flag = UsageEstimated
+	}
 	return flag
 }
 
@@ -242,8 +246,10 @@ func (s *streamCall) forward(ev Event) error {
 		return err
 	}
 	if ev.Type == EventMessageDelta {
-		// The client is told the cumulative counts: input from
-		// message_start, output from here.
+		// The client is told the cumulative counts it is billed: input
+		// from message_start, output from here, each estimated when the
+		// upstream reported none.
+		s.fillUnreported()
 		u := s.acc.msg.Usage
 		ev.Usage = &u
 	}
@@ -293,6 +299,16 @@ func (s *streamCall) checkEventUsage(ev *Event) {
 	s.c.flag(flag)
 }
 
+// fillUnreported estimates, once the upstream has said all it will
+// (message_delta), the counts it did not report: the output from the text
+// the client was sent, as for a stream cut short.
+func (s *streamCall) fillUnreported() {
+	var estimated bool
+	if s.acc.msg.Usage, estimated = fillUnreported(s.acc.msg.Usage, s.c.req, s.sent, s.deltas); estimated {
+		s.c.flag(UsageEstimated)
+	}
+}
+
 // estimate meters a stream the upstream did not finish for a client that
 // left: the output is what the client was sent, at least one token per
 // delta and one per EstimateBytesPerToken bytes, and never less than what
@@ -301,7 +317,7 @@ func (s *streamCall) estimate() {
 	if s.acc.msg == nil {
 		return
 	}
-	out := max(s.deltas, (s.sent+EstimateBytesPerToken-1)/EstimateBytesPerToken)
+	out := estimateOutputTokens(s.sent, s.deltas)
 	u := &s.acc.msg.Usage
 	u.OutputTokens = max(u.OutputTokens, out)
 	if u.InputTokens == 0 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -129,5 +130,79 @@ func TestUpstreamNamesAreMadeSafe(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestUnreportedUsageIsEstimated: an answer without usage (none, null
+// counts, an OpenAI-style answer or stream without a usage chunk) is not
+// free: the input is estimated, the output too from the text delivered,
+// flagged "estimated", and the client is told those counts.
+func TestUnreportedUsageIsEstimated(t *testing.T) {
+	const text = "Hello, world" // 12 bytes: 4 tokens, or 2 deltas
+	noUsage := strings.NewReplacer(`"usage":{"input_tokens":25,"output_tokens":1}`, `"usage":{"input_tokens":null,"output_tokens":null}`,
+		`,"usage":{"input_tokens":25,"output_tokens":15}`, ``)
+	var messagesStream []sseLine
+	for _, ev := range anthropicStream {
+		messagesStream = append(messagesStream, sseLine{ev.name, noUsage.Replace(ev.data)})
+	}
+	openAIChunks := slices.Clone(openAIStream)
+	openAIChunks = append(openAIChunks[:4], openAIChunks[5:]...) // no usage chunk
+	tests := []struct {
+		name, style string
+		stream      bool
+		answer      func(w http.ResponseWriter)
+	}{
+		{"messages, no usage", StyleMessages, false, func(w http.ResponseWriter) {
+			io.WriteString(w, `{"id":"m","type":"message","role":"assistant","model":"x","content":[{"type":"text","text":"`+text+`"}],"stop_reason":"end_turn","stop_sequence":null}`)
+		}},
+		{"messages, null counts", StyleMessages, false, func(w http.ResponseWriter) {
+			io.WriteString(w, `{"id":"m","type":"message","role":"assistant","model":"x","content":[{"type":"text","text":"`+text+`"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":null,"output_tokens":null}}`)
+		}},
+		{"messages stream, null and no usage", StyleMessages, true, func(w http.ResponseWriter) {
+			startSSE(w)
+			for _, ev := range messagesStream {
+				writeSSE(w, ev.name, ev.data)
+			}
+		}},
+		{"openai, no usage", StyleOpenAI, false, func(w http.ResponseWriter) {
+			io.WriteString(w, `{"id":"c","object":"chat.completion","model":"gpt","choices":[{"index":0,"message":{"role":"assistant","content":"`+text+`"},"finish_reason":"stop"}]}`)
+		}},
+		{"openai stream, no usage chunk", StyleOpenAI, true, func(w http.ResponseWriter) {
+			startSSE(w)
+			for _, c := range openAIChunks {
+				writeSSE(w, "", c)
+			}
+		}}, // "Hello", " there": 11 bytes, 4 tokens too
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := upstream(t, func(w http.ResponseWriter, r *http.Request) { tt.answer(w) })
+			p := newTestProxy(t, srv.URL, tt.style)
+			req := testRequest()
+			var told *Usage
+			var rep Report
+			var err error
+			if tt.stream {
+				_, rep, err = p.Stream(context.Background(), req, func(ev Event) error {
+					if ev.Type == EventMessageDelta {
+						told = ev.Usage
+					}
+					return nil
+				})
+			} else {
+				var msg *Message
+				msg, rep, err = p.Complete(context.Background(), req)
+				if msg != nil {
+					told = &msg.Usage
+				}
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := Usage{InputTokens: EstimateInputTokens(req), OutputTokens: 4}
+			if rep.Usage != want || rep.UsageFlag != UsageEstimated || told == nil || *told != want {
+				t.Errorf("report %+v, client told %+v; want %+v estimated", rep, told, want)
+			}
+		})
 	}
 }

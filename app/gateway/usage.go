@@ -8,8 +8,10 @@ import (
 
 // Usage flags, as Report.UsageFlag and the audit record carry them.
 const (
-	UsageClamped   = "clamped"   // the upstream's counts were impossible and were corrected
-	UsageEstimated = "estimated" // the client left; counted from what it was sent
+	UsageClamped = "clamped" // the upstream's counts were impossible and were corrected
+	// UsageEstimated: the counts are, at least in part, ours: the upstream
+	// reported none, or the stream did not finish.
+	UsageEstimated = "estimated"
 )
 
 // MaxInputTokens bounds a believable input count: no model reads more. A
@@ -31,6 +33,28 @@ func EstimateInputTokens(req *Request) int {
 		n += len(m.Content) + 4*EstimateBytesPerToken
 	}
 	return (n + EstimateBytesPerToken - 1) / EstimateBytesPerToken
+}
+
+// estimateOutputTokens estimates the output of text sent in deltas
+// pieces: at least one token per piece and one per EstimateBytesPerToken
+// bytes, rounded up.
+func estimateOutputTokens(bytes, deltas int) int {
+	return max(deltas, (bytes+EstimateBytesPerToken-1)/EstimateBytesPerToken)
+}
+
+// fillUnreported estimates the counts an upstream did not report (no
+// usage, null counts, an OpenAI-style answer or stream without usage), so
+// that no such answer is free. No call reads no input, so an input of 0 is
+// unreported; an output of 0 is, when text was delivered (bytes in
+// deltas pieces). estimated says whether either count is now ours.
+func fillUnreported(u Usage, req *Request, bytes, deltas int) (_ Usage, estimated bool) {
+	if u.InputTokens == 0 {
+		u.InputTokens, estimated = EstimateInputTokens(req), true
+	}
+	if u.OutputTokens == 0 && bytes > 0 {
+		u.OutputTokens, estimated = estimateOutputTokens(bytes, deltas), true
+	}
+	return u, estimated
 }
 
 // Usage counts tokens as the upstream reported them, after checkUsage.
