@@ -650,3 +650,56 @@ func TestGatewayEstimatesUnreportedUsage(t *testing.T) {
 		})
 	}
 }
+
+// An upstream that streams its key in deltas of 4 bytes, each of which
+// passes the scrubber alone: joined, the text a client receives holds
+// [redacted] where the key was, in the Messages and Chat Completions
+// dialects, and the audit keeps the same.
+func TestGatewayScrubsAKeySplitAcrossDeltas(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		text := "leaked sk-upstream-secret there"
+		var parts []string
+		for ; text != ""; text = text[min(4, len(text)):] {
+			parts = append(parts, text[:min(4, len(text))])
+		}
+		messagesSSE(w, parts)
+	})
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], up, apptest.WithEnv("GATEWAY_LOG_CONTENT", "true"))
+	c := env.Client()
+	for _, path := range []string{"/gateway/v1/messages", "/gateway/v1/chat/completions"} {
+		res := c.PostJSON(path, `{"model":"claude-test","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"x"}]}`, bearer(s.Key)...)
+		var text strings.Builder
+		deltas := 0
+		for _, line := range strings.Split(res.Body, "\n") {
+			data, ok := strings.CutPrefix(line, "data: ")
+			if !ok || data == "[DONE]" {
+				continue
+			}
+			var ev struct {
+				Delta   struct{ Text string }
+				Choices []struct{ Delta struct{ Content *string } }
+			}
+			if err := json.Unmarshal([]byte(data), &ev); err != nil {
+				t.Fatalf("%s: %v in %s", path, err, data)
+			}
+			text.WriteString(ev.Delta.Text)
+			if len(ev.Choices) > 0 && ev.Choices[0].Delta.Content != nil {
+				text.WriteString(*ev.Choices[0].Delta.Content)
+			}
+			if strings.Contains(data, `"text_delta"`) {
+				deltas++
+			}
+		}
+		if text.String() != "leaked [redacted] there" || strings.Contains(res.Body, "secr") {
+			t.Errorf("%s: the client got %q\n%s", path, text.String(), res.Body)
+		}
+		if path == "/gateway/v1/messages" && (deltas < 8 || deltas > 9) {
+			t.Errorf("%d deltas for the upstream's 8", deltas)
+		}
+	}
+	for _, e := range waitEvents(t, env, 2) {
+		if e.Detail == nil || strings.Contains(*e.Detail, "secret") || !strings.Contains(*e.Detail, "leaked [redacted] there") {
+			t.Errorf("recorded content %v", e.Detail)
+		}
+	}
+}

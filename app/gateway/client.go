@@ -205,6 +205,9 @@ func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error
 			break
 		}
 	}
+	if !s.acc.complete() {
+		_ = s.flush() // the text held back of a block the stream ends inside
+	}
 	if err == nil && !s.acc.complete() {
 		err = errInvalidResponse(errors.New("stream returned before message_stop"))
 	}
@@ -233,13 +236,19 @@ type streamCall struct {
 
 	// Only the call's goroutine touches these: every Upstream emits on
 	// the goroutine that called its Stream.
-	deltas int // text deltas sent to the client
-	sent   int // bytes of text sent to the client
+	deltas int    // text deltas sent to the client
+	sent   int    // bytes of text sent to the client
+	pieces pieces // the open block's text, as the scrubber holds it back
 }
 
 // forward checks, scrubs and accumulates an event, and sends it to the
 // client while the client is there.
 func (s *streamCall) forward(ev Event) error {
+	if ev.Type == EventContentBlockStop {
+		if err := s.flush(); err != nil {
+			return err
+		}
+	}
 	s.scrubEvent(&ev)
 	s.checkEventUsage(&ev)
 	if err := s.acc.add(ev); err != nil {
@@ -253,25 +262,53 @@ func (s *streamCall) forward(ev Event) error {
 		u := s.acc.msg.Usage
 		ev.Usage = &u
 	}
-	if s.drain.left() != nil {
-		return nil // draining: read on, send nothing
-	}
-	if err := s.emit(ev); err != nil {
-		s.drain.leave(emitError{err})
-		return nil
-	}
-	if ev.Type == EventContentBlockDelta {
+	if s.send(ev) && ev.Type == EventContentBlockDelta {
 		s.deltas++
 		s.sent += len(ev.Text)
 	}
 	return nil
 }
 
-// scrubEvent removes the upstream key from what an event forwards, and
-// makes message_start's id and model name safe (cleanName).
+// send emits ev while the client is there; it reports whether it did.
+func (s *streamCall) send(ev Event) bool {
+	if s.drain.left() != nil {
+		return false // draining: read on, send nothing
+	}
+	if err := s.emit(ev); err != nil {
+		s.drain.leave(emitError{err})
+		return false
+	}
+	return true
+}
+
+// flush sends the text scrubPiece held back, as one more delta of the
+// open block: at its content_block_stop, or when the stream ends inside
+// it, since no text follows that could complete a run of the key.
+func (s *streamCall) flush() error {
+	held := s.p.scrub.endPieces(&s.pieces)
+	if held == "" || !s.acc.inBlock() {
+		return nil
+	}
+	ev := Event{Type: EventContentBlockDelta, Index: len(s.acc.msg.Content) - 1, Text: held}
+	if err := s.acc.add(ev); err != nil {
+		return err
+	}
+	if s.send(ev) {
+		s.sent += len(ev.Text) // the end of a delta already counted
+	}
+	return nil
+}
+
+// scrubEvent removes the upstream key from what an event forwards (from
+// text deltas taken together, see scrubPiece), and makes message_start's
+// id and model name safe (cleanName).
 func (s *streamCall) scrubEvent(ev *Event) {
 	sc := s.p.scrub
-	ev.Text = sc.scrub(ev.Text)
+	if ev.Type == EventContentBlockDelta {
+		// A delta may go out with less text than it brought, even none:
+		// each is still sent, so the client sees as many.
+		ev.Text = sc.scrubPiece(&s.pieces, ev.Text)
+	}
 	if ev.Message != nil {
 		m := *ev.Message
 		m.ID, m.Model = cleanName(sc.scrub(m.ID), maxIDLen), cleanName(sc.scrub(m.Model), maxModelLen)

@@ -206,3 +206,82 @@ func TestUnreportedUsageIsEstimated(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamedKeyInPiecesIsScrubbed: an upstream that streams its key in
+// deltas of 4 bytes, each of which passes the scrubber alone: the client's
+// text joins into the whole text scrubbed, in as many deltas as the
+// upstream sent (one more for the held end), in both upstream styles.
+func TestStreamedKeyInPiecesIsScrubbed(t *testing.T) {
+	const text = "leaked " + testKey + " there" // 38 bytes: 10 deltas
+	var parts []string
+	for s := text; s != ""; s = s[min(4, len(s)):] {
+		parts = append(parts, s[:min(4, len(s))])
+	}
+	for _, style := range []string{StyleMessages, StyleOpenAI} {
+		t.Run(style, func(t *testing.T) {
+			srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+				startSSE(w)
+				if style == StyleOpenAI {
+					for _, p := range parts {
+						writeSSE(w, "", `{"id":"c","object":"chat.completion.chunk","model":"gpt","choices":[{"index":0,"delta":{"content":`+jsonString(p)+`},"finish_reason":null}]}`)
+					}
+					writeSSE(w, "", `{"id":"c","object":"chat.completion.chunk","model":"gpt","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":10}}`)
+					writeSSE(w, "", "[DONE]")
+					return
+				}
+				for _, ev := range anthropicStream[:3] {
+					writeSSE(w, ev.name, ev.data)
+				}
+				for _, p := range parts {
+					writeSSE(w, "content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":`+jsonString(p)+`}}`)
+				}
+				for _, ev := range anthropicStream[5:] {
+					writeSSE(w, ev.name, ev.data)
+				}
+			})
+			gw, results := serveGateway(t, newTestProxy(t, srv.URL, style), testRequest())
+			evs := readEvents(t, postStream(t, context.Background(), testClient(t), gw.URL).Body)
+			var got strings.Builder
+			deltas := 0
+			for _, ev := range evs {
+				if ev.name == "content_block_delta" {
+					deltas++
+					got.WriteString(ev.data["delta"].(map[string]any)["text"].(string))
+				}
+			}
+			if got.String() != "leaked [redacted] there" || deltas < len(parts) || deltas > len(parts)+1 {
+				t.Errorf("the client got %q in %d deltas, from %d", got.String(), deltas, len(parts))
+			}
+			res := wait(t, results, "the handler")
+			if res.err != nil || res.msg.Text() != "leaked [redacted] there" {
+				t.Errorf("message %+v, err %v", res.msg, res.err)
+			}
+		})
+	}
+}
+
+// TestHeldTextIsSentWhenTheStreamFails: text held back in case the next
+// delta completes a run of the key is sent before the error event of a
+// stream that fails inside its block: nothing that was billed is lost.
+func TestHeldTextIsSentWhenTheStreamFails(t *testing.T) {
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		startSSE(w)
+		for _, ev := range anthropicStream[:3] {
+			writeSSE(w, ev.name, ev.data)
+		}
+		writeSSE(w, "content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"the key is sk-te"}}`)
+		writeSSE(w, "error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+	})
+	gw, results := serveGateway(t, newTestProxy(t, srv.URL, StyleMessages), testRequest())
+	evs := readEvents(t, postStream(t, context.Background(), testClient(t), gw.URL).Body)
+	var texts []string
+	for _, ev := range evs {
+		if ev.name == "content_block_delta" {
+			texts = append(texts, ev.data["delta"].(map[string]any)["text"].(string))
+		}
+	}
+	if strings.Join(texts, "|") != "the key is |sk-te" || evs[len(evs)-1].name != "error" {
+		t.Errorf("events %s, texts %q", eventNames(evs), texts)
+	}
+	wait(t, results, "the handler")
+}
