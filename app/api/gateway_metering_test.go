@@ -220,7 +220,7 @@ func quotaHolds(t *testing.T, env *apptest.Env) string {
 		t.Fatal(err)
 	}
 	const body = `{"messages":[{"role":"user","content":"count my tokens please"}],"max_tokens":100}`
-	const reservation = 12 + 100 // (22 bytes + 12 of framing) / 3, + max_tokens
+	const reservation = 22 + 16 + 100 // the input bound (22 bytes, 2×8 of framing) + max_tokens
 	var wg sync.WaitGroup
 	statuses := make([]*apptest.Response, 20)
 	for i := range statuses {
@@ -265,6 +265,48 @@ func quotaHolds(t *testing.T, env *apptest.Env) string {
 		t.Errorf("%d calls passed; used %d (records %d) on a 200-token quota, %d still reserved", ok, counter.Tokens, sum, counter.Reserved)
 	}
 	return s.OrgID
+}
+
+// 40 parallel calls of 100 emoji each on a 3,000-token quota, from an
+// upstream that counts 3 tokens an emoji (4 bytes), as real tokenizers
+// roughly do: the reservation bounds each call's input (a token per byte),
+// so the month's usage ends at most one reservation over the quota. With
+// the estimate (bytes / 3) as the reservation, it ended twice over.
+func TestGatewayQuotaHoldsEmoji(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		content := body["messages"].([]any)[0].(map[string]any)["content"].(string)
+		messagesJSON(w, "ok", 3*utf8.RuneCountInString(content), 5)
+	})
+	const quota, calls = 3000, 40
+	const reservation = 400 + 16 + 10 // 100 emoji of 4 bytes, 2×8 of framing, max_tokens
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		s := env.Seed(t, "emoji@example.com")
+		if err := models.SetEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, quota); err != nil {
+			t.Fatal(err)
+		}
+		body := `{"max_tokens":10,"messages":[{"role":"user","content":"` + strings.Repeat("\U0001F600", 100) + `"}]}`
+		var wg sync.WaitGroup
+		var ok atomic.Int32
+		for range calls {
+			wg.Go(func() {
+				if res := chat(env.Client(), s.Key, body); res.StatusCode == 200 {
+					ok.Add(1)
+				} else if res.StatusCode != 429 {
+					t.Errorf("%d %s", res.StatusCode, res.Body)
+				}
+			})
+		}
+		wg.Wait()
+		env.App.FlushAudit()
+		a, err := models.AllowanceOf(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(models.Now()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok.Load() == 0 || a.UsedTokens > quota+reservation {
+			t.Errorf("%d calls passed; used %d tokens of a %d-token quota (at most one reservation, %d, over)", ok.Load(), a.UsedTokens, quota, reservation)
+		}
+	}, apptest.WithEnv("GATEWAY_UPSTREAM_URL", up.URL), apptest.WithEnv("GATEWAY_UPSTREAM_KEY", "sk-upstream-secret"),
+		apptest.WithEnv("GATEWAY_MODEL", "claude-test"), apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000"))
 }
 
 // A hold left by an instance that crashed before recording its call

@@ -360,9 +360,9 @@ func TestGatewayAuthLimitsAndEntitlement(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Room for one call's worst case ("hello": 6 tokens estimated, +5
-		// max_tokens) and not two.
-		if err := models.SetEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID, used.UsedTokens+15); err != nil {
+		// Room for one call's worst case ("hello": 5 bytes + 2×8 of
+		// framing, +5 max_tokens: 26) and not two (a call uses 11).
+		if err := models.SetEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID, used.UsedTokens+30); err != nil {
 			t.Fatal(err)
 		}
 		small := `{"messages":[{"role":"user","content":"hello"}],"max_tokens":5}`

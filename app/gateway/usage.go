@@ -25,8 +25,10 @@ const EstimateBytesPerToken = 3
 
 // EstimateInputTokens estimates a request's input tokens before the call:
 // its text at EstimateBytesPerToken bytes a token, plus a few tokens of
-// framing per message. The quota reservation and count_tokens (when the
-// upstream cannot count) use it.
+// framing per message. count_tokens (when the upstream cannot count) and
+// the usage of a call the upstream did not report use it; it is no
+// bound (emoji take about a token a byte), so the quota reserves
+// InputTokensBound instead.
 func EstimateInputTokens(req *Request) int {
 	n := len(req.System)
 	for _, m := range req.Messages {
@@ -55,6 +57,24 @@ func fillUnreported(u Usage, req *Request, bytes, deltas int) (_ Usage, estimate
 		u.OutputTokens, estimated = estimateOutputTokens(bytes, deltas), true
 	}
 	return u, estimated
+}
+
+// FramingTokensBound bounds the tokens a message's framing (its role and
+// the separators around it) adds to its text; InputTokensBound counts it
+// once more for the system prompt and the answer's start.
+const FramingTokensBound = 8
+
+// InputTokensBound is an upper bound of a request's input tokens, which
+// the quota reserves: byte-level BPE tokenizers (Claude's, GPT's, Llama's)
+// never make a token of less than a byte, so text has at most as many
+// tokens as bytes, and framing adds at most FramingTokensBound per
+// message.
+func InputTokensBound(req *Request) int {
+	n := len(req.System) + FramingTokensBound*(len(req.Messages)+1)
+	for _, m := range req.Messages {
+		n += len(m.Content)
+	}
+	return n
 }
 
 // Usage counts tokens as the upstream reported them, after checkUsage.

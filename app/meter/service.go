@@ -233,7 +233,11 @@ func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, erro
 			return Hold{}, err
 		}
 	}
-	need := int64(gateway.EstimateInputTokens(k.req) + k.req.MaxTokens)
+	// The reservation bounds the call's usage: the input bound, not its
+	// estimate, so that parallel calls at the quota's edge overspend by at
+	// most one call's reservation, whatever their text (emoji take about a
+	// token a byte). It is settled to the real usage when the call ends.
+	need := int64(gateway.InputTokensBound(k.req) + k.req.MaxTokens)
 	hold, left, err := s.quota.reserve(ctx, k.who.OrgID, need, al.MonthlyTokens, al.UsedTokens, now, s.cfg.HoldTTL)
 	h.Set(HeaderQuotaLimit, itoa(al.MonthlyTokens))
 	h.Set(HeaderQuotaRemaining, itoa(max(left, 0)))
