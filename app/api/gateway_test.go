@@ -386,6 +386,22 @@ func TestGatewayAuthLimitsAndEntitlement(t *testing.T) {
 	}, apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "0s"))
 }
 
+// quota_exceeded tells the official SDKs not to retry (they would, three
+// times in a second and a half, each call audited), in every dialect.
+func TestGatewayQuotaExceededIsNotRetried(t *testing.T) {
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil)
+	if err := models.SetEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, 50); err != nil {
+		t.Fatal(err)
+	}
+	c := env.Client()
+	for _, path := range []string{"/gateway/v1/chat", "/gateway/v1/messages", "/gateway/v1/chat/completions"} {
+		res := c.PostJSON(path, `{"model":"parapet-demo","max_tokens":100,"messages":[{"role":"user","content":"x"}]}`, bearer(s.Key)...)
+		if res.StatusCode != 429 || !strings.Contains(res.Body, "quota_exceeded") || res.Header.Get("X-Should-Retry") != "false" {
+			t.Errorf("%s: %d %s %v", path, res.StatusCode, res.Body, res.Header)
+		}
+	}
+}
+
 func TestGatewayRateLimit(t *testing.T) {
 	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil, apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "3"))
 	c := env.Client()
@@ -397,8 +413,8 @@ func TestGatewayRateLimit(t *testing.T) {
 	var e apiError
 	res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}]}`)
 	res.JSON(t, &e)
-	if res.StatusCode != 429 || e.Error.Code != "rate_limited" || res.Header.Get("Retry-After") == "" {
-		t.Errorf("4th call: %d %s", res.StatusCode, res.Body)
+	if res.StatusCode != 429 || e.Error.Code != "rate_limited" || res.Header.Get("Retry-After") == "" || res.Header.Get("X-Should-Retry") != "" {
+		t.Errorf("4th call: %d %s %v", res.StatusCode, res.Body, res.Header)
 	}
 	// The public API's budget is separate.
 	if res := c.Get("/v1/products", "Authorization", "Bearer "+s.Key); res.StatusCode != 200 || res.Header.Get("X-RateLimit-Limit") != "60" {

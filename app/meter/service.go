@@ -218,6 +218,9 @@ const (
 	HeaderQuotaLimit     = "X-Quota-Limit"
 	HeaderQuotaRemaining = "X-Quota-Remaining"
 	HeaderQuotaReset     = "X-Quota-Reset"
+	// HeaderShouldRetry is the header the Anthropic and OpenAI SDKs
+	// read before retrying; it says "false" on quota_exceeded.
+	HeaderShouldRetry = "X-Should-Retry"
 )
 
 // admit checks the entitlement and, for a playground user, the rate limit,
@@ -248,6 +251,10 @@ func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, erro
 		if _, err := s.entitled(ctx, k.who.OrgID, now, true); err != nil {
 			return Hold{}, err
 		}
+		// Retrying will not help before the quota renews: both official
+		// SDKs retry a 429 (three calls in a second and a half, each
+		// audited) unless told not to.
+		h.Set(HeaderShouldRetry, "false")
 		return Hold{}, errQuotaExceeded(need, left)
 	case err != nil:
 		return Hold{}, apierr.Unavailable(err)
