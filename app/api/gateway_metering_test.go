@@ -745,3 +745,39 @@ func TestGatewayScrubsAKeySplitAcrossDeltas(t *testing.T) {
 		}
 	}
 }
+
+// A stream that fails after 9 text deltas, its client still there, is
+// metered by what was delivered ("d0 " to "d8 ": 9 tokens), not by
+// message_start's single output token, flagged "estimated"; when the
+// upstream had reported more, its report stands, unflagged.
+func TestGatewayMetersFailedStreamsByWhatWasDelivered(t *testing.T) {
+	for _, startOutput := range []int{1, 50} {
+		t.Run(fmt.Sprintf("message_start output %d", startOutput), func(t *testing.T) {
+			up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				send := func(ev, data string) { fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev, data) }
+				send("message_start", fmt.Sprintf(`{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":7,"output_tokens":%d}}}`, startOutput))
+				send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+				for i := range 9 {
+					send("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"d%d "}}`, i))
+				}
+				send("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+			})
+			env, s := gatewayEnv(t, apptest.Databases(t)[0], up)
+			res := env.Client().PostJSON("/gateway/v1/messages", `{"model":"claude-test","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"x"}]}`, "X-Api-Key", s.Key)
+			if !strings.Contains(res.Body, `"text":"d8 "`) || !strings.Contains(res.Body, "event: error") {
+				t.Fatalf("stream: %s", res.Body)
+			}
+			evs := waitEvents(t, env, 1)
+			e := evs[0]
+			wantOut, flagged := int64(9), true
+			if startOutput > 9 {
+				wantOut, flagged = int64(startOutput), false
+			}
+			if len(evs) != 1 || *e.Status != 503 || *e.InputTokens != 7 || *e.OutputTokens != wantOut || (e.UsageFlag != nil) != flagged ||
+				(flagged && *e.UsageFlag != "estimated") {
+				t.Errorf("record %+v (flag %v), want output %d, flagged %t", e, e.UsageFlag, wantOut, flagged)
+			}
+		})
+	}
+}

@@ -72,12 +72,13 @@ type Report struct {
 	// Latency runs from the call to the end of the upstream's answer (or
 	// the failure), retry included.
 	Latency time.Duration
-	// Usage is what the upstream reported, also for a stream that failed
-	// midway: those tokens were spent.
+	// Usage is what the upstream reported, checked, or at least what was
+	// delivered of a stream that did not finish: those tokens were spent.
 	Usage Usage
 	// UsageFlag is "" when Usage is the upstream's own report,
 	// UsageClamped when that report was impossible and was corrected, and
-	// UsageEstimated when the client left and the upstream did not finish.
+	// UsageEstimated when some count is ours: the upstream reported none,
+	// or a stream that did not finish delivered more than it reported.
 	UsageFlag  string
 	StopReason string // "" when the call failed
 	Status     int    // 200, or the Error's status
@@ -178,9 +179,10 @@ func (p *Proxy) clean(msg *Message, req *Request) string {
 //
 // When the client goes away (ctx is cancelled, or emit fails) the upstream
 // is read on to its end for up to DrainTimeout, without emitting, so the
-// upstream's own usage is reported; when it does not finish in time, the
-// output is estimated from what the client was sent (Report.UsageFlag
-// "estimated"). The error is then client_closed either way.
+// upstream's own usage is reported. A stream that does not finish (the
+// upstream does not in that time, or it fails while the client is there)
+// is metered at least by what the client was sent (see estimate). The
+// error is client_closed when the client left, either way.
 //
 // Stream never emits an error event: on failure it returns the *Error, and
 // the caller ends a stream it has started with an error event in its own
@@ -211,13 +213,15 @@ func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error
 	if err == nil && !s.acc.complete() {
 		err = errInvalidResponse(errors.New("stream returned before message_stop"))
 	}
+	if !s.acc.complete() {
+		// The stream failed, or its client left and the upstream did not
+		// finish in time: the upstream's last report may be message_start's
+		// single output token, whatever it had sent since.
+		s.estimate()
+	}
 	if gone := d.end(); gone != nil {
 		// The client left: whatever the upstream did next, this is how the
-		// call ended for it, metered by what the upstream finished or by
-		// what was delivered.
-		if err != nil || !s.acc.complete() {
-			s.estimate()
-		}
+		// call ended for it.
 		err = errClientClosed(gone)
 	}
 	if err != nil {
@@ -346,21 +350,25 @@ func (s *streamCall) fillUnreported() {
 	}
 }
 
-// estimate meters a stream the upstream did not finish for a client that
-// left: the output is what the client was sent, at least one token per
-// delta and one per EstimateBytesPerToken bytes, and never less than what
-// the upstream had reported.
+// estimate meters a stream that did not finish by what was delivered:
+// the output is the larger of the upstream's last report and the estimate
+// of what the client was sent (a token per delta, one per
+// EstimateBytesPerToken bytes); the input is estimated when none was
+// reported. The usage is flagged "estimated" when an estimate counts.
+// A stream that failed before message_start meters nothing.
 func (s *streamCall) estimate() {
 	if s.acc.msg == nil {
 		return
 	}
-	out := estimateOutputTokens(s.sent, s.deltas)
 	u := &s.acc.msg.Usage
-	u.OutputTokens = max(u.OutputTokens, out)
+	if out := estimateOutputTokens(s.sent, s.deltas); out > u.OutputTokens {
+		u.OutputTokens = out
+		s.c.flag(UsageEstimated)
+	}
 	if u.InputTokens == 0 {
 		u.InputTokens = EstimateInputTokens(s.c.req)
+		s.c.flag(UsageEstimated)
 	}
-	s.c.report.UsageFlag = UsageEstimated
 }
 
 // streamOnce runs one attempt under a watchdog: a timer that cancels the

@@ -153,6 +153,9 @@ func TestOpenAIStreamErrorChunk(t *testing.T) {
 	assertError(t, wait(t, results, "the handler").err, 502, CodeUpstreamError, "")
 }
 
+// TestOpenAIStreamWithoutDone: a stream that ends without [DONE] failed,
+// after "Hello there" was delivered: it is metered by that text (11
+// bytes, 2 deltas: 4 tokens), and the input estimated.
 func TestOpenAIStreamWithoutDone(t *testing.T) {
 	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
 		startSSE(w)
@@ -162,7 +165,7 @@ func TestOpenAIStreamWithoutDone(t *testing.T) {
 	})
 	_, rep, err := newTestProxy(t, srv.URL, StyleOpenAI).Stream(context.Background(), testRequest(), func(Event) error { return nil })
 	assertError(t, err, 502, CodeUpstreamError, "the upstream stream ended before it was complete")
-	if rep.Usage != (Usage{}) || rep.Status != 502 {
+	if rep.Usage != (Usage{InputTokens: EstimateInputTokens(testRequest()), OutputTokens: 4}) || rep.UsageFlag != UsageEstimated || rep.Status != 502 {
 		t.Errorf("report %+v", rep)
 	}
 }
