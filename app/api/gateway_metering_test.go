@@ -428,6 +428,11 @@ func TestGatewayDistrustsUpstream(t *testing.T) {
 	for _, body := range []string{
 		`{"model":"claude\u0000test","messages":[{"role":"user","content":"x"}]}`,
 		`{"messages":[{"role":"user","content":"x"}],"metadata":{"user_id":"u\u001b[31m"}}`,
+		// Format characters and line separators, which unicode.IsControl
+		// misses, are refused the same.
+		`{"model":"claude\u202etset","messages":[{"role":"user","content":"x"}]}`,
+		`{"messages":[{"role":"user","content":"x"}],"metadata":{"user_id":"u\u200b1"}}`,
+		`{"messages":[{"role":"user","content":"x"}],"metadata":{"user_id":"u\u2028FAKE LINE"}}`,
 	} {
 		// A NUL is refused by the JSON check of every API, other control
 		// characters by the gateway's own.

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -325,18 +324,16 @@ func parseModel(raw any) (string, *Error) {
 	if !ok || s == "" || utf8.RuneCountInString(s) > maxModelLen || strings.TrimSpace(s) != s {
 		return "", invalid("model must be a non-empty string of at most %d characters without surrounding spaces", maxModelLen)
 	}
-	if hasControl(s) {
-		return "", invalid("model must not contain control characters")
+	if hasUnsafe(s) {
+		return "", invalid("model %s", noControl)
 	}
 	return s, nil
 }
 
-// hasControl reports a control character (NUL, escape, DEL, …): such a
-// value is refused in fields that are recorded (model, user ids), before
+// noControl ends the message that refuses a recorded field (model, user
+// ids) holding an unsafe character (see unsafeRune): it is refused before
 // the upstream is called, so none reaches a log or the audit table.
-func hasControl(s string) bool {
-	return strings.IndexFunc(s, unicode.IsControl) >= 0
-}
+const noControl = "must not contain control characters (nor format characters or line separators such as U+200B, U+202E, U+2028)"
 
 // parseUserID reads an end-user identifier (metadata.user_id, user).
 func parseUserID(name string, raw any) (string, *Error) {
@@ -344,8 +341,8 @@ func parseUserID(name string, raw any) (string, *Error) {
 	if !ok || utf8.RuneCountInString(s) > maxUserIDLen {
 		return "", invalid("%s must be a string of at most %d characters", name, maxUserIDLen)
 	}
-	if hasControl(s) {
-		return "", invalid("%s must not contain control characters", name)
+	if hasUnsafe(s) {
+		return "", invalid("%s %s", name, noControl)
 	}
 	return s, nil
 }
