@@ -386,6 +386,19 @@ func TestGatewayAuthLimitsAndEntitlement(t *testing.T) {
 	}, apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "0s"))
 }
 
+// Tools are refused by name, the same on every endpoint (our /chat and
+// count_tokens said unknown field), before the upstream is called.
+func TestGatewayRefusesToolsOnEveryEndpoint(t *testing.T) {
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil)
+	c := env.Client()
+	for _, path := range []string{"/gateway/v1/chat", "/gateway/v1/messages", "/gateway/v1/chat/completions", "/gateway/v1/messages/count_tokens"} {
+		res := c.PostJSON(path, `{"model":"parapet-demo","max_tokens":10,"tools":[{"name":"x"}],"messages":[{"role":"user","content":"x"}]}`, bearer(s.Key)...)
+		if res.StatusCode != 400 || !strings.Contains(res.Body, `\"tools\" is not supported`) {
+			t.Errorf("%s: %d %s", path, res.StatusCode, res.Body)
+		}
+	}
+}
+
 // quota_exceeded tells the official SDKs not to retry (they would, three
 // times in a second and a half, each call audited), in every dialect.
 func TestGatewayQuotaExceededIsNotRetried(t *testing.T) {

@@ -94,11 +94,12 @@ func parsed(req *Request, err *Error) (*Request, error) {
 }
 
 // unsupported are Messages API fields this text-only beta refuses with a
-// clearer message than "unknown field".
+// clearer message than "unknown field", on our /chat and count_tokens too,
+// so tools are refused by name the same on every endpoint.
 var unsupported = []string{"tools", "tool_choice", "thinking", "mcp_servers", "container", "service_tier"}
 
 func parseChat(body []byte, d Defaults) (*Request, *Error) {
-	top, err := decodeTop(body, nil, "messages", "model", "max_tokens", "system", "temperature", "stop_sequences", "stream", "metadata")
+	top, err := decodeTop(body, unsupported, "messages", "model", "max_tokens", "system", "temperature", "stop_sequences", "stream", "metadata")
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +452,7 @@ func ParseCountTokensRequest(body []byte, d Defaults) (*Request, error) {
 }
 
 func parseCountTokens(body []byte) (*Request, *Error) {
-	top, err := decodeTop(body, nil, "messages", "model", "system")
+	top, err := decodeTop(body, unsupported, "messages", "model", "system")
 	if err != nil {
 		return nil, err
 	}

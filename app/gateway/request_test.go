@@ -275,6 +275,22 @@ func TestParseCompletionsRequest(t *testing.T) {
 	}
 }
 
+// Tools (and thinking and the like) are refused by name the same on every
+// endpoint, not as an unknown field on some.
+func TestToolsRefusedByNameEverywhere(t *testing.T) {
+	parsers := map[string]func([]byte, Defaults) (*Request, error){
+		"chat": ParseChatRequest, "messages": ParseMessagesRequest, "completions": ParseCompletionsRequest, "count_tokens": ParseCountTokensRequest,
+	}
+	for name, parse := range parsers {
+		for _, field := range []string{"tools", "tool_choice"} {
+			body := `{"model":"m","` + field + `":[],"messages":[{"role":"user","content":"x"}]}`
+			if _, err := parse([]byte(body), testDefaults); err == nil || err.Error() != "invalid_request: \""+field+"\" is not supported: this gateway accepts text-only requests" {
+				t.Errorf("%s, %s: %v", name, field, err)
+			}
+		}
+	}
+}
+
 // Format characters and line separators, which unicode.IsControl misses,
 // are refused as control characters are in the fields that are recorded:
 // a right-to-left override (U+202E), a zero-width space (U+200B), a line
