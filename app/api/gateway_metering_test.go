@@ -521,6 +521,21 @@ func TestGatewayCountTokensAndModels(t *testing.T) {
 			t.Errorf("models lacks %s: %s", want, res.Body)
 		}
 	}
+	// One model, as the list has it; any other is 404 in Anthropic's shape.
+	var list struct{ Data []json.RawMessage }
+	res.JSON(t, &list)
+	if res := c.Get("/gateway/v1/models/claude-test", "X-Api-Key", s.Key); res.StatusCode != 200 || strings.TrimSpace(res.Body) != string(list.Data[0]) {
+		t.Errorf("models/claude-test: %d %s, want %s", res.StatusCode, res.Body, list.Data[0])
+	}
+	for _, id := range []string{"other", "claude-test%2Fx", "claude%20test"} {
+		res := c.Get("/gateway/v1/models/"+id, "X-Api-Key", s.Key)
+		if res.StatusCode != 404 || !strings.Contains(res.Body, `"type":"not_found_error"`) || res.Header.Get("Request-Id") == "" {
+			t.Errorf("models/%s: %d %s", id, res.StatusCode, res.Body)
+		}
+	}
+	if res := c.Get("/gateway/v1/models/claude-test"); res.StatusCode != 401 {
+		t.Errorf("models/claude-test without a key: %d", res.StatusCode)
+	}
 }
 
 // metricValue reads a series without labels as /metrics would serve it.

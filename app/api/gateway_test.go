@@ -559,8 +559,10 @@ func TestGatewayOpenAPI(t *testing.T) {
 	check("count_tokens 400", c.PostJSON("/gateway/v1/messages/count_tokens", `{"model":"m"}`, "X-Api-Key", s.Key), "AnthropicError")
 	check("models 200", c.Get("/gateway/v1/models", "X-Api-Key", s.Key), "ModelList")
 	check("models 401", c.Get("/gateway/v1/models"), "AnthropicError")
+	check("model 200", c.Get("/gateway/v1/models/parapet-demo", "X-Api-Key", s.Key), "Model")
+	check("model 404", c.Get("/gateway/v1/models/other", "X-Api-Key", s.Key), "AnthropicError")
 	for _, p := range []string{"POST /gateway/v1/chat", "POST /gateway/v1/messages", "POST /gateway/v1/chat/completions",
-		"POST /gateway/v1/messages/count_tokens", "GET /gateway/v1/models"} {
+		"POST /gateway/v1/messages/count_tokens", "GET /gateway/v1/models", "GET /gateway/v1/models/{model_id}"} {
 		method, path, _ := strings.Cut(p, " ")
 		if _, ok := doc.Paths[path][strings.ToLower(method)]; !ok {
 			t.Errorf("%s is not documented", p)

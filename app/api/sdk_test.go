@@ -53,8 +53,8 @@ func runSDK(t *testing.T, script, pkg, baseURLPath string, got any) {
 
 // The official Anthropic SDK, unmodified, works against the gateway's
 // Messages-compatible endpoints: a call, a stream, countTokens,
-// models.list, one call only over quota, and the right exception for a
-// bad key.
+// models.list and models.retrieve, one call only over quota, and the
+// right exception for a bad key.
 func TestOfficialAnthropicSDK(t *testing.T) {
 	var got struct {
 		Text         string
@@ -64,10 +64,15 @@ func TestOfficialAnthropicSDK(t *testing.T) {
 		StreamDeltas int                                     `json:"stream_deltas"`
 		CountTokens  int                                     `json:"count_tokens"`
 		Models       []string                                `json:"models"`
+		Model        string                                  `json:"model"`
+		UnknownModel string                                  `json:"unknown_model"`
 		Quota        string                                  `json:"quota"`
 		BadKey       string                                  `json:"bad_key"`
 	}
 	runSDK(t, "anthropic_sdk.mjs", "@anthropic-ai/sdk", "/gateway", &got)
+	if got.Model != "parapet-demo model parapet-demo" || got.UnknownModel != "NotFoundError 404" {
+		t.Errorf("models.retrieve: %q, an unknown model: %q", got.Model, got.UnknownModel)
+	}
 	if got.Quota != "RateLimitError 429 after 1 call(s)" {
 		t.Errorf("over quota: %s, want RateLimitError 429 after 1 call (no retry)", got.Quota)
 	}
@@ -89,8 +94,8 @@ func TestOfficialAnthropicSDK(t *testing.T) {
 }
 
 // The official openai SDK, unmodified, with baseURL = /gateway/v1: a
-// completion, a stream with usage, models.list, one call only over quota,
-// and AuthenticationError for a bad key.
+// completion, a stream with usage, models.list and models.retrieve, one
+// call only over quota, and AuthenticationError for a bad key.
 func TestOfficialOpenAISDK(t *testing.T) {
 	var got struct {
 		Object       string
@@ -105,11 +110,16 @@ func TestOfficialOpenAISDK(t *testing.T) {
 		StreamUsage struct {
 			CompletionTokens int `json:"completion_tokens"`
 		} `json:"stream_usage"`
-		Models []string
-		Quota  string `json:"quota"`
-		BadKey string `json:"bad_key"`
+		Models       []string
+		Model        string `json:"model"`
+		UnknownModel string `json:"unknown_model"`
+		Quota        string `json:"quota"`
+		BadKey       string `json:"bad_key"`
 	}
 	runSDK(t, "openai_sdk.mjs", "openai", "/gateway/v1", &got)
+	if got.Model != "parapet-demo model parapet" || got.UnknownModel != "NotFoundError 404" {
+		t.Errorf("models.retrieve: %q, an unknown model: %q", got.Model, got.UnknownModel)
+	}
 	if got.Quota != "RateLimitError 429 after 1 call(s)" {
 		t.Errorf("over quota: %s, want RateLimitError 429 after 1 call (no retry)", got.Quota)
 	}

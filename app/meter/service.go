@@ -415,6 +415,17 @@ type Model struct {
 	OwnedBy     string `json:"owned_by"`
 }
 
+// Model is the model of the list named id, and whether there is one: a
+// model not in the list is not for callers to look up.
+func (s *Service) Model(id string) (Model, bool) {
+	for _, m := range s.Models().Data {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return Model{}, false
+}
+
 // Models lists the models callers may name: the configured default (no
 // allowlist exists yet). created_at is when this gateway started serving
 // it.
