@@ -208,15 +208,14 @@ func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error
 		}
 	}
 	if !s.acc.complete() {
-		_ = s.flush() // the text held back of a block the stream ends inside
-	}
-	if err == nil && !s.acc.complete() {
-		err = errInvalidResponse(errors.New("stream returned before message_stop"))
-	}
-	if !s.acc.complete() {
 		// The stream failed, or its client left and the upstream did not
-		// finish in time: the upstream's last report may be message_start's
-		// single output token, whatever it had sent since.
+		// finish in time.
+		if err == nil {
+			err = errInvalidResponse(errors.New("stream returned before message_stop"))
+		}
+		_ = s.flush() // the text held back of the block it ends inside
+		// The upstream's last report may be message_start's single output
+		// token, whatever it had sent since.
 		s.estimate()
 	}
 	if gone := d.end(); gone != nil {
