@@ -23,7 +23,7 @@ func TestInstancesShareTheQuota(t *testing.T) {
 			if err := models.SetEntitlement(ctx, envs[0].DB.DB, s.OrgID, models.GatewayProductID, 200); err != nil {
 				t.Fatal(err)
 			}
-			const reservation = 12 + 100 // input estimate of the body below + max_tokens
+			const reservation = 22 + 16 + 100 // the input bound of the body below (22 bytes, 2×8 of framing) + max_tokens
 			var mu sync.Mutex
 			counts := map[int]int{}
 			var wg sync.WaitGroup

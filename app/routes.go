@@ -141,6 +141,7 @@ func (a *App) routes() {
 	a.group("/gateway/v1", areaGateway, apiChain(guard, gwLimit, timeout)...) // unknown paths
 	key := []echo.MiddlewareFunc{api.RequireKey, api.RequireScope(keys.ScopeGateway)}
 	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).GET("/gateway/v1/models", v1.Models, key...)
+	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).GET("/gateway/v1/models/:model_id", v1.Model, key...)
 	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).POST("/gateway/v1/messages/count_tokens", v1.CountTokens, key...)
 	call := func(ar *area) *Group {
 		return a.routesOf(ar, append([]echo.MiddlewareFunc{a.gatewayCalls}, apiChain(guard, gwLimit)...)...)

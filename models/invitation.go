@@ -115,11 +115,27 @@ func RevokeInvitation(ctx context.Context, db *gorm.DB, orgID, id string) (bool,
 // expired by the time it was accepted.
 var ErrInvitationUsed = errors.New("this invitation can no longer be accepted")
 
+// ErrInviterCannot means the member who sent the invitation can no longer
+// give its role: removed from the organization, or demoted since.
+var ErrInviterCannot = errors.New("the member who sent this invitation can no longer invite to its role")
+
 // AcceptInvitation makes the user a member with the invitation's role and
 // marks it accepted, in one transaction; the condition on the row makes a
 // second acceptance (even a concurrent one) fail with ErrInvitationUsed.
+// An invitation a member sent holds only while its sender may still give
+// its role (ErrInviterCannot): a removed or demoted admin's invitations
+// open no back door. An operator's (the CLI's, no sender) always holds.
 func AcceptInvitation(ctx context.Context, db *gorm.DB, inv *Invitation, userID string) error {
 	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if inv.InvitedBy != nil {
+			var roles []string
+			if err := tx.Model(&Membership{}).Where("org_id = ? AND user_id = ?", inv.OrgID, *inv.InvitedBy).Pluck("role", &roles).Error; err != nil {
+				return err
+			}
+			if len(roles) == 0 || !Can(roles[0], PermInvite) || !CanAssign(roles[0], inv.Role) {
+				return ErrInviterCannot
+			}
+		}
 		now := Now()
 		res := tx.Model(&Invitation{}).
 			Where("id = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?", inv.ID, now).

@@ -28,6 +28,7 @@ const (
 	PermOrgSettings   Permission = "organization settings"  // require two-factor sign-in
 	PermDeleteOrg     Permission = "delete the organization"
 	PermHandleLeaks   Permission = "see and handle leaked keys" // the leak banner
+	PermChat          Permission = "chat in the playground"     // spends the organization's gateway quota
 )
 
 var permissions = map[Permission][]string{
@@ -39,6 +40,7 @@ var permissions = map[Permission][]string{
 	PermOrgSettings:   {RoleOwner},
 	PermDeleteOrg:     {RoleOwner},
 	PermHandleLeaks:   {RoleOwner},
+	PermChat:          {RoleOwner, RoleAdmin, RoleMember},
 }
 
 // Can reports whether a role has a permission.

@@ -321,7 +321,7 @@ func TwoFactor(c Chrome, d TwoFactorData) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<label for=\"enable-code\">Code from the app</label> <input id=\"enable-code\" name=\"code\" required inputmode=\"numeric\" autocomplete=\"one-time-code\" maxlength=\"6\"> <button type=\"submit\">Turn on two-factor sign-in</button></form>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<label for=\"enable-password\">Your password</label> <input id=\"enable-password\" name=\"current_password\" type=\"password\" required autocomplete=\"current-password\"> <label for=\"enable-code\">Code from the app</label> <input id=\"enable-code\" name=\"code\" required inputmode=\"numeric\" autocomplete=\"one-time-code\" maxlength=\"6\"> <button type=\"submit\">Turn on two-factor sign-in</button></form>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

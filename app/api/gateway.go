@@ -1,11 +1,14 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"parapet/app/apierr"
 	"parapet/app/gateway"
 	"parapet/app/httpx"
 	"parapet/app/meter"
@@ -103,4 +106,24 @@ func (a *API) Models(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, a.Gateway.Models())
+}
+
+// Model answers GET /gateway/v1/models/{model_id} with one model of the
+// list, in the shape both SDKs' models.retrieve read (the list's items'
+// shape). A model not in the list is 404, in Anthropic's shape, which the
+// openai SDK reads as NotFoundError too.
+func (a *API) Model(c echo.Context) error {
+	c.Response().Header().Set("request-id", httpx.RequestID(c))
+	if err := a.Gateway.Entitled(c.Request().Context(), Principal(c).OrgID); err != nil {
+		return err
+	}
+	id := c.Param("model_id")
+	if u, err := url.PathUnescape(id); err == nil {
+		id = u // the SDKs escape the id, "/" included
+	}
+	m, ok := a.Gateway.Model(id)
+	if !ok {
+		return apierr.NotFound(fmt.Sprintf("model %q is not available to this organization: GET /gateway/v1/models lists those that are", id))
+	}
+	return c.JSON(http.StatusOK, m)
 }

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/redis/go-redis/v9"
 
@@ -218,7 +220,7 @@ func quotaHolds(t *testing.T, env *apptest.Env) string {
 		t.Fatal(err)
 	}
 	const body = `{"messages":[{"role":"user","content":"count my tokens please"}],"max_tokens":100}`
-	const reservation = 12 + 100 // (22 bytes + 12 of framing) / 3, + max_tokens
+	const reservation = 22 + 16 + 100 // the input bound (22 bytes, 2×8 of framing) + max_tokens
 	var wg sync.WaitGroup
 	statuses := make([]*apptest.Response, 20)
 	for i := range statuses {
@@ -263,6 +265,48 @@ func quotaHolds(t *testing.T, env *apptest.Env) string {
 		t.Errorf("%d calls passed; used %d (records %d) on a 200-token quota, %d still reserved", ok, counter.Tokens, sum, counter.Reserved)
 	}
 	return s.OrgID
+}
+
+// 40 parallel calls of 100 emoji each on a 3,000-token quota, from an
+// upstream that counts 3 tokens an emoji (4 bytes), as real tokenizers
+// roughly do: the reservation bounds each call's input (a token per byte),
+// so the month's usage ends at most one reservation over the quota. With
+// the estimate (bytes / 3) as the reservation, it ended twice over.
+func TestGatewayQuotaHoldsEmoji(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		content := body["messages"].([]any)[0].(map[string]any)["content"].(string)
+		messagesJSON(w, "ok", 3*utf8.RuneCountInString(content), 5)
+	})
+	const quota, calls = 3000, 40
+	const reservation = 400 + 16 + 10 // 100 emoji of 4 bytes, 2×8 of framing, max_tokens
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		s := env.Seed(t, "emoji@example.com")
+		if err := models.SetEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, quota); err != nil {
+			t.Fatal(err)
+		}
+		body := `{"max_tokens":10,"messages":[{"role":"user","content":"` + strings.Repeat("\U0001F600", 100) + `"}]}`
+		var wg sync.WaitGroup
+		var ok atomic.Int32
+		for range calls {
+			wg.Go(func() {
+				if res := chat(env.Client(), s.Key, body); res.StatusCode == 200 {
+					ok.Add(1)
+				} else if res.StatusCode != 429 {
+					t.Errorf("%d %s", res.StatusCode, res.Body)
+				}
+			})
+		}
+		wg.Wait()
+		env.App.FlushAudit()
+		a, err := models.AllowanceOf(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(models.Now()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok.Load() == 0 || a.UsedTokens > quota+reservation {
+			t.Errorf("%d calls passed; used %d tokens of a %d-token quota (at most one reservation, %d, over)", ok.Load(), a.UsedTokens, quota, reservation)
+		}
+	}, apptest.WithEnv("GATEWAY_UPSTREAM_URL", up.URL), apptest.WithEnv("GATEWAY_UPSTREAM_KEY", "sk-upstream-secret"),
+		apptest.WithEnv("GATEWAY_MODEL", "claude-test"), apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000"))
 }
 
 // A hold left by an instance that crashed before recording its call
@@ -367,11 +411,11 @@ func TestGatewayDistrustsUpstream(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-test","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":-5,"output_tokens":3.5}}`)
+		fmt.Fprint(w, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-test","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":2.5,"output_tokens":3.5}}`)
 	})
 	env, s := gatewayEnv(t, apptest.Databases(t)[0], up)
 	c := env.Client()
-	if res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}]}`); res.StatusCode != 200 || !strings.Contains(res.Body, `"usage":{"input_tokens":0,"output_tokens":4}`) {
+	if res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}]}`); res.StatusCode != 200 || !strings.Contains(res.Body, `"usage":{"input_tokens":3,"output_tokens":4}`) {
 		t.Errorf("clamped usage: %d %s", res.StatusCode, res.Body)
 	}
 	mode.Store("leak")
@@ -384,6 +428,11 @@ func TestGatewayDistrustsUpstream(t *testing.T) {
 	for _, body := range []string{
 		`{"model":"claude\u0000test","messages":[{"role":"user","content":"x"}]}`,
 		`{"messages":[{"role":"user","content":"x"}],"metadata":{"user_id":"u\u001b[31m"}}`,
+		// Format characters and line separators, which unicode.IsControl
+		// misses, are refused the same.
+		`{"model":"claude\u202etset","messages":[{"role":"user","content":"x"}]}`,
+		`{"messages":[{"role":"user","content":"x"}],"metadata":{"user_id":"u\u200b1"}}`,
+		`{"messages":[{"role":"user","content":"x"}],"metadata":{"user_id":"u\u2028FAKE LINE"}}`,
 	} {
 		// A NUL is refused by the JSON check of every API, other control
 		// characters by the gateway's own.
@@ -397,7 +446,7 @@ func TestGatewayDistrustsUpstream(t *testing.T) {
 	}
 	up.mu.Unlock()
 	evs := gatewayEvents(t, env)
-	if evs[0].UsageFlag == nil || *evs[0].UsageFlag != "clamped" || *evs[0].InputTokens != 0 || *evs[0].OutputTokens != 4 {
+	if evs[0].UsageFlag == nil || *evs[0].UsageFlag != "clamped" || *evs[0].InputTokens != 3 || *evs[0].OutputTokens != 4 {
 		t.Errorf("clamped record %+v", evs[0])
 	}
 	for _, e := range evs {
@@ -472,6 +521,21 @@ func TestGatewayCountTokensAndModels(t *testing.T) {
 			t.Errorf("models lacks %s: %s", want, res.Body)
 		}
 	}
+	// One model, as the list has it; any other is 404 in Anthropic's shape.
+	var list struct{ Data []json.RawMessage }
+	res.JSON(t, &list)
+	if res := c.Get("/gateway/v1/models/claude-test", "X-Api-Key", s.Key); res.StatusCode != 200 || strings.TrimSpace(res.Body) != string(list.Data[0]) {
+		t.Errorf("models/claude-test: %d %s, want %s", res.StatusCode, res.Body, list.Data[0])
+	}
+	for _, id := range []string{"other", "claude-test%2Fx", "claude%20test"} {
+		res := c.Get("/gateway/v1/models/"+id, "X-Api-Key", s.Key)
+		if res.StatusCode != 404 || !strings.Contains(res.Body, `"type":"not_found_error"`) || res.Header.Get("Request-Id") == "" {
+			t.Errorf("models/%s: %d %s", id, res.StatusCode, res.Body)
+		}
+	}
+	if res := c.Get("/gateway/v1/models/claude-test"); res.StatusCode != 401 {
+		t.Errorf("models/claude-test without a key: %d", res.StatusCode)
+	}
 }
 
 // metricValue reads a series without labels as /metrics would serve it.
@@ -499,5 +563,241 @@ func waitGauge(t *testing.T, name string, want float64) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s stayed at %v, below %v", name, metricValue(t, name), want)
 		}
+	}
+}
+
+// An upstream whose message_start claims 10^12 input tokens, then fails:
+// the client is told the checked count, the record has it flagged, and
+// the month's counter stays small, so the next call is not refused for
+// quota.
+func TestGatewayChecksStartUsage(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		if body["stream"] != true {
+			messagesJSON(w, "ok", 3, 1)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":1e12,\"output_tokens\":1}}}\n\n")
+		fmt.Fprint(w, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n")
+	})
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], up)
+	c := env.Client()
+	res := c.PostJSON("/gateway/v1/messages", `{"model":"claude-test","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"Hello"}]}`, "X-Api-Key", s.Key)
+	if res.StatusCode != 200 || strings.Contains(res.Body, "2147483647") || !strings.Contains(res.Body, `"input_tokens":6,`) {
+		t.Errorf("the client was told: %d %s", res.StatusCode, res.Body)
+	}
+	evs := waitEvents(t, env, 1)
+	if len(evs) != 1 || *evs[0].InputTokens != 6 || evs[0].UsageFlag == nil || *evs[0].UsageFlag != "clamped" {
+		t.Fatalf("records %+v", evs)
+	}
+	a, err := models.AllowanceOf(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(models.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.UsedTokens != 7 {
+		t.Errorf("the month's counter is at %d, want 7 (6 in, 1 out)", a.UsedTokens)
+	}
+	if res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}],"max_tokens":10}`); res.StatusCode != 200 {
+		t.Errorf("the next call: %d %s", res.StatusCode, res.Body)
+	}
+}
+
+// An upstream that names its model with a NUL, escapes and a newline, or
+// with 100,000 characters: the client gets, and the record keeps, a safe
+// name of at most 256 characters, and every call is recorded and metered
+// on every database (Postgres refused the NUL, and the record and its
+// usage were skipped).
+func TestGatewayCleansUpstreamModelNames(t *testing.T) {
+	for _, d := range apptest.Databases(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			var model atomic.Value
+			up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+				m, _ := json.Marshal(model.Load().(string)) // Go's %q is not JSON
+				if body["stream"] != true {
+					w.Header().Set("Content-Type", "application/json")
+					fmt.Fprintf(w, `{"id":"msg_\u0000x","type":"message","role":"assistant","model":%s,"content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":2}}`, m)
+					return
+				}
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprintf(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":%s,\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n", m)
+				for _, ev := range []string{
+					`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+					`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}`,
+					`{"type":"content_block_stop","index":0}`,
+					`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":2}}`,
+					`{"type":"message_stop"}`,
+				} {
+					var typ struct{ Type string }
+					_ = json.Unmarshal([]byte(ev), &typ)
+					fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ.Type, ev)
+				}
+			})
+			env, s := gatewayEnv(t, d, up)
+			c := env.Client()
+			calls := 0
+			for _, m := range []string{"evil\u0000\u001b[31mRED\u001b[0m\nFAKE LOG LINE", strings.Repeat("m", 100_000)} {
+				model.Store(m)
+				for _, stream := range []bool{false, true} {
+					res := c.PostJSON("/gateway/v1/messages", fmt.Sprintf(`{"model":"claude-test","max_tokens":10,"stream":%t,"messages":[{"role":"user","content":"x"}]}`, stream), "X-Api-Key", s.Key)
+					calls++
+					if res.StatusCode != 200 || strings.Contains(res.Body, `\u0000`) || strings.Contains(res.Body, `\u001b`) || strings.Contains(res.Body, "m\\nFAKE") || len(res.Body) > 4000 {
+						t.Errorf("stream %t: %d %.300s", stream, res.StatusCode, res.Body)
+					}
+				}
+			}
+			evs := waitEvents(t, env, calls)
+			var sum int64
+			for _, e := range evs {
+				sum += *e.InputTokens + *e.OutputTokens
+				if e.Model == nil || utf8.RuneCountInString(*e.Model) > 256 || strings.ContainsAny(*e.Model, "\x00\x1b\n") {
+					t.Errorf("recorded model %.80q", *e.Model)
+				}
+			}
+			a, err := models.AllowanceOf(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(models.Now()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(evs) != calls || a.UsedTokens != sum || sum != int64(calls*5) {
+				t.Errorf("%d records for %d calls; the month's counter %d, the records %d", len(evs), calls, a.UsedTokens, sum)
+			}
+		})
+	}
+}
+
+// Answers without usage are not free: no usage, null or negative counts,
+// an OpenAI-style answer or stream without a usage chunk are metered at
+// the input estimate and, from the text delivered, the output's, flagged
+// "estimated"; the client is told those counts.
+func TestGatewayEstimatesUnreportedUsage(t *testing.T) {
+	var style atomic.Value
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		switch st := style.Load().(string); {
+		case st == "openai" && body["stream"] == true:
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, `data: {"id":"c","object":"chat.completion.chunk","model":"gpt","choices":[{"index":0,"delta":{"role":"assistant","content":"lots of text "},"finish_reason":null}]}`+"\n\n")
+			fmt.Fprint(w, `data: {"id":"c","object":"chat.completion.chunk","model":"gpt","choices":[{"index":0,"delta":{"content":"that cost tokens"},"finish_reason":"stop"}]}`+"\n\n")
+			fmt.Fprint(w, "data: [DONE]\n\n")
+		case st == "openai":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"id":"c","object":"chat.completion","model":"gpt","choices":[{"index":0,"message":{"role":"assistant","content":"lots of text that cost tokens"},"finish_reason":"stop"}]}`)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"id":"m","type":"message","role":"assistant","model":"claude-test","content":[{"type":"text","text":"lots of text that cost tokens"}],"stop_reason":"end_turn","stop_sequence":null%s}`, st)
+		}
+	})
+	// "lots of text that cost tokens": 29 bytes, 10 tokens; the prompt
+	// "Hello": 6.
+	for _, tc := range []struct{ name, upstream, style, path, body, told string }{
+		{"no usage", "", "messages", "/gateway/v1/chat", `{"messages":[{"role":"user","content":"Hello"}]}`, `"usage":{"input_tokens":6,"output_tokens":10}`},
+		{"null counts", `,"usage":{"input_tokens":null,"output_tokens":null}`, "messages", "/gateway/v1/chat", `{"messages":[{"role":"user","content":"Hello"}]}`, `"usage":{"input_tokens":6,"output_tokens":10}`},
+		{"negative counts", `,"usage":{"input_tokens":-5,"output_tokens":-7}`, "messages", "/gateway/v1/chat", `{"messages":[{"role":"user","content":"Hello"}]}`, `"usage":{"input_tokens":6,"output_tokens":10}`},
+		{"openai answer", "openai", "openai", "/gateway/v1/chat/completions", `{"messages":[{"role":"user","content":"Hello"}]}`, `"prompt_tokens":6,"completion_tokens":10`},
+		{"openai stream", "openai", "openai", "/gateway/v1/chat/completions", `{"stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"Hello"}]}`, `"prompt_tokens":6,"completion_tokens":10`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			style.Store(tc.upstream)
+			env, s := gatewayEnv(t, apptest.Databases(t)[0], up, apptest.WithEnv("GATEWAY_UPSTREAM_STYLE", tc.style))
+			res := env.Client().PostJSON(tc.path, tc.body, bearer(s.Key)...)
+			if res.StatusCode != 200 || !strings.Contains(res.Body, tc.told) {
+				t.Errorf("the client was told: %d %s", res.StatusCode, res.Body)
+			}
+			evs := waitEvents(t, env, 1)
+			if len(evs) != 1 || *evs[0].InputTokens != 6 || *evs[0].OutputTokens != 10 || evs[0].UsageFlag == nil || *evs[0].UsageFlag != "estimated" {
+				t.Fatalf("records %+v", evs)
+			}
+			a, err := models.AllowanceOf(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(models.Now()))
+			if err != nil || a.UsedTokens != 16 {
+				t.Errorf("the month's counter is at %d (%v), want 16", a.UsedTokens, err)
+			}
+		})
+	}
+}
+
+// An upstream that streams its key in deltas of 4 bytes, each of which
+// passes the scrubber alone: joined, the text a client receives holds
+// [redacted] where the key was, in the Messages and Chat Completions
+// dialects, and the audit keeps the same.
+func TestGatewayScrubsAKeySplitAcrossDeltas(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		text := "leaked sk-upstream-secret there"
+		var parts []string
+		for ; text != ""; text = text[min(4, len(text)):] {
+			parts = append(parts, text[:min(4, len(text))])
+		}
+		messagesSSE(w, parts)
+	})
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], up, apptest.WithEnv("GATEWAY_LOG_CONTENT", "true"))
+	c := env.Client()
+	for _, path := range []string{"/gateway/v1/messages", "/gateway/v1/chat/completions"} {
+		res := c.PostJSON(path, `{"model":"claude-test","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"x"}]}`, bearer(s.Key)...)
+		var text strings.Builder
+		deltas := 0
+		for _, line := range strings.Split(res.Body, "\n") {
+			data, ok := strings.CutPrefix(line, "data: ")
+			if !ok || data == "[DONE]" {
+				continue
+			}
+			var ev struct {
+				Delta   struct{ Text string }
+				Choices []struct{ Delta struct{ Content *string } }
+			}
+			if err := json.Unmarshal([]byte(data), &ev); err != nil {
+				t.Fatalf("%s: %v in %s", path, err, data)
+			}
+			text.WriteString(ev.Delta.Text)
+			if len(ev.Choices) > 0 && ev.Choices[0].Delta.Content != nil {
+				text.WriteString(*ev.Choices[0].Delta.Content)
+			}
+			if strings.Contains(data, `"text_delta"`) {
+				deltas++
+			}
+		}
+		if text.String() != "leaked [redacted] there" || strings.Contains(res.Body, "secr") {
+			t.Errorf("%s: the client got %q\n%s", path, text.String(), res.Body)
+		}
+		if path == "/gateway/v1/messages" && (deltas < 8 || deltas > 9) {
+			t.Errorf("%d deltas for the upstream's 8", deltas)
+		}
+	}
+	for _, e := range waitEvents(t, env, 2) {
+		if e.Detail == nil || strings.Contains(*e.Detail, "secret") || !strings.Contains(*e.Detail, "leaked [redacted] there") {
+			t.Errorf("recorded content %v", e.Detail)
+		}
+	}
+}
+
+// A stream that fails after 9 text deltas, its client still there, is
+// metered by what was delivered ("d0 " to "d8 ": 9 tokens), not by
+// message_start's single output token, flagged "estimated"; when the
+// upstream had reported more, its report stands, unflagged.
+func TestGatewayMetersFailedStreamsByWhatWasDelivered(t *testing.T) {
+	for _, startOutput := range []int{1, 50} {
+		t.Run(fmt.Sprintf("message_start output %d", startOutput), func(t *testing.T) {
+			up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				send := func(ev, data string) { fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev, data) }
+				send("message_start", fmt.Sprintf(`{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":7,"output_tokens":%d}}}`, startOutput))
+				send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+				for i := range 9 {
+					send("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"d%d "}}`, i))
+				}
+				send("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+			})
+			env, s := gatewayEnv(t, apptest.Databases(t)[0], up)
+			res := env.Client().PostJSON("/gateway/v1/messages", `{"model":"claude-test","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"x"}]}`, "X-Api-Key", s.Key)
+			if !strings.Contains(res.Body, `"text":"d8 "`) || !strings.Contains(res.Body, "event: error") {
+				t.Fatalf("stream: %s", res.Body)
+			}
+			evs := waitEvents(t, env, 1)
+			e := evs[0]
+			wantOut, flagged := int64(9), true
+			if startOutput > 9 {
+				wantOut, flagged = int64(startOutput), false
+			}
+			if len(evs) != 1 || *e.Status != 503 || *e.InputTokens != 7 || *e.OutputTokens != wantOut || (e.UsageFlag != nil) != flagged ||
+				(flagged && *e.UsageFlag != "estimated") {
+				t.Errorf("record %+v (flag %v), want output %d, flagged %t", e, e.UsageFlag, wantOut, flagged)
+			}
+		})
 	}
 }

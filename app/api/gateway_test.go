@@ -166,7 +166,10 @@ func TestGatewayMessagesUpstream(t *testing.T) {
 					names = append(names, n)
 				}
 			}
-			want := "message_start content_block_start content_block_delta content_block_delta content_block_stop message_delta message_stop"
+			// " there" ends in "re", which is part of the upstream key: it
+			// is held back in case the next delta completes a run of the
+			// key, and sent in one more delta before content_block_stop.
+			want := "message_start content_block_start content_block_delta content_block_delta content_block_delta content_block_stop message_delta message_stop"
 			if strings.Join(names, " ") != want {
 				t.Errorf("events %v, want %s", names, want)
 			}
@@ -357,9 +360,9 @@ func TestGatewayAuthLimitsAndEntitlement(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Room for one call's worst case ("hello": 6 tokens estimated, +5
-		// max_tokens) and not two.
-		if err := models.SetEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID, used.UsedTokens+15); err != nil {
+		// Room for one call's worst case ("hello": 5 bytes + 2×8 of
+		// framing, +5 max_tokens: 26) and not two (a call uses 11).
+		if err := models.SetEntitlement(ctx, env.DB.DB, s.OrgID, models.GatewayProductID, used.UsedTokens+30); err != nil {
 			t.Fatal(err)
 		}
 		small := `{"messages":[{"role":"user","content":"hello"}],"max_tokens":5}`
@@ -383,6 +386,35 @@ func TestGatewayAuthLimitsAndEntitlement(t *testing.T) {
 	}, apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "0s"))
 }
 
+// Tools are refused by name, the same on every endpoint (our /chat and
+// count_tokens said unknown field), before the upstream is called.
+func TestGatewayRefusesToolsOnEveryEndpoint(t *testing.T) {
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil)
+	c := env.Client()
+	for _, path := range []string{"/gateway/v1/chat", "/gateway/v1/messages", "/gateway/v1/chat/completions", "/gateway/v1/messages/count_tokens"} {
+		res := c.PostJSON(path, `{"model":"parapet-demo","max_tokens":10,"tools":[{"name":"x"}],"messages":[{"role":"user","content":"x"}]}`, bearer(s.Key)...)
+		if res.StatusCode != 400 || !strings.Contains(res.Body, `\"tools\" is not supported`) {
+			t.Errorf("%s: %d %s", path, res.StatusCode, res.Body)
+		}
+	}
+}
+
+// quota_exceeded tells the official SDKs not to retry (they would, three
+// times in a second and a half, each call audited), in every dialect.
+func TestGatewayQuotaExceededIsNotRetried(t *testing.T) {
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil)
+	if err := models.SetEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, 50); err != nil {
+		t.Fatal(err)
+	}
+	c := env.Client()
+	for _, path := range []string{"/gateway/v1/chat", "/gateway/v1/messages", "/gateway/v1/chat/completions"} {
+		res := c.PostJSON(path, `{"model":"parapet-demo","max_tokens":100,"messages":[{"role":"user","content":"x"}]}`, bearer(s.Key)...)
+		if res.StatusCode != 429 || !strings.Contains(res.Body, "quota_exceeded") || res.Header.Get("X-Should-Retry") != "false" {
+			t.Errorf("%s: %d %s %v", path, res.StatusCode, res.Body, res.Header)
+		}
+	}
+}
+
 func TestGatewayRateLimit(t *testing.T) {
 	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil, apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "3"))
 	c := env.Client()
@@ -394,8 +426,8 @@ func TestGatewayRateLimit(t *testing.T) {
 	var e apiError
 	res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}]}`)
 	res.JSON(t, &e)
-	if res.StatusCode != 429 || e.Error.Code != "rate_limited" || res.Header.Get("Retry-After") == "" {
-		t.Errorf("4th call: %d %s", res.StatusCode, res.Body)
+	if res.StatusCode != 429 || e.Error.Code != "rate_limited" || res.Header.Get("Retry-After") == "" || res.Header.Get("X-Should-Retry") != "" {
+		t.Errorf("4th call: %d %s %v", res.StatusCode, res.Body, res.Header)
 	}
 	// The public API's budget is separate.
 	if res := c.Get("/v1/products", "Authorization", "Bearer "+s.Key); res.StatusCode != 200 || res.Header.Get("X-RateLimit-Limit") != "60" {
@@ -527,8 +559,10 @@ func TestGatewayOpenAPI(t *testing.T) {
 	check("count_tokens 400", c.PostJSON("/gateway/v1/messages/count_tokens", `{"model":"m"}`, "X-Api-Key", s.Key), "AnthropicError")
 	check("models 200", c.Get("/gateway/v1/models", "X-Api-Key", s.Key), "ModelList")
 	check("models 401", c.Get("/gateway/v1/models"), "AnthropicError")
+	check("model 200", c.Get("/gateway/v1/models/parapet-demo", "X-Api-Key", s.Key), "Model")
+	check("model 404", c.Get("/gateway/v1/models/other", "X-Api-Key", s.Key), "AnthropicError")
 	for _, p := range []string{"POST /gateway/v1/chat", "POST /gateway/v1/messages", "POST /gateway/v1/chat/completions",
-		"POST /gateway/v1/messages/count_tokens", "GET /gateway/v1/models"} {
+		"POST /gateway/v1/messages/count_tokens", "GET /gateway/v1/models", "GET /gateway/v1/models/{model_id}"} {
 		method, path, _ := strings.Cut(p, " ")
 		if _, ok := doc.Paths[path][strings.ToLower(method)]; !ok {
 			t.Errorf("%s is not documented", p)

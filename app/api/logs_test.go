@@ -304,11 +304,19 @@ func TestLogsAPI(t *testing.T) {
 			}
 		}
 
+		// A compressed body is refused, not analysed as binary noise.
+		for _, enc := range []string{"gzip", "br"} {
+			res := c.Do("POST", logsPath, "\x1f\x8b\x08\x00", append(bearer(s.Key), "Content-Type", "text/plain", "Content-Encoding", enc)...)
+			if e := scanExpectError(t, "Content-Encoding "+enc, res, 415, "unsupported_media_type"); !strings.Contains(e.Error.Message, "uncompressed") {
+				t.Errorf("415 message %q does not say to send the body uncompressed", e.Error.Message)
+			}
+		}
+
 		// Malformed or invalid JSON bodies.
 		for _, tc := range []struct{ name, body, want string }{
 			{"malformed", "{\"text\": \"a\",\n \"options\": {,}}", "malformed JSON at line 2, column 14"},
 			{"empty JSON body", "", "empty"},
-			{"not an object", `["ERROR"]`, "object"},
+			{"not an object", `["ERROR"]`, "the request body must be an object in JSON, not array"},
 			{"unknown field", `{"text": "ERROR", "lines": 3}`, `unknown field "lines"`},
 			{"unknown option", `{"text": "ERROR", "options": {"threshold": 0.1}}`, `unknown field "threshold"`},
 			{"no text", `{"options": {"rare_threshold": 0.1}}`, "text is required"},

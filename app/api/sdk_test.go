@@ -27,7 +27,9 @@ func runSDK(t *testing.T, script, pkg, baseURLPath string, got any) {
 		}
 		t.Skipf("set PARAPET_SDK_DIR to a folder where `npm install %s` ran (and put node on PATH) to run the official SDK against the gateway", pkg)
 	}
-	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "1ms"))
+	// 8,000 tokens a month: room for the scripts' calls, not for one of
+	// max_tokens 8,192.
+	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "1ms"), apptest.WithEnv("GATEWAY_MONTHLY_TOKENS", "8000"))
 	s := env.Seed(t, "sdk@example.com")
 	src, err := os.ReadFile(filepath.Join("testdata", script))
 	if err != nil {
@@ -51,7 +53,8 @@ func runSDK(t *testing.T, script, pkg, baseURLPath string, got any) {
 
 // The official Anthropic SDK, unmodified, works against the gateway's
 // Messages-compatible endpoints: a call, a stream, countTokens,
-// models.list, and the right exception for a bad key.
+// models.list and models.retrieve, one call only over quota, and the
+// right exception for a bad key.
 func TestOfficialAnthropicSDK(t *testing.T) {
 	var got struct {
 		Text         string
@@ -61,9 +64,18 @@ func TestOfficialAnthropicSDK(t *testing.T) {
 		StreamDeltas int                                     `json:"stream_deltas"`
 		CountTokens  int                                     `json:"count_tokens"`
 		Models       []string                                `json:"models"`
+		Model        string                                  `json:"model"`
+		UnknownModel string                                  `json:"unknown_model"`
+		Quota        string                                  `json:"quota"`
 		BadKey       string                                  `json:"bad_key"`
 	}
 	runSDK(t, "anthropic_sdk.mjs", "@anthropic-ai/sdk", "/gateway", &got)
+	if got.Model != "parapet-demo model parapet-demo" || got.UnknownModel != "NotFoundError 404" {
+		t.Errorf("models.retrieve: %q, an unknown model: %q", got.Model, got.UnknownModel)
+	}
+	if got.Quota != "RateLimitError 429 after 1 call(s)" {
+		t.Errorf("over quota: %s, want RateLimitError 429 after 1 call (no retry)", got.Quota)
+	}
 	if !strings.Contains(got.Text, "demo upstream") || got.StopReason == "" {
 		t.Errorf("messages.create: %+v", got)
 	}
@@ -82,8 +94,8 @@ func TestOfficialAnthropicSDK(t *testing.T) {
 }
 
 // The official openai SDK, unmodified, with baseURL = /gateway/v1: a
-// completion, a stream with usage, models.list, and AuthenticationError
-// for a bad key.
+// completion, a stream with usage, models.list and models.retrieve, one
+// call only over quota, and AuthenticationError for a bad key.
 func TestOfficialOpenAISDK(t *testing.T) {
 	var got struct {
 		Object       string
@@ -98,10 +110,19 @@ func TestOfficialOpenAISDK(t *testing.T) {
 		StreamUsage struct {
 			CompletionTokens int `json:"completion_tokens"`
 		} `json:"stream_usage"`
-		Models []string
-		BadKey string `json:"bad_key"`
+		Models       []string
+		Model        string `json:"model"`
+		UnknownModel string `json:"unknown_model"`
+		Quota        string `json:"quota"`
+		BadKey       string `json:"bad_key"`
 	}
 	runSDK(t, "openai_sdk.mjs", "openai", "/gateway/v1", &got)
+	if got.Model != "parapet-demo model parapet" || got.UnknownModel != "NotFoundError 404" {
+		t.Errorf("models.retrieve: %q, an unknown model: %q", got.Model, got.UnknownModel)
+	}
+	if got.Quota != "RateLimitError 429 after 1 call(s)" {
+		t.Errorf("over quota: %s, want RateLimitError 429 after 1 call (no retry)", got.Quota)
+	}
 	if got.Object != "chat.completion" || !strings.Contains(got.Text, "demo upstream") || got.FinishReason != "stop" ||
 		got.Usage.CompletionTokens == 0 || got.Usage.TotalTokens != got.Usage.PromptTokens+got.Usage.CompletionTokens {
 		t.Errorf("chat.completions.create: %+v", got)

@@ -14,6 +14,7 @@ type accumulator struct {
 }
 
 func (a *accumulator) started() bool  { return a.msg != nil }
+func (a *accumulator) inBlock() bool  { return a.open }
 func (a *accumulator) complete() bool { return a.stopped }
 
 func (a *accumulator) add(ev Event) *Error {

@@ -72,12 +72,13 @@ type Report struct {
 	// Latency runs from the call to the end of the upstream's answer (or
 	// the failure), retry included.
 	Latency time.Duration
-	// Usage is what the upstream reported, also for a stream that failed
-	// midway: those tokens were spent.
+	// Usage is what the upstream reported, checked, or at least what was
+	// delivered of a stream that did not finish: those tokens were spent.
 	Usage Usage
 	// UsageFlag is "" when Usage is the upstream's own report,
 	// UsageClamped when that report was impossible and was corrected, and
-	// UsageEstimated when the client left and the upstream did not finish.
+	// UsageEstimated when some count is ours: the upstream reported none,
+	// or a stream that did not finish delivered more than it reported.
 	UsageFlag  string
 	StopReason string // "" when the call failed
 	Status     int    // 200, or the Error's status
@@ -120,7 +121,7 @@ func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, e
 	if err == nil {
 		// Whether or not the client is still there: the answer is
 		// recorded either way, so the key is scrubbed from it first.
-		c.report.UsageFlag = p.clean(msg, req)
+		c.flag(p.clean(msg, req))
 	}
 	if err != nil {
 		msg = nil // an answer that failed its checks meters nothing
@@ -150,18 +151,23 @@ func cutOff(up context.Context) bool {
 }
 
 // clean makes an upstream answer ours: an id when it has none, the
-// upstream key scrubbed from all it forwards or records, its usage
-// checked; it returns the usage's flag.
+// upstream key scrubbed from all it forwards or records, its id and model
+// name made safe (cleanName), its usage checked and what it did not report
+// estimated; it returns the usage's flag.
 func (p *Proxy) clean(msg *Message, req *Request) string {
 	if msg.ID == "" {
 		msg.ID = newMessageID()
 	}
-	msg.ID, msg.Model = p.scrub.scrub(msg.ID), p.scrub.scrub(modelOr(msg.Model, req.Model))
+	msg.ID, msg.Model = cleanName(p.scrub.scrub(msg.ID), maxIDLen), cleanName(p.scrub.scrub(modelOr(msg.Model, req.Model)), maxModelLen)
 	for i := range msg.Content {
 		msg.Content[i].Text = p.scrub.scrub(msg.Content[i].Text)
 	}
 	var flag string
 	msg.Usage, flag = checkUsage(msg.Usage, req)
+	var estimated bool
+	if msg.Usage, estimated = fillUnreported(msg.Usage, req, len(msg.Text()), 0); estimated {
+		flag = UsageEstimated
+	}
 	return flag
 }
 
@@ -173,9 +179,10 @@ func (p *Proxy) clean(msg *Message, req *Request) string {
 //
 // When the client goes away (ctx is cancelled, or emit fails) the upstream
 // is read on to its end for up to DrainTimeout, without emitting, so the
-// upstream's own usage is reported; when it does not finish in time, the
-// output is estimated from what the client was sent (Report.UsageFlag
-// "estimated"). The error is then client_closed either way.
+// upstream's own usage is reported. A stream that does not finish (the
+// upstream does not in that time, or it fails while the client is there)
+// is metered at least by what the client was sent (see estimate). The
+// error is client_closed when the client left, either way.
 //
 // Stream never emits an error event: on failure it returns the *Error, and
 // the caller ends a stream it has started with an error event in its own
@@ -200,16 +207,20 @@ func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error
 			break
 		}
 	}
-	if err == nil && !s.acc.complete() {
-		err = errInvalidResponse(errors.New("stream returned before message_stop"))
+	if !s.acc.complete() {
+		// The stream failed, or its client left and the upstream did not
+		// finish in time.
+		if err == nil {
+			err = errInvalidResponse(errors.New("stream returned before message_stop"))
+		}
+		_ = s.flush() // the text held back of the block it ends inside
+		// The upstream's last report may be message_start's single output
+		// token, whatever it had sent since.
+		s.estimate()
 	}
 	if gone := d.end(); gone != nil {
 		// The client left: whatever the upstream did next, this is how the
-		// call ended for it, metered by what the upstream finished or by
-		// what was delivered.
-		if err != nil || !s.acc.complete() {
-			s.estimate()
-		}
+		// call ended for it.
 		err = errClientClosed(gone)
 	}
 	if err != nil {
@@ -228,67 +239,135 @@ type streamCall struct {
 
 	// Only the call's goroutine touches these: every Upstream emits on
 	// the goroutine that called its Stream.
-	deltas int // text deltas sent to the client
-	sent   int // bytes of text sent to the client
+	deltas int    // text deltas sent to the client
+	sent   int    // bytes of text sent to the client
+	pieces pieces // the open block's text, as the scrubber holds it back
 }
 
 // forward checks, scrubs and accumulates an event, and sends it to the
 // client while the client is there.
 func (s *streamCall) forward(ev Event) error {
+	if ev.Type == EventContentBlockStop {
+		if err := s.flush(); err != nil {
+			return err
+		}
+	}
 	s.scrubEvent(&ev)
+	s.checkEventUsage(&ev)
 	if err := s.acc.add(ev); err != nil {
 		return err
 	}
 	if ev.Type == EventMessageDelta {
-		// The client is told the cumulative, checked counts: input from
-		// message_start, output from here.
-		var flag string
-		s.acc.msg.Usage, flag = checkUsage(s.acc.msg.Usage, s.c.req)
-		if flag != "" {
-			s.c.report.UsageFlag = flag
-		}
+		// The client is told the cumulative counts it is billed: input
+		// from message_start, output from here, each estimated when the
+		// upstream reported none.
+		s.fillUnreported()
 		u := s.acc.msg.Usage
 		ev.Usage = &u
 	}
-	if s.drain.left() != nil {
-		return nil // draining: read on, send nothing
-	}
-	if err := s.emit(ev); err != nil {
-		s.drain.leave(emitError{err})
-		return nil
-	}
-	if ev.Type == EventContentBlockDelta {
+	if s.send(ev) && ev.Type == EventContentBlockDelta {
 		s.deltas++
 		s.sent += len(ev.Text)
 	}
 	return nil
 }
 
+// send emits ev while the client is there; it reports whether it did.
+func (s *streamCall) send(ev Event) bool {
+	if s.drain.left() != nil {
+		return false // draining: read on, send nothing
+	}
+	if err := s.emit(ev); err != nil {
+		s.drain.leave(emitError{err})
+		return false
+	}
+	return true
+}
+
+// flush sends the text scrubPiece held back, as one more delta of the
+// open block: at its content_block_stop, or when the stream ends inside
+// it, since no text follows that could complete a run of the key.
+func (s *streamCall) flush() error {
+	held := s.p.scrub.endPieces(&s.pieces)
+	if held == "" || !s.acc.inBlock() {
+		return nil
+	}
+	ev := Event{Type: EventContentBlockDelta, Index: len(s.acc.msg.Content) - 1, Text: held}
+	if err := s.acc.add(ev); err != nil {
+		return err
+	}
+	if s.send(ev) {
+		s.sent += len(ev.Text) // the end of a delta already counted
+	}
+	return nil
+}
+
+// scrubEvent removes the upstream key from what an event forwards (from
+// text deltas taken together, see scrubPiece), and makes message_start's
+// id and model name safe (cleanName).
 func (s *streamCall) scrubEvent(ev *Event) {
 	sc := s.p.scrub
-	ev.Text = sc.scrub(ev.Text)
+	if ev.Type == EventContentBlockDelta {
+		// A delta may go out with less text than it brought, even none:
+		// each is still sent, so the client sees as many.
+		ev.Text = sc.scrubPiece(&s.pieces, ev.Text)
+	}
 	if ev.Message != nil {
 		m := *ev.Message
-		m.ID, m.Model = sc.scrub(m.ID), sc.scrub(m.Model)
+		m.ID, m.Model = cleanName(sc.scrub(m.ID), maxIDLen), cleanName(sc.scrub(m.Model), maxModelLen)
 		ev.Message = &m
 	}
 }
 
-// estimate meters a stream the upstream did not finish for a client that
-// left: the output is what the client was sent, at least one token per
-// delta and one per EstimateBytesPerToken bytes, and never less than what
-// the upstream had reported.
+// checkEventUsage checks the counts an event brings, as they enter:
+// message_start's and message_delta's. Whatever happens next (an error
+// event, a stall, a client that leaves), nothing the upstream claimed
+// reaches the client, the month's counter or the record unchecked.
+func (s *streamCall) checkEventUsage(ev *Event) {
+	var u *Usage
+	switch {
+	case ev.Type == EventMessageStart && ev.Message != nil:
+		u = &ev.Message.Usage // scrubEvent made the message ours
+	case ev.Type == EventMessageDelta && ev.Usage != nil:
+		own := *ev.Usage // the adapter's, not ours to change
+		u, ev.Usage = &own, &own
+	default:
+		return
+	}
+	var flag string
+	*u, flag = checkUsage(*u, s.c.req)
+	s.c.flag(flag)
+}
+
+// fillUnreported estimates, once the upstream has said all it will
+// (message_delta), the counts it did not report: the output from the text
+// the client was sent, as for a stream cut short.
+func (s *streamCall) fillUnreported() {
+	var estimated bool
+	if s.acc.msg.Usage, estimated = fillUnreported(s.acc.msg.Usage, s.c.req, s.sent, s.deltas); estimated {
+		s.c.flag(UsageEstimated)
+	}
+}
+
+// estimate meters a stream that did not finish by what was delivered:
+// the output is the larger of the upstream's last report and the estimate
+// of what the client was sent (a token per delta, one per
+// EstimateBytesPerToken bytes); the input is estimated when none was
+// reported. The usage is flagged "estimated" when an estimate counts.
+// A stream that failed before message_start meters nothing.
 func (s *streamCall) estimate() {
 	if s.acc.msg == nil {
 		return
 	}
-	out := max(s.deltas, (s.sent+EstimateBytesPerToken-1)/EstimateBytesPerToken)
 	u := &s.acc.msg.Usage
-	u.OutputTokens = max(u.OutputTokens, out)
+	if out := estimateOutputTokens(s.sent, s.deltas); out > u.OutputTokens {
+		u.OutputTokens = out
+		s.c.flag(UsageEstimated)
+	}
 	if u.InputTokens == 0 {
 		u.InputTokens = EstimateInputTokens(s.c.req)
+		s.c.flag(UsageEstimated)
 	}
-	s.c.report.UsageFlag = UsageEstimated
 }
 
 // streamOnce runs one attempt under a watchdog: a timer that cancels the
@@ -414,11 +493,23 @@ func (p *Proxy) begin(ctx context.Context, req *Request, stream bool) *call {
 	return &call{req: req, parent: ctx, start: time.Now(), report: Report{Model: req.Model, Stream: stream}}
 }
 
+// flag marks the call's usage: "estimated" (the counts are, at least in
+// part, ours) outranks "clamped".
+func (c *call) flag(f string) {
+	if f != "" && c.report.UsageFlag != UsageEstimated {
+		c.report.UsageFlag = f
+	}
+}
+
 func (c *call) end(msg *Message, err *Error) Report {
 	r := &c.report
 	r.Latency = time.Since(c.start)
 	if msg != nil {
-		r.Model, r.Usage = modelOr(msg.Model, r.Model), msg.Usage
+		// The last check before anything is recorded: checked usage
+		// passes unchanged, an estimate is kept within max_tokens.
+		u, flag := checkUsage(msg.Usage, c.req)
+		c.flag(flag)
+		r.Model, r.Usage = modelOr(msg.Model, r.Model), u
 	}
 	if err != nil {
 		r.Status, r.ErrorCode = err.Status, err.Code

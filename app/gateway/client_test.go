@@ -477,7 +477,8 @@ func TestCallerCancelsComplete(t *testing.T) {
 }
 
 // TestTruncatedStream: an upstream that stops before message_stop ends the
-// client's stream with an error event; the tokens reported so far count.
+// client's stream with an error event; the call is metered by what was
+// delivered ("Hello": 2 tokens), more than message_start's report (1).
 func TestTruncatedStream(t *testing.T) {
 	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
 		startSSE(w)
@@ -497,7 +498,7 @@ func TestTruncatedStream(t *testing.T) {
 	}
 	res := wait(t, results, "the handler")
 	assertError(t, res.err, 502, CodeUpstreamError, "")
-	if res.msg != nil || res.report.Usage != (Usage{InputTokens: 25, OutputTokens: 1}) || res.report.StopReason != "" {
+	if res.msg != nil || res.report.Usage != (Usage{InputTokens: 25, OutputTokens: 2}) || res.report.UsageFlag != UsageEstimated || res.report.StopReason != "" {
 		t.Errorf("message %+v, report %+v", res.msg, res.report)
 	}
 }

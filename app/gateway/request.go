@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -95,11 +94,12 @@ func parsed(req *Request, err *Error) (*Request, error) {
 }
 
 // unsupported are Messages API fields this text-only beta refuses with a
-// clearer message than "unknown field".
+// clearer message than "unknown field", on our /chat and count_tokens too,
+// so tools are refused by name the same on every endpoint.
 var unsupported = []string{"tools", "tool_choice", "thinking", "mcp_servers", "container", "service_tier"}
 
 func parseChat(body []byte, d Defaults) (*Request, *Error) {
-	top, err := decodeTop(body, nil, "messages", "model", "max_tokens", "system", "temperature", "stop_sequences", "stream", "metadata")
+	top, err := decodeTop(body, unsupported, "messages", "model", "max_tokens", "system", "temperature", "stop_sequences", "stream", "metadata")
 	if err != nil {
 		return nil, err
 	}
@@ -325,18 +325,16 @@ func parseModel(raw any) (string, *Error) {
 	if !ok || s == "" || utf8.RuneCountInString(s) > maxModelLen || strings.TrimSpace(s) != s {
 		return "", invalid("model must be a non-empty string of at most %d characters without surrounding spaces", maxModelLen)
 	}
-	if hasControl(s) {
-		return "", invalid("model must not contain control characters")
+	if hasUnsafe(s) {
+		return "", invalid("model %s", noControl)
 	}
 	return s, nil
 }
 
-// hasControl reports a control character (NUL, escape, DEL, …): such a
-// value is refused in fields that are recorded (model, user ids), before
+// noControl ends the message that refuses a recorded field (model, user
+// ids) holding an unsafe character (see unsafeRune): it is refused before
 // the upstream is called, so none reaches a log or the audit table.
-func hasControl(s string) bool {
-	return strings.IndexFunc(s, unicode.IsControl) >= 0
-}
+const noControl = "must not contain control characters (nor format characters or line separators such as U+200B, U+202E, U+2028)"
 
 // parseUserID reads an end-user identifier (metadata.user_id, user).
 func parseUserID(name string, raw any) (string, *Error) {
@@ -344,8 +342,8 @@ func parseUserID(name string, raw any) (string, *Error) {
 	if !ok || utf8.RuneCountInString(s) > maxUserIDLen {
 		return "", invalid("%s must be a string of at most %d characters", name, maxUserIDLen)
 	}
-	if hasControl(s) {
-		return "", invalid("%s must not contain control characters", name)
+	if hasUnsafe(s) {
+		return "", invalid("%s %s", name, noControl)
 	}
 	return s, nil
 }
@@ -454,7 +452,7 @@ func ParseCountTokensRequest(body []byte, d Defaults) (*Request, error) {
 }
 
 func parseCountTokens(body []byte) (*Request, *Error) {
-	top, err := decodeTop(body, nil, "messages", "model", "system")
+	top, err := decodeTop(body, unsupported, "messages", "model", "system")
 	if err != nil {
 		return nil, err
 	}

@@ -239,7 +239,7 @@ func FuzzParseCompletionsRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req, err := ParseCompletionsRequest(body, testDefaults)
 		checkParsed(t, req, err)
-		if err == nil && (hasControl(req.Model) || hasControl(req.Metadata.UserID)) {
+		if err == nil && (hasUnsafe(req.Model) || hasUnsafe(req.Metadata.UserID)) {
 			t.Fatalf("accepted control characters: %q %q", req.Model, req.Metadata.UserID)
 		}
 	})
@@ -271,6 +271,45 @@ func TestParseCompletionsRequest(t *testing.T) {
 		_, err := ParseCompletionsRequest([]byte(body), testDefaults)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+}
+
+// Tools (and thinking and the like) are refused by name the same on every
+// endpoint, not as an unknown field on some.
+func TestToolsRefusedByNameEverywhere(t *testing.T) {
+	parsers := map[string]func([]byte, Defaults) (*Request, error){
+		"chat": ParseChatRequest, "messages": ParseMessagesRequest, "completions": ParseCompletionsRequest, "count_tokens": ParseCountTokensRequest,
+	}
+	for name, parse := range parsers {
+		for _, field := range []string{"tools", "tool_choice"} {
+			body := `{"model":"m","` + field + `":[],"messages":[{"role":"user","content":"x"}]}`
+			if _, err := parse([]byte(body), testDefaults); err == nil || err.Error() != "invalid_request: \""+field+"\" is not supported: this gateway accepts text-only requests" {
+				t.Errorf("%s, %s: %v", name, field, err)
+			}
+		}
+	}
+}
+
+// Format characters and line separators, which unicode.IsControl misses,
+// are refused as control characters are in the fields that are recorded:
+// a right-to-left override (U+202E), a zero-width space (U+200B), a line
+// separator (U+2028) would fake or hide text in a log line or the console.
+func TestRecordedFieldsRefuseFormatCharacters(t *testing.T) {
+	for _, r := range []string{`\u202e`, `\u200b`, `\u2028`, `\u2029`, `\ufeff`, `\u0085`} {
+		for field, body := range map[string]string{
+			"model":            `{"model":"claude` + r + `x","max_tokens":5,"messages":[{"role":"user","content":"x"}]}`,
+			"metadata.user_id": `{"model":"m","max_tokens":5,"metadata":{"user_id":"u` + r + `1"},"messages":[{"role":"user","content":"x"}]}`,
+			"user":             `{"model":"m","user":"u` + r + `1","messages":[{"role":"user","content":"x"}]}`,
+		} {
+			parse := ParseMessagesRequest
+			if field == "user" {
+				parse = ParseCompletionsRequest
+			}
+			_, err := parse([]byte(body), testDefaults)
+			if err == nil || !strings.Contains(err.Error(), field+" must not contain control characters") {
+				t.Errorf("%s with %s: %v", field, r, err)
+			}
 		}
 	}
 }

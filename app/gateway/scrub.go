@@ -1,6 +1,9 @@
 package gateway
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // MinScrubRun is the shortest run of the upstream key that is scrubbed: an
 // upstream error may quote part of the key it was sent ("sk-ant-…abcd"),
@@ -97,4 +100,113 @@ func (s *scrubber) scrub(text string) string {
 	}
 	b.WriteString(text[done:])
 	return b.String()
+}
+
+// pieces is what scrubbing a text that arrives in pieces (a stream's text
+// deltas) carries from one piece to the next, so that the pieces the
+// client is sent join into exactly what scrub makes of the whole text,
+// however the upstream splits a run of the key (into pieces of 4 bytes,
+// say, each of which passes alone).
+type pieces struct {
+	held  string // the raw end of the text so far that may still change
+	inRun bool   // held ends a run already sent as [redacted]
+}
+
+// scrubPiece scrubs the next piece of a text and returns what may go out
+// now, possibly less than it brought, even nothing: the longest end of
+// the text so far that a later piece could make into a run (at most
+// MinScrubRun-1 bytes, the end of a run being replaced) is held back.
+func (s *scrubber) scrubPiece(p *pieces, text string) string {
+	if s == nil || s.key == "" {
+		return text
+	}
+	buf := p.held + text
+	if len(s.grams) == 0 {
+		return s.shortKeyPiece(p, buf)
+	}
+	var out strings.Builder
+	for {
+		if p.inRun {
+			// buf starts with the run's last MinScrubRun-1 bytes: extend
+			// the run as scrub does, one byte per window of the key.
+			j := 0
+			for j+MinScrubRun <= len(buf) && s.isKeyRun(buf, j) {
+				j++
+			}
+			if j+MinScrubRun > len(buf) {
+				p.held = buf[j:] // the run may go on in the next piece
+				return out.String()
+			}
+			p.inRun, buf = false, buf[j+MinScrubRun-1:]
+		}
+		i := s.firstRun(buf)
+		if i < 0 {
+			break
+		}
+		out.WriteString(buf[:i])
+		out.WriteString("[redacted]")
+		p.inRun, buf = true, buf[i+1:]
+	}
+	cut := len(buf) - s.keyTail(buf)
+	out.WriteString(buf[:cut])
+	p.held = buf[cut:]
+	return out.String()
+}
+
+// endPieces returns what is held back once no piece follows.
+func (s *scrubber) endPieces(p *pieces) string {
+	rest := p.held
+	if p.inRun {
+		rest = "" // the end of a run already replaced
+	}
+	*p = pieces{}
+	return rest
+}
+
+// firstRun is where the first run of the key in text starts, or -1.
+func (s *scrubber) firstRun(text string) int {
+	for i := 0; i+MinScrubRun <= len(text); i++ {
+		if s.isKeyRun(text, i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// keyTail is how much of text's end a later piece could make into a run:
+// its longest end shorter than MinScrubRun that is part of the key (no
+// run can start before it), taken from a character's start.
+func (s *scrubber) keyTail(text string) int {
+	for n := min(MinScrubRun-1, len(text)); n > 0; n-- {
+		if strings.Contains(s.key, text[len(text)-n:]) {
+			for n < len(text) && !utf8.RuneStart(text[len(text)-n]) {
+				n++
+			}
+			return n
+		}
+	}
+	return 0
+}
+
+// shortKeyPiece is scrubPiece for a key shorter than MinScrubRun, which
+// scrub replaces whole: what follows the last occurrence replaced and may
+// begin the key is held back.
+func (s *scrubber) shortKeyPiece(p *pieces, buf string) string {
+	after := 0
+	for {
+		i := strings.Index(buf[after:], s.key)
+		if i < 0 {
+			break
+		}
+		after += i + len(s.key)
+	}
+	cut := len(buf)
+	for n := min(len(s.key)-1, len(buf)-after); n > 0; n-- {
+		if strings.HasPrefix(s.key, buf[len(buf)-n:]) {
+			cut = len(buf) - n
+			break
+		}
+	}
+	p.held = buf[cut:]
+	return strings.ReplaceAll(buf[:cut], s.key, "[redacted]")
 }

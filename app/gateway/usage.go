@@ -8,8 +8,10 @@ import (
 
 // Usage flags, as Report.UsageFlag and the audit record carry them.
 const (
-	UsageClamped   = "clamped"   // the upstream's counts were impossible and were corrected
-	UsageEstimated = "estimated" // the client left; counted from what it was sent
+	UsageClamped = "clamped" // the upstream's counts were impossible and were corrected
+	// UsageEstimated: the counts are, at least in part, ours: the upstream
+	// reported none, or the stream did not finish.
+	UsageEstimated = "estimated"
 )
 
 // MaxInputTokens bounds a believable input count: no model reads more. A
@@ -23,14 +25,56 @@ const EstimateBytesPerToken = 3
 
 // EstimateInputTokens estimates a request's input tokens before the call:
 // its text at EstimateBytesPerToken bytes a token, plus a few tokens of
-// framing per message. The quota reservation and count_tokens (when the
-// upstream cannot count) use it.
+// framing per message. count_tokens (when the upstream cannot count) and
+// the usage of a call the upstream did not report use it; it is no
+// bound (emoji take about a token a byte), so the quota reserves
+// InputTokensBound instead.
 func EstimateInputTokens(req *Request) int {
 	n := len(req.System)
 	for _, m := range req.Messages {
 		n += len(m.Content) + 4*EstimateBytesPerToken
 	}
 	return (n + EstimateBytesPerToken - 1) / EstimateBytesPerToken
+}
+
+// estimateOutputTokens estimates the output of text sent in deltas
+// pieces: at least one token per piece and one per EstimateBytesPerToken
+// bytes, rounded up.
+func estimateOutputTokens(bytes, deltas int) int {
+	return max(deltas, (bytes+EstimateBytesPerToken-1)/EstimateBytesPerToken)
+}
+
+// fillUnreported estimates the counts an upstream did not report (no
+// usage, null counts, an OpenAI-style answer or stream without usage), so
+// that no such answer is free. No call reads no input, so an input of 0 is
+// unreported; an output of 0 is, when text was delivered (bytes in
+// deltas pieces). estimated says whether either count is now ours.
+func fillUnreported(u Usage, req *Request, bytes, deltas int) (_ Usage, estimated bool) {
+	if u.InputTokens == 0 {
+		u.InputTokens, estimated = EstimateInputTokens(req), true
+	}
+	if u.OutputTokens == 0 && bytes > 0 {
+		u.OutputTokens, estimated = estimateOutputTokens(bytes, deltas), true
+	}
+	return u, estimated
+}
+
+// FramingTokensBound bounds the tokens a message's framing (its role and
+// the separators around it) adds to its text; InputTokensBound counts it
+// once more for the system prompt and the answer's start.
+const FramingTokensBound = 8
+
+// InputTokensBound is an upper bound of a request's input tokens, which
+// the quota reserves: byte-level BPE tokenizers (Claude's, GPT's, Llama's)
+// never make a token of less than a byte, so text has at most as many
+// tokens as bytes, and framing adds at most FramingTokensBound per
+// message.
+func InputTokensBound(req *Request) int {
+	n := len(req.System) + FramingTokensBound*(len(req.Messages)+1)
+	for _, m := range req.Messages {
+		n += len(m.Content)
+	}
+	return n
 }
 
 // Usage counts tokens as the upstream reported them, after checkUsage.

@@ -102,3 +102,63 @@ func FuzzScrub(f *testing.F) {
 		}
 	})
 }
+
+// scrubPieces scrubs text cut into pieces at the given lengths, as a
+// stream's deltas are, and returns what the client is sent, piece by
+// piece, what was held back last.
+func scrubPieces(sc *scrubber, text string, cuts []byte) []string {
+	var out []string
+	var p pieces
+	for len(text) > 0 {
+		n := len(text)
+		if len(cuts) > 0 {
+			n, cuts = min(n, int(cuts[0])%12+1), cuts[1:]
+		}
+		out, text = append(out, sc.scrubPiece(&p, text[:n])), text[n:]
+	}
+	return append(out, sc.endPieces(&p))
+}
+
+func TestScrubPieces(t *testing.T) {
+	const key = "sk-ant-api03-ABCDEFGHIJKLMNOP"
+	sc := newScrubber(key)
+	// The key in pieces of 4 bytes: each passes alone, joined they are
+	// the key. The client gets what the whole text scrubbed is.
+	got := scrubPieces(sc, "leaked "+key+" there", []byte{3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3})
+	if joined := strings.Join(got, ""); joined != "leaked [redacted] there" || len(got) != 11+1 { // 42 bytes: 11 pieces, and the end
+		t.Errorf("pieces %q", got)
+	}
+	// Text with nothing of the key goes out as it comes.
+	if got := scrubPieces(sc, "Hello, world", []byte{4, 6}); strings.Join(got, "|") != "Hello|, world|" {
+		t.Errorf("pieces %q", got)
+	}
+	// What is held starts a character.
+	var p pieces
+	if send := newScrubber("\xa9-key-1234").scrubPiece(&p, "caf\u00e9"); send != "caf" || p.held != "\u00e9" {
+		t.Errorf("held %q after %q", p.held, send)
+	}
+	// A key shorter than MinScrubRun is replaced whole, even in pieces.
+	if got := scrubPieces(newScrubber("short"), "a short key, shor", []byte{2, 1}); strings.Join(got, "") != "a [redacted] key, shor" {
+		t.Errorf("short key: %q", got)
+	}
+}
+
+// FuzzScrubPieces: however a text is cut into pieces, they join into
+// what scrub makes of the whole text, so no run of MinScrubRun characters
+// of the key reaches the client; each piece gets one piece out.
+func FuzzScrubPieces(f *testing.F) {
+	f.Add("full sk-ant-api03-ABCDEFGHIJKLMNOP key and ABCDEFGH, ABCDEFG, sk-ant-apiFGHIJKLMN", []byte{3, 1, 7, 0, 11}, false)
+	f.Add("ABCDEFGHIJKLMNOP", []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, false)
+	f.Add("aaaa shortshortshor", []byte{0, 2, 0, 1}, true)
+	long, short := newScrubber("sk-ant-api03-ABCDEFGHIJKLMNOP"), newScrubber("short")
+	f.Fuzz(func(t *testing.T, text string, cuts []byte, shortKey bool) {
+		sc := long
+		if shortKey {
+			sc = short
+		}
+		got := scrubPieces(sc, text, cuts)
+		if joined, want := strings.Join(got, ""), sc.scrub(text); joined != want {
+			t.Errorf("%q cut %v reached the client as %q, want %q", text, cuts, got, want)
+		}
+	})
+}

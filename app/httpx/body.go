@@ -88,7 +88,7 @@ func JSONError(body []byte, err error) *apierr.Error {
 		return apierr.InvalidRequest("malformed JSON at line %d, column %d: %s", line, col, syn.Error())
 	case errors.As(err, &typ):
 		if typ.Field == "" {
-			return apierr.InvalidRequest("the request body must be a JSON %s, not %s", jsonKind(typ.Type.Kind().String()), typ.Value)
+			return apierr.InvalidRequest("the request body must be %s in JSON, not %s", jsonKind(typ.Type.Kind().String()), typ.Value)
 		}
 		return apierr.InvalidRequest("%s must be %s, not %s", typ.Field, jsonKind(typ.Type.Kind().String()), typ.Value)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -24,7 +26,10 @@ const (
 // LimitBody holds the request body to limit bytes before any middleware
 // or handler parses it: a declared Content-Length over the limit is
 // refused at once with 413, a body that turns out longer when read fails
-// the read, and the handler's 413 goes out after the rest is drained.
+// the read, and the handler's 413 goes out after the rest is drained. A
+// compressed body (any Content-Encoding but identity) is refused with 415:
+// read as it is, a gzipped log would be analysed as binary noise, and
+// inflating it would make the limit meaningless.
 func LimitBody(limit int64) echo.MiddlewareFunc { return limitBody(limit, false) }
 
 // LimitBodyExplained is LimitBody for routes whose handler explains an
@@ -49,6 +54,9 @@ func limitBody(limit int64, explained bool) echo.MiddlewareFunc {
 			r := c.Request()
 			if r.Body == nil || r.Body == http.NoBody {
 				return next(c)
+			}
+			if enc := r.Header.Get(echo.HeaderContentEncoding); enc != "" && !strings.EqualFold(enc, "identity") {
+				return apierr.UnsupportedMediaType("Content-Encoding " + strconv.Quote(enc) + " is not supported: send the body uncompressed")
 			}
 			body := r.Body
 			if r.ContentLength > limit {

@@ -33,6 +33,10 @@ type Options struct {
 	// lines, ...) join the entry above: see entries.go. The API's
 	// join_continuations option is its negation.
 	SplitContinuations bool
+	// entryAt is a line number (1-based) where an entry opens whatever
+	// the line above: Compare's current side, whose first line must not
+	// continue the baseline's last entry. 0: none.
+	entryAt int
 }
 
 // Result is the outcome of Analyze. Its JSON form is part of the API.
@@ -122,8 +126,11 @@ type Template struct {
 // Analyze analyses one log sample: one entry per line, any line ending.
 // It fails with *LimitError for input over the limits, ErrNoLines when no
 // line has text, an ErrBadOption error for invalid options and ctx.Err()
-// when ctx ends first. The texts of the result's lines share input's
-// memory: input must not change while the result is in use.
+// when ctx ends first. The limits apply to input as given; the analysis
+// reads it as UTF-8 (UTF-16 with a byte-order mark is converted), and as
+// readable makes it: container records unwrapped, without terminal
+// escape sequences and byte-order marks. The texts of the result's lines share input's memory:
+// input must not change while the result is in use.
 func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	began := time.Now()
 	if r := opts.RareThreshold; math.IsNaN(r) || r < 0 || r > 1 {
@@ -132,19 +139,27 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	if len(input) > MaxInputBytes {
 		return nil, &LimitError{Limit: "input_bytes", Max: MaxInputBytes}
 	}
-	total := bytes.Count(input, []byte{'\n'})
-	if len(input) > 0 && input[len(input)-1] != '\n' {
-		total++
-	}
-	if total > MaxLines {
+	input = utf8Text(input)
+	if lineCount(input) > MaxLines {
 		return nil, &LimitError{Limit: "lines", Max: MaxLines}
 	}
-	res, err := run(ctx, input, total, opts)
+	input = readable(input)
+	res, err := run(ctx, input, lineCount(input), opts) // counted again: a last line of escapes alone is gone
 	if err != nil {
 		return nil, err
 	}
 	res.Summary.DurationMS = float64(time.Since(began).Microseconds()) / 1000
 	return res, nil
+}
+
+// lineCount is the number of lines of input, the last one ended by a
+// newline or not.
+func lineCount(input []byte) int {
+	n := bytes.Count(input, []byte{'\n'})
+	if len(input) > 0 && input[len(input)-1] != '\n' {
+		n++
+	}
+	return n
 }
 
 // run analyses input of total lines, within the limits.
@@ -275,7 +290,7 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 		}
 		line := input[start:end]
 		blank := !hasNonSpace(line)
-		joins := !blank && join && entry.no > 0 && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
+		joins := !blank && join && entry.no > 0 && no != a.opts.entryAt && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
 			!a.lastRef.cut && !a.lastRef.fixed && a.continues(line, no) && utf8.Valid(line) // nothing joins a cut or mended line
 		if start == stop && !blank && !joins {
 			break
@@ -329,7 +344,9 @@ func (a *analyzer) continues(line []byte, no int) bool {
 	cont, needHeader := a.join.continues(line, a.lastLevel == levelQuiet)
 	if needHeader {
 		a.headOf, a.headEnd = int32(no), a.head.end(line)
-		cont = a.headEnd == 0 && !a.head.firstTime
+		// A line that opens with a time opens an entry, also when the
+		// header finder does not know the rest of its header.
+		cont = a.headEnd == 0 && !a.head.firstTime && !opensWithTime(line)
 	}
 	return cont
 }
@@ -419,13 +436,22 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	e, seen := a.msgs.lookup(msg)
 	if !seen {
 		a.z.tokenize(text, hdr)
-		e.shape = a.set.add(&a.z, text, ref)
 		e.hitDone = false
 		e.lvl0, e.lvl1 = 0, 0
 		if st := a.z.st; st.ok && st.lvl1 > st.lvl0 {
 			e.lvl0, e.lvl1 = int32(st.lvl0-hdr), int32(st.lvl1-hdr)
 		}
 		e.structured = a.z.st.ok
+		e.status = accessStatus(msg, &a.z.st, hdr)
+	}
+	// The header and level first: the shape keeps ref for its outliers.
+	ref.hdr, ref.structured = uint16(hdr), e.structured
+	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
+	if e.lvl1 > e.lvl0 { // a level field
+		ref.lvl0, ref.lvl1 = uint16(hdr+int(e.lvl0)), uint16(hdr+int(e.lvl1))
+	}
+	if !seen {
+		e.shape = a.set.add(&a.z, text, ref)
 		a.msgs.store(e, msg)
 	} else {
 		a.set.count(e.shape, ref)
@@ -437,14 +463,16 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		a.set.shapes[e.shape].countParams(e.params, ref.no)
 	}
 	si := e.shape
-	ref.hdr, ref.structured = uint16(hdr), e.structured
-	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
-	if e.lvl1 > e.lvl0 { // a level field
-		ref.lvl0, ref.lvl1 = uint16(hdr+int(e.lvl0)), uint16(hdr+int(e.lvl1))
-	}
 	lvl := levelNone
 	if ref.lvl1 > ref.lvl0 {
 		lvl = a.levels.of(text[ref.lvl0:ref.lvl1])
+	}
+	// An HTTP access line is read as at a quiet level, so no keyword in
+	// its URL counts, and its status decides (access.go).
+	status := e.status
+	if status.ok() {
+		status.at += hdr
+		lvl = levelQuiet
 	}
 	// Keywords matter unless a quiet level (info, debug) rules the line
 	// out, as it does for most lines: they are looked for only then.
@@ -463,7 +491,11 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 			}
 		}
 	}
-	if cat, ok := byLevel(lvl, hit); ok {
+	cat, ok := byLevel(lvl, hit)
+	if status.ok() {
+		hit, cat, ok = status.match()
+	}
+	if ok {
 		a.addMatch(matchRef{ref: ref, hit: hit, shape: si, sev: uint8(cat.severity())})
 	}
 	a.lastShape, a.lastLevel, a.lastRef = si, lvl, ref

@@ -345,3 +345,18 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// An outlier shows its header and level, as a match does.
+func TestOutliersShowTheirHeader(t *testing.T) {
+	in := strings.Repeat("2024-03-05 10:00:00 INFO request served\n", 50) + "2024-03-05 10:00:01 WARN disk nearly full\n"
+	res := analyze(t, in, Options{})
+	for _, o := range res.Outliers {
+		if o.Line == 51 {
+			if o.Level != "WARN" || o.Header != "2024-03-05 10:00:01 WARN" {
+				t.Errorf("outlier header %q, level %q", o.Header, o.Level)
+			}
+			return
+		}
+	}
+	t.Fatalf("line 51 is not an outlier: %+v", res.Outliers)
+}

@@ -100,6 +100,7 @@ func (e *CompareLimitError) Error() string {
 // has no line with text, and otherwise as Analyze does.
 func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comparison, error) {
 	began := time.Now()
+	baseline, current = utf8Text(baseline), utf8Text(current)
 	sides := [2]struct {
 		name  string
 		text  []byte
@@ -133,8 +134,9 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 	if len(baseline) > 0 && baseline[len(baseline)-1] != '\n' {
 		joined = append(joined, '\n')
 	}
-	joined = append(joined, current...)
+	joined = readable(append(joined, current...)) // its examples as the analysis reads them
 	opts.IncludeAssignments = true
+	opts.entryAt = sides[0].lines + 1
 	res, err := Analyze(ctx, joined, opts)
 	if err != nil {
 		return nil, err

@@ -169,3 +169,26 @@ func TestCompareCountsEntries(t *testing.T) {
 		t.Fatalf("new: %+v", res.New)
 	}
 }
+
+// No entry spans the two sides: current's first line opens an entry of
+// current even when it would continue baseline's last one (a trace frame,
+// an exception line), so it is counted on its own side and a side made
+// only of such lines is still compared, not a division by zero.
+func TestCompareSidesDoNotJoin(t *testing.T) {
+	baseline := strings.Repeat("2024-03-05 10:00:00 INFO a ok\n", 6) + "2024-03-05 10:00:01 ERROR boom failed\n\tat com.x.Foo.bar(Foo.java:1)\n"
+	for _, current := range []string{
+		"\tat com.x.Foo.bar(Foo.java:1)\n\tat com.x.Foo.main(Foo.java:9)\n",
+		"java.io.IOException: disk full\n2024-03-06 10:00:00 INFO a ok\n",
+	} {
+		res, err := Compare(context.Background(), []byte(baseline), []byte(current), Options{})
+		if err != nil {
+			t.Fatalf("%q: %v", current, err)
+		}
+		if res.Summary.BaselineLines != 7 || res.Summary.CurrentLines == 0 {
+			t.Errorf("%q: %+v, want baseline's 7 entries and current's own", current, res.Summary)
+		}
+		if len(res.New) == 0 || res.New[0].ExampleLine != 1 || !strings.HasPrefix(current, res.New[0].Example) {
+			t.Errorf("%q: new %+v, want current's first line as a new template", current, res.New)
+		}
+	}
+}

@@ -6,7 +6,9 @@
 // entry, such as stack trace frames, join it: see entries.go), and reports
 //   - matches: the entries that carry a fatal, error or reliability keyword
 //     (Keywords lists them; an entry reports its most severe one), or whose
-//     level says so (a recognised level decides: see level.go);
+//     level says so (a recognised level decides: see level.go), or, for an
+//     HTTP access line, whose status is 5xx (the status decides: see
+//     access.go);
 //   - templates: the shapes of the messages, mined from the sample itself;
 //     every analysed entry belongs to exactly one template;
 //   - outliers: the entries whose template is rare.
@@ -29,11 +31,16 @@
 // ranks: 1 is the most frequent.
 //
 // How an entry is read (each step in its own file):
+//   - plaintext.go and containers.go make the input readable first: UTF-16
+//     converted, container runtimes' records unwrapped, terminal escape
+//     sequences and byte-order marks removed, no line number moved;
 //   - entries.go joins continuation lines to the entry above, tracelines.go
 //     recognising the stack traces of each language;
 //   - header.go cuts the header (timestamp, level, host, process, thread,
-//     logger) found generically, without per-format rules, and columns.go
-//     the bare leading columns an input may have;
+//     logger) found generically, by token classes, with small readers for
+//     the few formats whose level hides inside a token (syslog priorities,
+//     Python's and Ruby's loggers), and columns.go the bare leading columns
+//     an input may have;
 //   - msgcache.go remembers recent messages: a message seen shortly before
 //     (as in about half the lines of real logs) skips the next steps;
 //   - tokenize.go splits the message into tokens and masks values by token
@@ -44,7 +51,8 @@
 //   - shapes.go reduces the entry to its shape, the masked token sequence,
 //     with one map look-up;
 //   - match.go finds the keyword, scanning each part of the line only as
-//     often as it can change, and only when no quiet level rules it out.
+//     often as it can change, and only when no quiet level rules it out;
+//     access.go reads the status of an HTTP access line instead.
 //
 // A large input is read in parts at once, one per processor, whose
 // findings are joined with the one-pass result (parts.go).

@@ -11,7 +11,7 @@ import (
 // the entry above, which is then analysed as one: it is templated by its
 // first line, numbered by its first line, and its text holds all its lines.
 // A line continues the entry above when it is
-//   - indented (unless most lines of the input are);
+//   - indented (unless the input is indented as a whole: see entryRules);
 //   - a Java frame or trailer: "at a.b.C(C.java:1)", "Caused by: ...",
 //     "Suppressed: ...", "... 12 more";
 //   - part of a Python traceback: "Traceback (most recent call last):", its
@@ -30,7 +30,12 @@ import (
 //     message line after it (when it ends with ':'), "stack backtrace:",
 //     the indented frames and the "note: ..." lines;
 //   - in an input whose lines open with a timestamp, a line opening without
-//     one (and without any header of its own).
+//     one (and without any header of its own), unless it stands alone: a
+//     JSON object, a logfmt record with a level, a line that opens a Go or
+//     Rust panic, or a shell's note that a process died ("Segmentation
+//     fault (core dumped)"). Those are records of another writer sharing
+//     the file (a second logger, the runtime, the shell), not the rest of
+//     the message above.
 //
 // An entry holds at most MaxEntryLines lines and MaxEntryBytes bytes; a
 // longer run of continuation lines starts a new entry.
@@ -44,7 +49,12 @@ const (
 // entryRules is what continuation detection learnt of the input from its
 // first lines.
 type entryRules struct {
-	indentedInput bool // most lines are indented: indentation says nothing
+	// indentedInput: the lines are indented as a whole (every line, or
+	// most of them and those opening with a timestamp once indented), so
+	// indentation says nothing. Most lines of a Java log with deep stack
+	// traces, or of .NET's console log (a header line, then the message
+	// indented), are indented too, but as continuations.
+	indentedInput bool
 	timeHeader    bool // nearly every line opens with a timestamp
 }
 
@@ -73,7 +83,7 @@ func cutLine(line []byte) (text []byte, cut bool) {
 
 // detectEntryRules samples the first lines of input.
 func detectEntryRules(input []byte) entryRules {
-	lines, indented, timed := 0, 0, 0
+	lines, indented, timed, timedIndented := 0, 0, 0, 0
 	for start := 0; start < len(input) && lines < colSample; {
 		var line []byte
 		line, start = nextLine(input, start)
@@ -81,14 +91,18 @@ func detectEntryRules(input []byte) entryRules {
 			continue
 		}
 		lines++
-		if line[0] == ' ' || line[0] == '\t' {
+		switch {
+		case line[0] == ' ' || line[0] == '\t':
 			indented++
-		} else if opensWithTime(line) {
+			if opensWithTime(line[skipSpace(line, 0):]) {
+				timedIndented++
+			}
+		case opensWithTime(line):
 			timed++
 		}
 	}
 	return entryRules{
-		indentedInput: 2*indented > lines,
+		indentedInput: indented == lines || 2*indented > lines && 2*timedIndented > indented,
 		timeHeader:    lines >= 4 && float64(timed) >= colShare*float64(lines-indented),
 	}
 }
@@ -179,7 +193,44 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 		j.trace = tracePHP
 		return true, false
 	}
-	return false, j.rules.timeHeader
+	return false, j.rules.timeHeader && !standsAlone(line)
+}
+
+// standsAlone reports a line without a timestamp that is a record of its
+// own: in a timestamped log it was written by another writer, not as the
+// rest of the entry above (see the rules above).
+func standsAlone(line []byte) bool {
+	t := bytes.TrimRight(line, " \r")
+	switch c := t[0]; {
+	case c == '{':
+		return t[len(t)-1] == '}'
+	case c == 'p' || c == 'f' || c == 'g' || c == 't':
+		return opensTrace(t) != traceNone
+	case c == 'S' || c == 'A' || c == 'K' || c == 'B' || c == 'I' || c == 'F':
+		return processDeath(t)
+	}
+	return logfmtRecord(t)
+}
+
+// processDeath reports what a shell prints when a child dies of a signal:
+// "Segmentation fault (core dumped)", "Killed", "Aborted", ...
+func processDeath(t []byte) bool {
+	t = bytes.TrimSuffix(t, []byte(" (core dumped)"))
+	return oneOf(t, "segmentation fault", "aborted", "killed", "bus error", "illegal instruction", "floating point exception")
+}
+
+// logfmtRecord reports a logfmt line with a level: key=value pairs, the
+// first at the start, one of them level= or lvl=.
+func logfmtRecord(t []byte) bool {
+	k := 0
+	for k < len(t) && (isAlnum(t[k]) || t[k] == '_' || t[k] == '.') {
+		k++
+	}
+	if k == 0 || k == len(t) || t[k] != '=' {
+		return false
+	}
+	return bytes.HasPrefix(t, []byte("level=")) || bytes.HasPrefix(t, []byte("lvl=")) ||
+		bytes.Contains(t, []byte(" level=")) || bytes.Contains(t, []byte(" lvl="))
 }
 
 // opens notes a line that opens an entry: a trace may start there. Only
@@ -191,16 +242,23 @@ func (j *joiner) opens(line []byte) {
 	switch line[0] {
 	case 'T', 'D':
 		j.continues(line, false)
-	case 'p', 'f', 'g':
-		if bytes.HasPrefix(line, []byte("panic: ")) || bytes.HasPrefix(line, []byte("fatal error: ")) || goroutineLine(line) {
-			j.trace = traceGo
-		}
-	case 't':
-		if bytes.HasPrefix(line, []byte("thread '")) && bytes.Contains(line, []byte("' panicked at ")) {
-			j.trace = traceRust
-			if bytes.HasSuffix(bytes.TrimRight(line, " \r"), []byte(":")) {
-				j.trace = traceRustMessage
-			}
-		}
+	case 'p', 'f', 'g', 't':
+		j.trace = opensTrace(line)
 	}
+}
+
+// opensTrace is the kind of trace a line opens: a Go panic or goroutine
+// dump ("panic: ", "fatal error: ", "goroutine N [...]:"), a Rust panic
+// ("thread 'main' panicked at ..."), or none.
+func opensTrace(line []byte) traceKind {
+	switch {
+	case bytes.HasPrefix(line, []byte("panic: ")) || bytes.HasPrefix(line, []byte("fatal error: ")) || goroutineLine(line):
+		return traceGo
+	case bytes.HasPrefix(line, []byte("thread '")) && bytes.Contains(line, []byte("' panicked at ")):
+		if bytes.HasSuffix(bytes.TrimRight(line, " \r"), []byte(":")) {
+			return traceRustMessage
+		}
+		return traceRust
+	}
+	return traceNone
 }

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -173,5 +174,76 @@ func TestPHPStackTraceJoins(t *testing.T) {
 	}
 	if m, ok := matchAt(res, 2); !ok || m.Category != CategoryFatal || !strings.HasSuffix(m.Text, "on line 42") {
 		t.Errorf("line 2: %+v, want a fatal entry ending with its \"thrown in\" line", m)
+	}
+}
+
+// In a timestamped log a line without a timestamp continues the entry
+// above, unless it stands alone: another writer's record (a JSON object, a
+// logfmt line with a level), a Go panic, a shell's note of a dead process,
+// or a line that opens with a time the header finder does not know. Each
+// of those is an entry of its own and its level or keyword counts.
+func TestTimestampedLogKeepsOtherWritersLines(t *testing.T) {
+	in := strings.Repeat("2024-03-05T18:00:00Z INFO served /metrics in 3ms\n", 85) +
+		"2024-03-05T18:00:01Z INFO config loaded:\n" +
+		"max_conns 100, on error retry\n" + // 87: the message goes on
+		`{"time":"2024-03-06T10:00:00Z","level":"error","msg":"payment declined"}` + "\n" + // 88
+		"level=error msg=\"queue full\" component=worker\n" + // 89
+		"2024-03-05T18:00:02Z INFO served /metrics in 3ms\n" +
+		"fatal error: concurrent map writes\n" + // 91
+		"\n" +
+		"goroutine 7 [running]:\n" +
+		"main.worker()\n" +
+		"\t/app/worker.go:12 +0x5c\n" +
+		"Segmentation fault (core dumped)\n" + // 96
+		"[10:00:03 ERR] Handled request failed\n" + // 97
+		"2024-03-05T18:00:03Z INFO served /metrics in 3ms\n"
+	res := analyze(t, in, Options{})
+	if s := res.Summary; s.Entries != 93 {
+		t.Errorf("summary %+v, want 93 entries", s)
+	}
+	for line, cat := range map[int]Category{88: CategoryError, 89: CategoryError, 91: CategoryFatal, 96: CategoryFatal, 97: CategoryError} {
+		if m, ok := matchAt(res, line); !ok || m.Category != cat {
+			t.Errorf("line %d: %+v, want a %s match", line, m, cat)
+		}
+	}
+	if m, ok := matchAt(res, 86); ok {
+		t.Errorf("the INFO entry with its continued message matched: %+v", m)
+	}
+	if m, ok := matchAt(res, 91); ok && !strings.HasSuffix(m.Text, "/app/worker.go:12 +0x5c") {
+		t.Errorf("the Go trace is not one entry: %q", m.Text)
+	}
+}
+
+// Indentation is a continuation also where most lines are indented: deep
+// Java stack traces, .NET's console log (a header line, the message
+// indented under it). Only input indented as a whole (every line, or
+// timestamped lines behind the indentation) is read line by line.
+func TestMostlyIndentedInputs(t *testing.T) {
+	var java, dotnet, pasted strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&java, "2024-03-05 10:00:%02d ERROR request %d failed\njava.lang.IllegalStateException: boom\n", i, i)
+		for k := range 25 {
+			fmt.Fprintf(&java, "\tat com.x.C%d.m(C.java:%d)\n", k, k)
+		}
+		fmt.Fprintf(&dotnet, "info: Microsoft.Hosting.Lifetime[0]\n      Request %d finished in 12ms\n", i)
+		fmt.Fprintf(&pasted, "    2024-03-05 10:00:%02d INFO request %d done\n", i, i)
+	}
+	dotnet.WriteString("fail: Shop.Api.Orders[0]\n      Order failed\n      System.Exception: boom\n         at Shop.Api.Orders.Post() in /src/Orders.cs:line 9\n")
+	for _, tc := range []struct {
+		name    string
+		in      string
+		entries int
+	}{
+		{"java", java.String(), 10},
+		{"dotnet", dotnet.String(), 11},
+		{"indented as a whole", pasted.String(), 10},
+	} {
+		if got := analyze(t, tc.in, Options{}).Summary.Entries; got != tc.entries {
+			t.Errorf("%s: %d entries, want %d", tc.name, got, tc.entries)
+		}
+	}
+	res := analyze(t, dotnet.String(), Options{})
+	if m, ok := matchAt(res, 21); !ok || !strings.HasSuffix(m.Text, "line 9") {
+		t.Errorf("the .NET error is not one entry with its exception: %+v", m)
 	}
 }

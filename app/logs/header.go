@@ -18,6 +18,16 @@ import (
 //   - the "file.go:42]" that ends a glog header ("I0401 12:00:00.1 7 main.go:42] msg");
 //   - a separator right after the fields ("[time] app.exe - msg", "time|comp|pid|msg").
 // Without an anchor no header is cut, and the whole line is the message.
+// A level word may hide in a token: "[10:00:00 INF]" (Serilog),
+// "[proxy:error]" (Apache 2.4), "production.INFO:" (Laravel),
+// "…:[12]:LOG:" (a PostgreSQL log_line_prefix).
+//
+// A few headers that these rules would misread are read whole, told apart
+// by their first byte: a syslog priority "<27>" (its severity is the level,
+// and after "<27>1 " the RFC 5424 header runs to the structured data),
+// Python's "INFO:app.worker:msg" and Ruby's "I, [time #pid]  INFO -- app: msg".
+// A klog header that opens the message ("host kubelet[812]: W0305 …
+// file.go:12] msg", as journald shows it) is header too, and its level counts.
 
 const maxHeaderTokens = 14
 
@@ -101,31 +111,91 @@ func (k *wordKeyword) of(t []byte) (keywordHit, bool) {
 // learned from an earlier line takes its answer from it (see layout.go);
 // any other is walked token by token, and teaches a layout.
 func (h *header) end(s []byte) int {
+	var hdr int
 	if l := h.layouts.fit(s); l != nil {
-		return h.answer(l)
+		hdr = h.answer(l)
+	} else {
+		h.reach, h.eol, h.open = 0, false, false
+		h.words = h.walked[:0]
+		hdr = h.walk(s)
+		h.walked = h.words
+		h.learn(s, hdr)
 	}
-	h.reach, h.eol, h.open = 0, false, false
-	h.words = h.walked[:0]
-	hdr := h.walk(s)
-	h.walked = h.words
-	h.learn(s, hdr)
+	// One space, then a klog letter and date, then a space: a byte or two
+	// rule out most messages here, without a call.
+	if k := hdr + 6; k < len(s)-1 && s[k] == ' ' && s[hdr] == ' ' && hdr > 0 {
+		hdr = h.klogAfter(s, hdr)
+	}
 	return hdr
 }
 
-// walk finds the header of s token by token, noting how far it read.
+// klogAfter extends a header that ends at s[hdr], before a space, over the
+// klog header that may open its message, as journald shows Kubernetes'
+// components ("Mar 05 14:00:01 node1 kubelet[812]: W0305 14:00:01.000000
+// 812 file.go:12] msg"): the klog letter is the level. It is looked at
+// after the layouts (see layout.go), whose bytes end with the header, so
+// that the messages' first bytes do not split them.
+func (h *header) klogAfter(s []byte, hdr int) int {
+	k := hdr + 1
+	if !glogPrefix(s[k : k+5]) {
+		return hdr
+	}
+	i := k + 6
+	for n := 0; n < 3; n++ { // the time, the thread id, the source
+		i = skipBlank(s, i)
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+			j++
+		}
+		switch t := s[i:j]; {
+		case len(t) > 2 && t[len(t)-1] == ']' && glogSource(t):
+			h.lvl0, h.lvl1 = k, k+1
+			return j
+		case len(t) == 0 || !timeField(t):
+			return hdr
+		}
+		i = j
+	}
+	return hdr
+}
+
+// walk finds the header of s token by token, noting how far it read. A
+// few formats that the tokens alone would misread are told apart by their
+// first byte (see prefixed and priority).
 func (h *header) walk(s []byte) int {
 	h.lvl0, h.lvl1, h.firstTime = 0, 0, false
+	if len(s) == 0 {
+		return 0
+	}
+	switch c := s[0]; {
+	case c == '<':
+		if k := h.priority(s); k > 0 {
+			if e, ok := h.rfc5424(s, k); ok {
+				return e
+			}
+			return h.fields(s, k, 1)
+		}
+	case isUpper(c):
+		if e, ok := h.prefixed(s); ok {
+			return e
+		}
+	}
+	return h.fields(s, 0, 0)
+}
+
+// fields walks the header fields of s from s[i], its n-th token: the
+// tokens before it are header.
+func (h *header) fields(s []byte, i, n int) int {
 	var (
 		end       int
 		committed bool
 		sawTime   bool
 		sawMonth  bool
 		words     int // words since the start or the last separator anchor
-		lead      int // end of the leading dates, times and [groups]: the header without an anchor
+		lead      = i // end of the leading dates, times and [groups]: the header without an anchor
 		leading   = true
 	)
-	i := 0
-	for n := 0; n < maxHeaderTokens; n++ {
+	for ; n < maxHeaderTokens; n++ {
 		i = skipBlank(s, i)
 		if i >= len(s) {
 			h.eol = true
@@ -181,6 +251,186 @@ func (h *header) walk(s []byte) int {
 	return max(end, lead)
 }
 
+// priority reads the syslog priority "<PRI>" that opens s, as syslog
+// sends it (RFC 3164 and 5424) and the kernel's printk writes it ("<3>[
+// 1.234567] msg"), and returns its end, or 0. The priority is the line's
+// level (see priorityLevel), unless a level word follows in the header.
+func (h *header) priority(s []byte) int {
+	k := 1
+	for k < len(s) && k < 5 && isDigit(s[k]) {
+		k++
+	}
+	h.reach = max(h.reach, min(k, len(s)-1))
+	if k < 2 || k > 4 || k >= len(s) || s[k] != '>' {
+		h.eol = h.eol || k >= len(s)
+		return 0
+	}
+	h.lvl0, h.lvl1 = 0, k+1
+	return k + 1
+}
+
+// rfc5424 reads the rest of an RFC 5424 header after its "<PRI>", s[:k]:
+// "1 2024-03-05T13:00:00.000+01:00 host app 4242 ID47 [id k=\"v\"] msg",
+// the version, five fields (time, host, application, process id, message
+// id, each "-" when unknown) and the structured data ("-" or [groups]). It
+// returns the header's end, or false when s does not read so.
+func (h *header) rfc5424(s []byte, k int) (int, bool) {
+	i := k
+	for i < len(s) && i < k+3 && isDigit(s[i]) {
+		i++
+	}
+	var f [5][2]int
+	for n := range f {
+		h.reach = max(h.reach, min(i, len(s)-1))
+		if i == k || i+1 >= len(s) || s[i] != ' ' {
+			h.eol = h.eol || i+1 >= len(s)
+			return 0, false
+		}
+		j := i + 1
+		for j < len(s) && s[j] != ' ' {
+			j++
+		}
+		if j == i+1 {
+			return 0, false // an empty field: two spaces
+		}
+		f[n] = [2]int{i + 1, j}
+		i = j
+	}
+	e := h.structuredData(s, i)
+	if e < 0 {
+		return 0, false
+	}
+	for _, w := range f[1:] { // the words, but for the time
+		if w[1]-w[0] > 1 || s[w[0]] != '-' {
+			h.found(w[0], w[1], hWord, nil)
+		}
+	}
+	return e, true
+}
+
+// structuredData returns the end of the RFC 5424 structured data after
+// the space at s[i], or -1: "-", or [groups] whose values may hold "]" in
+// quotes or escaped; then a space and the message, or nothing.
+func (h *header) structuredData(s []byte, i int) int {
+	i++
+	e := -1
+	switch {
+	case i < len(s) && s[i] == '-':
+		e = i + 1
+	default:
+		for i < len(s) && s[i] == '[' {
+			if i = sdGroupEnd(s, i); i < 0 {
+				h.eol = true // read to the end
+				return -1
+			}
+			e = i
+		}
+	}
+	h.reach = max(h.reach, min(max(i, e), len(s)-1)) // the byte after "-" or the groups
+	if e < 0 || e < len(s) && s[e] != ' ' {
+		h.eol = h.eol || i >= len(s)
+		return -1
+	}
+	h.eol = h.eol || e == len(s)
+	return e
+}
+
+// sdGroupEnd returns the end of the structured data group that opens at
+// s[i], or -1.
+func sdGroupEnd(s []byte, i int) int {
+	quoted := false
+	for k := i + 1; k < len(s); k++ {
+		switch s[k] {
+		case '\\':
+			k++
+		case '"':
+			quoted = !quoted
+		case ']':
+			if !quoted {
+				return k + 1
+			}
+		}
+	}
+	return -1
+}
+
+// prefixed reads two headers that open with a level and that the tokens
+// alone would misread: Ruby's Logger and Python's logging.basicConfig.
+func (h *header) prefixed(s []byte) (int, bool) {
+	if len(s) > 3 && s[1] == ',' && s[2] == ' ' && s[3] == '[' {
+		return h.ruby(s)
+	}
+	return h.python(s)
+}
+
+// python reads "LEVEL:logger:" as logging.basicConfig writes it
+// ("INFO:app.worker:processed item 0"): no space before the message.
+func (h *header) python(s []byte) (int, bool) {
+	a := 0
+	for a < len(s) && a < 9 && isUpper(s[a]) {
+		a++
+	}
+	h.reach = max(h.reach, min(a, len(s)-1))
+	if a == len(s) {
+		h.eol = true
+	}
+	if a < 3 || a == len(s) || s[a] != ':' || !levelWord(s[:a]) {
+		return 0, false
+	}
+	b := a + 1
+	for b < len(s) && (isAlnum(s[b]) || s[b] == '.' || s[b] == '_' || s[b] == '-') {
+		b++
+	}
+	h.reach = max(h.reach, min(b, len(s)-1))
+	if b == len(s) {
+		h.eol = true
+	}
+	if b == a+1 || b == len(s) || s[b] != ':' {
+		return 0, false
+	}
+	h.lvl0, h.lvl1 = 0, a
+	h.found(0, a, hLevel, nil)
+	h.found(a+1, b, hWord, nil)
+	return b + 1, true
+}
+
+// ruby reads Ruby's Logger header, "I, [2024-03-05T10:00:00.123456 #1234]
+// INFO -- app: ": the severity's letter, the time and process id, the
+// level word (which starts with that letter), and after "-- " the program
+// name, maybe none, and ": ". The message follows; a level word in it
+// ("Completed 500 Internal Server Error") is no header.
+func (h *header) ruby(s []byte) (int, bool) {
+	c := closeBracket(s, 3)
+	if c < 0 {
+		h.open = true // read up to 512 bytes
+		return 0, false
+	}
+	i := skipBlank(s, c+1)
+	j := i
+	for j < len(s) && isUpper(s[j]) {
+		j++
+	}
+	p := j + 4 // the program name's start, after " -- "
+	q := min(p, len(s))
+	for q < len(s) && s[q] != ':' && s[q] != ' ' {
+		q++
+	}
+	h.reach = max(h.reach, min(q+1, len(s)-1))
+	h.eol = h.eol || q+1 >= len(s)
+	if i == j || s[i] != s[0] || p > len(s) || string(s[j:p]) != " -- " || q == len(s) || s[q] != ':' ||
+		q+1 < len(s) && s[q+1] != ' ' {
+		return 0, false
+	}
+	if levelWord(s[i:j]) {
+		h.lvl0, h.lvl1 = i, j
+	}
+	h.found(i, j, hLevel, nil)
+	if q > p {
+		h.found(p, q, hWord, nil)
+	}
+	return q + 1, true
+}
+
 // levelAnchor decides whether a level-looking token ends the header. After a
 // separator anchor it must follow it directly; without a time field before it
 // only a strong level (upper case, bracketed or with a colon) leading the line
@@ -218,7 +468,7 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 		e, kind := h.token(s, k, n)
 		switch kind {
 		case hBracket:
-			if spaced < 0 && bytes.IndexByte(s[k:e], ' ') >= 0 {
+			if spaced < 0 && bytes.IndexByte(s[k:e], ' ') >= 0 && !pidGroup(s[k:e]) {
 				spaced = i
 			}
 			i = e
@@ -257,6 +507,12 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 		}
 		return i
 	}
+}
+
+// pidGroup reports Apache 2.4's "[pid 100:tid 7]" (or "[pid 100]"): a
+// column of the header, not the message, although it has a space.
+func pidGroup(t []byte) bool {
+	return len(t) > 6 && string(t[:5]) == "[pid " && isDigit(t[5])
 }
 
 // bareNumber reports digits only: after a level, a count that opens the
@@ -450,6 +706,8 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 			return hLevel
 		case allTimeFields(inner):
 			return hTime
+		case groupLevel(inner):
+			return hLevel
 		}
 		return hBracket
 	}
@@ -458,9 +716,6 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 		case "-", "--", ":":
 			return hSep
 		}
-	}
-	if i == 0 && syslogPriority(t) {
-		return hTime
 	}
 	if or&(cHexLower|cHexUpper|cWordy) == 0 {
 		return hField
@@ -475,9 +730,15 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 	}
 	if len(core) > 0 {
 		if levelWord(core) {
+			if last != ':' && opensSentence(s, j) {
+				return hWord
+			}
 			return hLevel
 		}
 		if len(core) > 2 && core[0] == '<' && core[len(core)-1] == '>' && levelWord(core[1:len(core)-1]) {
+			return hLevel
+		}
+		if last == ':' && upperLevelTail(core) {
 			return hLevel
 		}
 	}
@@ -493,14 +754,32 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 	return hWord
 }
 
-// syslogPriority reports the "<34>" or "<34>1" (priority, version) that
-// opens a syslog line as sent on the wire (RFC 3164, RFC 5424).
-func syslogPriority(t []byte) bool {
-	k := bytes.IndexByte(t, '>')
-	if len(t) < 3 || t[0] != '<' || k < 2 || k > 4 {
+// opensSentence reports a bare level word ending at s[j] that is rather
+// the first word of a message: written in Title case ("Debug endpoint
+// returned error 500", "Log rotation failed") or the pronoun I ("I failed
+// to open"), then a lower-case word that does not end with a colon
+// ("Fatal error:" is PHP's level, "I chromium:" Android's tag). Loggers
+// write a bare level in capitals or before a separator; read as a level,
+// a message's first word would hide its keywords behind a quiet level.
+func opensSentence(s []byte, j int) bool {
+	if j+1 >= len(s) || s[j] != ' ' || !isLower(s[j+1]) {
 		return false
 	}
-	return bareNumber(t[1:k]) && bareNumber(t[k+1:])
+	k := j + 1
+	for k < len(s) && s[k] != ' ' {
+		k++
+	}
+	if s[k-1] == ':' {
+		return false
+	}
+	i := j - 1
+	for i > 0 && isLetter(s[i-1]) {
+		i--
+	}
+	if t := s[i:j]; len(t) > 1 {
+		return isUpper(t[0]) && allLower(t[1:])
+	}
+	return s[i] == 'I'
 }
 
 // glogPrefix reports the level and date that open a glog/klog line: I0401.
@@ -637,7 +916,52 @@ func levelWord(t []byte) bool {
 		return false
 	}
 	// Mixed case other than Title case ("ErRoR") is not a level.
+	t = numberedLevel(t)
 	return len(t) > 1 && levelWords.has(t) && (titleOrUpper(t) || allLower(t))
+}
+
+// groupLevel reports the inside of a [group] that holds a level: MySQL's
+// "Note" and "System" (see groupLevels), Apache's "module:level"
+// ("proxy:error", "mpm_event:notice", ":error"), or times then a level
+// ("10:00:00 INF" as Serilog writes it, "2024-03-05 10:00:00 INFO").
+func groupLevel(t []byte) bool {
+	if oneOf(t, groupLevels...) && (titleOrUpper(t) || allLower(t)) {
+		return true
+	}
+	k := len(t) - 1
+	for k >= 0 && t[k] != ' ' && t[k] != ':' {
+		k--
+	}
+	if k < 0 || !levelWord(t[k+1:]) || len(t)-k-1 < 3 {
+		return false
+	}
+	if t[k] == ' ' {
+		return allTimeFields(t[:k])
+	}
+	for _, c := range t[:k] { // a module's name
+		if !isAlnum(c) && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// upperLevelTail reports a token that ends in an upper-case level after a
+// '.' or ':': Laravel's "production.INFO" or a PostgreSQL
+// log_line_prefix's "UTC:10.0.0.1(5432):app@db:[12]:LOG" (the token less
+// its final colon).
+func upperLevelTail(t []byte) bool {
+	k := len(t) - 1
+	if k >= 0 && isDigit(t[k]) { // DEBUG1
+		k--
+	}
+	for k >= 0 && isUpper(t[k]) {
+		k--
+	}
+	if k < 0 || t[k] != '.' && t[k] != ':' || len(t)-k-1 < 3 || !isUpper(t[k+1]) {
+		return false
+	}
+	return levelWord(t[k+1:])
 }
 
 func allLower(t []byte) bool {

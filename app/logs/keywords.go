@@ -100,6 +100,8 @@ var keywordTable = []Keyword{
 	{"too many requests", CategoryReliability},
 	{"rate limited", CategoryReliability},
 	{"backoff", CategoryReliability},
+	{"crashloopbackoff", CategoryReliability}, // Kubernetes: restarting a crashing container, backing off
+	{"imagepullbackoff", CategoryReliability}, // Kubernetes: retrying an image pull, backing off
 	{"restart", CategoryReliability},
 	{"restarting", CategoryReliability},
 	{"restarted", CategoryReliability},

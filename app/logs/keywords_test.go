@@ -59,6 +59,9 @@ func TestKeywords(t *testing.T) {
 		{"upstream returned 503 Service Unavailable", CategoryReliability, "unavailable", "Unavailable"},
 		{"429 Too Many Requests", CategoryReliability, "too many requests", "Too Many Requests"},
 		{"pod OOMKilled", CategoryFatal, "oomkilled", "OOMKilled"},
+		// Kubernetes' back-off states, whose last hump alone is no keyword.
+		{"pod web-1 is in CrashLoopBackOff", CategoryReliability, "crashloopbackoff", "CrashLoopBackOff"},
+		{`reason="ImagePullBackOff"`, CategoryReliability, "imagepullbackoff", "ImagePullBackOff"},
 		{"CRIT: temperature above threshold", CategoryFatal, "crit", "CRIT"},
 		{"all systems nominal", "", "", ""},
 		// Keys with no value and counts of none say there was no trouble.
@@ -80,6 +83,17 @@ func TestKeywords(t *testing.T) {
 		{"Completed with 3 errors", CategoryError, "errors", "errors"},
 		{"0 errors, 1 timeout", CategoryReliability, "timeout", "timeout"},
 		{"0 errors then an error", CategoryError, "error", "error"},
+		{"Tests: 5 passed, 0 failed", "", "", ""},
+		{"5 passed 0 failed", "", "", ""},
+		{"0 failed, 5 passed", "", "", ""},
+		{"found zero exceptions", "", "", ""},
+		{"disk 0 failed", CategoryError, "failed", "failed"},
+		{"GPU 0 crashed", CategoryFatal, "crashed", "crashed"},
+		{"partition 0 error", CategoryError, "error", "error"},
+		{"transmit queue 0 timed out", CategoryReliability, "timed out", "timed out"},
+		{"Request failed: null", CategoryError, "failed", "failed"},
+		{"java.lang.IllegalStateException: null", CategoryError, "exception", "Exception"},
+		{"request done, error: null", "", "", ""},
 	}
 	for _, tt := range tests {
 		m, ok := firstMatch(t, tt.line)

@@ -15,9 +15,14 @@ const (
 )
 
 // levelOf classifies a level word, in any case, bracketed or not:
-// "ERROR", "[warn]", "<crit>", "Info", a single letter V D I W E F.
+// "ERROR", "[warn]", "<crit>", "Info", a single letter V D I W E F, or a
+// syslog priority "<27>".
 func levelOf(t []byte) levelKind {
+	if k, ok := priorityLevel(t); ok {
+		return k
+	}
 	t = levelCore(t)
+	t = numberedLevel(t)
 	if len(t) == 1 {
 		switch t[0] {
 		case 'V', 'D', 'I', 'v', 'd', 'i':
@@ -42,6 +47,8 @@ func levelOf(t []byte) levelKind {
 		return levelFatal
 	case oneOf(t, "informational"): // syslog's, in a structured field; never a header column (levelWords)
 		return levelQuiet
+	case oneOf(t, groupLevels...): // MySQL's [Note] and [System]: a header column only in brackets
+		return levelQuiet
 	}
 	for _, n := range levelNames {
 		if oneOf(t, n.words...) {
@@ -57,35 +64,84 @@ var levelNames = []struct {
 	kind  levelKind
 	words []string
 }{
-	{levelQuiet, []string{"trace", "debug", "dbg", "verbose", "fine", "finer", "finest", "info", "information", "notice", "log"}},
-	{levelWarn, []string{"warn", "warning"}},
+	// The three-letter words are Serilog's and zerolog's (VRB DBG INF WRN
+	// ERR FTL, TRC PNC).
+	{levelQuiet, []string{"trace", "trc", "debug", "dbg", "verbose", "vrb", "fine", "finer", "finest", "info", "inf",
+		"information", "notice", "log"}},
+	{levelWarn, []string{"warn", "wrn", "warning"}},
 	{levelError, []string{"error", "err", "severe"}},
-	{levelFatal, []string{"fatal", "panic", "crit", "critical", "alert", "emerg", "emergency"}},
+	{levelFatal, []string{"fatal", "ftl", "panic", "pnc", "crit", "critical", "alert", "emerg", "emergency"}},
 }
 
-// levelCore strips the brackets, quotes and colon around a level word.
-func levelCore(t []byte) []byte {
-	for len(t) > 0 && (t[0] == '[' || t[0] == '<' || t[0] == '"' || t[0] == '\'') {
-		t = t[1:]
-	}
-	for len(t) > 0 && (t[len(t)-1] == ']' || t[len(t)-1] == '>' || t[len(t)-1] == ':' ||
-		t[len(t)-1] == '"' || t[len(t)-1] == '\'' || t[len(t)-1] == ',') {
-		t = t[:len(t)-1]
+// groupLevels are levels only in brackets: MySQL writes "[Note]" and
+// "[System]" where others write "[INFO]", but a bare "System" or "Note"
+// after a time is more often a component or the message's first word.
+var groupLevels = []string{"note", "system"}
+
+// numberedLevel is a level word without the digit of the numbered debug
+// and trace levels: PostgreSQL's DEBUG1 to DEBUG5, Apache's trace1 to
+// trace8. Other words are returned as they are.
+func numberedLevel(t []byte) []byte {
+	if n := len(t); n == 6 && isDigit(t[5]) && oneOf(t[:5], "debug", "trace") {
+		return t[:5]
 	}
 	return t
 }
 
+// priorityLevel reads a syslog priority "<PRI>" (RFC 3164 and 5424, the
+// kernel's printk): its severity is PRI mod 8, 0 emerg to 7 debug.
+func priorityLevel(t []byte) (levelKind, bool) {
+	n := len(t)
+	if n < 3 || n > 5 || t[0] != '<' || t[n-1] != '>' || !bareNumber(t[1:n-1]) {
+		return levelNone, false
+	}
+	pri := 0
+	for _, c := range t[1 : n-1] {
+		pri = pri*10 + int(c-'0')
+	}
+	switch pri % 8 {
+	case 0, 1, 2: // emerg, alert, crit
+		return levelFatal, true
+	case 3: // err
+		return levelError, true
+	case 4: // warning
+		return levelWarn, true
+	}
+	return levelQuiet, true // notice, info, debug
+}
+
+// levelBounds returns where the level word of the token t starts and
+// ends: without the brackets, quotes and colon around it, and without what
+// goes before the last ' ', ':' or '.' inside ("[10:00:00 INF]",
+// "[proxy:error]", "production.INFO:", "…:[12]:LOG:").
+func levelBounds(t []byte) (int, int) {
+	i, j := 0, len(t)
+	for i < j && (t[i] == '[' || t[i] == '<' || t[i] == '"' || t[i] == '\'') {
+		i++
+	}
+	for j > i && (t[j-1] == ']' || t[j-1] == '>' || t[j-1] == ':' ||
+		t[j-1] == '"' || t[j-1] == '\'' || t[j-1] == ',') {
+		j--
+	}
+	for k := j - 1; k >= i; k-- {
+		if c := t[k]; c == ' ' || c == ':' || c == '.' {
+			return k + 1, j
+		}
+	}
+	return i, j
+}
+
+// levelCore strips the brackets, quotes and colon around a level word,
+// and what goes before it in the same token (see levelBounds).
+func levelCore(t []byte) []byte {
+	i, j := levelBounds(t)
+	return t[i:j]
+}
+
 // levelSpan trims the level token s[i:j] to its word.
 func levelSpan(s []byte, i, j int) (int, int) {
-	core := levelCore(s[i:j])
-	if len(core) == 0 {
-		return i, i
-	}
-	k := i
-	for k < j && s[k] != core[0] {
-		k++
-	}
-	return k, k + len(core)
+	a, b := levelBounds(s[i:j])
+	return i + a, i + b
 }
 
 // byLevel applies the level of a line to its best keyword hit: the

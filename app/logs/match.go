@@ -209,7 +209,11 @@ func (a *analyzer) fieldKeyword(text []byte, hdr int) keywordHit {
 // dismissed reports a keyword hit msg[start:end] that says there was no
 // trouble: a key with an empty or null value ("err=<nil>", "errors=0",
 // "\"error\":null", "error="), or a count of none ("0 errors", "no
-// errors", "without errors").
+// errors", "without errors", "5 passed, 0 failed"). Not dismissed: a
+// keyword that is not a key but a verb or part of a name before ": null"
+// ("Request failed: null", "IllegalStateException: null", Java's way of
+// writing an exception without a message), and a 0 that numbers a thing
+// rather than counts ("disk 0 failed", "GPU 0 crashed").
 func dismissed(msg []byte, start, end int) bool {
 	// A key: the word, maybe its closing quote, then '=' or ':'.
 	k := end
@@ -226,8 +230,11 @@ func dismissed(msg []byte, start, end int) bool {
 			e++
 		}
 		// After '=' a null value is the whole value; after ':' it may
-		// start prose ("error: null pointer"), so it must end there.
-		if nullValue(msg[v:e]) && (msg[k] == '=' || e == len(msg) || !isSpace(msg[e]) || keyNext(msg[e:])) {
+		// start prose ("error: null pointer"), so it must end there, and
+		// the keyword must be a key of its own: a whole word, not a
+		// past-tense verb.
+		if nullValue(msg[v:e]) && (msg[k] == '=' ||
+			(e == len(msg) || !isSpace(msg[e]) || keyNext(msg[e:])) && (start == 0 || wordChar[msg[start-1]] == 0) && !pastTense(msg[start:end])) {
 			return true
 		}
 	}
@@ -243,7 +250,37 @@ func dismissed(msg []byte, start, end int) bool {
 	for w > 0 && wordChar[msg[w-1]] != 0 {
 		w--
 	}
-	return oneOf(msg[w:p], "0", "no", "zero", "without")
+	word := msg[w:p]
+	switch {
+	case oneOf(word, "no", "without"):
+		return true
+	case oneOf(word, "0", "zero"):
+		// "0 errors" counts; "disk 0 failed" numbers the disk: a 0 after
+		// a word counts only a plural or in a list of counts ("5 passed
+		// 0 failed").
+		before := w
+		for before > 0 && (msg[before-1] == ' ' || msg[before-1] == '\t') {
+			before--
+		}
+		if before == 0 || wordChar[msg[before-1]] == 0 || plural(msg[start:end]) {
+			return true
+		}
+		b := before
+		for b > 0 && wordChar[msg[b-1]] != 0 {
+			b--
+		}
+		return pastTense(msg[b:before])
+	}
+	return false
+}
+
+// plural reports a keyword in the plural: "errors", "failures".
+func plural(kw []byte) bool { return lower(kw[len(kw)-1]) == 's' }
+
+// pastTense reports a word ending in -ed: "failed", "passed".
+func pastTense(w []byte) bool {
+	n := len(w)
+	return n > 2 && lower(w[n-2]) == 'e' && lower(w[n-1]) == 'd'
 }
 
 // keyNext reports whether the next word of s is a key ("warnings:", "n=2").

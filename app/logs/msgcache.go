@@ -47,6 +47,7 @@ type msgEntry struct {
 	lvl0, lvl1 int32
 	params     []paramVal // with IncludeParams: the message's values
 	structured bool       // a JSON or logfmt message
+	status     accessLine // an HTTP access line's status, offsets within the message (access.go)
 }
 
 // lookup returns the entry of msg and whether it holds msg's outcome;

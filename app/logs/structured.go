@@ -20,7 +20,8 @@ type structSpans struct {
 	ok         bool
 	msg0, msg1 int
 	lvl0, lvl1 int
-	msgRank    int // rank of the message key found, lower is better
+	msgRank    int       // rank of the message key found, lower is better
+	http       httpSpans // an HTTP access line's status and method (access.go)
 }
 
 // Message keys, best first; level keys. Keys match without regard to case.
@@ -48,6 +49,7 @@ func (sp *structSpans) note(k []byte, v0, v1 int, str bool) {
 	if sp.lvl1 == sp.lvl0 && keyRank(k, levelKeys) >= 0 && v1 > v0 && v1-v0 <= 16 {
 		sp.lvl0, sp.lvl1 = v0, v1
 	}
+	sp.http.note(k, v0, v1)
 }
 
 // scanJSON reads the JSON object at s[i] (which starts with '{'), nested

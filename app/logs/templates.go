@@ -136,6 +136,9 @@ func (m *matchRef) record(id []int) Match {
 			word, start, end = kw.Word, m.hit.start, m.hit.end
 		}
 	}
+	if w, ok := statusWord(m.hit); ok { // an HTTP access line's status (access.go)
+		word, start, end = w, m.hit.start, m.hit.end
+	}
 	return Match{Line: int(m.ref.no), Category: cat, Keyword: word, Start: start, End: end, TemplateID: id[m.shape], Cut: m.ref.cut}
 }
 
@@ -163,7 +166,7 @@ func (m *Match) setText(text string, ref lineRef) {
 	}
 	if m.Keyword == "" { // the level made the match: it is the keyword
 		m.Keyword = strings.ToLower(m.Text[m.Start:m.End])
-		if len(m.Keyword) == 1 || isDigit(m.Keyword[0]) { // E, F (glog, Android), 50 (pino)
+		if len(m.Keyword) == 1 || isDigit(m.Keyword[0]) || m.Keyword[0] == '<' { // E, F (glog, Android), 50 (pino), <27> (syslog priority)
 			m.Keyword = string(m.Category)
 		}
 	}

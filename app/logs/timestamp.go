@@ -18,7 +18,8 @@ import (
 //	2006/01/02 15:04:05             no zone is UTC
 //	2005-06-03-15.42.50.675872      (BGL, IBM DB2)
 //	Jan _2 15:04:05                 syslog, no year (see stampParser.yearOf)
-//	Sun Dec 04 04:47:44 2005        Apache error log, asctime (in brackets or not)
+//	Sun Dec 04 04:47:44 2005        Apache error log, asctime (in brackets or not), maybe
+//	                                a fraction after the seconds (Apache 2.4)
 //	081109 203615                   yyMMdd HHmmss, at the start of a line only (HDFS)
 //	I0102 15:04:05.000000           klog/glog, at the start of a line only, no year
 //	10/Oct/2000:13:55:36 -0700      nginx and Apache access logs
@@ -413,17 +414,26 @@ func (p *stampParser) parseSyslog(s []byte) (int64, bool) {
 }
 
 func (p *stampParser) parseAsctime(s []byte) (int64, bool) {
-	// Sun Dec 04 04:47:44 2005, or Sun Dec  4 …: the year after the
-	// seconds keeps it out of the memo.
-	if len(s) < 24 || s[3] != ' ' || s[7] != ' ' || s[10] != ' ' || s[13] != ':' || s[16] != ':' || s[19] != ' ' || weekday(s[:3]) < 0 {
+	// Sun Dec 04 04:47:44 2005, or Sun Dec  4 …, or with a fraction of
+	// the second as Apache 2.4 writes it (Tue Mar 05 15:03:10.123456
+	// 2024): the year after the seconds keeps it out of the memo.
+	if len(s) < 24 || s[3] != ' ' || s[7] != ' ' || s[10] != ' ' || s[13] != ':' || s[16] != ':' || weekday(s[:3]) < 0 {
+		return 0, false
+	}
+	y0 := 19 // the space before the year
+	if s[y0] == '.' {
+		for y0++; y0 < len(s) && isDigit(s[y0]); y0++ {
+		}
+	}
+	if y0 >= len(s) || s[y0] != ' ' {
 		return 0, false
 	}
 	mo := month(s[4:7])
 	d, ok1 := dayOfMonth(s, 8)
 	h, mi, ok2 := hourMinute(s, 11)
 	sec, ok3 := d2(s, 17)
-	y, ok4 := d4(s, 20)
-	if mo == 0 || !ok1 || !ok2 || !ok3 || !ok4 || !ended(s, 24) {
+	y, ok4 := d4(s, y0+1)
+	if mo == 0 || !ok1 || !ok2 || !ok3 || !ok4 || !ended(s, y0+5) {
 		return 0, false
 	}
 	return p.checked(int64(y), mo, d, h, mi, sec, 0)

@@ -34,6 +34,10 @@ func TestTimestampFormats(t *testing.T) {
 		{"Mar 11 11:00:00 host app: within a day ahead is this year", "2026-03-11T11:00:00Z"},
 		{"[Sun Dec 04 04:47:44 2005] [notice] workerEnv.init() ok", "2005-12-04T04:47:44Z"},
 		{"Sun Dec  4 04:47:44 2005 asctime", "2005-12-04T04:47:44Z"},
+		// Apache 2.4: a fraction of the second before the year, not a
+		// yearless syslog time after the weekday.
+		{"[Tue Mar 05 15:03:10.123456 2024] [proxy:error] [pid 100:tid 1] AH01114: x", "2024-03-05T15:03:10Z"},
+		{"Tue Mar  5 15:03:10.5 2024 asctime", "2024-03-05T15:03:10Z"},
 		{"081109 203615 148 INFO dfs.DataNode$PacketResponder: PacketResponder 1", "2008-11-09T20:36:15Z"},
 		{"I0102 15:04:05.000000    1234 main.go:42] started", "2026-01-02T15:04:05Z"},
 		{"E1122 07:01:02.5 1 x.go:1] failed", "2025-11-22T07:01:02Z"},
@@ -103,7 +107,7 @@ func TestUnixOfMatchesTime(t *testing.T) {
 func FuzzTimestamp(f *testing.F) {
 	seeds := []string{
 		"2024-03-18T09:14:02.117Z INFO", "Dec 10 06:55:46 LabSZ", "[Sun Dec 04 04:47:44 2005]", "081109 203615 148",
-		"I0102 15:04:05.000000", "2005-06-03-15.42.50.675872", `{"ts":1700000000}`, `a [10/Oct/2000:13:55:36 -0700]`,
+		"I0102 15:04:05.000000", "2005-06-03-15.42.50.675872", "[Tue Mar 05 15:03:10.123456 2024]", `{"ts":1700000000}`, `a [10/Oct/2000:13:55:36 -0700]`,
 		"2024-03-18 09:14:02 +", "2024-03-18T09:14:02+9", `{"time":"`,
 	}
 	for i, s := range seeds {

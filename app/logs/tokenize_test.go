@@ -97,7 +97,7 @@ func TestHeaderEnd(t *testing.T) {
 		{"nginx", `93.180.71.3 - alice [17/May/2015:08:05:32 +0000] "GET /downloads/product_1 HTTP/1.1" 304 0`, `"GET /downloads/product_1 HTTP/1.1" 304 0`},
 		{"postgres", "2024-03-18 09:14:07.120 UTC [4242] LOG:  database system is ready", "database system is ready"},
 		{"postgres detail", "2024-03-18 09:14:09.774 UTC [4251] DETAIL:  Key (id)=(88122) already exists.", "DETAIL:  Key (id)=(88122) already exists."},
-		{"syslog on the wire", "<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su - ID47 - 'su root' failed", "mymachine.example.com su - ID47 - 'su root' failed"},
+		{"syslog on the wire", "<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su - ID47 - 'su root' failed", "'su root' failed"}, // RFC 5424: the header runs to the structured data
 		{"spark", "24/01/02 10:00:02 ERROR Executor: Exception in task 4.0", "Exception in task 4.0"},
 	}
 	for _, tt := range tests {

@@ -26,10 +26,10 @@ var (
 )
 
 // errQuotaExceeded says what did not fit: the call's worst case (input
-// estimate + max_tokens) against what is left of the month.
+// bound + max_tokens) against what is left of the month.
 func errQuotaExceeded(need, left int64) *apierr.Error {
 	return apierr.New(http.StatusTooManyRequests, "quota_exceeded",
-		"this call could use up to "+itoa(need)+" tokens (input estimate + max_tokens) and your organization has "+itoa(max(left, 0))+
+		"this call could use up to "+itoa(need)+" tokens (a token per byte of text, 8 per message, + max_tokens) and your organization has "+itoa(max(left, 0))+
 			" left of its monthly gateway quota; lower max_tokens, or wait until the quota renews on the first day of next month (UTC)")
 }
 

@@ -57,7 +57,9 @@ func NewRecorder(db *models.DB, log *slog.Logger) *Recorder {
 }
 
 // add queues a record, or writes it now when the queue is full or closed.
+// Its text is made acceptable to the database first (sanitize).
 func (r *Recorder) add(rec models.UsageRecord) error {
+	sanitize(&rec)
 	r.mu.Lock()
 	if r.closed || len(r.queue)+r.writing >= queueSize {
 		r.mu.Unlock()

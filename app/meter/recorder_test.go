@@ -2,6 +2,7 @@ package meter_test
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net/url"
 	"os"
@@ -68,3 +69,35 @@ func TestRecorderHoldsAtMostItsQueueInAnOutage(t *testing.T) {
 		t.Errorf("%d records written once the database was back, want the %d held", n, meter.QueueSize)
 	}
 }
+
+// A record is never lost over its text: a NUL or invalid UTF-8 in any
+// text field (an upstream's model name, a reply kept with
+// GATEWAY_LOG_CONTENT) is replaced, and the record and its usage are
+// written on every database, Postgres included, which refuses both.
+func TestRecorderWritesRecordsWhateverTheirText(t *testing.T) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		s := env.Seed(t, "text@example.com")
+		rec := meter.NewRecorder(env.DB, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		bad := "evil\x00\x1b[31m\xff\xfe"
+		e := &models.AuditEvent{Action: models.ActionGatewayCall, Target: "gateway: " + bad, IP: "127.0.0.1", RequestID: "req_text",
+			OrgID: &s.OrgID, ActorKeyID: &s.KeyID, Model: &bad, Detail: &bad, InputTokens: ptr(int64(3)), OutputTokens: ptr(int64(4))}
+		if err := rec.Add(models.UsageRecord{Event: e, ProductID: models.GatewayProductID, Actor: s.KeyID}); err != nil {
+			t.Fatal(err)
+		}
+		rec.Close()
+		var got models.AuditEvent
+		if err := env.DB.Where("request_id = ?", "req_text").First(&got).Error; err != nil {
+			t.Fatalf("the record was lost: %v", err)
+		}
+		const want = "evil\uFFFD\x1b[31m\uFFFD" // a run of invalid bytes is one U+FFFD
+		if *got.Model != want || *got.Detail != want || got.Target != "gateway: "+want {
+			t.Errorf("model %q, detail %q, target %q", *got.Model, *got.Detail, got.Target)
+		}
+		a, err := models.AllowanceOf(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(models.Now()))
+		if err != nil || a.UsedTokens != 7 {
+			t.Errorf("the month's counter: %d, %v; want 7", a.UsedTokens, err)
+		}
+	})
+}
+
+func ptr[T any](v T) *T { return &v }

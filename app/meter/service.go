@@ -218,6 +218,9 @@ const (
 	HeaderQuotaLimit     = "X-Quota-Limit"
 	HeaderQuotaRemaining = "X-Quota-Remaining"
 	HeaderQuotaReset     = "X-Quota-Reset"
+	// HeaderShouldRetry is the header the Anthropic and OpenAI SDKs
+	// read before retrying; it says "false" on quota_exceeded.
+	HeaderShouldRetry = "X-Should-Retry"
 )
 
 // admit checks the entitlement and, for a playground user, the rate limit,
@@ -233,7 +236,11 @@ func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, erro
 			return Hold{}, err
 		}
 	}
-	need := int64(gateway.EstimateInputTokens(k.req) + k.req.MaxTokens)
+	// The reservation bounds the call's usage: the input bound, not its
+	// estimate, so that parallel calls at the quota's edge overspend by at
+	// most one call's reservation, whatever their text (emoji take about a
+	// token a byte). It is settled to the real usage when the call ends.
+	need := int64(gateway.InputTokensBound(k.req) + k.req.MaxTokens)
 	hold, left, err := s.quota.reserve(ctx, k.who.OrgID, need, al.MonthlyTokens, al.UsedTokens, now, s.cfg.HoldTTL)
 	h.Set(HeaderQuotaLimit, itoa(al.MonthlyTokens))
 	h.Set(HeaderQuotaRemaining, itoa(max(left, 0)))
@@ -244,6 +251,10 @@ func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, erro
 		if _, err := s.entitled(ctx, k.who.OrgID, now, true); err != nil {
 			return Hold{}, err
 		}
+		// Retrying will not help before the quota renews: both official
+		// SDKs retry a 429 (three calls in a second and a half, each
+		// audited) unless told not to.
+		h.Set(HeaderShouldRetry, "false")
 		return Hold{}, errQuotaExceeded(need, left)
 	case err != nil:
 		return Hold{}, apierr.Unavailable(err)
@@ -402,6 +413,17 @@ type Model struct {
 	CreatedAt   string `json:"created_at"`
 	Created     int64  `json:"created"`
 	OwnedBy     string `json:"owned_by"`
+}
+
+// Model is the model of the list named id, and whether there is one: a
+// model not in the list is not for callers to look up.
+func (s *Service) Model(id string) (Model, bool) {
+	for _, m := range s.Models().Data {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return Model{}, false
 }
 
 // Models lists the models callers may name: the configured default (no

@@ -23,9 +23,10 @@ import (
 //   - Conditions (Fn::Equals, Fn::Not, Fn::And, Fn::Or, Condition) are
 //     decided from parameter defaults. One that cannot be decided is
 //     handled conservatively: both outcomes are checked, consistently with
-//     the other conditions (cfn_conditions.go), and the findings say which
-//     condition was undecided. A resource whose Condition is false is not
-//     created, and is listed in not_checked with that reason.
+//     the other conditions (cfn_conditions.go), and the findings that
+//     depend on it say which condition was undecided. A resource whose
+//     Condition is false is not created, and is listed in not_checked
+//     with that reason.
 //
 // In-place suppressions: Metadata: {parapet: {suppress: [{rule, reason}]}}.
 
@@ -137,7 +138,7 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 		if names := t.undecidedIfs(r["Properties"]); len(names) > 0 {
 			undecided[n] = names
 			note := "condition " + joinAnd(names) + " could not be decided; both outcomes were checked"
-			n.note = strings.TrimPrefix(n.note+"; "+note, "; ")
+			n.altNote = note
 		}
 		if fam, ok := families[typ]; ok {
 			for _, k := range fam.link {

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -11,6 +12,13 @@ import (
 // its bucket policy, each outweighed by a public access block: ignoring or
 // blocking public ACLs neutralizes a public ACL, restricting or blocking
 // public policies neutralizes a public policy.
+//
+// An ACL is public when it is a public canned ACL or grants READ or
+// FULL_CONTROL to AllUsers. A policy is public when an Allow statement
+// without a Condition grants anyone (Principal "*", or NotPrincipal) an
+// action that downloads or lists objects. AuthenticatedUsers (any AWS
+// account) is not read as public: the rule is about access without
+// credentials.
 //
 // Encryption: since January 2023 S3 encrypts every new object with
 // S3-managed keys (SSE-S3) and this cannot be turned off, so a bucket
@@ -79,37 +87,82 @@ func (st *s3State) read(n *node, attrs map[string]any, via *Linked) {
 		readPolicy(&st.pol, n, attrs, "policy", via)
 	case "AWS::S3::BucketPolicy":
 		readPolicy(&st.pol, n, attrs, "PolicyDocument", via)
-	case "aws_s3_bucket_public_access_block":
+	case "aws_s3_bucket_public_access_block", "aws_s3_account_public_access_block":
 		readBlock(&st.block, n, attrs, "block_public_acls", "ignore_public_acls", "block_public_policy", "restrict_public_buckets")
 	}
 }
 
+// linkAccountBlocks links each aws_s3_account_public_access_block to every
+// bucket of the document: S3 applies the account's settings to all its
+// buckets, the stricter of the two winning, as readBlock's "any setting
+// true" does. A document is taken to be one account (a plan or state of
+// several providers' accounts is rare). Without a bucket the block is
+// checked on its own, and finds nothing.
+func linkAccountBlocks(nodes []*node, children map[*node][]*node, attached map[*node]bool) {
+	var blocks []*node
+	for _, n := range nodes {
+		if n.typ == "aws_s3_account_public_access_block" && n.skip == "" {
+			blocks = append(blocks, n)
+		}
+	}
+	if len(blocks) == 0 {
+		return
+	}
+	linked := false
+	for _, n := range nodes {
+		if fam := families[n.typ]; fam.kind == typeS3Bucket && len(fam.link) == 0 && n.typ != blocks[0].typ && n.skip == "" {
+			children[n] = append(children[n], blocks...)
+			linked = true
+		}
+	}
+	for _, b := range blocks {
+		attached[b] = linked
+	}
+}
+
 // readACL reads a canned ACL (acl = "public-read", AccessControl:
-// PublicRead) or, in an aws_s3_bucket_acl, grants to AllUsers.
+// PublicRead) and the grants of an ACL: the access_control_policy of an
+// aws_s3_bucket_acl, and the grant blocks of an aws_s3_bucket (the legacy
+// inline grants, which in a state also record the bucket's real ACL as
+// read from AWS). A grant of READ or FULL_CONTROL to AllUsers is public.
 func readACL(s *aclState, n *node, attrs map[string]any, key string, via *Linked) {
-	if v, ok := attr(attrs, key); ok {
-		if name, ok := v.(string); ok {
-			switch strings.ToLower(name) {
-			case "public-read", "public-read-write", "publicread", "publicreadwrite":
-				*s = aclState{public: true, why: key + " is " + strconv.Quote(name), path: n.base + "." + key, via: via}
-			}
+	if name, ok := attrs[key].(string); ok {
+		switch strings.ToLower(name) {
+		case "public-read", "public-read-write", "publicread", "publicreadwrite":
+			*s = aclState{public: true, why: key + " is " + strconv.Quote(name), path: n.base + "." + key, via: via}
 			return
 		}
+	}
+	granted := func(perm, path string) {
+		*s = aclState{public: true, via: via, why: "the ACL grants " + perm + " to AllUsers", path: path}
 	}
 	for i, p := range listOf(attrs["access_control_policy"]) {
 		for j, g := range listOf(mapOf(p)["grant"]) {
 			gm := mapOf(g)
 			for _, who := range listOf(gm["grantee"]) {
-				perm, _ := gm["permission"].(string)
-				if uri, _ := mapOf(who)["uri"].(string); uri == allUsers && (perm == "READ" || perm == "FULL_CONTROL") {
-					*s = aclState{public: true, via: via,
-						why:  "the ACL grants " + perm + " to AllUsers",
-						path: n.base + ".access_control_policy[" + strconv.Itoa(i) + "].grant[" + strconv.Itoa(j) + "]"}
+				if perm, ok := publicGrant(mapOf(who)["uri"], gm["permission"]); ok {
+					granted(perm, n.base+".access_control_policy["+strconv.Itoa(i)+"].grant["+strconv.Itoa(j)+"]")
 					return
 				}
 			}
 		}
 	}
+	for j, g := range listOf(attrs["grant"]) {
+		gm := mapOf(g)
+		for _, p := range listOf(gm["permissions"]) {
+			if perm, ok := publicGrant(gm["uri"], p); ok {
+				granted(perm, n.base+".grant["+strconv.Itoa(j)+"]")
+				return
+			}
+		}
+	}
+}
+
+// publicGrant says whether a grant of perm to uri lets anyone read, and
+// returns the permission: READ lists the bucket, FULL_CONTROL includes READ.
+func publicGrant(uri, perm any) (string, bool) {
+	p, _ := perm.(string)
+	return p, uri == allUsers && (p == "READ" || p == "FULL_CONTROL")
 }
 
 // readBlock reads a public access block: any of its two settings for ACLs
@@ -133,9 +186,9 @@ func readBlock(s *blockState, n *node, attrs map[string]any, blockACLs, ignoreAC
 	}
 }
 
-// readPolicy finds a statement that lets anyone read: Allow, principal
-// "*" (or AWS "*"), a read action, and no Condition (a condition, such as a
-// source VPC, is taken as restricting it).
+// readPolicy finds a statement that lets anyone read: Allow, to anyone
+// (anyoneGrantee), a read action (readGrant), and no Condition (a
+// condition, such as a source VPC, is taken as restricting it).
 func readPolicy(s *aclState, n *node, attrs map[string]any, key string, via *Linked) {
 	doc, ok := policyDocument(attrs[key])
 	if !ok || s.public {
@@ -143,18 +196,33 @@ func readPolicy(s *aclState, n *node, attrs map[string]any, key string, via *Lin
 	}
 	for j, st := range listOf(doc["Statement"]) {
 		sm := mapOf(st)
-		if sm == nil || sm["Effect"] != "Allow" || sm["Condition"] != nil || !anyonePrincipal(sm["Principal"]) {
+		if sm == nil || sm["Effect"] != "Allow" || sm["Condition"] != nil {
 			continue
 		}
-		for _, a := range listOf(sm["Action"]) {
-			if act, ok := a.(string); ok && readAction(act) {
-				*s = aclState{public: true, via: via,
-					why:  "the bucket policy allows " + strconv.Quote(act) + " to principal \"*\"",
-					path: n.base + "." + key + ".Statement[" + strconv.Itoa(j) + "]"}
-				return
-			}
+		who, anyone := anyoneGrantee(sm)
+		if !anyone {
+			continue
+		}
+		if what, reads := readGrant(sm); reads {
+			*s = aclState{public: true, via: via,
+				why:  "the bucket policy allows " + what + " to " + who,
+				path: n.base + "." + key + ".Statement[" + strconv.Itoa(j) + "]"}
+			return
 		}
 	}
+}
+
+// anyoneGrantee says whether a statement grants to anyone, and in words
+// to whom: Principal "*" (or AWS "*"), or a NotPrincipal, which grants to
+// every principal but the ones it names, anonymous users included.
+func anyoneGrantee(sm map[string]any) (string, bool) {
+	if anyonePrincipal(sm["Principal"]) {
+		return `principal "*"`, true
+	}
+	if np, ok := attr(sm, "NotPrincipal"); ok && !anyonePrincipal(np) {
+		return "every principal but those in NotPrincipal", true
+	}
+	return "", false
 }
 
 func anyonePrincipal(p any) bool {
@@ -171,12 +239,76 @@ func anyonePrincipal(p any) bool {
 	return false
 }
 
-func readAction(a string) bool {
-	switch strings.ToLower(a) {
-	case "*", "s3:*", "s3:get*", "s3:getobject", "s3:getobject*", "s3:listbucket", "s3:list*":
-		return true
+// readActions are the actions that download a bucket's objects (any
+// version) or list them: what "publicly readable" means.
+var readActions = [...]string{"s3:getobject", "s3:getobjectversion", "s3:listbucket", "s3:listbucketversions"}
+
+// readGrant says whether a statement allows a read action, and in words
+// which: an Action pattern that matches one (s3:GetObject, s3:Get*, s3:*,
+// *), or a NotAction that leaves one out (it allows every action but the
+// ones it lists).
+func readGrant(sm map[string]any) (string, bool) {
+	for _, a := range listOf(sm["Action"]) {
+		if act, ok := a.(string); ok && coversRead(act) {
+			return strconv.Quote(act), true
+		}
+	}
+	not, ok := attr(sm, "NotAction")
+	if !ok {
+		return "", false
+	}
+	var patterns, quoted []string
+	for _, a := range listOf(not) {
+		act, ok := a.(string)
+		if !ok {
+			return "", false // unknown: it may leave out no read action
+		}
+		patterns, quoted = append(patterns, strings.ToLower(act)), append(quoted, strconv.Quote(act))
+	}
+	for _, read := range readActions {
+		if !slices.ContainsFunc(patterns, func(p string) bool { return matchAction(p, read) }) {
+			return "every action but " + strings.Join(quoted, ", ") + " (NotAction)", true
+		}
+	}
+	return "", false
+}
+
+// coversRead says whether an action pattern covers a read action.
+func coversRead(pattern string) bool {
+	p := strings.ToLower(pattern)
+	for _, read := range readActions {
+		if matchAction(p, read) {
+			return true
+		}
 	}
 	return false
+}
+
+// matchAction matches an IAM action pattern, lower case, against an action:
+// "*" is any run of characters, "?" any one. It backtracks only to the last
+// "*", so it is linear in practice.
+func matchAction(pattern, action string) bool {
+	p, a := 0, 0
+	star, mark := -1, 0
+	for a < len(action) {
+		switch {
+		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == action[a]):
+			p++
+			a++
+		case p < len(pattern) && pattern[p] == '*':
+			star, mark = p, a
+			p++
+		case star >= 0:
+			mark++
+			p, a = star+1, mark
+		default:
+			return false
+		}
+	}
+	for p < len(pattern) && pattern[p] == '*' {
+		p++
+	}
+	return p == len(pattern)
 }
 
 // policyDocument reads a policy document given as an object or as a JSON

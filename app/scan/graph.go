@@ -42,6 +42,9 @@ type node struct {
 	// linked together have the same readings in the same order, or none.
 	alt  []map[string]any
 	note string
+	// altNote names the undecided conditions of alt; it is said only on
+	// the findings that depend on them.
+	altNote string
 
 	target   string // address of the resource this one configures, if found
 	suppress []suppression
@@ -73,6 +76,7 @@ var families = map[string]family{
 	"aws_s3_bucket_server_side_encryption_configuration": {typeS3Bucket, []string{"bucket"}},
 	"AWS::S3::Bucket":                                    {kind: typeS3Bucket},
 	"AWS::S3::BucketPolicy":                              {typeS3Bucket, []string{"Bucket"}},
+	"aws_s3_account_public_access_block":                 {kind: typeS3Bucket}, // linked to every bucket: linkAccountBlocks
 
 	"aws_security_group":                  {kind: typeSecurityGroup},
 	"aws_security_group_rule":             {typeSecurityGroup, []string{"security_group_id"}},
@@ -128,6 +132,7 @@ func (g *graph) evaluate(env *envelope) *Result {
 			}
 		}
 	}
+	linkAccountBlocks(g.nodes, children, attached)
 	e := &evaluator{format: g.format, env: env}
 	nc := notChecked{}
 	for i, n := range g.nodes {
@@ -190,14 +195,11 @@ func (b *builder) next() int { b.seq++; return b.seq }
 func (b *builder) resource(i int, n *node, kind string, linked []*node) *resource {
 	r := b.read(i, n, n.attrs, kind, linked, func(c *node) map[string]any { return c.attrs })
 	for k := range altReadings(n, linked) {
-		alt := b.read(i, n, n.reading(k), kind, linked, func(c *node) map[string]any { return c.reading(k) })
-		merge(r, alt)
+		r.alt = append(r.alt, b.read(i, n, n.reading(k), kind, linked, func(c *node) map[string]any { return c.reading(k) }))
 	}
-	r.note = n.note
+	r.note, r.altNote = n.note, n.altNote
 	for _, c := range linked {
-		if c.note != "" && !strings.Contains(r.note, c.note) {
-			r.note = strings.TrimPrefix(r.note+"; "+c.note, "; ")
-		}
+		r.note, r.altNote = addNote(r.note, c.note), addNote(r.altNote, c.altNote)
 	}
 	return r
 }
@@ -236,23 +238,6 @@ func (b *builder) read(i int, n *node, attrs map[string]any, kind string, linked
 	return r
 }
 
-// merge adds to r what the other reading of an undecided condition finds:
-// a flag takes the worse of the two values, lists take both.
-func merge(r, alt *resource) {
-	pick := func(dst, src *flag, bad func(flag) bool) {
-		if !dst.set || bad(*src) && !bad(*dst) {
-			*dst = *src
-		}
-	}
-	isOn := func(f flag) bool { return f.set && f.on }
-	isOff := func(f flag) bool { return f.set && !f.on }
-	pick(&r.publicRead, &alt.publicRead, isOn)
-	pick(&r.publiclyAccessible, &alt.publiclyAccessible, isOn)
-	pick(&r.encrypted, &alt.encrypted, isOff)
-	r.ingress = append(r.ingress, alt.ingress...)
-	r.statements = append(r.statements, alt.statements...)
-}
-
 // Reading attribute values. JSON numbers are float64, YAML ones too after
 // conversion; CloudFormation often writes booleans and numbers as strings.
 
@@ -265,15 +250,18 @@ func attr(m map[string]any, key string) (any, bool) {
 	return v, true
 }
 
+// boolOf reads a boolean, or a string CloudFormation takes for one: "true"
+// and "false", and YAML 1.1's yes/no/on/off, which CloudFormation's YAML
+// (1.1) reads as booleans where our YAML 1.2 reader gives strings.
 func boolOf(v any) (b, ok bool) {
 	switch x := v.(type) {
 	case bool:
 		return x, true
 	case string:
 		switch strings.ToLower(x) {
-		case "true":
+		case "true", "yes", "on":
 			return true, true
-		case "false":
+		case "false", "no", "off":
 			return false, true
 		}
 	}

@@ -7,10 +7,11 @@ import (
 // readTerraform reads `terraform show -json` output in one pass of our
 // JSON reader, which checks its syntax and nesting as it goes and decodes
 // only what the scanner uses: each resource's values, the after_unknown of
-// each change, and the references of the linking attributes in the
-// configuration. The rest (before/after of changes, prior_state, outputs,
-// every other expression) is skipped without being decoded, which is what
-// makes a plan cheaper to scan than to decode with encoding/json.
+// each change, and the references of the linking attributes and of the
+// outputs in the configuration. The rest (before/after of changes,
+// prior_state, output values, every other expression) is skipped without
+// being decoded, which is what makes a plan cheaper to scan than to decode
+// with encoding/json.
 //
 // A value of an unexpected kind where the format has an object or array
 // is skipped, as if absent: the scanner reads what it understands of a
@@ -219,6 +220,10 @@ func (r *reader) tfConfigModule(prefix string, config map[string]tfConfigResourc
 		case "module_calls":
 			r.object(func(name string) {
 				r.member("module", func() { r.tfConfigModule(prefix+"module."+name+".", config) })
+			})
+		case "outputs": // kept as "output.<name>" entries: links through module outputs (tf_outputs.go)
+			r.object(func(name string) {
+				r.member("expression", func() { config[prefix+outputKey+name] = tfConfigOutput(r.tfExpression()) })
 			})
 		}
 	})

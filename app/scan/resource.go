@@ -3,6 +3,7 @@ package scan
 import (
 	"net/netip"
 	"strconv"
+	"strings"
 )
 
 // The resource types the scanner checks (SPEC 2.6). Other types are skipped
@@ -27,10 +28,17 @@ type resource struct {
 	// Set for resources of the other formats (graph.go, family_*.go): the provider type
 	// (aws_s3_bucket, AWS::S3::Bucket), the line of the resource when the
 	// format has one, and a note appended to every message (an assumption
-	// the scanner had to make, e.g. an undecided condition).
+	// the scanner had to make, e.g. that a condition of the resource holds).
 	ptype string
 	line  int
 	note  string
+
+	// alt holds the resource read with the other outcomes of conditions
+	// that could not be decided (CloudFormation), one per further reading,
+	// each checked too; altNote names the conditions, and is appended to
+	// the messages of the findings that some reading does not have.
+	alt     []*resource
+	altNote string
 
 	publicRead, encrypted, publiclyAccessible flag // s3_bucket, database
 
@@ -45,6 +53,14 @@ type resource struct {
 	statements []statement
 
 	suppress []suppression
+}
+
+// addNote adds note to notes, once.
+func addNote(notes, note string) string {
+	if note == "" || strings.Contains(notes, note) {
+		return notes
+	}
+	return strings.TrimPrefix(notes+"; "+note, "; ")
 }
 
 // flag is an optional boolean. Absent and null both leave set false: we

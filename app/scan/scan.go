@@ -96,15 +96,13 @@ type causeKey struct {
 
 func (e *evaluator) check(r *resource) {
 	e.cur, e.seen = e.cur[:0], nil
-	switch r.typ {
-	case typeS3Bucket:
-		e.checkS3Bucket(r)
-	case typeSecurityGroup:
-		e.checkSecurityGroup(r)
-	case typeIAMPolicy:
-		e.checkIAMPolicy(r)
-	case typeDatabase:
-		e.checkDatabase(r)
+	e.run(r)
+	if r.alt != nil {
+		e.checkAlt(r)
+	} else if r.note != "" {
+		for k := range e.cur {
+			e.cur[k].message += " (" + r.note + ")"
+		}
 	}
 	cur := e.cur
 	// Insertion sort: a resource has few hits, mostly in cause order already.
@@ -129,6 +127,70 @@ func (e *evaluator) check(r *resource) {
 		}
 		last := &e.blocks[len(e.blocks)-1]
 		*last = append(*last, cur[k])
+	}
+}
+
+// run runs the checks of r's type.
+func (e *evaluator) run(r *resource) {
+	switch r.typ {
+	case typeS3Bucket:
+		e.checkS3Bucket(r)
+	case typeSecurityGroup:
+		e.checkSecurityGroup(r)
+	case typeIAMPolicy:
+		e.checkIAMPolicy(r)
+	case typeDatabase:
+		e.checkDatabase(r)
+	}
+}
+
+// checkAlt checks r.alt, r read with the other outcomes of conditions
+// that could not be decided, after r itself, and keeps the findings of
+// every reading once each: a finding that some reading does not have
+// depends on the conditions and its message names them (r.altNote); one
+// every reading has does not, and its message does not blame them.
+func (e *evaluator) checkAlt(r *resource) {
+	readings := make([][]hit, 0, 1+len(r.alt))
+	readings = append(readings, append([]hit(nil), e.cur...))
+	for _, alt := range r.alt {
+		e.cur, e.seen = e.cur[:0], nil
+		e.run(alt)
+		readings = append(readings, append([]hit(nil), e.cur...))
+	}
+	count := map[causeKey]int{} // in how many readings each finding is
+	for _, hits := range readings {
+		in := make(map[causeKey]bool, len(hits))
+		for k := range hits {
+			key := causeKey{hits[k].rule, hits[k].cause}
+			if !in[key] {
+				in[key] = true
+				count[key]++
+			}
+		}
+	}
+	notes := func(conditional bool) string {
+		n := r.note
+		if conditional {
+			n = addNote(n, r.altNote)
+		}
+		if n == "" {
+			return ""
+		}
+		return " (" + n + ")"
+	}
+	kept := map[causeKey]bool{} // found by an earlier reading
+	e.cur = e.cur[:0]
+	for _, hits := range readings {
+		for _, h := range hits {
+			key := causeKey{h.rule, h.cause}
+			if !kept[key] {
+				h.message += notes(count[key] < len(readings))
+				e.cur = append(e.cur, h)
+			}
+		}
+		for k := range hits {
+			kept[causeKey{hits[k].rule, hits[k].cause}] = true
+		}
 	}
 }
 
@@ -166,9 +228,6 @@ func (e *evaluator) report(r *resource, id ruleID, path string, offset int, caus
 	}
 	if via != nil {
 		message += " (set in " + via.Name + ")"
-	}
-	if r.note != "" {
-		message += " (" + r.note + ")"
 	}
 	e.cur = append(e.cur, hit{rule: id, index: r.index, name: r.name, ptype: r.ptype, path: path, message: message,
 		cause: cause, offset: offset, via: via})

@@ -184,6 +184,8 @@ type tfLinker struct {
 	// refs: what the references of a configuration resource's attribute
 	// (or of its for_each) say, worked out once for all its instances.
 	refs map[[2]string]tfLinkRefs
+	// outputs: what a module instance's output links to (tf_outputs.go)
+	outputs map[string]string
 }
 
 // tfInstances are the instances of one resource in one module instance:
@@ -279,6 +281,9 @@ func (l *tfLinker) target(n *node, key string) string {
 		kind := families[n.typ].kind
 		lr := l.linkRefs(configAddr, modulePath, key, c.Expressions[key].References, kind)
 		if t, done := l.fromRefs(lr, n, key, module, index); done {
+			return t
+		}
+		if t := l.byOutputs(module, c.Expressions[key].References); t != "" {
 			return t
 		}
 		if c.ForEachExpression != nil {

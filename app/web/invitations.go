@@ -108,6 +108,10 @@ func (p *Pages) RevokeInvitation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if !models.CanAssign(cur.Org.Role, inv.Role) {
+		return p.renderInvitations(c, http.StatusForbidden, views.InvitationsData{
+			Error: "Your role (" + cur.Org.Role + ") cannot revoke an invitation to the " + inv.Role + " role: ask an owner."})
+	}
 	revoked, err := models.RevokeInvitation(c.Request().Context(), p.DB.DB, cur.Org.ID, inv.ID)
 	if err != nil {
 		return err

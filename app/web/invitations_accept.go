@@ -86,6 +86,13 @@ func (p *Pages) AcceptInvitation(c echo.Context) error {
 	case errors.Is(err, models.ErrInvitationUsed):
 		d.State = models.InviteAccepted
 		return p.renderInvite(c, d)
+	case errors.Is(err, models.ErrInviterCannot):
+		// Revoked now, so the organization's list says so too.
+		if _, err := models.RevokeInvitation(c.Request().Context(), p.DB.DB, inv.OrgID, inv.ID); err != nil {
+			return err
+		}
+		d.State = models.InviteRevoked
+		return p.renderInvite(c, d)
 	case errors.Is(err, models.ErrAlreadyMember):
 		d.State = "member"
 		return p.renderInvite(c, d)

@@ -157,3 +157,50 @@ func TestInvitationsInTheConsole(t *testing.T) {
 		}
 	})
 }
+
+// An invitation holds while its sender may still give its role: an admin
+// removed or made a member since cannot have let anyone in through it (the
+// link then says it was revoked, and the list too). An admin cannot revoke
+// an invitation to a role it could not give (owner).
+func TestInvitationsFollowTheirSender(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	tm := newTeam(t, env)
+	owner, admin := tm.clients["owner"], tm.clients["admin"]
+	removed := pathOf(t, invite(t, admin, "alt@example.com", "admin"))
+	demoted := pathOf(t, invite(t, admin, "alt2@example.com", "member"))
+	if res := owner.Submit("/console/members", "/console/members/"+tm.ids["admin"]+"/role", url.Values{"role": {"member"}}); res.StatusCode != 303 {
+		t.Fatalf("demote the admin: %d", res.StatusCode)
+	}
+	alt2 := env.Client()
+	alt2.SignUp("alt2@example.com")
+	if res := alt2.Submit(demoted, demoted, nil); res.StatusCode != 410 || res.Doc(t).Find("[data-testid=invite-revoked]").Length() != 1 {
+		t.Errorf("accepting a demoted admin's invitation: %d", res.StatusCode)
+	}
+	if res := owner.Submit("/console/members", "/console/members/"+tm.ids["admin"]+"/remove", nil); res.StatusCode != 303 {
+		t.Fatalf("remove the (former) admin: %d", res.StatusCode)
+	}
+	alt := env.Client()
+	alt.SignUp("alt@example.com")
+	if res := alt.Submit(removed, removed, nil); res.StatusCode != 410 || res.Doc(t).Find("[data-testid=invite-revoked]").Length() != 1 {
+		t.Errorf("accepting a removed admin's invitation: %d", res.StatusCode)
+	}
+	if got := parapetCLI(t, env, "member", "list", "--org", "acme"); strings.Contains(got, "alt") {
+		t.Errorf("a removed admin's invitation let someone in:\n%s", got)
+	}
+
+	// An owner's invitation to the owner role: not the admin's to revoke.
+	invite(t, owner, "boss@example.com", "owner")
+	var inv models.Invitation
+	env.DB.Where("email = ?", "boss@example.com").Take(&inv)
+	other := tm.clients["member"] // promote another admin to try
+	if res := owner.Submit("/console/members", "/console/members/"+tm.ids["member"]+"/role", url.Values{"role": {"admin"}}); res.StatusCode != 303 {
+		t.Fatalf("promote: %d", res.StatusCode)
+	}
+	if res := other.Submit("/console/invitations", "/console/invitations/"+inv.ID+"/revoke", nil); res.StatusCode != 403 {
+		t.Errorf("an admin revoking an invitation to owner: %d", res.StatusCode)
+	}
+	env.DB.Where("id = ?", inv.ID).Take(&inv)
+	if inv.RevokedAt != nil {
+		t.Error("the owner invitation was revoked by an admin")
+	}
+}

@@ -6,10 +6,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"parapet/app/apierr"
 	"parapet/app/gateway"
 	"parapet/app/meter"
 	"parapet/models"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // PlaygroundPage is the gateway playground: a chat with the configured
@@ -23,7 +25,7 @@ func (p *Pages) PlaygroundPage(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		d.HasOrg = true
+		d.HasOrg, d.Role, d.CanChat = true, org.Role, models.Can(org.Role, models.PermChat)
 		d.Entitled, d.TokensLeft, d.MonthlyTokens = a.Entitled && a.Public, a.Left(), a.MonthlyTokens
 	}
 	return renderPage(c, http.StatusOK, "Gateway playground", "gateway", views.Playground, d)
@@ -34,12 +36,21 @@ func (p *Pages) PlaygroundPage(c echo.Context) error {
 // Messages events, through the same gateway service as the API (one
 // admission, one record), authenticated by the session and rate-limited
 // per user with the gateway's budget. Errors before the stream starts are
-// JSON (its area in app/routes.go writes them so).
+// JSON (its area in app/routes.go writes them so). Its own guards, in
+// JSON where the pages' would redirect: an organization that requires
+// two-factor sign-in of a member who has none, and a role that only reads
+// (a viewer spends no quota), get 403.
 func (p *Pages) PlaygroundChat(c echo.Context) error {
 	cur := CurrentOf(c)
 	who := meter.Caller{UserID: cur.User.ID}
-	if cur.Org != nil {
-		who.OrgID = cur.Org.ID
+	if org := cur.Org; org != nil {
+		if org.Require2FA && cur.User.TOTPEnabledAt == nil {
+			return apierr.New(http.StatusForbidden, "forbidden", "your organization requires two-factor sign-in: set it up at "+paths.TwoFactor+", then chat")
+		}
+		if !models.Can(org.Role, models.PermChat) {
+			return apierr.New(http.StatusForbidden, "forbidden", "your role ("+org.Role+") only reads: it cannot spend the organization's gateway quota")
+		}
+		who.OrgID = org.ID
 	}
 	return p.Gateway.Service.Serve(c, who, playgroundDialect)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -289,5 +290,34 @@ func TestPlaygroundCutStreamIsRecordedOnce(t *testing.T) {
 	e := events[0]
 	if *e.Status != 499 || *e.ErrorCode != "client_closed_request" || *e.OutputTokens < 1 || e.UsageFlag == nil || *e.UsageFlag != "estimated" {
 		t.Errorf("record %+v", e)
+	}
+}
+
+// The playground's chat spends the organization's quota: a viewer (who
+// only reads) is told so on the page and refused with a JSON 403, and so
+// is a member without two-factor sign-in once the organization requires
+// it, as every console page would send them to set it up.
+func TestPlaygroundChatByRoleAndTwoFactor(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "0s"))
+	tm := newTeam(t, env)
+	chat := func(role string) *apptest.Response {
+		c := tm.clients[role]
+		return c.PostJSON("/gateway/app/chat", playgroundBody, "X-CSRF-Token", c.CSRF("/console/account"), "Accept", "text/event-stream")
+	}
+	viewer := tm.clients[models.RoleViewer]
+	if doc := viewer.Get("/gateway/app").Doc(t); doc.Find("[data-testid=cannot-chat]").Length() != 1 || doc.Find("[data-testid=playground-form]").Length() != 0 {
+		t.Error("the viewer's playground offers a chat it cannot use")
+	}
+	if res := chat(models.RoleViewer); res.StatusCode != 403 || !strings.Contains(res.Body, "only reads") {
+		t.Errorf("a viewer's chat: %d %s", res.StatusCode, res.Body)
+	}
+	if res := chat(models.RoleMember); res.StatusCode != 200 {
+		t.Errorf("a member's chat: %d %s", res.StatusCode, res.Body)
+	}
+	if res := tm.clients[models.RoleOwner].Submit("/console/members", "/console/members/require-2fa", url.Values{"require_2fa": {"on"}}); res.StatusCode != 303 {
+		t.Fatalf("requiring two-factor sign-in: %d", res.StatusCode)
+	}
+	if res := chat(models.RoleMember); res.StatusCode != 403 || !strings.Contains(res.Body, "two-factor") || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		t.Errorf("a member without two-factor sign-in: %d %s", res.StatusCode, res.Body)
 	}
 }

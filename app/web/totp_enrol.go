@@ -73,6 +73,11 @@ func (p *Pages) EnableTwoFactor(c echo.Context) error {
 	if user.TOTPEnabledAt != nil {
 		return c.Redirect(http.StatusSeeOther, paths.TwoFactor)
 	}
+	// The password first: a session left open must not be able to put
+	// its own authenticator on the account and lock its owner out.
+	if status, msg, err := p.recheckPassword(c, c.FormValue("current_password")); err != nil || msg != "" {
+		return orRender(err, func() error { return p.renderTwoFactor(c, status, views.TwoFactorData{Error: msg}) })
+	}
 	var step int64
 	secret, ok := p.totpSecret(user)
 	if ok {
@@ -91,30 +96,47 @@ func (p *Pages) EnableTwoFactor(c echo.Context) error {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPEnable, Target: user.Email, OrgID: orgIDOf(CurrentOf(c))})
+	p.notify(c, user.Email, "Two-factor sign-in was turned on for your Parapet account",
+		"Two-factor sign-in was turned on for your Parapet account "+user.Email+": signing in now takes a code from an authenticator app.\n\n"+
+			"If this was not you, someone else holds the authenticator: change your password at once and tell your organization's owner.")
 	now := models.Now()
 	user.TOTPEnabledAt = &now
 	return p.renderTwoFactor(c, http.StatusOK, views.TwoFactorData{RecoveryCodes: codes})
 }
 
 // DisableTwoFactor turns two-factor sign-in off; it takes a current code
-// (or a recovery code), so a session left open is not enough.
+// (or a recovery code), so a session left open is not enough. Wrong codes
+// count against the sign-in throttle and are audited, as at sign-in:
+// else a stolen session could guess the six digits at leisure. The
+// account's address is told.
 func (p *Pages) DisableTwoFactor(c echo.Context) error {
 	ctx := c.Request().Context()
 	user := CurrentOf(c).User
 	if user.TOTPEnabledAt == nil {
 		return c.Redirect(http.StatusSeeOther, paths.TwoFactor)
 	}
+	counted, msg, err := p.countAttempt(c, user.Email, "two-factor codes")
+	if err != nil || msg != "" {
+		return orRender(err, func() error {
+			return p.renderTwoFactor(c, http.StatusTooManyRequests, views.TwoFactorData{Error: msg})
+		})
+	}
 	_, ok, err := p.checkSecondFactor(ctx, user, c.FormValue("code"))
 	if err != nil {
 		return err
 	}
 	if !ok {
+		_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPFailure, Target: user.Email, OrgID: orgIDOf(CurrentOf(c))})
 		return p.renderTwoFactor(c, http.StatusUnprocessableEntity, views.TwoFactorData{Error: "That code is not right: enter a current code or an unused recovery code."})
 	}
+	p.forgive(c, counted)
 	if err := models.DisableTOTP(ctx, p.DB.DB, user.ID); err != nil {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPDisable, Target: user.Email, OrgID: orgIDOf(CurrentOf(c))})
+	p.notify(c, user.Email, "Two-factor sign-in was turned off for your Parapet account",
+		"Two-factor sign-in was turned off for your Parapet account "+user.Email+": a password alone now signs in.\n\n"+
+			"If this was not you, change your password at once, turn two-factor sign-in on again and tell your organization's owner.")
 	return c.Redirect(http.StatusSeeOther, paths.TwoFactor)
 }
 

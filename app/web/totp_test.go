@@ -30,11 +30,16 @@ func enrolTOTP(t *testing.T, c *apptest.Client) (secret string, recovery []strin
 	if again := strings.TrimSpace(c.Get("/console/account/2fa").Doc(t).Find("[data-testid=totp-secret]").Text()); again != secret {
 		t.Errorf("the secret changed on reload: %q, %q", secret, again)
 	}
-	if res := c.Submit("/console/account/2fa", "/console/account/2fa", url.Values{"code": {"000000"}}); res.StatusCode != 422 {
+	if res := c.Submit("/console/account/2fa", "/console/account/2fa", url.Values{"current_password": {apptest.TestPassword}, "code": {"000000"}}); res.StatusCode != 422 {
 		t.Errorf("a wrong confirmation code: %d", res.StatusCode)
 	}
+	// A session alone cannot put an authenticator on the account: the
+	// password is asked again.
 	code, _ = totp.GenerateCode(secret, time.Now())
-	res := c.Submit("/console/account/2fa", "/console/account/2fa", url.Values{"code": {code}})
+	if res := c.Submit("/console/account/2fa", "/console/account/2fa", url.Values{"current_password": {"not the password"}, "code": {code}}); res.StatusCode != 401 {
+		t.Errorf("enrolling with a wrong password: %d", res.StatusCode)
+	}
+	res := c.Submit("/console/account/2fa", "/console/account/2fa", url.Values{"current_password": {apptest.TestPassword}, "code": {code}})
 	res.Doc(t).Find("[data-testid=recovery-code]").Each(func(_ int, s *goquery.Selection) { recovery = append(recovery, s.Text()) })
 	if res.StatusCode != 200 || len(recovery) != 10 {
 		t.Fatalf("enable: %d with %d recovery codes", res.StatusCode, len(recovery))
@@ -191,4 +196,58 @@ func deviceCookieOf(t *testing.T, c *apptest.Client) string {
 	}
 	t.Fatal("no device cookie after a sign-in")
 	return ""
+}
+
+// Turning two-factor sign-in off takes a code, and wrong codes count as at
+// sign-in: a stolen session cannot guess its way through. Each wrong code
+// is audited; the change, either way, is mailed to the account.
+func TestTwoFactorOffIsThrottled(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	c := env.Client()
+	c.SignUp("off@example.com")
+	secret, _, _ := enrolTOTP(t, c) // one wrong password on the way, counted
+	wrong := 0
+	for ; wrong < 10; wrong++ {
+		res := c.Submit("/console/account/2fa", "/console/account/2fa/disable", url.Values{"code": {"111111"}})
+		if res.StatusCode == 429 {
+			break
+		}
+		if res.StatusCode != 422 {
+			t.Fatalf("wrong code %d: %d", wrong+1, res.StatusCode)
+		}
+	}
+	if wrong != 9 {
+		t.Errorf("%d wrong codes answered before the throttle, want 9 (10 attempts less the wrong password)", wrong)
+	}
+	code, _ := totp.GenerateCode(secret, time.Now().Add(30*time.Second))
+	res := c.Submit("/console/account/2fa", "/console/account/2fa/disable", url.Values{"code": {code}})
+	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" {
+		t.Errorf("the right code after 10 wrong ones: %d", res.StatusCode)
+	}
+	u, _ := models.UserByEmail(context.Background(), env.DB.DB, "off@example.com")
+	if u.TOTPEnabledAt == nil {
+		t.Fatal("two-factor sign-in went off past the throttle")
+	}
+	var n int64
+	env.DB.Model(&models.AuditEvent{}).Where("action = ? AND actor_user_id = ?", models.ActionTOTPFailure, u.ID).Count(&n)
+	if n != int64(wrong) {
+		t.Errorf("%d totp.failure events for %d wrong codes", n, wrong)
+	}
+	if !apptest.Eventually(5*time.Second, func() bool {
+		return strings.Contains(env.Logs.String(), "Two-factor sign-in was turned on for your Parapet account")
+	}) {
+		t.Error("no notice of two-factor sign-in turned on")
+	}
+
+	// Another account turns it off with its code: told by mail.
+	d := env.Client()
+	d.SignUp("off2@example.com")
+	secret, _, _ = enrolTOTP(t, d)
+	code, _ = totp.GenerateCode(secret, time.Now().Add(30*time.Second))
+	if res := d.Submit("/console/account/2fa", "/console/account/2fa/disable", url.Values{"code": {code}}); res.StatusCode != 303 {
+		t.Fatalf("the right code: %d", res.StatusCode)
+	}
+	apptest.WaitFor(t, 5*time.Second, "the notice of two-factor sign-in turned off", func() bool {
+		return strings.Contains(env.Logs.String(), "Two-factor sign-in was turned off for your Parapet account")
+	})
 }

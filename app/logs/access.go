@@ -1,0 +1,314 @@
+package logs
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strconv"
+)
+
+// An HTTP access line says how a request went in one field, its status:
+//
+//	1.2.3.4 - bob [05/Mar/2024:15:00:00 +0100] "GET /static/error.css HTTP/1.1" 200 123 "referer" "agent"
+//	haproxy[1]: 1.2.3.4:5 [05/Mar/2024:15:00:00.000] fe be/<NOSRV> 0/-1/-1/-1/0 503 212 - - SC-- 1/1/0/0/0 0/0 "GET / HTTP/1.1"
+//
+// Read as prose, its URL, referer and user agent are words like any
+// other: a 200 for /static/error.css would be an error and a 503 nothing.
+// So on an access line the status decides, as a level does on other
+// lines, and no keyword on the line counts:
+//   - 500 to 599 is a match: 502, 503 and 504 (bad gateway, service
+//     unavailable, gateway timeout: the upstream down or slow) are
+//     reliability, as the keywords "unavailable" and "timeout" are; the
+//     rest is error;
+//   - any other status (1xx to 4xx: fine, or the client's doing) is none.
+//
+// The match's keyword is the status as written ("503") and its offsets
+// are the status's. For the rest the line is read as at a quiet level
+// (see analyzer.line): a traceback printed after it is an entry of its
+// own, as no server prints one as part of a request's line.
+//
+// A plain line is an access line when it has a quoted request line,
+// "METHOD target HTTP/x.y", and a status: the number right after it (the
+// common and combined formats of nginx, Apache and most servers and
+// proxies), or, as HAProxy writes, the number after the timers a/b/c/d/e
+// before it. A JSON or logfmt line is one when it names the request's
+// method (in a method key, or a request key holding a request line) and
+// has a status key (see httpSpans).
+//
+// The test runs on every distinct message, so it must be cheap on lines
+// that are no access lines: in a plain line one search for a quote, which
+// most lines fail, then a look at the bytes after each quote; in a
+// structured line a look at each key as the structured scan meets it; no
+// regexp.
+
+// accessLine is the status of an HTTP access line: at is the byte offset
+// of its three digits in the message (in the line, once the analyzer adds
+// the header's length), -1 for a line that is no access line.
+type accessLine struct {
+	at   int
+	code int
+}
+
+var notAccess = accessLine{at: -1}
+
+// ok reports an access line.
+func (s accessLine) ok() bool { return s.at >= 0 }
+
+// match is the hit and category the status gives the line, ok false for
+// none. The hit's kw is minus the code (see statusWord).
+func (s accessLine) match() (h keywordHit, cat Category, ok bool) {
+	h = keywordHit{kw: -s.code, start: s.at, end: s.at + 3}
+	switch {
+	case s.code == 502 || s.code == 503 || s.code == 504:
+		return h, CategoryReliability, true
+	case s.code >= 500:
+		return h, CategoryError, true
+	}
+	return h, "", false
+}
+
+// statusWord is the keyword of a match an HTTP status made: the status.
+// Such a hit holds minus the code in kw, below -1, so that every test of
+// kw >= 0 reads it as no table keyword. It is asked of every match, so it
+// is kept small enough to inline.
+func statusWord(h keywordHit) (string, bool) {
+	if h.kw >= -1 {
+		return "", false
+	}
+	return codeText(-h.kw), true
+}
+
+// codeText stays out of line, so that statusWord inlines into record,
+// which every match passes through.
+//
+//go:noinline
+func codeText(code int) string { return strconv.Itoa(code) }
+
+var httpProto = []byte(" HTTP/")
+
+// accessStatus is the status of msg, a line's message after a header of
+// hdr bytes, when it is an HTTP access line; st is its structured fields.
+// It depends on msg alone, so a repeated message's is kept with its shape
+// (see msgCache).
+func accessStatus(msg []byte, st *structSpans, hdr int) accessLine {
+	if st.ok {
+		return st.http.status(msg, hdr)
+	}
+	// Quotes first: most lines have none, and one search for a byte is
+	// the cheapest test there is. The first request line decides.
+	for q := bytes.IndexByte(msg, '"'); q >= 0; {
+		if end, ok := requestAt(msg, q); ok {
+			if end+2 < len(msg) && msg[end+1] == ' ' {
+				if s := statusAt(msg, end+2); s.ok() {
+					return s
+				}
+			}
+			return haproxyStatus(msg[:q])
+		}
+		n := bytes.IndexByte(msg[q+1:], '"')
+		if n < 0 {
+			break
+		}
+		q += n + 1
+	}
+	return notAccess
+}
+
+// requestAt reads the request line quoted at s[q], "METHOD target
+// HTTP/1.1" (or HTTP/2, HTTP/2.0), and returns the index of its closing
+// quote.
+func requestAt(s []byte, q int) (int, bool) {
+	m := q + 1
+	if !httpMethod(s[m:]) {
+		return 0, false
+	}
+	t := m + bytes.IndexByte(s[m:], ' ') + 1
+	e := t
+	for e < len(s) && !isSpace(s[e]) && s[e] != '"' {
+		e++
+	}
+	if e == t || !bytes.HasPrefix(s[e:], httpProto) {
+		return 0, false
+	}
+	v := e + len(httpProto)
+	if v >= len(s) || !isDigit(s[v]) {
+		return 0, false
+	}
+	v++
+	if v+1 < len(s) && s[v] == '.' && isDigit(s[v+1]) {
+		v += 2
+	}
+	if v >= len(s) || s[v] != '"' {
+		return 0, false
+	}
+	return v, true
+}
+
+// statusAt reads the status at s[i]: three digits from 100 to 599 that end
+// the line or a token.
+func statusAt(s []byte, i int) accessLine {
+	if i+3 > len(s) || s[i] < '1' || s[i] > '5' || !isDigit(s[i+1]) || !isDigit(s[i+2]) ||
+		i+3 < len(s) && !isSpace(s[i+3]) {
+		return notAccess
+	}
+	return accessLine{at: i, code: int(s[i]-'0')*100 + int(s[i+1]-'0')*10 + int(s[i+2]-'0')}
+}
+
+// haproxyStatus finds the status in s, the line before its request: the
+// token after HAProxy's five timers (Tq/Tw/Tc/Tr/Tt, "0/0/1/0/1", -1 for
+// a step not reached, + before the total with logasap).
+func haproxyStatus(s []byte) accessLine {
+	for i := skipSpace(s, 0); i < len(s); {
+		j := i
+		for j < len(s) && !isSpace(s[j]) {
+			j++
+		}
+		if timers(s[i:j]) && j+1 < len(s) && s[j] == ' ' {
+			return statusAt(s, j+1)
+		}
+		i = skipSpace(s, j)
+	}
+	return notAccess
+}
+
+// timers reports five signed numbers joined by slashes.
+func timers(t []byte) bool {
+	n := 0
+	for i := 0; i < len(t); {
+		if n > 0 {
+			if t[i] != '/' {
+				return false
+			}
+			i++
+		}
+		if i < len(t) && (t[i] == '-' || t[i] == '+') {
+			i++
+		}
+		d := i
+		for i < len(t) && isDigit(t[i]) {
+			i++
+		}
+		if i == d {
+			return false
+		}
+		n++
+	}
+	return n == 5
+}
+
+// httpSpans are the fields of a JSON or logfmt line that make it an HTTP
+// access line, as byte offsets in the line, each equal when absent: the
+// value of a status key, and of a method or a request key. The
+// structured scan notes them on its way (structSpans.note), so that the
+// line is not read again. A status key alone is not enough: it could be a
+// job's or an order's.
+type httpSpans struct {
+	stat0, stat1 int32
+	plain        bool // the status is a plain "status" key's
+	meth0, meth1 int32
+	req0, req1   int32
+}
+
+// Keys are matched ignoring case on their last dotted part, so that a
+// nested key counts as a flattened one ("http.status_code",
+// {"http":{"status_code":…}}). Status keys: the "status" of nginx's JSON
+// formats, Caddy and most loggers, which any other of them overrides, as
+// Datadog writes the level in "status" and the code in
+// "http.status_code"; Elastic's status_code, Traefik's DownstreamStatus.
+// Method keys: Caddy's, Datadog's and Elastic's "method", Traefik's
+// RequestMethod; "request" holds nginx's $request.
+var (
+	statusKeys  = []string{"status", "status_code", "statuscode", "http_status", "downstreamstatus"}
+	methodKeys  = []string{"method", "request_method", "requestmethod", "http_method"}
+	requestKeys = []string{"request"}
+)
+
+// The last four letters of those keys, lowercase, read as a little-endian
+// number, and by last letter the one a key must end with: note is called
+// for every key of every structured line, and these looks reject most
+// keys at once.
+const (
+	tailStatus  = 'a' | 't'<<8 | 'u'<<16 | 's'<<24
+	tailCode    = 'c' | 'o'<<8 | 'd'<<16 | 'e'<<24
+	tailMethod  = 't' | 'h'<<8 | 'o'<<16 | 'd'<<24
+	tailRequest = 'u' | 'e'<<8 | 's'<<16 | 't'<<24
+)
+
+var httpTails = [256]uint32{
+	's': tailStatus, 'S': tailStatus, 'e': tailCode, 'E': tailCode,
+	'd': tailMethod, 'D': tailMethod, 't': tailRequest, 'T': tailRequest,
+}
+
+// note records the value s[v0:v1] of key k when it is one of the above.
+// It is small enough to inline, and its one look rejects most keys.
+func (h *httpSpans) note(k []byte, v0, v1 int) {
+	if len(k) >= len("status") && httpTails[k[len(k)-1]] != 0 {
+		h.noteKey(k, v0, v1)
+	}
+}
+
+func (h *httpSpans) noteKey(k []byte, v0, v1 int) {
+	// OR 0x20 lowers letters and turns no other byte into one.
+	tail := binary.LittleEndian.Uint32(k[len(k)-4:]) | 0x20202020
+	if tail != httpTails[k[len(k)-1]] {
+		return
+	}
+	switch tail {
+	case tailStatus, tailCode:
+		if r := partRank(k, statusKeys); r >= 0 && (h.stat1 == h.stat0 || h.plain && r > 0) {
+			h.stat0, h.stat1, h.plain = int32(v0), int32(v1), r == 0
+		}
+	case tailMethod:
+		if h.meth1 == h.meth0 && partRank(k, methodKeys) >= 0 {
+			h.meth0, h.meth1 = int32(v0), int32(v1)
+		}
+	default:
+		if h.req1 == h.req0 && partRank(k, requestKeys) >= 0 {
+			h.req0, h.req1 = int32(v0), int32(v1)
+		}
+	}
+}
+
+// partRank is the rank in keys of the last dotted part of key k, -1 for
+// none.
+func partRank(k []byte, keys []string) int {
+	for r, w := range keys {
+		if n := len(k) - len(w); n >= 0 && (n == 0 || k[n-1] == '.') && equalFold(k[n:], w) {
+			return r
+		}
+	}
+	return -1
+}
+
+// status is the status of the structured message msg after a header of
+// hdr bytes (the spans' offsets are the line's), when its fields make it
+// an access line.
+func (h *httpSpans) status(msg []byte, hdr int) accessLine {
+	if h.stat1-h.stat0 != 3 {
+		return notAccess
+	}
+	m0, m1, r0, r1 := int(h.meth0)-hdr, int(h.meth1)-hdr, int(h.req0)-hdr, int(h.req1)-hdr
+	if !(m1 > m0 && capitals(msg[m0:m1])) && !(r1 > r0 && requestValue(msg, r0, r1)) {
+		return notAccess
+	}
+	at := int(h.stat0) - hdr
+	return statusAt(msg[:at+3], at)
+}
+
+// capitals reports a word of capital letters: a method's name.
+func capitals(w []byte) bool {
+	for _, c := range w {
+		if !isUpper(c) {
+			return false
+		}
+	}
+	return len(w) > 0
+}
+
+// requestValue reports a quoted value s[v0:v1] that is a request line.
+func requestValue(s []byte, v0, v1 int) bool {
+	if v0 == 0 || s[v0-1] != '"' {
+		return false
+	}
+	end, ok := requestAt(s, v0-1)
+	return ok && end == v1
+}

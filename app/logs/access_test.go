@@ -1,0 +1,221 @@
+package logs
+
+import (
+	"strings"
+	"testing"
+)
+
+// nginx's combined format and Apache's common one: the status decides. A
+// 5xx is a match (502, 503 and 504 reliability, the rest error) reported
+// by its status; no other line matches, whatever its URL, referer or user
+// agent says ("error.css", "/errors/", "crash handler", "panic-button").
+func TestAccessLogCombinedAndCommon(t *testing.T) {
+	res := analyze(t, readTestdata(t, "access_combined.log"), Options{})
+	checkMatches(t, res, map[int][2]string{
+		4:  {"error", "500"},
+		5:  {"reliability", "502"},
+		6:  {"reliability", "503"},
+		7:  {"reliability", "504"},
+		11: {"error", "507"},
+		14: {"error", "500"},
+	})
+	if m, ok := matchAt(res, 5); ok && m.Text[m.Start-2:m.End+1] != `" 502 ` {
+		t.Errorf("line 5 highlights %q, want the status after the request", m.Text[m.Start:m.End])
+	}
+	if got := res.Summary.ByCategory; got != (CategoryCnt{Error: 3, Reliability: 3}) {
+		t.Errorf("by category %+v", got)
+	}
+}
+
+// HAProxy's HTTP format: the status follows the five timers, the request
+// comes last; <NOSRV> and timers of -1 change nothing. Its other lines are
+// read as before.
+func TestAccessLogHAProxy(t *testing.T) {
+	res := analyze(t, readTestdata(t, "haproxy_http.log"), Options{})
+	checkMatches(t, res, map[int][2]string{
+		4: {"reliability", "503"},
+		5: {"reliability", "connection refused"}, // not an access line
+		6: {"reliability", "504"},
+		7: {"error", "500"},
+	})
+	if m, ok := matchAt(res, 4); ok && !strings.HasPrefix(m.Text[m.Start:], "503 217 - - SC--") {
+		t.Errorf("line 4 highlights %q at %d, want the status", m.Text[m.Start:m.End], m.Start)
+	}
+}
+
+// JSON access lines: a status key (a number or a string, nested or with a
+// dotted name) in an object that names the method, in a request line or a
+// method key. The status decides over a level field, as on a text access
+// line; an object with a status but no method is read by its level and
+// keywords.
+func TestAccessLogJSON(t *testing.T) {
+	res := analyze(t, readTestdata(t, "access.jsonl"), Options{})
+	checkMatches(t, res, map[int][2]string{
+		2: {"error", "500"},
+		3: {"reliability", "503"}, // "status":"503"
+		4: {"reliability", "502"}, // level info, method in a nested request
+		6: {"reliability", "504"}, // http.status_code, nested
+		7: {"error", "500"},       // "http.status_code" as one key
+		9: {"error", "failed"},    // no method: not an access line
+	})
+	if m, ok := matchAt(res, 3); ok && m.Text[m.Start-1:m.End+1] != `"503"` {
+		t.Errorf("line 3 highlights %q", m.Text[m.Start:m.End])
+	}
+}
+
+// logfmt access lines, as request loggers (slog, logrus) and Heroku's
+// router write them: the same.
+func TestAccessLogLogfmt(t *testing.T) {
+	res := analyze(t, readTestdata(t, "access.logfmt"), Options{})
+	checkMatches(t, res, map[int][2]string{
+		2: {"error", "500"},
+		3: {"reliability", "504"},
+		6: {"error", "failed"},    // no method: not an access line
+		7: {"reliability", "503"}, // at=error, "Request timeout": the status decides
+		8: {"reliability", "502"}, // after a header
+	})
+}
+
+// Lines that are not access lines keep their keywords and levels: prose
+// that mentions a status, a request line without a status after it, a
+// status that is not three digits from 100 to 599.
+func TestAccessLogNearMisses(t *testing.T) {
+	in := strings.Join([]string{
+		`2024-03-05 15:00:00 ERROR upstream returned 500 for GET /api/orders`,
+		`2024-03-05 15:00:01 upstream returned 503, retrying`,
+		`2024-03-05 15:00:02 proxy sent "GET /api/errors HTTP/1.1" upstream`,
+		`2024-03-05 15:00:03 client "GET /x HTTP/1.1" and the server crashed`,
+		`2024-03-05 15:00:04 "get /errors HTTP/1.1" 200 12`,
+		`2024-03-05 15:00:05 "GET /errors HTTP/1.1" 2000 12`,
+		`2024-03-05 15:00:06 "GET /errors HTTP/1.1" 600 12`,
+		`2024-03-05 15:00:07 GET /errors HTTP/1.1 200 12`,
+		`2024-03-05 15:00:08 INFO returned 500 to the client, no error`,
+	}, "\n")
+	res := analyze(t, in, Options{})
+	checkMatches(t, res, map[int][2]string{
+		1: {"error", "error"},
+		2: {"reliability", "retrying"},
+		3: {"error", "errors"},
+		4: {"fatal", "crashed"},
+		5: {"error", "errors"},
+		6: {"error", "errors"},
+		7: {"error", "errors"},
+		8: {"error", "errors"},
+	})
+}
+
+// An access line is read as at a quiet level: a traceback printed after a
+// 500 is an entry of its own, not a part of the access line's.
+func TestAccessLogTracebackApart(t *testing.T) {
+	in := `127.0.0.1 - - [05/Mar/2024:15:00:00 +0000] "GET /pay HTTP/1.1" 500 12 "-" "curl/8.5.0"
+Traceback (most recent call last):
+  File "app.py", line 3, in pay
+ValueError: bad card
+`
+	res := analyze(t, in, Options{})
+	checkMatches(t, res, map[int][2]string{
+		1: {"error", "500"},
+		2: {"error", "traceback"},
+	})
+	if m, _ := matchAt(res, 1); strings.Contains(m.Text, "\n") {
+		t.Errorf("the access line's entry holds the traceback: %q", m.Text)
+	}
+}
+
+// An access line written with a level (uvicorn, Werkzeug) is still read
+// by its status: such servers log every request at one level.
+func TestAccessLogWithLevel(t *testing.T) {
+	in := `INFO:     127.0.0.1:52345 - "GET /pay HTTP/1.1" 500 Internal Server Error
+INFO:     127.0.0.1:52346 - "GET /errors/timeout HTTP/1.1" 200 OK
+WARNING:  127.0.0.1:52347 - "GET /api/failed-jobs HTTP/1.1" 404 Not Found
+`
+	res := analyze(t, in, Options{})
+	checkMatches(t, res, map[int][2]string{1: {"error", "500"}})
+	if m, ok := matchAt(res, 1); ok && m.Level != "INFO" {
+		t.Errorf("line 1 level %q, want INFO as written", m.Level)
+	}
+}
+
+// accessStatus line by line: the formats, and near misses.
+func TestAccessStatus(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		code int // 0: not an access line
+	}{
+		{`1.2.3.4 - - [05/Mar/2024:15:00:00 +0100] "GET / HTTP/1.1" 200 12 "-" "-"`, 200},
+		{`1.2.3.4 - - [05/Mar/2024:15:00:00 +0100] "GET / HTTP/2" 503 12`, 503},
+		{`1.2.3.4 - - [05/Mar/2024:15:00:00 +0100] "OPTIONS * HTTP/1.0" 500`, 500},
+		{`"GET / HTTP/1.1" 502` + "\t12", 502},
+		{`[2016-04-15T20:17:00.310Z] "POST /api/v1/locations HTTP/2" 204 - 154 0 226 100 "10.0.35.28"`, 204}, // Envoy
+		{`INFO:     127.0.0.1:52345 - "GET / HTTP/1.1" 500 Internal Server Error`, 500},                      // uvicorn
+		{`lb haproxy[1]: 1.2.3.4:5 [05/Mar/2024:10:01:01.000] fe be/<NOSRV> 0/-1/-1/-1/0 503 217 - - SC-- 1/1/0/0/0 0/0 "GET / HTTP/1.1"`, 503},
+		{`lb haproxy[1]: 1.2.3.4:5 [05/Mar/2024:10:01:01.000] fe be/s1 0/0/1/0 503 217 - - ---- 1/1/0/0/0 0/0 "GET / HTTP/1.1"`, 0}, // four timers
+		{`lb haproxy[1]: 1.2.3.4:5 [05/Mar/2024:10:01:01.000] fe be/s1 0/0/1/0/1 -1 217 - - CD-- 1/1/0/0/0 0/0 "GET / HTTP/1.1"`, 0},
+		{`"GET / HTTP/1.1" 5030 12`, 0},
+		{`"GET / HTTP/1.1" 099 12`, 0},
+		{`"GET / HTTP/1.1" - 12`, 0},
+		{`"GET / HTTP/1.1"503 12`, 0},
+		{`"FETCH / HTTP/1.1" 503 12`, 0},
+		{`"GET  HTTP/1.1" 503 12`, 0},
+		{`"GET / HTTP/x" 503 12`, 0},
+		{`GET / HTTP/1.1 503 12`, 0},
+		{`x"GET / HTTP/1.1" 503 12`, 503},
+		{`said "hi" then "GET / HTTP/1.1" 504 12`, 504},
+		{`"GET /a\"b HTTP/1.1" 503 12`, 0},
+		{`no request line at all, status 503`, 0},
+		{`{"request":"GET / HTTP/1.1","status":503}`, 503},
+		{`{"request":"GET / HTTP/1.1","status": "404" }`, 404},
+		{`{"method":"GET","status":{"code":503}}`, 0},
+		{`{"method":"get","status":503}`, 0},
+		{`{"request":"GET / HTTP/1.1","status":5030}`, 0},
+		{`{"request":"GET / HTTP/1.1","status":"50"}`, 0},
+		{`{"request":"GET / HTTP/1.1 extra","status":503}`, 0},
+		{`{"msg":"a \"GET / HTTP/1.1\" b","status":503}`, 0},
+		{`{"status":"ok","method":"GET","http":{"status_code":502}}`, 502},
+		{`{"status":503}`, 0},
+		{`at=error code=H12 desc="Request timeout" method=GET path="/" status=503 bytes=0`, 503},
+		{`level=info msg="order status" method=get status=500`, 0},
+		{`level=info request="GET / HTTP/1.1" status=500`, 500},
+		{`level=info request="GET / HTTP/1.1" status_code=5xx status=500`, 0},
+	} {
+		s := statusOf(c.line)
+		if c.code == 0 {
+			if s.ok() {
+				t.Errorf("%s: status %d at %d, want no access line", c.line, s.code, s.at)
+			}
+			continue
+		}
+		if !s.ok() || s.code != c.code || atoi3(c.line[s.at:]) != c.code {
+			t.Errorf("%s: %+v, want %d", c.line, s, c.code)
+		}
+	}
+}
+
+// statusOf is the status of a line read as a message without a header.
+func statusOf(line string) accessLine {
+	b := []byte(line)
+	st := scanStructured(b, skipSpace(b, 0))
+	return accessStatus(b, &st, 0)
+}
+
+// atoi3 reads the three digits at the start of s, -1 when they are not.
+func atoi3(s string) int {
+	if len(s) < 3 || !isDigit(s[0]) || !isDigit(s[1]) || !isDigit(s[2]) {
+		return -1
+	}
+	return int(s[0]-'0')*100 + int(s[1]-'0')*10 + int(s[2]-'0')
+}
+
+// FuzzAccessStatus: on any line, a status found is three digits of the
+// line, from 100 to 599, at the offset given.
+func FuzzAccessStatus(f *testing.F) {
+	f.Add(`1.2.3.4 - - [05/Mar/2024:15:00:00 +0100] "GET / HTTP/1.1" 200 12 "-" "-"`)
+	f.Add(`{"request":"GET / HTTP/1.1","status": "404" ,"http":{"method":"GET","status_code":502}}`)
+	f.Add(`lb haproxy[1]: 1.2.3.4:5 [05/Mar/2024:10:01:01.000] fe be/<NOSRV> 0/-1/-1/-1/0 503 217 - - SC-- 1/1/0/0/0 0/0 "GET / HTTP/1.1"`)
+	f.Fuzz(func(t *testing.T, line string) {
+		s := statusOf(line)
+		if s.ok() && (s.at+3 > len(line) || atoi3(line[s.at:]) != s.code || s.code < 100 || s.code > 599) {
+			t.Fatalf("%q: %+v", line, s)
+		}
+	})
+}

@@ -1,0 +1,335 @@
+package logs
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// formatCase is one line of a real format and what a user sees of it: the
+// category of its match ("" for none), its level word and its header.
+type formatCase struct {
+	line     string
+	category Category
+	level    string
+	header   string
+}
+
+// seenAs analyses a line alone and returns its match's category, or "",
+// and its header columns: the match's, or for a line that is no match
+// (whose outlier shows none) those the header finder gives.
+func seenAs(t *testing.T, line string) (Category, LineHeader) {
+	t.Helper()
+	res := analyze(t, line, Options{})
+	if len(res.Matches) > 0 {
+		return res.Matches[0].Category, res.Matches[0].LineHeader
+	}
+	var h header
+	lh := LineHeader{Header: strings.TrimRight(line[:h.end([]byte(line))], " ")}
+	if h.lvl1 > h.lvl0 {
+		lh.Level = line[h.lvl0:h.lvl1]
+	}
+	return "", lh
+}
+
+func checkFormats(t *testing.T, cases []formatCase) {
+	t.Helper()
+	for _, c := range cases {
+		cat, lh := seenAs(t, c.line)
+		if cat != c.category || lh.Level != c.level || lh.Header != c.header {
+			t.Errorf("%q:\n got %q level %q header %q\nwant %q level %q header %q",
+				c.line, cat, lh.Level, lh.Header, c.category, c.level, c.header)
+		}
+	}
+}
+
+// Serilog's console output holds the time and a three-letter level in one
+// bracket, as do other loggers a full date and level.
+func TestSerilogLevels(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"[10:00:00 INF] Handled request, error budget fine", "", "INF", "[10:00:00 INF]"},
+		{"[10:00:01 ERR] Request ended", CategoryError, "ERR", "[10:00:01 ERR]"},
+		{"[10:00:02 WRN] Retrying the upstream call", CategoryReliability, "WRN", "[10:00:02 WRN]"},
+		{"[10:00:03 FTL] Host terminated", CategoryFatal, "FTL", "[10:00:03 FTL]"},
+		{"[10:00:04 DBG] error handler registered", "", "DBG", "[10:00:04 DBG]"},
+		{"[10:00:05 VRB] failed lookups cleared", "", "VRB", "[10:00:05 VRB]"},
+		{"[2024-03-05 10:00:00 INFO] error budget fine", "", "INFO", "[2024-03-05 10:00:00 INFO]"},
+		{"[2024-03-05 10:00:00 ERROR] disk full", CategoryError, "ERROR", "[2024-03-05 10:00:00 ERROR]"},
+		// Not a level: a bracket of other words.
+		{"[request 12 failed] retry later", CategoryError, "", ""},
+	})
+}
+
+// A level bracket after a thread bracket, and log4j's bracketed columns.
+func TestBracketedLevelColumns(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2024-03-05 10:00:00 [main] [INFO] error budget fine", "", "INFO", "2024-03-05 10:00:00 [main] [INFO]"},
+		{"2024-03-05 10:00:00 [main] [ERROR] disk full", CategoryError, "ERROR", "2024-03-05 10:00:00 [main] [ERROR]"},
+		{"[2024-03-05 10:00:00,000] [INFO] [main] com.x.Y: error budget fine", "", "INFO",
+			"[2024-03-05 10:00:00,000] [INFO] [main] com.x.Y:"},
+		{"[2024-03-05 10:00:00,000] [ERROR] [main] com.x.Y: disk full", CategoryError, "ERROR",
+			"[2024-03-05 10:00:00,000] [ERROR] [main] com.x.Y:"},
+	})
+}
+
+// MySQL 8 writes [Note] and [System] for its quiet lines: an aborted
+// connection noted is no error, whatever its message says.
+func TestMySQLLevels(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2024-03-05T21:00:00.000000Z 10 [Note] [MY-010914] [Server] Aborted connection 10 to db: 'shop' user: 'app' host: '10.0.0.1' (Got an error reading communication packets).",
+			"", "Note", "2024-03-05T21:00:00.000000Z 10 [Note] [MY-010914] [Server]"},
+		{"2024-03-05T21:00:01.000000Z 0 [System] [MY-010931] [Server] ready for connections, crash recovery done",
+			"", "System", "2024-03-05T21:00:01.000000Z 0 [System] [MY-010931] [Server]"},
+		{"2024-03-05T21:00:02.000000Z 0 [Warning] [MY-010068] [Server] connection timed out",
+			CategoryReliability, "Warning", "2024-03-05T21:00:02.000000Z 0 [Warning] [MY-010068] [Server]"},
+		{"2024-03-05T21:00:03.000000Z 0 [ERROR] [MY-012574] [InnoDB] Unable to lock ./ibdata1",
+			CategoryError, "ERROR", "2024-03-05T21:00:03.000000Z 0 [ERROR] [MY-012574] [InnoDB]"},
+		// Only in brackets: a bare "System" after the time is the message.
+		{"2024-03-05 10:00:00 System failure detected", CategoryError, "", "2024-03-05 10:00:00"},
+	})
+}
+
+// Apache 2.4 writes "[module:level]" and a "[pid …]" column; the level
+// decides.
+func TestApache24Levels(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"[Tue Mar 05 15:03:11.123456 2024] [proxy:error] [pid 100:tid 1] [client 1.2.3.4:5] AH01114: HTTP: failed to make connection to backend",
+			CategoryError, "error", "[Tue Mar 05 15:03:11.123456 2024] [proxy:error] [pid 100:tid 1]"},
+		{"[Tue Mar 05 15:03:10.123456 2024] [ssl:info] [pid 100:tid 1] AH01964: Connection to child 4 established (error count reset)",
+			"", "info", "[Tue Mar 05 15:03:10.123456 2024] [ssl:info] [pid 100:tid 1]"},
+		{"[Tue Mar 05 15:03:00.123456 2024] [mpm_event:notice] [pid 100:tid 1] AH00489: Apache configured -- resuming normal operations after a crash",
+			"", "notice", "[Tue Mar 05 15:03:00.123456 2024] [mpm_event:notice] [pid 100:tid 1]"},
+		{"[Tue Mar 05 15:03:12.123456 2024] [:error] [pid 7] [client 10.0.0.1:1] PHP Warning: x",
+			CategoryError, "error", "[Tue Mar 05 15:03:12.123456 2024] [:error] [pid 7]"},
+		{"[Tue Mar 05 15:03:13.123456 2024] [core:trace3] [pid 7] request failed over",
+			"", "trace3", "[Tue Mar 05 15:03:13.123456 2024] [core:trace3] [pid 7]"},
+	})
+}
+
+// Laravel's "env.LEVEL:" and a PostgreSQL log_line_prefix that glues the
+// level to the prefix ("…:[12]:LOG:").
+func TestLevelAtTheEndOfAToken(t *testing.T) {
+	const pg = "2024-03-05 10:00:00 UTC:10.0.0.1(5432):app@db:[12]:"
+	checkFormats(t, []formatCase{
+		{"[2024-03-05 10:00:00] production.INFO: user exported error report", "", "INFO", "[2024-03-05 10:00:00] production.INFO:"},
+		{"[2024-03-05 10:00:00] local.ERROR: Call to undefined method", CategoryError, "ERROR", "[2024-03-05 10:00:00] local.ERROR:"},
+		{pg + "LOG:  connection received, error budget fine", "", "LOG", pg + "LOG:"},
+		{pg + "ERROR:  relation \"x\" does not exist", CategoryError, "ERROR", pg + "ERROR:"},
+		{pg + "FATAL:  password authentication failed", CategoryFatal, "FATAL", pg + "FATAL:"},
+		{pg + "WARNING:  could not receive data: Connection reset by peer", CategoryReliability, "WARNING", pg + "WARNING:"},
+		{pg + "DEBUG1:  error budget fine", "", "DEBUG1", pg + "DEBUG1:"},
+	})
+}
+
+// Python's logging.basicConfig and Ruby's Logger open with the level.
+func TestPythonAndRubyLevels(t *testing.T) {
+	const ts = "[2024-03-05T10:00:00.123456 #1234]"
+	checkFormats(t, []formatCase{
+		{"INFO:app.worker:processed item 0 after error", "", "INFO", "INFO:app.worker:"},
+		{"ERROR:app.worker:job stopped", CategoryError, "ERROR", "ERROR:app.worker:"},
+		{"WARNING:urllib3.connectionpool:Retrying after connection broken", CategoryReliability, "WARNING",
+			"WARNING:urllib3.connectionpool:"},
+		{"ERROR: disk full", CategoryError, "ERROR", "ERROR:"}, // no logger: the generic header
+		{"I, " + ts + "  INFO -- : Completed 500 Internal Server Error in 12ms", "", "INFO", "I, " + ts + "  INFO -- :"},
+		{"E, " + ts + " ERROR -- : something bad", CategoryError, "ERROR", "E, " + ts + " ERROR -- :"},
+		{"W, " + ts + "  WARN -- MyApp: retrying in 5s", CategoryReliability, "WARN", "W, " + ts + "  WARN -- MyApp:"},
+		{"F, " + ts + " FATAL -- : shutting down", CategoryFatal, "FATAL", "F, " + ts + " FATAL -- :"},
+	})
+}
+
+// A syslog priority's severity (PRI mod 8) is the line's level; the RFC
+// 5424 header runs to the structured data.
+func TestSyslogPriorityLevels(t *testing.T) {
+	const v1 = "2024-03-05T13:00:00.000+01:00 host app 4242 ID47"
+	checkFormats(t, []formatCase{
+		{"<27>Mar  5 10:00:00 host app[1]: queue drained", CategoryError, "<27>", "<27>Mar  5 10:00:00 host app[1]:"},
+		{"<30>Mar  5 10:00:00 host app[1]: error budget fine", "", "<30>", "<30>Mar  5 10:00:00 host app[1]:"},
+		{"<28>Mar  5 10:00:00 host app[1]: upstream timeout", CategoryReliability, "<28>", "<28>Mar  5 10:00:00 host app[1]:"},
+		{"<26>1 " + v1 + " - disk gone", CategoryFatal, "<26>", "<26>1 " + v1 + " -"},
+		{"<30>1 " + v1 + ` [sd-id k="v" e="a \"]\" b"] error budget fine`, "", "<30>", "<30>1 " + v1 + ` [sd-id k="v" e="a \"]\" b"]`},
+		{`<31>1 2024-03-05T13:00:00Z host app - - [a x="1"][b y="]"] failed to parse`, "", "<31>",
+			`<31>1 2024-03-05T13:00:00Z host app - - [a x="1"][b y="]"]`},
+		{"<3>[    1.234567] usb 1-1: device descriptor read/64", CategoryError, "<3>", "<3>[    1.234567]"},
+		{"<6>[    1.234567] usb 1-1: reset, error count 0", "", "<6>", "<6>[    1.234567]"},
+		// Not a priority: too many digits.
+		{"<1234>x failed", CategoryError, "", ""},
+	})
+	// A match the priority made reports its category as the keyword,
+	// not "<27>".
+	res := analyze(t, "<27>Mar  5 10:00:00 host app[1]: queue drained\n", Options{})
+	if len(res.Matches) != 1 || res.Matches[0].Keyword != "error" {
+		t.Errorf("matches %+v, want one with the keyword error", res.Matches)
+	}
+}
+
+// A klog header inside journald's header decides the level: a
+// warning with a keyword is reliability, not an error.
+func TestKlogInsideSyslog(t *testing.T) {
+	const j = "Mar 05 14:00:01 node1 kubelet[812]: "
+	checkFormats(t, []formatCase{
+		{j + "W0305 14:00:01.000000     812 file.go:12] failed to sync, retrying", CategoryReliability, "W",
+			j + "W0305 14:00:01.000000     812 file.go:12]"},
+		{j + "E0305 14:00:01.000000     812 file.go:12] sync stopped", CategoryError, "E", j + "E0305 14:00:01.000000     812 file.go:12]"},
+		{j + "I0305 14:00:01.000000     812 file.go:12] error count reset", "", "I", j + "I0305 14:00:01.000000     812 file.go:12]"},
+		{j + "F0305 14:00:01.000000     812 file.go:12] cannot continue", CategoryFatal, "F", j + "F0305 14:00:01.000000     812 file.go:12]"},
+		// No klog header: the message's keyword decides.
+		{j + "W0305 failed to parse", CategoryError, "", "Mar 05 14:00:01 node1 kubelet[812]:"},
+	})
+}
+
+// Lines of one format are entries of their own (a header was found on
+// each, so none continues the line before) and only the lines whose level
+// says so are matches.
+func TestFormatLinesAreEntries(t *testing.T) {
+	formats := []struct {
+		name       string
+		line, fail func(i int) string
+	}{
+		{"serilog", func(i int) string { return fmt.Sprintf("[10:00:%02d INF] Handled request %d", i, i) },
+			func(i int) string { return fmt.Sprintf("[10:01:%02d ERR] Request %d ended", i, i) }},
+		{"bracketed", func(i int) string { return fmt.Sprintf("[2024-03-05 10:00:%02d INFO] handled %d", i, i) },
+			func(i int) string { return fmt.Sprintf("[2024-03-05 10:01:%02d ERROR] lost %d", i, i) }},
+		{"python", func(i int) string { return fmt.Sprintf("INFO:app.worker:processed item %d after error", i) },
+			func(i int) string { return fmt.Sprintf("ERROR:app.worker:item %d lost", i) }},
+		{"ruby", func(i int) string {
+			return fmt.Sprintf("I, [2024-03-05T10:00:%02d.123456 #1234]  INFO -- : Completed 500 Internal Server Error in %dms", i, i)
+		}, func(i int) string {
+			return fmt.Sprintf("E, [2024-03-05T10:01:%02d.123456 #1234] ERROR -- : item %d lost", i, i)
+		}},
+		{"mysql", func(i int) string {
+			return fmt.Sprintf("2024-03-05T21:00:%02d.000000Z %d [Note] [MY-010914] [Server] Aborted connection %d (Got an error reading communication packets).", i, i, i)
+		}, func(i int) string {
+			return fmt.Sprintf("2024-03-05T21:01:%02d.000000Z 0 [ERROR] [MY-012574] [InnoDB] Unable to lock ./ibdata%d", i, i)
+		}},
+		{"syslog", func(i int) string {
+			return fmt.Sprintf("<30>Mar  5 10:00:%02d host app[1]: handled %d, error budget fine", i, i)
+		},
+			func(i int) string { return fmt.Sprintf("<27>Mar  5 10:01:%02d host app[1]: item %d lost", i, i) }},
+	}
+	for _, f := range formats {
+		var lines []string
+		want := []int{}
+		for i := range 40 {
+			if i%10 == 9 {
+				lines = append(lines, f.fail(i))
+				want = append(want, i+1)
+			} else {
+				lines = append(lines, f.line(i))
+			}
+		}
+		res := analyze(t, strings.Join(lines, "\n"), Options{})
+		var got []int
+		for _, m := range res.Matches {
+			got = append(got, m.Line)
+		}
+		if res.Summary.Entries != len(lines) || !slices.Equal(got, want) {
+			t.Errorf("%s: %d entries, matches on lines %v; want %d entries, matches on %v",
+				f.name, res.Summary.Entries, got, len(lines), want)
+		}
+	}
+}
+
+// The header layouts (layout.go) only save work: every line of these
+// formats, after lines that share its first bytes or differ from it only in
+// digits, gets the header, level and words a fresh finder gives it.
+func TestFormatHeadersWithLayouts(t *testing.T) {
+	lines := []string{
+		"[10:00:00 INF] Handled", "[10:00:00 INF]", "[10:00:00 INFO x", "[10:00:00 ERR] [x] y",
+		"[Tue Mar 05 15:03:11.123456 2024] [proxy:error] [pid 100:tid 1] [client 1.2.3.4:5] AH01114: x",
+		"[Tue Mar 05 15:03:11.123456 2024] [proxy:error] [pid 100:tid 1] AH01114: x",
+		"[Tue Mar 05 15:03:11.123456 2024] [proxy:error] [pid x] AH01114: x",
+		"INFO:app.worker:x", "INFO:app.worker x", "INFO:app.worker:", "INFO:app.worker", "INFO:", "INFO::x", "INFOS:a:b",
+		"I, [2024-03-05T10:00:00.1 #1]  INFO -- : x", "I, [2024-03-05T10:00:00.1 #1]  INFO -- :x",
+		"I, [2024-03-05T10:00:00.1 #1]  INFO -- :", "I, [2024-03-05T10:00:00.1 #1]  INFO -- a b: x",
+		"I, [2024-03-05T10:00:00.1 #1]  INFO -", "E, [2024-03-05T10:00:00.1 #1]  INFO -- : x", "I, [2024-03-05T10:00:00.1 #1",
+		"<27>Mar  5 10:00:00 host app[1]: x", "<27>", "<27", "<2x>", "<1234> x", "<3>[    1.234567] x",
+		`<30>1 2024-03-05T13:00:00Z h a 1 m [s k="v"] x`, `<30>1 2024-03-05T13:00:00Z h a 1 m [s k="v"]x`,
+		`<30>1 2024-03-05T13:00:00Z h a 1 m [s k="v"]`, `<30>1 2024-03-05T13:00:00Z h a 1 m [s k="v"][t] x`,
+		`<30>1 2024-03-05T13:00:00Z h a 1 m [s k="]`, `<30>1 2024-03-05T13:00:00Z h a 1 m - x`,
+		`<30>1 2024-03-05T13:00:00Z h a 1 m -x`, `<30>1 2024-03-05T13:00:00Z h a 1 m -`, `<30>1 2024-03-05T13:00:00Z h a  m - x`,
+		`<30>1 2024-03-05T13:00:00Z h a 1`, `<30>12 2024-03-05T13:00:00Z h a 1 m - x`,
+		"Mar 05 14:00:01 node1 kubelet[812]: W0305 14:00:01.000000  812 file.go:12] x",
+		"Mar 05 14:00:01 node1 kubelet[812]: W0305 14:00:01.000000  812 file.go:12]",
+		"Mar 05 14:00:01 node1 kubelet[812]: W0305 14:00:01.000000 x", "Mar 05 14:00:01 node1 kubelet[812]: W0305",
+		"2024-03-05 10:00:00 UTC:10.0.0.1(5432):app@db:[12]:LOG:  x", "2024-03-05 10:00:00 UTC:10.0.0.1(5432):app@db:[12]:Log:  x",
+		"[2024-03-05 10:00:00] production.INFO: x", "2024-03-05T21:00:00.000000Z 10 [Note] [MY-010914] [Server] x",
+	}
+	// Every line, then each with its digits changed, twice over.
+	var all []string
+	for range 2 {
+		for _, l := range lines {
+			all = append(all, l, strings.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' {
+					return '0' + (r-'0'+3)%10
+				}
+				return r
+			}, l))
+		}
+	}
+	var memo header
+	for _, line := range all {
+		var fresh header
+		s := []byte(line)
+		got, want := memo.end(s), fresh.end(s)
+		span := func(h *header) [][2]int32 {
+			var ws [][2]int32
+			for _, w := range h.words {
+				if int(w.end) <= got { // words past the header are never read
+					ws = append(ws, [2]int32{w.start, w.end})
+				}
+			}
+			return ws
+		}
+		if got != want || memo.lvl0 != fresh.lvl0 || memo.lvl1 != fresh.lvl1 || !slices.Equal(span(&memo), span(&fresh)) {
+			t.Errorf("%q: header %d level %d-%d words %v with layouts; %d %d-%d %v without",
+				line, got, memo.lvl0, memo.lvl1, span(&memo), want, fresh.lvl0, fresh.lvl1, span(&fresh))
+		}
+		for _, w := range fresh.words {
+			if w.end <= w.start || bytes.ContainsAny(s[w.start:w.end], " ") && s[w.start] != '[' {
+				t.Errorf("%q: word %q", line, s[w.start:w.end])
+			}
+		}
+	}
+}
+
+func TestLevelOfWords(t *testing.T) {
+	for t0, want := range map[string]levelKind{
+		"<0>": levelFatal, "<1>": levelFatal, "<2>": levelFatal, "<3>": levelError, "<4>": levelWarn,
+		"<5>": levelQuiet, "<6>": levelQuiet, "<7>": levelQuiet, "<27>": levelError, "<30>": levelQuiet,
+		"<191>": levelQuiet, "<1234>": levelNone, "<>": levelNone, "<crit>": levelFatal,
+		"INF": levelQuiet, "WRN": levelWarn, "FTL": levelFatal, "VRB": levelQuiet, "DEBUG1": levelQuiet,
+		"trace8": levelQuiet, "Note": levelQuiet, "System": levelQuiet, "debug12": levelNone,
+	} {
+		if got := levelOf([]byte(t0)); got != want {
+			t.Errorf("levelOf(%q) = %d, want %d", t0, got, want)
+		}
+	}
+}
+
+// In a log without levels, a message that opens with a word that could be
+// a level in Title case ("Debug endpoint", "Log rotation") or with "I" is
+// a sentence, not a quiet level hiding its keywords; a capital or
+// separated level still is one.
+func TestLevelWordsOpeningASentence(t *testing.T) {
+	in := strings.Repeat("2024-03-05 10:00:00 worker started batch 1\n", 20) +
+		"2024-03-05 10:00:10 Log rotation failed: permission denied\n" + // 21
+		"2024-03-05 10:00:15 I failed to open /var/data\n" + // 22
+		"2024-03-05 10:00:20 Notice period expired, account lock failed\n" + // 23
+		"2024-03-05 10:00:30 Trace collector panic: nil map\n" + // 24
+		"2024-03-05 10:00:35 Debug endpoint returned error 500\n" + // 25
+		"2024-03-05 10:00:40 DEBUG retry failed, as debugging expects\n" + // 26: a level
+		"2024-03-05 10:00:45 Info: cache failed over to replica\n" // 27: a level
+	res := analyze(t, in, Options{})
+	for line, cat := range map[int]Category{21: CategoryError, 22: CategoryError, 23: CategoryError, 24: CategoryFatal, 25: CategoryError} {
+		if m, ok := matchAt(res, line); !ok || m.Category != cat || m.Level != "" && strings.HasPrefix(m.Text[20:], m.Level+" ") {
+			t.Errorf("line %d: %+v, want a %s match, its first word no level", line, m, cat)
+		}
+	}
+	for _, line := range []int{26, 27} {
+		if m, ok := matchAt(res, line); ok {
+			t.Errorf("line %d: %+v, want its quiet level to rule it out", line, m)
+		}
+	}
+}
