@@ -162,6 +162,7 @@ func (p *Proxy) clean(msg *Message, req *Request) string {
 	for i := range msg.Content {
 		msg.Content[i].Text = p.scrub.scrub(msg.Content[i].Text)
 	}
+	msg.StopReason, msg.StopSequence = cleanStop(p.scrub, msg.StopReason, msg.StopSequence)
 	var flag string
 	msg.Usage, flag = checkUsage(msg.Usage, req)
 	var estimated bool
@@ -316,6 +317,9 @@ func (s *streamCall) scrubEvent(ev *Event) {
 		m := *ev.Message
 		m.ID, m.Model = cleanName(sc.scrub(m.ID), maxIDLen), cleanName(sc.scrub(m.Model), maxModelLen)
 		ev.Message = &m
+	}
+	if ev.Type == EventMessageDelta {
+		ev.StopReason, ev.StopSequence = cleanStop(sc, ev.StopReason, ev.StopSequence)
 	}
 }
 

@@ -285,3 +285,63 @@ func TestHeldTextIsSentWhenTheStreamFails(t *testing.T) {
 	}
 	wait(t, results, "the handler")
 }
+
+// The stop reason and stop sequence an upstream sends back are forwarded
+// and recorded like the rest of its answer: the key scrubbed from both,
+// the reason a safe, bounded name; a stop sequence keeps its newlines.
+func TestUpstreamStopFieldsAreCleaned(t *testing.T) {
+	reason := "end_turn " + testKey + "\u0000\u202e" + strings.Repeat("x", 100)
+	seq := "\n\nHuman: " + testKey
+	for _, stream := range []bool{false, true} {
+		srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+			if !stream {
+				msg := map[string]any{}
+				_ = json.Unmarshal([]byte(anthropicMessage), &msg)
+				msg["stop_reason"], msg["stop_sequence"] = reason, seq
+				io.WriteString(w, jsonString(msg))
+				return
+			}
+			startSSE(w)
+			for _, ev := range anthropicStream {
+				if ev.name == "message_delta" {
+					d := map[string]any{}
+					_ = json.Unmarshal([]byte(ev.data), &d)
+					d["delta"] = map[string]any{"stop_reason": reason, "stop_sequence": seq}
+					writeSSE(w, ev.name, jsonString(d))
+					continue
+				}
+				writeSSE(w, ev.name, ev.data)
+			}
+		})
+		p := newTestProxy(t, srv.URL, StyleMessages)
+		var gotReason string
+		var gotSeq *string
+		var rep Report
+		var err error
+		if stream {
+			_, rep, err = p.Stream(context.Background(), testRequest(), func(ev Event) error {
+				if ev.Type == EventMessageDelta {
+					gotReason, gotSeq = ev.StopReason, ev.StopSequence
+				}
+				return nil
+			})
+		} else {
+			var msg *Message
+			msg, rep, err = p.Complete(context.Background(), testRequest())
+			if msg != nil {
+				gotReason, gotSeq = msg.StopReason, msg.StopSequence
+			}
+		}
+		if err != nil {
+			t.Fatalf("stream=%t: %v", stream, err)
+		}
+		for what, s := range map[string]string{"reason": gotReason, "recorded reason": rep.StopReason} {
+			if strings.Contains(s, testKey[:MinScrubRun]) || hasUnsafe(s) || utf8.RuneCountInString(s) > maxStopReasonLen {
+				t.Errorf("stream=%t: %s %q", stream, what, s)
+			}
+		}
+		if gotSeq == nil || strings.Contains(*gotSeq, testKey[:MinScrubRun]) || !strings.HasPrefix(*gotSeq, "\n\nHuman: ") {
+			t.Errorf("stream=%t: stop sequence %v", stream, gotSeq)
+		}
+	}
+}

@@ -47,3 +47,20 @@ func cleanName(s string, max int) string {
 	}
 	return s
 }
+
+// maxStopReasonLen bounds the stop reason an upstream names: the Messages
+// API's are single words (end_turn, max_tokens, stop_sequence, ...).
+const maxStopReasonLen = 64
+
+// cleanStop makes the stop reason and stop sequence an upstream sends
+// back safe to forward and record, as everything else it sends: the key
+// scrubbed from both, the reason a safe, bounded name. The sequence keeps
+// its characters (stop sequences are the client's own, newlines and all).
+func cleanStop(sc *scrubber, reason string, seq *string) (string, *string) {
+	reason = cleanName(sc.scrub(reason), maxStopReasonLen)
+	if seq != nil {
+		s := sc.scrub(*seq)
+		seq = &s
+	}
+	return reason, seq
+}
