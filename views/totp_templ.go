@@ -261,7 +261,7 @@ func TwoFactor(c Chrome, d TwoFactorData) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<p>Scan this QR code with an authenticator app (such as 1Password, Google Authenticator or Aegis), then enter the code it shows.</p><img src=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<p>Scan this QR code with an authenticator app (such as 1Password, Google Authenticator or Aegis), then enter your password and the code it shows.</p><img src=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
