@@ -38,7 +38,13 @@ func Generate() (key, hash, hint string) {
 // checksum encodes the CRC32 of s in 6 base62 characters.
 func checksum(s string) [checksumLen]byte {
 	const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	n := crc32.ChecksumIEEE([]byte(s))
+	// The table's loop over the string itself: crc32.ChecksumIEEE would
+	// copy it to the heap on every key checked.
+	n := ^uint32(0)
+	for i := 0; i < len(s); i++ {
+		n = crc32.IEEETable[byte(n)^s[i]] ^ n>>8
+	}
+	n = ^n
 	var out [checksumLen]byte
 	for i := checksumLen - 1; i >= 0; i-- {
 		out[i] = alphabet[n%62]
