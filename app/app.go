@@ -28,6 +28,7 @@ type App struct {
 	cfg     Config
 	log     *slog.Logger
 	e       *echo.Echo
+	handler http.Handler // e, HEAD served as GET
 	pages   *web.Pages
 	api     *api.API
 	redis   *redis.Client
@@ -45,8 +46,10 @@ type App struct {
 	toolRate echo.MiddlewareFunc
 }
 
-// New builds the application on an open, migrated database.
-func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
+// New builds the application on an open, migrated database, logging to
+// out.
+func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
+	log := out.Logger()
 	a := &App{cfg: cfg, log: log, db: db, groups: map[string]*Group{}, routeSet: map[string]bool{}}
 	sessions := session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS, func(r *http.Request) string { return a.e.IPExtractor(r) })
 	verifier := keys.NewVerifier(db.DB, log)
@@ -107,16 +110,16 @@ func New(cfg Config, db *models.DB, log *slog.Logger) (*App, error) {
 	// and the metrics, and a panic anywhere becomes a 500. Each area then
 	// sets its security headers and adds its own chain (routes.go). HEAD runs
 	// as GET wherever GET is routed.
-	e.Pre(headAsGet)
-	a.outer = []echo.MiddlewareFunc{requestID, observe(log), recoverPanic(log)}
+	a.outer = []echo.MiddlewareFunc{requestID, observe(out), recoverPanic(log)}
 	a.e = e
+	a.handler = headAsGet(e)
 	a.metrics = a.metricsHandler()
 	a.routes()
 	return a, nil
 }
 
 // Handler is the app as an http.Handler.
-func (a *App) Handler() http.Handler { return a.e }
+func (a *App) Handler() http.Handler { return a.handler }
 
 // FlushAudit waits until every gateway record queued so far is written
 // (tests read them right after a call).

@@ -4,9 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
-	"log/slog"
 	"net/url"
-	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -176,13 +174,4 @@ func (c *Config) setEffective(name, value, source string) {
 			c.effective[i].Value, c.effective[i].Source = value, source
 		}
 	}
-}
-
-// NewLogger makes the process logger: JSON lines in production (for log
-// drains), readable text in development.
-func NewLogger(c Config) *slog.Logger {
-	if c.Production() {
-		return slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, nil))
 }

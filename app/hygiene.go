@@ -8,28 +8,21 @@ import (
 )
 
 // headAsGet answers HEAD wherever GET is routed (Echo routes HEAD
-// nowhere by itself). Mounted with e.Pre, before routing: the request is
-// routed and handled as a GET whose body writes are dropped, and is a HEAD
-// again before net/http finishes the response, so the client gets the
-// GET's status and headers without a body.
-func headAsGet(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		r := c.Request()
+// nowhere by itself). It wraps the router rather than being an Echo
+// pre-middleware, which Echo would wrap around the router anew on every
+// request: the request is routed and handled as a GET whose body writes
+// are dropped, and is a HEAD again before net/http finishes the response,
+// so the client gets the GET's status and headers without a body.
+func headAsGet(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodHead {
-			return next(c)
+			next.ServeHTTP(w, r)
+			return
 		}
 		r.Method = http.MethodGet
 		defer func() { r.Method = http.MethodHead }()
-		res := c.Response()
-		res.Writer = headWriter{res.Writer}
-		err := next(c)
-		if err != nil {
-			// Write the error response now, while the request is a GET for
-			// the error handler too.
-			c.Error(err)
-		}
-		return nil
-	}
+		next.ServeHTTP(headWriter{w}, r)
+	})
 }
 
 // headWriter drops the body of a HEAD response.

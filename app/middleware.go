@@ -41,8 +41,7 @@ func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 // never the raw path), its method and status class, and how long it took.
 // The line has the path, not the query string or any header, so no key or
 // session can leak into logs.
-func observe(log *slog.Logger) echo.MiddlewareFunc {
-	h := log.Handler()
+func observe(out LogOutput) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			start := time.Now()
@@ -63,22 +62,9 @@ func observe(log *slog.Logger) echo.MiddlewareFunc {
 				method = http.MethodHead // served as a GET by headAsGet
 			}
 			metrics.ObserveRequest(areaOf(c).name, route, method, res.Status, took)
-			if !h.Enabled(req.Context(), slog.LevelInfo) {
-				return nil
-			}
-			// A record without a source position: finding the caller's
-			// (runtime.Callers) would be a good part of the line's cost.
-			r := slog.NewRecord(start.Add(took), slog.LevelInfo, "request", 0)
-			r.AddAttrs(
-				slog.String("method", method),
-				slog.String("path", req.URL.Path),
-				slog.Int("status", res.Status),
-				slog.Float64("duration_ms", float64(took.Microseconds())/1000),
-				slog.Int64("bytes", res.Size),
-				slog.String("ip", c.RealIP()),
-				slog.String("request_id", httpx.RequestID(c)),
-			)
-			_ = h.Handle(req.Context(), r)
+			line := accessLine{at: start.Add(took), method: method, path: req.URL.Path, status: res.Status, took: took,
+				bytes: res.Size, ip: c.RealIP(), requestID: httpx.RequestID(c)}
+			line.write(out)
 			return nil
 		}
 	}
@@ -144,18 +130,4 @@ func (a *App) requestIsHTTPS(r *http.Request) bool {
 		return true
 	}
 	return a.cfg.TrustProxy && r.Header.Get(echo.HeaderXForwardedProto) == "https"
-}
-
-// requestTimeout bounds the work a request may do (database calls take the
-// context), so a stuck dependency answers 503 instead of hanging. The
-// areas whose calls set their own deadlines (the gateway) do not use it.
-func requestTimeout(d time.Duration) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			ctx, cancel := context.WithTimeout(c.Request().Context(), d)
-			defer cancel()
-			c.SetRequest(c.Request().WithContext(ctx))
-			return next(c)
-		}
-	}
 }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"database/sql"
 
-	"log/slog"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -134,12 +133,13 @@ func New(t testing.TB, d Database, opts ...Option) *Env {
 func Start(t testing.TB, cfg app.Config) *Env {
 	t.Helper()
 	logs := &SyncBuffer{}
-	log := slog.New(slog.NewTextHandler(logs, nil))
+	out := app.LogOutput{W: logs}
+	log := out.Logger()
 	db, err := app.OpenDB(context.Background(), cfg, log)
 	if err != nil {
 		t.Fatalf("open db: %v", err)
 	}
-	a, err := app.New(cfg, db, log)
+	a, err := app.New(cfg, db, out)
 	if err != nil {
 		t.Fatalf("new app: %v", err)
 	}

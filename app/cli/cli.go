@@ -167,13 +167,14 @@ func runServe(ctx context.Context, r *runner, c *cmdline) error {
 	if err != nil {
 		return err
 	}
-	log := app.NewLogger(cfg)
+	out := app.NewLogOutput(cfg)
+	log := out.Logger()
 	db, err := app.OpenDB(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	a, err := app.New(cfg, db, log)
+	a, err := app.New(cfg, db, out)
 	if err != nil {
 		return err
 	}
