@@ -171,23 +171,56 @@ func run(ctx context.Context, input []byte, total int, opts Options) (*Result, e
 	return newAnalyzer(opts, input, total, masks).run(ctx, input)
 }
 
-// newAnalyzer is an analyzer of input, of total lines, with what is learnt
-// of the whole input first: its columns, entry rules and whether its lines
-// have timestamps.
+// newAnalyzer is the analyzer of input, of total lines, that reads it
+// first: it starts from what is learnt of the whole input (see learn).
 func newAnalyzer(opts Options, input []byte, total int, masks []*regexp.Regexp) *analyzer {
-	a := &analyzer{
-		opts:   opts,
-		total:  total,
-		z:      tokenizer{masks: masks},
-		parts:  partsOf(opts, total),
-		set:    newShapeSet(rareCutoff(opts.RareThreshold, total)),
-		cols:   detectColumns(input),
-		stamps: newStampLog(time.Now(), input, total),
+	a := learn(opts, input, total, masks).analyzer()
+	a.parts = partsOf(opts, total)
+	a.stamps.size(total) // its timestamps, once joined, are all the input's
+	return a
+}
+
+// learnt is what an analysis learns of the whole input before it reads
+// any line: its columns, entry rules and whether its lines have
+// timestamps. Every analyzer of the input starts from it, the one that
+// reads the input first and those of its later parts (parts.go).
+type learnt struct {
+	opts    Options
+	total   int // lines in the input
+	masks   []*regexp.Regexp
+	maxRefs int // lines a shape keeps: the rare cutoff
+	cols    columns
+	rules   entryRules
+	stamps  stampLog // no timestamp read yet, nor room for any
+}
+
+func learn(opts Options, input []byte, total int, masks []*regexp.Regexp) *learnt {
+	l := &learnt{
+		opts:    opts,
+		total:   total,
+		masks:   masks,
+		maxRefs: rareCutoff(opts.RareThreshold, total),
+		cols:    detectColumns(input),
+		stamps:  newStampLog(time.Now(), input, 0),
 	}
 	if !opts.SplitContinuations {
-		a.join.rules = detectEntryRules(input)
+		l.rules = detectEntryRules(input)
 	}
-	return a
+	return l
+}
+
+// analyzer is a new analyzer of the input l was learnt from, which has
+// read none of its lines.
+func (l *learnt) analyzer() *analyzer {
+	return &analyzer{
+		in:     l,
+		opts:   l.opts,
+		z:      tokenizer{masks: l.masks},
+		set:    newShapeSet(l.maxRefs),
+		cols:   l.cols,
+		join:   joiner{rules: l.rules},
+		stamps: stampLog{p: l.stamps.p, looking: l.stamps.looking},
+	}
 }
 
 func (a *analyzer) run(ctx context.Context, input []byte) (*Result, error) {
@@ -219,8 +252,8 @@ func rareCutoff(threshold float64, n int) int {
 
 // analyzer holds the state of one analysis.
 type analyzer struct {
+	in      *learnt // what is known of the whole input
 	opts    Options
-	total   int // lines in the input
 	parts   int // it is read in, at once (see parts.go)
 	z       tokenizer
 	set     shapeSet
