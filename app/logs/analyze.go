@@ -140,11 +140,14 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 		return nil, &LimitError{Limit: "input_bytes", Max: MaxInputBytes}
 	}
 	input = utf8Text(input)
-	if lineCount(input) > MaxLines {
+	total := lineCount(input)
+	if total > MaxLines {
 		return nil, &LimitError{Limit: "lines", Max: MaxLines}
 	}
-	input = readable(input)
-	res, err := run(ctx, input, lineCount(input), opts) // counted again: a last line of escapes alone is gone
+	if text := readable(input); !sameBytes(text, input) {
+		input, total = text, lineCount(text) // counted again: a last line of escapes alone is gone
+	}
+	res, err := run(ctx, input, total, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +163,11 @@ func lineCount(input []byte) int {
 		n++
 	}
 	return n
+}
+
+// sameBytes reports whether a and b are the same memory.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // run analyses input of total lines, within the limits.
