@@ -33,10 +33,6 @@ type Options struct {
 	// lines, ...) join the entry above: see entries.go. The API's
 	// join_continuations option is its negation.
 	SplitContinuations bool
-	// entryAt is a line number (1-based) where an entry opens whatever
-	// the line above: Compare's current side, whose first line must not
-	// continue the baseline's last entry. 0: none.
-	entryAt int
 }
 
 // Result is the outcome of Analyze. Its JSON form is part of the API.
@@ -133,8 +129,8 @@ type Template struct {
 // input must not change while the result is in use.
 func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	began := time.Now()
-	if r := opts.RareThreshold; math.IsNaN(r) || r < 0 || r > 1 {
-		return nil, fmt.Errorf("%w: rare threshold %v is not a fraction in (0, 1]", ErrBadOption, r)
+	if err := checkThreshold(opts.RareThreshold); err != nil {
+		return nil, err
 	}
 	if len(input) > MaxInputBytes {
 		return nil, &LimitError{Limit: "input_bytes", Max: MaxInputBytes}
@@ -144,15 +140,24 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	if total > MaxLines {
 		return nil, &LimitError{Limit: "lines", Max: MaxLines}
 	}
-	if text := readable(input); !sameBytes(text, input) {
-		input, total = text, lineCount(text) // counted again: a last line of escapes alone is gone
+	text, moved := readable(input)
+	if !sameBytes(text, input) {
+		total = lineCount(text) // counted again: a last line of escapes alone is gone
 	}
-	res, err := run(ctx, input, total, opts)
+	res, err := run(ctx, text, total, opts, moved)
 	if err != nil {
 		return nil, err
 	}
 	res.Summary.DurationMS = float64(time.Since(began).Microseconds()) / 1000
 	return res, nil
+}
+
+// checkThreshold fails for a rare threshold that is not a fraction.
+func checkThreshold(r float64) error {
+	if math.IsNaN(r) || r < 0 || r > 1 {
+		return fmt.Errorf("%w: rare threshold %v is not a fraction in (0, 1]", ErrBadOption, r)
+	}
+	return nil
 }
 
 // lineCount is the number of lines of input, the last one ended by a
@@ -170,19 +175,26 @@ func sameBytes(a, b []byte) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// run analyses input of total lines, within the limits.
-func run(ctx context.Context, input []byte, total int, opts Options) (*Result, error) {
+// run analyses input of total lines, within the limits, put together as
+// moved says (nil: the input's lines as they are); the result's line
+// numbers are the input's.
+func run(ctx context.Context, input []byte, total int, opts Options, moved *lineMap) (*Result, error) {
 	masks, err := compileMasks(opts.Masks)
 	if err != nil {
 		return nil, err
 	}
-	return newAnalyzer(opts, input, total, masks).run(ctx, input)
+	res, err := newAnalyzer(opts, input, total, masks, moved).run(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	moved.restore(res)
+	return res, nil
 }
 
 // newAnalyzer is the analyzer of input, of total lines, that reads it
 // first: it starts from what is learnt of the whole input (see learn).
-func newAnalyzer(opts Options, input []byte, total int, masks []*regexp.Regexp) *analyzer {
-	a := learn(opts, input, total, masks).analyzer()
+func newAnalyzer(opts Options, input []byte, total int, masks []*regexp.Regexp, moved *lineMap) *analyzer {
+	a := learn(opts, input, total, masks, moved).analyzer()
 	a.parts = partsOf(opts, total)
 	a.stamps.size(total) // its timestamps, once joined, are all the input's
 	return a
@@ -198,11 +210,20 @@ type learnt struct {
 	masks   []*regexp.Regexp
 	maxRefs int // lines a shape keeps: the rare cutoff
 	cols    columns
-	rules   entryRules
-	stamps  stampLog // no timestamp read yet, nor room for any
+	rules   entryRules // of the first segment
+	stamps  stampLog   // no timestamp read yet, nor room for any
+	// segments are the later runs of lines of one writer each (see
+	// lineMap), which no entry spans, with their entry rules.
+	segments []segment
 }
 
-func learn(opts Options, input []byte, total int, masks []*regexp.Regexp) *learnt {
+// segment is a run of lines of one writer from line no on.
+type segment struct {
+	no    int32
+	rules entryRules
+}
+
+func learn(opts Options, input []byte, total int, masks []*regexp.Regexp, moved *lineMap) *learnt {
 	l := &learnt{
 		opts:    opts,
 		total:   total,
@@ -211,10 +232,50 @@ func learn(opts Options, input []byte, total int, masks []*regexp.Regexp) *learn
 		cols:    detectColumns(input),
 		stamps:  newStampLog(time.Now(), input, 0),
 	}
+	var starts []segmentStart
+	if moved != nil {
+		starts = moved.segments
+	}
+	end := len(input)
+	if len(starts) > 0 {
+		end = starts[0].at
+	}
 	if !opts.SplitContinuations {
-		l.rules = detectEntryRules(input)
+		l.rules = detectEntryRules(input[:end])
+	}
+	for k, st := range starts {
+		end := len(input)
+		if k+1 < len(starts) {
+			end = starts[k+1].at
+		}
+		seg := segment{no: st.no}
+		if !opts.SplitContinuations {
+			seg.rules = detectEntryRules(input[st.at:end])
+		}
+		l.segments = append(l.segments, seg)
 	}
 	return l
+}
+
+// segmentLine is the first line of segment k, 0 past the last.
+func (l *learnt) segmentLine(k int) int {
+	if k < len(l.segments) {
+		return int(l.segments[k].no)
+	}
+	return 0
+}
+
+// segmentAfter is the index of the first segment that starts after line
+// no, and the entry rules of line no+1.
+func (l *learnt) segmentAfter(no int) (int, entryRules) {
+	k := 0
+	for k < len(l.segments) && int(l.segments[k].no) <= no {
+		k++
+	}
+	if k == 0 {
+		return 0, l.rules
+	}
+	return k, l.segments[k-1].rules
 }
 
 // analyzer is a new analyzer of the input l was learnt from, which has
@@ -317,10 +378,20 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 	var entry lineRef // the entry being read; no 0 when none
 	var first int32   // where its first line ends
 	lines := 0        // its lines
+	// The next segment, where an entry opens whatever the line above, and
+	// whether the line read opens one (up to the first with text).
+	seg, rules := a.in.segmentAfter(no)
+	a.join.rules = rules
+	nextSeg, opening := a.in.segmentLine(seg), false
 	for start < len(input) {
 		raw, next := nextLine(input, start)
 		end := start + len(raw)
 		no++
+		if no == nextSeg {
+			a.join.rules, opening = a.in.segments[seg].rules, true
+			seg++
+			nextSeg = a.in.segmentLine(seg)
+		}
 		if no%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return start, err
@@ -331,12 +402,13 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 		}
 		line := input[start:end]
 		blank := !hasNonSpace(line)
-		joins := !blank && join && entry.no > 0 && no != a.opts.entryAt && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
+		joins := !blank && join && entry.no > 0 && !opening && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
 			!a.lastRef.cut && !a.lastRef.fixed && a.continues(line, no) && utf8.Valid(line) // nothing joins a cut or mended line
 		if start == stop && !blank && !joins {
 			break
 		}
 		stamp := a.stamps.read(raw)
+		opening = opening && blank
 		switch {
 		case blank:
 			a.blank++
