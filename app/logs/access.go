@@ -19,6 +19,9 @@ import (
 //     unavailable, gateway timeout: the upstream down or slow) are
 //     reliability, as the keywords "unavailable" and "timeout" are; the
 //     rest is error;
+//   - 429 (too many requests) is a match too, in reliability: the
+//     service throttles, as the keywords "throttled" and "rate limited"
+//     say;
 //   - any other status (1xx to 4xx: fine, or the client's doing) is none.
 //
 // The match's keyword is the status as written ("503") and its offsets
@@ -58,7 +61,7 @@ func (s accessLine) ok() bool { return s.at >= 0 }
 func (s accessLine) match() (h keywordHit, cat Category, ok bool) {
 	h = keywordHit{kw: -s.code, start: s.at, end: s.at + 3}
 	switch {
-	case s.code == 502 || s.code == 503 || s.code == 504:
+	case s.code == 502 || s.code == 503 || s.code == 504 || s.code == 429:
 		return h, CategoryReliability, true
 	case s.code >= 500:
 		return h, CategoryError, true

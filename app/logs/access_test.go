@@ -7,8 +7,9 @@ import (
 
 // nginx's combined format and Apache's common one: the status decides. A
 // 5xx is a match (502, 503 and 504 reliability, the rest error) reported
-// by its status; no other line matches, whatever its URL, referer or user
-// agent says ("error.css", "/errors/", "crash handler", "panic-button").
+// by its status, and so is a 429 (reliability: throttled); no other line
+// matches, whatever its URL, referer or user agent says ("error.css",
+// "/errors/", "crash handler", "panic-button", "connection refused").
 func TestAccessLogCombinedAndCommon(t *testing.T) {
 	res := analyze(t, readTestdata(t, "access_combined.log"), Options{})
 	checkMatches(t, res, map[int][2]string{
@@ -16,13 +17,14 @@ func TestAccessLogCombinedAndCommon(t *testing.T) {
 		5:  {"reliability", "502"},
 		6:  {"reliability", "503"},
 		7:  {"reliability", "504"},
+		10: {"reliability", "429"},
 		11: {"error", "507"},
 		14: {"error", "500"},
 	})
 	if m, ok := matchAt(res, 5); ok && m.Text[m.Start-2:m.End+1] != `" 502 ` {
 		t.Errorf("line 5 highlights %q, want the status after the request", m.Text[m.Start:m.End])
 	}
-	if got := res.Summary.ByCategory; got != (CategoryCnt{Error: 3, Reliability: 3}) {
+	if got := res.Summary.ByCategory; got != (CategoryCnt{Error: 3, Reliability: 4}) {
 		t.Errorf("by category %+v", got)
 	}
 }

@@ -7,7 +7,7 @@
 //   - matches: the entries that carry a fatal, error or reliability keyword
 //     (Keywords lists them; an entry reports its most severe one), or whose
 //     level says so (a recognised level decides: see level.go), or, for an
-//     HTTP access line, whose status is 5xx (the status decides: see
+//     HTTP access line, whose status is 5xx or 429 (the status decides: see
 //     access.go);
 //   - templates: the shapes of the messages, mined from the sample itself;
 //     every analysed entry belongs to exactly one template;
