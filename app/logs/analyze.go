@@ -336,9 +336,10 @@ type analyzer struct {
 	entries int // analysed entries: lines, less those joined to the entry above
 	blank   int
 	// The shape, level and reference of the entry's first line last read.
-	lastShape int32
-	lastLevel levelKind
-	lastRef   lineRef
+	lastShape  int32
+	lastLevel  levelKind
+	lastRef    lineRef
+	lastAccess bool // an HTTP access line (access.go)
 	// The header of line number headOf, found by a.continues.
 	headOf   int32
 	headEnd  int
@@ -480,6 +481,25 @@ func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
 		a.matches[k].ref.end, a.matches[k].ref.joined = end, true
 	}
 	a.set.extend(a.lastShape, ref.no, end)
+	if !a.lastAccess {
+		// The first line only names the logger: its message is an access
+		// line, whose status decides.
+		if st := continuedAccess(input, int(first), int(end)); st.ok() {
+			st.at -= int(ref.start)
+			hit, cat, ok := st.match()
+			switch {
+			case ok && matched:
+				a.matches[k].hit, a.matches[k].sev = hit, uint8(cat.severity())
+			case ok:
+				r := a.lastRef
+				r.end, r.joined = end, true
+				a.addMatch(matchRef{ref: r, hit: hit, shape: a.lastShape, sev: uint8(cat.severity())})
+			case matched:
+				a.matches = a.matches[:k]
+			}
+			return
+		}
+	}
 	if a.lastLevel != levelNone && a.lastLevel != levelWarn {
 		return
 	}
@@ -556,6 +576,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		}
 		e.structured = a.z.st.ok
 		e.status = accessStatus(msg, &a.z.st, hdr)
+		e.table = !e.status.ok() && !e.structured && mayBeTable(msg)
 	}
 	// The header and level first: the shape keeps ref for its outliers.
 	ref.hdr, ref.structured = uint16(hdr), e.structured
@@ -585,6 +606,10 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	status := e.status
 	if status.ok() {
 		status.at += hdr
+	} else if e.table { // its status may be in its header: not the message's
+		status = tableStatus(text)
+	}
+	if status.ok() {
 		lvl = levelQuiet
 	}
 	// Keywords matter unless a quiet level (info, debug) rules the line
@@ -611,7 +636,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	if ok {
 		a.addMatch(matchRef{ref: ref, hit: hit, shape: si, sev: uint8(cat.severity())})
 	}
-	a.lastShape, a.lastLevel, a.lastRef = si, lvl, ref
+	a.lastShape, a.lastLevel, a.lastRef, a.lastAccess = si, lvl, ref, status.ok()
 	if a.opts.IncludeAssignments {
 		a.assign = append(a.assign, si)
 		a.assignNo = append(a.assignNo, ref.no)

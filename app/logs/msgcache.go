@@ -48,6 +48,7 @@ type msgEntry struct {
 	params     []paramVal // with IncludeParams: the message's values
 	structured bool       // a JSON or logfmt message
 	status     accessLine // an HTTP access line's status, offsets within the message (access.go)
+	table      bool       // else whether the line may be a table row of one (mayBeTable)
 }
 
 // lookup returns the entry of msg and whether it holds msg's outcome;
