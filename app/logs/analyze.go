@@ -574,7 +574,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		if st := a.z.st; st.ok && st.lvl1 > st.lvl0 {
 			e.lvl0, e.lvl1 = int32(st.lvl0-hdr), int32(st.lvl1-hdr)
 		}
-		e.structured = a.z.st.ok
+		e.structured, e.quiet = a.z.st.ok, a.z.st.quiet()
 		e.status = accessStatus(msg, &a.z.st, hdr)
 		e.table = !e.status.ok() && !e.structured && mayBeTable(msg)
 	}
@@ -600,6 +600,8 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	lvl := levelNone
 	if ref.lvl1 > ref.lvl0 {
 		lvl = a.levels.of(text[ref.lvl0:ref.lvl1])
+	} else if e.quiet {
+		lvl = levelQuiet
 	}
 	// An HTTP access line is read as at a quiet level, so no keyword in
 	// its URL counts, and its status decides (access.go).
