@@ -557,8 +557,12 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	}
 	if a.cols.n > 0 {
 		// A line that fits the input's bare columns has them for its
-		// header, whatever the per-line finder took for a level further on.
-		if e := a.cols.end(text); e > 0 {
+		// header, whatever the per-line finder took for a level further
+		// on; unless the finder's header ran on to a syslog process
+		// ("host1 sshd[812]:", as journald writes after an ISO time and
+		// a host name, which the columns take for an id column), an
+		// anchor bare columns lack.
+		if e := a.cols.end(text); e > 0 && !(hdr > e && bytes.Contains(text[e:hdr], procEnd)) {
 			hdr = e
 			if a.head.lvl1 > e {
 				a.head.lvl0, a.head.lvl1 = 0, 0
@@ -644,6 +648,8 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		a.assignNo = append(a.assignNo, ref.no)
 	}
 }
+
+var procEnd = []byte("]:")
 
 // appendValid appends s with every run of invalid UTF-8 replaced by U+FFFD.
 func appendValid(dst, s []byte) []byte {

@@ -32,8 +32,8 @@ import (
 //   - in an input whose lines open with a timestamp, a line opening without
 //     one (and without any header of its own), unless it stands alone: a
 //     JSON object, a logfmt record with a level, a line that opens a Go or
-//     Rust panic, or a shell's note that a process died ("Segmentation
-//     fault (core dumped)"). Those are records of another writer sharing
+//     Rust panic, a shell's note that a process died ("Segmentation
+//     fault (core dumped)"), or journalctl's "-- Boot … --". Those are records of another writer sharing
 //     the file (a second logger, the runtime, the shell), not the rest of
 //     the message above.
 //
@@ -208,6 +208,10 @@ func standsAlone(line []byte) bool {
 		return opensTrace(t) != traceNone
 	case c == 'S' || c == 'A' || c == 'K' || c == 'B' || c == 'I' || c == 'F':
 		return processDeath(t)
+	case c == '-':
+		// journalctl's notes between records: "-- Boot 3b1c… --",
+		// "-- No entries --".
+		return len(t) > 6 && t[1] == '-' && t[2] == ' ' && bytes.HasSuffix(t, []byte(" --"))
 	}
 	return logfmtRecord(t)
 }
