@@ -26,6 +26,8 @@ import (
 //   - a Ruby backtrace line ("app/models/user.rb:10:in `save'");
 //   - a PHP "Stack trace:" and the numbered frames under it
 //     ("#0 /var/www/app.php(12): run()", "#1 {main}");
+//   - closing brackets alone ("}", "});"), which end an object printed
+//     over several lines (Node.js's errors, pretty-printed JSON);
 //   - part of a Rust panic, under "thread 'main' panicked at ...": the
 //     message line after it (when it ends with ':'), "stack backtrace:",
 //     the indented frames and the "note: ..." lines;
@@ -192,8 +194,22 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	case c == 'S' && bytes.HasPrefix(line, []byte("Stack trace:")):
 		j.trace = tracePHP
 		return true, false
+	case (c == '}' || c == ']' || c == ')') && closers(line):
+		return true, false
 	}
 	return false, j.rules.timeHeader && !standsAlone(line)
+}
+
+// closers reports a line of closing brackets alone ("}", "});", "],"):
+// the end of an object printed over several lines, as Node.js prints an
+// error's properties, or a pretty-printed JSON value.
+func closers(line []byte) bool {
+	for _, c := range bytes.TrimRight(line, " \r,;") {
+		if c != '}' && c != ']' && c != ')' {
+			return false
+		}
+	}
+	return true
 }
 
 // standsAlone reports a line without a timestamp that is a record of its
