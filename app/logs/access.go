@@ -339,7 +339,8 @@ func continuedAccess(input []byte, first, end int) accessLine {
 // method (gin's, whose bars the header finder took for the header's), or
 // none (fiber's, all of whose fields it took).
 func mayBeTable(msg []byte) bool {
-	return !hasNonSpace(msg) || bytes.IndexByte(msg, '|') >= 0 || httpMethod(msg[skipSpace(msg, 0):])
+	k := skipSpace(msg, 0)
+	return k == len(msg) || isUpper(msg[k]) && httpMethod(msg[k:]) || bytes.IndexByte(msg[k:], '|') >= 0
 }
 
 // tableStatus is the status of line, when it is a table row of an HTTP
