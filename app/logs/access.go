@@ -19,6 +19,9 @@ import (
 //     unavailable, gateway timeout: the upstream down or slow) are
 //     reliability, as the keywords "unavailable" and "timeout" are; the
 //     rest is error;
+//   - 429 (too many requests) is a match too, in reliability: the
+//     service throttles, as the keywords "throttled" and "rate limited"
+//     say;
 //   - any other status (1xx to 4xx: fine, or the client's doing) is none.
 //
 // The match's keyword is the status as written ("503") and its offsets
@@ -30,9 +33,24 @@ import (
 // "METHOD target HTTP/x.y", and a status: the number right after it (the
 // common and combined formats of nginx, Apache and most servers and
 // proxies), or, as HAProxy writes, the number after the timers a/b/c/d/e
-// before it. A JSON or logfmt line is one when it names the request's
-// method (in a method key, or a request key holding a request line) and
-// has a status key (see httpSpans).
+// before it, or, as AWS's load balancers write, the first of the two
+// statuses after three timings, before the byte counts:
+//
+//	http 2024-03-05T15:00:00.1Z app/lb/50dc 1.2.3.4:5 10.0.0.1:80 0.000 0.001 0.000 502 - 34 366 "GET http://x/ HTTP/1.1" ...
+//
+// Two formats name the request without quotes: ASP.NET Core's "Request
+// finished HTTP/1.1 GET http://host/path - 500 0 - 12.3ms" (the status
+// is the first after the URL; before .NET 6, "Request finished in
+// 12.3ms 500"), and the tables of Go's web frameworks, fields between
+// bars, one the status and one the method, alone or before the path
+// (gin's "[GIN] 2024/03/05 - 15:00:00 | 500 | 1.2ms | 1.2.3.4 | GET
+// "/x"", fiber's "15:00:00 | 500 | 1.2ms | 1.2.3.4 | GET | /x | -"):
+// there the status may be in what the header finder took for the
+// header, so the whole line is read (see tableStatus).
+// A JSON or logfmt line is one when it names the request's method (in a
+// method key, or a request key holding a request line) and has a status
+// key (see httpSpans): Heroku's router writes one after its header
+// ("heroku[router]: at=error code=H12 method=GET path="/" status=503").
 //
 // The test runs on every distinct message, so it must be cheap on lines
 // that are no access lines: in a plain line one search for a quote, which
@@ -58,7 +76,7 @@ func (s accessLine) ok() bool { return s.at >= 0 }
 func (s accessLine) match() (h keywordHit, cat Category, ok bool) {
 	h = keywordHit{kw: -s.code, start: s.at, end: s.at + 3}
 	switch {
-	case s.code == 502 || s.code == 503 || s.code == 504:
+	case s.code == 502 || s.code == 503 || s.code == 504 || s.code == 429:
 		return h, CategoryReliability, true
 	case s.code >= 500:
 		return h, CategoryError, true
@@ -93,6 +111,9 @@ func accessStatus(msg []byte, st *structSpans, hdr int) accessLine {
 	if st.ok {
 		return st.http.status(msg, hdr)
 	}
+	if k := aspNetAt(msg); k >= 0 {
+		return aspNetStatus(msg, k)
+	}
 	// Quotes first: most lines have none, and one search for a byte is
 	// the cheapest test there is. The first request line decides.
 	for q := bytes.IndexByte(msg, '"'); q >= 0; {
@@ -101,6 +122,9 @@ func accessStatus(msg []byte, st *structSpans, hdr int) accessLine {
 				if s := statusAt(msg, end+2); s.ok() {
 					return s
 				}
+			}
+			if s := elbStatus(msg[:q]); s.ok() {
+				return s
 			}
 			return haproxyStatus(msg[:q])
 		}
@@ -168,6 +192,193 @@ func haproxyStatus(s []byte) accessLine {
 		i = skipSpace(s, j)
 	}
 	return notAccess
+}
+
+// elbStatus finds the status in s, the line of an AWS load balancer
+// (ALB or classic ELB) before its request: the last seven tokens are
+// three timings (seconds, -1 for a step not reached), the balancer's
+// status, the target's (or "-", or 0 when none answered) and the bytes
+// received and sent.
+func elbStatus(s []byte) accessLine {
+	var tok [7][2]int // the last seven tokens, last first
+	j := len(s)
+	for n := range tok {
+		for j > 0 && s[j-1] == ' ' {
+			j--
+		}
+		i := j
+		for i > 0 && s[i-1] != ' ' {
+			i--
+		}
+		if i == j {
+			return notAccess
+		}
+		tok[n] = [2]int{i, j}
+		j = i
+	}
+	word := func(n int) []byte { return s[tok[n][0]:tok[n][1]] }
+	if !bareNumber(word(0)) || !bareNumber(word(1)) {
+		return notAccess
+	}
+	if t := word(2); !(len(t) == 1 && (t[0] == '-' || t[0] == '0')) && !statusAt(t, 0).ok() {
+		return notAccess
+	}
+	for n := 4; n < 7; n++ {
+		if !timing(word(n)) {
+			return notAccess
+		}
+	}
+	return statusAt(s[:tok[3][1]], tok[3][0])
+}
+
+// timing reports a number of seconds, "0.001", or -1.
+func timing(t []byte) bool {
+	if string(t) == "-1" {
+		return true
+	}
+	d := bytes.IndexByte(t, '.')
+	return d > 0 && d < len(t)-1 && bareNumber(t[:d]) && bareNumber(t[d+1:])
+}
+
+var requestFinished = []byte("Request finished ")
+
+// aspNetAt is where ASP.NET Core's "Request finished" opens msg: at its
+// first letter, or after the logger and event id that the console's
+// single-line format writes first ("Microsoft.AspNetCore.Hosting.
+// Diagnostics[2] Request finished …"); -1 for none. A byte or two rule
+// out most messages.
+func aspNetAt(msg []byte) int {
+	k := skipSpace(msg, 0)
+	if k < len(msg) && msg[k] == 'M' {
+		if e := bytes.IndexByte(msg[k:], ' '); e > 1 && msg[k+e-1] == ']' {
+			k += e + 1
+		}
+	}
+	if k < len(msg) && msg[k] == 'R' && bytes.HasPrefix(msg[k:], requestFinished) {
+		return k
+	}
+	return -1
+}
+
+// aspNetStatus reads the status of ASP.NET Core's "Request finished"
+// line, msg, from msg[k] on: "Request finished HTTP/1.1 GET
+// http://host/path - 500 0 - 12.3ms" (.NET 8; .NET 6 writes the request's
+// content type and length before the '-', "- -" when it has no body),
+// where the status follows the first '-' after the URL and any other
+// '-'; or, before .NET 6, "Request finished in 12.3ms 500
+// application/json".
+func aspNetStatus(msg []byte, k int) accessLine {
+	i := k + len(requestFinished)
+	field := func() (int, int) {
+		i = skipSpace(msg, i)
+		a := i
+		for i < len(msg) && !isSpace(msg[i]) {
+			i++
+		}
+		return a, i
+	}
+	dash := func(a, b int) bool { return b-a == 1 && msg[a] == '-' }
+	a, b := field()
+	switch {
+	case string(msg[a:b]) == "in":
+		field() // the duration
+		a, b = field()
+	case bytes.HasPrefix(msg[a:b], httpProto[1:]):
+		if a, b = field(); !methodWord(msg[a:b]) {
+			return notAccess
+		}
+		if a, b = field(); !bytes.Contains(msg[a:b], []byte("://")) {
+			return notAccess
+		}
+		// The request's content type and length (.NET 6 and 7), then '-'.
+		for n := 0; n < 3; n++ {
+			if a, b = field(); dash(a, b) {
+				break
+			}
+		}
+		if !dash(a, b) {
+			return notAccess
+		}
+		for dash(a, b) {
+			a, b = field()
+		}
+	default:
+		return notAccess
+	}
+	if b-a != 3 {
+		return notAccess
+	}
+	return statusAt(msg[:b], a)
+}
+
+// continuedAccess is the status of the line that continues an entry at
+// input[first:] (after its line end), when it is an HTTP access line:
+// .NET's console log writes "info: Microsoft.AspNetCore.Hosting.
+// Diagnostics[2]" and the message on the next line, indented. The
+// status's offset is the input's.
+func continuedAccess(input []byte, first, end int) accessLine {
+	i := first // past the line end of the first line
+	if i < end && input[i] == '\r' {
+		i++
+	}
+	i++
+	line, _ := nextLine(input[:end], i)
+	k := skipSpace(line, 0)
+	if k == 0 {
+		return notAccess
+	}
+	st := accessStatus(line[k:], &structSpans{}, 0)
+	if st.ok() {
+		st.at += i + k
+	}
+	return st
+}
+
+// mayBeTable reports a message that may end a table row of an HTTP
+// access line (see tableStatus): one with a bar, one that opens with a
+// method (gin's, whose bars the header finder took for the header's), or
+// none (fiber's, all of whose fields it took).
+func mayBeTable(msg []byte) bool {
+	k := skipSpace(msg, 0)
+	return k == len(msg) || isUpper(msg[k]) && httpMethod(msg[k:]) || bytes.IndexByte(msg[k:], '|') >= 0
+}
+
+// tableStatus is the status of line, when it is a table row of an HTTP
+// access line: fields between bars ('|'), at least four, one of them a
+// status alone and another a method, alone or before its path (quoted or
+// not). The status's offset is the line's.
+func tableStatus(line []byte) accessLine {
+	status, method, fields := notAccess, false, 0
+	for i := 0; i <= len(line); {
+		j := bytes.IndexByte(line[i:], '|')
+		if j < 0 {
+			j = len(line)
+		} else {
+			j += i
+		}
+		fields++
+		a, b := i, j
+		for a < b && isSpace(line[a]) {
+			a++
+		}
+		for b > a && isSpace(line[b-1]) {
+			b--
+		}
+		f := line[a:b]
+		switch {
+		case len(f) == 3 && !status.ok():
+			if st := statusAt(line[:b], a); st.ok() {
+				status = st
+			}
+		case methodWord(f) || httpMethod(f):
+			method = true
+		}
+		i = j + 1
+	}
+	if fields < 4 || !method {
+		return notAccess
+	}
+	return status
 }
 
 // timers reports five signed numbers joined by slashes.

@@ -7,8 +7,9 @@ import (
 
 // nginx's combined format and Apache's common one: the status decides. A
 // 5xx is a match (502, 503 and 504 reliability, the rest error) reported
-// by its status; no other line matches, whatever its URL, referer or user
-// agent says ("error.css", "/errors/", "crash handler", "panic-button").
+// by its status, and so is a 429 (reliability: throttled); no other line
+// matches, whatever its URL, referer or user agent says ("error.css",
+// "/errors/", "crash handler", "panic-button", "connection refused").
 func TestAccessLogCombinedAndCommon(t *testing.T) {
 	res := analyze(t, readTestdata(t, "access_combined.log"), Options{})
 	checkMatches(t, res, map[int][2]string{
@@ -16,13 +17,14 @@ func TestAccessLogCombinedAndCommon(t *testing.T) {
 		5:  {"reliability", "502"},
 		6:  {"reliability", "503"},
 		7:  {"reliability", "504"},
+		10: {"reliability", "429"},
 		11: {"error", "507"},
 		14: {"error", "500"},
 	})
 	if m, ok := matchAt(res, 5); ok && m.Text[m.Start-2:m.End+1] != `" 502 ` {
 		t.Errorf("line 5 highlights %q, want the status after the request", m.Text[m.Start:m.End])
 	}
-	if got := res.Summary.ByCategory; got != (CategoryCnt{Error: 3, Reliability: 3}) {
+	if got := res.Summary.ByCategory; got != (CategoryCnt{Error: 3, Reliability: 4}) {
 		t.Errorf("by category %+v", got)
 	}
 }
@@ -136,6 +138,48 @@ WARNING:  127.0.0.1:52347 - "GET /api/failed-jobs HTTP/1.1" 404 Not Found
 	}
 }
 
+// The access lines of other servers and platforms: AWS's load balancers
+// (the balancer's status first, after three timings), ASP.NET Core's
+// "Request finished" (on the line under .NET's console header too), Go
+// frameworks' tables between bars (gin, fiber) and Heroku's router after
+// its header. The status decides, 429 included; a level does not.
+func TestAccessLogOtherFormats(t *testing.T) {
+	in := strings.Join([]string{
+		`http 2024-03-05T15:00:00.186641Z app/my-lb/50dc6c495c0c9188 192.168.131.39:2817 10.0.0.1:80 0.000 0.001 0.000 200 200 34 366 "GET http://example.com:80/errors HTTP/1.1" "curl/7.46.0" - - arn:aws:elasticloadbalancing:us-east-2:1:targetgroup/t/73e2 "Root=1-58337262" "-" "-" 0 2024-03-05T15:00:00.000000Z "forward" "-" "-" "10.0.0.1:80" "200" "-" "-"`,
+		`https 2024-03-05T15:00:01.186641Z app/my-lb/50dc6c495c0c9188 192.168.131.39:2817 - -1 -1 -1 502 - 34 366 "GET https://example.com:443/ HTTP/1.1" "curl/7.46.0" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 arn:aws:elasticloadbalancing:us-east-2:1:targetgroup/t/73e2 "Root=1-58337281" "example.com" "-" 1 2024-03-05T15:00:01.000000Z "forward" "-" "-" "-" "-" "-" "-"`,
+		`2024-03-05T15:00:02.945958Z my-elb 192.168.131.39:2817 10.0.0.1:80 0.000073 0.001048 0.000057 429 429 0 29 "GET http://example.com:80/ HTTP/1.1" "curl/7.38.0" - -`,
+		`info: Microsoft.AspNetCore.Hosting.Diagnostics[2]`,
+		`      Request finished HTTP/1.1 GET http://localhost:5000/api/orders - 500 0 - 12.3456ms`,
+		`info: Microsoft.AspNetCore.Hosting.Diagnostics[2] Request finished HTTP/1.1 GET http://localhost:5000/api/errors - - - 200 - text/html;+charset=utf-8 54.0812ms`,
+		`[15:00:03 INF] Request finished HTTP/2 POST https://localhost:7001/api/orders application/json 123 - 503 - application/json;+charset=utf-8 12.1ms`,
+		`2024-03-05 15:00:04.123 +00:00 [INF] Request finished in 12.3456ms 500 application/json; charset=utf-8`,
+		`[GIN] 2024/03/05 - 15:00:05 | 500 |    12.234ms |       127.0.0.1 | POST     "/api/pay"`,
+		`[GIN] 2024/03/05 - 15:00:06 | 200 |     1.234ms |       127.0.0.1 | GET      "/api/errors"`,
+		`15:00:07 | 429 |  1.2ms |  127.0.0.1 | GET  | /api/crash | -`,
+		`2024-03-05T15:00:08.123456+00:00 heroku[router]: at=error code=H12 desc="Request timeout" method=GET path="/" host=shop.herokuapp.com dyno=web.1 connect=0ms service=30000ms status=503 bytes=0 protocol=https`,
+		`2024-03-05T15:00:09.123456+00:00 heroku[router]: at=info method=GET path="/errors" host=shop.herokuapp.com dyno=web.1 connect=0ms service=3ms status=200 bytes=10 protocol=https`,
+	}, "\n")
+	res := analyze(t, in, Options{})
+	checkMatches(t, res, map[int][2]string{
+		2:  {"reliability", "502"},
+		3:  {"reliability", "429"},
+		4:  {"error", "500"},
+		7:  {"reliability", "503"},
+		8:  {"error", "500"},
+		9:  {"error", "500"},
+		11: {"reliability", "429"},
+		12: {"reliability", "503"},
+	})
+	for _, m := range res.Matches {
+		if atoi3(m.Text[m.Start:]) < 0 || m.End-m.Start != 3 {
+			t.Errorf("line %d highlights %q, want its status", m.Line, m.Text[m.Start:m.End])
+		}
+	}
+	if m, _ := matchAt(res, 4); !strings.Contains(m.Text, "Request finished") {
+		t.Errorf("line 4: %q, want the request line joined", m.Text)
+	}
+}
+
 // accessStatus line by line: the formats, and near misses.
 func TestAccessStatus(t *testing.T) {
 	for _, c := range []struct {
@@ -177,6 +221,15 @@ func TestAccessStatus(t *testing.T) {
 		{`level=info msg="order status" method=get status=500`, 0},
 		{`level=info request="GET / HTTP/1.1" status=500`, 500},
 		{`level=info request="GET / HTTP/1.1" status_code=5xx status=500`, 0},
+		{`h2 2024-03-05T15:00:00.1Z app/lb/50dc 1.2.3.4:5 10.0.0.66:9000 0.000 0.002 0.000 500 500 5 257 "GET https://x/ HTTP/2.0" "curl/7.46.0"`, 500},
+		{`2024-03-05T15:00:00.1Z lb 1.2.3.4:5 - -1 -1 -1 504 0 0 0 "GET http://x:80/ HTTP/1.1" "-"`, 504},
+		{`x 0.000 0.002 0.000 500 500 5 "GET / HTTP/1.1"`, 0},    // one byte count
+		{`x 0.000 0.002 fast 500 500 5 257 "GET / HTTP/1.1"`, 0}, // not three timings
+		{`Request finished HTTP/1.1 GET http://localhost:5000/ - 404 0 - 1.2ms`, 404},
+		{`Microsoft.AspNetCore.Hosting.Diagnostics[2] Request finished HTTP/1.1 DELETE https://h/x?a=1 - - - 503 - - 1.2ms`, 503},
+		{`Request finished in 1.2ms 502 text/plain`, 502},
+		{`Request finished HTTP/1.1 GET /relative - 500 0 - 1.2ms`, 0},
+		{`Request finished with 500 errors`, 0},
 	} {
 		s := statusOf(c.line)
 		if c.code == 0 {

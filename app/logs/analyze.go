@@ -33,10 +33,6 @@ type Options struct {
 	// lines, ...) join the entry above: see entries.go. The API's
 	// join_continuations option is its negation.
 	SplitContinuations bool
-	// entryAt is a line number (1-based) where an entry opens whatever
-	// the line above: Compare's current side, whose first line must not
-	// continue the baseline's last entry. 0: none.
-	entryAt int
 }
 
 // Result is the outcome of Analyze. Its JSON form is part of the API.
@@ -133,23 +129,35 @@ type Template struct {
 // input must not change while the result is in use.
 func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	began := time.Now()
-	if r := opts.RareThreshold; math.IsNaN(r) || r < 0 || r > 1 {
-		return nil, fmt.Errorf("%w: rare threshold %v is not a fraction in (0, 1]", ErrBadOption, r)
+	if err := checkThreshold(opts.RareThreshold); err != nil {
+		return nil, err
 	}
 	if len(input) > MaxInputBytes {
 		return nil, &LimitError{Limit: "input_bytes", Max: MaxInputBytes}
 	}
 	input = utf8Text(input)
-	if lineCount(input) > MaxLines {
+	total := lineCount(input)
+	if total > MaxLines {
 		return nil, &LimitError{Limit: "lines", Max: MaxLines}
 	}
-	input = readable(input)
-	res, err := run(ctx, input, lineCount(input), opts) // counted again: a last line of escapes alone is gone
+	text, moved := readable(input)
+	if !sameBytes(text, input) {
+		total = lineCount(text) // counted again: a last line of escapes alone is gone
+	}
+	res, err := run(ctx, text, total, opts, moved)
 	if err != nil {
 		return nil, err
 	}
 	res.Summary.DurationMS = float64(time.Since(began).Microseconds()) / 1000
 	return res, nil
+}
+
+// checkThreshold fails for a rare threshold that is not a fraction.
+func checkThreshold(r float64) error {
+	if math.IsNaN(r) || r < 0 || r > 1 {
+		return fmt.Errorf("%w: rare threshold %v is not a fraction in (0, 1]", ErrBadOption, r)
+	}
+	return nil
 }
 
 // lineCount is the number of lines of input, the last one ended by a
@@ -162,32 +170,126 @@ func lineCount(input []byte) int {
 	return n
 }
 
-// run analyses input of total lines, within the limits.
-func run(ctx context.Context, input []byte, total int, opts Options) (*Result, error) {
+// sameBytes reports whether a and b are the same memory.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// run analyses input of total lines, within the limits, put together as
+// moved says (nil: the input's lines as they are); the result's line
+// numbers are the input's.
+func run(ctx context.Context, input []byte, total int, opts Options, moved *lineMap) (*Result, error) {
 	masks, err := compileMasks(opts.Masks)
 	if err != nil {
 		return nil, err
 	}
-	return newAnalyzer(opts, input, total, masks).run(ctx, input)
+	res, err := newAnalyzer(opts, input, total, masks, moved).run(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	moved.restore(res)
+	return res, nil
 }
 
-// newAnalyzer is an analyzer of input, of total lines, with what is learnt
-// of the whole input first: its columns, entry rules and whether its lines
-// have timestamps.
-func newAnalyzer(opts Options, input []byte, total int, masks []*regexp.Regexp) *analyzer {
-	a := &analyzer{
-		opts:   opts,
-		total:  total,
-		z:      tokenizer{masks: masks},
-		parts:  partsOf(opts, total),
-		set:    newShapeSet(rareCutoff(opts.RareThreshold, total)),
-		cols:   detectColumns(input),
-		stamps: newStampLog(time.Now(), input, total),
+// newAnalyzer is the analyzer of input, of total lines, that reads it
+// first: it starts from what is learnt of the whole input (see learn).
+func newAnalyzer(opts Options, input []byte, total int, masks []*regexp.Regexp, moved *lineMap) *analyzer {
+	a := learn(opts, input, total, masks, moved).analyzer()
+	a.parts = partsOf(opts, total)
+	a.stamps.size(total) // its timestamps, once joined, are all the input's
+	return a
+}
+
+// learnt is what an analysis learns of the whole input before it reads
+// any line: its columns, entry rules and whether its lines have
+// timestamps. Every analyzer of the input starts from it, the one that
+// reads the input first and those of its later parts (parts.go).
+type learnt struct {
+	opts    Options
+	total   int // lines in the input
+	masks   []*regexp.Regexp
+	maxRefs int // lines a shape keeps: the rare cutoff
+	cols    columns
+	rules   entryRules // of the first segment
+	stamps  stampLog   // no timestamp read yet, nor room for any
+	// segments are the later runs of lines of one writer each (see
+	// lineMap), which no entry spans, with their entry rules.
+	segments []segment
+}
+
+// segment is a run of lines of one writer from line no on.
+type segment struct {
+	no    int32
+	rules entryRules
+}
+
+func learn(opts Options, input []byte, total int, masks []*regexp.Regexp, moved *lineMap) *learnt {
+	l := &learnt{
+		opts:    opts,
+		total:   total,
+		masks:   masks,
+		maxRefs: rareCutoff(opts.RareThreshold, total),
+		cols:    detectColumns(input),
+		stamps:  newStampLog(time.Now(), input, 0),
+	}
+	var starts []segmentStart
+	if moved != nil {
+		starts = moved.segments
+	}
+	end := len(input)
+	if len(starts) > 0 {
+		end = starts[0].at
 	}
 	if !opts.SplitContinuations {
-		a.join.rules = detectEntryRules(input)
+		l.rules = detectEntryRules(input[:end])
 	}
-	return a
+	for k, st := range starts {
+		end := len(input)
+		if k+1 < len(starts) {
+			end = starts[k+1].at
+		}
+		seg := segment{no: st.no}
+		if !opts.SplitContinuations {
+			seg.rules = detectEntryRules(input[st.at:end])
+		}
+		l.segments = append(l.segments, seg)
+	}
+	return l
+}
+
+// segmentLine is the first line of segment k, 0 past the last.
+func (l *learnt) segmentLine(k int) int {
+	if k < len(l.segments) {
+		return int(l.segments[k].no)
+	}
+	return 0
+}
+
+// segmentAfter is the index of the first segment that starts after line
+// no, and the entry rules of line no+1.
+func (l *learnt) segmentAfter(no int) (int, entryRules) {
+	k := 0
+	for k < len(l.segments) && int(l.segments[k].no) <= no {
+		k++
+	}
+	if k == 0 {
+		return 0, l.rules
+	}
+	return k, l.segments[k-1].rules
+}
+
+// analyzer is a new analyzer of the input l was learnt from, which has
+// read none of its lines.
+func (l *learnt) analyzer() *analyzer {
+	return &analyzer{
+		in:     l,
+		opts:   l.opts,
+		z:      tokenizer{masks: l.masks},
+		set:    newShapeSet(l.maxRefs),
+		cols:   l.cols,
+		join:   joiner{rules: l.rules},
+		stamps: stampLog{p: l.stamps.p, looking: l.stamps.looking},
+	}
 }
 
 func (a *analyzer) run(ctx context.Context, input []byte) (*Result, error) {
@@ -219,8 +321,8 @@ func rareCutoff(threshold float64, n int) int {
 
 // analyzer holds the state of one analysis.
 type analyzer struct {
+	in      *learnt // what is known of the whole input
 	opts    Options
-	total   int // lines in the input
 	parts   int // it is read in, at once (see parts.go)
 	z       tokenizer
 	set     shapeSet
@@ -234,9 +336,10 @@ type analyzer struct {
 	entries int // analysed entries: lines, less those joined to the entry above
 	blank   int
 	// The shape, level and reference of the entry's first line last read.
-	lastShape int32
-	lastLevel levelKind
-	lastRef   lineRef
+	lastShape  int32
+	lastLevel  levelKind
+	lastRef    lineRef
+	lastAccess bool // an HTTP access line (access.go)
 	// The header of line number headOf, found by a.continues.
 	headOf   int32
 	headEnd  int
@@ -276,10 +379,20 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 	var entry lineRef // the entry being read; no 0 when none
 	var first int32   // where its first line ends
 	lines := 0        // its lines
+	// The next segment, where an entry opens whatever the line above, and
+	// whether the line read opens one (up to the first with text).
+	seg, rules := a.in.segmentAfter(no)
+	a.join.rules = rules
+	nextSeg, opening := a.in.segmentLine(seg), false
 	for start < len(input) {
 		raw, next := nextLine(input, start)
 		end := start + len(raw)
 		no++
+		if no == nextSeg {
+			a.join.rules, opening = a.in.segments[seg].rules, true
+			seg++
+			nextSeg = a.in.segmentLine(seg)
+		}
 		if no%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return start, err
@@ -290,12 +403,13 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 		}
 		line := input[start:end]
 		blank := !hasNonSpace(line)
-		joins := !blank && join && entry.no > 0 && no != a.opts.entryAt && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
+		joins := !blank && join && entry.no > 0 && !opening && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
 			!a.lastRef.cut && !a.lastRef.fixed && a.continues(line, no) && utf8.Valid(line) // nothing joins a cut or mended line
 		if start == stop && !blank && !joins {
 			break
 		}
 		stamp := a.stamps.read(raw)
+		opening = opening && blank
 		switch {
 		case blank:
 			a.blank++
@@ -367,6 +481,25 @@ func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
 		a.matches[k].ref.end, a.matches[k].ref.joined = end, true
 	}
 	a.set.extend(a.lastShape, ref.no, end)
+	if !a.lastAccess {
+		// The first line only names the logger: its message is an access
+		// line, whose status decides.
+		if st := continuedAccess(input, int(first), int(end)); st.ok() {
+			st.at -= int(ref.start)
+			hit, cat, ok := st.match()
+			switch {
+			case ok && matched:
+				a.matches[k].hit, a.matches[k].sev = hit, uint8(cat.severity())
+			case ok:
+				r := a.lastRef
+				r.end, r.joined = end, true
+				a.addMatch(matchRef{ref: r, hit: hit, shape: a.lastShape, sev: uint8(cat.severity())})
+			case matched:
+				a.matches = a.matches[:k]
+			}
+			return
+		}
+	}
 	if a.lastLevel != levelNone && a.lastLevel != levelWarn {
 		return
 	}
@@ -424,8 +557,12 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	}
 	if a.cols.n > 0 {
 		// A line that fits the input's bare columns has them for its
-		// header, whatever the per-line finder took for a level further on.
-		if e := a.cols.end(text); e > 0 {
+		// header, whatever the per-line finder took for a level further
+		// on; unless the finder's header ran on to a syslog process
+		// ("host1 sshd[812]:", as journald writes after an ISO time and
+		// a host name, which the columns take for an id column), an
+		// anchor bare columns lack.
+		if e := a.cols.end(text); e > 0 && !(hdr > e && bytes.Contains(text[e:hdr], procEnd)) {
 			hdr = e
 			if a.head.lvl1 > e {
 				a.head.lvl0, a.head.lvl1 = 0, 0
@@ -441,8 +578,9 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		if st := a.z.st; st.ok && st.lvl1 > st.lvl0 {
 			e.lvl0, e.lvl1 = int32(st.lvl0-hdr), int32(st.lvl1-hdr)
 		}
-		e.structured = a.z.st.ok
+		e.structured, e.quiet = a.z.st.ok, a.z.st.quiet()
 		e.status = accessStatus(msg, &a.z.st, hdr)
+		e.table = !e.status.ok() && !e.structured && mayBeTable(msg)
 	}
 	// The header and level first: the shape keeps ref for its outliers.
 	ref.hdr, ref.structured = uint16(hdr), e.structured
@@ -466,12 +604,18 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	lvl := levelNone
 	if ref.lvl1 > ref.lvl0 {
 		lvl = a.levels.of(text[ref.lvl0:ref.lvl1])
+	} else if e.quiet {
+		lvl = levelQuiet
 	}
 	// An HTTP access line is read as at a quiet level, so no keyword in
 	// its URL counts, and its status decides (access.go).
 	status := e.status
 	if status.ok() {
 		status.at += hdr
+	} else if e.table { // its status may be in its header: not the message's
+		status = tableStatus(text)
+	}
+	if status.ok() {
 		lvl = levelQuiet
 	}
 	// Keywords matter unless a quiet level (info, debug) rules the line
@@ -498,12 +642,14 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	if ok {
 		a.addMatch(matchRef{ref: ref, hit: hit, shape: si, sev: uint8(cat.severity())})
 	}
-	a.lastShape, a.lastLevel, a.lastRef = si, lvl, ref
+	a.lastShape, a.lastLevel, a.lastRef, a.lastAccess = si, lvl, ref, status.ok()
 	if a.opts.IncludeAssignments {
 		a.assign = append(a.assign, si)
 		a.assignNo = append(a.assignNo, ref.no)
 	}
 }
+
+var procEnd = []byte("]:")
 
 // appendValid appends s with every run of invalid UTF-8 replaced by U+FFFD.
 func appendValid(dst, s []byte) []byte {

@@ -62,7 +62,7 @@ func BenchmarkAnalyze(b *testing.B) {
 			b.Fatalf("split %d lines", n)
 		}
 		t1 := time.Now()
-		res, err := run(ctx, in, benchLines, Options{})
+		res, err := run(ctx, in, benchLines, Options{}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

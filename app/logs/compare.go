@@ -129,15 +129,12 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 			return nil, fmt.Errorf("%s: %w", s.name, ErrNoLines)
 		}
 	}
-	joined := make([]byte, 0, len(baseline)+1+len(current))
-	joined = append(joined, baseline...)
-	if len(baseline) > 0 && baseline[len(baseline)-1] != '\n' {
-		joined = append(joined, '\n')
+	if err := checkThreshold(opts.RareThreshold); err != nil {
+		return nil, err
 	}
-	joined = readable(append(joined, current...)) // its examples as the analysis reads them
+	joined, moved := joinSides(baseline, current, sides[0].lines)
 	opts.IncludeAssignments = true
-	opts.entryAt = sides[0].lines + 1
-	res, err := Analyze(ctx, joined, opts)
+	res, err := run(ctx, joined, lineCount(joined), opts, moved)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +157,7 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 			first[side][id] = no
 		}
 	}
-	examples := exampleLines(joined, sides[0].lines, first)
+	examples := exampleLines(joined, moved.of, sides[0].lines, first)
 	cats := make([]Category, nt+1)
 	for _, m := range res.Matches {
 		if m.Category.severity() > cats[m.TemplateID].severity() {
@@ -210,11 +207,59 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 	return cmpRes, nil
 }
 
+// joinSides is the text the analysis of both sides reads, each side read
+// as Analyze reads it (see readable), the current side from line
+// baselineLines+1 on, and where its lines were; each side is one segment
+// at least, so that no entry spans both.
+func joinSides(baseline, current []byte, baselineLines int) ([]byte, *lineMap) {
+	base, baseMoved := readable(baseline)
+	cur, curMoved := readable(current)
+	joined := make([]byte, 0, len(base)+1+len(cur)+1)
+	joined = append(joined, base...)
+	if n := len(joined); n > 0 && joined[n-1] != '\n' {
+		joined = append(joined, '\n')
+	}
+	if !sameBytes(base, baseline) { // a last line of escapes alone is gone: its line stays
+		for k := baselineLines - lineCount(joined); k > 0; k-- {
+			joined = append(joined, '\n')
+		}
+	}
+	m := &lineMap{}
+	if baseMoved != nil {
+		m.segments = append(m.segments, baseMoved.segments...)
+	}
+	m.segments = append(m.segments, segmentStart{no: int32(baselineLines + 1), at: len(joined)})
+	if curMoved != nil {
+		for _, st := range curMoved.segments {
+			m.segments = append(m.segments, segmentStart{no: st.no + int32(baselineLines), at: st.at + len(joined)})
+		}
+	}
+	joined = append(joined, cur...)
+	if baseMoved == nil && curMoved == nil {
+		return joined, m
+	}
+	m.of = make([]int32, 0, lineCount(joined))
+	for k, side := range []*lineMap{baseMoved, curMoved} {
+		from, n := 0, baselineLines
+		if k == 1 {
+			from, n = baselineLines, lineCount(cur)
+		}
+		for i := range n {
+			no := int32(i + 1)
+			if side != nil {
+				no = side.of[i]
+			}
+			m.of = append(m.of, int32(from)+no)
+		}
+	}
+	return joined, m
+}
+
 // exampleLines returns the text of the lines first names, by side and
-// template id, in joined (whose first baselineLines lines are the
-// baseline's).
-func exampleLines(joined []byte, baselineLines int, first [2][]int) map[[2]int]string {
-	want := map[int][2]int{} // line number in joined -> side and template id
+// template id, in joined, whose line i+1 is the input's line of[i] (i+1
+// when of is nil; the first baselineLines lines are the baseline's).
+func exampleLines(joined []byte, of []int32, baselineLines int, first [2][]int) map[[2]int]string {
+	want := map[int][2]int{} // line number in the input -> side and template id
 	for side := range 2 {
 		for id, no := range first[side] {
 			if no > 0 {
@@ -224,6 +269,9 @@ func exampleLines(joined []byte, baselineLines int, first [2][]int) map[[2]int]s
 	}
 	examples := make(map[[2]int]string, len(want))
 	eachLine(joined, func(no int, line []byte) {
+		if of != nil {
+			no = int(of[no-1])
+		}
 		if k, ok := want[no]; ok {
 			examples[k] = exampleText(line)
 		}

@@ -7,7 +7,7 @@
 //   - matches: the entries that carry a fatal, error or reliability keyword
 //     (Keywords lists them; an entry reports its most severe one), or whose
 //     level says so (a recognised level decides: see level.go), or, for an
-//     HTTP access line, whose status is 5xx (the status decides: see
+//     HTTP access line, whose status is 5xx or 429 (the status decides: see
 //     access.go);
 //   - templates: the shapes of the messages, mined from the sample itself;
 //     every analysed entry belongs to exactly one template;
@@ -31,9 +31,11 @@
 // ranks: 1 is the most frequent.
 //
 // How an entry is read (each step in its own file):
-//   - plaintext.go and containers.go make the input readable first: UTF-16
-//     converted, container runtimes' records unwrapped, terminal escape
-//     sequences and byte-order marks removed, no line number moved;
+//   - plaintext.go, containers.go and compose.go make the input readable
+//     first: UTF-16 converted, container runtimes' records unwrapped,
+//     terminal escape sequences and byte-order marks removed, Docker
+//     Compose's prefixes taken off and each service's lines put together
+//     (the result's line numbers are the input's all the same);
 //   - entries.go joins continuation lines to the entry above, tracelines.go
 //     recognising the stack traces of each language;
 //   - header.go cuts the header (timestamp, level, host, process, thread,

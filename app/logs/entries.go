@@ -26,14 +26,16 @@ import (
 //   - a Ruby backtrace line ("app/models/user.rb:10:in `save'");
 //   - a PHP "Stack trace:" and the numbered frames under it
 //     ("#0 /var/www/app.php(12): run()", "#1 {main}");
+//   - closing brackets alone ("}", "});"), which end an object printed
+//     over several lines (Node.js's errors, pretty-printed JSON);
 //   - part of a Rust panic, under "thread 'main' panicked at ...": the
 //     message line after it (when it ends with ':'), "stack backtrace:",
 //     the indented frames and the "note: ..." lines;
 //   - in an input whose lines open with a timestamp, a line opening without
 //     one (and without any header of its own), unless it stands alone: a
 //     JSON object, a logfmt record with a level, a line that opens a Go or
-//     Rust panic, or a shell's note that a process died ("Segmentation
-//     fault (core dumped)"). Those are records of another writer sharing
+//     Rust panic, a shell's note that a process died ("Segmentation
+//     fault (core dumped)"), or journalctl's "-- Boot … --". Those are records of another writer sharing
 //     the file (a second logger, the runtime, the shell), not the rest of
 //     the message above.
 //
@@ -192,8 +194,22 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	case c == 'S' && bytes.HasPrefix(line, []byte("Stack trace:")):
 		j.trace = tracePHP
 		return true, false
+	case (c == '}' || c == ']' || c == ')') && closers(line):
+		return true, false
 	}
 	return false, j.rules.timeHeader && !standsAlone(line)
+}
+
+// closers reports a line of closing brackets alone ("}", "});", "],"):
+// the end of an object printed over several lines, as Node.js prints an
+// error's properties, or a pretty-printed JSON value.
+func closers(line []byte) bool {
+	for _, c := range bytes.TrimRight(line, " \r,;") {
+		if c != '}' && c != ']' && c != ')' {
+			return false
+		}
+	}
+	return true
 }
 
 // standsAlone reports a line without a timestamp that is a record of its
@@ -208,6 +224,10 @@ func standsAlone(line []byte) bool {
 		return opensTrace(t) != traceNone
 	case c == 'S' || c == 'A' || c == 'K' || c == 'B' || c == 'I' || c == 'F':
 		return processDeath(t)
+	case c == '-':
+		// journalctl's notes between records: "-- Boot 3b1c… --",
+		// "-- No entries --".
+		return len(t) > 6 && t[1] == '-' && t[2] == ' ' && bytes.HasSuffix(t, []byte(" --"))
 	}
 	return logfmtRecord(t)
 }

@@ -247,3 +247,22 @@ func TestMostlyIndentedInputs(t *testing.T) {
 		t.Errorf("the .NET error is not one entry with its exception: %+v", m)
 	}
 }
+
+// Node.js prints a thrown error's properties over several lines, closed by
+// a "}" alone at the start of a line: the whole error is one entry.
+func TestClosingBracketContinues(t *testing.T) {
+	in := "[2024-01-02T15:04:05.123Z] INFO: up\n" +
+		"Error: Connection terminated unexpectedly\n" +
+		"    at Connection.<anonymous> (/app/node_modules/pg/lib/client.js:132:73)\n" +
+		"    at process.processTicksAndRejections (node:internal/process/task_queues:82:21) {\n" +
+		"  code: 'ECONNRESET'\n" +
+		"}\n" +
+		"[2024-01-02T15:04:06.123Z] INFO: restarting\n"
+	res := analyze(t, in, Options{})
+	if res.Summary.Entries != 3 {
+		t.Errorf("%d entries, want 3: the error with its properties is one", res.Summary.Entries)
+	}
+	if m, ok := matchAt(res, 2); !ok || !strings.HasSuffix(m.Text, "}") {
+		t.Errorf("line 2: %+v, want the error up to its closing bracket", m)
+	}
+}

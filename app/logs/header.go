@@ -13,7 +13,8 @@ import (
 // a few words such as host names) that ends at an anchor:
 //   - a level word, with what usually follows it: [thread] groups, then a
 //     "logger:" token or a separator ("INFO [main] a.b.C: msg", "- INFO [x] - msg");
-//   - a syslog process "name[pid]:" after at most two words (the host), or
+//   - a syslog process "name[pid]:" (Heroku's "app[web.1]:") after at most
+//     two words (the host), or
 //     "name:" in a month-name syslog header ("Jun 14 15:16:01 host kernel: msg");
 //   - the "file.go:42]" that ends a glog header ("I0401 12:00:00.1 7 main.go:42] msg");
 //   - a separator right after the fields ("[time] app.exe - msg", "time|comp|pid|msg").
@@ -746,12 +747,20 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 		return hProc
 	}
 	if last == ':' && len(t) > 1 && t[len(t)-2] != ':' {
-		if len(t) > 3 && t[len(t)-2] == ']' && isDigit(t[len(t)-3]) {
+		if len(t) > 3 && t[len(t)-2] == ']' && (isDigit(t[len(t)-3]) || procName(t)) {
 			return hProc
 		}
 		return hColon
 	}
 	return hWord
+}
+
+// procName reports a process named in brackets after its program's name,
+// as Heroku writes "app[web.1]:" and "heroku[router]:" where syslog
+// writes a pid: a word, '[', a name, "]:".
+func procName(t []byte) bool {
+	k := bytes.IndexByte(t, '[')
+	return k > 0 && isLetter(t[0]) && k < len(t)-3 && isLetter(t[k+1]) && bytes.IndexByte(t[k+1:], '[') < 0
 }
 
 // opensSentence reports a bare level word ending at s[j] that is rather

@@ -333,3 +333,35 @@ func TestLevelWordsOpeningASentence(t *testing.T) {
 		}
 	}
 }
+
+// journalctl -o short-iso: an ISO time, a host name with digits, then
+// "name[pid]:". The host looks like a bare id column on most lines, but
+// the header runs on to the process, as on other syslog lines, and a
+// klog header after it is read too; journalctl's "-- Boot … --" stands
+// alone, not as the rest of the line above.
+func TestJournalShortISO(t *testing.T) {
+	in := strings.Join([]string{
+		"2024-01-02T15:04:05+0000 host1 systemd[1]: Started Daily apt download activities.",
+		"2024-01-02T15:04:06+0000 host1 sshd[812]: Failed password for invalid user admin from 10.0.0.5 port 51234 ssh2",
+		"2024-01-02T15:04:07+0000 host1 kernel: Out of memory: Killed process 4321 (java)",
+		"2024-01-02T15:04:08+0000 host1 systemd[1]: myapp.service: Main process exited, code=exited, status=1/FAILURE",
+		"2024-01-02T15:04:08+0000 host1 systemd[1]: myapp.service: Failed with result 'exit-code'.",
+		"2024-01-02T15:04:09+0000 host1 systemd[1]: myapp.service: Scheduled restart job, restart counter is at 3.",
+		`2024-01-02T15:04:10+0000 host1 kubelet[900]: I0102 15:04:10.123456     900 pod_workers.go:1298] "Error syncing pod is done"`,
+		"2024-01-02T15:04:11+0000 host1 CRON[2222]: pam_unix(cron:session): session opened for user root(uid=0) by (uid=0)",
+		"-- Boot 3b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e --",
+		"2024-01-02T15:05:00+0000 host1 kernel: Linux version 6.1.0-17-amd64",
+	}, "\n")
+	res := analyze(t, in, Options{IncludeAssignments: true})
+	if res.Summary.Entries != 10 {
+		t.Errorf("%d entries, want 10: the boot note is one", res.Summary.Entries)
+	}
+	for _, no := range []int{2, 4, 5, 6} {
+		if m, ok := matchAt(res, no); !ok || !strings.HasSuffix(m.Header, "]:") {
+			t.Errorf("line %d: header %q, want it to end with the process", no, m.Header)
+		}
+	}
+	if _, ok := matchAt(res, 7); ok {
+		t.Errorf("line 7 matched: its klog level I decides")
+	}
+}

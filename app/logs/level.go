@@ -15,8 +15,9 @@ const (
 )
 
 // levelOf classifies a level word, in any case, bracketed or not:
-// "ERROR", "[warn]", "<crit>", "Info", a single letter V D I W E F, or a
-// syslog priority "<27>".
+// "ERROR", "[warn]", "<crit>", "Info", a single letter V D I W E F, a
+// syslog priority "<27>", or, in a structured field, pino's 10 to 60 and
+// a syslog severity 0 to 7.
 func levelOf(t []byte) levelKind {
 	if k, ok := priorityLevel(t); ok {
 		return k
@@ -25,6 +26,14 @@ func levelOf(t []byte) levelKind {
 	t = numberedLevel(t)
 	if len(t) == 1 {
 		switch t[0] {
+		case '0', '1', '2': // a syslog severity, in a structured field only (GELF's level, journald's PRIORITY)
+			return levelFatal
+		case '3':
+			return levelError
+		case '4':
+			return levelWarn
+		case '5', '6', '7':
+			return levelQuiet
 		case 'V', 'D', 'I', 'v', 'd', 'i':
 			return levelQuiet
 		case 'W', 'w':

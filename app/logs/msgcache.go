@@ -47,7 +47,9 @@ type msgEntry struct {
 	lvl0, lvl1 int32
 	params     []paramVal // with IncludeParams: the message's values
 	structured bool       // a JSON or logfmt message
+	quiet      bool       // whose level, not written, is Information (structSpans.quiet)
 	status     accessLine // an HTTP access line's status, offsets within the message (access.go)
+	table      bool       // else whether the line may be a table row of one (mayBeTable)
 }
 
 // lookup returns the entry of msg and whether it holds msg's outcome;

@@ -36,7 +36,7 @@ func TestMessageCacheChangesNothing(t *testing.T) {
 	for name, in := range inputs {
 		total := bytes.Count(in, []byte{'\n'}) + 1
 		opts := Options{IncludeAssignments: true, IncludeParams: true}
-		with, err := newAnalyzer(opts, in, total, nil).run(context.Background(), in)
+		with, err := newAnalyzer(opts, in, total, nil, nil).run(context.Background(), in)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -48,7 +48,7 @@ func TestMessageCacheChangesNothing(t *testing.T) {
 			what                string
 			msgs, word, layouts bool
 		}{{"the message cache", true, false, false}, {"the message, word and layout caches", true, true, true}} {
-			a := newAnalyzer(opts, in, total, nil)
+			a := newAnalyzer(opts, in, total, nil, nil)
 			a.msgs.off, a.z.cache.off, a.head.layouts.off = off.msgs, off.word, off.layouts
 			without, err := a.run(context.Background(), in)
 			if err != nil {

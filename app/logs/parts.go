@@ -126,7 +126,7 @@ func (a *analyzer) split(input []byte) []part {
 		if start >= len(input) {
 			break
 		}
-		b := a.fresh()
+		b := a.in.analyzer()
 		no := last.no + bytes.Count(input[last.start:start], []byte{'\n'})
 		b.stamps.p.warm(input, start)
 		last.stop = start
@@ -135,7 +135,7 @@ func (a *analyzer) split(input []byte) []part {
 	// A later part's timestamps are at most its lines; the first part's
 	// room, for the whole input, takes them all when they are joined.
 	for k := 1; k < len(parts); k++ {
-		end := a.total
+		end := a.in.total
 		if k+1 < len(parts) {
 			end = parts[k+1].no
 		}
@@ -163,19 +163,6 @@ func (a *analyzer) opener(input []byte, at int) int {
 		start = next
 	}
 	return first
-}
-
-// fresh is an analyzer of the same input that knows what a learnt of the
-// whole input first, and nothing of its lines.
-func (a *analyzer) fresh() *analyzer {
-	return &analyzer{
-		opts:   a.opts,
-		z:      tokenizer{masks: a.z.masks},
-		set:    newShapeSet(a.set.maxRefs),
-		cols:   a.cols,
-		join:   joiner{rules: a.join.rules},
-		stamps: stampLog{p: stampParser{now: a.stamps.p.now}, looking: a.stamps.looking},
-	}
 }
 
 // warm reads the timestamps of the warmLines lines before byte offset

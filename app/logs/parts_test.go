@@ -16,7 +16,7 @@ import (
 // the same result whatever the options: the Loghub samples (five timestamp
 // formats, header columns), the test inputs (stack traces, tracebacks, JSON
 // and logfmt lines), and inputs made for where parts meet: an entry or a
-// traceback open there, CRLF and blank lines, invalid UTF-8, a cut line,
+// traceback open there, Docker Compose's services, CRLF and blank lines, invalid UTF-8, a cut line,
 // and timestamps whose place depends on lines long before. It also wants
 // the parts kept where they may be (the Loghub samples) and dropped where
 // they may not (see want).
@@ -41,6 +41,7 @@ func TestPartsChangeNothing(t *testing.T) {
 	inputs["tracebacks"] = tracebackInput()
 	inputs["mixed"] = mixedInput()
 	inputs["stamp places"] = stampPlaceInput()
+	inputs["compose"] = []byte(strings.Repeat(composeLog("-", true), 200)) // segments, lines moved
 
 	// want is how many parts of 4 must be kept, -1 for any.
 	want := map[string]int{"loghub": 4, "HDFS": 4, "BGL": 4, "one long trace": 1, "stamp places": 1}
@@ -90,12 +91,14 @@ func analyseInParts(t *testing.T, in []byte, total int, opts Options, parts int)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := newAnalyzer(opts, in, total, masks)
+	in, moved := readable(in)
+	a := newAnalyzer(opts, in, total, masks, moved)
 	a.parts = parts
 	res, err := a.run(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
+	moved.restore(res)
 	out, err := json.Marshal(res)
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +206,7 @@ func TestPartsStopWithTheContext(t *testing.T) {
 	in := bytes.Repeat([]byte("2024-01-02T03:04:05Z ERROR disk full\n"), 20_000)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	a := newAnalyzer(Options{}, in, 20_000, nil)
+	a := newAnalyzer(Options{}, in, 20_000, nil, nil)
 	a.parts = 2
 	if _, err := a.run(ctx, in); err != context.Canceled {
 		t.Fatalf("err %v, want context.Canceled", err)

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -20,14 +21,21 @@ type structSpans struct {
 	ok         bool
 	msg0, msg1 int
 	lvl0, lvl1 int
-	msgRank    int       // rank of the message key found, lower is better
+	msgRank    int       // rank of the message key found, lower is better (see msgRankOf)
 	http       httpSpans // an HTTP access line's status and method (access.go)
+	// clef: a Serilog compact JSON event ("@mt" or "@m"), which leaves
+	// out its level ("@l") when it is Information.
+	clef bool
 }
 
 // Message keys, best first; level keys. Keys match without regard to case.
+// textPayload is Google Cloud Logging's, short_message GELF's (Graylog),
+// body OpenTelemetry's; PRIORITY is journald's (journalctl -o json), a
+// syslog severity as GELF's level is (see levelOf).
 var (
-	msgKeys   = []string{"msg", "message", "@m", "@mt", "event", "log", "text"}
-	levelKeys = []string{"level", "lvl", "severity", "loglevel", "log.level", "log_level", "levelname", "@l", "severitytext", "level_name"}
+	msgKeys   = []string{"msg", "message", "@m", "@mt", "event", "log", "text", "textpayload", "short_message", "body"}
+	levelKeys = []string{"level", "lvl", "severity", "loglevel", "log.level", "log_level", "levelname", "@l", "severitytext",
+		"level_name", "severity_text", "priority"}
 )
 
 func keyRank(k []byte, keys []string) int {
@@ -39,18 +47,41 @@ func keyRank(k []byte, keys []string) int {
 	return -1
 }
 
+// msgRankOf is the rank of k as a message key: its rank in msgKeys, or,
+// for a nested key whose last part is one ("jsonPayload.message", as
+// Google Cloud Logging exports a structured entry), after every top-level
+// one and klog's leading quoted message; -1 for none.
+func msgRankOf(k []byte) int {
+	if r := keyRank(k, msgKeys); r >= 0 {
+		return r
+	}
+	if d := bytes.LastIndexByte(k, '.'); d > 0 {
+		if r := keyRank(k[d+1:], msgKeys); r >= 0 {
+			return len(msgKeys) + 1 + r
+		}
+	}
+	return -1
+}
+
 // note records the value s[v0:v1] of key k (a string's quotes excluded
 // when str is set): a message or a level.
 func (sp *structSpans) note(k []byte, v0, v1 int, str bool) {
-	if r := keyRank(k, msgKeys); r >= 0 && str && (sp.msg1 == sp.msg0 || r < sp.msgRank) && v1 > v0 {
-		sp.msg0, sp.msg1, sp.msgRank = v0, v1, r
-		return
+	if r := msgRankOf(k); r >= 0 {
+		sp.clef = sp.clef || r == 2 || r == 3 // @m, @mt
+		if str && (sp.msg1 == sp.msg0 || r < sp.msgRank) && v1 > v0 {
+			sp.msg0, sp.msg1, sp.msgRank = v0, v1, r
+			return
+		}
 	}
 	if sp.lvl1 == sp.lvl0 && keyRank(k, levelKeys) >= 0 && v1 > v0 && v1-v0 <= 16 {
 		sp.lvl0, sp.lvl1 = v0, v1
 	}
 	sp.http.note(k, v0, v1)
 }
+
+// quiet reports a structured line whose level is Information by
+// omission: a Serilog compact JSON event without "@l".
+func (sp *structSpans) quiet() bool { return sp.ok && sp.clef && sp.lvl1 == sp.lvl0 }
 
 // scanJSON reads the JSON object at s[i] (which starts with '{'), nested
 // objects' keys joined with dots ("log.level"). It does not decode: it
@@ -251,10 +282,26 @@ func structuredFields(msg string) map[string]string {
 			fields[k] = v
 		})
 	}
-	if sp.msgRank < len(msgKeys) { // not klog's leading quoted message
-		deleteFold(fields, msgKeys[sp.msgRank])
+	switch r := sp.msgRank; {
+	case r < len(msgKeys):
+		deleteFold(fields, msgKeys[r])
+	case r > len(msgKeys): // nested; not klog's leading quoted message
+		deleteNested(fields, msgKeys[r-len(msgKeys)-1], msg[sp.msg0:sp.msg1])
 	}
 	return fields
+}
+
+// deleteNested deletes the nested key whose last part is key and whose
+// value, quoted, is quoted.
+func deleteNested(m map[string]string, key, quoted string) {
+	for k, v := range m {
+		if d := strings.LastIndexByte(k, '.'); d >= 0 && strings.EqualFold(k[d+1:], key) {
+			if u, err := strconv.Unquote(`"` + quoted + `"`); err == nil && u == v || quoted == v {
+				delete(m, k)
+				return
+			}
+		}
+	}
 }
 
 func deleteFold(m map[string]string, key string) {

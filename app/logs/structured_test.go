@@ -95,3 +95,59 @@ func TestMalformedStructured(t *testing.T) {
 		}
 	}
 }
+
+// The JSON formats of common loggers and platforms, each read with its
+// level and message: bunyan's and pino's numbers, Google Cloud's severity
+// (and an exported entry's textPayload or nested jsonPayload.message),
+// Elastic's log.level (dotted or nested), logrus and zap, Serilog's compact
+// JSON (whose events leave out "@l" at Information), OpenTelemetry's
+// severity_text and body, GELF's syslog level and short_message, and
+// journald's PRIORITY and MESSAGE.
+func TestJSONLoggerFormats(t *testing.T) {
+	lines := []struct {
+		line  string
+		cat   string // "" for no match
+		msg   string // the template, or a part of it
+		level string
+	}{
+		{`{"name":"app","hostname":"h1","pid":1,"level":50,"msg":"handler blew up","time":"2024-01-02T15:04:05.000Z","v":0}`, "error", "handler blew up", "50"},
+		{`{"name":"app","hostname":"h1","pid":1,"level":60,"msg":"cannot go on","time":"2024-01-02T15:04:05.000Z","v":0}`, "fatal", "cannot go on", "60"},
+		{`{"name":"app","hostname":"h1","pid":1,"level":30,"msg":"error budget is fine","time":"2024-01-02T15:04:05.000Z","v":0}`, "", "error budget is fine", "30"},
+		{`{"severity":"ERROR","message":"payment declined upstream","logging.googleapis.com/trace":"projects/p/traces/abc"}`, "error", "payment declined upstream", "ERROR"},
+		{`{"severity":"INFO","message":"error page shown"}`, "", "error page shown", "INFO"},
+		{`{"insertId":"x1","severity":"ERROR","textPayload":"disk quota reached","resource":{"type":"k8s_container"}}`, "error", "disk quota reached", "ERROR"},
+		{`{"insertId":"x2","severity":"INFO","jsonPayload":{"message":"retry scheduled","attempt":2},"resource":{"type":"gce_instance"}}`, "", "retry scheduled", "INFO"},
+		{`{"@timestamp":"2024-01-02T15:04:05.000Z","log.level":"error","message":"cannot index doc","ecs.version":"1.6.0"}`, "error", "cannot index doc", "error"},
+		{`{"@timestamp":"2024-01-02T15:04:05.000Z","log":{"level":"info","logger":"x"},"message":"errors=3 retried","ecs":{"version":"8.0"}}`, "", "errors=<*> retried", "info"},
+		{`{"level":"error","msg":"logrus lost the lock","time":"2024-01-02T15:04:05Z"}`, "error", "logrus lost the lock", "error"},
+		{`{"level":"info","ts":1704207845.123,"caller":"main.go:12","msg":"zap served","error":"none"}`, "", "zap served", "info"},
+		{`{"@t":"2024-01-02T15:04:05.0000000Z","@mt":"Failed to process {OrderId}","@l":"Error","OrderId":12}`, "error", "Failed to process {OrderId}", "Error"},
+		{`{"@t":"2024-01-02T15:04:06.0000000Z","@mt":"Processed {OrderId} after a timeout","OrderId":12}`, "", "Processed {OrderId} after a timeout", ""},
+		{`{"@t":"2024-01-02T15:04:07.0000000Z","@m":"Slow retry of 12","@l":"Warning"}`, "reliability", "Slow retry of <*>", "Warning"},
+		{`{"timestamp":"2024-01-02T15:04:05Z","severity_text":"ERROR","body":"otel export failed"}`, "error", "otel export failed", "ERROR"},
+		{`{"version":"1.1","host":"h1","short_message":"backend is down","level":2,"_app":"shop"}`, "fatal", "backend is down", "2"},
+		{`{"version":"1.1","host":"h1","short_message":"cache error rate fine","level":6}`, "", "cache error rate fine", "6"},
+		{`{"__REALTIME_TIMESTAMP":"1704207845000000","PRIORITY":"3","SYSLOG_IDENTIFIER":"sshd","MESSAGE":"fatal: no hostkey alg","_PID":"812"}`, "error", "fatal: no hostkey alg", "3"},
+		{`{"__REALTIME_TIMESTAMP":"1704207845000001","PRIORITY":"6","SYSLOG_IDENTIFIER":"systemd","MESSAGE":"Stopped failed unit cleanup.","_PID":"1"}`, "", "Stopped failed unit cleanup.", "6"},
+	}
+	var in []string
+	for _, l := range lines {
+		in = append(in, l.line)
+	}
+	res := analyze(t, strings.Join(in, "\n"), Options{IncludeAssignments: true})
+	for i, l := range lines {
+		m, matched := matchAt(res, i+1)
+		switch {
+		case l.cat == "" && matched:
+			t.Errorf("line %d: %s match %q, want none (level %q)", i+1, m.Category, m.Keyword, l.level)
+		case l.cat != "" && (!matched || string(m.Category) != l.cat || m.Level != l.level):
+			t.Errorf("line %d: %+v, want a %s match at level %q", i+1, m, l.cat, l.level)
+		}
+		if tm := res.Templates[res.Assignments[i]-1].Template; tm != l.msg {
+			t.Errorf("line %d: template %q, want %q", i+1, tm, l.msg)
+		}
+	}
+	if m, _ := matchAt(res, 6); m.Fields["resource.type"] != "k8s_container" || m.Fields["textPayload"] != "" {
+		t.Errorf("line 6 fields %v, want the resource and not the message", m.Fields)
+	}
+}

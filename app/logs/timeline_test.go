@@ -183,7 +183,7 @@ func TestBucketWidth(t *testing.T) {
 // input, beside the line-splitting baseline.
 func BenchmarkTimeline(b *testing.B) {
 	in := benchInput(b)
-	res, err := run(context.Background(), in, benchLines, Options{})
+	res, err := run(context.Background(), in, benchLines, Options{}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

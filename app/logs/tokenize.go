@@ -355,7 +355,12 @@ func httpMethod(q []byte) bool {
 	if end == len(q) || q[end] != ' ' {
 		return false
 	}
-	switch string(q[:end]) {
+	return methodWord(q[:end])
+}
+
+// methodWord reports an HTTP method's name, alone.
+func methodWord(w []byte) bool {
+	switch string(w) {
 	case "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT", "TRACE":
 		return true
 	}
