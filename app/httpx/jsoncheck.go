@@ -6,17 +6,12 @@ import (
 	"unicode/utf8"
 
 	"parapet/app/apierr"
+	"parapet/app/keyset"
 )
 
 // maxJSONDepth bounds the nesting of a JSON body the check walks; no
 // request of ours nests deeper than a few levels.
 const maxJSONDepth = 200
-
-// keysBeforeSet is how many keys an object's frame compares one by one
-// before it keeps them in a map: most objects have a handful of keys,
-// and a linear compare of those costs less than hashing, but an object
-// of many thousand keys must not cost their square.
-const keysBeforeSet = 16
 
 // checkJSONText refuses a body that is not valid UTF-8, nests deeper than
 // maxJSONDepth, holds a NUL character in a string or repeats a key in an
@@ -75,7 +70,7 @@ func (s *jsonScan) value(depth int) bool {
 
 // container reads the members of an object or an array up to close.
 func (s *jsonScan) container(close byte, depth int) bool {
-	var keys objectKeys
+	var keys keyset.Set[[]byte] // the keys of an object (unused for an array)
 	s.space()
 	if s.skip(close) {
 		return true
@@ -99,7 +94,7 @@ func (s *jsonScan) container(close byte, depth int) bool {
 }
 
 // key reads an object's key and its colon, refusing a key seen before.
-func (s *jsonScan) key(keys *objectKeys) bool {
+func (s *jsonScan) key(keys *keyset.Set[[]byte]) bool {
 	if s.i >= len(s.body) || s.body[s.i] != '"' {
 		return false
 	}
@@ -107,7 +102,7 @@ func (s *jsonScan) key(keys *objectKeys) bool {
 	if !ok {
 		return false
 	}
-	if keys.seen(key) {
+	if keys.Seen(key) {
 		s.err = apierr.InvalidRequest("the JSON object repeats the key %q: send each key once", key)
 		return false
 	}
@@ -117,41 +112,6 @@ func (s *jsonScan) key(keys *objectKeys) bool {
 	}
 	s.space()
 	return true
-}
-
-// objectKeys are the keys of one object so far: compared one by one while
-// they are few, in a map beyond.
-type objectKeys struct {
-	few [keysBeforeSet][]byte
-	n   int
-	set map[string]struct{}
-}
-
-// seen tells whether key was seen before, and remembers it.
-func (k *objectKeys) seen(key []byte) bool {
-	if k.set != nil {
-		if _, dup := k.set[string(key)]; dup {
-			return true
-		}
-		k.set[string(key)] = struct{}{}
-		return false
-	}
-	for _, f := range k.few[:k.n] {
-		if bytes.Equal(f, key) {
-			return true
-		}
-	}
-	if k.n < keysBeforeSet {
-		k.few[k.n] = key
-		k.n++
-		return false
-	}
-	k.set = make(map[string]struct{}, 2*keysBeforeSet)
-	for _, f := range k.few {
-		k.set[string(f)] = struct{}{}
-	}
-	k.set[string(key)] = struct{}{}
-	return false
 }
 
 // str reads the string at s.i and, with decode (a key), returns its text:

@@ -2,6 +2,8 @@ package scan
 
 import (
 	"strconv"
+
+	"parapet/app/keyset"
 )
 
 // readTerraform reads `terraform show -json` output in one pass of our
@@ -47,14 +49,14 @@ func (r *reader) object(fn func(key string)) {
 		return
 	}
 	r.enter()
-	var keys objectKeys
+	var keys keyset.Set[string]
 	for first := true; ; first = false {
 		key, ok := r.objectKey(first)
 		if !ok {
 			return
 		}
 		k := string(key)
-		if keys.seen(k) {
+		if keys.Seen(k) {
 			r.duplicateKey()
 		}
 		at := r.pos
@@ -118,7 +120,7 @@ func (r *reader) anyValue() any {
 	switch r.valueStart() {
 	case '{':
 		// Not r.object: the map itself tells a repeated key (it does not
-		// grow), at no cost, where objectKeys would keep a second set.
+		// grow), at no cost, where a keyset would keep a second set.
 		m := map[string]any{}
 		r.enter()
 		for first := true; ; first = false {
