@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"strings"
 	"testing"
 
 	"parapet/app/apptest"
@@ -21,6 +22,16 @@ func TestScanAPIStrictInput(t *testing.T) {
 		want := "Resources.B.Properties.AccessControl: appears more than once (parsers disagree on which copy counts) (line 1, column 95)"
 		if e.Error.Message != want || len(e.Error.Details) != 1 || e.Error.Details[0].Path != "Resources.B.Properties.AccessControl" {
 			t.Errorf("duplicate key: %q %+v, want %q", e.Error.Message, e.Error.Details, want)
+		}
+
+		// Sent as JSON, every repeated key is named, with its path and
+		// line (the API's JSON check named the first one only).
+		two := "{\"Resources\": {\n\"A\": {\"Type\": \"AWS::S3::Bucket\", \"Type\": \"AWS::S3::Bucket\"},\n" +
+			"\"B\": {\"Type\": \"AWS::S3::Bucket\", \"Properties\": {\"AccessControl\": \"PublicRead\", \"AccessControl\": \"Private\"}}}}"
+		e = scanExpectError(t, "duplicate keys as json", c.PostJSON(scanPath, two, bearer(s.Key)...), 400, "invalid_request")
+		if len(e.Error.Details) != 2 || e.Error.Details[0].Path != "Resources.A.Type" || e.Error.Details[1].Path != "Resources.B.Properties.AccessControl" ||
+			!strings.HasSuffix(e.Error.Details[1].Message, "(line 3, column 80)") || !strings.HasSuffix(e.Error.Message, "(and 1 more problem)") {
+			t.Errorf("duplicate keys as json: %q %+v", e.Error.Message, e.Error.Details)
 		}
 
 		bad := "Resources:\n  B:\n    Type: AWS::S3::Bucket\n    Properties:\n      BucketName: \"caf\xe9\"\n"

@@ -20,11 +20,15 @@ const maxJSONDepth = 200
 // decodes the body. Where the text stops being JSON the check stops
 // and lets the handler's decoder explain the syntax error with a line and
 // column; the values before that point have been checked.
-func checkJSONText(body []byte) error {
+func checkJSONText(body []byte) error { return checkJSON(body, true) }
+
+// checkJSON is checkJSONText, refusing a repeated key only with
+// uniqueKeys.
+func checkJSON(body []byte, uniqueKeys bool) error {
 	if !utf8.Valid(body) {
 		return apierr.InvalidRequest("the request body is not valid UTF-8: send JSON encoded as UTF-8")
 	}
-	s := jsonScan{body: body}
+	s := jsonScan{body: body, repeatsOK: !uniqueKeys}
 	for {
 		s.space()
 		if s.i >= len(s.body) || s.err != nil || !s.value(0) {
@@ -34,9 +38,10 @@ func checkJSONText(body []byte) error {
 }
 
 type jsonScan struct {
-	body []byte
-	i    int
-	err  error
+	body      []byte
+	i         int
+	err       error
+	repeatsOK bool // a repeated key is left to the handler (CleanJSONText)
 }
 
 // value reads one JSON value at depth; false means the text stopped being
@@ -102,7 +107,7 @@ func (s *jsonScan) key(keys *keyset.Set[[]byte]) bool {
 	if !ok {
 		return false
 	}
-	if keys.Seen(key) {
+	if !s.repeatsOK && keys.Seen(key) {
 		s.err = apierr.InvalidRequest("the JSON object repeats the key %q: send each key once", key)
 		return false
 	}

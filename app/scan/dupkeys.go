@@ -10,9 +10,11 @@ import (
 // A key given twice in an object is an error in every format, as in our
 // own (duplicateKey): JSON allows it, but parsers disagree on which copy
 // wins, and a scanner that reads another copy than the deploy tool checks
-// the wrong value. The API's JSON check refuses such bodies before the
-// engine sees them, but not a body sent as YAML, nor a document inside an
-// envelope's string, so the engine's reader refuses them itself.
+// the wrong value. The engine refuses them however the document comes
+// (JSON, YAML, a string in an envelope), and names every one (up to
+// MaxDuplicateKeys) with its path, line and column, so the scanner's API
+// leaves them to it rather than to the HTTP layer's JSON check, which
+// names only the first.
 
 // skipObjectUnique is skip for an object, refusing a repeated key: kept
 // apart so that skip, which a plan's unread parts go through, does not
@@ -26,18 +28,55 @@ func (r *reader) skipObjectUnique() {
 			return
 		}
 		if keys.Seen(string(key)) {
-			r.duplicateKey()
+			r.duplicateKey(r.keyStart)
 		}
 		r.skip()
 	}
 }
 
-// duplicateKey aborts the read at the key just read, which its object
-// already has: a validation problem with the key's path, line and column.
-func (r *reader) duplicateKey() {
-	line, col := lineColumn(r.data, r.keyStart)
-	panic(abort{validationError([]Problem{{Path: jsonPathAt(r.data, r.keyStart),
-		Message: duplicateKey + fmt.Sprintf(" (line %d, column %d)", line, col)}})})
+// MaxDuplicateKeys is how many repeated keys a document's error lists,
+// each with its path, line and column; the others are counted (Omitted).
+// A document with one repeated key often has more (a block pasted twice),
+// and listing them all lets a person fix them in one round trip.
+const MaxDuplicateKeys = 20
+
+// dupKeys collects the repeated keys of a document as it is read.
+type dupKeys struct {
+	problems []Problem
+	more     int // repeated keys beyond MaxDuplicateKeys
+}
+
+// add notes a repeated key; problem is called only for the ones listed.
+func (d *dupKeys) add(problem func() Problem) {
+	if len(d.problems) >= MaxDuplicateKeys {
+		d.more++
+		return
+	}
+	d.problems = append(d.problems, problem())
+}
+
+// err is the document's error, nil when no key was repeated.
+func (d *dupKeys) err() error {
+	if len(d.problems) == 0 {
+		return nil
+	}
+	return &ValidationError{Problems: d.problems, Omitted: d.more}
+}
+
+// duplicateKey notes the key at offset at, which its object already has,
+// with its path, line and column; the read goes on, so that every
+// repeated key is reported (readDocument).
+func (r *reader) duplicateKey(at int) {
+	r.dups.add(func() Problem {
+		return Problem{Path: jsonPathAt(r.data, at), Message: duplicateKeyAt(r.data, at)}
+	})
+}
+
+// duplicateKeyAt is the message for the repeated key at offset at of
+// data, with its line and column.
+func duplicateKeyAt(data []byte, at int) string {
+	line, col := lineColumn(data, at)
+	return duplicateKey + fmt.Sprintf(" (line %d, column %d)", line, col)
 }
 
 // jsonPathAt returns the path of the key starting at offset of a document

@@ -57,7 +57,9 @@ func (r *reader) object(fn func(key string)) {
 		}
 		k := string(key)
 		if keys.Seen(k) {
-			r.duplicateKey()
+			r.duplicateKey(r.keyStart)
+			r.skip() // the document is refused: its value is not read
+			continue
 		}
 		at := r.pos
 		fn(k)
@@ -131,8 +133,7 @@ func (r *reader) anyValue() any {
 			at, n := r.keyStart, len(m)
 			m[string(key)] = r.anyValue()
 			if len(m) == n {
-				r.keyStart = at
-				r.duplicateKey()
+				r.duplicateKey(at)
 			}
 		}
 	case '[':
