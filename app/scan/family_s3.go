@@ -14,11 +14,13 @@ import (
 // public policies neutralizes a public policy.
 //
 // An ACL is public when it is a public canned ACL or grants READ or
-// FULL_CONTROL to AllUsers. A policy is public when an Allow statement
+// FULL_CONTROL to AllUsers or to AuthenticatedUsers: the latter is any
+// holder of any AWS account, not the users of the bucket's account, so
+// anyone can read after signing up (S3 itself, Trusted Advisor, tfsec
+// and Checkov count it as public), and the finding says which of the two
+// it is. A policy is public when an Allow statement
 // without a Condition grants anyone (Principal "*", or NotPrincipal) an
-// action that downloads or lists objects. AuthenticatedUsers (any AWS
-// account) is not read as public: the rule is about access without
-// credentials.
+// action that downloads or lists objects.
 //
 // Encryption: since January 2023 S3 encrypts every new object with
 // S3-managed keys (SSE-S3) and this cannot be turned off, so a bucket
@@ -26,14 +28,25 @@ import (
 // fires for Terraform or CloudFormation input. (Whether a bucket should use
 // KMS keys instead is a policy choice the twelve rules do not make.)
 
-// allUsers is the ACL grantee "everyone".
-const allUsers = "http://acs.amazonaws.com/groups/global/AllUsers"
+// The ACL grantees that make a bucket public: everyone, and everyone
+// with an AWS account (of any account).
+const (
+	allUsers           = "http://acs.amazonaws.com/groups/global/AllUsers"
+	authenticatedUsers = "http://acs.amazonaws.com/groups/global/AuthenticatedUsers"
+)
+
+// anyAWSAccount is who can read a bucket that AuthenticatedUsers can:
+// the finding's words for it (flag.audience).
+const anyAWSAccount = "anyone with an AWS account (any account, not only yours: creating one is free)"
 
 type aclState struct {
 	public bool
 	why    string
-	path   string
-	via    *Linked
+	// audience is who can read, when not anyone on the internet: the
+	// AuthenticatedUsers group.
+	audience string
+	path     string
+	via      *Linked
 }
 
 type blockState struct {
@@ -65,7 +78,7 @@ func (b *builder) s3(r *resource, n *node, attrs map[string]any, linked []*node,
 	if st.block.unknown != "" {
 		why += "; " + st.block.unknown
 	}
-	r.publicRead = flag{set: true, on: true, offset: b.next(), why: why, path: src.path, via: src.via}
+	r.publicRead = flag{set: true, on: true, offset: b.next(), why: why, path: src.path, via: src.via, audience: src.audience}
 }
 
 // read takes the settings of n, the bucket itself (via nil) or a resource
@@ -131,17 +144,24 @@ func readACL(s *aclState, n *node, attrs map[string]any, key string, via *Linked
 		case "public-read", "public-read-write", "publicread", "publicreadwrite":
 			*s = aclState{public: true, why: key + " is " + strconv.Quote(name), path: n.base + "." + key, via: via}
 			return
+		case "authenticated-read", "authenticatedread":
+			*s = aclState{public: true, why: key + " is " + strconv.Quote(name) + ", which grants READ to AuthenticatedUsers",
+				path: n.base + "." + key, via: via, audience: anyAWSAccount}
+			return
 		}
 	}
-	granted := func(perm, path string) {
-		*s = aclState{public: true, via: via, why: "the ACL grants " + perm + " to AllUsers", path: path}
+	granted := func(perm, who, path string) {
+		*s = aclState{public: true, via: via, why: "the ACL grants " + perm + " to " + who, path: path}
+		if who == "AuthenticatedUsers" {
+			s.audience = anyAWSAccount
+		}
 	}
 	for i, p := range listOf(attrs["access_control_policy"]) {
 		for j, g := range listOf(mapOf(p)["grant"]) {
 			gm := mapOf(g)
-			for _, who := range listOf(gm["grantee"]) {
-				if perm, ok := publicGrant(mapOf(who)["uri"], gm["permission"]); ok {
-					granted(perm, n.base+".access_control_policy["+strconv.Itoa(i)+"].grant["+strconv.Itoa(j)+"]")
+			for _, grantee := range listOf(gm["grantee"]) {
+				if perm, who, ok := publicGrant(mapOf(grantee)["uri"], gm["permission"]); ok {
+					granted(perm, who, n.base+".access_control_policy["+strconv.Itoa(i)+"].grant["+strconv.Itoa(j)+"]")
 					return
 				}
 			}
@@ -150,8 +170,8 @@ func readACL(s *aclState, n *node, attrs map[string]any, key string, via *Linked
 	for j, g := range listOf(attrs["grant"]) {
 		gm := mapOf(g)
 		for _, p := range listOf(gm["permissions"]) {
-			if perm, ok := publicGrant(gm["uri"], p); ok {
-				granted(perm, n.base+".grant["+strconv.Itoa(j)+"]")
+			if perm, who, ok := publicGrant(gm["uri"], p); ok {
+				granted(perm, who, n.base+".grant["+strconv.Itoa(j)+"]")
 				return
 			}
 		}
@@ -159,10 +179,19 @@ func readACL(s *aclState, n *node, attrs map[string]any, key string, via *Linked
 }
 
 // publicGrant says whether a grant of perm to uri lets anyone read, and
-// returns the permission: READ lists the bucket, FULL_CONTROL includes READ.
-func publicGrant(uri, perm any) (string, bool) {
-	p, _ := perm.(string)
-	return p, uri == allUsers && (p == "READ" || p == "FULL_CONTROL")
+// returns the permission and the grantee's name: READ lists the bucket,
+// FULL_CONTROL includes READ.
+func publicGrant(uri, perm any) (p, who string, ok bool) {
+	p, _ = perm.(string)
+	switch uri {
+	case allUsers:
+		who = "AllUsers"
+	case authenticatedUsers:
+		who = "AuthenticatedUsers"
+	default:
+		return "", "", false
+	}
+	return p, who, p == "READ" || p == "FULL_CONTROL"
 }
 
 // readBlock reads a public access block: any of its two settings for ACLs
