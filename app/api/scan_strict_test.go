@@ -41,12 +41,13 @@ func TestScanAPIStrictInput(t *testing.T) {
 		}
 
 		// A raw state file with its keys sorted (resources first) is a
-		// Terraform document, not a resource list with nothing in it.
+		// Terraform state, read as one: not a resource list with nothing
+		// in it, nor refused.
 		sorted := `{"check_results":null,"lineage":"x","outputs":{},"resources":[{"mode":"managed","type":"aws_security_group","name":"web",` +
-			`"instances":[{"attributes":{"id":"sg-1"}}]}],"serial":3,"terraform_version":"1.6.6","version":4}`
-		e = scanExpectError(t, "sorted raw state", c.PostJSON(scanPath, sorted, bearer(s.Key)...), 400, "invalid_request")
-		if want := "planned_values: a Terraform plan needs planned_values and a state needs values (use `terraform show -json`)"; e.Error.Message != want {
-			t.Errorf("sorted raw state: %q, want %q", e.Error.Message, want)
+			`"instances":[{"attributes":{"id":"sg-1","ingress":[{"cidr_blocks":["0.0.0.0/0"],"from_port":22,"to_port":22,"protocol":"tcp"}]}}]}],"serial":3,"terraform_version":"1.6.6","version":4}`
+		res := c.PostJSON(scanPath, sorted, bearer(s.Key)...)
+		if res.StatusCode != 200 || !strings.Contains(res.Body, `"format":"terraform_state"`) || !strings.Contains(res.Body, `"rule":"SG_ADMIN_PORT_OPEN"`) {
+			t.Errorf("sorted raw state: %d %.400s", res.StatusCode, res.Body)
 		}
 	})
 }

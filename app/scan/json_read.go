@@ -34,6 +34,13 @@ func readTerraform(data []byte) (doc tfDocument, err error) {
 			case "configuration":
 				doc.Configuration = map[string]tfConfigResource{}
 				r.member("root_module", func() { r.tfConfigModule("", doc.Configuration) })
+			case "version": // a raw state file (terraform.tfstate): tfstate.go
+				doc.StateVersion = r.numberValue()
+			case "resources":
+				doc.StateResources = appendArray(r, doc.StateResources, r.tfStateResource)
+				doc.HasStateResources = true
+			case "modules": // a raw state of format 3 and before
+				doc.HasModules = true
 			}
 		})
 	})
@@ -115,6 +122,19 @@ func (r *reader) stringValue() string {
 		return ""
 	}
 	return string(r.str())
+}
+
+// numberValue reads a number, or skips another value and returns -1.
+func (r *reader) numberValue() float64 {
+	switch r.valueStart() {
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		start := r.pos
+		r.number()
+		f, _ := strconv.ParseFloat(string(r.data[start:r.pos]), 64)
+		return f
+	}
+	r.skip()
+	return -1
 }
 
 // anyValue decodes a value as encoding/json decodes into any.

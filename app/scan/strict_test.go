@@ -70,14 +70,13 @@ func TestInvalidUTF8(t *testing.T) {
 // TestDetectionReadsEveryKey: the format does not depend on the order of
 // the top-level keys. A raw state file sorted by key (resources before
 // terraform_version) was read as our own format and passed with nothing
-// checked; it gets the same answer as the unsorted one.
+// checked; it is read as the state it is, as the unsorted one.
 func TestDetectionReadsEveryKey(t *testing.T) {
 	state := `"resources":[{"mode":"managed","type":"aws_security_group","name":"web","provider":"provider[\"registry.terraform.io/hashicorp/aws\"]",` +
 		`"instances":[{"attributes":{"id":"sg-1","ingress":[{"cidr_blocks":["0.0.0.0/0"],"from_port":22,"to_port":22,"protocol":"tcp"}]}}]}]`
-	rawState := "a Terraform plan needs planned_values and a state needs values (use `terraform show -json`)"
 	for _, c := range []struct{ name, input, format, problem string }{
-		{"raw state", `{"version":4,"terraform_version":"1.6.6","serial":3,"lineage":"x","outputs":{},` + state + `}`, "", rawState},
-		{"raw state, sorted", `{"check_results":null,"lineage":"x","outputs":{},` + state + `,"serial":3,"terraform_version":"1.6.6","version":4}`, "", rawState},
+		{"raw state", `{"version":4,"terraform_version":"1.6.6","serial":3,"lineage":"x","outputs":{},` + state + `}`, FormatTerraformState, ""},
+		{"raw state, sorted", `{"check_results":null,"lineage":"x","outputs":{},` + state + `,"serial":3,"terraform_version":"1.6.6","version":4}`, FormatTerraformState, ""},
 		{"state after resources", `{"resources":[],"format_version":"1.0","values":{"root_module":{}}}`, FormatTerraformState, ""},
 		{"our format with values", `{"values":{"x":1},"resources":[{"type":"s3_bucket","name":"b"}]}`, FormatParapet, ""},
 		{"our format, values after", `{"resources":[{"type":"s3_bucket","name":"b"}],"configuration":{}}`, FormatParapet, ""},
