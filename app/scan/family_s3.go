@@ -2,6 +2,7 @@ package scan
 
 import (
 	"encoding/json"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,9 +19,10 @@ import (
 // holder of any AWS account, not the users of the bucket's account, so
 // anyone can read after signing up (S3 itself, Trusted Advisor, tfsec
 // and Checkov count it as public), and the finding says which of the two
-// it is. A policy is public when an Allow statement
-// without a Condition grants anyone (Principal "*", or NotPrincipal) an
-// action that downloads or lists objects.
+// it is. A policy is public when an Allow statement grants anyone
+// (Principal "*", or NotPrincipal) an action that downloads or lists
+// objects, without a Condition that limits it to known callers (a fixed
+// source VPC, endpoint, IP range, account or organization: restricting).
 //
 // Encryption: since January 2023 S3 encrypts every new object with
 // S3-managed keys (SSE-S3) and this cannot be turned off, so a bucket
@@ -216,8 +218,8 @@ func readBlock(s *blockState, n *node, attrs map[string]any, blockACLs, ignoreAC
 }
 
 // readPolicy finds a statement that lets anyone read: Allow, to anyone
-// (anyoneGrantee), a read action (readGrant), and no Condition (a
-// condition, such as a source VPC, is taken as restricting it).
+// (anyoneGrantee), a read action (readGrant), and no Condition that
+// limits who can (restricting).
 func readPolicy(s *aclState, n *node, attrs map[string]any, key string, via *Linked) {
 	doc, ok := policyDocument(attrs[key])
 	if !ok || s.public {
@@ -225,7 +227,7 @@ func readPolicy(s *aclState, n *node, attrs map[string]any, key string, via *Lin
 	}
 	for j, st := range listOf(doc["Statement"]) {
 		sm := mapOf(st)
-		if sm == nil || sm["Effect"] != "Allow" || sm["Condition"] != nil {
+		if sm == nil || sm["Effect"] != "Allow" || restricting(sm["Condition"]) {
 			continue
 		}
 		who, anyone := anyoneGrantee(sm)
@@ -233,12 +235,82 @@ func readPolicy(s *aclState, n *node, attrs map[string]any, key string, via *Lin
 			continue
 		}
 		if what, reads := readGrant(sm); reads {
-			*s = aclState{public: true, via: via,
-				why:  "the bucket policy allows " + what + " to " + who,
+			why := "the bucket policy allows " + what + " to " + who
+			if sm["Condition"] != nil {
+				why += ", under a Condition that does not limit who"
+			}
+			*s = aclState{public: true, via: via, why: why,
 				path: n.base + "." + key + ".Statement[" + strconv.Itoa(j) + "]"}
 			return
 		}
 	}
+}
+
+// restrictingKeys are the condition keys that, compared with fixed
+// values, limit a statement to known callers: S3's own test of whether a
+// policy is public ("The meaning of public" in the S3 user guide), lower
+// case (IAM's keys are case-insensitive).
+var restrictingKeys = map[string]bool{
+	"aws:sourceip": true, "aws:sourcearn": true, "aws:sourcevpc": true, "aws:sourcevpce": true,
+	"aws:sourceowner": true, "aws:sourceaccount": true, "aws:userid": true,
+	"aws:principalorgid": true, "aws:principalaccount": true, "aws:principalarn": true,
+	"s3:dataaccesspointarn": true, "s3:dataaccesspointaccount": true,
+	"s3:x-amz-server-side-encryption-aws-kms-key-id": true,
+}
+
+// restricting says whether a statement's Condition limits it to known
+// callers, as S3 decides whether a policy is public: some key of
+// restrictingKeys compared, by a positive operator (StringEquals,
+// StringLike, ArnEquals, ArnLike, IpAddress; not a negated one, nor
+// IfExists or ForAllValues, which hold when the request lacks the key, as
+// an anonymous one does), with fixed values only: no wildcard, no policy
+// variable, and for aws:SourceIp no range of prefix length 0. Conditions
+// on other keys (aws:SecureTransport, aws:Referer, which anyone can set)
+// limit nothing. A value unknown until deployment (a template parameter)
+// is taken as fixed.
+func restricting(cond any) bool {
+	for op, block := range mapOf(cond) {
+		o := strings.ToLower(op)
+		if strings.HasSuffix(o, "ifexists") || strings.HasPrefix(o, "forallvalues:") {
+			continue
+		}
+		o = strings.TrimPrefix(o, "foranyvalue:")
+		switch o {
+		case "stringequals", "stringequalsignorecase", "stringlike", "arnequals", "arnlike", "ipaddress":
+		default:
+			continue
+		}
+		for k, v := range mapOf(block) {
+			key := strings.ToLower(k)
+			if restrictingKeys[key] && fixedValues(v, key == "aws:sourceip") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fixedValues says whether a condition's values are all fixed.
+func fixedValues(v any, cidrs bool) bool {
+	values := listOf(v)
+	if len(values) == 0 {
+		return false
+	}
+	for _, x := range values {
+		if isUnknown(x) {
+			continue
+		}
+		s, ok := x.(string)
+		if !ok || s == "" || strings.ContainsAny(s, "*?") || strings.Contains(s, "${") {
+			return false
+		}
+		if cidrs {
+			if p, err := netip.ParsePrefix(strings.TrimSpace(s)); err == nil && p.Bits() == 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // anyoneGrantee says whether a statement grants to anyone, and in words

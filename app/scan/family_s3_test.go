@@ -96,6 +96,9 @@ func TestS3PublicPolicies(t *testing.T) {
 	allow := func(principal, action string) string {
 		return `{"Effect":"Allow",` + principal + `,` + action + `,"Resource":"arn:aws:s3:::b/*"}`
 	}
+	cond := func(c string) string {
+		return `{"Effect":"Allow","Principal":"*","Action":"s3:GetObject","Resource":"arn:aws:s3:::b/*","Condition":` + c + `}`
+	}
 	tests := []struct {
 		statement string
 		want      string // the finding's evidence, or "" for none
@@ -125,6 +128,21 @@ func TestS3PublicPolicies(t *testing.T) {
 		{`{"Effect":"Deny","NotPrincipal":{"AWS":"arn:aws:iam::1:root"},"Action":"s3:*","Resource":"*"}`, ""},
 		{allow(`"NotPrincipal":"*"`, `"Action":"s3:GetObject"`), ""},
 		{allow(`"Principal":"*"`, `"NotAction":["s3:Get*","s3:List*"]`), ""},
+		// A Condition limits who only on the keys S3 itself counts, with
+		// fixed values and a positive operator (they were all taken as
+		// limiting: a policy that only requires TLS was private).
+		{cond(`{"Bool":{"aws:SecureTransport":"true"}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"StringLike":{"aws:Referer":["https://acme.example/*"]}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"IpAddress":{"aws:SourceIp":["0.0.0.0/0"]}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"StringLike":{"aws:SourceVpce":"vpce-*"}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"StringNotEquals":{"aws:SourceVpce":"vpce-1"}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"StringEqualsIfExists":{"aws:SourceVpc":"vpc-1"}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"StringEquals":{"aws:PrincipalOrgID":"${aws:PrincipalTag/org}"}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"IpAddress":{"aws:SourceIp":["203.0.113.0/24","198.51.100.7/32"]}}`), ""},
+		{cond(`{"Bool":{"aws:SecureTransport":"true"},"StringEquals":{"AWS:SourceVpc":"vpc-1"}}`), ""},
+		{cond(`{"StringEquals":{"aws:PrincipalOrgID":"o-abc123"}}`), ""},
+		{cond(`{"ArnLike":{"aws:SourceArn":"arn:aws:cloudfront::1:distribution/E1"}}`), ""},
+		{cond(`{"ForAnyValue:StringEquals":{"aws:SourceAccount":["111122223333"]}}`), ""},
 	}
 	for _, tt := range tests {
 		res := scanAt(t, tfState(tfRes("aws_s3_bucket.b", bucketPolicy("b", tt.statement))))
