@@ -124,9 +124,13 @@ func (a *App) routes() {
 				Add(r.method, t.pagePath+r.path, r.handler, web.RequireUser, p.Require2FA, a.toolRate, a.analyze(r.bodyLimit))
 		}
 		g := a.group(t.apiPrefix, &area{t.name, writeJSONError, apiHeaders}, https, v1.Guard(t.surface), timeout)
+		clean := httpx.CleanJSON
+		if t.ownKeyCheck {
+			clean = httpx.CleanJSONText
+		}
 		for _, r := range t.api {
 			g.Add(r.method, r.path, r.handler, api.RequireKey, api.RequireScope(t.scope),
-				httpx.LimitBodyExplained(r.bodyLimit), httpx.CleanJSON, a.analyze(r.bodyLimit))
+				httpx.LimitBodyExplained(r.bodyLimit), clean, a.analyze(r.bodyLimit))
 		}
 	}
 

@@ -23,6 +23,10 @@ type tool struct {
 	surface   api.Surface
 	scope     string // the key scope its API needs
 	api       []toolRoute
+	// ownKeyCheck: the engine refuses a repeated key in its JSON itself,
+	// naming every one with its path and line (the scanner), so the API's
+	// JSON check leaves them to it.
+	ownKeyCheck bool
 }
 
 // toolRoute is one route of a tool, relative to its page or API prefix.
@@ -46,7 +50,8 @@ func (a *App) tools() []tool {
 		{name: "scan", label: "Scanner", pagePath: paths.ConfigScanner,
 			pages:     []toolRoute{{"GET", "", p.ScanPage, 0}, {"POST", "", p.ScanRun, scanBodyLimit}},
 			apiPrefix: "/scan/v1", surface: api.SurfaceScan, scope: keys.ScopeScan,
-			api: []toolRoute{{"POST", "/scan", v1.Scan, scanBodyLimit}}},
+			api:         []toolRoute{{"POST", "/scan", v1.Scan, scanBodyLimit}},
+			ownKeyCheck: true},
 	}
 }
 

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"strings"
 	"testing"
 
 	"parapet/app/apptest"
@@ -23,6 +24,16 @@ func TestScanAPIStrictInput(t *testing.T) {
 			t.Errorf("duplicate key: %q %+v, want %q", e.Error.Message, e.Error.Details, want)
 		}
 
+		// Sent as JSON, every repeated key is named, with its path and
+		// line (the API's JSON check named the first one only).
+		two := "{\"Resources\": {\n\"A\": {\"Type\": \"AWS::S3::Bucket\", \"Type\": \"AWS::S3::Bucket\"},\n" +
+			"\"B\": {\"Type\": \"AWS::S3::Bucket\", \"Properties\": {\"AccessControl\": \"PublicRead\", \"AccessControl\": \"Private\"}}}}"
+		e = scanExpectError(t, "duplicate keys as json", c.PostJSON(scanPath, two, bearer(s.Key)...), 400, "invalid_request")
+		if len(e.Error.Details) != 2 || e.Error.Details[0].Path != "Resources.A.Type" || e.Error.Details[1].Path != "Resources.B.Properties.AccessControl" ||
+			!strings.HasSuffix(e.Error.Details[1].Message, "(line 3, column 80)") || !strings.HasSuffix(e.Error.Message, "(and 1 more problem)") {
+			t.Errorf("duplicate keys as json: %q %+v", e.Error.Message, e.Error.Details)
+		}
+
 		bad := "Resources:\n  B:\n    Type: AWS::S3::Bucket\n    Properties:\n      BucketName: \"caf\xe9\"\n"
 		e = scanExpectError(t, "invalid utf-8 yaml", c.Do("POST", scanPath, bad, yamlType...), 400, "invalid_request")
 		if want := "malformed YAML at line 5, column 23: invalid UTF-8 (byte 0xe9): send the document as UTF-8 text"; e.Error.Message != want {
@@ -30,12 +41,13 @@ func TestScanAPIStrictInput(t *testing.T) {
 		}
 
 		// A raw state file with its keys sorted (resources first) is a
-		// Terraform document, not a resource list with nothing in it.
+		// Terraform state, read as one: not a resource list with nothing
+		// in it, nor refused.
 		sorted := `{"check_results":null,"lineage":"x","outputs":{},"resources":[{"mode":"managed","type":"aws_security_group","name":"web",` +
-			`"instances":[{"attributes":{"id":"sg-1"}}]}],"serial":3,"terraform_version":"1.6.6","version":4}`
-		e = scanExpectError(t, "sorted raw state", c.PostJSON(scanPath, sorted, bearer(s.Key)...), 400, "invalid_request")
-		if want := "planned_values: a Terraform plan needs planned_values and a state needs values (use `terraform show -json`)"; e.Error.Message != want {
-			t.Errorf("sorted raw state: %q, want %q", e.Error.Message, want)
+			`"instances":[{"attributes":{"id":"sg-1","ingress":[{"cidr_blocks":["0.0.0.0/0"],"from_port":22,"to_port":22,"protocol":"tcp"}]}}]}],"serial":3,"terraform_version":"1.6.6","version":4}`
+		res := c.PostJSON(scanPath, sorted, bearer(s.Key)...)
+		if res.StatusCode != 200 || !strings.Contains(res.Body, `"format":"terraform_state"`) || !strings.Contains(res.Body, `"rule":"SG_ADMIN_PORT_OPEN"`) {
+			t.Errorf("sorted raw state: %d %.400s", res.StatusCode, res.Body)
 		}
 	})
 }

@@ -24,7 +24,15 @@ const cleanBodyKey = "httpx.clean_body"
 // bytes and keep the last of two keys; an attacker could then show one
 // value to a check and another to the code that acts. The body read here
 // is handed to ReadBody, not read twice. Mount it after LimitBody.
-func CleanJSON(next echo.HandlerFunc) echo.HandlerFunc {
+func CleanJSON(next echo.HandlerFunc) echo.HandlerFunc { return cleanJSON(next, true) }
+
+// CleanJSONText is CleanJSON without the check of repeated keys, for a
+// handler whose engine refuses them itself and says more: the scanner
+// lists every repeated key with its path, line and column, in JSON and
+// YAML alike, where this check names only the first.
+func CleanJSONText(next echo.HandlerFunc) echo.HandlerFunc { return cleanJSON(next, false) }
+
+func cleanJSON(next echo.HandlerFunc, uniqueKeys bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		mt, params, err := parseMediaType(r.Header.Get(echo.HeaderContentType))
@@ -49,7 +57,7 @@ func CleanJSON(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return apierr.InvalidRequest("%v", err)
 		}
-		if err := checkJSONText(text); err != nil {
+		if err := checkJSON(text, uniqueKeys); err != nil {
 			return err
 		}
 		c.Set(cleanBodyKey, body)

@@ -6,17 +6,12 @@ import (
 	"unicode/utf8"
 
 	"parapet/app/apierr"
+	"parapet/app/keyset"
 )
 
 // maxJSONDepth bounds the nesting of a JSON body the check walks; no
 // request of ours nests deeper than a few levels.
 const maxJSONDepth = 200
-
-// keysBeforeSet is how many keys an object's frame compares one by one
-// before it keeps them in a map: most objects have a handful of keys,
-// and a linear compare of those costs less than hashing, but an object
-// of many thousand keys must not cost their square.
-const keysBeforeSet = 16
 
 // checkJSONText refuses a body that is not valid UTF-8, nests deeper than
 // maxJSONDepth, holds a NUL character in a string or repeats a key in an
@@ -25,11 +20,15 @@ const keysBeforeSet = 16
 // decodes the body. Where the text stops being JSON the check stops
 // and lets the handler's decoder explain the syntax error with a line and
 // column; the values before that point have been checked.
-func checkJSONText(body []byte) error {
+func checkJSONText(body []byte) error { return checkJSON(body, true) }
+
+// checkJSON is checkJSONText, refusing a repeated key only with
+// uniqueKeys.
+func checkJSON(body []byte, uniqueKeys bool) error {
 	if !utf8.Valid(body) {
 		return apierr.InvalidRequest("the request body is not valid UTF-8: send JSON encoded as UTF-8")
 	}
-	s := jsonScan{body: body}
+	s := jsonScan{body: body, repeatsOK: !uniqueKeys}
 	for {
 		s.space()
 		if s.i >= len(s.body) || s.err != nil || !s.value(0) {
@@ -39,9 +38,10 @@ func checkJSONText(body []byte) error {
 }
 
 type jsonScan struct {
-	body []byte
-	i    int
-	err  error
+	body      []byte
+	i         int
+	err       error
+	repeatsOK bool // a repeated key is left to the handler (CleanJSONText)
 }
 
 // value reads one JSON value at depth; false means the text stopped being
@@ -75,7 +75,7 @@ func (s *jsonScan) value(depth int) bool {
 
 // container reads the members of an object or an array up to close.
 func (s *jsonScan) container(close byte, depth int) bool {
-	var keys objectKeys
+	var keys keyset.Set[[]byte] // the keys of an object (unused for an array)
 	s.space()
 	if s.skip(close) {
 		return true
@@ -99,7 +99,7 @@ func (s *jsonScan) container(close byte, depth int) bool {
 }
 
 // key reads an object's key and its colon, refusing a key seen before.
-func (s *jsonScan) key(keys *objectKeys) bool {
+func (s *jsonScan) key(keys *keyset.Set[[]byte]) bool {
 	if s.i >= len(s.body) || s.body[s.i] != '"' {
 		return false
 	}
@@ -107,7 +107,7 @@ func (s *jsonScan) key(keys *objectKeys) bool {
 	if !ok {
 		return false
 	}
-	if keys.seen(key) {
+	if !s.repeatsOK && keys.Seen(key) {
 		s.err = apierr.InvalidRequest("the JSON object repeats the key %q: send each key once", key)
 		return false
 	}
@@ -117,41 +117,6 @@ func (s *jsonScan) key(keys *objectKeys) bool {
 	}
 	s.space()
 	return true
-}
-
-// objectKeys are the keys of one object so far: compared one by one while
-// they are few, in a map beyond.
-type objectKeys struct {
-	few [keysBeforeSet][]byte
-	n   int
-	set map[string]struct{}
-}
-
-// seen tells whether key was seen before, and remembers it.
-func (k *objectKeys) seen(key []byte) bool {
-	if k.set != nil {
-		if _, dup := k.set[string(key)]; dup {
-			return true
-		}
-		k.set[string(key)] = struct{}{}
-		return false
-	}
-	for _, f := range k.few[:k.n] {
-		if bytes.Equal(f, key) {
-			return true
-		}
-	}
-	if k.n < keysBeforeSet {
-		k.few[k.n] = key
-		k.n++
-		return false
-	}
-	k.set = make(map[string]struct{}, 2*keysBeforeSet)
-	for _, f := range k.few {
-		k.set[string(f)] = struct{}{}
-	}
-	k.set[string(key)] = struct{}{}
-	return false
 }
 
 // str reads the string at s.i and, with decode (a key), returns its text:

@@ -28,7 +28,10 @@ import (
 // template's properties in all; past either, as when no parameter can be
 // enumerated, every undecided condition is taken true, then false,
 // together: two readings, as a template with an undecided condition always
-// had.
+// had. Past a limit, the findings of those resources say so, and so does
+// a warning of the result: a finding that needs some of the conditions
+// true and others false may be missed, and a clean result must not be
+// taken for more than it is.
 
 // MaxConditionCases bounds the readings of one resource (with the
 // resources linked to it) for its undecided conditions.
@@ -115,7 +118,11 @@ func ifConditions(v any, names map[string]bool) {
 // together.
 func (t *cfnTemplate) readUndecided(g *graph, undecided map[*node][]string) {
 	groups := map[string][]*node{}
-	byConds := map[string][]cfnReading{}
+	type conditionReadings struct {
+		readings []cfnReading
+		past     string // the limit that cut them to all true, all false
+	}
+	byConds := map[string]conditionReadings{}
 	var roots []string
 	for _, n := range g.nodes { // in document order, so the result is the same every time
 		if undecided[n] == nil {
@@ -135,12 +142,18 @@ func (t *cfnTemplate) readUndecided(g *graph, undecided map[*node][]string) {
 		}
 		sort.Strings(conds)
 		key := strings.Join(conds, "\x00")
-		readings, ok := byConds[key]
+		rc, ok := byConds[key]
 		if !ok {
-			readings = t.readings(conds)
-			byConds[key] = readings // resources often share their conditions
+			rc.readings, rc.past = t.readings(conds)
+			byConds[key] = rc // resources often share their conditions
 		}
-		readings = t.affordable(readings, members)
+		readings, past := rc.readings, rc.past
+		if past == "" {
+			readings, past = t.affordable(readings, members)
+		}
+		if past != "" {
+			t.pastLimit(conds, past, members)
+		}
 		for _, m := range members {
 			r := t.resources[m.addr]
 			m.alt = nil
@@ -161,10 +174,10 @@ func (t *cfnTemplate) readUndecided(g *graph, undecided map[*node][]string) {
 
 // affordable returns readings, or the two readings of every condition
 // true and then false when the readings beyond two would read members'
-// properties past MaxConditionRereadBytes.
-func (t *cfnTemplate) affordable(readings []cfnReading, members []*node) []cfnReading {
+// properties past MaxConditionRereadBytes, with the limit in words.
+func (t *cfnTemplate) affordable(readings []cfnReading, members []*node) ([]cfnReading, string) {
 	if len(readings) <= 2 {
-		return readings
+		return readings, ""
 	}
 	size := 0
 	for _, m := range members {
@@ -172,10 +185,50 @@ func (t *cfnTemplate) affordable(readings []cfnReading, members []*node) []cfnRe
 	}
 	cost := (len(readings) - 2) * size
 	if t.reread+cost > MaxConditionRereadBytes {
-		return []cfnReading{{assume: true}, {assume: false}}
+		return []cfnReading{{assume: true}, {assume: false}},
+			"reading every combination would read the template's properties again past the scanner's limit (1.25 MiB)"
 	}
 	t.reread += cost
-	return readings
+	return readings, ""
+}
+
+// pastLimit notes that the undecided conditions conds of members were
+// read all true, then all false, because of the limit past: on the
+// members' findings, and in a warning of the result (conditionWarnings).
+func (t *cfnTemplate) pastLimit(conds []string, past string, members []*node) {
+	note := joinAnd(conds) + " could not be decided and " + past + ": checked all true, then all false"
+	if len(conds) == 1 {
+		note = "condition " + note
+	} else {
+		note = "conditions " + note
+	}
+	key := [2]string{strings.Join(conds, "\x00"), past}
+	w := t.limited[key]
+	if w == nil {
+		if t.limited == nil {
+			t.limited = map[[2]string]*Warning{}
+		}
+		w = &Warning{Message: note + ". A finding that needs some of them true and others false may be missed; " +
+			"give the parameters they depend on defaults, or fewer AllowedValues, to have them decided.", Resources: []string{}}
+		t.limited[key] = w
+		t.limitedOrder = append(t.limitedOrder, key)
+	}
+	for _, m := range members {
+		m.altNote = note
+		w.Count++
+		if len(w.Resources) < MaxNotCheckedAddresses {
+			w.Resources = append(w.Resources, m.addr)
+		}
+	}
+}
+
+// conditionWarnings are the warnings of pastLimit, in document order.
+func (t *cfnTemplate) conditionWarnings() []Warning {
+	var out []Warning
+	for _, k := range t.limitedOrder {
+		out = append(out, *t.limited[k])
+	}
+	return out
 }
 
 // rootOf is the address of the resource n is read with: the one it
@@ -205,22 +258,21 @@ func (t *cfnTemplate) readAs(r map[string]any, rd cfnReading) map[string]any {
 }
 
 // readings returns the readings of conds: one per distinct outcome of
-// the combinations of their parameters' values, or, past
-// MaxConditionCases or without a parameter to give values to, conds all
-// true and then all false.
-func (t *cfnTemplate) readings(conds []string) []cfnReading {
+// the combinations of their parameters' values, or, without a parameter
+// to give values to, conds all true and then all false; past
+// MaxConditionCases too, and then past says which limit in words.
+func (t *cfnTemplate) readings(conds []string) (out []cfnReading, past string) {
 	both := []cfnReading{{assume: true}, {assume: false}}
 	vars := t.conditionVars(conds)
 	cases := 1
 	for _, v := range vars {
 		if cases *= len(v.values); cases > MaxConditionCases {
-			return both
+			return both, "the values of the parameters they depend on have more than 16 combinations (the scanner's limit)"
 		}
 	}
 	if len(vars) == 0 {
-		return both
+		return both, ""
 	}
-	var out []cfnReading
 	seen := map[string]bool{}
 	for i := 0; i < cases; i++ {
 		decided := t.decideWith(assignment(vars, i), conds)
@@ -236,9 +288,9 @@ func (t *cfnTemplate) readings(conds []string) []cfnReading {
 		}
 	}
 	if len(out) > MaxConditionCases {
-		return both
+		return both, "they have more than 16 combinations of outcomes (the scanner's limit)"
 	}
-	return out
+	return out, ""
 }
 
 // assignment is the i-th combination of the values of vars, counting

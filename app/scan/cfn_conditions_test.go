@@ -84,12 +84,33 @@ func TestConditionCasesBounded(t *testing.T) {
 	b.WriteString("Resources:\n  Site:\n    Type: AWS::S3::Bucket\n    Properties:\n      AccessControl: !If [IsPublic, PublicRead, Private]\n" +
 		"      PublicAccessBlockConfiguration:\n        BlockPublicAcls: !If [IsPrivate, false, true]\n" +
 		"      Tags: [{Key: a, Value: !If [C1, x, y]}, {Key: b, Value: !If [C2, x, y]}, {Key: c, Value: !If [C3, x, y]}, {Key: d, Value: !If [C4, x, y]}]\n")
-	// Both true: public and unblocked, a reading no deployment has.
-	equalStrings(t, "over the bound", findingLines(scanAt(t, []byte(b.String())).Findings), []string{
+	// Both true: public and unblocked, a reading no deployment has. The
+	// finding and a warning of the result say the limit was met (it was
+	// silent: a clean result past it looked as exact as any).
+	over := scanAt(t, []byte(b.String()))
+	equalStrings(t, "over the bound", findingLines(over.Findings), []string{
 		"S3_PUBLIC_READ AWS::S3::Bucket Site @ Resources.Site.Properties.AccessControl"})
-	// Under the bound the same bucket is not reported.
+	const note = "conditions C1, C2, C3, C4, IsPrivate and IsPublic could not be decided and the values of the parameters they depend on have more than 16 combinations (the scanner's limit): checked all true, then all false"
+	if !strings.Contains(over.Findings[0].Message, "("+note+")") {
+		t.Errorf("over the bound, message: %s", over.Findings[0].Message)
+	}
+	if len(over.Warnings) != 1 || !strings.HasPrefix(over.Warnings[0].Message, note+". A finding that needs some of them true and others false may be missed") ||
+		over.Warnings[0].Count != 1 || len(over.Warnings[0].Resources) != 1 || over.Warnings[0].Resources[0] != "Site" {
+		t.Errorf("over the bound, warnings: %+v", over.Warnings)
+	}
+	// The same when the bucket is clean in both readings: the warning is
+	// all that says the scan was less exact.
+	clean := strings.Replace(b.String(), "AccessControl: !If [IsPublic, PublicRead, Private]", "AccessControl: Private", 1)
+	if res := scanAt(t, []byte(clean)); len(res.Findings) != 0 || len(res.Warnings) != 1 {
+		t.Errorf("clean over the bound: %v %+v", findingLines(res.Findings), res.Warnings)
+	}
+	// Under the bound the same bucket is not reported, and nothing is said.
 	under := strings.Replace(b.String(), "Tags: [{Key: a, Value: !If [C1, x, y]}, {Key: b, Value: !If [C2, x, y]}, ", "Tags: [", 1)
-	equalStrings(t, "under the bound", findingLines(scanAt(t, []byte(under)).Findings), []string{})
+	underRes := scanAt(t, []byte(under))
+	equalStrings(t, "under the bound", findingLines(underRes.Findings), []string{})
+	if underRes.Warnings != nil {
+		t.Errorf("under the bound, warnings: %+v", underRes.Warnings)
+	}
 	// An import is known only when deploying.
 	imported := "Conditions:\n  IsPublic: !Equals [!ImportValue mode, public]\n  IsPrivate: !Not [!Condition IsPublic]\n" +
 		"Resources:\n  Site:\n    Type: AWS::S3::Bucket\n    Properties:\n      AccessControl: !If [IsPublic, PublicRead, Private]\n" +
@@ -131,5 +152,10 @@ func TestConditionReadingsBounded(t *testing.T) {
 	res := scanBounded(t, "undecided", tmpl(false), 2*decided>>20)
 	if len(res.Findings) == 0 {
 		t.Errorf("no finding: the first buckets are public when C0 is true and C1, C2 false")
+	}
+	// The buckets past the bytes' limit are named in one warning.
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "past the scanner's limit (1.25 MiB)") ||
+		res.Warnings[0].Count == 0 || len(res.Warnings[0].Resources) != min(res.Warnings[0].Count, MaxNotCheckedAddresses) {
+		t.Errorf("warnings: %+v", res.Warnings)
 	}
 }

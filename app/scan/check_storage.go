@@ -9,8 +9,12 @@ import "strconv"
 
 func (e *evaluator) checkS3Bucket(r *resource) {
 	if f := r.publicRead; f.on {
+		who := "anyone on the internet"
+		if f.audience != "" {
+			who = f.audience
+		}
 		e.reportFlag(r, ruleS3PublicRead, "public_read", f,
-			"bucket "+strconv.Quote(r.name)+" allows public read ("+evidence(f, "public_read is true")+"): anyone on the internet can list and download its objects")
+			"bucket "+strconv.Quote(r.name)+" allows public read ("+evidence(f, "public_read is true")+"): "+who+" can list and download its objects")
 	}
 	e.checkEncrypted(r, ruleS3Unencrypted, "bucket", "")
 }

@@ -49,13 +49,17 @@ type cfnTemplate struct {
 	allowed  map[string][]any
 	// assigned overrides params (and pseudo parameters) while conditions
 	// are decided for one combination of values (cfn_conditions.go).
-	assigned   map[string]any
-	reread     int // bytes of properties read again, against MaxConditionRereadBytes
-	conditions map[string]any
-	mappings   map[string]any
-	resources  map[string]map[string]any
-	decided    map[string]tri
-	deciding   map[string]bool
+	assigned map[string]any
+	reread   int // bytes of properties read again, against MaxConditionRereadBytes
+	// limited are the warnings of conditions read all true, then all
+	// false, past a limit (pastLimit), by conditions and limit.
+	limited      map[[2]string]*Warning
+	limitedOrder [][2]string
+	conditions   map[string]any
+	mappings     map[string]any
+	resources    map[string]map[string]any
+	decided      map[string]tri
+	deciding     map[string]bool
 	// assume is the outcome taken for a condition that could not be
 	// decided, in this reading (cfn_conditions.go).
 	assume bool
@@ -154,7 +158,9 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 		return nil, validationError(problems)
 	}
 	t.readUndecided(g, undecided)
-	return g.evaluate(env), nil
+	res = g.evaluate(env)
+	res.Warnings = t.conditionWarnings()
+	return res, nil
 }
 
 // properties resolves the Properties of resource r.

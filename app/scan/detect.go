@@ -12,8 +12,9 @@ import (
 // state file sorted by key has resources before terraform_version):
 //   - the first key only one format has decides: document, suppressions,
 //     baseline for the envelope; format_version, terraform_version,
-//     planned_values, resource_changes, prior_state for Terraform (a plan
-//     when it has planned_values, a state otherwise);
+//     planned_values, resource_changes, prior_state, lineage for Terraform
+//     (a plan when it has planned_values, a state otherwise: the output of
+//     `terraform show -json`, or the raw state file, tfstate.go);
 //     AWSTemplateFormatVersion, Resources, Transform for CloudFormation;
 //   - without one, resources makes our own format, and values or
 //     configuration (which our format's exports may well carry too)
@@ -43,7 +44,7 @@ func familyOfKey(key string) (fam family8, known, decides bool) {
 		return famTerraform, true, false
 	case "document", "suppressions", "baseline":
 		return famEnvelope, true, true
-	case "format_version", "terraform_version", "planned_values", "resource_changes", "prior_state":
+	case "format_version", "terraform_version", "planned_values", "resource_changes", "prior_state", "lineage":
 		return famTerraform, true, true
 	case "AWSTemplateFormatVersion", "Resources", "Transform":
 		return famCloudFormation, true, true

@@ -6,7 +6,8 @@
 // # Formats
 //
 // Scan tells formats apart by content (detect.go): our own resource list
-// (SPEC 2.6, below), Terraform plans and state (terraform.go),
+// (SPEC 2.6, below), Terraform plans and state (terraform.go; the raw
+// state file, tfstate.go),
 // CloudFormation templates in JSON or YAML (cloudformation.go, yaml.go),
 // and the envelope that adds suppressions and a baseline (envelope.go,
 // baseline.go). The other formats are normalized into one resource graph

@@ -3,95 +3,80 @@ package scan
 import (
 	"fmt"
 	"strconv"
+
+	"parapet/app/keyset"
 )
 
 // A key given twice in an object is an error in every format, as in our
 // own (duplicateKey): JSON allows it, but parsers disagree on which copy
 // wins, and a scanner that reads another copy than the deploy tool checks
-// the wrong value. The API's JSON check refuses such bodies before the
-// engine sees them, but not a body sent as YAML, nor a document inside an
-// envelope's string, so the engine's reader refuses them itself.
-
-// keysBeforeSet is how many keys objectKeys keeps in an array before it
-// keeps them in a map: most objects have a handful of keys, for which an
-// array costs less than hashing, but a template of many thousand resources
-// must not cost their square.
-const keysBeforeSet = 16
-
-// objectKeys are the keys of one object read so far. A key is compared
-// with the others only when its sketch (a bit chosen by its length and
-// ends) is already taken: keys of one object rarely share it, so a key
-// costs a few instructions, not a compare with every key before it.
-type objectKeys struct {
-	sketch uint64
-	few    [keysBeforeSet]string
-	n      int
-	set    map[string]struct{}
-}
-
-// seen tells whether key was seen before, and remembers it.
-func (k *objectKeys) seen(key string) bool {
-	if k.set != nil {
-		if _, dup := k.set[key]; dup {
-			return true
-		}
-		k.set[key] = struct{}{}
-		return false
-	}
-	bit := uint64(1) << (keySketch(key) % 64)
-	if k.sketch&bit != 0 {
-		for _, f := range k.few[:k.n] {
-			if f == key {
-				return true
-			}
-		}
-	}
-	k.sketch |= bit
-	if k.n < keysBeforeSet {
-		k.few[k.n] = key
-		k.n++
-		return false
-	}
-	k.set = make(map[string]struct{}, 2*keysBeforeSet)
-	for _, f := range k.few {
-		k.set[f] = struct{}{}
-	}
-	k.set[key] = struct{}{}
-	return false
-}
-
-// keySketch mixes a key's length with its first and last bytes.
-func keySketch(key string) uint {
-	if key == "" {
-		return 0
-	}
-	return uint(len(key)) + 7*uint(key[0]) + 13*uint(key[len(key)-1])
-}
+// the wrong value. The engine refuses them however the document comes
+// (JSON, YAML, a string in an envelope), and names every one (up to
+// MaxDuplicateKeys) with its path, line and column, so the scanner's API
+// leaves them to it rather than to the HTTP layer's JSON check, which
+// names only the first.
 
 // skipObjectUnique is skip for an object, refusing a repeated key: kept
 // apart so that skip, which a plan's unread parts go through, does not
-// pay for objectKeys.
+// pay for a keyset.
 func (r *reader) skipObjectUnique() {
 	r.enter()
-	var keys objectKeys
+	var keys keyset.Set[string]
 	for first := true; ; first = false {
 		key, ok := r.objectKey(first)
 		if !ok {
 			return
 		}
-		if keys.seen(string(key)) {
-			r.duplicateKey()
+		if keys.Seen(string(key)) {
+			r.duplicateKey(r.keyStart)
 		}
 		r.skip()
 	}
 }
 
-// duplicateKey aborts the read at the key just read, which its object
-// already has: a validation problem with the key's path, line and column.
-func (r *reader) duplicateKey() {
-	line, col := lineColumn(r.data, r.keyStart)
-	panic(abort{validationError([]Problem{{Path: jsonPathAt(r.data, r.keyStart),
-		Message: duplicateKey + fmt.Sprintf(" (line %d, column %d)", line, col)}})})
+// MaxDuplicateKeys is how many repeated keys a document's error lists,
+// each with its path, line and column; the others are counted (Omitted).
+// A document with one repeated key often has more (a block pasted twice),
+// and listing them all lets a person fix them in one round trip.
+const MaxDuplicateKeys = 20
+
+// dupKeys collects the repeated keys of a document as it is read.
+type dupKeys struct {
+	problems []Problem
+	more     int // repeated keys beyond MaxDuplicateKeys
+}
+
+// add notes a repeated key; problem is called only for the ones listed.
+func (d *dupKeys) add(problem func() Problem) {
+	if len(d.problems) >= MaxDuplicateKeys {
+		d.more++
+		return
+	}
+	d.problems = append(d.problems, problem())
+}
+
+// err is the document's error, nil when no key was repeated.
+func (d *dupKeys) err() error {
+	if len(d.problems) == 0 {
+		return nil
+	}
+	return &ValidationError{Problems: d.problems, Omitted: d.more}
+}
+
+// duplicateKey notes the key at offset at, which its object already has,
+// with its path, line and column; the read goes on, so that every
+// repeated key is reported (readDocument).
+func (r *reader) duplicateKey(at int) {
+	r.dups.add(func() Problem {
+		return Problem{Path: jsonPathAt(r.data, at), Message: duplicateKeyAt(r.data, at)}
+	})
+}
+
+// duplicateKeyAt is the message for the repeated key at offset at of
+// data, with its line and column.
+func duplicateKeyAt(data []byte, at int) string {
+	line, col := lineColumn(data, at)
+	return duplicateKey + fmt.Sprintf(" (line %d, column %d)", line, col)
 }
 
 // jsonPathAt returns the path of the key starting at offset of a document

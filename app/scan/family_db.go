@@ -25,6 +25,11 @@ func (b *builder) database(r *resource, n *node, attrs map[string]any) {
 	case "aws_db_instance":
 		encKey, pubKey = "storage_encrypted", "publicly_accessible"
 		inherits = []string{"replicate_source_db", "snapshot_identifier", "restore_to_point_in_time"}
+	case "aws_rds_cluster_instance":
+		// An instance of a cluster stores nothing of its own: encryption
+		// is the cluster's, checked there.
+		r.publiclyAccessible, _ = b.flagOf(n, attrs, "publicly_accessible")
+		return
 	case "aws_rds_cluster":
 		encKey, modeKey = "storage_encrypted", "engine_mode"
 		inherits = []string{"snapshot_identifier", "restore_to_point_in_time", "replication_source_identifier"}

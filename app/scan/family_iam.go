@@ -8,7 +8,8 @@ import "strconv"
 // document may be an object or a JSON string; one that is unknown until
 // apply (jsonencode of a value from another resource) is not read.
 // An Allow with NotAction or NotResource allows every action or resource
-// but the ones listed, and is read as such.
+// but the ones listed, and is read as such. A SAM function or state
+// machine (AWS::Serverless::*) carries its inline documents in Policies.
 
 func (b *builder) iam(r *resource, n *node, attrs map[string]any) {
 	switch n.typ {
@@ -23,6 +24,23 @@ func (b *builder) iam(r *resource, n *node, attrs map[string]any) {
 	case "AWS::IAM::Role", "AWS::IAM::User", "AWS::IAM::Group":
 		for i, p := range listOf(attrs["Policies"]) {
 			b.document(r, mapOf(p)["PolicyDocument"], n.base+".Policies["+strconv.Itoa(i)+"].PolicyDocument")
+		}
+	case "AWS::Serverless::Function", "AWS::Serverless::StateMachine":
+		// SAM's Policies: a policy document, a managed policy's name or
+		// ARN, a policy template ({S3ReadPolicy: {...}}), or a list of
+		// them. The documents (those with a Statement) are read; the
+		// names and templates are AWS's own, scoped policies.
+		p := attrs["Policies"]
+		if _, isList := p.([]any); !isList {
+			if m := mapOf(p); m["Statement"] != nil {
+				b.document(r, m, n.base+".Policies")
+			}
+			return
+		}
+		for i, e := range listOf(p) {
+			if m := mapOf(e); m["Statement"] != nil {
+				b.document(r, m, n.base+".Policies["+strconv.Itoa(i)+"]")
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"encoding/json"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,11 +15,14 @@ import (
 // public policies neutralizes a public policy.
 //
 // An ACL is public when it is a public canned ACL or grants READ or
-// FULL_CONTROL to AllUsers. A policy is public when an Allow statement
-// without a Condition grants anyone (Principal "*", or NotPrincipal) an
-// action that downloads or lists objects. AuthenticatedUsers (any AWS
-// account) is not read as public: the rule is about access without
-// credentials.
+// FULL_CONTROL to AllUsers or to AuthenticatedUsers: the latter is any
+// holder of any AWS account, not the users of the bucket's account, so
+// anyone can read after signing up (S3 itself, Trusted Advisor, tfsec
+// and Checkov count it as public), and the finding says which of the two
+// it is. A policy is public when an Allow statement grants anyone
+// (Principal "*", or NotPrincipal) an action that downloads or lists
+// objects, without a Condition that limits it to known callers (a fixed
+// source VPC, endpoint, IP range, account or organization: restricting).
 //
 // Encryption: since January 2023 S3 encrypts every new object with
 // S3-managed keys (SSE-S3) and this cannot be turned off, so a bucket
@@ -26,14 +30,25 @@ import (
 // fires for Terraform or CloudFormation input. (Whether a bucket should use
 // KMS keys instead is a policy choice the twelve rules do not make.)
 
-// allUsers is the ACL grantee "everyone".
-const allUsers = "http://acs.amazonaws.com/groups/global/AllUsers"
+// The ACL grantees that make a bucket public: everyone, and everyone
+// with an AWS account (of any account).
+const (
+	allUsers           = "http://acs.amazonaws.com/groups/global/AllUsers"
+	authenticatedUsers = "http://acs.amazonaws.com/groups/global/AuthenticatedUsers"
+)
+
+// anyAWSAccount is who can read a bucket that AuthenticatedUsers can:
+// the finding's words for it (flag.audience).
+const anyAWSAccount = "anyone with an AWS account (any account, not only yours: creating one is free)"
 
 type aclState struct {
 	public bool
 	why    string
-	path   string
-	via    *Linked
+	// audience is who can read, when not anyone on the internet: the
+	// AuthenticatedUsers group.
+	audience string
+	path     string
+	via      *Linked
 }
 
 type blockState struct {
@@ -65,7 +80,7 @@ func (b *builder) s3(r *resource, n *node, attrs map[string]any, linked []*node,
 	if st.block.unknown != "" {
 		why += "; " + st.block.unknown
 	}
-	r.publicRead = flag{set: true, on: true, offset: b.next(), why: why, path: src.path, via: src.via}
+	r.publicRead = flag{set: true, on: true, offset: b.next(), why: why, path: src.path, via: src.via, audience: src.audience}
 }
 
 // read takes the settings of n, the bucket itself (via nil) or a resource
@@ -131,17 +146,24 @@ func readACL(s *aclState, n *node, attrs map[string]any, key string, via *Linked
 		case "public-read", "public-read-write", "publicread", "publicreadwrite":
 			*s = aclState{public: true, why: key + " is " + strconv.Quote(name), path: n.base + "." + key, via: via}
 			return
+		case "authenticated-read", "authenticatedread":
+			*s = aclState{public: true, why: key + " is " + strconv.Quote(name) + ", which grants READ to AuthenticatedUsers",
+				path: n.base + "." + key, via: via, audience: anyAWSAccount}
+			return
 		}
 	}
-	granted := func(perm, path string) {
-		*s = aclState{public: true, via: via, why: "the ACL grants " + perm + " to AllUsers", path: path}
+	granted := func(perm, who, path string) {
+		*s = aclState{public: true, via: via, why: "the ACL grants " + perm + " to " + who, path: path}
+		if who == "AuthenticatedUsers" {
+			s.audience = anyAWSAccount
+		}
 	}
 	for i, p := range listOf(attrs["access_control_policy"]) {
 		for j, g := range listOf(mapOf(p)["grant"]) {
 			gm := mapOf(g)
-			for _, who := range listOf(gm["grantee"]) {
-				if perm, ok := publicGrant(mapOf(who)["uri"], gm["permission"]); ok {
-					granted(perm, n.base+".access_control_policy["+strconv.Itoa(i)+"].grant["+strconv.Itoa(j)+"]")
+			for _, grantee := range listOf(gm["grantee"]) {
+				if perm, who, ok := publicGrant(mapOf(grantee)["uri"], gm["permission"]); ok {
+					granted(perm, who, n.base+".access_control_policy["+strconv.Itoa(i)+"].grant["+strconv.Itoa(j)+"]")
 					return
 				}
 			}
@@ -150,8 +172,8 @@ func readACL(s *aclState, n *node, attrs map[string]any, key string, via *Linked
 	for j, g := range listOf(attrs["grant"]) {
 		gm := mapOf(g)
 		for _, p := range listOf(gm["permissions"]) {
-			if perm, ok := publicGrant(gm["uri"], p); ok {
-				granted(perm, n.base+".grant["+strconv.Itoa(j)+"]")
+			if perm, who, ok := publicGrant(gm["uri"], p); ok {
+				granted(perm, who, n.base+".grant["+strconv.Itoa(j)+"]")
 				return
 			}
 		}
@@ -159,10 +181,19 @@ func readACL(s *aclState, n *node, attrs map[string]any, key string, via *Linked
 }
 
 // publicGrant says whether a grant of perm to uri lets anyone read, and
-// returns the permission: READ lists the bucket, FULL_CONTROL includes READ.
-func publicGrant(uri, perm any) (string, bool) {
-	p, _ := perm.(string)
-	return p, uri == allUsers && (p == "READ" || p == "FULL_CONTROL")
+// returns the permission and the grantee's name: READ lists the bucket,
+// FULL_CONTROL includes READ.
+func publicGrant(uri, perm any) (p, who string, ok bool) {
+	p, _ = perm.(string)
+	switch uri {
+	case allUsers:
+		who = "AllUsers"
+	case authenticatedUsers:
+		who = "AuthenticatedUsers"
+	default:
+		return "", "", false
+	}
+	return p, who, p == "READ" || p == "FULL_CONTROL"
 }
 
 // readBlock reads a public access block: any of its two settings for ACLs
@@ -187,8 +218,8 @@ func readBlock(s *blockState, n *node, attrs map[string]any, blockACLs, ignoreAC
 }
 
 // readPolicy finds a statement that lets anyone read: Allow, to anyone
-// (anyoneGrantee), a read action (readGrant), and no Condition (a
-// condition, such as a source VPC, is taken as restricting it).
+// (anyoneGrantee), a read action (readGrant), and no Condition that
+// limits who can (restricting).
 func readPolicy(s *aclState, n *node, attrs map[string]any, key string, via *Linked) {
 	doc, ok := policyDocument(attrs[key])
 	if !ok || s.public {
@@ -196,7 +227,7 @@ func readPolicy(s *aclState, n *node, attrs map[string]any, key string, via *Lin
 	}
 	for j, st := range listOf(doc["Statement"]) {
 		sm := mapOf(st)
-		if sm == nil || sm["Effect"] != "Allow" || sm["Condition"] != nil {
+		if sm == nil || sm["Effect"] != "Allow" || restricting(sm["Condition"]) {
 			continue
 		}
 		who, anyone := anyoneGrantee(sm)
@@ -204,12 +235,82 @@ func readPolicy(s *aclState, n *node, attrs map[string]any, key string, via *Lin
 			continue
 		}
 		if what, reads := readGrant(sm); reads {
-			*s = aclState{public: true, via: via,
-				why:  "the bucket policy allows " + what + " to " + who,
+			why := "the bucket policy allows " + what + " to " + who
+			if sm["Condition"] != nil {
+				why += ", under a Condition that does not limit who"
+			}
+			*s = aclState{public: true, via: via, why: why,
 				path: n.base + "." + key + ".Statement[" + strconv.Itoa(j) + "]"}
 			return
 		}
 	}
+}
+
+// restrictingKeys are the condition keys that, compared with fixed
+// values, limit a statement to known callers: S3's own test of whether a
+// policy is public ("The meaning of public" in the S3 user guide), lower
+// case (IAM's keys are case-insensitive).
+var restrictingKeys = map[string]bool{
+	"aws:sourceip": true, "aws:sourcearn": true, "aws:sourcevpc": true, "aws:sourcevpce": true,
+	"aws:sourceowner": true, "aws:sourceaccount": true, "aws:userid": true,
+	"aws:principalorgid": true, "aws:principalaccount": true, "aws:principalarn": true,
+	"s3:dataaccesspointarn": true, "s3:dataaccesspointaccount": true,
+	"s3:x-amz-server-side-encryption-aws-kms-key-id": true,
+}
+
+// restricting says whether a statement's Condition limits it to known
+// callers, as S3 decides whether a policy is public: some key of
+// restrictingKeys compared, by a positive operator (StringEquals,
+// StringLike, ArnEquals, ArnLike, IpAddress; not a negated one, nor
+// IfExists or ForAllValues, which hold when the request lacks the key, as
+// an anonymous one does), with fixed values only: no wildcard, no policy
+// variable, and for aws:SourceIp no range of prefix length 0. Conditions
+// on other keys (aws:SecureTransport, aws:Referer, which anyone can set)
+// limit nothing. A value unknown until deployment (a template parameter)
+// is taken as fixed.
+func restricting(cond any) bool {
+	for op, block := range mapOf(cond) {
+		o := strings.ToLower(op)
+		if strings.HasSuffix(o, "ifexists") || strings.HasPrefix(o, "forallvalues:") {
+			continue
+		}
+		o = strings.TrimPrefix(o, "foranyvalue:")
+		switch o {
+		case "stringequals", "stringequalsignorecase", "stringlike", "arnequals", "arnlike", "ipaddress":
+		default:
+			continue
+		}
+		for k, v := range mapOf(block) {
+			key := strings.ToLower(k)
+			if restrictingKeys[key] && fixedValues(v, key == "aws:sourceip") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fixedValues says whether a condition's values are all fixed.
+func fixedValues(v any, cidrs bool) bool {
+	values := listOf(v)
+	if len(values) == 0 {
+		return false
+	}
+	for _, x := range values {
+		if isUnknown(x) {
+			continue
+		}
+		s, ok := x.(string)
+		if !ok || s == "" || strings.ContainsAny(s, "*?") || strings.Contains(s, "${") {
+			return false
+		}
+		if cidrs {
+			if p, err := netip.ParsePrefix(strings.TrimSpace(s)); err == nil && p.Bits() == 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // anyoneGrantee says whether a statement grants to anyone, and in words

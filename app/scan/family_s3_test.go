@@ -60,9 +60,17 @@ func TestS3PublicGrants(t *testing.T) {
 		"WRITE is not read access", []string{tfRes("aws_s3_bucket.b", `{"id":"b","bucket":"b","grant":[`+grant("WRITE", allUsers)+`]}`)},
 		nil,
 	}, {
-		"AuthenticatedUsers needs credentials: not the rule's \"anyone on the internet\"", []string{
-			tfRes("aws_s3_bucket.b", `{"id":"b","bucket":"b","grant":[`+grant("READ", "http://acs.amazonaws.com/groups/global/AuthenticatedUsers")+`]}`)},
-		nil,
+		"AuthenticatedUsers is any AWS account holder: public", []string{
+			tfRes("aws_s3_bucket.b", `{"id":"b","bucket":"b","grant":[`+grant("READ", authenticatedUsers)+`]}`)},
+		[]string{"S3_PUBLIC_READ aws_s3_bucket aws_s3_bucket.b @ aws_s3_bucket.b.grant[0]"},
+	}, {
+		"AuthenticatedUsers in an aws_s3_bucket_acl", []string{
+			tfRes("aws_s3_bucket.b", `{"id":"b","bucket":"b"}`),
+			tfRes("aws_s3_bucket_acl.b", acp("FULL_CONTROL", authenticatedUsers))},
+		[]string{"S3_PUBLIC_READ aws_s3_bucket aws_s3_bucket.b @ aws_s3_bucket_acl.b.access_control_policy[0].grant[1] via aws_s3_bucket_acl.b"},
+	}, {
+		"the canned authenticated-read", []string{tfRes("aws_s3_bucket.b", `{"id":"b","bucket":"b","acl":"authenticated-read"}`)},
+		[]string{"S3_PUBLIC_READ aws_s3_bucket aws_s3_bucket.b @ aws_s3_bucket.b.acl"},
 	}, {
 		"the log delivery group is not the public", []string{
 			tfRes("aws_s3_bucket.b", `{"id":"b","bucket":"b"}`),
@@ -87,6 +95,9 @@ func TestS3PublicPolicies(t *testing.T) {
 	const at = "S3_PUBLIC_READ aws_s3_bucket aws_s3_bucket.b @ aws_s3_bucket.b.policy.Statement[0]: the bucket policy allows "
 	allow := func(principal, action string) string {
 		return `{"Effect":"Allow",` + principal + `,` + action + `,"Resource":"arn:aws:s3:::b/*"}`
+	}
+	cond := func(c string) string {
+		return `{"Effect":"Allow","Principal":"*","Action":"s3:GetObject","Resource":"arn:aws:s3:::b/*","Condition":` + c + `}`
 	}
 	tests := []struct {
 		statement string
@@ -117,6 +128,21 @@ func TestS3PublicPolicies(t *testing.T) {
 		{`{"Effect":"Deny","NotPrincipal":{"AWS":"arn:aws:iam::1:root"},"Action":"s3:*","Resource":"*"}`, ""},
 		{allow(`"NotPrincipal":"*"`, `"Action":"s3:GetObject"`), ""},
 		{allow(`"Principal":"*"`, `"NotAction":["s3:Get*","s3:List*"]`), ""},
+		// A Condition limits who only on the keys S3 itself counts, with
+		// fixed values and a positive operator (they were all taken as
+		// limiting: a policy that only requires TLS was private).
+		{cond(`{"Bool":{"aws:SecureTransport":"true"}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"StringLike":{"aws:Referer":["https://acme.example/*"]}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"IpAddress":{"aws:SourceIp":["0.0.0.0/0"]}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"StringLike":{"aws:SourceVpce":"vpce-*"}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"StringNotEquals":{"aws:SourceVpce":"vpce-1"}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"StringEqualsIfExists":{"aws:SourceVpc":"vpc-1"}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"StringEquals":{"aws:PrincipalOrgID":"${aws:PrincipalTag/org}"}}`), `"s3:GetObject" to principal "*", under a Condition that does not limit who`},
+		{cond(`{"IpAddress":{"aws:SourceIp":["203.0.113.0/24","198.51.100.7/32"]}}`), ""},
+		{cond(`{"Bool":{"aws:SecureTransport":"true"},"StringEquals":{"AWS:SourceVpc":"vpc-1"}}`), ""},
+		{cond(`{"StringEquals":{"aws:PrincipalOrgID":"o-abc123"}}`), ""},
+		{cond(`{"ArnLike":{"aws:SourceArn":"arn:aws:cloudfront::1:distribution/E1"}}`), ""},
+		{cond(`{"ForAnyValue:StringEquals":{"aws:SourceAccount":["111122223333"]}}`), ""},
 	}
 	for _, tt := range tests {
 		res := scanAt(t, tfState(tfRes("aws_s3_bucket.b", bucketPolicy("b", tt.statement))))
@@ -211,4 +237,34 @@ func TestS3AccountPublicAccessBlock(t *testing.T) {
 	// The probe's plan: every bucket, in a module or not, is covered.
 	res = scanAt(t, readTestdata(t, "plan2_crossmodule.json"))
 	equalStrings(t, "plan2_crossmodule.json", findingLines(res.Findings), []string{})
+}
+
+// TestS3AuthenticatedUsersMessage: a bucket readable by AuthenticatedUsers
+// is reported (any AWS account holder can read it, as S3, Trusted Advisor,
+// tfsec and Checkov count it), and the finding says who that is, not
+// "anyone on the internet"; in CloudFormation too (AuthenticatedRead).
+func TestS3AuthenticatedUsersMessage(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		input []byte
+		why   string
+	}{
+		{"grant", tfState(tfRes("aws_s3_bucket.b", `{"id":"b","bucket":"b","grant":[{"permissions":["READ"],"type":"Group","uri":"`+authenticatedUsers+`"}]}`)),
+			`the ACL grants READ to AuthenticatedUsers`},
+		{"canned", []byte("Resources:\n  B:\n    Type: AWS::S3::Bucket\n    Properties:\n      AccessControl: AuthenticatedRead\n"),
+			`AccessControl is "AuthenticatedRead", which grants READ to AuthenticatedUsers`},
+	} {
+		res := scanAt(t, c.input)
+		if len(res.Findings) != 1 {
+			t.Fatalf("%s: %v", c.name, findingLines(res.Findings))
+		}
+		msg := res.Findings[0].Message
+		if !strings.Contains(msg, "("+c.why+"): anyone with an AWS account (any account, not only yours") {
+			t.Errorf("%s: message %q", c.name, msg)
+		}
+	}
+	res := scanAt(t, tfState(tfRes("aws_s3_bucket.b", `{"id":"b","bucket":"b","acl":"public-read"}`)))
+	if len(res.Findings) != 1 || !strings.HasSuffix(res.Findings[0].Message, "anyone on the internet can list and download its objects") {
+		t.Errorf("public-read: %v", res.Findings)
+	}
 }

@@ -36,7 +36,7 @@ func (b *builder) securityGroup(r *resource, n *node, attrs map[string]any, link
 // ruleNode reads the ingress a group or a rule resource carries.
 func (b *builder) ruleNode(r *resource, n *node, attrs map[string]any, via *Linked) {
 	switch n.typ {
-	case "aws_security_group":
+	case "aws_security_group", "aws_default_security_group":
 		for i, in := range listOf(attrs["ingress"]) {
 			b.ingress(r, mapOf(in), tfIngress, n.base+".ingress["+strconv.Itoa(i)+"]", i, via)
 		}

@@ -79,6 +79,7 @@ var families = map[string]family{
 	"aws_s3_account_public_access_block":                 {kind: typeS3Bucket}, // linked to every bucket: linkAccountBlocks
 
 	"aws_security_group":                  {kind: typeSecurityGroup},
+	"aws_default_security_group":          {kind: typeSecurityGroup}, // a VPC's default group, its ingress inline
 	"aws_security_group_rule":             {typeSecurityGroup, []string{"security_group_id"}},
 	"aws_vpc_security_group_ingress_rule": {typeSecurityGroup, []string{"security_group_id"}},
 	"AWS::EC2::SecurityGroup":             {kind: typeSecurityGroup},
@@ -94,10 +95,14 @@ var families = map[string]family{
 	"AWS::IAM::Role":          {kind: typeIAMPolicy},
 	"AWS::IAM::User":          {kind: typeIAMPolicy},
 	"AWS::IAM::Group":         {kind: typeIAMPolicy},
-	"aws_db_instance":         {kind: typeDatabase},
-	"aws_rds_cluster":         {kind: typeDatabase},
-	"AWS::RDS::DBInstance":    {kind: typeDatabase},
-	"AWS::RDS::DBCluster":     {kind: typeDatabase},
+	// SAM: a function's or state machine's Policies (family_iam.go).
+	"AWS::Serverless::Function":     {kind: typeIAMPolicy},
+	"AWS::Serverless::StateMachine": {kind: typeIAMPolicy},
+	"aws_db_instance":               {kind: typeDatabase},
+	"aws_rds_cluster":               {kind: typeDatabase},
+	"aws_rds_cluster_instance":      {kind: typeDatabase}, // public or not; its storage is the cluster's
+	"AWS::RDS::DBInstance":          {kind: typeDatabase},
+	"AWS::RDS::DBCluster":           {kind: typeDatabase},
 }
 
 // graph is a normalized document.

@@ -35,6 +35,7 @@ type reader struct {
 	// uniqueKeys makes skip refuse a key given twice in an object, as
 	// object always does (dupkeys.go).
 	uniqueKeys bool
+	dups       dupKeys // the repeated keys met, reported once the read ends
 }
 
 type abort struct{ err error }
@@ -59,7 +60,7 @@ func readDocument(data []byte, fn func(r *reader)) (err error) {
 	defer catchAbort(&err)
 	fn(r)
 	r.endOfInput()
-	return nil
+	return r.dups.err()
 }
 
 // endOfInput rejects anything but white space after the top-level value.

@@ -2,6 +2,8 @@ package scan
 
 import (
 	"strconv"
+
+	"parapet/app/keyset"
 )
 
 // readTerraform reads `terraform show -json` output in one pass of our
@@ -32,6 +34,13 @@ func readTerraform(data []byte) (doc tfDocument, err error) {
 			case "configuration":
 				doc.Configuration = map[string]tfConfigResource{}
 				r.member("root_module", func() { r.tfConfigModule("", doc.Configuration) })
+			case "version": // a raw state file (terraform.tfstate): tfstate.go
+				doc.StateVersion = r.numberValue()
+			case "resources":
+				doc.StateResources = appendArray(r, doc.StateResources, r.tfStateResource)
+				doc.HasStateResources = true
+			case "modules": // a raw state of format 3 and before
+				doc.HasModules = true
 			}
 		})
 	})
@@ -47,15 +56,17 @@ func (r *reader) object(fn func(key string)) {
 		return
 	}
 	r.enter()
-	var keys objectKeys
+	var keys keyset.Set[string]
 	for first := true; ; first = false {
 		key, ok := r.objectKey(first)
 		if !ok {
 			return
 		}
 		k := string(key)
-		if keys.seen(k) {
-			r.duplicateKey()
+		if keys.Seen(k) {
+			r.duplicateKey(r.keyStart)
+			r.skip() // the document is refused: its value is not read
+			continue
 		}
 		at := r.pos
 		fn(k)
@@ -113,12 +124,25 @@ func (r *reader) stringValue() string {
 	return string(r.str())
 }
 
+// numberValue reads a number, or skips another value and returns -1.
+func (r *reader) numberValue() float64 {
+	switch r.valueStart() {
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		start := r.pos
+		r.number()
+		f, _ := strconv.ParseFloat(string(r.data[start:r.pos]), 64)
+		return f
+	}
+	r.skip()
+	return -1
+}
+
 // anyValue decodes a value as encoding/json decodes into any.
 func (r *reader) anyValue() any {
 	switch r.valueStart() {
 	case '{':
 		// Not r.object: the map itself tells a repeated key (it does not
-		// grow), at no cost, where objectKeys would keep a second set.
+		// grow), at no cost, where a keyset would keep a second set.
 		m := map[string]any{}
 		r.enter()
 		for first := true; ; first = false {
@@ -129,8 +153,7 @@ func (r *reader) anyValue() any {
 			at, n := r.keyStart, len(m)
 			m[string(key)] = r.anyValue()
 			if len(m) == n {
-				r.keyStart = at
-				r.duplicateKey()
+				r.duplicateKey(at)
 			}
 		}
 	case '[':

@@ -131,8 +131,9 @@ func (p *parser) document() {
 			}
 			p.skip()
 		case seen:
+			at := p.keyStart
 			p.skip()
-			p.problem("resources", duplicateKey)
+			p.problem("resources", duplicateKeyAt(p.data, at))
 		default:
 			seen = true
 			p.resources()
@@ -181,11 +182,12 @@ func (p *parser) resource(i int) {
 			break
 		}
 		f := fieldOf(key)
+		at := p.keyStart
 		v := p.value()
 		switch {
 		case f < 0:
 		case fields[f].present():
-			p.problem(fieldPath(i, fieldNames[f]), duplicateKey)
+			p.problem(fieldPath(i, fieldNames[f]), duplicateKeyAt(p.data, at))
 		default:
 			fields[f] = v
 		}

@@ -74,6 +74,9 @@ type flag struct {
 	why  string
 	path string
 	via  *Linked
+	// audience is who the flag exposes the resource to, when not anyone
+	// on the internet (a bucket readable by AuthenticatedUsers).
+	audience string
 }
 
 // item is one string of an array, with where it came from.

@@ -27,6 +27,19 @@ type Result struct {
 	ExpiredSuppressions []EnvelopeSuppression `json:"expired_suppressions"`
 	// Baseline is set when the request carried a baseline.
 	Baseline *BaselineSummary `json:"baseline,omitempty"`
+	// Warnings say where the scan read a document less exactly than it
+	// usually does (CloudFormation conditions past the scanner's limits),
+	// so that a clean result is not taken for more than it is. Absent
+	// when there is none.
+	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// Warning is one way the scan was less exact than usual, with the
+// resources it concerns.
+type Warning struct {
+	Message   string   `json:"message"`
+	Count     int      `json:"count"`     // resources concerned
+	Resources []string `json:"resources"` // at most MaxNotCheckedAddresses
 }
 
 // NotChecked is one resource type the scanner has no rules for.

@@ -86,6 +86,10 @@ func SARIF(res *Result, opts SARIFOptions) ([]byte, error) {
 		*notes = append(*notes, sarifNotification{Level: "note",
 			Message: sarifText{Text: fmt.Sprintf("%d resource(s) of type %s not checked: %s", n.Count, n.Type, n.Reason)}})
 	}
+	for _, w := range res.Warnings {
+		*notes = append(*notes, sarifNotification{Level: "warning",
+			Message: sarifText{Text: fmt.Sprintf("%s (%d resource(s): %s)", w.Message, w.Count, strings.Join(w.Resources, ", "))}})
+	}
 	for _, x := range res.ExpiredSuppressions {
 		*notes = append(*notes, sarifNotification{Level: "warning",
 			Message: sarifText{Text: fmt.Sprintf("suppression of %s on %q expired on %s and no longer applies", x.Rule, x.Resource, x.Expires)}})

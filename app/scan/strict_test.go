@@ -2,6 +2,8 @@ package scan
 
 import (
 	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -68,14 +70,13 @@ func TestInvalidUTF8(t *testing.T) {
 // TestDetectionReadsEveryKey: the format does not depend on the order of
 // the top-level keys. A raw state file sorted by key (resources before
 // terraform_version) was read as our own format and passed with nothing
-// checked; it gets the same answer as the unsorted one.
+// checked; it is read as the state it is, as the unsorted one.
 func TestDetectionReadsEveryKey(t *testing.T) {
 	state := `"resources":[{"mode":"managed","type":"aws_security_group","name":"web","provider":"provider[\"registry.terraform.io/hashicorp/aws\"]",` +
 		`"instances":[{"attributes":{"id":"sg-1","ingress":[{"cidr_blocks":["0.0.0.0/0"],"from_port":22,"to_port":22,"protocol":"tcp"}]}}]}]`
-	rawState := "a Terraform plan needs planned_values and a state needs values (use `terraform show -json`)"
 	for _, c := range []struct{ name, input, format, problem string }{
-		{"raw state", `{"version":4,"terraform_version":"1.6.6","serial":3,"lineage":"x","outputs":{},` + state + `}`, "", rawState},
-		{"raw state, sorted", `{"check_results":null,"lineage":"x","outputs":{},` + state + `,"serial":3,"terraform_version":"1.6.6","version":4}`, "", rawState},
+		{"raw state", `{"version":4,"terraform_version":"1.6.6","serial":3,"lineage":"x","outputs":{},` + state + `}`, FormatTerraformState, ""},
+		{"raw state, sorted", `{"check_results":null,"lineage":"x","outputs":{},` + state + `,"serial":3,"terraform_version":"1.6.6","version":4}`, FormatTerraformState, ""},
 		{"state after resources", `{"resources":[],"format_version":"1.0","values":{"root_module":{}}}`, FormatTerraformState, ""},
 		{"our format with values", `{"values":{"x":1},"resources":[{"type":"s3_bucket","name":"b"}]}`, FormatParapet, ""},
 		{"our format, values after", `{"resources":[{"type":"s3_bucket","name":"b"}],"configuration":{}}`, FormatParapet, ""},
@@ -93,5 +94,52 @@ func TestDetectionReadsEveryKey(t *testing.T) {
 		case res.Format != c.format:
 			t.Errorf("%s: format %s, want %s", c.name, res.Format, c.format)
 		}
+	}
+}
+
+// TestEveryDuplicateKeyReported: every key given twice is reported with
+// its path and line, not only the first (the read stopped there, so a
+// block pasted twice took one round trip per key); past MaxDuplicateKeys
+// the others are counted.
+func TestEveryDuplicateKeyReported(t *testing.T) {
+	const dup = "appears more than once (parsers disagree on which copy counts)"
+	plan := "{\"format_version\":\"1.2\",\"planned_values\":{\"root_module\":{\"resources\":[\n" +
+		`{"address":"aws_s3_bucket.a","mode":"managed","type":"aws_s3_bucket","values":{"acl":"private","acl":"public-read"}},` + "\n" +
+		`{"address":"aws_s3_bucket.b","mode":"managed","type":"aws_s3_bucket","mode":"managed","values":{}}` + "\n]}}}"
+	yml := "Resources:\n  B:\n    Type: AWS::S3::Bucket\n    Type: AWS::S3::Bucket\n  C:\n    Type: AWS::S3::Bucket\n    Properties: {AccessControl: Private, AccessControl: PublicRead}\n"
+	for _, c := range []struct {
+		name, input string
+		want        []Problem
+	}{
+		{"plan", plan, []Problem{
+			{"planned_values.root_module.resources[0].values.acl", dup + " (line 2, column 96)"},
+			{"planned_values.root_module.resources[1].mode", dup + " (line 3, column 70)"}}},
+		{"yaml", yml, []Problem{
+			{"Resources.B.Type", dup + " (line 4, column 5)"},
+			{"Resources.C.Properties.AccessControl", dup + " (line 7, column 42)"}}},
+	} {
+		_, err := ScanWith([]byte(c.input), Options{Now: testNow})
+		var ve *ValidationError
+		if !errors.As(err, &ve) || !reflect.DeepEqual(ve.Problems, c.want) || ve.Omitted != 0 {
+			t.Errorf("%s: got %#v, want %#v", c.name, err, c.want)
+		}
+	}
+
+	var b strings.Builder
+	b.WriteString(`{"AWSTemplateFormatVersion":"2010-09-09","Resources":{`)
+	for i := range MaxDuplicateKeys + 5 {
+		fmt.Fprintf(&b, "\n\"R%d\":{\"Type\":\"AWS::S3::Bucket\",\"Type\":\"AWS::S3::Bucket\"},", i)
+	}
+	b.WriteString("\n\"Last\":{\"Type\":\"AWS::S3::Bucket\"}}}")
+	_, err := ScanWith([]byte(b.String()), Options{Now: testNow})
+	var ve *ValidationError
+	if !errors.As(err, &ve) || len(ve.Problems) != MaxDuplicateKeys || ve.Omitted != 5 {
+		t.Fatalf("many: got %v", err)
+	}
+	if p := ve.Problems[MaxDuplicateKeys-1]; p.Path != "Resources.R19.Type" || p.Message != dup+" (line 21, column 33)" {
+		t.Errorf("the last listed: %+v", p)
+	}
+	if want := fmt.Sprintf("(and %d more problems)", MaxDuplicateKeys+4); !strings.HasSuffix(ve.Error(), want) {
+		t.Errorf("message %q, want it to end with %q", ve.Error(), want)
 	}
 }

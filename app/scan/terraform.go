@@ -27,6 +27,12 @@ type tfDocument struct {
 	PlannedValues   *tfModule // the root_module of planned_values
 	Values          *tfModule // the root_module of values
 	ResourceChanges []tfChange
+	// StateVersion is the version of a raw state file, -1 or 0 without
+	// one; StateResources are its resources (tfstate.go).
+	StateVersion      float64
+	StateResources    []tfStateResource
+	HasStateResources bool // a top-level resources array (even empty)
+	HasModules        bool // a top-level modules key: a raw state of format 3
 	// Configuration holds the resources of every module of the
 	// configuration, by module path without index keys and address
 	// ("module.net.aws_s3_bucket.logs").
@@ -80,8 +86,11 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 		format, values = FormatTerraformState, doc.Values
 	}
 	if values == nil {
+		if doc.StateVersion != 0 || doc.HasStateResources || doc.HasModules {
+			return scanStateFile(&doc, env)
+		}
 		return nil, &ValidationError{Problems: []Problem{{Path: "planned_values",
-			Message: "a Terraform plan needs planned_values and a state needs values (use `terraform show -json`)"}}}
+			Message: "a Terraform plan needs planned_values, a state needs values or resources: send `terraform show -json` of a plan or state, or the state file (terraform.tfstate) itself"}}}
 	}
 	g := newGraph(format)
 	unknowns := map[string]any{}

@@ -210,11 +210,12 @@ func (p *parser) objects(i int, field string, names []string, fn func(l loc, off
 				break
 			}
 			k := indexOf(names, key)
+			at := sub.keyStart
 			v := sub.value()
 			switch {
 			case k < 0:
 			case spans[k].present():
-				p.problem(l.at(names[k]), duplicateKey)
+				p.problem(l.at(names[k]), duplicateKeyAt(p.data, at))
 			default:
 				spans[k] = v
 			}

@@ -49,7 +49,7 @@ type yamlConverter struct {
 	aliasBytes     int // text repeated by aliases so far
 	inAlias        int // > 0 while expanding an alias: its own aliases are not counted again
 	depth          int
-	problems       []Problem
+	dups           dupKeys
 	lines          yamlLines
 }
 
@@ -78,8 +78,8 @@ func parseYAML(data []byte) (any, yamlLines, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(c.problems) > 0 {
-		return nil, nil, validationError(c.problems)
+	if err := c.dups.err(); err != nil {
+		return nil, nil, err
 	}
 	return v, c.lines, nil
 }
@@ -139,7 +139,9 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 				kp = path + "." + key
 			}
 			if _, dup := m[key]; dup {
-				c.problems = append(c.problems, Problem{Path: kp, Message: duplicateKey + fmt.Sprintf(" (line %d, column %d)", k.Line, k.Column)})
+				c.dups.add(func() Problem {
+					return Problem{Path: kp, Message: duplicateKey + fmt.Sprintf(" (line %d, column %d)", k.Line, k.Column)}
+				})
 				continue
 			}
 			if lines := c.lines[path]; lines != nil {
