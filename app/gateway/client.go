@@ -263,7 +263,11 @@ func (s *streamCall) forward(ev Event) error {
 		// from message_start, output from here, each estimated when the
 		// upstream reported none.
 		s.fillUnreported()
-		u := s.acc.msg.Usage
+		// The counts taken together, as the call is billed: message_start's
+		// input with this event's output may exceed the reservation.
+		u, flag := checkUsage(s.acc.msg.Usage, s.c.req)
+		s.c.flag(flag)
+		s.acc.msg.Usage = u
 		ev.Usage = &u
 	}
 	if s.send(ev) && ev.Type == EventContentBlockDelta {
