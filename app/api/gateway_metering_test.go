@@ -368,7 +368,9 @@ func TestGatewayLyingUpstreamCannotSpendBeyondTheQuota(t *testing.T) {
 		apptest.WithEnv("GATEWAY_MODEL", "claude-test"), apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000")}
 	apptest.EachDB(t, check, opts...)
 	if u := os.Getenv("TEST_REDIS_URL"); u != "" {
-		t.Run("redis", func(t *testing.T) { check(t, apptest.New(t, apptest.Databases(t)[0], append(opts, apptest.WithEnv("REDIS_URL", u))...)) })
+		t.Run("redis", func(t *testing.T) {
+			check(t, apptest.New(t, apptest.Databases(t)[0], append(opts, apptest.WithEnv("REDIS_URL", u))...))
+		})
 	}
 }
 
