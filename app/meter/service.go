@@ -138,6 +138,9 @@ func (s *Service) Serve(c echo.Context, who Caller, d Dialect) error {
 	if k.started {
 		return nil
 	}
+	if gateway.Final(err) {
+		c.Response().Header().Set(HeaderShouldRetry, "false")
+	}
 	return err
 }
 
@@ -219,7 +222,8 @@ const (
 	HeaderQuotaRemaining = "X-Quota-Remaining"
 	HeaderQuotaReset     = "X-Quota-Reset"
 	// HeaderShouldRetry is the header the Anthropic and OpenAI SDKs
-	// read before retrying; it says "false" on quota_exceeded.
+	// read before retrying; it says "false" on quota_exceeded and on an
+	// upstream's refusal of the request (gateway.Final).
 	HeaderShouldRetry = "X-Should-Retry"
 )
 
