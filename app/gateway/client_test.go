@@ -435,6 +435,30 @@ func TestClientGoneEstimatesWhenTheUpstreamStalls(t *testing.T) {
 	}
 }
 
+// TestClientGoneBeforeTheStreamStarted: a client that leaves a stream
+// before the upstream's first event, whose upstream does not start within
+// DrainTimeout either, is metered at the input estimate (flagged): the
+// upstream was reading the prompt when the gateway cut it off, as for a
+// non-streamed call (which also counts max_tokens: its output is unseen).
+// Before, such a call was free, however long its prompt.
+func TestClientGoneBeforeTheStreamStarted(t *testing.T) {
+	received := make(chan struct{})
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		close(received)
+		<-r.Context().Done()
+	})
+	p := newTestProxy(t, srv.URL, StyleMessages, func(c *Config) { c.DrainTimeout = 100 * time.Millisecond })
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-received; cancel() }()
+	req := testRequest()
+	req.Messages[0].Content = strings.Repeat("a long prompt ", 300)
+	_, rep, err := p.Stream(ctx, req, func(Event) error { return nil })
+	assertError(t, err, StatusClientClosed, CodeClientClosed, "")
+	if rep.Usage.InputTokens != EstimateInputTokens(req) || rep.Usage.OutputTokens != 0 || rep.UsageFlag != UsageEstimated {
+		t.Errorf("report %+v", rep)
+	}
+}
+
 // readUntil reads a stream until it has seen s.
 func readUntil(t *testing.T, body io.Reader, s string) {
 	t.Helper()
