@@ -651,3 +651,19 @@ func TestClientGoneCompleteScrubsTheRecord(t *testing.T) {
 		t.Errorf("report %+v: want the upstream's (checked) usage and its model with the key scrubbed", r)
 	}
 }
+
+// Final tells the upstream's refusals of the request (4xx but 408, 409
+// and 429), which a retry would meet again, from the failures a retry may
+// get past.
+func TestFinalUpstreamErrors(t *testing.T) {
+	sc := newScrubber("")
+	for status, want := range map[int]bool{400: true, 401: true, 403: true, 404: true, 413: true, 422: true,
+		408: false, 409: false, 429: false, 500: false, 502: false, 503: false, 529: false} {
+		if got := Final(upstreamStatusError(status, http.Header{}, []byte(`{"error":{"type":"x","message":"m"}}`), sc)); got != want {
+			t.Errorf("upstream %d: final %v, want %v", status, got, want)
+		}
+	}
+	if Final(errClientClosed(nil)) || Final(errTimeout("t", nil)) || Final(nil) {
+		t.Error("a client that left, a timeout or no error is not final")
+	}
+}
