@@ -94,10 +94,16 @@ func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
 	if err := parseBool(top, "stream", &req.Stream); err != nil {
 		return nil, err
 	}
-	if so, ok, err := parseChild(top, "stream_options", "include_usage"); err != nil {
+	if so, ok, err := parseChild(top, "stream_options", "include_usage", "include_obfuscation"); err != nil {
 		return nil, err
 	} else if ok {
 		if err := parseBool(so, "include_usage", &req.IncludeUsage); err != nil {
+			return nil, err
+		}
+		// Obfuscation pads chunks against length side channels; the
+		// gateway's chunks have none, which no client depends on.
+		var obfuscation bool
+		if err := parseBool(so, "include_obfuscation", &obfuscation); err != nil {
 			return nil, err
 		}
 	}

@@ -332,7 +332,7 @@ func TestCompletionsOptionsOfTheSDK(t *testing.T) {
 	for _, opt := range []string{`"seed":42`, `"metadata":{"run":"a"}`, `"safety_identifier":"u-2"`, `"prompt_cache_key":"k"`,
 		`"prompt_cache_retention":"24h"`, `"logprobs":false`, `"top_logprobs":0`, `"response_format":{"type":"text"}`,
 		`"parallel_tool_calls":true`, `"tool_choice":"none"`, `"service_tier":"auto"`, `"reasoning_effort":"none"`,
-		`"seed":null,"verbosity":null,"tools":null`} {
+		`"seed":null,"verbosity":null,"tools":null`, `"stream":true,"stream_options":{"include_usage":true,"include_obfuscation":true}`} {
 		req, err := ParseCompletionsRequest([]byte(`{`+msgs+`,`+opt+`}`), testDefaults)
 		if err != nil {
 			t.Errorf("%s: %v", opt, err)
