@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -98,14 +99,28 @@ func (a *API) CountTokens(c echo.Context) error {
 // Models answers GET /gateway/v1/models with the models this organization
 // may call, in a list both official SDKs read: OpenAI's object "list" /
 // "model" with created, and Anthropic's type "model", display_name,
-// created_at and the page fields has_more, first_id, last_id. This beta
-// has no model allowlist: the list is the configured default model.
+// created_at and the page fields has_more, first_id, last_id, paged as
+// Anthropic's (limit, after_id, before_id). This beta has no model
+// allowlist: the list is the configured default model.
 func (a *API) Models(c echo.Context) error {
 	c.Response().Header().Set("request-id", httpx.RequestID(c))
 	if err := a.Gateway.Entitled(c.Request().Context(), Principal(c).OrgID); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, a.Gateway.Models())
+	q := c.QueryParams()
+	limit := 20 // Anthropic's default page
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1000 {
+			return apierr.InvalidRequest("limit must be an integer between 1 and 1000")
+		}
+		limit = n
+	}
+	after, before := q.Get("after_id"), q.Get("before_id")
+	if after != "" && before != "" {
+		return apierr.InvalidRequest("after_id and before_id cannot both be given")
+	}
+	return c.JSON(http.StatusOK, a.Gateway.Models().Page(after, before, limit))
 }
 
 // Model answers GET /gateway/v1/models/{model_id} with one model of the

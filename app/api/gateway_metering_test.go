@@ -309,6 +309,71 @@ func TestGatewayQuotaHoldsEmoji(t *testing.T) {
 		apptest.WithEnv("GATEWAY_MODEL", "claude-test"), apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000"))
 }
 
+// 40 parallel calls on a 3,000-token quota from an upstream that claims
+// 100,000 input tokens for "Hello" (streamed or not): no text of 5 bytes
+// holds that many, so the count is cut to what the call reserved (its
+// input bound and max_tokens) and flagged, and the month's usage stays
+// within the quota, in the database and in Redis. Before, every call
+// spent 100,000 tokens.
+func TestGatewayLyingUpstreamCannotSpendBeyondTheQuota(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		if body["stream"] == true {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":100000,\"output_tokens\":1}}}\n\n"+
+				"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"+
+				"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"ok\"}}\n\n"+
+				"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"+
+				"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"input_tokens\":100000,\"output_tokens\":5}}\n\n"+
+				"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+			return
+		}
+		messagesJSON(w, "ok", 100000, 5)
+	})
+	const quota, calls = 3000, 40
+	check := func(t *testing.T, env *apptest.Env) {
+		s := env.Seed(t, "liar@example.com")
+		if err := models.SetEntitlement(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, quota); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		var ok atomic.Int32
+		for i := range calls {
+			wg.Go(func() {
+				body := fmt.Sprintf(`{"max_tokens":10,"stream":%t,"messages":[{"role":"user","content":"Hello"}]}`, i%2 == 0)
+				if res := chat(env.Client(), s.Key, body); res.StatusCode == 200 {
+					ok.Add(1)
+				} else if res.StatusCode != 429 {
+					t.Errorf("%d %s", res.StatusCode, res.Body)
+				}
+			})
+		}
+		wg.Wait()
+		for _, e := range waitEvents(t, env, calls) {
+			if e.InputTokens != nil && *e.InputTokens+*e.OutputTokens > 5+16+10 {
+				t.Errorf("billed %d+%d tokens for %q, max_tokens 10", *e.InputTokens, *e.OutputTokens, "Hello")
+			}
+			if e.InputTokens != nil && *e.Status == 200 && (e.UsageFlag == nil || *e.UsageFlag != "clamped") {
+				t.Errorf("a clamped count not flagged: %+v", e)
+			}
+		}
+		a, err := models.AllowanceOf(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(models.Now()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok.Load() == 0 || a.UsedTokens > quota {
+			t.Errorf("%d calls passed; used %d tokens of a %d-token quota", ok.Load(), a.UsedTokens, quota)
+		}
+	}
+	opts := []apptest.Option{apptest.WithEnv("GATEWAY_UPSTREAM_URL", up.URL), apptest.WithEnv("GATEWAY_UPSTREAM_KEY", "sk-upstream-secret"),
+		apptest.WithEnv("GATEWAY_MODEL", "claude-test"), apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000")}
+	apptest.EachDB(t, check, opts...)
+	if u := os.Getenv("TEST_REDIS_URL"); u != "" {
+		t.Run("redis", func(t *testing.T) {
+			check(t, apptest.New(t, apptest.Databases(t)[0], append(opts, apptest.WithEnv("REDIS_URL", u))...))
+		})
+	}
+}
+
 // A hold left by an instance that crashed before recording its call
 // expires and stops taking room.
 func TestGatewayExpiredHoldsAreReleased(t *testing.T) {

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 // official SDK named pkg installed in PARAPET_SDK_DIR (.ci/run installs
 // both); without them the test skips, except in CI. It decodes the
 // script's last line of output into got.
-func runSDK(t *testing.T, script, pkg, baseURLPath string, got any) {
+func runSDK(t *testing.T, script, pkg, baseURLPath string, got any, opts ...apptest.Option) {
 	dir := os.Getenv("PARAPET_SDK_DIR")
 	node, err := exec.LookPath("node")
 	if err == nil && dir != "" {
@@ -29,7 +30,8 @@ func runSDK(t *testing.T, script, pkg, baseURLPath string, got any) {
 	}
 	// 8,000 tokens a month: room for the scripts' calls, not for one of
 	// max_tokens 8,192.
-	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "1ms"), apptest.WithEnv("GATEWAY_MONTHLY_TOKENS", "8000"))
+	env := apptest.New(t, apptest.Databases(t)[0], append([]apptest.Option{apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "1ms"),
+		apptest.WithEnv("GATEWAY_MONTHLY_TOKENS", "8000")}, opts...)...)
 	s := env.Seed(t, "sdk@example.com")
 	src, err := os.ReadFile(filepath.Join("testdata", script))
 	if err != nil {
@@ -135,5 +137,104 @@ func TestOfficialOpenAISDK(t *testing.T) {
 	}
 	if got.BadKey != "AuthenticationError 401" {
 		t.Errorf("a bad key raised %q, want AuthenticationError 401", got.BadKey)
+	}
+}
+
+// sdkUpstream is a Messages upstream for the SDK scripts: it answers
+// every model but "refuse-me", which it refuses with a 400 as the real
+// API refuses a request it cannot serve; streams have 40 deltas.
+func sdkUpstream(t *testing.T) []apptest.Option {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		switch {
+		case body["model"] == "refuse-me":
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long"}}`))
+		case body["stream"] == true:
+			messagesSSE(w, strings.Split(strings.Repeat("word ", 40), " ")[:40])
+		default:
+			messagesJSON(w, "Hi from the fake", 12, 5)
+		}
+	})
+	return []apptest.Option{apptest.WithEnv("GATEWAY_UPSTREAM_URL", up.URL), apptest.WithEnv("GATEWAY_UPSTREAM_KEY", "sk-upstream-secret"),
+		apptest.WithEnv("GATEWAY_MODEL", "claude-test")}
+}
+
+// The openai SDK as users write code today: the newer options are served,
+// what this beta lacks is refused as a BadRequestError that names it, an
+// aborted stream ends on the client's side, and an upstream's refusal is
+// not retried (X-Should-Retry: false), though the SDK retries any 5xx.
+func TestOpenAISDKAsUsersWriteIt(t *testing.T) {
+	var got struct {
+		Accepted        string            `json:"accepted"`
+		RequestID       bool              `json:"request_id"`
+		Refused         map[string]string `json:"refused"`
+		Aborted         string            `json:"aborted"`
+		UpstreamRefusal string            `json:"upstream_refusal"`
+	}
+	runSDK(t, "openai_sdk_usage.mjs", "openai", "/gateway/v1", &got, sdkUpstream(t)...)
+	if got.Accepted != "Hi from the fake" || !got.RequestID {
+		t.Errorf("the newer options: %q, x-request-id read: %v", got.Accepted, got.RequestID)
+	}
+	for name, want := range map[string]string{
+		"n":         "BadRequestError | 400 | invalid_request | n must be 1",
+		"tools":     `BadRequestError | 400 | invalid_request | "tools" is not supported`,
+		"tool_turn": `BadRequestError | 400 | invalid_request | messages[1].role "tool" is not supported`,
+		"image":     `BadRequestError | 400 | invalid_request | messages[0].content[1].type "image_url" is not supported`,
+		"json":      `BadRequestError | 400 | invalid_request | "response_format" is not supported`,
+	} {
+		if !strings.HasPrefix(got.Refused[name], want) {
+			t.Errorf("%s: %q, want %q…", name, got.Refused[name], want)
+		}
+	}
+	if got.Aborted != "ended after 3" {
+		t.Errorf("aborted stream: %q", got.Aborted)
+	}
+	if got.UpstreamRefusal != "InternalServerError 502 after 1 call(s)" {
+		t.Errorf("upstream refusal: %q, want one call", got.UpstreamRefusal)
+	}
+}
+
+// The Anthropic SDK as users write code today: cached system blocks,
+// top-level cache_control, thinking disabled, the stream helpers and
+// models.list's paging are served; thinking, tool_use turns and images
+// are refused by name; an upstream's refusal is not retried.
+func TestAnthropicSDKAsUsersWriteIt(t *testing.T) {
+	var got struct {
+		Accepted        string            `json:"accepted"`
+		StreamSame      bool              `json:"stream_same"`
+		Pages           map[string]string `json:"pages"`
+		Refused         map[string]string `json:"refused"`
+		Aborted         string            `json:"aborted"`
+		UpstreamRefusal string            `json:"upstream_refusal"`
+	}
+	runSDK(t, "anthropic_sdk_usage.mjs", "@anthropic-ai/sdk", "/gateway", &got, sdkUpstream(t)...)
+	if got.Accepted != "Hi from the fake" || !got.StreamSame {
+		t.Errorf("accepted: %q, stream helpers agree: %v", got.Accepted, got.StreamSame)
+	}
+	for name, want := range map[string]string{
+		"first":  "claude-test false claude-test",
+		"after":  " false ",
+		"before": " false ",
+		"limit0": "BadRequestError 400",
+	} {
+		if got.Pages[name] != want {
+			t.Errorf("models.list %s: %q, want %q", name, got.Pages[name], want)
+		}
+	}
+	for name, want := range map[string]string{
+		"thinking": `BadRequestError | 400 | invalid_request_error | "thinking" is not supported`,
+		"tool_use": `BadRequestError | 400 | invalid_request_error | messages[1].content[0].type "tool_use" is not supported`,
+		"image":    `BadRequestError | 400 | invalid_request_error | messages[0].content[0].type "image" is not supported`,
+	} {
+		if !strings.HasPrefix(got.Refused[name], want) {
+			t.Errorf("%s: %q, want %q…", name, got.Refused[name], want)
+		}
+	}
+	if got.Aborted != "APIUserAbortError" {
+		t.Errorf("aborted stream: %q", got.Aborted)
+	}
+	if got.UpstreamRefusal != "InternalServerError 502 after 1 call(s)" {
+		t.Errorf("upstream refusal: %q, want one call", got.UpstreamRefusal)
 	}
 }

@@ -182,8 +182,10 @@ func (p *Proxy) clean(msg *Message, req *Request) string {
 // is read on to its end for up to DrainTimeout, without emitting, so the
 // upstream's own usage is reported. A stream that does not finish (the
 // upstream does not in that time, or it fails while the client is there)
-// is metered at least by what the client was sent (see estimate). The
-// error is client_closed when the client left, either way.
+// is metered at least by what the client was sent (see estimate); one
+// whose client left before its first event and that did not start within
+// DrainTimeout, at the input estimate. The error is client_closed when
+// the client left, either way.
 //
 // Stream never emits an error event: on failure it returns the *Error, and
 // the caller ends a stream it has started with an error event in its own
@@ -223,6 +225,13 @@ func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error
 		// The client left: whatever the upstream did next, this is how the
 		// call ended for it.
 		err = errClientClosed(gone)
+		if s.acc.msg == nil && cutOff(up) {
+			// We ended the call before the upstream's first event: it had
+			// the prompt. Leaving early makes no stream free either (its
+			// output, unlike a non-streamed call's, was all seen: none).
+			c.report.UsageFlag = UsageEstimated
+			return nil, c.end(&Message{Model: req.Model, Usage: Usage{InputTokens: EstimateInputTokens(req)}}, err), err
+		}
 	}
 	if err != nil {
 		return nil, c.end(s.acc.msg, err), err
@@ -263,7 +272,11 @@ func (s *streamCall) forward(ev Event) error {
 		// from message_start, output from here, each estimated when the
 		// upstream reported none.
 		s.fillUnreported()
-		u := s.acc.msg.Usage
+		// The counts taken together, as the call is billed: message_start's
+		// input with this event's output may exceed the reservation.
+		u, flag := checkUsage(s.acc.msg.Usage, s.c.req)
+		s.c.flag(flag)
+		s.acc.msg.Usage = u
 		ev.Usage = &u
 	}
 	if s.send(ev) && ev.Type == EventContentBlockDelta {

@@ -435,6 +435,30 @@ func TestClientGoneEstimatesWhenTheUpstreamStalls(t *testing.T) {
 	}
 }
 
+// TestClientGoneBeforeTheStreamStarted: a client that leaves a stream
+// before the upstream's first event, whose upstream does not start within
+// DrainTimeout either, is metered at the input estimate (flagged): the
+// upstream was reading the prompt when the gateway cut it off, as for a
+// non-streamed call (which also counts max_tokens: its output is unseen).
+// Before, such a call was free, however long its prompt.
+func TestClientGoneBeforeTheStreamStarted(t *testing.T) {
+	received := make(chan struct{})
+	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+		close(received)
+		<-r.Context().Done()
+	})
+	p := newTestProxy(t, srv.URL, StyleMessages, func(c *Config) { c.DrainTimeout = 100 * time.Millisecond })
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-received; cancel() }()
+	req := testRequest()
+	req.Messages[0].Content = strings.Repeat("a long prompt ", 300)
+	_, rep, err := p.Stream(ctx, req, func(Event) error { return nil })
+	assertError(t, err, StatusClientClosed, CodeClientClosed, "")
+	if rep.Usage.InputTokens != EstimateInputTokens(req) || rep.Usage.OutputTokens != 0 || rep.UsageFlag != UsageEstimated {
+		t.Errorf("report %+v", rep)
+	}
+}
+
 // readUntil reads a stream until it has seen s.
 func readUntil(t *testing.T, body io.Reader, s string) {
 	t.Helper()
@@ -625,5 +649,21 @@ func TestClientGoneCompleteScrubsTheRecord(t *testing.T) {
 	assertError(t, res.err, StatusClientClosed, CodeClientClosed, "")
 	if r := res.report; r.Model != "claude-[redacted]" || r.UsageFlag == UsageEstimated {
 		t.Errorf("report %+v: want the upstream's (checked) usage and its model with the key scrubbed", r)
+	}
+}
+
+// Final tells the upstream's refusals of the request (4xx but 408, 409
+// and 429), which a retry would meet again, from the failures a retry may
+// get past.
+func TestFinalUpstreamErrors(t *testing.T) {
+	sc := newScrubber("")
+	for status, want := range map[int]bool{400: true, 401: true, 403: true, 404: true, 413: true, 422: true,
+		408: false, 409: false, 429: false, 500: false, 502: false, 503: false, 529: false} {
+		if got := Final(upstreamStatusError(status, http.Header{}, []byte(`{"error":{"type":"x","message":"m"}}`), sc)); got != want {
+			t.Errorf("upstream %d: final %v, want %v", status, got, want)
+		}
+	}
+	if Final(errClientClosed(nil)) || Final(errTimeout("t", nil)) || Final(nil) {
+		t.Error("a client that left, a timeout or no error is not final")
 	}
 }

@@ -2,8 +2,10 @@ package gateway
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // The OpenAI Chat Completions dialect: POST /gateway/v1/chat/completions
@@ -14,7 +16,8 @@ import (
 // openAIUnsupported are Chat Completions fields this text-only beta refuses
 // with a clearer message than "unknown field".
 var openAIUnsupported = []string{"tools", "tool_choice", "functions", "function_call", "response_format",
-	"logprobs", "top_logprobs", "audio", "modalities", "prediction", "web_search_options", "parallel_tool_calls"}
+	"logprobs", "top_logprobs", "audio", "modalities", "prediction", "web_search_options", "parallel_tool_calls",
+	"reasoning_effort", "verbosity", "moderation", "service_tier", "prompt_cache_options"}
 
 // ParseCompletionsRequest validates a Chat Completions request:
 //
@@ -26,7 +29,13 @@ var openAIUnsupported = []string{"tools", "tool_choice", "functions", "function_
 // Options the upstream has no counterpart for are accepted at the value
 // that changes nothing, as clients that send every option with its
 // default do: "frequency_penalty":0, "presence_penalty":0, "logit_bias":{},
-// "store":false (see noOps); any other value is refused by name.
+// "store":false (see noOps), and those of noOpValue ("logprobs":false,
+// "response_format":{"type":"text"}, …); any other value is refused by
+// name. Hints that change no answer are accepted and dropped: metadata
+// (kept by OpenAI only for stored completions, and store is false),
+// prompt_cache_key and prompt_cache_retention. seed is passed to an
+// openai-style upstream (OpenAI itself only tries to honour it);
+// safety_identifier, OpenAI's successor of user, is the end user's id.
 //
 // System (and developer) messages become the system prompt, in order.
 // model is optional (the configured default); max_tokens defaults too.
@@ -41,7 +50,8 @@ var openAIRoles = []string{"system", "developer", "user", "assistant"}
 func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
 	top, err := decodeTop(body, openAIUnsupported, "model", "messages", "max_tokens", "max_completion_tokens",
 		"temperature", "top_p", "stop", "stream", "stream_options", "user", "n",
-		"frequency_penalty", "presence_penalty", "logit_bias", "store")
+		"frequency_penalty", "presence_penalty", "logit_bias", "store",
+		"seed", "metadata", "safety_identifier", "prompt_cache_key", "prompt_cache_retention")
 	if err != nil {
 		return nil, err
 	}
@@ -84,19 +94,66 @@ func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
 	if err := parseBool(top, "stream", &req.Stream); err != nil {
 		return nil, err
 	}
-	if so, ok, err := parseChild(top, "stream_options", "include_usage"); err != nil {
+	if so, ok, err := parseChild(top, "stream_options", "include_usage", "include_obfuscation"); err != nil {
 		return nil, err
 	} else if ok {
 		if err := parseBool(so, "include_usage", &req.IncludeUsage); err != nil {
 			return nil, err
 		}
-	}
-	if raw, ok := top.get("user"); ok {
-		if req.Metadata.UserID, err = parseUserID("user", raw); err != nil {
+		// Obfuscation pads chunks against length side channels; the
+		// gateway's chunks have none, which no client depends on.
+		var obfuscation bool
+		if err := parseBool(so, "include_obfuscation", &obfuscation); err != nil {
 			return nil, err
 		}
 	}
+	for _, name := range []string{"user", "safety_identifier"} { // the latter wins
+		if raw, ok := top.get(name); ok {
+			if req.Metadata.UserID, err = parseUserID(name, raw); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if raw, ok := top.get("seed"); ok {
+		n, ok := raw.(json.Number)
+		seed, err := strconv.ParseInt(string(n), 10, 64)
+		if !ok || err != nil {
+			return nil, invalid("seed must be an integer")
+		}
+		req.Seed = &seed
+	}
+	if err := parseHints(top); err != nil {
+		return nil, err
+	}
 	return req, nil
+}
+
+// parseHints checks the shape of the hints that are accepted and dropped:
+// metadata (at most 16 string values, as OpenAI allows), prompt_cache_key
+// and prompt_cache_retention (strings).
+func parseHints(top object) *Error {
+	if raw, ok := top.get("metadata"); ok {
+		md, ok := decodeObject(raw, "metadata")
+		if !ok {
+			return invalid("metadata must be an object")
+		}
+		if len(md.fields) > 16 {
+			return invalid("metadata must have at most 16 keys")
+		}
+		for k, v := range md.fields {
+			if s, ok := asString(v); !ok || utf8.RuneCountInString(k) > 64 || utf8.RuneCountInString(s) > 512 {
+				return invalid("metadata must map keys of at most 64 characters to strings of at most 512")
+			}
+		}
+	}
+	for _, name := range []string{"prompt_cache_key", "prompt_cache_retention"} {
+		if raw, ok := top.get(name); ok {
+			if s, ok := asString(raw); !ok || utf8.RuneCountInString(s) > 1024 {
+				return invalid("%s must be a string", name)
+			}
+		}
+	}
+	return nil
 }
 
 // noOps refuses the options this gateway cannot honour, unless they have

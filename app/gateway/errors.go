@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -81,6 +82,10 @@ func upstreamStatusError(status int, header http.Header, body []byte, sc *scrubb
 	body = []byte(sc.scrub(string(body))) // before any truncation can cut the key in two
 	upType, upMessage := parseUpstreamError(body)
 	cause := fmt.Errorf("upstream answered %d: %s", status, truncate(string(body), 512))
+	if status >= 400 && status < 500 && status != http.StatusRequestTimeout && status != http.StatusConflict &&
+		status != http.StatusTooManyRequests {
+		cause = fmt.Errorf("%w: %w", errRefused, cause)
+	}
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		// The upstream rejected the gateway's own credentials. Its message is
@@ -102,6 +107,17 @@ func upstreamStatusError(status int, header http.Header, body []byte, sc *scrubb
 		return upstreamError(msg, cause)
 	}
 }
+
+// errRefused marks an upstream's 4xx answer (but 408, 409 and 429): the
+// same request would be refused again.
+var errRefused = errors.New("the upstream refused the request")
+
+// Final reports whether err is an upstream's refusal of the request that
+// a retry would meet again (a 4xx answer such as 400, 404 or 413, or one
+// about the gateway's own credentials): the client is told not to retry
+// (X-Should-Retry: false), as both official SDKs otherwise retry every
+// 5xx twice, each call reaching the upstream.
+func Final(err error) bool { return errors.Is(err, errRefused) }
 
 // streamedUpstreamError maps an error the upstream sent inside a 200 stream
 // (Anthropic `event: error`, OpenAI `data: {"error":…}`).

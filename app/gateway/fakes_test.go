@@ -39,7 +39,7 @@ var anthropicStream = []sseLine{
 
 const anthropicMessage = `{"id":"msg_013Zva2CMHLNnXjNJJKqJ2EF","type":"message","role":"assistant","model":"claude-sonnet-4-5",
 	"content":[{"type":"text","text":"Hi! My name is Claude."}],"stop_reason":"end_turn","stop_sequence":null,
-	"usage":{"input_tokens":2095,"output_tokens":203,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}`
+	"usage":{"input_tokens":31,"output_tokens":9,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}`
 
 const openAICompletion = `{"id":"chatcmpl-123","object":"chat.completion","created":1677652288,"model":"gpt-4o-mini-2024-07-18",
 	"choices":[{"index":0,"message":{"role":"assistant","content":"Hello there, how may I assist you today?","refusal":null},"logprobs":null,"finish_reason":"stop"}],

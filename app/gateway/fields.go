@@ -55,11 +55,11 @@ func index(path string, i int) string {
 }
 
 // only refuses the first (in sorted order, so messages are deterministic)
-// field that is not known.
+// field that is not known and not null (a null field is absent, see get).
 func (o object) only(known ...string) *Error {
 	var unknown []string
-	for k := range o.fields {
-		if !slices.Contains(known, k) {
+	for k, v := range o.fields {
+		if v != nil && !slices.Contains(known, k) {
 			unknown = append(unknown, k)
 		}
 	}

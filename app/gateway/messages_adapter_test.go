@@ -47,11 +47,11 @@ func TestMessagesComplete(t *testing.T) {
 	got, _ := json.Marshal(msg)
 	want := `{"id":"msg_013Zva2CMHLNnXjNJJKqJ2EF","type":"message","role":"assistant","model":"claude-sonnet-4-5",
 		"content":[{"type":"text","text":"Hi! My name is Claude."}],"stop_reason":"end_turn","stop_sequence":null,
-		"usage":{"input_tokens":2095,"output_tokens":203}}`
+		"usage":{"input_tokens":31,"output_tokens":9}}`
 	if !jsonEqual(t, string(got), want) {
 		t.Errorf("got %s", got)
 	}
-	if rep.Usage != (Usage{InputTokens: 2095, OutputTokens: 203}) || rep.StopReason != StopEndTurn || rep.Status != 200 || rep.ErrorCode != "" ||
+	if rep.Usage != (Usage{InputTokens: 31, OutputTokens: 9}) || rep.StopReason != StopEndTurn || rep.Status != 200 || rep.ErrorCode != "" ||
 		rep.Attempts != 1 || rep.Stream || rep.Model != "claude-sonnet-4-5" || rep.Latency <= 0 {
 		t.Errorf("report %+v", rep)
 	}

@@ -35,6 +35,7 @@ type openAIRequest struct {
 	Stream        bool                 `json:"stream,omitempty"`
 	StreamOptions *openAIStreamOptions `json:"stream_options,omitempty"`
 	User          string               `json:"user,omitempty"`
+	Seed          *int64               `json:"seed,omitempty"`
 }
 
 type openAIStreamOptions struct {
@@ -45,7 +46,7 @@ type openAIStreamOptions struct {
 // dropped; metadata.user_id becomes OpenAI's end-user identifier.
 func (a *openAIAdapter) body(req *Request, stream bool) openAIRequest {
 	b := openAIRequest{Model: req.Model, MaxTokens: req.MaxTokens, Temperature: req.Temperature,
-		TopP: req.TopP, Stop: req.StopSequences, User: req.Metadata.UserID}
+		TopP: req.TopP, Stop: req.StopSequences, User: req.Metadata.UserID, Seed: req.Seed}
 	if req.System != "" {
 		b.Messages = append(b.Messages, ChatMessage{Role: "system", Content: req.System})
 	}

@@ -33,6 +33,9 @@ type Request struct {
 	StopSequences []string
 	Stream        bool
 	Metadata      Metadata
+	// Seed is Chat Completions' seed, passed to an openai-style upstream
+	// only (nil: none).
+	Seed *int64
 	// IncludeUsage asks a Chat Completions stream for a last chunk with
 	// the usage (stream_options.include_usage).
 	IncludeUsage bool
@@ -95,8 +98,37 @@ func parsed(req *Request, err *Error) (*Request, error) {
 
 // unsupported are Messages API fields this text-only beta refuses with a
 // clearer message than "unknown field", on our /chat and count_tokens too,
-// so tools are refused by name the same on every endpoint.
-var unsupported = []string{"tools", "tool_choice", "thinking", "mcp_servers", "container", "service_tier"}
+// so tools are refused by name the same on every endpoint (unless they
+// hold the value that asks for nothing: see noOpValue).
+var unsupported = []string{"tools", "tool_choice", "thinking", "mcp_servers", "container", "service_tier",
+	"output_config", "speed", "inference_geo", "diagnostics"}
+
+// noOpValue says, of a field this beta refuses, which values ask for
+// nothing it lacks: those are accepted (and the field dropped), as clients
+// that send every option with its default send them. thinking
+// {"type":"disabled"}, tool_choice "none" or {"type":"none"} (there are no
+// tools), parallel_tool_calls (likewise), logprobs false, top_logprobs 0,
+// response_format {"type":"text"}, service_tier "auto" (or OpenAI's
+// "default"), speed "standard", reasoning_effort "none".
+var noOpValue = map[string]func(any) bool{
+	"thinking":            typeOnly("disabled"),
+	"tool_choice":         func(v any) bool { return v == "none" || typeOnly("none")(v) },
+	"parallel_tool_calls": func(v any) bool { _, ok := asBool(v); return ok },
+	"logprobs":            func(v any) bool { return v == false },
+	"top_logprobs":        func(v any) bool { n, ok := asInt(v); return ok && n == 0 },
+	"response_format":     typeOnly("text"),
+	"service_tier":        func(v any) bool { return v == "auto" || v == "default" },
+	"speed":               func(v any) bool { return v == "standard" },
+	"reasoning_effort":    func(v any) bool { return v == "none" },
+}
+
+// typeOnly matches the object {"type": typ}.
+func typeOnly(typ string) func(any) bool {
+	return func(v any) bool {
+		o, ok := decodeObject(v, "")
+		return ok && len(o.fields) == 1 && o.fields["type"] == typ
+	}
+}
 
 func parseChat(body []byte, d Defaults) (*Request, *Error) {
 	top, err := decodeTop(body, unsupported, "messages", "model", "max_tokens", "system", "temperature", "stop_sequences", "stream", "metadata")
@@ -129,7 +161,8 @@ func parseChat(body []byte, d Defaults) (*Request, *Error) {
 }
 
 func parseMessages(body []byte, d Defaults) (*Request, *Error) {
-	top, err := decodeTop(body, unsupported, "messages", "model", "max_tokens", "system", "temperature", "top_p", "top_k", "stop_sequences", "stream", "metadata")
+	top, err := decodeTop(body, unsupported, "messages", "model", "max_tokens", "system", "temperature", "top_p", "top_k", "stop_sequences", "stream", "metadata",
+		"cache_control")
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +216,7 @@ func decodeTop(body []byte, refused []string, known ...string) (object, *Error) 
 		return object{}, invalid("request body must be a JSON object")
 	}
 	for _, k := range refused {
-		if _, ok := top.get(k); ok {
+		if v, ok := top.get(k); ok && !(noOpValue[k] != nil && noOpValue[k](v)) {
 			return object{}, invalid("%q is not supported: this gateway accepts text-only requests", k)
 		}
 	}
@@ -215,10 +248,18 @@ func parseMessageList(top object, blocks bool, roles []string, fields ...string)
 		if !ok {
 			return nil, invalid("%s must be an object", path)
 		}
+		role, _ := asString(m.fields["role"])
+		if role == "tool" || role == "function" {
+			return nil, invalid("%s %q is not supported: this gateway accepts text-only requests (no tools)", m.name("role"), role)
+		}
+		for _, k := range []string{"tool_calls", "function_call", "tool_call_id"} {
+			if _, ok := m.get(k); ok {
+				return nil, invalid("%s is not supported: this gateway accepts text-only requests (no tools)", m.name(k))
+			}
+		}
 		if err := m.only(fields...); err != nil {
 			return nil, err
 		}
-		role, _ := asString(m.fields["role"])
 		if !slices.Contains(roles, role) {
 			return nil, invalid("%s must be %s", m.name("role"), oneOf(roles))
 		}
@@ -295,8 +336,14 @@ func parseTextBlocks(items []any, path string) (string, *Error) {
 		if typ != "text" {
 			return "", invalid("%s %q is not supported: this gateway accepts text blocks only", b.name("type"), typ)
 		}
-		if err := b.only("type", "text", "cache_control"); err != nil {
+		if err := b.only("type", "text", "cache_control", "citations"); err != nil {
 			return "", err
+		}
+		if c, ok := b.get("citations"); ok {
+			// A turn replayed from an answer: this gateway's answers have none.
+			if items, ok := asArray(c); !ok || len(items) > 0 {
+				return "", invalid("%s is not supported: this gateway accepts text blocks only", b.name("citations"))
+			}
 		}
 		text, ok := asString(b.fields["text"])
 		if !ok || strings.TrimSpace(text) == "" {
@@ -452,7 +499,7 @@ func ParseCountTokensRequest(body []byte, d Defaults) (*Request, error) {
 }
 
 func parseCountTokens(body []byte) (*Request, *Error) {
-	top, err := decodeTop(body, unsupported, "messages", "model", "system")
+	top, err := decodeTop(body, unsupported, "messages", "model", "system", "cache_control")
 	if err != nil {
 		return nil, err
 	}

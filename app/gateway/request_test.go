@@ -174,7 +174,7 @@ func TestParseMessagesRequestInvalid(t *testing.T) {
 		{`{` + ok + `,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]}]}`,
 			`messages[0].content[0].type "tool_result" is not supported: this gateway accepts text blocks only`},
 		{`{` + ok + `,"messages":[{"role":"user","content":[{"type":"text","text":""}]}]}`, `messages[0].content[0].text must be a non-empty string`},
-		{`{` + ok + `,"messages":[{"role":"user","content":[{"type":"text","text":"a","citations":[]}]}]}`, `unknown field "messages[0].content[0].citations"`},
+		{`{` + ok + `,"messages":[{"role":"user","content":[{"type":"text","text":"a","cites":[]}]}]}`, `unknown field "messages[0].content[0].cites"`},
 		{`{` + ok + `,"system":7,"messages":[{"role":"user","content":"a"}]}`, `system must be a string or an array of text blocks`},
 		{`{` + ok + `,"system":[{"type":"image"}],"messages":[{"role":"user","content":"a"}]}`, `system[0].type "image" is not supported: this gateway accepts text blocks only`},
 		{`{` + ok + `,"top_p":2,"messages":[{"role":"user","content":"a"}]}`, `top_p must be a number between 0 and 1`},
@@ -259,8 +259,9 @@ func TestParseCompletionsRequest(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"messages":[{"role":"user","content":"x"}],"n":2}`:                       "n must be 1",
 		`{"messages":[{"role":"user","content":"x"}],"tools":[]}`:                  `"tools" is not supported`,
-		`{"messages":[{"role":"user","content":"x"}],"seed":1}`:                    `unknown field "seed"`,
-		`{"messages":[{"role":"tool","content":"x"}]}`:                             `messages[0].role must be`,
+		`{"messages":[{"role":"user","content":"x"}],"seed":1.5}`:                  "seed must be an integer",
+		`{"messages":[{"role":"tool","content":"x"}]}`:                             `messages[0].role "tool" is not supported`,
+		`{"messages":[{"role":"robot","content":"x"}]}`:                            `messages[0].role must be`,
 		`{"messages":[{"role":"user","content":"x"}],"user":"a\u0000b"}`:           "user must not contain control characters",
 		`{"messages":[{"role":"user","content":"x"}],"max_completion_tokens":0}`:   "max_completion_tokens must be an integer between 1 and",
 		`{"messages":[{"role":"user","content":"x"}],"frequency_penalty":0.5}`:     "frequency_penalty must be 0",
@@ -320,6 +321,80 @@ func TestCompletionsNoOpOptions(t *testing.T) {
 	body := `{"messages":[{"role":"user","content":"x"}],"frequency_penalty":0,"presence_penalty":0.0,"logit_bias":{},"store":false,"top_p":1}`
 	if _, err := ParseCompletionsRequest([]byte(body), testDefaults); err != nil {
 		t.Errorf("defaults refused: %v", err)
+	}
+}
+
+// What the openai SDK sends as users write code today is served, each
+// option at the value that asks for nothing this gateway lacks, and the
+// rest refused by name, never as an unknown field.
+func TestCompletionsOptionsOfTheSDK(t *testing.T) {
+	const msgs = `"messages":[{"role":"user","content":"x"}]`
+	for _, opt := range []string{`"seed":42`, `"metadata":{"run":"a"}`, `"safety_identifier":"u-2"`, `"prompt_cache_key":"k"`,
+		`"prompt_cache_retention":"24h"`, `"logprobs":false`, `"top_logprobs":0`, `"response_format":{"type":"text"}`,
+		`"parallel_tool_calls":true`, `"tool_choice":"none"`, `"service_tier":"auto"`, `"reasoning_effort":"none"`,
+		`"seed":null,"verbosity":null,"tools":null`, `"stream":true,"stream_options":{"include_usage":true,"include_obfuscation":true}`} {
+		req, err := ParseCompletionsRequest([]byte(`{`+msgs+`,`+opt+`}`), testDefaults)
+		if err != nil {
+			t.Errorf("%s: %v", opt, err)
+			continue
+		}
+		if opt == `"seed":42` && (req.Seed == nil || *req.Seed != 42) {
+			t.Errorf("seed: %v", req.Seed)
+		}
+	}
+	req, _ := ParseCompletionsRequest([]byte(`{`+msgs+`,"user":"u-1","safety_identifier":"u-2"}`), testDefaults)
+	if req.Metadata.UserID != "u-2" {
+		t.Errorf("safety_identifier: %q", req.Metadata.UserID)
+	}
+	for opt, want := range map[string]string{
+		`"logprobs":true`:                          `"logprobs" is not supported`,
+		`"top_logprobs":3`:                         `"top_logprobs" is not supported`,
+		`"response_format":{"type":"json_object"}`: `"response_format" is not supported`,
+		`"reasoning_effort":"high"`:                `"reasoning_effort" is not supported`,
+		`"verbosity":"low"`:                        `"verbosity" is not supported`,
+		`"service_tier":"flex"`:                    `"service_tier" is not supported`,
+		`"tool_choice":"auto"`:                     `"tool_choice" is not supported`,
+		`"metadata":{"a":1}`:                       "metadata must map keys",
+		`"metadata":"x"`:                           "metadata must be an object",
+		`"prompt_cache_key":1`:                     "prompt_cache_key must be a string",
+		`"messages":[{"role":"assistant","content":null,"tool_calls":[]}]`:                        `messages[0].tool_calls is not supported`,
+		`"messages":[{"role":"user","content":"x"},{"role":"function","name":"f","content":"r"}]`: `messages[1].role "function" is not supported`,
+	} {
+		body := `{` + msgs + `,` + opt + `}`
+		if strings.HasPrefix(opt, `"messages"`) {
+			body = `{` + opt + `}`
+		}
+		_, err := ParseCompletionsRequest([]byte(body), testDefaults)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", opt, err, want)
+		}
+	}
+}
+
+// The Messages dialect likewise: thinking disabled, tool_choice none,
+// top-level cache_control, speed "standard", service_tier "auto" and text
+// blocks with empty citations are served; thinking enabled, output_config
+// and the like are refused by name.
+func TestMessagesOptionsOfTheSDK(t *testing.T) {
+	const base = `"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}]`
+	for _, opt := range []string{`"thinking":{"type":"disabled"}`, `"tool_choice":{"type":"none"}`, `"cache_control":{"type":"ephemeral"}`,
+		`"speed":"standard"`, `"service_tier":"auto"`, `"messages":[{"role":"user","content":[{"type":"text","text":"x","citations":null}]}]`,
+		`"messages":[{"role":"user","content":[{"type":"text","text":"x","citations":[]}]}]`} {
+		if _, err := ParseMessagesRequest([]byte(`{`+base+`,`+opt+`}`), testDefaults); err != nil {
+			t.Errorf("%s: %v", opt, err)
+		}
+	}
+	for opt, want := range map[string]string{
+		`"thinking":{"type":"enabled","budget_tokens":1024}`: `"thinking" is not supported`,
+		`"thinking":{"type":"disabled","budget_tokens":1}`:   `"thinking" is not supported`,
+		`"output_config":{"effort":"low"}`:                   `"output_config" is not supported`,
+		`"speed":"fast"`:                                     `"speed" is not supported`,
+		`"inference_geo":"us"`:                               `"inference_geo" is not supported`,
+		`"messages":[{"role":"user","content":[{"type":"text","text":"x","citations":[{"type":"char_location"}]}]}]`: `citations is not supported`,
+	} {
+		if _, err := ParseMessagesRequest([]byte(`{`+base+`,`+opt+`}`), testDefaults); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", opt, err, want)
+		}
 	}
 }
 

@@ -126,8 +126,10 @@ func lenientUsage(in, out *float64) Usage {
 // checkUsage never lets an upstream's impossible counts through: negative
 // counts are 0 and fractions round up (already on reading), an input above
 // MaxInputTokens is replaced by the estimate, and an output above the
-// request's max_tokens is max_tokens. The flag says whether anything was
-// corrected.
+// request's max_tokens is max_tokens. Then the call never counts more than
+// it reserved (InputTokensBound plus max_tokens): an input that makes the
+// total exceed it is cut to what is left of it, which is never less than
+// the bound. The flag says whether anything was corrected.
 func checkUsage(u Usage, req *Request) (Usage, string) {
 	flag := ""
 	if u.odd {
@@ -138,6 +140,14 @@ func checkUsage(u Usage, req *Request) (Usage, string) {
 	}
 	if req.MaxTokens > 0 && u.OutputTokens > req.MaxTokens {
 		u.OutputTokens, flag = req.MaxTokens, UsageClamped
+	}
+	if req.MaxTokens > 0 {
+		// No text holds more tokens than its bound: an upstream that
+		// claims 100,000 for "Hello" would otherwise spend the month's
+		// quota, however little the call reserved.
+		if reserved := InputTokensBound(req) + req.MaxTokens; u.InputTokens+u.OutputTokens > reserved {
+			u.InputTokens, flag = reserved-u.OutputTokens, UsageClamped
+		}
 	}
 	u.odd = false
 	return u, flag

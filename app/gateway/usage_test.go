@@ -17,6 +17,10 @@ func TestCheckUsage(t *testing.T) {
 		{"negative", `{"input_tokens":-5,"output_tokens":3}`, Usage{InputTokens: 0, OutputTokens: 3}, UsageClamped},
 		{"fraction rounds up", `{"input_tokens":2,"output_tokens":3.2}`, Usage{InputTokens: 2, OutputTokens: 4}, UsageClamped},
 		{"absurd input is the estimate", `{"input_tokens":1e12,"output_tokens":1}`, Usage{InputTokens: EstimateInputTokens(req), OutputTokens: 1}, UsageClamped},
+		{"input beyond the reservation", `{"input_tokens":100000,"output_tokens":1}`, Usage{InputTokens: InputTokensBound(req) + 99, OutputTokens: 1}, UsageClamped},
+		{"input beyond the bound, within the reservation", `{"input_tokens":60,"output_tokens":10}`, Usage{InputTokens: 60, OutputTokens: 10}, ""},
+		{"input at the bound, output at max_tokens", `{"input_tokens":27,"output_tokens":100}`, Usage{InputTokens: 27, OutputTokens: 100}, ""},
+		{"input beyond the bound, output at max_tokens", `{"input_tokens":28,"output_tokens":100}`, Usage{InputTokens: 27, OutputTokens: 100}, UsageClamped},
 		{"output above max_tokens", `{"input_tokens":1,"output_tokens":5000}`, Usage{InputTokens: 1, OutputTokens: 100}, UsageClamped},
 		{"absent counts", `{}`, Usage{}, ""},
 	}

@@ -138,6 +138,9 @@ func (s *Service) Serve(c echo.Context, who Caller, d Dialect) error {
 	if k.started {
 		return nil
 	}
+	if gateway.Final(err) {
+		c.Response().Header().Set(HeaderShouldRetry, "false")
+	}
 	return err
 }
 
@@ -219,7 +222,8 @@ const (
 	HeaderQuotaRemaining = "X-Quota-Remaining"
 	HeaderQuotaReset     = "X-Quota-Reset"
 	// HeaderShouldRetry is the header the Anthropic and OpenAI SDKs
-	// read before retrying; it says "false" on quota_exceeded.
+	// read before retrying; it says "false" on quota_exceeded and on an
+	// upstream's refusal of the request (gateway.Final).
 	HeaderShouldRetry = "X-Should-Retry"
 )
 
@@ -395,13 +399,55 @@ func (s *Service) entitled(ctx context.Context, orgID string, now time.Time, fre
 	return al, nil
 }
 
-// ModelList is GET /gateway/v1/models' answer.
+// ModelList is GET /gateway/v1/models' answer; the ids of its first and
+// last models are null when it is empty.
 type ModelList struct {
 	Object  string  `json:"object"`
 	Data    []Model `json:"data"`
 	HasMore bool    `json:"has_more"`
-	FirstID string  `json:"first_id"`
-	LastID  string  `json:"last_id"`
+	FirstID *string `json:"first_id"`
+	LastID  *string `json:"last_id"`
+}
+
+// Page is one page of l as Anthropic's models.list pages: at most limit
+// models after the one named afterID, or the last limit before the one
+// named beforeID (neither: from the start); has_more says whether more
+// lie beyond the page in that direction. A cursor not in the list gives
+// an empty page.
+func (l ModelList) Page(afterID, beforeID string, limit int) ModelList {
+	at := func(id string) int {
+		for i, m := range l.Data {
+			if m.ID == id {
+				return i
+			}
+		}
+		return -1
+	}
+	var data []Model
+	var hasMore bool
+	switch {
+	case afterID != "":
+		if i := at(afterID); i >= 0 {
+			data = l.Data[i+1:]
+		}
+		hasMore = len(data) > limit
+		data = data[:min(limit, len(data))]
+	case beforeID != "":
+		if i := at(beforeID); i >= 0 {
+			data = l.Data[:i]
+		}
+		hasMore = len(data) > limit
+		data = data[max(0, len(data)-limit):]
+	default:
+		data = l.Data
+		hasMore = len(data) > limit
+		data = data[:min(limit, len(data))]
+	}
+	p := ModelList{Object: l.Object, Data: append([]Model{}, data...), HasMore: hasMore}
+	if len(p.Data) > 0 {
+		p.FirstID, p.LastID = &p.Data[0].ID, &p.Data[len(p.Data)-1].ID
+	}
+	return p
 }
 
 // Model is one model in both SDKs' shapes.
@@ -433,5 +479,5 @@ func (s *Service) Models() ModelList {
 	id := s.Proxy.Defaults().Model
 	m := Model{ID: id, Object: "model", Type: "model", DisplayName: id, CreatedAt: s.started.Format(time.RFC3339),
 		Created: s.started.Unix(), OwnedBy: "parapet"}
-	return ModelList{Object: "list", Data: []Model{m}, FirstID: id, LastID: id}
+	return ModelList{Object: "list", Data: []Model{m}, FirstID: &id, LastID: &id}
 }
