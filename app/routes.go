@@ -120,8 +120,11 @@ func (a *App) routes() {
 				pages.Add(r.method, t.pagePath+r.path, r.handler, web.RequireUser, p.Require2FA)
 				continue
 			}
-			a.routesOf(areaPages, page(httpx.LimitBodyExplained(r.bodyLimit))...).
-				Add(r.method, t.pagePath+r.path, r.handler, web.RequireUser, p.Require2FA, a.toolRate, a.analyze(r.bodyLimit))
+			// Its form is parsed (CSRF) only once the run is admitted: a
+			// visitor, a refused or a waiting run reads none of it.
+			a.routesOf(areaPages, https, httpx.LimitBodyExplained(r.bodyLimit), p.LoadUser, web.NoStoreSignedIn, p.CrossSite,
+				web.RequireUser, p.Require2FA, a.toolRate, a.analyze(r.bodyLimit), p.CSRF, timeout).
+				Add(r.method, t.pagePath+r.path, r.handler)
 		}
 		g := a.group(t.apiPrefix, &area{t.name, writeJSONError, apiHeaders}, https, v1.Guard(t.surface), timeout)
 		for _, r := range t.api {
