@@ -43,6 +43,9 @@ func (p *Pages) CreateOrg(c echo.Context) error {
 	case utf8.RuneCountInString(name) > models.MaxOrgNameLength:
 		return p.renderOrgs(c, http.StatusUnprocessableEntity, name, "The name must be at most 80 characters long.")
 	}
+	if msg, err := p.countOrgCreation(c, cur.User.ID); err != nil || msg != "" {
+		return orRender(err, func() error { return p.renderOrgs(c, http.StatusTooManyRequests, name, msg) })
+	}
 	org, err := models.CreateOrg(c.Request().Context(), p.DB.DB, name, cur.User.ID, p.GatewayMonthlyTokens)
 	if errors.Is(err, models.ErrSlugTaken) {
 		return p.renderOrgs(c, http.StatusUnprocessableEntity, name, err.Error())
