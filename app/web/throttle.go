@@ -21,10 +21,10 @@ import (
 // account's allowance for strangers, while the owner's browser keeps its
 // own. A correct password gives its attempt back.
 const (
-	SignInLimit   = 10
-	SignInWindow  = 15 * time.Minute
-	SignUpLimit   = 20 // sign-ups per client address per SignUpWindow
-	SignUpWindow  = time.Hour
+	SignInLimit  = 10
+	SignInWindow = 15 * time.Minute
+	SignUpLimit  = 20 // sign-ups per client address per SignUpWindow
+	SignUpWindow = time.Hour
 	// Each new organization is granted the gateway's free monthly
 	// quota, so organizations are counted per account: unbounded, one
 	// account made 40 in a second and held 40 quotas.
