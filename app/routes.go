@@ -154,11 +154,13 @@ func (a *App) routes() {
 	call(areaOpenAI).POST("/gateway/v1/chat/completions", v1.ChatCompletions, key...)
 
 	// The playground's chat: every call recorded like the API's, refusals
-	// included; the session (a 401 in JSON, not a redirect), CSRF and our
-	// origin, JSON checked, JSON errors before the stream starts, the
+	// included; the session (a 401 in JSON, not a redirect), then CSRF and
+	// our origin, JSON checked, JSON errors before the stream starts, the
 	// gateway's own deadlines.
+	// A visitor (who may hold a visitor's CSRF token) is refused before
+	// the body is read.
 	chat := a.group("/gateway/app/chat", areaPlayground, a.gatewayCalls, https, httpx.LimitBody(apiBodyLimit), p.LoadUser,
-		web.NoStoreSignedIn, p.CSRF, httpx.CleanJSON, web.RequireSession)
+		web.NoStoreSignedIn, web.RequireSession, p.CSRF, httpx.CleanJSON)
 	chat.POST("", p.PlaygroundChat)
 
 	// Leak reports (like GitHub's secret scanning partners): no key, a

@@ -108,3 +108,56 @@ func TestBodyThatNeverFinishesIs408(t *testing.T) {
 		})
 	}
 }
+
+// The tools' pages and the playground's chat turn a visitor away before
+// reading the body: a visitor's 40 MiB compare form is not parsed to find
+// its CSRF token first (the answer comes while the body is still on its
+// way), nor a visitor's chat read and checked as JSON (a body the check
+// refuses is a 401 all the same).
+func TestVisitorsAreRefusedBeforeTheBodyIsRead(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	c := env.Client()
+	tok := c.CSRF("/console/signin") // a visitor's token is a valid token
+	var cookies []string
+	for _, ck := range c.Cookies() {
+		cookies = append(cookies, ck.Name+"="+ck.Value)
+	}
+	for _, tc := range []struct {
+		path, ctype string
+		length      int
+		status      int
+	}{
+		{"/logs/app/compare", "application/x-www-form-urlencoded", 40 << 20, 303},
+		{"/logs/app", "application/x-www-form-urlencoded", 20 << 20, 303},
+		{"/scan/app", "application/x-www-form-urlencoded", 10 << 20, 303},
+	} {
+		conn, err := net.Dial("tcp", env.Server.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := fmt.Sprintf("POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nCookie: %s\r\nX-CSRF-Token: %s\r\n\r\n_csrf=%s&log=",
+			tc.path, env.Server.Listener.Addr(), tc.ctype, tc.length, strings.Join(cookies, "; "), tok, tok)
+		// The first MiB, then nothing: the server reads no more than the
+		// 256 KiB net/http discards after a handler that did not read
+		// the body.
+		if _, err := io.WriteString(conn, req+strings.Repeat("a", 1<<20)); err != nil {
+			t.Fatal(err)
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Errorf("POST %s as a visitor, the body still coming: no answer (%v): the body was being read", tc.path, err)
+			conn.Close()
+			continue
+		}
+		res.Body.Close()
+		conn.Close()
+		if res.StatusCode != tc.status {
+			t.Errorf("POST %s as a visitor: %d, want %d", tc.path, res.StatusCode, tc.status)
+		}
+	}
+	res := c.PostJSON("/gateway/app/chat", `{"messages":[],"messages":[]}`, "X-CSRF-Token", tok)
+	if res.StatusCode != 401 {
+		t.Errorf("a visitor's chat with a repeated key: %d, want 401 before the body is read\n%s", res.StatusCode, res.Body)
+	}
+}
