@@ -1,12 +1,14 @@
 package app_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
 	"parapet/app/apptest"
+	"parapet/models"
 )
 
 // HEAD works wherever GET does: same status and headers, no body.
@@ -89,6 +91,26 @@ func TestHTTPSRedirectAndHSTS(t *testing.T) {
 		}
 		if res := c.Get("/v1/health"); res.StatusCode != 200 {
 			t.Errorf("health over plain http: %d", res.StatusCode)
+		}
+	}
+}
+
+// A visitor's pages are no-store too: each carries a CSRF token made from
+// the visitor's own cookie (which the sign-in page sets), and the
+// invitation page shows the invited address and the organization. A
+// shared cache that kept one would hand every visitor the same seed and
+// token, or a stranger's invitation.
+func TestNoStoreForVisitors(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	s := env.Seed(t, "owner@example.com")
+	inv, token, err := models.CreateInvitation(context.Background(), env.DB.DB, s.OrgID, "guest@example.com", models.RoleMember, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/", "/docs", "/console/signin", "/console/signup", models.InvitationPath(inv.OrgID, token), "/nope"} {
+		res := env.Client().Get(path)
+		if cc := res.Header.Get("Cache-Control"); !strings.Contains(cc, "no-store") {
+			t.Errorf("GET %s as a visitor: %d, Cache-Control %q, want no-store", path, res.StatusCode, cc)
 		}
 	}
 }

@@ -120,8 +120,11 @@ func (a *App) routes() {
 				pages.Add(r.method, t.pagePath+r.path, r.handler, web.RequireUser, p.Require2FA)
 				continue
 			}
-			a.routesOf(areaPages, page(httpx.LimitBodyExplained(r.bodyLimit))...).
-				Add(r.method, t.pagePath+r.path, r.handler, web.RequireUser, p.Require2FA, a.toolRate, a.analyze(r.bodyLimit))
+			// Its form is parsed (CSRF) only once the run is admitted: a
+			// visitor, a refused or a waiting run reads none of it.
+			a.routesOf(areaPages, https, httpx.LimitBodyExplained(r.bodyLimit), p.LoadUser, web.NoStoreSignedIn, p.CrossSite,
+				web.RequireUser, p.Require2FA, a.toolRate, a.analyze(r.bodyLimit), p.CSRF, timeout).
+				Add(r.method, t.pagePath+r.path, r.handler)
 		}
 		g := a.group(t.apiPrefix, &area{t.name, writeJSONError, apiHeaders}, https, v1.Guard(t.surface), timeout)
 		clean := httpx.CleanJSON
@@ -155,11 +158,13 @@ func (a *App) routes() {
 	call(areaOpenAI).POST("/gateway/v1/chat/completions", v1.ChatCompletions, key...)
 
 	// The playground's chat: every call recorded like the API's, refusals
-	// included; the session (a 401 in JSON, not a redirect), CSRF and our
-	// origin, JSON checked, JSON errors before the stream starts, the
+	// included; the session (a 401 in JSON, not a redirect), then CSRF and
+	// our origin, JSON checked, JSON errors before the stream starts, the
 	// gateway's own deadlines.
+	// A visitor (who may hold a visitor's CSRF token) is refused before
+	// the body is read.
 	chat := a.group("/gateway/app/chat", areaPlayground, a.gatewayCalls, https, httpx.LimitBody(apiBodyLimit), p.LoadUser,
-		web.NoStoreSignedIn, p.CSRF, httpx.CleanJSON, web.RequireSession)
+		web.NoStoreSignedIn, web.RequireSession, p.CSRF, httpx.CleanJSON)
 	chat.POST("", p.PlaygroundChat)
 
 	// Leak reports (like GitHub's secret scanning partners): no key, a

@@ -64,18 +64,26 @@ func AddMember(ctx context.Context, db *gorm.DB, orgID, userID, role string) err
 	return err
 }
 
+// ErrActorCannot refuses a change to a membership that the acting member's
+// role does not allow, as the roles stand when the change is made: the
+// actor was demoted or removed meanwhile, or the member they meant to
+// change was made an owner.
+var ErrActorCannot = errors.New("your role does not allow this change to that member")
+
 // SetMemberRole changes a member's role; taking the role of the last
-// owner away is ErrLastOwner.
-func SetMemberRole(ctx context.Context, db *gorm.DB, orgID, userID, role string) error {
-	return keepingAnOwner(ctx, db, orgID, userID, func(tx *gorm.DB) error {
+// owner away is ErrLastOwner. actorID is the member making the change
+// (checked under the organization's lock: ErrActorCannot), or "" for an
+// operator.
+func SetMemberRole(ctx context.Context, db *gorm.DB, orgID, actorID, userID, role string) error {
+	return keepingAnOwner(ctx, db, orgID, actorID, userID, role, func(tx *gorm.DB) error {
 		return tx.Model(&Membership{}).Where("org_id = ? AND user_id = ?", orgID, userID).Update("role", role).Error
 	}, role == RoleOwner)
 }
 
-// RemoveMember removes a member (or lets one leave); removing the last
-// owner is ErrLastOwner.
-func RemoveMember(ctx context.Context, db *gorm.DB, orgID, userID string) error {
-	return keepingAnOwner(ctx, db, orgID, userID, func(tx *gorm.DB) error {
+// RemoveMember removes a member (or lets one leave: actorID ""); removing
+// the last owner is ErrLastOwner. actorID is as for SetMemberRole.
+func RemoveMember(ctx context.Context, db *gorm.DB, orgID, actorID, userID string) error {
+	return keepingAnOwner(ctx, db, orgID, actorID, userID, "", func(tx *gorm.DB) error {
 		return tx.Where("org_id = ? AND user_id = ?", orgID, userID).Delete(&Membership{}).Error
 	}, false)
 }
@@ -83,8 +91,12 @@ func RemoveMember(ctx context.Context, db *gorm.DB, orgID, userID string) error 
 // keepingAnOwner runs change on a member in a transaction that holds the
 // organization's row, so two owners demoting each other at once cannot
 // both succeed, and refuses it when the member is the last owner and stays
-// one only if staysOwner.
-func keepingAnOwner(ctx context.Context, db *gorm.DB, orgID, userID string, change func(tx *gorm.DB) error, staysOwner bool) error {
+// one only if staysOwner. Under the same lock it checks that the actor
+// (unless "") may still manage the member as they are now, and give
+// newRole (unless ""): a check made before the transaction could be
+// stale by the time of the change, and an admin's demotion racing an
+// owner's promotion of the same member demoted an owner.
+func keepingAnOwner(ctx context.Context, db *gorm.DB, orgID, actorID, userID, newRole string, change func(tx *gorm.DB) error, staysOwner bool) error {
 	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		lock := tx
 		if tx.Dialector.Name() == "postgres" { // SQLite serializes writers already
@@ -97,6 +109,19 @@ func keepingAnOwner(ctx context.Context, db *gorm.DB, orgID, userID string, chan
 		var m Membership
 		if err := tx.Where("org_id = ? AND user_id = ?", orgID, userID).Take(&m).Error; err != nil {
 			return notFound(err)
+		}
+		if actorID != "" {
+			var a Membership
+			err := tx.Where("org_id = ? AND user_id = ?", orgID, actorID).Take(&a).Error
+			if errors.Is(err, gorm.ErrRecordNotFound) {
+				return ErrActorCannot
+			}
+			if err != nil {
+				return err
+			}
+			if !Can(a.Role, PermManageMembers) || !CanAssign(a.Role, m.Role) || newRole != "" && !CanAssign(a.Role, newRole) {
+				return ErrActorCannot
+			}
 		}
 		if m.Role == RoleOwner && !staysOwner {
 			var owners int64

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"fmt"
 	"net/mail"
 	"strings"
 	"unicode"
@@ -16,8 +17,41 @@ func ValidEmail(s string) bool {
 	if s == "" || len(s) > MaxEmailLength {
 		return false
 	}
+	if !visible(s) {
+		return false
+	}
 	addr, err := mail.ParseAddress(s)
 	return err == nil && addr.Address == s && strings.Contains(s[strings.LastIndex(s, "@")+1:], ".")
+}
+
+// visible reports whether every character of s is printable: no control
+// characters, and none of the invisible ones (Unicode's format class:
+// bidi overrides such as U+202E, zero-width spaces and joiners; spaces
+// other than ASCII's), with which a name or an address passes for another
+// one in lists, the audit log and mail ("al\u200bice@example.com" shows
+// as alice@example.com).
+func visible(s string) bool {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// OrgNameProblem says what is wrong with an organization's name (runs of
+// white space already collapsed), or "" when it is fine: the rule of the
+// console and of `parapet org create`.
+func OrgNameProblem(name string) string {
+	switch {
+	case name == "":
+		return "enter a name for the organization"
+	case utf8.RuneCountInString(name) > MaxOrgNameLength:
+		return fmt.Sprintf("the name must be at most %d characters long", MaxOrgNameLength)
+	case !visible(name):
+		return "the name may contain only printable characters (no control, bidi or zero-width characters)"
+	}
+	return ""
 }
 
 // KeyNameProblem says what is wrong with an API key name, or "" when it is
@@ -29,10 +63,8 @@ func KeyNameProblem(name string) string {
 	case utf8.RuneCountInString(name) > MaxKeyNameLength:
 		return "the name must be at most 80 characters long"
 	}
-	for _, r := range name {
-		if !unicode.IsPrint(r) {
-			return "the name may contain only printable characters"
-		}
+	if !visible(name) {
+		return "the name may contain only printable characters"
 	}
 	return ""
 }

@@ -60,6 +60,13 @@ func PayloadTooLarge(message string) *Error {
 	return New(http.StatusRequestEntityTooLarge, "payload_too_large", message)
 }
 
+// RequestTimeout is the 408 of a body that stopped arriving: the server's
+// read deadline passed before its end.
+func RequestTimeout() *Error {
+	return New(http.StatusRequestTimeout, "request_timeout",
+		"the request body did not arrive in time: the server waits at most a minute for a whole request; send it again")
+}
+
 func UnsupportedMediaType(message string) *Error {
 	return New(http.StatusUnsupportedMediaType, "unsupported_media_type", message)
 }

@@ -55,7 +55,7 @@ func runMemberSetRole(ctx context.Context, r *runner, c *cmdline) error {
 		detail := m.Role + " → " + *role
 		err = w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
 			return &models.AuditEvent{OrgID: &w.org.ID, Action: models.ActionMemberRole, Target: m.Email, Detail: &detail},
-				models.SetMemberRole(ctx, tx, w.org.ID, m.UserID, *role)
+				models.SetMemberRole(ctx, tx, w.org.ID, "", m.UserID, *role)
 		})
 		if err != nil {
 			return err
@@ -79,7 +79,7 @@ func runMemberRemove(ctx context.Context, r *runner, c *cmdline) error {
 		}
 		err = w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
 			return &models.AuditEvent{OrgID: &w.org.ID, Action: models.ActionMemberRemove, Target: m.Email},
-				models.RemoveMember(ctx, tx, w.org.ID, m.UserID)
+				models.RemoveMember(ctx, tx, w.org.ID, "", m.UserID)
 		})
 		if err != nil {
 			return err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"gorm.io/gorm"
 
@@ -26,8 +25,8 @@ func runOrgCreate(ctx context.Context, r *runner, c *cmdline) error {
 	}
 	// Runs of spaces collapse, as in the console's form.
 	orgName := strings.Join(strings.Fields(*name), " ")
-	if utf8.RuneCountInString(orgName) > models.MaxOrgNameLength {
-		return usageError{fmt.Sprintf("--name must be at most %d characters long", models.MaxOrgNameLength)}
+	if msg := models.OrgNameProblem(orgName); msg != "" {
+		return usageError{"--name: " + msg}
 	}
 	return r.withDB(ctx, c, func(w *work) error {
 		var ownerID string

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -58,7 +61,8 @@ func limitBody(limit int64, explained bool) echo.MiddlewareFunc {
 			if enc := r.Header.Get(echo.HeaderContentEncoding); enc != "" && !strings.EqualFold(enc, "identity") {
 				return apierr.UnsupportedMediaType("Content-Encoding " + strconv.Quote(enc) + " is not supported: send the body uncompressed")
 			}
-			body := r.Body
+			raw := &timedBody{ReadCloser: r.Body}
+			body := io.ReadCloser(raw)
 			if r.ContentLength > limit {
 				drain(c, body)
 				if explained {
@@ -70,12 +74,41 @@ func limitBody(limit int64, explained bool) echo.MiddlewareFunc {
 			}
 			r.Body = http.MaxBytesReader(c.Response(), body, limit)
 			err := next(c)
+			if raw.timedOut.Load() {
+				// Whatever the reader made of it (a malformed body, a form
+				// without its CSRF token), the body never came: 408, and
+				// the connection is done.
+				c.Response().Header().Set(echo.HeaderConnection, "close")
+				if !c.Response().Committed {
+					return apierr.RequestTimeout()
+				}
+				return err
+			}
 			if err != nil && isTooLarge(err) {
 				drain(c, body)
 			}
 			return err
 		}
 	}
+}
+
+// timedBody notes a read of the body that failed on the server's read
+// deadline (http.Server.ReadTimeout): the client stopped sending before
+// the body's end.
+type timedBody struct {
+	io.ReadCloser
+	timedOut atomic.Bool
+}
+
+func (b *timedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		var ne net.Error
+		if errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
+			b.timedOut.Store(true)
+		}
+	}
+	return n, err
 }
 
 // drain reads what is left of body, bounded in bytes and time. A client

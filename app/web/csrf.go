@@ -97,6 +97,25 @@ func (p *Pages) CSRF(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// CrossSite refuses, with 403, a state-changing request from another site
+// (CSRF's origin check) without reading its body. The tools' pages mount
+// it before the sign-in check, the tool budget and the analysis pool, and
+// CSRF (which parses the form) only after them: their forms may be
+// 40 MiB, and a visitor or a refused run must not cost a parse.
+func (p *Pages) CrossSite(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		switch c.Request().Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			return next(c)
+		}
+		if !p.sameOrigin(c) {
+			return echo.NewHTTPError(http.StatusForbidden,
+				"This request came from another site, so it was refused. Use the form on this site.")
+		}
+		return next(c)
+	}
+}
+
 // maxFormMemory is how much of a multipart form is held in memory; the
 // body limit of the route is lower for every form we take.
 const maxFormMemory = 64 << 20

@@ -55,6 +55,9 @@ func (p *Pages) CreateInvitation(c echo.Context) error {
 	case !models.CanAssign(cur.Org.Role, d.InviteRole):
 		return invalid(http.StatusForbidden, "Only an owner can invite an owner.")
 	}
+	if msg, err := p.countInvitation(c, cur.Org.ID); err != nil || msg != "" {
+		return orRender(err, func() error { return invalid(http.StatusTooManyRequests, msg) })
+	}
 	ctx := c.Request().Context()
 	inv, token, err := models.CreateInvitation(ctx, p.DB.DB, cur.Org.ID, d.Email, d.InviteRole, &cur.User.ID)
 	if err != nil {

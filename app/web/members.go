@@ -79,9 +79,12 @@ func (p *Pages) SetMemberRole(c echo.Context) error {
 	case !models.CanAssign(cur.Org.Role, role):
 		return p.renderMembers(c, http.StatusForbidden, "Only an owner can make someone an owner.")
 	}
-	err = models.SetMemberRole(c.Request().Context(), p.DB.DB, cur.Org.ID, target.UserID, role)
+	err = models.SetMemberRole(c.Request().Context(), p.DB.DB, cur.Org.ID, cur.User.ID, target.UserID, role)
 	if errors.Is(err, models.ErrLastOwner) {
 		return p.renderMembers(c, http.StatusConflict, upperFirst(err.Error())+".")
+	}
+	if errors.Is(err, models.ErrActorCannot) {
+		return p.renderMembers(c, http.StatusForbidden, "Your role cannot change "+target.Email+"’s membership as it stands now.")
 	}
 	if err != nil {
 		return err
@@ -101,9 +104,12 @@ func (p *Pages) RemoveMember(c echo.Context) error {
 	if target.UserID == cur.User.ID {
 		return p.renderMembers(c, http.StatusUnprocessableEntity, "To leave the organization, use “Leave”.")
 	}
-	err = models.RemoveMember(c.Request().Context(), p.DB.DB, cur.Org.ID, target.UserID)
+	err = models.RemoveMember(c.Request().Context(), p.DB.DB, cur.Org.ID, cur.User.ID, target.UserID)
 	if errors.Is(err, models.ErrLastOwner) {
 		return p.renderMembers(c, http.StatusConflict, upperFirst(err.Error())+".")
+	}
+	if errors.Is(err, models.ErrActorCannot) {
+		return p.renderMembers(c, http.StatusForbidden, "Your role cannot change "+target.Email+"’s membership as it stands now.")
 	}
 	if err != nil {
 		return err
@@ -119,7 +125,7 @@ func (p *Pages) LeaveOrg(c echo.Context) error {
 	if cur.Org == nil {
 		return c.Redirect(http.StatusSeeOther, paths.Orgs)
 	}
-	err := models.RemoveMember(c.Request().Context(), p.DB.DB, cur.Org.ID, cur.User.ID)
+	err := models.RemoveMember(c.Request().Context(), p.DB.DB, cur.Org.ID, "", cur.User.ID)
 	if errors.Is(err, models.ErrLastOwner) {
 		return p.renderMembers(c, http.StatusConflict, "You are the last owner: "+err.Error()+".")
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -37,11 +36,11 @@ func (p *Pages) renderOrgs(c echo.Context, status int, name, errMsg string) erro
 func (p *Pages) CreateOrg(c echo.Context) error {
 	cur := CurrentOf(c)
 	name := strings.Join(strings.Fields(c.FormValue("name")), " ")
-	switch {
-	case name == "":
-		return p.renderOrgs(c, http.StatusUnprocessableEntity, name, "Enter a name for the organization.")
-	case utf8.RuneCountInString(name) > models.MaxOrgNameLength:
-		return p.renderOrgs(c, http.StatusUnprocessableEntity, name, "The name must be at most 80 characters long.")
+	if msg := models.OrgNameProblem(name); msg != "" {
+		return p.renderOrgs(c, http.StatusUnprocessableEntity, name, upperFirst(msg)+".")
+	}
+	if msg, err := p.countOrgCreation(c, cur.User.ID); err != nil || msg != "" {
+		return orRender(err, func() error { return p.renderOrgs(c, http.StatusTooManyRequests, name, msg) })
 	}
 	org, err := models.CreateOrg(c.Request().Context(), p.DB.DB, name, cur.User.ID, p.GatewayMonthlyTokens)
 	if errors.Is(err, models.ErrSlugTaken) {

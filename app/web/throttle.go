@@ -21,10 +21,20 @@ import (
 // account's allowance for strangers, while the owner's browser keeps its
 // own. A correct password gives its attempt back.
 const (
-	SignInLimit   = 10
-	SignInWindow  = 15 * time.Minute
-	SignUpLimit   = 20 // sign-ups per client address per SignUpWindow
-	SignUpWindow  = time.Hour
+	SignInLimit  = 10
+	SignInWindow = 15 * time.Minute
+	SignUpLimit  = 20 // sign-ups per client address per SignUpWindow
+	SignUpWindow = time.Hour
+	// Each new organization is granted the gateway's free monthly
+	// quota, so organizations are counted per account: unbounded, one
+	// account made 40 in a second and held 40 quotas.
+	OrgCreateLimit  = 5 // organizations an account creates per OrgCreateWindow
+	OrgCreateWindow = 30 * 24 * time.Hour
+	// Each invitation mails the invited address with the organization's
+	// name in it: a bound per organization keeps the console from being
+	// a mail cannon.
+	InviteLimit   = 50 // invitations an organization sends per InviteWindow
+	InviteWindow  = 24 * time.Hour
 	deviceMaxAge  = 365 * 24 * time.Hour
 	deviceCookieN = "parapet_device"
 )
@@ -75,6 +85,37 @@ func (p *Pages) countSignUp(c echo.Context) (string, error) {
 		return "", err
 	}
 	return tooMany(c, r.RetryAfter, "Too many accounts were created from your network."), nil
+}
+
+// countOrgCreation counts an organization the user creates and returns
+// the refusal message when over the limit.
+func (p *Pages) countOrgCreation(c echo.Context, userID string) (string, error) {
+	r, err := p.Throttle.Hit(c.Request().Context(), "orgcreate:user:"+userID, OrgCreateLimit, OrgCreateWindow)
+	if err != nil || r.Allowed {
+		return "", err
+	}
+	return tooManyFor(c, r.RetryAfter, fmt.Sprintf("You have created %d organizations in the last 30 days, the most an account may.", OrgCreateLimit)), nil
+}
+
+// countInvitation counts an invitation the organization sends and returns
+// the refusal message when over the limit.
+func (p *Pages) countInvitation(c echo.Context, orgID string) (string, error) {
+	r, err := p.Throttle.Hit(c.Request().Context(), "invite:org:"+orgID, InviteLimit, InviteWindow)
+	if err != nil || r.Allowed {
+		return "", err
+	}
+	return tooManyFor(c, r.RetryAfter, fmt.Sprintf("This organization has sent %d invitations in the last day, the most it may.", InviteLimit)), nil
+}
+
+// tooManyFor is tooMany for windows of hours or days: it says when to come
+// back in hours.
+func tooManyFor(c echo.Context, retry time.Duration, what string) string {
+	secs := int(retry.Round(time.Second) / time.Second)
+	c.Response().Header().Set("Retry-After", fmt.Sprint(max(secs, 1)))
+	if secs < 3600 {
+		return tooMany(c, retry, what)
+	}
+	return fmt.Sprintf("%s Try again in %d hours.", what, (secs+3599)/3600)
 }
 
 func tooMany(c echo.Context, retry time.Duration, what string) string {

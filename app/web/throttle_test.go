@@ -3,11 +3,13 @@ package web_test
 import (
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"parapet/app/apptest"
+	"parapet/app/web"
 	"parapet/models"
 )
 
@@ -122,4 +124,73 @@ func TestSignUpThrottle(t *testing.T) {
 			t.Errorf("another forwarded address behind the trusted proxy: %d, want 303", res.StatusCode)
 		}
 	}, apptest.WithEnv("TRUST_PROXY", "true"))
+}
+
+// Every organization is granted the gateway's free monthly quota, so an
+// account creates at most web.OrgCreateLimit of them per 30 days, counted
+// atomically: 40 parallel creations make exactly that many (one account
+// made 40 in a second, 40 quotas).
+func TestOrgCreationIsBoundedPerAccount(t *testing.T) {
+	throttleEnvs(t, func(t *testing.T, env *apptest.Env, email string) {
+		c := env.Client()
+		c.SignUp(email)
+		tok := c.CSRF("/console/orgs")
+		statuses := make([]int, 40)
+		var wg sync.WaitGroup
+		for i := range statuses {
+			wg.Go(func() {
+				res := c.PostForm("/console/orgs", url.Values{"_csrf": {tok}, "name": {"Farm " + strconv.Itoa(i)}})
+				statuses[i] = res.StatusCode
+			})
+		}
+		wg.Wait()
+		count := map[int]int{}
+		for _, s := range statuses {
+			count[s]++
+		}
+		if count[303] != web.OrgCreateLimit || count[429] != 40-web.OrgCreateLimit {
+			t.Errorf("statuses %v: want %d created (303), the rest 429", count, web.OrgCreateLimit)
+		}
+		var orgs int64
+		env.DB.Table("organizations").Where("created_by = (SELECT id FROM users WHERE email = ?)", email).Count(&orgs)
+		if orgs != web.OrgCreateLimit {
+			t.Errorf("%d organizations created, want %d", orgs, web.OrgCreateLimit)
+		}
+		res := c.Submit("/console/orgs", "/console/orgs", url.Values{"name": {"One more"}})
+		if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" || !strings.Contains(res.Body, "the most an account may") {
+			t.Errorf("over the limit: status %d, Retry-After %q\n%s", res.StatusCode, res.Header.Get("Retry-After"), res.Body)
+		}
+	})
+}
+
+// Each invitation mails its address: an organization sends at most
+// web.InviteLimit a day, counted atomically under 60 parallel invitations.
+func TestInvitationsAreBoundedPerOrganization(t *testing.T) {
+	throttleEnvs(t, func(t *testing.T, env *apptest.Env, email string) {
+		c := env.Client()
+		c.SignUp(email)
+		c.CreateOrg("Mailer")
+		tok := c.CSRF("/console/invitations")
+		statuses := make([]int, web.InviteLimit+10)
+		var wg sync.WaitGroup
+		for i := range statuses {
+			wg.Go(func() {
+				res := c.PostForm("/console/invitations", url.Values{"_csrf": {tok}, "email": {"victim@example.org"}, "role": {"member"}})
+				statuses[i] = res.StatusCode
+			})
+		}
+		wg.Wait()
+		count := map[int]int{}
+		for _, s := range statuses {
+			count[s]++
+		}
+		if count[201] != web.InviteLimit || count[429] != 10 {
+			t.Errorf("statuses %v: want %d invitations (201), 10 refused (429)", count, web.InviteLimit)
+		}
+		var n int64
+		env.DB.Table("invitations").Count(&n)
+		if n != web.InviteLimit {
+			t.Errorf("%d invitations stored, want %d", n, web.InviteLimit)
+		}
+	})
 }
