@@ -39,7 +39,7 @@ func (a *App) routes() {
 	// the request deadline, HTML errors. Its catch-all also serves every
 	// path no other area claims.
 	page := func(limit echo.MiddlewareFunc, more ...echo.MiddlewareFunc) []echo.MiddlewareFunc {
-		return append([]echo.MiddlewareFunc{https, limit, p.LoadUser, web.NoStoreSignedIn, p.CSRF, timeout}, more...)
+		return append([]echo.MiddlewareFunc{https, limit, p.LoadUser, web.NoStore, p.CSRF, timeout}, more...)
 	}
 	pages := a.group("", areaPages, page(httpx.LimitBody(pageFormLimit))...)
 	pages.GET("/", p.Home)
@@ -122,7 +122,7 @@ func (a *App) routes() {
 			}
 			// Its form is parsed (CSRF) only once the run is admitted: a
 			// visitor, a refused or a waiting run reads none of it.
-			a.routesOf(areaPages, https, httpx.LimitBodyExplained(r.bodyLimit), p.LoadUser, web.NoStoreSignedIn, p.CrossSite,
+			a.routesOf(areaPages, https, httpx.LimitBodyExplained(r.bodyLimit), p.LoadUser, web.NoStore, p.CrossSite,
 				web.RequireUser, p.Require2FA, a.toolRate, a.analyze(r.bodyLimit), p.CSRF, timeout).
 				Add(r.method, t.pagePath+r.path, r.handler)
 		}
@@ -164,7 +164,7 @@ func (a *App) routes() {
 	// A visitor (who may hold a visitor's CSRF token) is refused before
 	// the body is read.
 	chat := a.group("/gateway/app/chat", areaPlayground, a.gatewayCalls, https, httpx.LimitBody(apiBodyLimit), p.LoadUser,
-		web.NoStoreSignedIn, web.RequireSession, p.CSRF, httpx.CleanJSON)
+		web.NoStore, web.RequireSession, p.CSRF, httpx.CleanJSON)
 	chat.POST("", p.PlaygroundChat)
 
 	// Leak reports (like GitHub's secret scanning partners): no key, a
