@@ -169,6 +169,6 @@ func (a *App) routes() {
 
 	// Leak reports (like GitHub's secret scanning partners): no key, a
 	// budget per address, JSON errors.
-	leaks := a.group("/keys/v1", areaKeys, apiChain(v1.Guard(api.SurfaceKeys), httpx.LimitBody(apiBodyLimit), timeout)...)
+	leaks := a.group("/keys/v1", areaKeys, apiChain(v1.Guard(api.SurfaceKeys), httpx.LimitBody(api.MaxLeakReportBytes), timeout)...)
 	leaks.POST("/leaked", v1.ReportLeakedKeys)
 }
