@@ -13,6 +13,7 @@ import (
 	"gorm.io/gorm"
 
 	"parapet/app/apierr"
+	"parapet/app/arrival"
 	"parapet/models"
 )
 
@@ -95,7 +96,7 @@ func (v *Verifier) VerifyKey(ctx context.Context, key string) (*Principal, error
 		return nil, ErrInvalid
 	}
 	sum := digest(key)
-	now := v.now()
+	now := arrival.Now(ctx, v.now)
 	v.mu.Lock()
 	c, ok := v.cache[sum]
 	v.mu.Unlock()
