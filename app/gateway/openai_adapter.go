@@ -168,7 +168,7 @@ func (a *openAIAdapter) Stream(ctx context.Context, req *Request, emit func(Even
 			if ch.Error != nil {
 				body = *ch.Error
 			}
-			return streamedUpstreamError(body.Type, body.Message, a.http.scrub)
+			return streamedUpstreamError(body.Type, body.Message, scrubberFrom(ctx, a.http.scrub))
 		}
 		if !started {
 			started = true

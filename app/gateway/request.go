@@ -52,6 +52,16 @@ type ChatMessage struct {
 	Content string `json:"content"`
 }
 
+// callerTexts are the request's texts the caller wrote and an upstream
+// may quote back (see scrubber.sparing).
+func (r *Request) callerTexts() []string {
+	texts := append([]string{r.Model, r.System, r.Metadata.UserID}, r.StopSequences...)
+	for _, m := range r.Messages {
+		texts = append(texts, m.Content)
+	}
+	return texts
+}
+
 // Metadata is what a client may attach for the upstream's abuse monitoring.
 type Metadata struct {
 	UserID string // "" for none
