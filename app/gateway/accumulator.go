@@ -11,9 +11,10 @@ import (
 // refused before it reaches a client SDK (whose own accumulator would fail
 // on it), and the usage reported is exactly what the client was told.
 //
-// Its memory is bounded as a non-streamed answer's is: a stream whose text
-// grows beyond maxResponseBytes fails, so an upstream that never stops
-// sending text cannot fill the memory before StreamMaxDuration.
+// Its memory is bounded as a non-streamed answer's is: a stream whose
+// blocks and text grow beyond maxResponseBytes fails, so an upstream that
+// never stops sending text (or empty blocks) cannot fill the memory before
+// StreamMaxDuration.
 type accumulator struct {
 	msg     *Message
 	open    bool // a content block is started and not yet stopped
@@ -22,7 +23,7 @@ type accumulator struct {
 	// strings would copy it all again for every delta (quadratic in a long
 	// stream of small deltas).
 	text  strings.Builder
-	bytes int // the text of all blocks so far
+	bytes int // the answer so far: its blocks and their text
 }
 
 func (a *accumulator) started() bool  { return a.msg != nil }
@@ -58,7 +59,7 @@ func (a *accumulator) add(ev Event) *Error {
 		if block.Type != "text" {
 			return errUnsupportedBlock(block.Type)
 		}
-		if err := a.grow(len(block.Text)); err != nil {
+		if err := a.grow(blockBytes + len(block.Text)); err != nil {
 			return err
 		}
 		a.msg.Content = append(a.msg.Content, block)
@@ -106,11 +107,15 @@ func (a *accumulator) add(ev Event) *Error {
 	return nil
 }
 
-// grow counts n more bytes of text, refusing a stream whose text would
-// exceed maxResponseBytes.
+// blockBytes is what a content block costs besides its text: as much as
+// its JSON in a non-streamed answer, which maxResponseBytes bounds too.
+const blockBytes = len(`{"type":"text","text":""},`)
+
+// grow counts n more bytes of the answer, refusing a stream whose answer
+// would exceed maxResponseBytes.
 func (a *accumulator) grow(n int) *Error {
 	if a.bytes += n; a.bytes > maxResponseBytes {
-		return errInvalidResponse(fmt.Errorf("stream's text larger than %d bytes", maxResponseBytes))
+		return errInvalidResponse(fmt.Errorf("stream's answer larger than %d bytes", maxResponseBytes))
 	}
 	return nil
 }

@@ -62,7 +62,8 @@ func TestStreamTextIsBounded(t *testing.T) {
 	gw, results := serveGateway(t, newTestProxy(t, srv.URL, StyleMessages), testRequest())
 	resp := postStream(t, context.Background(), testClient(t), gw.URL)
 	evs := readEvents(t, resp.Body)
-	want := "message_start,content_block_start" + strings.Repeat(",content_block_delta", maxResponseBytes>>20) + ",error"
+	fit := (maxResponseBytes - blockBytes) >> 20 // the deltas within the bound
+	want := "message_start,content_block_start" + strings.Repeat(",content_block_delta", fit) + ",error"
 	if got := eventNames(evs); got != want {
 		t.Fatalf("%d events: %.200s…", len(evs), got)
 	}
@@ -74,4 +75,25 @@ func TestStreamTextIsBounded(t *testing.T) {
 		t.Errorf("report %+v", res.report)
 	}
 	io.Copy(io.Discard, resp.Body)
+}
+
+// TestAccumulatorBoundsEmptyBlocks: blocks without text count too, so
+// endless empty blocks end the stream as endless text does.
+func TestAccumulatorBoundsEmptyBlocks(t *testing.T) {
+	var a accumulator
+	if err := a.add(Event{Type: EventMessageStart, Message: &Message{ID: "msg_1"}}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		if i > maxResponseBytes/blockBytes {
+			t.Fatalf("%d empty blocks accepted", i)
+		}
+		if err := a.add(Event{Type: EventContentBlockStart, Index: i, Block: &ContentBlock{Type: "text"}}); err != nil {
+			assertError(t, err, 502, CodeUpstreamError, "")
+			return
+		}
+		if err := a.add(Event{Type: EventContentBlockStop, Index: i}); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
