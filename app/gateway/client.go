@@ -54,7 +54,8 @@ func NewWithUpstream(cfg Config, up Upstream) (*Proxy, error) {
 
 // Defaults are what the request parsers need from the configuration.
 func (p *Proxy) Defaults() Defaults {
-	return Defaults{Model: p.cfg.Model, MaxTokens: p.cfg.MaxTokens, MaxTokensCap: p.cfg.MaxTokensCap}
+	return Defaults{Model: p.cfg.Model, MaxTokens: p.cfg.MaxTokens, MaxTokensCap: p.cfg.MaxTokensCap,
+		NoTopK: p.cfg.URL != "" && p.cfg.Style == StyleOpenAI}
 }
 
 // Close releases the pooled idle connections (at shutdown, and in tests).

@@ -29,7 +29,7 @@ type Request struct {
 	Messages      []ChatMessage
 	Temperature   *float64 // nil: the upstream's default
 	TopP          *float64 // Messages endpoint only
-	TopK          *int     // Messages endpoint only; OpenAI style has no equivalent and drops it
+	TopK          *int     // Messages endpoint only, and only for a Messages-style upstream
 	StopSequences []string
 	Stream        bool
 	Metadata      Metadata
@@ -73,6 +73,9 @@ type Defaults struct {
 	Model        string
 	MaxTokens    int
 	MaxTokensCap int
+	// NoTopK: the upstream (OpenAI style) has no top_k, so a request that
+	// names one is refused rather than sampled otherwise than it asked.
+	NoTopK bool
 }
 
 // ParseChatRequest validates a body of our own POST /gateway/v1/chat:
@@ -199,6 +202,9 @@ func parseMessages(body []byte, d Defaults) (*Request, *Error) {
 		return nil, err
 	}
 	if raw, ok := top.get("top_k"); ok {
+		if d.NoTopK {
+			return nil, invalid("top_k is not supported: this gateway's upstream has no top-k sampling (use top_p or temperature)")
+		}
 		n, ok := asInt(raw)
 		if !ok || n < 0 {
 			return nil, invalid("top_k must be a non-negative integer")
