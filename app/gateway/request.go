@@ -121,8 +121,9 @@ var unsupported = []string{"tools", "tool_choice", "thinking", "mcp_servers", "c
 // that send every option with its default send them. thinking
 // {"type":"disabled"}, tool_choice "none" or {"type":"none"} (there are no
 // tools), parallel_tool_calls (likewise), logprobs false, top_logprobs 0,
-// response_format {"type":"text"}, service_tier "auto" (or OpenAI's
-// "default"), speed "standard", reasoning_effort "none".
+// response_format {"type":"text"}, modalities ["text"], service_tier
+// "auto" (or OpenAI's "default", or Anthropic's "standard_only": no
+// priority capacity), speed "standard", reasoning_effort "none".
 var noOpValue = map[string]func(any) bool{
 	"thinking":            typeOnly("disabled"),
 	"tool_choice":         func(v any) bool { return v == "none" || typeOnly("none")(v) },
@@ -130,9 +131,13 @@ var noOpValue = map[string]func(any) bool{
 	"logprobs":            func(v any) bool { return v == false },
 	"top_logprobs":        func(v any) bool { n, ok := asInt(v); return ok && n == 0 },
 	"response_format":     typeOnly("text"),
-	"service_tier":        func(v any) bool { return v == "auto" || v == "default" },
-	"speed":               func(v any) bool { return v == "standard" },
-	"reasoning_effort":    func(v any) bool { return v == "none" },
+	"modalities": func(v any) bool {
+		items, ok := asArray(v)
+		return ok && len(items) == 1 && items[0] == "text"
+	},
+	"service_tier":     func(v any) bool { return v == "auto" || v == "default" || v == "standard_only" },
+	"speed":            func(v any) bool { return v == "standard" },
+	"reasoning_effort": func(v any) bool { return v == "none" },
 }
 
 // typeOnly matches the object {"type": typ}.
