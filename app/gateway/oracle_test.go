@@ -23,6 +23,11 @@ func TestCallersOwnTextIsNotRedacted(t *testing.T) {
 		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 			t.Error(err)
 		}
+		if beta := r.Header.Get("Anthropic-Beta"); beta != "" {
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"type":"error","error":{"type":"invalid_request_error","message":"Unexpected value(s) `+beta+` for the anthropic-beta header"}}`)
+			return
+		}
 		if req.Model != "test-model" {
 			w.WriteHeader(http.StatusNotFound)
 			io.WriteString(w, `{"type":"error","error":{"type":"not_found_error","message":"model: `+req.Model+`"}}`)
@@ -40,6 +45,12 @@ func TestCallersOwnTextIsNotRedacted(t *testing.T) {
 			_, _, err := p.Complete(context.Background(), req)
 			e := assertError(t, err, 502, CodeUpstreamError, "")
 			if e.Message != "upstream answered status 404: model: "+guess {
+				t.Errorf("error %q", e.Message)
+			}
+			req = testRequest()
+			req.AnthropicBeta = []string{guess}
+			_, _, err = p.Complete(context.Background(), req)
+			if e := assertError(t, err, 502, CodeUpstreamError, ""); e.Message != "upstream answered status 400: Unexpected value(s) "+guess+" for the anthropic-beta header" {
 				t.Errorf("error %q", e.Message)
 			}
 			req = testRequest()

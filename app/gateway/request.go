@@ -52,10 +52,11 @@ type ChatMessage struct {
 	Content string `json:"content"`
 }
 
-// callerTexts are the request's texts the caller wrote and an upstream
-// may quote back (see scrubber.sparing).
+// callerTexts are the texts the caller wrote, in the body or in a
+// header, that an upstream may quote back (see scrubber.sparing).
 func (r *Request) callerTexts() []string {
 	texts := append([]string{r.Model, r.System, r.Metadata.UserID}, r.StopSequences...)
+	texts = append(texts, r.AnthropicBeta...) // Anthropic's 400 quotes unknown betas
 	for _, m := range r.Messages {
 		texts = append(texts, m.Content)
 	}
