@@ -239,6 +239,12 @@ func TestGatewayOpenAIUpstream(t *testing.T) {
 	if auth != "Bearer sk-upstream-secret" || msgs[0].(map[string]any)["role"] != "system" {
 		t.Errorf("openai request: auth %q messages %v", auth, msgs)
 	}
+	// top_k has no counterpart in Chat Completions: refused by name, not
+	// dropped (top_k 1 asks for the likeliest token every time).
+	res = c.PostJSON("/gateway/v1/messages", `{"model":"m","max_tokens":5,"top_k":1,"messages":[{"role":"user","content":"hi"}]}`, "x-api-key", s.Key)
+	if res.StatusCode != 400 || !strings.Contains(res.Body, "top_k is not supported") {
+		t.Errorf("top_k for an openai-style upstream: %d %s", res.StatusCode, res.Body)
+	}
 	res = chat(c, s.Key, `{"messages":[{"role":"user","content":"hi"}],"stream":true}`)
 	if !strings.Contains(res.Body, `"text":"Hel"`) || !strings.Contains(res.Body, "event: message_stop") || !strings.Contains(res.Body, `"output_tokens":2`) {
 		t.Errorf("openai stream translation: %s", res.Body)

@@ -54,7 +54,8 @@ func NewWithUpstream(cfg Config, up Upstream) (*Proxy, error) {
 
 // Defaults are what the request parsers need from the configuration.
 func (p *Proxy) Defaults() Defaults {
-	return Defaults{Model: p.cfg.Model, MaxTokens: p.cfg.MaxTokens, MaxTokensCap: p.cfg.MaxTokensCap}
+	return Defaults{Model: p.cfg.Model, MaxTokens: p.cfg.MaxTokens, MaxTokensCap: p.cfg.MaxTokensCap,
+		NoTopK: p.cfg.URL != "" && p.cfg.Style == StyleOpenAI}
 }
 
 // Close releases the pooled idle connections (at shutdown, and in tests).
@@ -97,7 +98,7 @@ type Report struct {
 // either way.
 func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, error) {
 	c := p.begin(ctx, req, false)
-	up, d := detach(ctx, p.cfg.DrainTimeout)
+	up, d := detach(withScrubber(ctx, c.scrub), p.cfg.DrainTimeout)
 	defer d.end()
 	total := time.AfterFunc(p.cfg.Timeout, func() { d.cancel(errTotalTimeout) })
 	defer total.Stop()
@@ -121,7 +122,7 @@ func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, e
 	if err == nil {
 		// Whether or not the client is still there: the answer is
 		// recorded either way, so the key is scrubbed from it first.
-		c.flag(p.clean(msg, req))
+		c.flag(c.clean(msg))
 	}
 	if err != nil {
 		msg = nil // an answer that failed its checks meters nothing
@@ -154,15 +155,16 @@ func cutOff(up context.Context) bool {
 // upstream key scrubbed from all it forwards or records, its id and model
 // name made safe (cleanName), its usage checked and what it did not report
 // estimated; it returns the usage's flag.
-func (p *Proxy) clean(msg *Message, req *Request) string {
+func (c *call) clean(msg *Message) string {
+	req, sc := c.req, c.scrub
 	if msg.ID == "" {
 		msg.ID = newMessageID()
 	}
-	msg.ID, msg.Model = cleanName(p.scrub.scrub(msg.ID), maxIDLen), cleanName(p.scrub.scrub(modelOr(msg.Model, req.Model)), maxModelLen)
+	msg.ID, msg.Model = cleanName(sc.scrub(msg.ID), maxIDLen), cleanName(sc.scrub(modelOr(msg.Model, req.Model)), maxModelLen)
 	for i := range msg.Content {
-		msg.Content[i].Text = p.scrub.scrub(msg.Content[i].Text)
+		msg.Content[i].Text = sc.scrub(msg.Content[i].Text)
 	}
-	msg.StopReason, msg.StopSequence = cleanStop(p.scrub, msg.StopReason, msg.StopSequence)
+	msg.StopReason, msg.StopSequence = cleanStop(sc, msg.StopReason, msg.StopSequence)
 	var flag string
 	msg.Usage, flag = checkUsage(msg.Usage, req)
 	var estimated bool
@@ -193,7 +195,7 @@ func (p *Proxy) clean(msg *Message, req *Request) string {
 // client received it.
 func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error) (*Message, Report, error) {
 	c := p.begin(ctx, req, true)
-	up, d := detach(ctx, p.cfg.DrainTimeout)
+	up, d := detach(withScrubber(ctx, c.scrub), p.cfg.DrainTimeout)
 	defer d.end()
 	s := &streamCall{p: p, c: c, emit: emit, drain: d}
 	maxTimer := time.AfterFunc(p.cfg.StreamMaxDuration, func() { d.cancel(errMaxDuration) })
@@ -302,7 +304,7 @@ func (s *streamCall) send(ev Event) bool {
 // open block: at its content_block_stop, or when the stream ends inside
 // it, since no text follows that could complete a run of the key.
 func (s *streamCall) flush() error {
-	held := s.p.scrub.endPieces(&s.pieces)
+	held := s.c.scrub.endPieces(&s.pieces)
 	if held == "" || !s.acc.inBlock() {
 		return nil
 	}
@@ -320,7 +322,7 @@ func (s *streamCall) flush() error {
 // text deltas taken together, see scrubPiece), and makes message_start's
 // id and model name safe (cleanName).
 func (s *streamCall) scrubEvent(ev *Event) {
-	sc := s.p.scrub
+	sc := s.c.scrub
 	if ev.Type == EventContentBlockDelta {
 		// A delta may go out with less text than it brought, even none:
 		// each is still sent, so the client sees as many.
@@ -462,7 +464,7 @@ func (p *Proxy) classify(parent, ctx context.Context, err error) *Error {
 	}
 	if e, ok := errors.AsType[*Error](err); ok {
 		safe := *e // the last guard against echoing the key, whatever the Upstream
-		safe.Message = p.scrub.scrub(e.Message)
+		safe.Message = scrubberFrom(ctx, p.scrub).scrub(e.Message)
 		return &safe
 	}
 	return upstreamError("the upstream call failed", err)
@@ -501,13 +503,15 @@ func checkMessage(m *Message) *Error {
 // call measures one Proxy call for its Report.
 type call struct {
 	req    *Request
+	scrub  *scrubber       // the Proxy's, sparing what the caller wrote
 	parent context.Context // the caller's
 	start  time.Time
 	report Report
 }
 
 func (p *Proxy) begin(ctx context.Context, req *Request, stream bool) *call {
-	return &call{req: req, parent: ctx, start: time.Now(), report: Report{Model: req.Model, Stream: stream}}
+	return &call{req: req, scrub: p.scrub.sparing(req.callerTexts()...), parent: ctx, start: time.Now(),
+		report: Report{Model: req.Model, Stream: stream}}
 }
 
 // flag marks the call's usage: "estimated" (the counts are, at least in

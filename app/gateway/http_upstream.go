@@ -94,7 +94,7 @@ func (u *httpUpstream) post(ctx context.Context, path string, body any, stream b
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
 		errBody, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBytes))
-		return nil, upstreamStatusError(resp.StatusCode, resp.Header, errBody, u.scrub)
+		return nil, upstreamStatusError(resp.StatusCode, resp.Header, errBody, scrubberFrom(ctx, u.scrub))
 	}
 	if stream {
 		if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {

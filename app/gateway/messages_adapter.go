@@ -89,7 +89,7 @@ func (a *messagesAdapter) Stream(ctx context.Context, req *Request, emit func(Ev
 			if ev.Error != nil {
 				body = *ev.Error
 			}
-			return streamedUpstreamError(body.Type, body.Message, a.http.scrub)
+			return streamedUpstreamError(body.Type, body.Message, scrubberFrom(ctx, a.http.scrub))
 		case EventContentBlockStart:
 			if ev.Block == nil || ev.Block.Type != "text" {
 				var typ string

@@ -42,8 +42,9 @@ type openAIStreamOptions struct {
 	IncludeUsage bool `json:"include_usage"`
 }
 
-// body translates a request. top_k has no Chat Completions equivalent and is
-// dropped; metadata.user_id becomes OpenAI's end-user identifier.
+// body translates a request (one with top_k, which Chat Completions lacks,
+// was refused: see Defaults.NoTopK); metadata.user_id becomes OpenAI's
+// end-user identifier.
 func (a *openAIAdapter) body(req *Request, stream bool) openAIRequest {
 	b := openAIRequest{Model: req.Model, MaxTokens: req.MaxTokens, Temperature: req.Temperature,
 		TopP: req.TopP, Stop: req.StopSequences, User: req.Metadata.UserID, Seed: req.Seed}
@@ -168,7 +169,7 @@ func (a *openAIAdapter) Stream(ctx context.Context, req *Request, emit func(Even
 			if ch.Error != nil {
 				body = *ch.Error
 			}
-			return streamedUpstreamError(body.Type, body.Message, a.http.scrub)
+			return streamedUpstreamError(body.Type, body.Message, scrubberFrom(ctx, a.http.scrub))
 		}
 		if !started {
 			started = true

@@ -29,7 +29,7 @@ type Request struct {
 	Messages      []ChatMessage
 	Temperature   *float64 // nil: the upstream's default
 	TopP          *float64 // Messages endpoint only
-	TopK          *int     // Messages endpoint only; OpenAI style has no equivalent and drops it
+	TopK          *int     // Messages endpoint only, and only for a Messages-style upstream
 	StopSequences []string
 	Stream        bool
 	Metadata      Metadata
@@ -52,6 +52,17 @@ type ChatMessage struct {
 	Content string `json:"content"`
 }
 
+// callerTexts are the texts the caller wrote, in the body or in a
+// header, that an upstream may quote back (see scrubber.sparing).
+func (r *Request) callerTexts() []string {
+	texts := append([]string{r.Model, r.System, r.Metadata.UserID}, r.StopSequences...)
+	texts = append(texts, r.AnthropicBeta...) // Anthropic's 400 quotes unknown betas
+	for _, m := range r.Messages {
+		texts = append(texts, m.Content)
+	}
+	return texts
+}
+
 // Metadata is what a client may attach for the upstream's abuse monitoring.
 type Metadata struct {
 	UserID string // "" for none
@@ -63,6 +74,9 @@ type Defaults struct {
 	Model        string
 	MaxTokens    int
 	MaxTokensCap int
+	// NoTopK: the upstream (OpenAI style) has no top_k, so a request that
+	// names one is refused rather than sampled otherwise than it asked.
+	NoTopK bool
 }
 
 // ParseChatRequest validates a body of our own POST /gateway/v1/chat:
@@ -108,8 +122,9 @@ var unsupported = []string{"tools", "tool_choice", "thinking", "mcp_servers", "c
 // that send every option with its default send them. thinking
 // {"type":"disabled"}, tool_choice "none" or {"type":"none"} (there are no
 // tools), parallel_tool_calls (likewise), logprobs false, top_logprobs 0,
-// response_format {"type":"text"}, service_tier "auto" (or OpenAI's
-// "default"), speed "standard", reasoning_effort "none".
+// response_format {"type":"text"}, modalities ["text"], service_tier
+// "auto" (or OpenAI's "default", or Anthropic's "standard_only": no
+// priority capacity), speed "standard", reasoning_effort "none".
 var noOpValue = map[string]func(any) bool{
 	"thinking":            typeOnly("disabled"),
 	"tool_choice":         func(v any) bool { return v == "none" || typeOnly("none")(v) },
@@ -117,9 +132,13 @@ var noOpValue = map[string]func(any) bool{
 	"logprobs":            func(v any) bool { return v == false },
 	"top_logprobs":        func(v any) bool { n, ok := asInt(v); return ok && n == 0 },
 	"response_format":     typeOnly("text"),
-	"service_tier":        func(v any) bool { return v == "auto" || v == "default" },
-	"speed":               func(v any) bool { return v == "standard" },
-	"reasoning_effort":    func(v any) bool { return v == "none" },
+	"modalities": func(v any) bool {
+		items, ok := asArray(v)
+		return ok && len(items) == 1 && items[0] == "text"
+	},
+	"service_tier":     func(v any) bool { return v == "auto" || v == "default" || v == "standard_only" },
+	"speed":            func(v any) bool { return v == "standard" },
+	"reasoning_effort": func(v any) bool { return v == "none" },
 }
 
 // typeOnly matches the object {"type": typ}.
@@ -189,6 +208,9 @@ func parseMessages(body []byte, d Defaults) (*Request, *Error) {
 		return nil, err
 	}
 	if raw, ok := top.get("top_k"); ok {
+		if d.NoTopK {
+			return nil, invalid("top_k is not supported: this gateway's upstream has no top-k sampling (use top_p or temperature)")
+		}
 		n, ok := asInt(raw)
 		if !ok || n < 0 {
 			return nil, invalid("top_k must be a non-negative integer")

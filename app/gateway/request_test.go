@@ -331,7 +331,7 @@ func TestCompletionsOptionsOfTheSDK(t *testing.T) {
 	const msgs = `"messages":[{"role":"user","content":"x"}]`
 	for _, opt := range []string{`"seed":42`, `"metadata":{"run":"a"}`, `"safety_identifier":"u-2"`, `"prompt_cache_key":"k"`,
 		`"prompt_cache_retention":"24h"`, `"logprobs":false`, `"top_logprobs":0`, `"response_format":{"type":"text"}`,
-		`"parallel_tool_calls":true`, `"tool_choice":"none"`, `"service_tier":"auto"`, `"reasoning_effort":"none"`,
+		`"parallel_tool_calls":true`, `"tool_choice":"none"`, `"service_tier":"auto"`, `"reasoning_effort":"none"`, `"modalities":["text"]`,
 		`"seed":null,"verbosity":null,"tools":null`, `"stream":true,"stream_options":{"include_usage":true,"include_obfuscation":true}`} {
 		req, err := ParseCompletionsRequest([]byte(`{`+msgs+`,`+opt+`}`), testDefaults)
 		if err != nil {
@@ -353,6 +353,7 @@ func TestCompletionsOptionsOfTheSDK(t *testing.T) {
 		`"reasoning_effort":"high"`:                `"reasoning_effort" is not supported`,
 		`"verbosity":"low"`:                        `"verbosity" is not supported`,
 		`"service_tier":"flex"`:                    `"service_tier" is not supported`,
+		`"modalities":["text","audio"]`:            `"modalities" is not supported`,
 		`"tool_choice":"auto"`:                     `"tool_choice" is not supported`,
 		`"metadata":{"a":1}`:                       "metadata must map keys",
 		`"metadata":"x"`:                           "metadata must be an object",
@@ -378,7 +379,7 @@ func TestCompletionsOptionsOfTheSDK(t *testing.T) {
 func TestMessagesOptionsOfTheSDK(t *testing.T) {
 	const base = `"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}]`
 	for _, opt := range []string{`"thinking":{"type":"disabled"}`, `"tool_choice":{"type":"none"}`, `"cache_control":{"type":"ephemeral"}`,
-		`"speed":"standard"`, `"service_tier":"auto"`, `"messages":[{"role":"user","content":[{"type":"text","text":"x","citations":null}]}]`,
+		`"speed":"standard"`, `"service_tier":"auto"`, `"service_tier":"standard_only"`, `"messages":[{"role":"user","content":[{"type":"text","text":"x","citations":null}]}]`,
 		`"messages":[{"role":"user","content":[{"type":"text","text":"x","citations":[]}]}]`} {
 		if _, err := ParseMessagesRequest([]byte(`{`+base+`,`+opt+`}`), testDefaults); err != nil {
 			t.Errorf("%s: %v", opt, err)

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"context"
 	"strings"
 	"unicode/utf8"
 )
@@ -55,13 +56,72 @@ func (s *scrubber) isGram(w uint64) bool {
 	return ok
 }
 
+// sparing is s for one call whose request holds texts: the runs of the
+// key the caller wrote itself (every MinScrubRun characters of them) are
+// its own text, not a leak, and are not redacted. Redacting them would
+// tell the caller, through an upstream that quotes the request (a 404's
+// "model: <name>", a model asked to repeat a text), whether its guess
+// extends a run of the key: the key would fall a character at a time.
+func (s *scrubber) sparing(texts ...string) *scrubber {
+	if s == nil || s.key == "" {
+		return s
+	}
+	if len(s.key) < MinScrubRun {
+		for _, t := range texts {
+			if strings.Contains(t, s.key) {
+				return nil // the caller wrote the whole key: nothing to hide
+			}
+		}
+		return s
+	}
+	var own map[uint64]struct{}
+	for _, t := range texts {
+		var w uint64
+		for i := 0; i < len(t); i++ {
+			w = w>>8 | uint64(t[i])<<56 // the window ending at i
+			if i >= MinScrubRun-1 && s.isGram(w) {
+				if own == nil {
+					own = map[uint64]struct{}{}
+				}
+				own[w] = struct{}{}
+			}
+		}
+	}
+	if own == nil {
+		return s
+	}
+	grams := make(map[uint64]struct{}, len(s.grams))
+	for w := range s.grams {
+		if _, mine := own[w]; !mine {
+			grams[w] = struct{}{}
+		}
+	}
+	return &scrubber{key: s.key, grams: grams, filter: s.filter}
+}
+
+type scrubberKey struct{}
+
+// withScrubber gives a call's upstream the call's scrubber (see sparing),
+// for the errors it makes of the upstream's answers.
+func withScrubber(ctx context.Context, s *scrubber) context.Context {
+	return context.WithValue(ctx, scrubberKey{}, s)
+}
+
+// scrubberFrom is the call's scrubber, fallback outside a call.
+func scrubberFrom(ctx context.Context, fallback *scrubber) *scrubber {
+	if s, ok := ctx.Value(scrubberKey{}).(*scrubber); ok {
+		return s
+	}
+	return fallback
+}
+
 // scrub returns text with each run of the key replaced by [redacted]. A
 // key shorter than MinScrubRun is replaced whole.
 func (s *scrubber) scrub(text string) string {
 	if s == nil || s.key == "" {
 		return text
 	}
-	if len(s.grams) == 0 {
+	if len(s.key) < MinScrubRun {
 		return strings.ReplaceAll(text, s.key, "[redacted]")
 	}
 	if len(text) < MinScrubRun {
@@ -121,7 +181,7 @@ func (s *scrubber) scrubPiece(p *pieces, text string) string {
 		return text
 	}
 	buf := p.held + text
-	if len(s.grams) == 0 {
+	if len(s.key) < MinScrubRun {
 		return s.shortKeyPiece(p, buf)
 	}
 	var out strings.Builder

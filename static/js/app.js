@@ -430,7 +430,11 @@
         }
       } else {
         ensureBubble();
-        s.history.push(turn, { role: "assistant", content: reply });
+        // A blank reply is not replayed: every endpoint refuses an empty
+        // turn, and the conversation could not go on. Two user turns in a
+        // row are fine.
+        s.history.push(turn);
+        if (reply.trim()) s.history.push({ role: "assistant", content: reply });
         var meta = el("div", "chat-meta");
         meta.dataset.testid = "usage";
         var parts = [];
