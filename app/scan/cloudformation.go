@@ -13,8 +13,9 @@ import (
 //   - Ref to a parameter takes its Default; without one the value is
 //     unknown. Ref and Fn::GetAtt to a resource name it (that is how a
 //     bucket policy or an ingress rule is linked to its bucket or group).
-//     Pseudo parameters (AWS::Region, ...) are unknown; AWS::NoValue
-//     removes the property.
+//     Pseudo parameters (AWS::Region, ...) are unknown, but for
+//     AWS::Partition in the text of Fn::Join and Fn::Sub (see partition);
+//     AWS::NoValue removes the property.
 //   - Fn::Sub, Fn::Join, Fn::Select, Fn::Split, Fn::FindInMap and
 //     Fn::Base64 are computed when their inputs are known; Fn::ImportValue,
 //     Fn::GetAZs and Fn::Cidr are unknown. What they produce is bounded
@@ -72,6 +73,14 @@ const (
 	triTrue
 	triFalse
 )
+
+// partition is what the pseudo parameter AWS::Partition reads as in the
+// text Fn::Join and Fn::Sub build, where it is otherwise unknown like the
+// others: it only ever names the partition of an ARN, which no rule
+// depends on (none is a wildcard or a variable), and CDK and SAM build the
+// ARNs of AWS managed policies with it
+// (arn:${AWS::Partition}:iam::aws:policy/AdministratorAccess).
+const partition = "aws"
 
 // noValue is AWS::NoValue: the property is removed.
 type noValueT struct{}
@@ -287,10 +296,14 @@ func (t *cfnTemplate) intrinsic(fn string, arg any) any {
 		if !ok {
 			return unknown
 		}
+		raw, _ := args[1].([]any) // to tell a Ref to AWS::Partition
 		strs := make([]string, len(parts))
 		size := 0
 		for i, p := range parts {
 			s, ok := p.(string)
+			if !ok && len(raw) == len(parts) && isUnknown(p) && mapOf(raw[i])["Ref"] == "AWS::Partition" {
+				s, ok = partition, true
+			}
 			if !ok {
 				return unknown
 			}
@@ -412,6 +425,9 @@ func (t *cfnTemplate) sub(arg any) any {
 		v, ok := vars[name]
 		if !ok {
 			v, ok = t.param(name)
+		}
+		if !ok && name == "AWS::Partition" {
+			v, ok = partition, true
 		}
 		s, isStr := strOf(v)
 		if !ok || !isStr {

@@ -7,8 +7,9 @@ import (
 
 // TestManagedPolicies: attaching the AWS managed policy AdministratorAccess
 // (or PowerUserAccess, IAMFullAccess) grants what its document says, by
-// ARN in any partition, in every way Terraform and CloudFormation attach
-// one, and by name in SAM; scoped managed policies, customer policies and
+// ARN in any partition (also built with AWS::Partition, as CDK and SAM
+// write it), in every way Terraform and CloudFormation attach one, and by
+// name in SAM; scoped managed policies, customer policies and
 // ARNs unknown until apply are not flagged.
 func TestManagedPolicies(t *testing.T) {
 	const admin = "arn:aws:iam::aws:policy/AdministratorAccess"
@@ -41,6 +42,12 @@ func TestManagedPolicies(t *testing.T) {
 			[]string{"IAM_FULL_ADMIN AWS::IAM::Role R @ Resources.R.Properties.ManagedPolicyArns[0]"}},
 		{"CloudFormation user, ARN in a Join", cfn("AWS::IAM::User", "      ManagedPolicyArns: [!Join ['', ['arn:aws:iam::aws:policy/', AdministratorAccess]]]\n"),
 			[]string{"IAM_FULL_ADMIN AWS::IAM::User R @ Resources.R.Properties.ManagedPolicyArns[0]"}},
+		{"CDK's ARN, joined with the partition", []byte(`{"Resources":{"R":{"Type":"AWS::IAM::Role","Properties":{"ManagedPolicyArns":[` +
+			`{"Fn::Join":["",["arn:",{"Ref":"AWS::Partition"},":iam::aws:policy/AdministratorAccess"]]}]}}}}`),
+			[]string{"IAM_FULL_ADMIN AWS::IAM::Role R @ Resources.R.Properties.ManagedPolicyArns[0]"}},
+		{"SAM's ARN, substituting the partition", cfn("AWS::IAM::Group", "      ManagedPolicyArns: [!Sub 'arn:${AWS::Partition}:iam::aws:policy/PowerUserAccess']\n"),
+			[]string{"IAM_WILDCARD_ACTION AWS::IAM::Group R @ Resources.R.Properties.ManagedPolicyArns[0]"}},
+		{"another pseudo parameter is still unknown", cfn("AWS::IAM::Role", "      ManagedPolicyArns: [!Sub 'arn:${AWS::Region}:iam::aws:policy/AdministratorAccess']\n"), nil},
 		{"SAM function, by name", cfn("AWS::Serverless::Function", "      Handler: x\n      Policies: AdministratorAccess\n"),
 			[]string{"IAM_FULL_ADMIN AWS::Serverless::Function R @ Resources.R.Properties.Policies"}},
 		{"SAM function, by ARN in a list", cfn("AWS::Serverless::Function", "      Handler: x\n      Policies: [AWSLambdaBasicExecutionRole, "+admin+"]\n"),
