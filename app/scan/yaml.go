@@ -1,7 +1,9 @@
 package scan
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -62,8 +64,23 @@ func (l yamlLines) of(path string) map[string]int { return l[path] }
 
 // parseYAML reads a YAML document into JSON-like values.
 func parseYAML(data []byte) (any, yamlLines, error) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
+	var root, next yaml.Node
+	d := yaml.NewDecoder(bytes.NewReader(data))
+	err := d.Decode(&root)
+	if err == nil {
+		// A stream of several documents (templates joined with ---) was
+		// read as its first one, the others dropped without a word.
+		if err = d.Decode(&next); err == io.EOF {
+			err = nil
+		} else if err == nil && !emptyDocument(&next) {
+			return nil, nil, &SyntaxError{Line: next.Line, Column: 1, Msg: "invalid YAML: a second document starts here (---): " +
+				"send one template or envelope at a time"}
+		}
+	}
+	if err == io.EOF { // no document at all: what the converter says of an empty one
+		err = nil
+	}
+	if err != nil {
 		if strings.Contains(err.Error(), "exceeded max depth") {
 			// The parser's own bound (10,000 levels) met before ours:
 			// the same limit as nesting past MaxDocumentDepth, not a
@@ -82,6 +99,12 @@ func parseYAML(data []byte) (any, yamlLines, error) {
 		return nil, nil, err
 	}
 	return v, c.lines, nil
+}
+
+// emptyDocument reports whether a document has nothing in it but null: a
+// --- at the end of a stream.
+func emptyDocument(n *yaml.Node) bool {
+	return len(n.Content) == 0 || len(n.Content) == 1 && n.Content[0].Kind == yaml.ScalarNode && n.Content[0].Tag == "!!null" && n.Content[0].Value == ""
 }
 
 // yamlSyntaxError turns the library's "yaml: line 3: did not find
