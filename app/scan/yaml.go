@@ -151,9 +151,14 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 		return c.convert(n.Alias, path)
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
+		var merges []*yaml.Node
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, val := n.Content[i], n.Content[i+1]
 			key := k.Value
+			if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+				merges = append(merges, val)
+				continue
+			}
 			if err := c.repeated(key); err != nil {
 				return nil, err
 			}
@@ -174,6 +179,11 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 				return nil, err
 			}
 		}
+		for _, val := range merges {
+			if err := c.merge(m, val, path); err != nil {
+				return nil, err
+			}
+		}
 		v = m
 	case yaml.SequenceNode:
 		l := make([]any, len(n.Content))
@@ -190,6 +200,34 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 		v = scalar(n)
 	}
 	return shortForm(n, v), nil
+}
+
+// merge adds to m the keys it does not have of the mapping, or mappings,
+// of a merge key (<<: *base, or <<: [*a, *b], the first one winning), as
+// YAML 1.1 and the tools that expand aliases before CloudFormation sees a
+// template (aws cloudformation package, SAM) do: without it, a resource
+// written as <<: *base was a resource without a Type.
+func (c *yamlConverter) merge(m map[string]any, n *yaml.Node, path string) error {
+	v, err := c.convert(n, path)
+	if err != nil {
+		return err
+	}
+	sources, isList := v.([]any)
+	if !isList {
+		sources = []any{v}
+	}
+	for _, src := range sources {
+		sm, ok := src.(map[string]any)
+		if !ok {
+			return &SyntaxError{Line: n.Line, Column: n.Column, Msg: "invalid YAML: a merge key (<<) takes a mapping or a list of mappings"}
+		}
+		for key, x := range sm {
+			if _, has := m[key]; !has {
+				m[key] = x
+			}
+		}
+	}
+	return nil
 }
 
 // repeated counts the text of a key or scalar met while expanding an

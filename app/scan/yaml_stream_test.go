@@ -36,3 +36,33 @@ func TestYAMLStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestYAMLMergeKeys: a merge key (<<) adds the keys of its mapping, or of
+// each mapping of its list (the first winning), that the mapping does not
+// write itself; a resource written as <<: *base was refused as one
+// without a Type.
+func TestYAMLMergeKeys(t *testing.T) {
+	const base = "Base: &public {Type: AWS::S3::Bucket, Properties: {AccessControl: PublicRead}}\n" +
+		"Private: &private {Properties: {AccessControl: Private}}\nResources:\n"
+	tests := []struct {
+		name, input string
+		want        []string
+	}{
+		{"a resource from a base", base + "  A:\n    <<: *public\n",
+			[]string{"S3_PUBLIC_READ AWS::S3::Bucket A @ Resources.A.Properties.AccessControl"}},
+		{"its own keys win", base + "  A:\n    <<: *public\n    Properties: {AccessControl: Private}\n", nil},
+		{"its own keys win, written first", base + "  A:\n    Properties: {AccessControl: Private}\n    <<: *public\n", nil},
+		{"the first of a list wins", base + "  A:\n    <<: [*private, *public]\n", nil},
+		{"a list in the other order", base + "  A:\n    <<: [*public, *private]\n",
+			[]string{"S3_PUBLIC_READ AWS::S3::Bucket A @ Resources.A.Properties.AccessControl"}},
+		{"a quoted << is a key", base + "  A:\n    Type: AWS::S3::Bucket\n    '<<': *public\n", nil},
+	}
+	for _, tt := range tests {
+		equalStrings(t, tt.name, findingLines(scanAt(t, []byte(tt.input)).Findings), tt.want)
+	}
+	_, err := Scan([]byte("Resources:\n  A:\n    Type: AWS::S3::Bucket\n    <<: [x]\n"))
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 4 || se.Msg != "invalid YAML: a merge key (<<) takes a mapping or a list of mappings" {
+		t.Errorf("a merge of a scalar: %v", err)
+	}
+}
