@@ -54,7 +54,7 @@ func (b *builder) iam(r *resource, n *node, attrs map[string]any) {
 }
 
 func (b *builder) document(r *resource, v any, path string) {
-	doc, ok := policyDocument(v)
+	doc, ok := policyDocument(v, path)
 	if !ok {
 		return
 	}
