@@ -133,7 +133,7 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 			continue
 		}
 		if r == nil || typ == "" {
-			problems = append(problems, Problem{Path: "Resources." + id + ".Type", Message: "is required"})
+			problems = append(problems, resourceProblem("Resources."+id, t.resources[id], resources[id]))
 			continue
 		}
 		n := &node{addr: id, typ: typ, line: lines[id], base: "Resources." + id + ".Properties"}
@@ -178,6 +178,44 @@ func (t *cfnTemplate) properties(r map[string]any) map[string]any {
 		return m
 	}
 	return map[string]any{}
+}
+
+// resourceProblem says what is wrong with the resource at path, which has
+// no type: r is the resource as a mapping, raw what the template gave.
+func resourceProblem(path string, r map[string]any, raw any) Problem {
+	if r == nil {
+		return Problem{Path: path, Message: "must be a mapping with a Type, got " + describeValue(raw)}
+	}
+	p := Problem{Path: path + ".Type"}
+	switch v := r["Type"].(type) {
+	case nil:
+		p.Message = "is required"
+	case string:
+		p.Message = "must not be empty"
+	default:
+		p.Message = "must be a string naming the resource type (AWS::S3::Bucket), got " + describeValue(v)
+	}
+	return p
+}
+
+// describeValue is describe for a value already read (from YAML, or a
+// JSON template).
+func describeValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "string " + quoteShort(x)
+	case bool:
+		return "boolean " + strconv.FormatBool(x)
+	case float64:
+		return "number " + shorten(strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	return "a value of another kind"
 }
 
 func validationError(problems []Problem) *ValidationError {
