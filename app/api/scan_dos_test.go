@@ -1,10 +1,12 @@
 package api_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
 	"parapet/app/apptest"
+	"parapet/app/scan"
 )
 
 // TestScanAPIAmplification: small documents that multiply what they say
@@ -37,6 +39,18 @@ func TestScanAPIAmplification(t *testing.T) {
 		e = scanExpectError(t, "intrinsic output", c.PostJSON(scanPath, b.String(), key...), 413, "payload_too_large")
 		if !strings.Contains(e.Error.Message, "intrinsic functions") || !strings.Contains(e.Error.Message, "20971520") {
 			t.Errorf("intrinsic message %q", e.Error.Message)
+		}
+
+		// A security group of one-port entries, more findings than a scan
+		// reports (each a finding of its own, in about 30 bytes).
+		var g strings.Builder
+		g.WriteString(`{"resources":[{"type":"security_group","name":"g","ingress":[`)
+		for p := range scan.MaxFindings + 1 {
+			g.WriteString(`{"port":` + strconv.Itoa(p%60000+1024) + `,"cidr":"` + [2]string{"0.0.0.0/0", "::/0"}[p/60000] + `"},`)
+		}
+		e = scanExpectError(t, "findings", c.PostJSON(scanPath, strings.TrimSuffix(g.String(), ",")+`]}]}`, key...), 413, "payload_too_large")
+		if !strings.HasPrefix(e.Error.Message, "the document has more than 60000 findings") {
+			t.Errorf("findings message %q", e.Error.Message)
 		}
 
 		// A suppression pattern over 256 bytes is a problem of the

@@ -42,12 +42,12 @@ func (e *evaluator) checkStatement(r *resource, st statement) {
 	actions, targets := st.actions, st.targets
 	if n := st.notActions; len(n) > 0 {
 		e.report(r, ruleIAMWildcardAction, e.at(r, "actions", n[0].index, n[0].path), n[0].offset, "NotAction",
-			"policy "+strconv.Quote(r.name)+" allows every action except "+listActions(n)+" (NotAction)"+onTargets(targets), nil)
+			st.subject(r)+" allows every action except "+listActions(n)+" (NotAction)"+onTargets(targets), nil)
 		return
 	}
 	if n := st.notTargets; len(n) > 0 && len(actions) > 0 {
 		e.report(r, ruleIAMWildcardResource, e.at(r, "resources", n[0].index, n[0].path), n[0].offset, "NotResource",
-			"policy "+strconv.Quote(r.name)+" applies "+listActions(actions)+" to every resource except "+
+			st.subject(r)+" applies "+listActions(actions)+" to every resource except "+
 				listResources(n)+" (NotResource)", nil)
 	}
 	full := firstItem(actions, func(a string) bool { return a == "*" || a == "*:*" })
@@ -55,10 +55,10 @@ func (e *evaluator) checkStatement(r *resource, st statement) {
 	if full != nil {
 		path := e.at(r, "actions", full.index, full.path)
 		if star != nil {
-			e.report(r, ruleIAMFullAdmin, path, full.offset, "*", "policy "+strconv.Quote(r.name)+" allows action "+
+			e.report(r, ruleIAMFullAdmin, path, full.offset, "*", st.subject(r)+" allows action "+
 				strconv.Quote(full.value)+" on resource \"*\": full administrator access to every service and resource", nil)
 		} else {
-			e.report(r, ruleIAMWildcardAction, path, full.offset, "*", "policy "+strconv.Quote(r.name)+" allows action "+
+			e.report(r, ruleIAMWildcardAction, path, full.offset, "*", st.subject(r)+" allows action "+
 				strconv.Quote(full.value)+": every action of every AWS service"+onTargets(targets), nil)
 		}
 		return
@@ -70,7 +70,7 @@ func (e *evaluator) checkStatement(r *resource, st statement) {
 			continue
 		}
 		path := e.at(r, "actions", a.index, a.path)
-		allows := "policy " + strconv.Quote(r.name) + " allows " + strconv.Quote(a.value)
+		allows := st.subject(r) + " allows " + strconv.Quote(a.value)
 		cause := strings.ToLower(svc)
 		switch cause {
 		case "iam":
@@ -86,7 +86,7 @@ func (e *evaluator) checkStatement(r *resource, st statement) {
 	}
 	if star != nil && len(actions) > 0 {
 		e.report(r, ruleIAMWildcardResource, e.at(r, "resources", star.index, star.path), star.offset, "*",
-			"policy "+strconv.Quote(r.name)+" applies "+listActions(actions)+" to resource \"*\": every resource in the account", nil)
+			st.subject(r)+" applies "+listActions(actions)+" to resource \"*\": every resource in the account", nil)
 	}
 }
 

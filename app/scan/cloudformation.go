@@ -13,8 +13,9 @@ import (
 //   - Ref to a parameter takes its Default; without one the value is
 //     unknown. Ref and Fn::GetAtt to a resource name it (that is how a
 //     bucket policy or an ingress rule is linked to its bucket or group).
-//     Pseudo parameters (AWS::Region, ...) are unknown; AWS::NoValue
-//     removes the property.
+//     Pseudo parameters (AWS::Region, ...) are unknown, but for
+//     AWS::Partition in the text of Fn::Join and Fn::Sub (see partition);
+//     AWS::NoValue removes the property.
 //   - Fn::Sub, Fn::Join, Fn::Select, Fn::Split, Fn::FindInMap and
 //     Fn::Base64 are computed when their inputs are known; Fn::ImportValue,
 //     Fn::GetAZs and Fn::Cidr are unknown. What they produce is bounded
@@ -73,6 +74,14 @@ const (
 	triFalse
 )
 
+// partition is what the pseudo parameter AWS::Partition reads as in the
+// text Fn::Join and Fn::Sub build, where it is otherwise unknown like the
+// others: it only ever names the partition of an ARN, which no rule
+// depends on (none is a wildcard or a variable), and CDK and SAM build the
+// ARNs of AWS managed policies with it
+// (arn:${AWS::Partition}:iam::aws:policy/AdministratorAccess).
+const partition = "aws"
+
 // noValue is AWS::NoValue: the property is removed.
 type noValueT struct{}
 
@@ -124,7 +133,7 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 			continue
 		}
 		if r == nil || typ == "" {
-			problems = append(problems, Problem{Path: "Resources." + id + ".Type", Message: "is required"})
+			problems = append(problems, resourceProblem("Resources."+id, t.resources[id], resources[id]))
 			continue
 		}
 		n := &node{addr: id, typ: typ, line: lines[id], base: "Resources." + id + ".Properties"}
@@ -169,6 +178,44 @@ func (t *cfnTemplate) properties(r map[string]any) map[string]any {
 		return m
 	}
 	return map[string]any{}
+}
+
+// resourceProblem says what is wrong with the resource at path, which has
+// no type: r is the resource as a mapping, raw what the template gave.
+func resourceProblem(path string, r map[string]any, raw any) Problem {
+	if r == nil {
+		return Problem{Path: path, Message: "must be a mapping with a Type, got " + describeValue(raw)}
+	}
+	p := Problem{Path: path + ".Type"}
+	switch v := r["Type"].(type) {
+	case nil:
+		p.Message = "is required"
+	case string:
+		p.Message = "must not be empty"
+	default:
+		p.Message = "must be a string naming the resource type (AWS::S3::Bucket), got " + describeValue(v)
+	}
+	return p
+}
+
+// describeValue is describe for a value already read (from YAML, or a
+// JSON template).
+func describeValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "string " + quoteShort(x)
+	case bool:
+		return "boolean " + strconv.FormatBool(x)
+	case float64:
+		return "number " + shorten(strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	return "a value of another kind"
 }
 
 func validationError(problems []Problem) *ValidationError {
@@ -287,10 +334,14 @@ func (t *cfnTemplate) intrinsic(fn string, arg any) any {
 		if !ok {
 			return unknown
 		}
+		raw, _ := args[1].([]any) // to tell a Ref to AWS::Partition
 		strs := make([]string, len(parts))
 		size := 0
 		for i, p := range parts {
 			s, ok := p.(string)
+			if !ok && len(raw) == len(parts) && isUnknown(p) && mapOf(raw[i])["Ref"] == "AWS::Partition" {
+				s, ok = partition, true
+			}
 			if !ok {
 				return unknown
 			}
@@ -412,6 +463,9 @@ func (t *cfnTemplate) sub(arg any) any {
 		v, ok := vars[name]
 		if !ok {
 			v, ok = t.param(name)
+		}
+		if !ok && name == "AWS::Partition" {
+			v, ok = partition, true
 		}
 		s, isStr := strOf(v)
 		if !ok || !isStr {

@@ -59,6 +59,7 @@
 // Scan returns *SyntaxError (line, column and encoding/json's message, or
 // the YAML parser's), *LimitError (input over MaxInputBytes, MaxResources,
 // MaxDepth, MaxDocumentDepth, MaxYAMLAliases, MaxYAMLNodes,
-// MaxYAMLAliasBytes, MaxEvalBytes, MaxSuppressions or MaxSuppressionWork) or *ValidationError (every problem with its path, up
+// MaxYAMLAliasBytes, MaxEvalBytes, MaxSuppressions, MaxSuppressionWork
+// or MaxFindings) or *ValidationError (every problem with its path, up
 // to MaxProblems).
 package scan

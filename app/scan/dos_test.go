@@ -271,3 +271,37 @@ func TestSuppressionMatchingBounded(t *testing.T) {
 		t.Errorf("literal ends: %d findings", len(res.Findings))
 	}
 }
+
+// TestFindingsBounded: one security group of 130,000 one-port ingress
+// entries (4 MB) was 130,000 findings, a 60 MB answer and a 110 MB page;
+// past MaxFindings the scan is refused before the findings are built,
+// and the benchmark's document, at the limit, is still answered.
+func TestFindingsBounded(t *testing.T) {
+	group := func(entries int) []byte {
+		var b strings.Builder
+		b.WriteString(`{"resources":[{"type":"security_group","name":"g","ingress":[`)
+		for i := range entries {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			cidr := "0.0.0.0/0"
+			if i%2 == 1 {
+				cidr = "::/0"
+			}
+			b.WriteString(`{"port":` + itoa(1024+i/2) + `,"cidr":"` + cidr + `"}`)
+		}
+		b.WriteString(`]}]}`)
+		return []byte(b.String())
+	}
+	if res := scanBounded(t, "at the limit", group(MaxFindings), 160); len(res.Findings) != MaxFindings {
+		t.Errorf("at the limit: %d findings, want %d", len(res.Findings), MaxFindings)
+	}
+	le := scanLimited(t, "one more", group(MaxFindings+1), "findings", 140)
+	if le != nil && le.Message != "the document has more than 60000 findings; the limit is 60000 per scan: split the document, or fix the causes that repeat" {
+		t.Errorf("message %q", le.Message)
+	}
+	res := scanBounded(t, "benchmark document", benchDocument(t), 60)
+	if n := len(res.Findings) + len(res.Suppressed); n != MaxFindings {
+		t.Errorf("benchmark document: %d findings and suppressed, want %d", n, MaxFindings)
+	}
+}

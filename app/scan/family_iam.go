@@ -19,34 +19,42 @@ func (b *builder) iam(r *resource, n *node, attrs map[string]any) {
 		for i, p := range listOf(attrs["inline_policy"]) {
 			b.document(r, mapOf(p)["policy"], n.base+".inline_policy["+strconv.Itoa(i)+"].policy")
 		}
+		b.managed(r, attrs["managed_policy_arns"], n.base+".managed_policy_arns", false)
+	case "aws_iam_role_policy_attachment", "aws_iam_user_policy_attachment", "aws_iam_group_policy_attachment", "aws_iam_policy_attachment":
+		b.managed(r, attrs["policy_arn"], n.base+".policy_arn", false)
+	case "aws_iam_role_policy_attachments_exclusive", "aws_iam_user_policy_attachments_exclusive", "aws_iam_group_policy_attachments_exclusive":
+		b.managed(r, attrs["policy_arns"], n.base+".policy_arns", false)
 	case "AWS::IAM::Policy", "AWS::IAM::ManagedPolicy":
 		b.document(r, attrs["PolicyDocument"], n.base+".PolicyDocument")
 	case "AWS::IAM::Role", "AWS::IAM::User", "AWS::IAM::Group":
 		for i, p := range listOf(attrs["Policies"]) {
 			b.document(r, mapOf(p)["PolicyDocument"], n.base+".Policies["+strconv.Itoa(i)+"].PolicyDocument")
 		}
+		b.managed(r, attrs["ManagedPolicyArns"], n.base+".ManagedPolicyArns", false)
 	case "AWS::Serverless::Function", "AWS::Serverless::StateMachine":
 		// SAM's Policies: a policy document, a managed policy's name or
 		// ARN, a policy template ({S3ReadPolicy: {...}}), or a list of
-		// them. The documents (those with a Statement) are read; the
-		// names and templates are AWS's own, scoped policies.
+		// them. The documents (those with a Statement) are read, and the
+		// managed policies as family_iam_managed.go says; the templates
+		// are AWS's own, scoped policies.
 		p := attrs["Policies"]
-		if _, isList := p.([]any); !isList {
-			if m := mapOf(p); m["Statement"] != nil {
-				b.document(r, m, n.base+".Policies")
-			}
-			return
-		}
+		_, isList := p.([]any)
 		for i, e := range listOf(p) {
+			at := n.base + ".Policies"
+			if isList {
+				at += "[" + strconv.Itoa(i) + "]"
+			}
 			if m := mapOf(e); m["Statement"] != nil {
-				b.document(r, m, n.base+".Policies["+strconv.Itoa(i)+"]")
+				b.document(r, m, at)
+			} else {
+				b.managed(r, e, at, true)
 			}
 		}
 	}
 }
 
 func (b *builder) document(r *resource, v any, path string) {
-	doc, ok := policyDocument(v)
+	doc, ok := policyDocument(v, path)
 	if !ok {
 		return
 	}

@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"encoding/json"
 	"net/netip"
 	"slices"
 	"strconv"
@@ -221,7 +220,7 @@ func readBlock(s *blockState, n *node, attrs map[string]any, blockACLs, ignoreAC
 // (anyoneGrantee), a read action (readGrant), and no Condition that
 // limits who can (restricting).
 func readPolicy(s *aclState, n *node, attrs map[string]any, key string, via *Linked) {
-	doc, ok := policyDocument(attrs[key])
+	doc, ok := policyDocument(attrs[key], n.base+"."+key)
 	if !ok || s.public {
 		return
 	}
@@ -413,16 +412,34 @@ func matchAction(pattern, action string) bool {
 }
 
 // policyDocument reads a policy document given as an object or as a JSON
-// string (jsonencode in Terraform, a string in a template).
-func policyDocument(v any) (map[string]any, bool) {
+// string (jsonencode in Terraform, a string in a template), found at
+// path. A string giving a key twice is refused as the document is
+// (dupkeys.go): IAM and the scanner could read different copies of an
+// Effect or an Action, and a policy could hide what it allows.
+func policyDocument(v any, path string) (map[string]any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		return x, true
 	case string:
+		r := &reader{data: []byte(x), maxDepth: MaxDocumentDepth}
 		var m map[string]any
-		if json.Unmarshal([]byte(x), &m) == nil {
-			return m, true
+		var err error
+		func() {
+			defer catchAbort(&err)
+			m, _ = r.anyValue().(map[string]any)
+			if r.ws(); r.pos < len(r.data) {
+				m = nil // text after the document: not JSON
+			}
+		}()
+		if err != nil || m == nil {
+			return nil, false
 		}
+		if len(r.dups.problems) > 0 {
+			d := r.dups.problems[0]
+			panic(abort{&ValidationError{Problems: []Problem{{Path: path, Message: "the policy document's " + d.Path + " " + d.Message}},
+				Omitted: len(r.dups.problems) - 1 + r.dups.more}})
+		}
+		return m, true
 	}
 	return nil, false
 }

@@ -93,6 +93,16 @@ type item struct {
 type statement struct {
 	actions, targets       []item
 	notActions, notTargets []item
+	managed                string // the AWS managed policy it comes from (family_iam_managed.go)
+}
+
+// subject names who grants a statement in messages: the policy, or the
+// AWS managed policy the resource attaches.
+func (st statement) subject(r *resource) string {
+	if st.managed != "" {
+		return "the AWS managed policy " + st.managed + " attached by " + strconv.Quote(r.name)
+	}
+	return "policy " + strconv.Quote(r.name)
 }
 
 // ingressRule is one valid entry of a security group's "ingress".

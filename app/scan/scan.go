@@ -67,6 +67,7 @@ type evaluator struct {
 	seen   map[causeKey]bool // dedup for a resource with many hits
 	lines  lineCounter
 	buf    []byte // reused by path
+	hits   int    // in blocks, against MaxFindings
 
 	format string    // the input's format, for each finding's source
 	env    *envelope // suppressions and baseline of the request
@@ -121,6 +122,9 @@ func (e *evaluator) check(r *resource) {
 		cur[k].reason, _ = r.suppressedBy(cur[k].rule)
 		if cur[k].reason == "" {
 			cur[k].reason, cur[k].expires = e.env.suppressed(catalogue[cur[k].rule].ID, r.name)
+		}
+		if e.hits++; e.hits > MaxFindings {
+			panic(abort{tooManyFindings()})
 		}
 		if n := len(e.blocks); n == 0 || len(e.blocks[n-1]) == hitBlock {
 			e.blocks = append(e.blocks, make([]hit, 0, hitBlock))

@@ -1,7 +1,9 @@
 package scan
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -62,8 +64,23 @@ func (l yamlLines) of(path string) map[string]int { return l[path] }
 
 // parseYAML reads a YAML document into JSON-like values.
 func parseYAML(data []byte) (any, yamlLines, error) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
+	var root, next yaml.Node
+	d := yaml.NewDecoder(bytes.NewReader(data))
+	err := d.Decode(&root)
+	if err == nil {
+		// A stream of several documents (templates joined with ---) was
+		// read as its first one, the others dropped without a word.
+		if err = d.Decode(&next); err == io.EOF {
+			err = nil
+		} else if err == nil && !emptyDocument(&next) {
+			return nil, nil, &SyntaxError{Line: next.Line, Column: 1, Msg: "invalid YAML: a second document starts here (---): " +
+				"send one template or envelope at a time"}
+		}
+	}
+	if err == io.EOF { // no document at all: what the converter says of an empty one
+		err = nil
+	}
+	if err != nil {
 		if strings.Contains(err.Error(), "exceeded max depth") {
 			// The parser's own bound (10,000 levels) met before ours:
 			// the same limit as nesting past MaxDocumentDepth, not a
@@ -82,6 +99,12 @@ func parseYAML(data []byte) (any, yamlLines, error) {
 		return nil, nil, err
 	}
 	return v, c.lines, nil
+}
+
+// emptyDocument reports whether a document has nothing in it but null: a
+// --- at the end of a stream.
+func emptyDocument(n *yaml.Node) bool {
+	return len(n.Content) == 0 || len(n.Content) == 1 && n.Content[0].Kind == yaml.ScalarNode && n.Content[0].Tag == "!!null" && n.Content[0].Value == ""
 }
 
 // yamlSyntaxError turns the library's "yaml: line 3: did not find
@@ -128,9 +151,14 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 		return c.convert(n.Alias, path)
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
+		var merges []*yaml.Node
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, val := n.Content[i], n.Content[i+1]
 			key := k.Value
+			if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+				merges = append(merges, val)
+				continue
+			}
 			if err := c.repeated(key); err != nil {
 				return nil, err
 			}
@@ -151,6 +179,11 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 				return nil, err
 			}
 		}
+		for _, val := range merges {
+			if err := c.merge(m, val, path); err != nil {
+				return nil, err
+			}
+		}
 		v = m
 	case yaml.SequenceNode:
 		l := make([]any, len(n.Content))
@@ -167,6 +200,34 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 		v = scalar(n)
 	}
 	return shortForm(n, v), nil
+}
+
+// merge adds to m the keys it does not have of the mapping, or mappings,
+// of a merge key (<<: *base, or <<: [*a, *b], the first one winning), as
+// YAML 1.1 and the tools that expand aliases before CloudFormation sees a
+// template (aws cloudformation package, SAM) do: without it, a resource
+// written as <<: *base was a resource without a Type.
+func (c *yamlConverter) merge(m map[string]any, n *yaml.Node, path string) error {
+	v, err := c.convert(n, path)
+	if err != nil {
+		return err
+	}
+	sources, isList := v.([]any)
+	if !isList {
+		sources = []any{v}
+	}
+	for _, src := range sources {
+		sm, ok := src.(map[string]any)
+		if !ok {
+			return &SyntaxError{Line: n.Line, Column: n.Column, Msg: "invalid YAML: a merge key (<<) takes a mapping or a list of mappings"}
+		}
+		for key, x := range sm {
+			if _, has := m[key]; !has {
+				m[key] = x
+			}
+		}
+	}
+	return nil
 }
 
 // repeated counts the text of a key or scalar met while expanding an
