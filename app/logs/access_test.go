@@ -53,12 +53,14 @@ func TestAccessLogHAProxy(t *testing.T) {
 func TestAccessLogJSON(t *testing.T) {
 	res := analyze(t, readTestdata(t, "access.jsonl"), Options{})
 	checkMatches(t, res, map[int][2]string{
-		2: {"error", "500"},
-		3: {"reliability", "503"}, // "status":"503"
-		4: {"reliability", "502"}, // level info, method in a nested request
-		6: {"reliability", "504"}, // http.status_code, nested
-		7: {"error", "500"},       // "http.status_code" as one key
-		9: {"error", "failed"},    // no method: not an access line
+		2:  {"error", "500"},
+		3:  {"reliability", "503"}, // "status":"503"
+		4:  {"reliability", "502"}, // level info, method in a nested request
+		6:  {"reliability", "504"}, // http.status_code, nested
+		7:  {"error", "500"},       // "http.status_code" as one key
+		9:  {"error", "failed"},    // no method: not an access line
+		10: {"reliability", "503"}, // Envoy's and Istio's response_code; line 11's 200 is none
+		12: {"error", "500"},       // W3C's ScStatus and CsMethod, as Azure App Service writes them
 	})
 	if m, ok := matchAt(res, 3); ok && m.Text[m.Start-1:m.End+1] != `"503"` {
 		t.Errorf("line 3 highlights %q", m.Text[m.Start:m.End])
