@@ -123,7 +123,7 @@ type Template struct {
 // It fails with *LimitError for input over the limits, ErrNoLines when no
 // line has text, an ErrBadOption error for invalid options and ctx.Err()
 // when ctx ends first. The limits apply to input as given; the analysis
-// reads it as UTF-8 (UTF-16 with a byte-order mark is converted), and as
+// reads it as UTF-8 with '\n' line ends (see utf8Text), and as
 // readable makes it: container records unwrapped, without terminal
 // escape sequences and byte-order marks. The texts of the result's lines share input's memory:
 // input must not change while the result is in use.
