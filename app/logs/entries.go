@@ -25,9 +25,13 @@ import (
 //     indented file lines, "created by ...", and "exit status N";
 //   - a Ruby backtrace line ("app/models/user.rb:10:in `save'");
 //   - a PHP "Stack trace:" and the numbered frames under it
-//     ("#0 /var/www/app.php(12): run()", "#1 {main}");
+//     ("#0 /var/www/app.php(12): run()", "#1 {main}"), or Laravel's
+//     "[stacktrace]" and its frames, and its "[previous exception] ..."
+//     that chains the exception before;
 //   - closing brackets alone ("}", "});"), which end an object printed
-//     over several lines (Node.js's errors, pretty-printed JSON);
+//     over several lines (Node.js's errors, pretty-printed JSON), maybe
+//     after the quote that ends a string (Laravel's context ends with
+//     "\"}" after the trace it holds);
 //   - part of a Rust panic, under "thread 'main' panicked at ...": the
 //     message line after it (when it ends with ':'), "stack backtrace:",
 //     the indented frames and the "note: ..." lines;
@@ -191,20 +195,27 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 		isLetter(c) && exceptionLine(line, true),
 		(isLetter(c) || c == '/' || c == '.') && rubyFrame(line):
 		return true, false
-	case c == 'S' && bytes.HasPrefix(line, []byte("Stack trace:")):
+	case c == 'S' && bytes.HasPrefix(line, []byte("Stack trace:")),
+		c == '[' && bytes.HasPrefix(line, []byte("[stacktrace]")):
 		j.trace = tracePHP
 		return true, false
-	case (c == '}' || c == ']' || c == ')') && closers(line):
+	case c == '[' && bytes.HasPrefix(line, []byte("[previous exception] ")),
+		(c == '}' || c == ']' || c == ')' || c == '"') && closers(line):
 		return true, false
 	}
 	return false, j.rules.timeHeader && !standsAlone(line)
 }
 
-// closers reports a line of closing brackets alone ("}", "});", "],"):
-// the end of an object printed over several lines, as Node.js prints an
-// error's properties, or a pretty-printed JSON value.
+// closers reports a line of closing brackets alone ("}", "});", "],"),
+// maybe after a quote ("\"}"): the end of an object printed over several
+// lines, as Node.js prints an error's properties, or a pretty-printed JSON
+// value, or of a string inside it that held lines.
 func closers(line []byte) bool {
-	for _, c := range bytes.TrimRight(line, " \r,;") {
+	t := bytes.TrimPrefix(bytes.TrimRight(line, " \r,;"), []byte{'"'})
+	if len(t) == 0 {
+		return false
+	}
+	for _, c := range t {
 		if c != '}' && c != ']' && c != ')' {
 			return false
 		}

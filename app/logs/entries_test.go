@@ -177,6 +177,31 @@ func TestPHPStackTraceJoins(t *testing.T) {
 	}
 }
 
+// Laravel's exception: the context's "[stacktrace]" and frames, the
+// "[previous exception]" with its own trace, and the "\"}" that closes the
+// context are one entry with the error line; the lines after it are
+// entries of their own.
+func TestLaravelStackTraceJoins(t *testing.T) {
+	res := analyze(t, readTestdata(t, "laravel.log"), Options{})
+	if s := res.Summary; s.Lines != 13 || s.Entries != 5 || s.Matched != 1 {
+		t.Errorf("summary %+v, want 13 lines in 5 entries, 1 matched", s)
+	}
+	if m, ok := matchAt(res, 2); !ok || m.Category != CategoryError || !strings.HasSuffix(m.Text, "#0 {main}\n\"} ") {
+		t.Errorf("line 2: %+v, want an error entry ending with the context's end", m)
+	}
+}
+
+func TestClosers(t *testing.T) {
+	for in, want := range map[string]bool{
+		"}": true, "});": true, "],": true, `"} `: true, `"}`: true,
+		`"`: false, "": false, `""}`: false, "} x": false,
+	} {
+		if got := closers([]byte(in)); got != want {
+			t.Errorf("closers(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
 // In a timestamped log a line without a timestamp continues the entry
 // above, unless it stands alone: another writer's record (a JSON object, a
 // logfmt line with a level), a Go panic, a shell's note of a dead process,
