@@ -301,6 +301,7 @@ func TestLevelOfWords(t *testing.T) {
 		"<191>": levelQuiet, "<1234>": levelNone, "<>": levelNone, "<crit>": levelFatal,
 		"INF": levelQuiet, "WRN": levelWarn, "FTL": levelFatal, "VRB": levelQuiet, "DEBUG1": levelQuiet,
 		"trace8": levelQuiet, "Note": levelQuiet, "System": levelQuiet, "debug12": levelNone,
+		"D1": levelQuiet, "D5": levelQuiet, "D6": levelNone, "dpanic": levelError, "DPANIC": levelError,
 	} {
 		if got := levelOf([]byte(t0)); got != want {
 			t.Errorf("levelOf(%q) = %d, want %d", t0, got, want)

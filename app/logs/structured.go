@@ -79,6 +79,20 @@ func (sp *structSpans) note(k []byte, v0, v1 int, str bool) {
 	sp.http.note(k, v0, v1)
 }
 
+// mongoLevel notes the value s[v0:v1] of a top-level "s" key as the level
+// when it is one of MongoDB's severities (F, E, W, I, D1 to D5), as its
+// JSON log writes them ({"t":…,"s":"E","c":"STORAGE",…,"msg":…}). Any
+// other "s" is no level: the key is too short to say so alone.
+func (sp *structSpans) mongoLevel(s []byte, v0, v1 int) {
+	if sp.lvl1 != sp.lvl0 {
+		return
+	}
+	v := s[v0:v1]
+	if len(v) == 1 && bytes.IndexByte([]byte("FEWI"), v[0]) >= 0 || len(v) == 2 && v[0] == 'D' && v[1] >= '1' && v[1] <= '5' {
+		sp.lvl0, sp.lvl1 = v0, v1
+	}
+}
+
 // quiet reports a structured line whose level is Information by
 // omission: a Serilog compact JSON event without "@l".
 func (sp *structSpans) quiet() bool { return sp.ok && sp.clef && sp.lvl1 == sp.lvl0 }
@@ -124,6 +138,9 @@ func (sp *structSpans) object(s []byte, i int, path []byte) (int, bool) {
 				return i, false
 			}
 			sp.note(key, i+1, e-1, true)
+			if len(key) == 1 && key[0] == 's' {
+				sp.mongoLevel(s, i+1, e-1)
+			}
 			i = e
 		case '{':
 			var ok bool

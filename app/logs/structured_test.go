@@ -102,7 +102,8 @@ func TestMalformedStructured(t *testing.T) {
 // Elastic's log.level (dotted or nested), logrus and zap, Serilog's compact
 // JSON (whose events leave out "@l" at Information), OpenTelemetry's
 // severity_text and body, GELF's syslog level and short_message, and
-// journald's PRIORITY and MESSAGE.
+// journald's PRIORITY and MESSAGE, zap's dpanic, MongoDB's "s" (a
+// severity letter; any other "s" is no level).
 func TestJSONLoggerFormats(t *testing.T) {
 	lines := []struct {
 		line  string
@@ -129,6 +130,12 @@ func TestJSONLoggerFormats(t *testing.T) {
 		{`{"version":"1.1","host":"h1","short_message":"cache error rate fine","level":6}`, "", "cache error rate fine", "6"},
 		{`{"__REALTIME_TIMESTAMP":"1704207845000000","PRIORITY":"3","SYSLOG_IDENTIFIER":"sshd","MESSAGE":"fatal: no hostkey alg","_PID":"812"}`, "error", "fatal: no hostkey alg", "3"},
 		{`{"__REALTIME_TIMESTAMP":"1704207845000001","PRIORITY":"6","SYSLOG_IDENTIFIER":"systemd","MESSAGE":"Stopped failed unit cleanup.","_PID":"1"}`, "", "Stopped failed unit cleanup.", "6"},
+		{`{"level":"dpanic","ts":1704207845.124,"caller":"main.go:13","msg":"impossible state reached"}`, "error", "impossible state reached", "dpanic"},
+		{`{"t":{"$date":"2024-01-02T15:04:05.123+00:00"},"s":"W","c":"NETWORK","id":4615610,"ctx":"conn6","msg":"Failed to check socket connectivity","attr":{"error":"Connection reset by peer"}}`, "reliability", "Failed to check socket connectivity", "W"},
+		{`{"t":{"$date":"2024-01-02T15:04:05.124+00:00"},"s":"I","c":"REPL","id":21392,"ctx":"ReplCoord-0","msg":"New replica set config in use, error count reset","attr":{}}`, "", "New replica set config in use, error count reset", "I"},
+		{`{"t":{"$date":"2024-01-02T15:04:05.125+00:00"},"s":"D2","c":"QUERY","id":20967,"ctx":"conn7","msg":"Retrying plan after failure","attr":{}}`, "", "Retrying plan after failure", "D2"},
+		{`{"t":{"$date":"2024-01-02T15:04:05.126+00:00"},"s":"F","c":"-","id":23095,"ctx":"conn5","msg":"Assertion at shutdown","attr":{"msgid":28559}}`, "fatal", "Assertion at shutdown", "F"},
+		{`{"s":3,"msg":"error rate computed"}`, "error", "error rate computed", ""},
 	}
 	var in []string
 	for _, l := range lines {
