@@ -64,11 +64,13 @@ func msgRankOf(k []byte) int {
 }
 
 // note records the value s[v0:v1] of key k (a string's quotes excluded
-// when str is set): a message or a level.
+// when str is set): a message or a level. klog's leading quoted message
+// is the message whatever keys follow: the kubelet's event={…} or a
+// message=… of an "Event occurred" is one of its values.
 func (sp *structSpans) note(k []byte, v0, v1 int, str bool) {
 	if r := msgRankOf(k); r >= 0 {
 		sp.clef = sp.clef || r == 2 || r == 3 // @m, @mt
-		if str && (sp.msg1 == sp.msg0 || r < sp.msgRank) && v1 > v0 {
+		if str && (sp.msg1 == sp.msg0 || r < sp.msgRank && sp.msgRank != len(msgKeys)) && v1 > v0 {
 			sp.msg0, sp.msg1, sp.msgRank = v0, v1, r
 			return
 		}
@@ -213,7 +215,9 @@ func logfmtStart(s []byte, i int) bool {
 
 // scanLogfmt reads s[i:] as logfmt: key=value pairs, values bare or
 // double-quoted, at least two pairs and nothing else but for a quoted
-// message first ("msg text" k=v, as klog writes).
+// message first ("msg text" k=v, as klog writes), then maybe no pair at
+// all (klog's "Started kubelet": its words are the template's, not one
+// quoted value masked).
 func scanLogfmt(s []byte, i int) structSpans {
 	var sp structSpans
 	pairs := 0
@@ -260,7 +264,7 @@ func scanLogfmt(s []byte, i int) structSpans {
 		}
 		pairs++
 	}
-	sp.ok = pairs >= 2 || pairs >= 1 && sp.msg1 > sp.msg0
+	sp.ok = pairs >= 2 || sp.msg1 > sp.msg0
 	return sp
 }
 

@@ -62,7 +62,8 @@ func TestJSONLines(t *testing.T) {
 	}
 }
 
-// logfmt, and klog's structured form ("message" key=value ...).
+// logfmt, and klog's structured form ("message" key=value ..., or the
+// quoted message alone).
 func TestLogfmtLines(t *testing.T) {
 	res := analyze(t, readTestdata(t, "service.logfmt"), Options{})
 	if tm := templateWith(t, res, "request served"); tm.Count != 3 {
@@ -70,6 +71,13 @@ func TestLogfmtLines(t *testing.T) {
 	}
 	if tm := templateWith(t, res, "Reconciling object"); tm.Template != "Reconciling object" || tm.Count != 2 {
 		t.Errorf("klog template %+v", tm)
+	}
+	// klog's message is the leading quoted one, whatever keys follow (the
+	// kubelet's event={…}), and also when no key follows.
+	for msg, n := range map[string]int{"SyncLoop (PLEG): event for pod": 2, "Started kubelet": 1, "Successfully registered node": 1} {
+		if tm := templateWith(t, res, msg); tm.Template != msg || tm.Count != n {
+			t.Errorf("klog template %+v, want %q of %d lines", tm, msg, n)
+		}
 	}
 	checkMatches(t, res, map[int][2]string{
 		4:  {"reliability", "timeout"},
