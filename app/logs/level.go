@@ -58,6 +58,10 @@ func levelOf(t []byte) levelKind {
 		return levelFatal
 	case oneOf(t, "informational"): // syslog's, in a structured field; never a header column (levelWords)
 		return levelQuiet
+	case oneOf(t, "trce", "dbug"): // .NET's console log's (dotnet.go); never a header column either
+		return levelQuiet
+	case oneOf(t, "fail"):
+		return levelError
 	case oneOf(t, groupLevels...): // MySQL's [Note] and [System]: a header column only in brackets
 		return levelQuiet
 	}
