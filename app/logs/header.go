@@ -724,7 +724,7 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 	if or&cWordy == 0 && ipv6Address(t) {
 		return hTime // as an IPv4 address is: a client's, opening an access line
 	}
-	if isDateName(trimComma(t)) || i == 0 && glogPrefix(t) {
+	if isDateName(trimComma(t)) || meridiem(t) || i == 0 && glogPrefix(t) {
 		return hTime
 	}
 	last := t[len(t)-1]
@@ -845,7 +845,7 @@ func timeField(t []byte) bool {
 		return false
 	}
 	if isUpper(t[0]) {
-		return isDateName(t)
+		return isDateName(t) || meridiem(t)
 	}
 	or := class(0)
 	for _, c := range t {
@@ -1040,6 +1040,12 @@ var months = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "s
 // are also ordinary words.
 func isMonth(t []byte) bool {
 	return len(t) >= 3 && isUpper(t[0]) && monthNames.has(t) && titleOrUpper(t)
+}
+
+// meridiem reports the AM or PM after a 12-hour time, as Windows writes
+// them ("3/11/2024 10:15:02 AM").
+func meridiem(t []byte) bool {
+	return len(t) == 2 && (t[0] == 'A' || t[0] == 'P') && t[1] == 'M'
 }
 
 func isDateName(t []byte) bool {

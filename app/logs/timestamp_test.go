@@ -46,7 +46,18 @@ func TestTimestampFormats(t *testing.T) {
 		{`{"time":1700000000123,"msg":"ms"}`, "2023-11-14T22:13:20Z"},
 		{`{"timestamp":1700000000123456,"msg":"µs"}`, "2023-11-14T22:13:20Z"},
 		{`{"msg":"late field", "@timestamp": "2024-03-18T09:14:02Z"}`, "2024-03-18T09:14:02Z"},
+		// 12-hour times: after an ISO date, and Windows' Event Viewer's
+		// US date, month first.
+		{"2024-03-18 01:14:02 PM ERROR boom", "2024-03-18T13:14:02Z"},
+		{"2024-03-18 12:14:02.5 AM after midnight", "2024-03-18T00:14:02Z"},
+		{"2024-03-18 12:14:02 PM noon", "2024-03-18T12:14:02Z"},
+		{"Error\t3/11/2024 1:15:02 PM\tService Control Manager\t7000", "2024-03-11T13:15:02Z"},
+		{"Information\t12/1/2024 9:05:00 AM\tx", "2024-12-01T09:05:00Z"},
+		{"11/30/2024 12:00:00 AM x", "2024-11-30T00:00:00Z"},
 		// Not timestamps.
+		{"3/11/2024 13:15:02 day or month first, no AM or PM to tell", ""},
+		{"3/11/2024 13:15:02 PM no such hour", ""},
+		{"13/11/2024 1:15:02 PM no such month", ""},
 		{"INFO no time here", ""},
 		{"2024-03-18 a date alone", ""},
 		{"2024-13-18T09:14:02Z bad month", ""},
