@@ -23,6 +23,8 @@ import (
 //	081109 203615                   yyMMdd HHmmss, at the start of a line only (HDFS)
 //	I0102 15:04:05.000000           klog/glog, at the start of a line only, no year
 //	10/Oct/2000:13:55:36 -0700      nginx and Apache access logs
+//	11-Mar-2024 10:15:05.123        Tomcat, PHP; with spaces, Redis and RFC 1123
+//	11 Mar 2024 10:15:19.123        ("Mon, 11 Mar 2024 10:15:02 GMT"); a zone name is UTC
 //	3/11/2024 1:15:02 PM            US month-first date and 12-hour time, as Windows'
 //	                                Event Viewer exports them (with AM or PM only)
 //
@@ -49,6 +51,7 @@ const (
 	fmtAccess
 	fmtJSON
 	fmtUS
+	fmtDayMonth
 )
 
 // yearOf picks the year of a date written without one: the analysis's
@@ -88,7 +91,7 @@ type minuteMemo struct {
 
 // minuteLen is, for the formats the memo serves, the length of a
 // timestamp up to its minute; tail reads the rest.
-var minuteLen = [...]int{fmtISO: 16, fmtBGL: 16, fmtHDFS: 11, fmtSyslog: 12, fmtKlog: 11, fmtAccess: 17, fmtJSON: 0, fmtUS: 0}
+var minuteLen = [...]int{fmtISO: 16, fmtBGL: 16, fmtHDFS: 11, fmtSyslog: 12, fmtKlog: 11, fmtAccess: 17, fmtJSON: 0, fmtUS: 0, fmtDayMonth: 0}
 
 // parse returns the Unix time (seconds, UTC) of the line's timestamp:
 // where the line before had its own, else for a JSON line its time
@@ -126,6 +129,7 @@ var (
 	slashFormats  = []stampFormat{fmtISO, fmtUS}
 	accessFormats = []stampFormat{fmtAccess, fmtUS}
 	usFormats     = []stampFormat{fmtUS}
+	dayMonthFmts  = []stampFormat{fmtDayMonth}
 	hdfsFormats   = []stampFormat{fmtHDFS}
 	monthFormats  = []stampFormat{fmtSyslog, fmtAsctime}
 	klogFormats   = []stampFormat{fmtKlog}
@@ -146,6 +150,8 @@ func candidates(s []byte, i int) []stampFormat {
 			return accessFormats
 		case i+1 < len(s) && s[i+1] == '/':
 			return usFormats
+		case i+3 < len(s) && (s[i+2] == '-' || s[i+2] == ' ') && isUpper(s[i+3]):
+			return dayMonthFmts
 		case i == 0:
 			return hdfsFormats
 		}
@@ -196,14 +202,15 @@ func (p *stampParser) parseFull(s []byte, f stampFormat) (int64, bool) {
 
 // parsers are the full parsers of the formats found at a place in a line.
 var parsers = [...]func(*stampParser, []byte) (int64, bool){
-	fmtISO:     (*stampParser).parseISO,
-	fmtBGL:     (*stampParser).parseBGL,
-	fmtHDFS:    (*stampParser).parseHDFS,
-	fmtAccess:  (*stampParser).parseAccess,
-	fmtSyslog:  (*stampParser).parseSyslog,
-	fmtAsctime: (*stampParser).parseAsctime,
-	fmtKlog:    (*stampParser).parseKlog,
-	fmtUS:      (*stampParser).parseUS,
+	fmtISO:      (*stampParser).parseISO,
+	fmtBGL:      (*stampParser).parseBGL,
+	fmtHDFS:     (*stampParser).parseHDFS,
+	fmtAccess:   (*stampParser).parseAccess,
+	fmtSyslog:   (*stampParser).parseSyslog,
+	fmtAsctime:  (*stampParser).parseAsctime,
+	fmtKlog:     (*stampParser).parseKlog,
+	fmtUS:       (*stampParser).parseUS,
+	fmtDayMonth: (*stampParser).parseDayMonth,
 }
 
 // tail reads what follows the minute of a timestamp of format f at the
@@ -437,6 +444,29 @@ func (p *stampParser) parseUS(s []byte) (int64, bool) {
 	sec, ok6 := d2(s, k+4)
 	off, found := meridiemShift(s, k+6, h)
 	if !(ok5 && ok6 && found) {
+		return 0, false
+	}
+	return p.checked(int64(y), mo, d, h, mi, sec, off)
+}
+
+// parseDayMonth reads 11-Mar-2024 10:15:05 or 11 Mar 2024 10:15:05,
+// maybe with a fraction and a numeric zone; a zone name (UTC, GMT) is UTC.
+func (p *stampParser) parseDayMonth(s []byte) (int64, bool) {
+	if len(s) < 20 || s[6] != s[2] || s[11] != ' ' || s[17] != ':' {
+		return 0, false
+	}
+	d, ok1 := d2(s, 0)
+	mo := month(s[3:6])
+	y, ok2 := d4(s, 7)
+	h, mi, ok3 := hourMinute(s, 12)
+	sec, ok4 := d2(s, 18)
+	end := 20
+	if end+1 < len(s) && (s[end] == '.' || s[end] == ',') && isDigit(s[end+1]) {
+		for end++; end < len(s) && isDigit(s[end]); end++ {
+		}
+	}
+	off, ok5 := zone(s, end)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) || mo == 0 {
 		return 0, false
 	}
 	return p.checked(int64(y), mo, d, h, mi, sec, off)

@@ -54,7 +54,14 @@ func TestTimestampFormats(t *testing.T) {
 		{"Error\t3/11/2024 1:15:02 PM\tService Control Manager\t7000", "2024-03-11T13:15:02Z"},
 		{"Information\t12/1/2024 9:05:00 AM\tx", "2024-12-01T09:05:00Z"},
 		{"11/30/2024 12:00:00 AM x", "2024-11-30T00:00:00Z"},
+		// Day, month name and year: Tomcat's and PHP's, Redis's, RFC 1123.
+		{"11-Mar-2024 10:15:05.123 INFO [main] org.apache.catalina.startup.Catalina.start", "2024-03-11T10:15:05Z"},
+		{"[11-Mar-2024 10:15:06 UTC] PHP Fatal error:  Uncaught Error", "2024-03-11T10:15:06Z"},
+		{"1:M 11 Mar 2024 10:15:19.123 * Ready to accept connections tcp", "2024-03-11T10:15:19Z"},
+		{"Mon, 11 Mar 2024 10:15:02 GMT x", "2024-03-11T10:15:02Z"},
+		{"11 Mar 2024 10:15:02 +0100 x", "2024-03-11T09:15:02Z"},
 		// Not timestamps.
+		{"11-Foo-2024 10:15:05 not a month", ""},
 		{"3/11/2024 13:15:02 day or month first, no AM or PM to tell", ""},
 		{"3/11/2024 13:15:02 PM no such hour", ""},
 		{"13/11/2024 1:15:02 PM no such month", ""},
