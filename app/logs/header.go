@@ -37,7 +37,7 @@ type headKind uint8
 const (
 	hWord    headKind = iota
 	hTime             // date, time, number, month or weekday name
-	hSep              // "-", "--", "|", ":"
+	hSep              // "-", "--", "|", ":", and Redis's "*", "#", "."
 	hLevel            // INFO, [error], warn:
 	hBracket          // any other [...] group
 	hProc             // syslog process: name[pid]:
@@ -712,11 +712,10 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 		}
 		return hBracket
 	}
-	if or&cNotTime == 0 {
-		switch string(t) {
-		case "-", "--", ":":
-			return hSep
-		}
+	switch string(t) {
+	case "-", "--", ":", "*", "#", ".":
+		// Redis writes its level as one of "-*#." after the time.
+		return hSep
 	}
 	if or&(cHexLower|cHexUpper|cWordy) == 0 {
 		return hField
