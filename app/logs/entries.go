@@ -13,7 +13,8 @@ import (
 // A line continues the entry above when it is
 //   - indented (unless the input is indented as a whole: see entryRules);
 //   - a Java frame or trailer: "at a.b.C(C.java:1)", "Caused by: ...",
-//     "Suppressed: ...", "... 12 more";
+//     "Suppressed: ...", "... 12 more", and logback's "Wrapped by: ..."
+//     (the causes printed root first) and "... 12 common frames omitted";
 //   - part of a Python traceback: "Traceback (most recent call last):", its
 //     indented frames, the chaining sentences, and its last line, the
 //     exception ("ValueError: bad value");
@@ -190,6 +191,7 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	switch {
 	case c == 'a' && bytes.HasPrefix(line, []byte("at ")) && bytes.IndexByte(line, '(') > 0,
 		c == 'C' && bytes.HasPrefix(line, []byte("Caused by: ")),
+		c == 'W' && bytes.HasPrefix(line, []byte("Wrapped by: ")),
 		c == 'S' && bytes.HasPrefix(line, []byte("Suppressed: ")),
 		c == '.' && moreLine(line),
 		isLetter(c) && exceptionLine(line, true),

@@ -177,6 +177,27 @@ func TestPHPStackTraceJoins(t *testing.T) {
 	}
 }
 
+// logback prints a cause's frames it shares as "... N common frames
+// omitted", and with the root cause first each wrapping exception as
+// "Wrapped by: …": they are part of the entry, whose lines open without a
+// timestamp.
+func TestLogbackRootCauseFirstJoins(t *testing.T) {
+	in := "2024-03-11 10:15:04.123 WARN  [main] o.h.e.j.e.i.JdbcEnvironmentInitiator - HHH000342: Could not obtain connection\n" +
+		"java.net.ConnectException: Connection refused\n" +
+		"\tat java.base/sun.nio.ch.Net.pollConnect(Native Method)\n" +
+		"... 45 common frames omitted\n" +
+		"Wrapped by: org.postgresql.util.PSQLException: Connection to db:5432 refused.\n" +
+		"\tat org.postgresql.core.PGStream.createSocket(PGStream.java:243)\n" +
+		"2024-03-11 10:15:05.123 INFO  [main] c.e.api.Application - Started\n"
+	res := analyze(t, in, Options{})
+	if s := res.Summary; s.Lines != 7 || s.Entries != 2 || s.Matched != 1 {
+		t.Errorf("summary %+v, want 7 lines in 2 entries, 1 matched", s)
+	}
+	if m, ok := matchAt(res, 1); !ok || !strings.HasSuffix(m.Text, "(PGStream.java:243)") {
+		t.Errorf("line 1: %+v, want the warning with its whole trace", m)
+	}
+}
+
 // Laravel's exception: the context's "[stacktrace]" and frames, the
 // "[previous exception]" with its own trace, and the "\"}" that closes the
 // context are one entry with the error line; the lines after it are

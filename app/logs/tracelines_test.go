@@ -29,7 +29,7 @@ func TestTraceLineRecognisers(t *testing.T) {
 			[]string{"app/models/user.rb:10:in `save'", "app/controllers/users_controller.rb:5:in 'create'", "/usr/lib/ruby/3.4.0/benchmark.rb:311:in `realtime'"},
 			[]string{"user.rb:10: warning: method redefined", "main.go:12: in the loop", "app.rb:in `save'", "Retrying in 'a while'", "x.rb:ten:in `save'"}},
 		{"java more", moreLine,
-			[]string{"... 12 more", "... 3 more  "},
+			[]string{"... 12 more", "... 3 more  ", "... 45 common frames omitted"},
 			[]string{"... more", "...  more", "... ", "... 12", "... 12 more frames", "... x more", "... 12 moreover"}},
 		{"php", phpFrame,
 			[]string{"#0 /app/src/Db.php(42): PDO->__construct('mysql:host=db', 'app', Object(SensitiveParameterValue))", "#3 {main}"},
