@@ -117,6 +117,9 @@ func detectEntryRules(input []byte) entryRules {
 // opensWithTime reports a line whose first token is a date, time or
 // number, bracketed or not, a month or weekday name, or a glog prefix.
 func opensWithTime(s []byte) bool {
+	if len(s) > 4 && isUpper(s[0]) && s[1] == ',' && s[2] == ' ' && s[3] == '[' {
+		s = s[3:] // Ruby's Logger: "E, [2024-03-05T10:00:00.123 #12] ERROR -- : msg"
+	}
 	i := 0
 	if len(s) > 0 && s[0] == '[' {
 		i = 1

@@ -198,6 +198,28 @@ func TestLogbackRootCauseFirstJoins(t *testing.T) {
 	}
 }
 
+// Ruby's Logger opens its lines with a timestamp too, after the level's
+// letter: the exception Rails logs under an empty FATAL line, written
+// without a header, joins it.
+func TestRailsExceptionJoinsItsFatalLine(t *testing.T) {
+	var in strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&in, "I, [2024-03-11T10:15:01.%06d #1]  INFO -- : Started GET \"/orders/%d\" for 10.0.0.1\n", i, i)
+	}
+	in.WriteString("F, [2024-03-11T10:15:02.323456 #1] FATAL -- :   \n" + // 21
+		"ActiveRecord::RecordNotFound (Couldn't find Order with 'id'=1):\n" +
+		"  \n" +
+		"app/controllers/orders_controller.rb:5:in `show'\n" +
+		"I, [2024-03-11T10:15:02.423456 #1]  INFO -- : Completed 404 Not Found in 12ms\n")
+	res := analyze(t, in.String(), Options{})
+	if s := res.Summary; s.Entries != 22 {
+		t.Errorf("summary %+v, want 22 entries", s)
+	}
+	if m, ok := matchAt(res, 21); !ok || m.Category != CategoryFatal || !strings.Contains(m.Text, "RecordNotFound") {
+		t.Errorf("line 21: %+v, want the fatal entry with its exception", m)
+	}
+}
+
 // Laravel's exception: the context's "[stacktrace]" and frames, the
 // "[previous exception]" with its own trace, and the "\"}" that closes the
 // context are one entry with the error line; the lines after it are
