@@ -424,12 +424,15 @@ type httpSpans struct {
 // {"http":{"status_code":…}}). Status keys: the "status" of nginx's JSON
 // formats, Caddy and most loggers, which any other of them overrides, as
 // Datadog writes the level in "status" and the code in
-// "http.status_code"; Elastic's status_code, Traefik's DownstreamStatus.
-// Method keys: Caddy's, Datadog's and Elastic's "method", Traefik's
-// RequestMethod; "request" holds nginx's $request.
+// "http.status_code"; Elastic's status_code, Traefik's DownstreamStatus,
+// Envoy's and Istio's response_code, and the W3C fields sc-status and
+// cs-method, which Azure App Service writes as ScStatus and CsMethod.
+// Method keys: Caddy's, Datadog's, Elastic's and Envoy's "method",
+// Traefik's RequestMethod; "request" holds nginx's $request.
 var (
-	statusKeys  = []string{"status", "status_code", "statuscode", "http_status", "downstreamstatus"}
-	methodKeys  = []string{"method", "request_method", "requestmethod", "http_method"}
+	statusKeys = []string{"status", "status_code", "statuscode", "http_status", "downstreamstatus",
+		"response_code", "sc-status", "scstatus"}
+	methodKeys  = []string{"method", "request_method", "requestmethod", "http_method", "cs-method", "csmethod"}
 	requestKeys = []string{"request"}
 )
 

@@ -29,6 +29,44 @@ func TestAccessLogCombinedAndCommon(t *testing.T) {
 	}
 }
 
+// A client's IPv6 address opens an access line as an IPv4 one does: its
+// header is cut, it is templated with the IPv4 clients' lines, and its
+// status decides ("/timeout" with a 200 is no match).
+func TestAccessLogIPv6Clients(t *testing.T) {
+	ok := `10.0.0.1 - - [11/Mar/2024:10:15:02 +0000] "GET /api/v1/users HTTP/1.1" 200 612 "-" "curl/8.4.0"` + "\n"
+	in := strings.Repeat(ok, 8) +
+		`10.0.0.9 - - [11/Mar/2024:10:15:10 +0000] "\x16\x03\x01\x02\x00\x01" 400 157 "-" "-"` + "\n" + // 9
+		`2001:db8::1 - - [11/Mar/2024:10:15:11 +0000] "GET /timeout HTTP/1.1" 200 5 "-" "Mozilla/5.0"` + "\n" + // 10
+		`::1 - - [11/Mar/2024:10:15:12 +0000] "GET /api/v1/users HTTP/1.1" 502 5 "-" "Mozilla/5.0"` + "\n" + // 11
+		`fe80::1ff:fe23:4567:890a - - [11/Mar/2024:10:15:13 +0000] "GET /api/v1/users HTTP/1.1" 503 5 "-" "Mozilla/5.0"` + "\n" // 12
+	res := analyze(t, in, Options{IncludeAssignments: true})
+	if res.Summary.Entries != 12 {
+		t.Errorf("%d entries, want 12: an IPv6 client's line joined the line above", res.Summary.Entries)
+	}
+	checkMatches(t, res, map[int][2]string{11: {"reliability", "502"}, 12: {"reliability", "503"}})
+	for _, line := range []int{11, 12} {
+		if m, ok := matchAt(res, line); ok && m.Header == "" {
+			t.Errorf("line %d: no header cut: %+v", line, m)
+		}
+	}
+	if a := res.Assignments; len(a) == 12 && (a[10] != a[0] || a[11] != a[0]) {
+		t.Errorf("IPv6 clients' lines are not templated with the IPv4 ones: %v", a)
+	}
+}
+
+func TestIPv6Address(t *testing.T) {
+	for in, want := range map[string]bool{
+		"2001:db8::1": true, "::1": true, "::": false, "fe80::1ff:fe23:4567:890a": true,
+		"2001:0db8:85a3:0000:0000:8a2e:0370:7334": true, "::ffff:10.0.0.1": true, "FE80::1": true,
+		"dead:beef": false, "10:15:02": false, "1::2::3": false, "12345::1": false, "a:b:c:d:e:f:1:2:3": false,
+		"::ffff:10.0.0.1:80": false, "db8::g": false, "2001:db8::1,": false,
+	} {
+		if got := ipv6Address([]byte(in)); got != want {
+			t.Errorf("ipv6Address(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
 // HAProxy's HTTP format: the status follows the five timers, the request
 // comes last; <NOSRV> and timers of -1 change nothing. Its other lines are
 // read as before.
@@ -53,12 +91,14 @@ func TestAccessLogHAProxy(t *testing.T) {
 func TestAccessLogJSON(t *testing.T) {
 	res := analyze(t, readTestdata(t, "access.jsonl"), Options{})
 	checkMatches(t, res, map[int][2]string{
-		2: {"error", "500"},
-		3: {"reliability", "503"}, // "status":"503"
-		4: {"reliability", "502"}, // level info, method in a nested request
-		6: {"reliability", "504"}, // http.status_code, nested
-		7: {"error", "500"},       // "http.status_code" as one key
-		9: {"error", "failed"},    // no method: not an access line
+		2:  {"error", "500"},
+		3:  {"reliability", "503"}, // "status":"503"
+		4:  {"reliability", "502"}, // level info, method in a nested request
+		6:  {"reliability", "504"}, // http.status_code, nested
+		7:  {"error", "500"},       // "http.status_code" as one key
+		9:  {"error", "failed"},    // no method: not an access line
+		10: {"reliability", "503"}, // Envoy's and Istio's response_code; line 11's 200 is none
+		12: {"error", "500"},       // W3C's ScStatus and CsMethod, as Azure App Service writes them
 	})
 	if m, ok := matchAt(res, 3); ok && m.Text[m.Start-1:m.End+1] != `"503"` {
 		t.Errorf("line 3 highlights %q", m.Text[m.Start:m.End])

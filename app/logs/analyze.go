@@ -123,7 +123,7 @@ type Template struct {
 // It fails with *LimitError for input over the limits, ErrNoLines when no
 // line has text, an ErrBadOption error for invalid options and ctx.Err()
 // when ctx ends first. The limits apply to input as given; the analysis
-// reads it as UTF-8 (UTF-16 with a byte-order mark is converted), and as
+// reads it as UTF-8 with '\n' line ends (see utf8Text), and as
 // readable makes it: container records unwrapped, without terminal
 // escape sequences and byte-order marks. The texts of the result's lines share input's memory:
 // input must not change while the result is in use.
@@ -569,6 +569,13 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 			}
 		}
 	}
+	dotnet := false
+	if two := a.dotnetText(input, ref); two != nil {
+		// The message under .NET's console header is read with it: the
+		// header line is the entry's header, its first word the level
+		// (dotnet.go).
+		text, hdr, dotnet = two, len(text), true
+	}
 	msg := text[hdr:]
 	e, seen := a.msgs.lookup(msg)
 	if !seen {
@@ -585,6 +592,9 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	// The header and level first: the shape keeps ref for its outliers.
 	ref.hdr, ref.structured = uint16(hdr), e.structured
 	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
+	if dotnet {
+		ref.lvl0, ref.lvl1 = 0, 4
+	}
 	if e.lvl1 > e.lvl0 { // a level field
 		ref.lvl0, ref.lvl1 = uint16(hdr+int(e.lvl0)), uint16(hdr+int(e.lvl1))
 	}
@@ -650,6 +660,21 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 }
 
 var procEnd = []byte("]:")
+
+// dotnetText is the text of the entry opening at ref when its first line
+// is .NET's console header and the message line under it joins it: the
+// two lines as the input holds them, so that offsets in it are the
+// entry's; else nil.
+func (a *analyzer) dotnetText(input []byte, ref lineRef) []byte {
+	if ref.cut || ref.fixed || a.opts.SplitContinuations || a.join.rules.indentedInput {
+		return nil
+	}
+	two := dotnetMessage(input, int(ref.start), int(ref.end))
+	if len(two) > MaxLineBytes || !utf8.Valid(two) {
+		return nil
+	}
+	return two
+}
 
 // appendValid appends s with every run of invalid UTF-8 replaced by U+FFFD.
 func appendValid(dst, s []byte) []byte {

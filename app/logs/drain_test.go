@@ -171,6 +171,10 @@ func TestTemplateDisplay(t *testing.T) {
 		{[]string{"connect to db.internal:5432 from [::1]:40000"}, "connect to <*> from [<*>"},
 		{[]string{"GET /users/1234/orders returned"}, "GET <*> returned"},
 		{[]string{"Resolved node-7 to /default-rack"}, "Resolved <*> to /default-rack"},
+		// Values beyond ASCII share no part of a character: "ñ" and "Ü"
+		// open with the same byte.
+		{[]string{"batch ñ00 done", "batch Ü00 done"}, "batch <*> done"},
+		{[]string{"order Ö-1 by user=Jürgen3 ok", "order Ö-2 by user=Jörg4 ok"}, "order Ö-<*> by user=<*> ok"},
 	}
 	for _, tt := range tests {
 		res := analyze(t, strings.Join(tt.lines, "\n"), Options{})

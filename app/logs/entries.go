@@ -13,7 +13,8 @@ import (
 // A line continues the entry above when it is
 //   - indented (unless the input is indented as a whole: see entryRules);
 //   - a Java frame or trailer: "at a.b.C(C.java:1)", "Caused by: ...",
-//     "Suppressed: ...", "... 12 more";
+//     "Suppressed: ...", "... 12 more", and logback's "Wrapped by: ..."
+//     (the causes printed root first) and "... 12 common frames omitted";
 //   - part of a Python traceback: "Traceback (most recent call last):", its
 //     indented frames, the chaining sentences, and its last line, the
 //     exception ("ValueError: bad value");
@@ -25,9 +26,13 @@ import (
 //     indented file lines, "created by ...", and "exit status N";
 //   - a Ruby backtrace line ("app/models/user.rb:10:in `save'");
 //   - a PHP "Stack trace:" and the numbered frames under it
-//     ("#0 /var/www/app.php(12): run()", "#1 {main}");
+//     ("#0 /var/www/app.php(12): run()", "#1 {main}"), or Laravel's
+//     "[stacktrace]" and its frames, and its "[previous exception] ..."
+//     that chains the exception before;
 //   - closing brackets alone ("}", "});"), which end an object printed
-//     over several lines (Node.js's errors, pretty-printed JSON);
+//     over several lines (Node.js's errors, pretty-printed JSON), maybe
+//     after the quote that ends a string (Laravel's context ends with
+//     "\"}" after the trace it holds);
 //   - part of a Rust panic, under "thread 'main' panicked at ...": the
 //     message line after it (when it ends with ':'), "stack backtrace:",
 //     the indented frames and the "note: ..." lines;
@@ -112,6 +117,9 @@ func detectEntryRules(input []byte) entryRules {
 // opensWithTime reports a line whose first token is a date, time or
 // number, bracketed or not, a month or weekday name, or a glog prefix.
 func opensWithTime(s []byte) bool {
+	if len(s) > 4 && isUpper(s[0]) && s[1] == ',' && s[2] == ' ' && s[3] == '[' {
+		s = s[3:] // Ruby's Logger: "E, [2024-03-05T10:00:00.123 #12] ERROR -- : msg"
+	}
 	i := 0
 	if len(s) > 0 && s[0] == '[' {
 		i = 1
@@ -186,25 +194,33 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	switch {
 	case c == 'a' && bytes.HasPrefix(line, []byte("at ")) && bytes.IndexByte(line, '(') > 0,
 		c == 'C' && bytes.HasPrefix(line, []byte("Caused by: ")),
+		c == 'W' && bytes.HasPrefix(line, []byte("Wrapped by: ")),
 		c == 'S' && bytes.HasPrefix(line, []byte("Suppressed: ")),
 		c == '.' && moreLine(line),
 		isLetter(c) && exceptionLine(line, true),
 		(isLetter(c) || c == '/' || c == '.') && rubyFrame(line):
 		return true, false
-	case c == 'S' && bytes.HasPrefix(line, []byte("Stack trace:")):
+	case c == 'S' && bytes.HasPrefix(line, []byte("Stack trace:")),
+		c == '[' && bytes.HasPrefix(line, []byte("[stacktrace]")):
 		j.trace = tracePHP
 		return true, false
-	case (c == '}' || c == ']' || c == ')') && closers(line):
+	case c == '[' && bytes.HasPrefix(line, []byte("[previous exception] ")),
+		(c == '}' || c == ']' || c == ')' || c == '"') && closers(line):
 		return true, false
 	}
 	return false, j.rules.timeHeader && !standsAlone(line)
 }
 
-// closers reports a line of closing brackets alone ("}", "});", "],"):
-// the end of an object printed over several lines, as Node.js prints an
-// error's properties, or a pretty-printed JSON value.
+// closers reports a line of closing brackets alone ("}", "});", "],"),
+// maybe after a quote ("\"}"): the end of an object printed over several
+// lines, as Node.js prints an error's properties, or a pretty-printed JSON
+// value, or of a string inside it that held lines.
 func closers(line []byte) bool {
-	for _, c := range bytes.TrimRight(line, " \r,;") {
+	t := bytes.TrimPrefix(bytes.TrimRight(line, " \r,;"), []byte{'"'})
+	if len(t) == 0 {
+		return false
+	}
+	for _, c := range t {
 		if c != '}' && c != ']' && c != ')' {
 			return false
 		}

@@ -177,6 +177,74 @@ func TestPHPStackTraceJoins(t *testing.T) {
 	}
 }
 
+// logback prints a cause's frames it shares as "... N common frames
+// omitted", and with the root cause first each wrapping exception as
+// "Wrapped by: …": they are part of the entry, whose lines open without a
+// timestamp.
+func TestLogbackRootCauseFirstJoins(t *testing.T) {
+	in := "2024-03-11 10:15:04.123 WARN  [main] o.h.e.j.e.i.JdbcEnvironmentInitiator - HHH000342: Could not obtain connection\n" +
+		"java.net.ConnectException: Connection refused\n" +
+		"\tat java.base/sun.nio.ch.Net.pollConnect(Native Method)\n" +
+		"... 45 common frames omitted\n" +
+		"Wrapped by: org.postgresql.util.PSQLException: Connection to db:5432 refused.\n" +
+		"\tat org.postgresql.core.PGStream.createSocket(PGStream.java:243)\n" +
+		"2024-03-11 10:15:05.123 INFO  [main] c.e.api.Application - Started\n"
+	res := analyze(t, in, Options{})
+	if s := res.Summary; s.Lines != 7 || s.Entries != 2 || s.Matched != 1 {
+		t.Errorf("summary %+v, want 7 lines in 2 entries, 1 matched", s)
+	}
+	if m, ok := matchAt(res, 1); !ok || !strings.HasSuffix(m.Text, "(PGStream.java:243)") {
+		t.Errorf("line 1: %+v, want the warning with its whole trace", m)
+	}
+}
+
+// Ruby's Logger opens its lines with a timestamp too, after the level's
+// letter: the exception Rails logs under an empty FATAL line, written
+// without a header, joins it.
+func TestRailsExceptionJoinsItsFatalLine(t *testing.T) {
+	var in strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&in, "I, [2024-03-11T10:15:01.%06d #1]  INFO -- : Started GET \"/orders/%d\" for 10.0.0.1\n", i, i)
+	}
+	in.WriteString("F, [2024-03-11T10:15:02.323456 #1] FATAL -- :   \n" + // 21
+		"ActiveRecord::RecordNotFound (Couldn't find Order with 'id'=1):\n" +
+		"  \n" +
+		"app/controllers/orders_controller.rb:5:in `show'\n" +
+		"I, [2024-03-11T10:15:02.423456 #1]  INFO -- : Completed 404 Not Found in 12ms\n")
+	res := analyze(t, in.String(), Options{})
+	if s := res.Summary; s.Entries != 22 {
+		t.Errorf("summary %+v, want 22 entries", s)
+	}
+	if m, ok := matchAt(res, 21); !ok || m.Category != CategoryFatal || !strings.Contains(m.Text, "RecordNotFound") {
+		t.Errorf("line 21: %+v, want the fatal entry with its exception", m)
+	}
+}
+
+// Laravel's exception: the context's "[stacktrace]" and frames, the
+// "[previous exception]" with its own trace, and the "\"}" that closes the
+// context are one entry with the error line; the lines after it are
+// entries of their own.
+func TestLaravelStackTraceJoins(t *testing.T) {
+	res := analyze(t, readTestdata(t, "laravel.log"), Options{})
+	if s := res.Summary; s.Lines != 13 || s.Entries != 5 || s.Matched != 1 {
+		t.Errorf("summary %+v, want 13 lines in 5 entries, 1 matched", s)
+	}
+	if m, ok := matchAt(res, 2); !ok || m.Category != CategoryError || !strings.HasSuffix(m.Text, "#0 {main}\n\"} ") {
+		t.Errorf("line 2: %+v, want an error entry ending with the context's end", m)
+	}
+}
+
+func TestClosers(t *testing.T) {
+	for in, want := range map[string]bool{
+		"}": true, "});": true, "],": true, `"} `: true, `"}`: true,
+		`"`: false, "": false, `""}`: false, "} x": false,
+	} {
+		if got := closers([]byte(in)); got != want {
+			t.Errorf("closers(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
 // In a timestamped log a line without a timestamp continues the entry
 // above, unless it stands alone: another writer's record (a JSON object, a
 // logfmt line with a level), a Go panic, a shell's note of a dead process,

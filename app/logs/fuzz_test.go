@@ -59,6 +59,9 @@ func FuzzEntries(f *testing.F) {
 	f.Add([]byte("2024-01-02 03:04:05 ERROR x failed\njava.lang.IllegalStateException: y\n\tat a.B.c(B.java:1)\nCaused by: z\n\t... 3 more\n2024-01-02 03:04:06 INFO ok\n"))
 	f.Add([]byte("ERROR:root:boom\nTraceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: bad\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\nKeyError: 'x'\n"))
 	f.Add([]byte("  indented\n\tfirst\r\nnext\r\n"))
+	f.Add([]byte("2024-01-02 03:04:05 ERROR x\n... 2 more\nWrapped by: a.B: c\n... 1 common frames omitted\n"))
+	f.Add([]byte("info: A.B[1]\n      message\r\nfail: C[2]\n      x\n[stacktrace]\n#0 {main}\n\"} \n"))
+	f.Add([]byte("line one\rline two\r2001:db8::1 - - x\r"))
 	f.Fuzz(func(t *testing.T, input []byte) {
 		res, err := Analyze(context.Background(), input, Options{IncludeAssignments: true, IncludeParams: true})
 		if err != nil {

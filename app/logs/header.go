@@ -37,7 +37,7 @@ type headKind uint8
 const (
 	hWord    headKind = iota
 	hTime             // date, time, number, month or weekday name
-	hSep              // "-", "--", "|", ":"
+	hSep              // "-", "--", "|", ":", and Redis's "*", "#", "."
 	hLevel            // INFO, [error], warn:
 	hBracket          // any other [...] group
 	hProc             // syslog process: name[pid]:
@@ -712,16 +712,18 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 		}
 		return hBracket
 	}
-	if or&cNotTime == 0 {
-		switch string(t) {
-		case "-", "--", ":":
-			return hSep
-		}
+	switch string(t) {
+	case "-", "--", ":", "*", "#", ".":
+		// Redis writes its level as one of "-*#." after the time.
+		return hSep
 	}
 	if or&(cHexLower|cHexUpper|cWordy) == 0 {
 		return hField
 	}
-	if isDateName(trimComma(t)) || i == 0 && glogPrefix(t) {
+	if or&cWordy == 0 && ipv6Address(t) {
+		return hTime // as an IPv4 address is: a client's, opening an access line
+	}
+	if isDateName(trimComma(t)) || meridiem(t) || i == 0 && glogPrefix(t) {
 		return hTime
 	}
 	last := t[len(t)-1]
@@ -834,19 +836,58 @@ func closeBracket(s []byte, i int) int {
 // timeField reports a date, time, number or timezone-like field: digits with
 // separators (2015-07-29, 17:41:44,747, 2005.06.03, 081109, 1117838570,
 // 2005-06-03-15.42.50.675872, 2023-01-02T03:04:05Z), or a month/weekday name.
+// An IP address is one too, as it opens an access line where others open
+// with a time: IPv4's digits and dots are, and so is IPv6 (ipv6Address).
 func timeField(t []byte) bool {
 	t = trimComma(t)
 	if len(t) == 0 {
 		return false
 	}
 	if isUpper(t[0]) {
-		return isDateName(t)
+		return isDateName(t) || meridiem(t)
 	}
 	or := class(0)
 	for _, c := range t {
 		or |= charClass[c]
 	}
-	return or&cNotTime == 0 && or&cDigit != 0 || or&cDigit != 0 && monthDate(t)
+	return or&cNotTime == 0 && or&cDigit != 0 || or&cDigit != 0 && monthDate(t) ||
+		or&cWordy == 0 && ipv6Address(t)
+}
+
+// ipv6Address reports an IPv6 address: groups of at most four hex digits
+// between colons, eight of them or fewer around one "::" ("2001:db8::1",
+// "::1", "fe80::1ff:fe23:4567:890a"), the last maybe an IPv4 address
+// ("::ffff:10.0.0.1"). "dead:beef" and times are no such address.
+func ipv6Address(t []byte) bool {
+	if len(t) < 3 || len(t) > 45 {
+		return false
+	}
+	colons, gap, run, dots := 0, false, 0, false
+	for i, c := range t {
+		switch {
+		case c == ':':
+			if dots {
+				return false
+			}
+			colons++
+			if i > 0 && t[i-1] == ':' {
+				if gap {
+					return false // a second "::"
+				}
+				gap = true
+			}
+			run = 0
+		case c == '.':
+			dots = true
+		case isDigit(c) || charClass[c]&(cHexLower|cHexUpper) != 0:
+			if run++; run > 4 && !dots {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return colons <= 7 && (gap || colons == 7)
 }
 
 // monthDate reports a date with a month name inside: 17/May/2015:08:05:32.
@@ -998,6 +1039,12 @@ var months = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "s
 // are also ordinary words.
 func isMonth(t []byte) bool {
 	return len(t) >= 3 && isUpper(t[0]) && monthNames.has(t) && titleOrUpper(t)
+}
+
+// meridiem reports the AM or PM after a 12-hour time, as Windows writes
+// them ("3/11/2024 10:15:02 AM").
+func meridiem(t []byte) bool {
+	return len(t) == 2 && (t[0] == 'A' || t[0] == 'P') && t[1] == 'M'
 }
 
 func isDateName(t []byte) bool {

@@ -62,6 +62,17 @@ func TestSerilogLevels(t *testing.T) {
 	})
 }
 
+// Redis: pid and role, the time, and its level as one of "-*#." is the
+// header.
+func TestRedisHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"1:M 11 Mar 2024 10:15:19.123 * Ready to accept connections tcp", "", "", "1:M 11 Mar 2024 10:15:19.123 *"},
+		{"1:M 11 Mar 2024 10:15:21.123 # Background saving error", CategoryError, "", "1:M 11 Mar 2024 10:15:21.123 #"},
+		{"42:C 11 Mar 2024 10:15:24.223 . Client closed connection id=5", "", "", "42:C 11 Mar 2024 10:15:24.223 ."},
+		{"1:M 11 Mar 2024 10:15:22.123 - Accepted 10.0.0.8:54321", "", "", "1:M 11 Mar 2024 10:15:22.123 -"},
+	})
+}
+
 // A level bracket after a thread bracket, and log4j's bracketed columns.
 func TestBracketedLevelColumns(t *testing.T) {
 	checkFormats(t, []formatCase{
@@ -301,6 +312,7 @@ func TestLevelOfWords(t *testing.T) {
 		"<191>": levelQuiet, "<1234>": levelNone, "<>": levelNone, "<crit>": levelFatal,
 		"INF": levelQuiet, "WRN": levelWarn, "FTL": levelFatal, "VRB": levelQuiet, "DEBUG1": levelQuiet,
 		"trace8": levelQuiet, "Note": levelQuiet, "System": levelQuiet, "debug12": levelNone,
+		"D1": levelQuiet, "D5": levelQuiet, "D6": levelNone, "dpanic": levelError, "DPANIC": levelError,
 	} {
 		if got := levelOf([]byte(t0)); got != want {
 			t.Errorf("levelOf(%q) = %d, want %d", t0, got, want)

@@ -70,6 +70,21 @@ func TestWindowsHeaderColumns(t *testing.T) {
 	}
 }
 
+// Windows' Event Viewer exported as text: the level, a US date and a
+// 12-hour time whose AM or PM is header too, and the timeline reads it.
+func TestWindowsEventExport(t *testing.T) {
+	res := analyze(t, readTestdata(t, "windows_events.tsv"), Options{})
+	for _, tm := range res.Templates {
+		if strings.HasPrefix(tm.Template, "AM ") || strings.HasPrefix(tm.Template, "PM ") {
+			t.Errorf("template %q holds the time's AM or PM", tm.Template)
+		}
+	}
+	checkMatches(t, res, map[int][2]string{2: {"error", "error"}, 5: {"fatal", "critical"}})
+	if tl := res.Timeline; tl == nil || tl.TimedLines != 5 || tl.Start != "2024-03-11T10:15:02Z" {
+		t.Errorf("timeline %+v, want the 5 events from 10:15:02", tl)
+	}
+}
+
 // An HPC-style log: bare columns (log id, node, component, state, time,
 // flag) and no level; the message alone is templated.
 func TestBareHeaderColumns(t *testing.T) {

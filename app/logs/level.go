@@ -16,8 +16,8 @@ const (
 
 // levelOf classifies a level word, in any case, bracketed or not:
 // "ERROR", "[warn]", "<crit>", "Info", a single letter V D I W E F, a
-// syslog priority "<27>", or, in a structured field, pino's 10 to 60 and
-// a syslog severity 0 to 7.
+// syslog priority "<27>", or, in a structured field, pino's 10 to 60, a
+// syslog severity 0 to 7 and MongoDB's debug levels D1 to D5.
 func levelOf(t []byte) levelKind {
 	if k, ok := priorityLevel(t); ok {
 		return k
@@ -46,6 +46,8 @@ func levelOf(t []byte) levelKind {
 		return levelNone
 	}
 	switch {
+	case len(t) == 2 && (t[0] == 'D' || t[0] == 'd') && t[1] >= '1' && t[1] <= '5': // MongoDB's
+		return levelQuiet
 	case oneOf(t, "10", "20", "30"): // pino and bunyan: trace, debug, info
 		return levelQuiet
 	case oneOf(t, "40"):
@@ -56,6 +58,10 @@ func levelOf(t []byte) levelKind {
 		return levelFatal
 	case oneOf(t, "informational"): // syslog's, in a structured field; never a header column (levelWords)
 		return levelQuiet
+	case oneOf(t, "trce", "dbug"): // .NET's console log's (dotnet.go); never a header column either
+		return levelQuiet
+	case oneOf(t, "fail"):
+		return levelError
 	case oneOf(t, groupLevels...): // MySQL's [Note] and [System]: a header column only in brackets
 		return levelQuiet
 	}
@@ -78,7 +84,9 @@ var levelNames = []struct {
 	{levelQuiet, []string{"trace", "trc", "debug", "dbg", "verbose", "vrb", "fine", "finer", "finest", "info", "inf",
 		"information", "notice", "log"}},
 	{levelWarn, []string{"warn", "wrn", "warning"}},
-	{levelError, []string{"error", "err", "severe"}},
+	// zap's dpanic panics in development only; in production it is an
+	// error that should not have happened, logged as such.
+	{levelError, []string{"error", "err", "severe", "dpanic"}},
 	{levelFatal, []string{"fatal", "ftl", "panic", "pnc", "crit", "critical", "alert", "emerg", "emergency"}},
 }
 

@@ -6,15 +6,72 @@ import (
 	"parapet/app/textenc"
 )
 
-// utf8Text is input as UTF-8: UTF-16 with a byte-order mark, as Windows
-// tools save logs, is converted. Anything else is input as it is (UTF-16
-// of an odd length too: its bytes are then invalid UTF-8, replaced where
-// a line is shown).
+// utf8Text is input as UTF-8 text whose lines end with '\n': UTF-16 with
+// a byte-order mark, as Windows tools save logs, or without one (see
+// bomlessUTF16) is converted, and so are line ends of '\r' alone (see
+// crLines). Anything else is input as it is (UTF-16 of an odd length
+// too: its bytes are then invalid UTF-8, replaced where a line is shown).
 func utf8Text(input []byte) []byte {
-	if text, err := textenc.Decode(input); err == nil {
+	text, err := textenc.Decode(input)
+	if err != nil {
+		text = input
+	}
+	if sameBytes(text, input) {
+		if big, ok := bomlessUTF16(input); ok {
+			text, _ = textenc.FromUTF16(input, big)
+		}
+	}
+	return crLines(text)
+}
+
+// utf16Sample is how many bytes bomlessUTF16 looks at.
+const utf16Sample = 512
+
+// bomlessUTF16 reports input that is UTF-16 without a byte-order mark, and
+// its byte order: of an even length, at least half the pairs of its first
+// bytes an ASCII character (a zero byte and a printable one or a white
+// space), the zero always the same one of the pair, and the other byte
+// of a pair never zero. UTF-8 text holds no NUL but where a binary writer
+// left one; then not this regularly.
+func bomlessUTF16(input []byte) (bigEndian, ok bool) {
+	n := min(len(input), utf16Sample) &^ 1
+	if n < 4 || len(input)%2 != 0 {
+		return false, false
+	}
+	var ascii, zeros [2]int // by where the zero is: first or second of a pair
+	for i := 0; i < n; i += 2 {
+		for z := range 2 {
+			if c := input[i+z]; c == 0 {
+				zeros[z]++
+				if o := input[i+1-z]; o >= 0x20 && o < 0x7f || o == '\n' || o == '\r' || o == '\t' {
+					ascii[z]++
+				}
+			}
+		}
+	}
+	switch pairs := n / 2; {
+	case zeros[0] == 0 && 2*ascii[1] >= pairs:
+		return false, true // little-endian: "E\x00R\x00"
+	case zeros[1] == 0 && 2*ascii[0] >= pairs:
+		return true, true
+	}
+	return false, false
+}
+
+// crLines is text with its line ends made '\n' when they are '\r' alone,
+// as classic Mac OS and some exports write them: without a '\n' but maybe
+// one at the very end, the text would be one line, cut at MaxLineBytes.
+// Text with '\n' line ends is returned as it is, '\r' inside a line too
+// (a progress bar's updates, CRLF).
+func crLines(text []byte) []byte {
+	if k := bytes.IndexByte(text, '\n'); k >= 0 && k < len(text)-1 || bytes.IndexByte(text, '\r') < 0 {
 		return text
 	}
-	return input
+	out := bytes.ReplaceAll(text, []byte{'\r'}, []byte{'\n'})
+	if n := len(out); n >= 2 && out[n-1] == '\n' && out[n-2] == '\n' && text[n-2] == '\r' {
+		out = out[:n-1] // "\r\n" at the very end is one line end
+	}
+	return out
 }
 
 // readable is the text the analysis reads of input, with the same lines:

@@ -49,18 +49,56 @@ func TestColouredAndBOMLinesAreRead(t *testing.T) {
 	}
 }
 
-// A log saved as UTF-16 with a byte-order mark (as Windows PowerShell
-// writes files) is read as its text.
+// A log saved as UTF-16, with a byte-order mark (as Windows PowerShell
+// writes files) or without one, is read as its text.
 func TestUTF16LogIsRead(t *testing.T) {
-	text := strings.Repeat("2024-03-05 10:00:00 INFO ok\r\n", 20) + "2024-03-05 10:00:01 ERROR disk full\r\n"
+	text := strings.Repeat("2024-03-05 10:00:00 INFO ok, café\r\n", 20) + "2024-03-05 10:00:01 ERROR disk full\r\n"
 	for _, order := range []binary.AppendByteOrder{binary.LittleEndian, binary.BigEndian} {
-		in := order.AppendUint16(nil, 0xFEFF)
-		for _, u := range utf16.Encode([]rune(text)) {
-			in = order.AppendUint16(in, u)
+		for _, withBOM := range []bool{true, false} {
+			var in []byte
+			if withBOM {
+				in = order.AppendUint16(in, 0xFEFF)
+			}
+			for _, u := range utf16.Encode([]rune(text)) {
+				in = order.AppendUint16(in, u)
+			}
+			res := analyze(t, string(in), Options{})
+			if m, ok := matchAt(res, 21); res.Summary.Lines != 21 || !ok || m.Text != "2024-03-05 10:00:01 ERROR disk full" {
+				t.Errorf("%v, BOM %v: %+v, match %+v", order, withBOM, res.Summary, m)
+			}
 		}
-		res := analyze(t, string(in), Options{})
-		if m, ok := matchAt(res, 21); res.Summary.Lines != 21 || !ok || m.Text != "2024-03-05 10:00:01 ERROR disk full" {
-			t.Errorf("%v: %+v, match %+v", order, res.Summary, m)
+	}
+}
+
+// Input that only looks a little like UTF-16 is read as it is: NULs a
+// writer left here and there, a binary file, text of an odd length.
+func TestBOMlessUTF16NeedsItsPattern(t *testing.T) {
+	for _, in := range []string{
+		strings.Repeat("2024-03-05 10:00:00 ERROR x\x00y\x00z\n", 20),
+		strings.Repeat("\x00", 64),
+		strings.Repeat("\x00\x01\x02\x03", 64),
+		"E\x00R\x00R\x00O\x00R\x00\n",
+		"ab",
+	} {
+		if big, ok := bomlessUTF16([]byte(in)); ok {
+			t.Errorf("bomlessUTF16(%q) = UTF-16, big endian %v", in[:min(len(in), 24)], big)
 		}
+	}
+}
+
+// Lines ended by '\r' alone are lines: without that the whole input
+// would be one line, analysed on its first 16 KiB. Where lines end with
+// '\n', a '\r' inside one (a progress bar's updates) ends no line.
+func TestCROnlyLineEnds(t *testing.T) {
+	lines := strings.Repeat("2024-03-05 10:00:00 INFO request served in 12 ms\r", 1000) + "2024-03-05 10:00:01 ERROR disk full"
+	for _, end := range []string{"", "\r", "\r\n"} {
+		res := analyze(t, lines+end, Options{})
+		if m, ok := matchAt(res, 1001); res.Summary.Lines != 1001 || !ok || m.Text != "2024-03-05 10:00:01 ERROR disk full" {
+			t.Errorf("end %q: %+v, match %+v", end, res.Summary, m)
+		}
+	}
+	res := analyze(t, "Pulling 10%\rPulling 50%\rPulling done\n2024-03-05 10:00:01 ERROR disk full\n", Options{})
+	if m, ok := matchAt(res, 2); res.Summary.Lines != 2 || !ok {
+		t.Errorf("a progress bar's '\\r': %+v, match %+v", res.Summary, m)
 	}
 }

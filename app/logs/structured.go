@@ -64,11 +64,13 @@ func msgRankOf(k []byte) int {
 }
 
 // note records the value s[v0:v1] of key k (a string's quotes excluded
-// when str is set): a message or a level.
+// when str is set): a message or a level. klog's leading quoted message
+// is the message whatever keys follow: the kubelet's event={…} or a
+// message=… of an "Event occurred" is one of its values.
 func (sp *structSpans) note(k []byte, v0, v1 int, str bool) {
 	if r := msgRankOf(k); r >= 0 {
 		sp.clef = sp.clef || r == 2 || r == 3 // @m, @mt
-		if str && (sp.msg1 == sp.msg0 || r < sp.msgRank) && v1 > v0 {
+		if str && (sp.msg1 == sp.msg0 || r < sp.msgRank && sp.msgRank != len(msgKeys)) && v1 > v0 {
 			sp.msg0, sp.msg1, sp.msgRank = v0, v1, r
 			return
 		}
@@ -77,6 +79,20 @@ func (sp *structSpans) note(k []byte, v0, v1 int, str bool) {
 		sp.lvl0, sp.lvl1 = v0, v1
 	}
 	sp.http.note(k, v0, v1)
+}
+
+// mongoLevel notes the value s[v0:v1] of a top-level "s" key as the level
+// when it is one of MongoDB's severities (F, E, W, I, D1 to D5), as its
+// JSON log writes them ({"t":…,"s":"E","c":"STORAGE",…,"msg":…}). Any
+// other "s" is no level: the key is too short to say so alone.
+func (sp *structSpans) mongoLevel(s []byte, v0, v1 int) {
+	if sp.lvl1 != sp.lvl0 {
+		return
+	}
+	v := s[v0:v1]
+	if len(v) == 1 && bytes.IndexByte([]byte("FEWI"), v[0]) >= 0 || len(v) == 2 && v[0] == 'D' && v[1] >= '1' && v[1] <= '5' {
+		sp.lvl0, sp.lvl1 = v0, v1
+	}
 }
 
 // quiet reports a structured line whose level is Information by
@@ -124,6 +140,9 @@ func (sp *structSpans) object(s []byte, i int, path []byte) (int, bool) {
 				return i, false
 			}
 			sp.note(key, i+1, e-1, true)
+			if len(key) == 1 && key[0] == 's' {
+				sp.mongoLevel(s, i+1, e-1)
+			}
 			i = e
 		case '{':
 			var ok bool
@@ -196,7 +215,9 @@ func logfmtStart(s []byte, i int) bool {
 
 // scanLogfmt reads s[i:] as logfmt: key=value pairs, values bare or
 // double-quoted, at least two pairs and nothing else but for a quoted
-// message first ("msg text" k=v, as klog writes).
+// message first ("msg text" k=v, as klog writes), then maybe no pair at
+// all (klog's "Started kubelet": its words are the template's, not one
+// quoted value masked).
 func scanLogfmt(s []byte, i int) structSpans {
 	var sp structSpans
 	pairs := 0
@@ -243,7 +264,7 @@ func scanLogfmt(s []byte, i int) structSpans {
 		}
 		pairs++
 	}
-	sp.ok = pairs >= 2 || pairs >= 1 && sp.msg1 > sp.msg0
+	sp.ok = pairs >= 2 || sp.msg1 > sp.msg0
 	return sp
 }
 

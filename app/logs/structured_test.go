@@ -62,7 +62,8 @@ func TestJSONLines(t *testing.T) {
 	}
 }
 
-// logfmt, and klog's structured form ("message" key=value ...).
+// logfmt, and klog's structured form ("message" key=value ..., or the
+// quoted message alone).
 func TestLogfmtLines(t *testing.T) {
 	res := analyze(t, readTestdata(t, "service.logfmt"), Options{})
 	if tm := templateWith(t, res, "request served"); tm.Count != 3 {
@@ -70,6 +71,13 @@ func TestLogfmtLines(t *testing.T) {
 	}
 	if tm := templateWith(t, res, "Reconciling object"); tm.Template != "Reconciling object" || tm.Count != 2 {
 		t.Errorf("klog template %+v", tm)
+	}
+	// klog's message is the leading quoted one, whatever keys follow (the
+	// kubelet's event={…}), and also when no key follows.
+	for msg, n := range map[string]int{"SyncLoop (PLEG): event for pod": 2, "Started kubelet": 1, "Successfully registered node": 1} {
+		if tm := templateWith(t, res, msg); tm.Template != msg || tm.Count != n {
+			t.Errorf("klog template %+v, want %q of %d lines", tm, msg, n)
+		}
 	}
 	checkMatches(t, res, map[int][2]string{
 		4:  {"reliability", "timeout"},
@@ -102,7 +110,8 @@ func TestMalformedStructured(t *testing.T) {
 // Elastic's log.level (dotted or nested), logrus and zap, Serilog's compact
 // JSON (whose events leave out "@l" at Information), OpenTelemetry's
 // severity_text and body, GELF's syslog level and short_message, and
-// journald's PRIORITY and MESSAGE.
+// journald's PRIORITY and MESSAGE, zap's dpanic, MongoDB's "s" (a
+// severity letter; any other "s" is no level).
 func TestJSONLoggerFormats(t *testing.T) {
 	lines := []struct {
 		line  string
@@ -129,6 +138,12 @@ func TestJSONLoggerFormats(t *testing.T) {
 		{`{"version":"1.1","host":"h1","short_message":"cache error rate fine","level":6}`, "", "cache error rate fine", "6"},
 		{`{"__REALTIME_TIMESTAMP":"1704207845000000","PRIORITY":"3","SYSLOG_IDENTIFIER":"sshd","MESSAGE":"fatal: no hostkey alg","_PID":"812"}`, "error", "fatal: no hostkey alg", "3"},
 		{`{"__REALTIME_TIMESTAMP":"1704207845000001","PRIORITY":"6","SYSLOG_IDENTIFIER":"systemd","MESSAGE":"Stopped failed unit cleanup.","_PID":"1"}`, "", "Stopped failed unit cleanup.", "6"},
+		{`{"level":"dpanic","ts":1704207845.124,"caller":"main.go:13","msg":"impossible state reached"}`, "error", "impossible state reached", "dpanic"},
+		{`{"t":{"$date":"2024-01-02T15:04:05.123+00:00"},"s":"W","c":"NETWORK","id":4615610,"ctx":"conn6","msg":"Failed to check socket connectivity","attr":{"error":"Connection reset by peer"}}`, "reliability", "Failed to check socket connectivity", "W"},
+		{`{"t":{"$date":"2024-01-02T15:04:05.124+00:00"},"s":"I","c":"REPL","id":21392,"ctx":"ReplCoord-0","msg":"New replica set config in use, error count reset","attr":{}}`, "", "New replica set config in use, error count reset", "I"},
+		{`{"t":{"$date":"2024-01-02T15:04:05.125+00:00"},"s":"D2","c":"QUERY","id":20967,"ctx":"conn7","msg":"Retrying plan after failure","attr":{}}`, "", "Retrying plan after failure", "D2"},
+		{`{"t":{"$date":"2024-01-02T15:04:05.126+00:00"},"s":"F","c":"-","id":23095,"ctx":"conn5","msg":"Assertion at shutdown","attr":{"msgid":28559}}`, "fatal", "Assertion at shutdown", "F"},
+		{`{"s":3,"msg":"error rate computed"}`, "error", "error rate computed", ""},
 	}
 	var in []string
 	for _, l := range lines {

@@ -244,15 +244,20 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 		return constantValue(rep, keptPrefix(sh.toks[p]))
 	}
 	// Do not cut inside a word or number: "blk_-69" and "blk_-12" share
-	// "blk_-", not "blk_-6" or more.
-	for len(pre) > 0 && isAlnum(pre[len(pre)-1]) && len(pre) < len(rep) && isAlnum(rep[len(pre)]) {
+	// "blk_-", not "blk_-6" or more; "ñ00" and "Ü00" share no byte of
+	// their first letter, which would be no text.
+	for len(pre) > 0 && wordByte(pre[len(pre)-1]) && len(pre) < len(rep) && wordByte(rep[len(pre)]) {
 		pre = pre[:len(pre)-1]
 	}
-	for len(suf) > 0 && isAlnum(suf[0]) && len(suf) < len(rep) && isAlnum(rep[len(rep)-len(suf)-1]) {
+	for len(suf) > 0 && wordByte(suf[0]) && len(suf) < len(rep) && wordByte(rep[len(rep)-len(suf)-1]) {
 		suf = suf[1:]
 	}
 	return pre + "<*>" + suf
 }
+
+// wordByte reports a byte of a word: a letter or digit, ASCII or not (any
+// byte of a UTF-8 character beyond ASCII).
+func wordByte(c byte) bool { return isAlnum(c) || c >= 0x80 }
 
 // constantValue renders a value that never changed, rep, whose first k
 // bytes are a key kept literal. A plain word after a key ("tty=ssh") and a

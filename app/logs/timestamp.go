@@ -23,6 +23,13 @@ import (
 //	081109 203615                   yyMMdd HHmmss, at the start of a line only (HDFS)
 //	I0102 15:04:05.000000           klog/glog, at the start of a line only, no year
 //	10/Oct/2000:13:55:36 -0700      nginx and Apache access logs
+//	11-Mar-2024 10:15:05.123        Tomcat, PHP; with spaces, Redis and RFC 1123
+//	11 Mar 2024 10:15:19.123        ("Mon, 11 Mar 2024 10:15:02 GMT"); a zone name is UTC
+//	3/11/2024 1:15:02 PM            US month-first date and 12-hour time, as Windows'
+//	                                Event Viewer exports them (with AM or PM only)
+//
+// An ISO date's time may be a 12-hour one too, with AM or PM after it.
+//
 //	{"ts": 1700000000.5, …}         epoch seconds, milliseconds, microseconds or
 //	                                nanoseconds (told apart by size) or an RFC 3339 string in a
 //	                                JSON line's ts, time, timestamp or @timestamp field
@@ -43,6 +50,8 @@ const (
 	fmtKlog
 	fmtAccess
 	fmtJSON
+	fmtUS
+	fmtDayMonth
 )
 
 // yearOf picks the year of a date written without one: the analysis's
@@ -82,7 +91,7 @@ type minuteMemo struct {
 
 // minuteLen is, for the formats the memo serves, the length of a
 // timestamp up to its minute; tail reads the rest.
-var minuteLen = [...]int{fmtISO: 16, fmtBGL: 16, fmtHDFS: 11, fmtSyslog: 12, fmtKlog: 11, fmtAccess: 17, fmtJSON: 0}
+var minuteLen = [...]int{fmtISO: 16, fmtBGL: 16, fmtHDFS: 11, fmtSyslog: 12, fmtKlog: 11, fmtAccess: 17, fmtJSON: 0, fmtUS: 0, fmtDayMonth: 0}
 
 // parse returns the Unix time (seconds, UTC) of the line's timestamp:
 // where the line before had its own, else for a JSON line its time
@@ -117,7 +126,10 @@ func (p *stampParser) parse(line []byte) (int64, bool) {
 
 var (
 	dateFormats   = []stampFormat{fmtISO, fmtBGL}
-	accessFormats = []stampFormat{fmtAccess}
+	slashFormats  = []stampFormat{fmtISO, fmtUS}
+	accessFormats = []stampFormat{fmtAccess, fmtUS}
+	usFormats     = []stampFormat{fmtUS}
+	dayMonthFmts  = []stampFormat{fmtDayMonth}
 	hdfsFormats   = []stampFormat{fmtHDFS}
 	monthFormats  = []stampFormat{fmtSyslog, fmtAsctime}
 	klogFormats   = []stampFormat{fmtKlog}
@@ -130,10 +142,16 @@ func candidates(s []byte, i int) []stampFormat {
 	switch {
 	case isDigit(c):
 		switch {
-		case i+4 < len(s) && (s[i+4] == '-' || s[i+4] == '/'):
+		case i+4 < len(s) && s[i+4] == '-':
 			return dateFormats
+		case i+4 < len(s) && s[i+4] == '/':
+			return slashFormats // 2006/01/02, or 3/11/2024 (US)
 		case i+2 < len(s) && s[i+2] == '/':
 			return accessFormats
+		case i+1 < len(s) && s[i+1] == '/':
+			return usFormats
+		case i+3 < len(s) && (s[i+2] == '-' || s[i+2] == ' ') && isUpper(s[i+3]):
+			return dayMonthFmts
 		case i == 0:
 			return hdfsFormats
 		}
@@ -184,13 +202,15 @@ func (p *stampParser) parseFull(s []byte, f stampFormat) (int64, bool) {
 
 // parsers are the full parsers of the formats found at a place in a line.
 var parsers = [...]func(*stampParser, []byte) (int64, bool){
-	fmtISO:     (*stampParser).parseISO,
-	fmtBGL:     (*stampParser).parseBGL,
-	fmtHDFS:    (*stampParser).parseHDFS,
-	fmtAccess:  (*stampParser).parseAccess,
-	fmtSyslog:  (*stampParser).parseSyslog,
-	fmtAsctime: (*stampParser).parseAsctime,
-	fmtKlog:    (*stampParser).parseKlog,
+	fmtISO:      (*stampParser).parseISO,
+	fmtBGL:      (*stampParser).parseBGL,
+	fmtHDFS:     (*stampParser).parseHDFS,
+	fmtAccess:   (*stampParser).parseAccess,
+	fmtSyslog:   (*stampParser).parseSyslog,
+	fmtAsctime:  (*stampParser).parseAsctime,
+	fmtKlog:     (*stampParser).parseKlog,
+	fmtUS:       (*stampParser).parseUS,
+	fmtDayMonth: (*stampParser).parseDayMonth,
 }
 
 // tail reads what follows the minute of a timestamp of format f at the
@@ -227,6 +247,11 @@ func tail(s []byte, f stampFormat) (sec int, off int64, ok bool) {
 	case fmtISO:
 		if end+1 < len(s) && (s[end] == '.' || s[end] == ',') && isDigit(s[end+1]) {
 			for end++; end < len(s) && isDigit(s[end]); end++ {
+			}
+		}
+		if h, _ := d2(s, 11); true {
+			if off, found := meridiemShift(s, end, h); found {
+				return sec, off, true
 			}
 		}
 		off, ok = zone(s, end)
@@ -396,6 +421,84 @@ func (p *stampParser) parseAccess(s []byte) (int64, bool) {
 		return 0, false
 	}
 	return p.checked(int64(y), mo, d, h, mi, sec, off)
+}
+
+// parseUS reads a US date and 12-hour time: 3/11/2024 1:15:02 PM, the
+// month and day of one or two digits, the hour too. Only AM or PM tells
+// it from a day-first date, so a time without is none.
+func (p *stampParser) parseUS(s []byte) (int64, bool) {
+	mo, i, ok1 := digits12(s, 0)
+	if !ok1 || i >= len(s) || s[i] != '/' {
+		return 0, false
+	}
+	d, j, ok2 := digits12(s, i+1)
+	if !ok2 || j+6 >= len(s) || s[j] != '/' || s[j+5] != ' ' {
+		return 0, false
+	}
+	y, ok3 := d4(s, j+1)
+	h, k, ok4 := digits12(s, j+6)
+	if !ok3 || !ok4 || k+6 > len(s) || s[k] != ':' || s[k+3] != ':' {
+		return 0, false
+	}
+	mi, ok5 := d2(s, k+1)
+	sec, ok6 := d2(s, k+4)
+	off, found := meridiemShift(s, k+6, h)
+	if !(ok5 && ok6 && found) {
+		return 0, false
+	}
+	return p.checked(int64(y), mo, d, h, mi, sec, off)
+}
+
+// parseDayMonth reads 11-Mar-2024 10:15:05 or 11 Mar 2024 10:15:05,
+// maybe with a fraction and a numeric zone; a zone name (UTC, GMT) is UTC.
+func (p *stampParser) parseDayMonth(s []byte) (int64, bool) {
+	if len(s) < 20 || s[6] != s[2] || s[11] != ' ' || s[17] != ':' {
+		return 0, false
+	}
+	d, ok1 := d2(s, 0)
+	mo := month(s[3:6])
+	y, ok2 := d4(s, 7)
+	h, mi, ok3 := hourMinute(s, 12)
+	sec, ok4 := d2(s, 18)
+	end := 20
+	if end+1 < len(s) && (s[end] == '.' || s[end] == ',') && isDigit(s[end+1]) {
+		for end++; end < len(s) && isDigit(s[end]); end++ {
+		}
+	}
+	off, ok5 := zone(s, end)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) || mo == 0 {
+		return 0, false
+	}
+	return p.checked(int64(y), mo, d, h, mi, sec, off)
+}
+
+// digits12 reads a number of one or two digits at s[i:], and where it ends.
+func digits12(s []byte, i int) (n, end int, ok bool) {
+	a, ok := d1(s, i)
+	if !ok {
+		return 0, i, false
+	}
+	if b, ok := d1(s, i+1); ok {
+		return a*10 + b, i + 2, true
+	}
+	return a, i + 1, true
+}
+
+// meridiemShift reads " AM" or " PM" at s[i:] after a 12-hour time of
+// hour h (1 to 12), and returns the offset that makes the time a 24-hour
+// one, as a zone's would be: 12 AM is 0h, 1 PM to 11 PM are 13h to 23h.
+func meridiemShift(s []byte, i, h int) (off int64, found bool) {
+	if i+3 > len(s) || s[i] != ' ' || s[i+2] != 'M' || s[i+1] != 'A' && s[i+1] != 'P' ||
+		i+3 < len(s) && isAlnum(s[i+3]) || h < 1 || h > 12 {
+		return 0, false
+	}
+	switch {
+	case s[i+1] == 'P' && h < 12:
+		return -12 * 3600, true
+	case s[i+1] == 'A' && h == 12:
+		return 12 * 3600, true
+	}
+	return 0, true
 }
 
 func (p *stampParser) parseSyslog(s []byte) (int64, bool) {

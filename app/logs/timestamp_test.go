@@ -46,7 +46,25 @@ func TestTimestampFormats(t *testing.T) {
 		{`{"time":1700000000123,"msg":"ms"}`, "2023-11-14T22:13:20Z"},
 		{`{"timestamp":1700000000123456,"msg":"µs"}`, "2023-11-14T22:13:20Z"},
 		{`{"msg":"late field", "@timestamp": "2024-03-18T09:14:02Z"}`, "2024-03-18T09:14:02Z"},
+		// 12-hour times: after an ISO date, and Windows' Event Viewer's
+		// US date, month first.
+		{"2024-03-18 01:14:02 PM ERROR boom", "2024-03-18T13:14:02Z"},
+		{"2024-03-18 12:14:02.5 AM after midnight", "2024-03-18T00:14:02Z"},
+		{"2024-03-18 12:14:02 PM noon", "2024-03-18T12:14:02Z"},
+		{"Error\t3/11/2024 1:15:02 PM\tService Control Manager\t7000", "2024-03-11T13:15:02Z"},
+		{"Information\t12/1/2024 9:05:00 AM\tx", "2024-12-01T09:05:00Z"},
+		{"11/30/2024 12:00:00 AM x", "2024-11-30T00:00:00Z"},
+		// Day, month name and year: Tomcat's and PHP's, Redis's, RFC 1123.
+		{"11-Mar-2024 10:15:05.123 INFO [main] org.apache.catalina.startup.Catalina.start", "2024-03-11T10:15:05Z"},
+		{"[11-Mar-2024 10:15:06 UTC] PHP Fatal error:  Uncaught Error", "2024-03-11T10:15:06Z"},
+		{"1:M 11 Mar 2024 10:15:19.123 * Ready to accept connections tcp", "2024-03-11T10:15:19Z"},
+		{"Mon, 11 Mar 2024 10:15:02 GMT x", "2024-03-11T10:15:02Z"},
+		{"11 Mar 2024 10:15:02 +0100 x", "2024-03-11T09:15:02Z"},
 		// Not timestamps.
+		{"11-Foo-2024 10:15:05 not a month", ""},
+		{"3/11/2024 13:15:02 day or month first, no AM or PM to tell", ""},
+		{"3/11/2024 13:15:02 PM no such hour", ""},
+		{"13/11/2024 1:15:02 PM no such month", ""},
 		{"INFO no time here", ""},
 		{"2024-03-18 a date alone", ""},
 		{"2024-13-18T09:14:02Z bad month", ""},
@@ -109,6 +127,7 @@ func FuzzTimestamp(f *testing.F) {
 		"2024-03-18T09:14:02.117Z INFO", "Dec 10 06:55:46 LabSZ", "[Sun Dec 04 04:47:44 2005]", "081109 203615 148",
 		"I0102 15:04:05.000000", "2005-06-03-15.42.50.675872", "[Tue Mar 05 15:03:10.123456 2024]", `{"ts":1700000000}`, `a [10/Oct/2000:13:55:36 -0700]`,
 		"2024-03-18 09:14:02 +", "2024-03-18T09:14:02+9", `{"time":"`,
+		"2024-03-18 01:14:02 PM", "3/11/2024 1:15:02 PM", "12/1/2024 12:05:00 AM", "11-Mar-2024 10:15:05.123", "1:M 11 Mar 2024 10:15:19.123 *",
 	}
 	for i, s := range seeds {
 		f.Add(seeds[(i+1)%len(seeds)], s)

@@ -74,13 +74,15 @@ func phpFrame(t []byte) bool {
 	return len(t) > 0 && t[0] == '#' && k > 1 && bareNumber(t[1:k])
 }
 
-// moreLine reports Java's "... 12 more".
+// moreLine reports Java's "... 12 more", or logback's "... 12 common
+// frames omitted". A line that has no count ("... more") is none.
 func moreLine(t []byte) bool {
-	if !bytes.HasPrefix(t, []byte("... ")) || !bytes.HasSuffix(bytes.TrimRight(t, " \r"), []byte(" more")) {
+	rest, ok := bytes.CutPrefix(t, []byte("... "))
+	if !ok {
 		return false
 	}
-	n := bytes.TrimSpace(t[4 : len(bytes.TrimRight(t, " \r"))-5])
-	return len(n) > 0 && bareNumber(n)
+	n, tail, _ := bytes.Cut(bytes.TrimRight(rest, " \r"), []byte(" "))
+	return len(n) > 0 && bareNumber(n) && (string(tail) == "more" || string(tail) == "common frames omitted")
 }
 
 // exceptionLine reports a line naming an exception: an identifier, dotted

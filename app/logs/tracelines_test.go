@@ -28,6 +28,9 @@ func TestTraceLineRecognisers(t *testing.T) {
 		{"ruby", rubyFrame,
 			[]string{"app/models/user.rb:10:in `save'", "app/controllers/users_controller.rb:5:in 'create'", "/usr/lib/ruby/3.4.0/benchmark.rb:311:in `realtime'"},
 			[]string{"user.rb:10: warning: method redefined", "main.go:12: in the loop", "app.rb:in `save'", "Retrying in 'a while'", "x.rb:ten:in `save'"}},
+		{"java more", moreLine,
+			[]string{"... 12 more", "... 3 more  ", "... 45 common frames omitted"},
+			[]string{"... more", "...  more", "... ", "... 12", "... 12 more frames", "... x more", "... 12 moreover"}},
 		{"php", phpFrame,
 			[]string{"#0 /app/src/Db.php(42): PDO->__construct('mysql:host=db', 'app', Object(SensitiveParameterValue))", "#3 {main}"},
 			[]string{"#general channel is quiet", "# comment", "#12", "#1a /app/x.php(1): f()"}},
@@ -41,6 +44,19 @@ func TestTraceLineRecognisers(t *testing.T) {
 			if tc.is([]byte(line)) {
 				t.Errorf("%s: %q taken for a trace line", tc.name, line)
 			}
+		}
+	}
+}
+
+// A line of "... more" without a count, after an entry, is an ordinary
+// line: it made the analysis fail.
+func TestCountlessMoreLine(t *testing.T) {
+	for _, in := range []string{
+		"2024-03-18 09:14:08,002 ERROR [main] x: boom\n... more\n",
+		"2024-03-18 09:14:08,002 ERROR [main] x: boom\n... \n...  more\n",
+	} {
+		if res := analyze(t, in, Options{}); res.Summary.Matched != 1 {
+			t.Errorf("%q: summary %+v", in, res.Summary)
 		}
 	}
 }

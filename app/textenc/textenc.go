@@ -31,6 +31,10 @@ func Decode(in []byte) ([]byte, error) {
 	return in, nil
 }
 
+// FromUTF16 converts UTF-16 without a byte-order mark, of the byte order
+// given, to UTF-8.
+func FromUTF16(b []byte, bigEndian bool) ([]byte, error) { return fromUTF16(b, bigEndian) }
+
 func fromUTF16(b []byte, bigEndian bool) ([]byte, error) {
 	if len(b)%2 != 0 {
 		return nil, ErrOddUTF16
