@@ -46,9 +46,11 @@ func (e *Error) AnthropicStatus() int {
 }
 
 // AnthropicType is the Anthropic error type for e; the SDKs choose their
-// exception class from the status and the type repeats that choice.
+// exception class from the status and the type repeats that choice. The
+// client errors Anthropic has no type of its own for (405, 408, 415, 422)
+// are its invalid_request_error, as its API answers them.
 func (e *Error) AnthropicType() string {
-	switch e.AnthropicStatus() {
+	switch status := e.AnthropicStatus(); status {
 	case http.StatusBadRequest:
 		return "invalid_request_error"
 	case http.StatusUnauthorized:
@@ -61,9 +63,14 @@ func (e *Error) AnthropicType() string {
 		return "request_too_large"
 	case http.StatusTooManyRequests:
 		return "rate_limit_error"
+	case http.StatusGatewayTimeout:
+		return "timeout_error"
 	case 529:
 		return "overloaded_error"
 	default:
+		if status < 500 {
+			return "invalid_request_error"
+		}
 		return "api_error"
 	}
 }

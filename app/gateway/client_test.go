@@ -186,7 +186,7 @@ func TestStreamIdleTimeout(t *testing.T) {
 		t.Fatalf("events %s", eventNames(evs))
 	}
 	last, _ := json.Marshal(evs[1].data)
-	if !jsonEqual(t, string(last), `{"type":"error","error":{"type":"api_error","message":"upstream sent nothing for 500ms","code":"upstream_timeout"}}`) {
+	if !jsonEqual(t, string(last), `{"type":"error","error":{"type":"timeout_error","message":"upstream sent nothing for 500ms","code":"upstream_timeout"}}`) {
 		t.Errorf("error event %s", last)
 	}
 	res := wait(t, results, "the handler")

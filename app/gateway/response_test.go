@@ -102,7 +102,9 @@ func TestErrorAnthropicJSON(t *testing.T) {
 		{Error{Status: 502, Code: CodeUpstreamError}, 502, "api_error"},
 		{Error{Status: 502, Code: CodeUpstreamUnavailable}, 502, "api_error"},
 		{Error{Status: 503, Code: CodeUpstreamOverloaded}, 529, "overloaded_error"},
-		{Error{Status: 504, Code: CodeUpstreamTimeout}, 504, "api_error"},
+		{Error{Status: 504, Code: CodeUpstreamTimeout}, 504, "timeout_error"},
+		{Error{Status: 415, Code: "unsupported_media_type"}, 415, "invalid_request_error"},
+		{Error{Status: 408, Code: "request_timeout"}, 408, "invalid_request_error"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.err.Code, func(t *testing.T) {
