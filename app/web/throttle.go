@@ -8,6 +8,7 @@ import (
 	"github.com/gorilla/securecookie"
 	"github.com/labstack/echo/v4"
 
+	"parapet/app/httpx"
 	"parapet/app/session"
 	"parapet/models"
 )
@@ -44,7 +45,7 @@ func (p *Pages) attemptKeys(c echo.Context, email string) []string {
 	if dev := p.deviceID(c, email); dev != "" {
 		return []string{"signin:device:" + dev}
 	}
-	return []string{"signin:account:" + email, "signin:address:" + c.RealIP()}
+	return []string{"signin:account:" + email, "signin:address:" + httpx.ClientNetwork(c)}
 }
 
 // countAttempt counts one password attempt on email. It returns the keys
@@ -80,7 +81,7 @@ func (p *Pages) forgive(c echo.Context, keys []string) {
 // countSignUp counts a sign-up from the client's address (with TRUST_PROXY,
 // the forwarded one) and returns the refusal message when over the limit.
 func (p *Pages) countSignUp(c echo.Context) (string, error) {
-	r, err := p.Throttle.Hit(c.Request().Context(), "signup:address:"+c.RealIP(), SignUpLimit, SignUpWindow)
+	r, err := p.Throttle.Hit(c.Request().Context(), "signup:address:"+httpx.ClientNetwork(c), SignUpLimit, SignUpWindow)
 	if err != nil || r.Allowed {
 		return "", err
 	}

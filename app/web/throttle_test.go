@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"net/url"
 	"os"
 	"strconv"
@@ -93,8 +94,10 @@ func TestDeviceCookieKeepsOwnerIn(t *testing.T) {
 }
 
 // Sign-ups are throttled per client address: 25 sign-ups from one address
-// meet a 429 with Retry-After. With TRUST_PROXY the forwarded address is
-// the one counted, so another client behind the same proxy may sign up.
+// meet a 429 with Retry-After. An IPv6 client is counted by its /64, so
+// sending each from another address of its network changes nothing. With
+// TRUST_PROXY the forwarded address is the one counted, so another client
+// behind the same proxy may sign up.
 func TestSignUpThrottle(t *testing.T) {
 	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
 		signUp := func(i int, forwarded string) *apptest.Response {
@@ -105,7 +108,7 @@ func TestSignUpThrottle(t *testing.T) {
 		}
 		refused := -1
 		for i := range 25 {
-			res := signUp(i, "203.0.113.7")
+			res := signUp(i, fmt.Sprintf("2001:db8:5:5::%x", i+1))
 			if res.StatusCode == 429 {
 				if res.Header.Get("Retry-After") == "" || !strings.Contains(res.Body, "Too many accounts") {
 					t.Errorf("429 without Retry-After or a clear message")
@@ -118,10 +121,10 @@ func TestSignUpThrottle(t *testing.T) {
 			}
 		}
 		if refused < 0 {
-			t.Fatal("25 sign-ups from one address all succeeded")
+			t.Fatal("25 sign-ups from one network all succeeded")
 		}
-		if res := signUp(25, "198.51.100.9"); res.StatusCode != 303 {
-			t.Errorf("another forwarded address behind the trusted proxy: %d, want 303", res.StatusCode)
+		if res := signUp(25, "2001:db8:5:6::1"); res.StatusCode != 303 {
+			t.Errorf("another forwarded network behind the trusted proxy: %d, want 303", res.StatusCode)
 		}
 	}, apptest.WithEnv("TRUST_PROXY", "true"))
 }
@@ -193,4 +196,28 @@ func TestInvitationsAreBoundedPerOrganization(t *testing.T) {
 			t.Errorf("%d invitations stored, want %d", n, web.InviteLimit)
 		}
 	})
+}
+
+// The sign-in throttle counts an IPv6 client by its /64: wrong passwords
+// on many accounts, each from another address of one network, meet the
+// address's limit as if they came from one address.
+func TestSignInThrottleCountsIPv6Networks(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("TRUST_PROXY", "true"))
+	c := env.Client()
+	tok := c.CSRF("/console/signin")
+	attempt := func(i int, from string) int {
+		return c.PostForm("/console/signin", url.Values{"_csrf": {tok}, "email": {fmt.Sprintf("target%d@example.com", i)},
+			"password": {"a wrong password"}}, "X-Forwarded-For", from).StatusCode
+	}
+	for i := range web.SignInLimit {
+		if st := attempt(i, fmt.Sprintf("2001:db8:9:9::%x", i+1)); st != 401 {
+			t.Fatalf("attempt %d: %d, want 401", i+1, st)
+		}
+	}
+	if st := attempt(web.SignInLimit, "2001:db8:9:9:ffff::1"); st != 429 {
+		t.Errorf("attempt %d from the same /64: %d, want 429", web.SignInLimit+1, st)
+	}
+	if st := attempt(web.SignInLimit+1, "2001:db8:9:a::1"); st != 401 {
+		t.Errorf("another /64: %d, want 401", st)
+	}
 }
