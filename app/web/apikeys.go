@@ -138,6 +138,10 @@ func (p *Pages) CreateKey(c echo.Context) error {
 	if errors.Is(err, models.ErrKeyNameTaken) {
 		return invalid("An active key named “" + d.Name + "” already exists. Choose another name.")
 	}
+	if errors.Is(err, models.ErrTooManyKeys) {
+		d.Error = upperFirst(err.Error()) + "."
+		return p.renderKeys(c, http.StatusConflict, d)
+	}
 	if err != nil {
 		return err
 	}

@@ -35,6 +35,9 @@ func (p *Pages) RollKey(c echo.Context) error {
 		if errors.Is(err, models.ErrNotFound) {
 			return p.renderKeys(c, http.StatusConflict, views.KeysData{Error: "That key was already rolled, revoked or expired."})
 		}
+		if errors.Is(err, models.ErrTooManyKeys) {
+			return p.renderKeys(c, http.StatusConflict, views.KeysData{Error: upperFirst(err.Error()) + "."})
+		}
 		return err
 	}
 	p.Keys.Forget(old.ID)
