@@ -131,6 +131,9 @@ func (p *Pages) CreateKey(c echo.Context) error {
 	if err != nil {
 		return invalid(upperFirst(err.Error()) + ".")
 	}
+	if msg, err := p.countKeyCreation(c, cur.Org.ID); err != nil || msg != "" {
+		return orRender(err, func() error { d.Error = msg; return p.renderKeys(c, http.StatusTooManyRequests, d) })
+	}
 	text, hash, hint := keys.Generate()
 	k := &models.APIKey{ID: models.NewID("key"), OrgID: cur.Org.ID, Name: d.Name, Hint: hint, Hash: hash,
 		CreatedBy: &cur.User.ID, CreatedAt: models.Now(), Scopes: scopes, ExpiresAt: expires}

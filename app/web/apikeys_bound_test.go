@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"parapet/app/apptest"
+	"parapet/app/web"
 	"parapet/models"
 )
 
@@ -68,4 +69,36 @@ func TestActiveKeysAreBoundedPerOrganization(t *testing.T) {
 			t.Errorf("a creation after a revocation: %d, want 201", res.StatusCode)
 		}
 	})
+}
+
+// An organization makes at most web.KeyCreateLimit keys a day, created or
+// rolled: revoking keeps it within models.MaxActiveKeys, but a loop of
+// creations and revocations would grow the keys page and the audit log
+// without end.
+func TestKeyCreationIsBoundedPerDay(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	s := env.Seed(t, "loop@example.com")
+	c := env.Client()
+	if res := c.SignIn(s.Email, apptest.TestPassword); res.StatusCode != 303 {
+		t.Fatalf("sign in: %d", res.StatusCode)
+	}
+	tok := c.CSRF("/console/keys")
+	create := func(i int) *apptest.Response {
+		return c.PostForm("/console/keys", url.Values{"_csrf": {tok}, "name": {fmt.Sprintf("loop-%d", i)}, "scopes": {"public"}, "expires": {"never"}})
+	}
+	for i := range web.KeyCreateLimit {
+		if i%50 == 0 { // as the loop's revocations would
+			env.DB.Model(&models.APIKey{}).Where("org_id = ? AND id <> ?", s.OrgID, s.KeyID).Update("revoked_at", models.Now())
+		}
+		if res := create(i); res.StatusCode != 201 {
+			t.Fatalf("creation %d: %d", i+1, res.StatusCode)
+		}
+	}
+	res := create(web.KeyCreateLimit)
+	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" || !strings.Contains(res.Body, "keys in the last day") {
+		t.Errorf("creation %d: %d, Retry-After %q", web.KeyCreateLimit+1, res.StatusCode, res.Header.Get("Retry-After"))
+	}
+	if res := c.PostForm("/console/keys/"+s.KeyID+"/roll", url.Values{"_csrf": {tok}, "grace": {"0s"}}); res.StatusCode != 429 {
+		t.Errorf("a roll over the day's bound: %d, want 429", res.StatusCode)
+	}
 }

@@ -34,10 +34,15 @@ const (
 	// Each invitation mails the invited address with the organization's
 	// name in it: a bound per organization keeps the console from being
 	// a mail cannon.
-	InviteLimit   = 50 // invitations an organization sends per InviteWindow
-	InviteWindow  = 24 * time.Hour
-	deviceMaxAge  = 365 * 24 * time.Hour
-	deviceCookieN = "parapet_device"
+	InviteLimit  = 50 // invitations an organization sends per InviteWindow
+	InviteWindow = 24 * time.Hour
+	// Keys are created and revoked at will within models.MaxActiveKeys:
+	// a script doing so in a loop grew the keys page and the audit log
+	// without end.
+	KeyCreateLimit  = 200 // keys an organization makes (created or rolled) per KeyCreateWindow
+	KeyCreateWindow = 24 * time.Hour
+	deviceMaxAge    = 365 * 24 * time.Hour
+	deviceCookieN   = "parapet_device"
 )
 
 // attemptKeys are the throttle keys an attempt on email counts against.
@@ -91,21 +96,32 @@ func (p *Pages) countSignUp(c echo.Context) (string, error) {
 // countOrgCreation counts an organization the user creates and returns
 // the refusal message when over the limit.
 func (p *Pages) countOrgCreation(c echo.Context, userID string) (string, error) {
-	r, err := p.Throttle.Hit(c.Request().Context(), "orgcreate:user:"+userID, OrgCreateLimit, OrgCreateWindow)
-	if err != nil || r.Allowed {
-		return "", err
-	}
-	return tooManyFor(c, r.RetryAfter, fmt.Sprintf("You have created %d organizations in the last 30 days, the most an account may.", OrgCreateLimit)), nil
+	return p.countWork(c, "orgcreate:user:"+userID, OrgCreateLimit, OrgCreateWindow,
+		fmt.Sprintf("You have created %d organizations in the last 30 days, the most an account may.", OrgCreateLimit))
 }
 
 // countInvitation counts an invitation the organization sends and returns
 // the refusal message when over the limit.
 func (p *Pages) countInvitation(c echo.Context, orgID string) (string, error) {
-	r, err := p.Throttle.Hit(c.Request().Context(), "invite:org:"+orgID, InviteLimit, InviteWindow)
+	return p.countWork(c, "invite:org:"+orgID, InviteLimit, InviteWindow,
+		fmt.Sprintf("This organization has sent %d invitations in the last day, the most it may.", InviteLimit))
+}
+
+// countKeyCreation counts a key the organization makes (created or
+// rolled) and returns the refusal message when over the limit.
+func (p *Pages) countKeyCreation(c echo.Context, orgID string) (string, error) {
+	return p.countWork(c, "keycreate:org:"+orgID, KeyCreateLimit, KeyCreateWindow,
+		fmt.Sprintf("This organization has made %d keys in the last day, the most it may.", KeyCreateLimit))
+}
+
+// countWork counts one piece of bounded work under key and returns
+// refusal, with Retry-After set, when it is over limit per window.
+func (p *Pages) countWork(c echo.Context, key string, limit int, window time.Duration, refusal string) (string, error) {
+	r, err := p.Throttle.Hit(c.Request().Context(), key, limit, window)
 	if err != nil || r.Allowed {
 		return "", err
 	}
-	return tooManyFor(c, r.RetryAfter, fmt.Sprintf("This organization has sent %d invitations in the last day, the most it may.", InviteLimit)), nil
+	return tooManyFor(c, r.RetryAfter, refusal), nil
 }
 
 // tooManyFor is tooMany for windows of hours or days: it says when to come
