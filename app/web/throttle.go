@@ -24,8 +24,14 @@ import (
 const (
 	SignInLimit  = 10
 	SignInWindow = 15 * time.Minute
-	SignUpLimit  = 20 // sign-ups per client address per SignUpWindow
-	SignUpWindow = time.Hour
+	// Every password or code checked counts against the client address
+	// too, correct ones included and whatever device cookie it sends:
+	// forgiven, an account's own correct password could be checked
+	// without end, each check a hash that holds a slot of the bounded
+	// pool, and each sign-in a new session.
+	ChecksPerAddress = 60 // checks per client address per SignInWindow
+	SignUpLimit      = 20 // sign-ups per client address per SignUpWindow
+	SignUpWindow     = time.Hour
 	// Each new organization is granted the gateway's free monthly
 	// quota, so organizations are counted per account: unbounded, one
 	// account made 40 in a second and held 40 quotas.
@@ -53,10 +59,18 @@ func (p *Pages) attemptKeys(c echo.Context, email string) []string {
 	return []string{"signin:account:" + email, "signin:address:" + httpx.ClientNetwork(c)}
 }
 
-// countAttempt counts one password attempt on email. It returns the keys
-// counted (to forgive on success) and, when the attempt is refused, the
-// message that says so, with Retry-After set.
+// countAttempt counts one password attempt on email, first against the
+// client's checks (never forgiven), then against the keys it returns (to
+// forgive on success). When the attempt is refused it returns the message
+// that says so, with Retry-After set.
 func (p *Pages) countAttempt(c echo.Context, email, what string) (keys []string, refused string, err error) {
+	r, err := p.Throttle.Hit(c.Request().Context(), "signin:checks:"+httpx.ClientNetwork(c), ChecksPerAddress, SignInWindow)
+	if err != nil {
+		return nil, "", err
+	}
+	if !r.Allowed {
+		return nil, tooMany(c, r.RetryAfter, "Too many "+what+" from your network."), nil
+	}
 	keys = p.attemptKeys(c, email)
 	var retry time.Duration
 	for _, k := range keys {

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"strconv"
@@ -219,5 +220,46 @@ func TestSignInThrottleCountsIPv6Networks(t *testing.T) {
 	}
 	if st := attempt(web.SignInLimit+1, "2001:db8:9:a::1"); st != 401 {
 		t.Errorf("another /64: %d, want 401", st)
+	}
+}
+
+// Correct passwords are checked at most web.ChecksPerAddress times per
+// window from one network, device cookie or not: each check is a hash that
+// holds a slot of the bounded pool and each sign-in a new session, so one
+// account's own password signing in a loop kept every slot busy.
+func TestPasswordChecksAreBoundedPerAddress(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("TRUST_PROXY", "true"))
+	env.Seed(t, "looper@example.com")
+	var device []*http.Cookie // after the first sign-in, every browser sends it
+	signIn := func(from string) *apptest.Response {
+		c := env.Client()
+		c.Jar.SetCookies(mustURL(env.URL("/")), device)
+		defer func() {
+			for _, ck := range c.Jar.Cookies(mustURL(env.URL("/"))) {
+				if ck.Name == "parapet_device" {
+					device = []*http.Cookie{ck}
+				}
+			}
+		}()
+		tok := c.CSRF("/console/signin")
+		return c.PostForm("/console/signin", url.Values{"_csrf": {tok}, "email": {"looper@example.com"},
+			"password": {apptest.TestPassword}}, "X-Forwarded-For", from)
+	}
+	for i := range web.ChecksPerAddress {
+		if res := signIn("203.0.113.50"); res.StatusCode != 303 {
+			t.Fatalf("sign-in %d: %d", i+1, res.StatusCode)
+		}
+	}
+	res := signIn("203.0.113.50")
+	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" || !strings.Contains(res.Body, "from your network") {
+		t.Errorf("sign-in %d from one address: %d, Retry-After %q", web.ChecksPerAddress+1, res.StatusCode, res.Header.Get("Retry-After"))
+	}
+	var sessions int64
+	env.DB.Model(&models.Session{}).Count(&sessions)
+	if sessions > int64(web.ChecksPerAddress) {
+		t.Errorf("%d sessions, want at most %d", sessions, web.ChecksPerAddress)
+	}
+	if res := signIn("198.51.100.50"); res.StatusCode != 303 {
+		t.Errorf("from another address: %d, want 303", res.StatusCode)
 	}
 }
