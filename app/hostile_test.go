@@ -49,6 +49,8 @@ func TestHostileInput(t *testing.T) {
 			{"bearer with script", "GET", "/v1/products", "", "", []string{"Authorization", "Bearer " + script}, 401, "invalid_api_key"},
 			{"bearer with SQL", "GET", "/v1/products", "", "", []string{"Authorization", "Bearer " + sqli}, 401, "invalid_api_key"},
 			{"huge header", "GET", "/v1/health", "", "", []string{"X-Junk", strings.Repeat("j", 100<<10)}, 431, ""},
+			{"headers over 16 KiB", "GET", "/v1/health", "", "", []string{"X-Junk", strings.Repeat("j", 21<<10)}, 431, ""},
+			{"headers under 16 KiB", "GET", "/v1/health", "", "", []string{"X-Junk", strings.Repeat("j", 15<<10)}, 200, ""},
 			{"scan: wrong content type", "POST", "/scan/v1/scan", "text/plain", `{"resources":[]}`, auth, 415, "unsupported_media_type"},
 			{"scan: malformed", "POST", "/scan/v1/scan", json, `{"resources":[`, auth, 400, "invalid_request"},
 			{"scan: deeply nested", "POST", "/scan/v1/scan", json, deep, auth, 0, ""},

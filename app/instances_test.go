@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,6 +65,38 @@ func TestInstancesShareTheRateLimit(t *testing.T) {
 				t.Errorf("three instances answered %v, want exactly 60 x 200 and 30 x 429", counts)
 			}
 		})
+	}
+}
+
+// Wrong passwords on one account, 40 at once, spread over two instances:
+// the throttle (Redis) is one for both, so at most 10 are checked and the
+// rest are refused before any hashing.
+func TestInstancesShareTheSignInThrottle(t *testing.T) {
+	envs := cluster(t, 2)
+	envs[0].Seed(t, "stuffed@example.com")
+	clients := make([]*apptest.Client, len(envs))
+	tokens := make([]string, len(envs))
+	for i, env := range envs {
+		clients[i] = env.Client()
+		tokens[i] = clients[i].CSRF("/console/signin")
+	}
+	var mu sync.Mutex
+	counts := map[int]int{}
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() {
+			n := i % len(envs)
+			res := clients[n].PostForm("/console/signin", url.Values{"_csrf": {tokens[n]}, "email": {"stuffed@example.com"},
+				"password": {"wrong password " + strconv.Itoa(i)}})
+			mu.Lock()
+			counts[res.StatusCode]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	// 503: no hashing slot was free in time (a loaded machine), never checked.
+	if counts[401] > 10 || counts[429] < 30-counts[503] || counts[401]+counts[429]+counts[503] != 40 {
+		t.Errorf("two instances answered %v: want at most 10 checked (401), the rest 429 (or 503 busy)", counts)
 	}
 }
 

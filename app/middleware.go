@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"regexp"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -39,9 +41,10 @@ func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 // observe writes one structured line per request and counts it in the
 // request metrics: its area, its route template (c.Path(), or "unmatched";
 // never the raw path), its method and status class, and how long it took.
-// The line has the path, not the query string or any header, so no key or
-// session can leak into logs. It gives the request its context, which
-// carries the arrival time to the rest of the chain (deadline.go).
+// The line has the path (its secret masked: loggedPath), not the query
+// string or any header, so no key or session can leak into logs. It gives
+// the request its context, which carries the arrival time to the rest of
+// the chain (deadline.go).
 func observe(out LogOutput) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
@@ -66,12 +69,34 @@ func observe(out LogOutput) echo.MiddlewareFunc {
 				method = http.MethodHead // served as a GET by headAsGet
 			}
 			metrics.ObserveRequest(areaOf(c).name, route, method, res.Status, took)
-			line := accessLine{at: start.Add(took), method: method, path: req.URL.Path, status: res.Status, took: took,
+			line := accessLine{at: start.Add(took), method: method, path: loggedPath(c), status: res.Status, took: took,
 				bytes: res.Size, ip: c.RealIP(), requestID: httpx.RequestID(c)}
 			line.write(out)
 			return nil
 		}
 	}
+}
+
+// secretParam is the route parameter that carries a credential: an
+// invitation link's token admits whoever holds it to the organization, and
+// logs are read by more people than its invitee.
+const secretParam = "token"
+
+// loggedPath is the path of the log line: the request's own, or on a
+// route with a secret, the route's template with every parameter but the
+// secret filled in ("/invite/org_abc/:token").
+func loggedPath(c echo.Context) string {
+	names := c.ParamNames()
+	if !slices.Contains(names, secretParam) {
+		return c.Request().URL.Path
+	}
+	p := c.Path()
+	for _, name := range names {
+		if name != secretParam {
+			p = strings.Replace(p, ":"+name, c.Param(name), 1)
+		}
+	}
+	return p
 }
 
 // recoverPanic turns a panic into a 500 internal_error whose body says

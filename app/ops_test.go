@@ -11,7 +11,7 @@ import (
 // /metrics is refused without the token, and with it is Prometheus text
 // labelled by area and route template: never a raw path.
 func TestMetrics(t *testing.T) {
-	const token = "metrics-token-for-the-test"
+	const token = "metrics-token-for-the-test-0123456789"
 	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("METRICS_TOKEN", token))
 	s := env.Seed(t, "metrics@example.com")
 	c := env.Client()

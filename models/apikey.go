@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"gorm.io/gorm"
@@ -76,15 +77,50 @@ var ErrKeyNameTaken = errors.New("an active key with this name already exists in
 // MaxKeyNameLength bounds key names.
 const MaxKeyNameLength = 80
 
-// CreateAPIKey stores a key's hash and hint for an organization.
+// MaxActiveKeys bounds an organization's active keys (not revoked, not
+// expired, a rolled key in its grace period included). Each key has a
+// rate-limit budget of its own, so a member with a script and no bound
+// multiplied the organization's budgets by the thousands.
+const MaxActiveKeys = 100
+
+// ErrTooManyKeys means the organization has MaxActiveKeys active keys.
+var ErrTooManyKeys = fmt.Errorf("an organization has at most %d active keys: revoke one first", MaxActiveKeys)
+
+// CreateAPIKey stores a key's hash and hint for an organization, within
+// MaxActiveKeys.
 func CreateAPIKey(ctx context.Context, db *gorm.DB, k *APIKey) error {
-	if err := db.WithContext(ctx).Create(k).Error; err != nil {
-		if IsUniqueViolation(err) {
-			return ErrKeyNameTaken
+	return withinKeyBound(ctx, db, k.OrgID, func(tx *gorm.DB) error {
+		if err := tx.Create(k).Error; err != nil {
+			if IsUniqueViolation(err) {
+				return ErrKeyNameTaken
+			}
+			return err
 		}
-		return err
-	}
-	return nil
+		return nil
+	})
+}
+
+// withinKeyBound makes change under the organization's lock, so that
+// parallel requests are counted one after the other, and undoes it with
+// ErrTooManyKeys when the organization then has more than MaxActiveKeys.
+func withinKeyBound(ctx context.Context, db *gorm.DB, orgID string, change func(tx *gorm.DB) error) error {
+	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := lockOrg(tx, orgID); err != nil {
+			return err
+		}
+		if err := change(tx); err != nil {
+			return err
+		}
+		var n int64
+		if err := tx.Model(&APIKey{}).Where("org_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
+			orgID, Now()).Count(&n).Error; err != nil {
+			return err
+		}
+		if n > MaxActiveKeys {
+			return ErrTooManyKeys
+		}
+		return nil
+	})
 }
 
 // APIKeysOfOrg lists an organization's keys, newest first, active and

@@ -12,9 +12,10 @@ import (
 // takes the old key's name and scopes (next carries its own hash, hint and
 // expiry). The old key keeps working until graceEnd (sooner if it expired
 // before), renamed "<name> (rolled …)" so the name is free for next.
+// The old key counts against MaxActiveKeys until then.
 func RollAPIKey(ctx context.Context, db *gorm.DB, orgID, keyID string, next *APIKey, graceEnd time.Time) (*APIKey, error) {
 	var old APIKey
-	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := withinKeyBound(ctx, db, orgID, func(tx *gorm.DB) error {
 		if err := tx.Where("id = ? AND org_id = ? AND revoked_at IS NULL AND rolled_at IS NULL", keyID, orgID).Take(&old).Error; err != nil {
 			return notFound(err)
 		}

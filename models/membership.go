@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
 // MemberRow is a member as the members page and `member list` show them.
@@ -98,13 +97,8 @@ func RemoveMember(ctx context.Context, db *gorm.DB, orgID, actorID, userID strin
 // owner's promotion of the same member demoted an owner.
 func keepingAnOwner(ctx context.Context, db *gorm.DB, orgID, actorID, userID, newRole string, change func(tx *gorm.DB) error, staysOwner bool) error {
 	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		lock := tx
-		if tx.Dialector.Name() == "postgres" { // SQLite serializes writers already
-			lock = tx.Clauses(clause.Locking{Strength: "UPDATE"})
-		}
-		var org Organization
-		if err := lock.Where("id = ?", orgID).Take(&org).Error; err != nil {
-			return notFound(err)
+		if err := lockOrg(tx, orgID); err != nil {
+			return err
 		}
 		var m Membership
 		if err := tx.Where("org_id = ? AND user_id = ?", orgID, userID).Take(&m).Error; err != nil {

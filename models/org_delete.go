@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
 // ActionOrgDelete is the audit action of deleting an organization.
@@ -25,13 +24,8 @@ var ErrNotOwner = errors.New("only an owner can delete the organization")
 // ids of the organization's keys, for the verifier's cache to forget.
 func DeleteOrg(ctx context.Context, db *gorm.DB, orgID string, ownerID *string, e *AuditEvent) (keyIDs []string, err error) {
 	err = db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		lock := tx
-		if tx.Dialector.Name() == "postgres" { // SQLite serializes writers already
-			lock = tx.Clauses(clause.Locking{Strength: "UPDATE"})
-		}
-		var org Organization
-		if err := lock.Where("id = ?", orgID).Take(&org).Error; err != nil {
-			return notFound(err)
+		if err := lockOrg(tx, orgID); err != nil {
+			return err
 		}
 		if ownerID != nil {
 			var m Membership

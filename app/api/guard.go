@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/apierr"
+	"parapet/app/httpx"
 	"parapet/app/keys"
 )
 
@@ -84,7 +85,7 @@ func (a *API) Guard(surface Surface, opts ...GuardOption) echo.MiddlewareFunc {
 				bucket = keyPrefix + p.KeyID
 			}
 			if bucket == "" {
-				bucket = ipPrefix + c.RealIP()
+				bucket = ipPrefix + httpx.ClientNetwork(c)
 			}
 			d, err := a.Limiter.Allow(r.Context(), bucket, limit, time.Minute)
 			if err != nil {

@@ -1,9 +1,11 @@
 package api_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"parapet/app/api"
 	"parapet/app/apptest"
 	"parapet/app/keys"
 	"parapet/models"
@@ -85,5 +87,25 @@ func TestLeakReportLimits(t *testing.T) {
 	expectAPIError(t, res, 429, "rate_limited", "at most 10 requests per minute")
 	if res.Header.Get("Retry-After") == "" || res.Header.Get("X-RateLimit-Limit") != "10" {
 		t.Errorf("429 headers %v", res.Header)
+	}
+}
+
+// The per-address budget counts an IPv6 client by its /64: a caller that
+// sends each report from another address of its own network is refused
+// all the same, while another network keeps its budget.
+func TestLeakReportLimitCountsIPv6Networks(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("TRUST_PROXY", "true"))
+	c := env.Client()
+	report := func(from string) *apptest.Response {
+		return c.Do("POST", "/keys/v1/leaked", `{"keys":[]}`, "Content-Type", "application/json", "X-Forwarded-For", from)
+	}
+	for i := range api.LeakReportsPerMinute {
+		if res := report(fmt.Sprintf("2001:db8:7:7::%x", i+1)); res.StatusCode != 202 {
+			t.Fatalf("report %d: %d", i+1, res.StatusCode)
+		}
+	}
+	expectAPIError(t, report("2001:db8:7:7:abcd::1"), 429, "rate_limited", "at most 10 requests per minute")
+	if res := report("2001:db8:7:8::1"); res.StatusCode != 202 {
+		t.Errorf("another /64: %d, want 202", res.StatusCode)
 	}
 }

@@ -30,7 +30,7 @@ func (s *Service) Refused(c echo.Context, who Caller, err error) {
 	}
 	if who.KeyID == "" && who.UserID == "" {
 		metrics.GatewayRefusedAnonymous.Inc()
-		if !s.anon.allow(c.RealIP(), time.Now()) {
+		if !s.anon.allow(httpx.ClientNetwork(c), time.Now()) {
 			return
 		}
 		s.log.Info("gateway call refused before a key or session was known (sampled)", "ip", c.RealIP(),

@@ -131,12 +131,19 @@ func (p *Pages) CreateKey(c echo.Context) error {
 	if err != nil {
 		return invalid(upperFirst(err.Error()) + ".")
 	}
+	if msg, err := p.countKeyCreation(c, cur.Org.ID); err != nil || msg != "" {
+		return orRender(err, func() error { d.Error = msg; return p.renderKeys(c, http.StatusTooManyRequests, d) })
+	}
 	text, hash, hint := keys.Generate()
 	k := &models.APIKey{ID: models.NewID("key"), OrgID: cur.Org.ID, Name: d.Name, Hint: hint, Hash: hash,
 		CreatedBy: &cur.User.ID, CreatedAt: models.Now(), Scopes: scopes, ExpiresAt: expires}
 	err = models.CreateAPIKey(c.Request().Context(), p.DB.DB, k)
 	if errors.Is(err, models.ErrKeyNameTaken) {
 		return invalid("An active key named “" + d.Name + "” already exists. Choose another name.")
+	}
+	if errors.Is(err, models.ErrTooManyKeys) {
+		d.Error = upperFirst(err.Error()) + "."
+		return p.renderKeys(c, http.StatusConflict, d)
 	}
 	if err != nil {
 		return err

@@ -23,6 +23,9 @@ func (p *Pages) RollKey(c echo.Context) error {
 	if err != nil {
 		return p.renderKeys(c, http.StatusUnprocessableEntity, views.KeysData{Error: upperFirst(err.Error()) + "."})
 	}
+	if msg, err := p.countKeyCreation(c, cur.Org.ID); err != nil || msg != "" {
+		return orRender(err, func() error { return p.renderKeys(c, http.StatusTooManyRequests, views.KeysData{Error: msg}) })
+	}
 	now := models.Now()
 	text, hash, hint := keys.Generate()
 	next := &models.APIKey{ID: models.NewID("key"), Hint: hint, Hash: hash, CreatedBy: &cur.User.ID, CreatedAt: now}
@@ -34,6 +37,9 @@ func (p *Pages) RollKey(c echo.Context) error {
 	if _, err := models.RollAPIKey(c.Request().Context(), p.DB.DB, cur.Org.ID, old.ID, next, now.Add(grace)); err != nil {
 		if errors.Is(err, models.ErrNotFound) {
 			return p.renderKeys(c, http.StatusConflict, views.KeysData{Error: "That key was already rolled, revoked or expired."})
+		}
+		if errors.Is(err, models.ErrTooManyKeys) {
+			return p.renderKeys(c, http.StatusConflict, views.KeysData{Error: upperFirst(err.Error()) + "."})
 		}
 		return err
 	}

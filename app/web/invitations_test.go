@@ -204,3 +204,31 @@ func TestInvitationsFollowTheirSender(t *testing.T) {
 		t.Error("the owner invitation was revoked by an admin")
 	}
 }
+
+// An invitation link's token admits whoever holds it: the request log
+// names the organization of the link, never its token, on opening and on
+// accepting.
+func TestInvitationTokenStaysOutOfTheRequestLog(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	tm := newTeam(t, env)
+	path := pathOf(t, invite(t, tm.clients["owner"], "guest@example.com", "member"))
+	token := path[strings.LastIndex(path, "/")+1:]
+	guest := env.Client()
+	guest.SignUp("guest@example.com")
+	if res := guest.Submit(path, path, nil); res.StatusCode != 303 {
+		t.Fatalf("accept: %d", res.StatusCode)
+	}
+	var lines int
+	for _, line := range strings.Split(env.Logs.String(), "\n") {
+		if !strings.Contains(line, "msg=request") || !strings.Contains(line, "/invite/") {
+			continue
+		}
+		lines++
+		if strings.Contains(line, token) || !strings.Contains(line, "path=/invite/"+tm.org.ID+"/:token") {
+			t.Errorf("request log line: %s", line)
+		}
+	}
+	if lines != 2 {
+		t.Errorf("%d request lines for the link, want 2 (open, accept)", lines)
+	}
+}

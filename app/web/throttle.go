@@ -8,6 +8,7 @@ import (
 	"github.com/gorilla/securecookie"
 	"github.com/labstack/echo/v4"
 
+	"parapet/app/httpx"
 	"parapet/app/session"
 	"parapet/models"
 )
@@ -23,8 +24,14 @@ import (
 const (
 	SignInLimit  = 10
 	SignInWindow = 15 * time.Minute
-	SignUpLimit  = 20 // sign-ups per client address per SignUpWindow
-	SignUpWindow = time.Hour
+	// Every password or code checked counts against the client address
+	// too, correct ones included and whatever device cookie it sends:
+	// forgiven, an account's own correct password could be checked
+	// without end, each check a hash that holds a slot of the bounded
+	// pool, and each sign-in a new session.
+	ChecksPerAddress = 60 // checks per client address per SignInWindow
+	SignUpLimit      = 20 // sign-ups per client address per SignUpWindow
+	SignUpWindow     = time.Hour
 	// Each new organization is granted the gateway's free monthly
 	// quota, so organizations are counted per account: unbounded, one
 	// account made 40 in a second and held 40 quotas.
@@ -33,10 +40,15 @@ const (
 	// Each invitation mails the invited address with the organization's
 	// name in it: a bound per organization keeps the console from being
 	// a mail cannon.
-	InviteLimit   = 50 // invitations an organization sends per InviteWindow
-	InviteWindow  = 24 * time.Hour
-	deviceMaxAge  = 365 * 24 * time.Hour
-	deviceCookieN = "parapet_device"
+	InviteLimit  = 50 // invitations an organization sends per InviteWindow
+	InviteWindow = 24 * time.Hour
+	// Keys are created and revoked at will within models.MaxActiveKeys:
+	// a script doing so in a loop grew the keys page and the audit log
+	// without end.
+	KeyCreateLimit  = 200 // keys an organization makes (created or rolled) per KeyCreateWindow
+	KeyCreateWindow = 24 * time.Hour
+	deviceMaxAge    = 365 * 24 * time.Hour
+	deviceCookieN   = "parapet_device"
 )
 
 // attemptKeys are the throttle keys an attempt on email counts against.
@@ -44,13 +56,21 @@ func (p *Pages) attemptKeys(c echo.Context, email string) []string {
 	if dev := p.deviceID(c, email); dev != "" {
 		return []string{"signin:device:" + dev}
 	}
-	return []string{"signin:account:" + email, "signin:address:" + c.RealIP()}
+	return []string{"signin:account:" + email, "signin:address:" + httpx.ClientNetwork(c)}
 }
 
-// countAttempt counts one password attempt on email. It returns the keys
-// counted (to forgive on success) and, when the attempt is refused, the
-// message that says so, with Retry-After set.
+// countAttempt counts one password attempt on email, first against the
+// client's checks (never forgiven), then against the keys it returns (to
+// forgive on success). When the attempt is refused it returns the message
+// that says so, with Retry-After set.
 func (p *Pages) countAttempt(c echo.Context, email, what string) (keys []string, refused string, err error) {
+	r, err := p.Throttle.Hit(c.Request().Context(), "signin:checks:"+httpx.ClientNetwork(c), ChecksPerAddress, SignInWindow)
+	if err != nil {
+		return nil, "", err
+	}
+	if !r.Allowed {
+		return nil, tooMany(c, r.RetryAfter, "Too many "+what+" from your network."), nil
+	}
 	keys = p.attemptKeys(c, email)
 	var retry time.Duration
 	for _, k := range keys {
@@ -80,7 +100,7 @@ func (p *Pages) forgive(c echo.Context, keys []string) {
 // countSignUp counts a sign-up from the client's address (with TRUST_PROXY,
 // the forwarded one) and returns the refusal message when over the limit.
 func (p *Pages) countSignUp(c echo.Context) (string, error) {
-	r, err := p.Throttle.Hit(c.Request().Context(), "signup:address:"+c.RealIP(), SignUpLimit, SignUpWindow)
+	r, err := p.Throttle.Hit(c.Request().Context(), "signup:address:"+httpx.ClientNetwork(c), SignUpLimit, SignUpWindow)
 	if err != nil || r.Allowed {
 		return "", err
 	}
@@ -90,21 +110,32 @@ func (p *Pages) countSignUp(c echo.Context) (string, error) {
 // countOrgCreation counts an organization the user creates and returns
 // the refusal message when over the limit.
 func (p *Pages) countOrgCreation(c echo.Context, userID string) (string, error) {
-	r, err := p.Throttle.Hit(c.Request().Context(), "orgcreate:user:"+userID, OrgCreateLimit, OrgCreateWindow)
-	if err != nil || r.Allowed {
-		return "", err
-	}
-	return tooManyFor(c, r.RetryAfter, fmt.Sprintf("You have created %d organizations in the last 30 days, the most an account may.", OrgCreateLimit)), nil
+	return p.countWork(c, "orgcreate:user:"+userID, OrgCreateLimit, OrgCreateWindow,
+		fmt.Sprintf("You have created %d organizations in the last 30 days, the most an account may.", OrgCreateLimit))
 }
 
 // countInvitation counts an invitation the organization sends and returns
 // the refusal message when over the limit.
 func (p *Pages) countInvitation(c echo.Context, orgID string) (string, error) {
-	r, err := p.Throttle.Hit(c.Request().Context(), "invite:org:"+orgID, InviteLimit, InviteWindow)
+	return p.countWork(c, "invite:org:"+orgID, InviteLimit, InviteWindow,
+		fmt.Sprintf("This organization has sent %d invitations in the last day, the most it may.", InviteLimit))
+}
+
+// countKeyCreation counts a key the organization makes (created or
+// rolled) and returns the refusal message when over the limit.
+func (p *Pages) countKeyCreation(c echo.Context, orgID string) (string, error) {
+	return p.countWork(c, "keycreate:org:"+orgID, KeyCreateLimit, KeyCreateWindow,
+		fmt.Sprintf("This organization has made %d keys in the last day, the most it may.", KeyCreateLimit))
+}
+
+// countWork counts one piece of bounded work under key and returns
+// refusal, with Retry-After set, when it is over limit per window.
+func (p *Pages) countWork(c echo.Context, key string, limit int, window time.Duration, refusal string) (string, error) {
+	r, err := p.Throttle.Hit(c.Request().Context(), key, limit, window)
 	if err != nil || r.Allowed {
 		return "", err
 	}
-	return tooManyFor(c, r.RetryAfter, fmt.Sprintf("This organization has sent %d invitations in the last day, the most it may.", InviteLimit)), nil
+	return tooManyFor(c, r.RetryAfter, refusal), nil
 }
 
 // tooManyFor is tooMany for windows of hours or days: it says when to come

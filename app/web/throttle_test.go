@@ -1,6 +1,8 @@
 package web_test
 
 import (
+	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"strconv"
@@ -93,8 +95,10 @@ func TestDeviceCookieKeepsOwnerIn(t *testing.T) {
 }
 
 // Sign-ups are throttled per client address: 25 sign-ups from one address
-// meet a 429 with Retry-After. With TRUST_PROXY the forwarded address is
-// the one counted, so another client behind the same proxy may sign up.
+// meet a 429 with Retry-After. An IPv6 client is counted by its /64, so
+// sending each from another address of its network changes nothing. With
+// TRUST_PROXY the forwarded address is the one counted, so another client
+// behind the same proxy may sign up.
 func TestSignUpThrottle(t *testing.T) {
 	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
 		signUp := func(i int, forwarded string) *apptest.Response {
@@ -105,7 +109,7 @@ func TestSignUpThrottle(t *testing.T) {
 		}
 		refused := -1
 		for i := range 25 {
-			res := signUp(i, "203.0.113.7")
+			res := signUp(i, fmt.Sprintf("2001:db8:5:5::%x", i+1))
 			if res.StatusCode == 429 {
 				if res.Header.Get("Retry-After") == "" || !strings.Contains(res.Body, "Too many accounts") {
 					t.Errorf("429 without Retry-After or a clear message")
@@ -118,10 +122,10 @@ func TestSignUpThrottle(t *testing.T) {
 			}
 		}
 		if refused < 0 {
-			t.Fatal("25 sign-ups from one address all succeeded")
+			t.Fatal("25 sign-ups from one network all succeeded")
 		}
-		if res := signUp(25, "198.51.100.9"); res.StatusCode != 303 {
-			t.Errorf("another forwarded address behind the trusted proxy: %d, want 303", res.StatusCode)
+		if res := signUp(25, "2001:db8:5:6::1"); res.StatusCode != 303 {
+			t.Errorf("another forwarded network behind the trusted proxy: %d, want 303", res.StatusCode)
 		}
 	}, apptest.WithEnv("TRUST_PROXY", "true"))
 }
@@ -193,4 +197,69 @@ func TestInvitationsAreBoundedPerOrganization(t *testing.T) {
 			t.Errorf("%d invitations stored, want %d", n, web.InviteLimit)
 		}
 	})
+}
+
+// The sign-in throttle counts an IPv6 client by its /64: wrong passwords
+// on many accounts, each from another address of one network, meet the
+// address's limit as if they came from one address.
+func TestSignInThrottleCountsIPv6Networks(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("TRUST_PROXY", "true"))
+	c := env.Client()
+	tok := c.CSRF("/console/signin")
+	attempt := func(i int, from string) int {
+		return c.PostForm("/console/signin", url.Values{"_csrf": {tok}, "email": {fmt.Sprintf("target%d@example.com", i)},
+			"password": {"a wrong password"}}, "X-Forwarded-For", from).StatusCode
+	}
+	for i := range web.SignInLimit {
+		if st := attempt(i, fmt.Sprintf("2001:db8:9:9::%x", i+1)); st != 401 {
+			t.Fatalf("attempt %d: %d, want 401", i+1, st)
+		}
+	}
+	if st := attempt(web.SignInLimit, "2001:db8:9:9:ffff::1"); st != 429 {
+		t.Errorf("attempt %d from the same /64: %d, want 429", web.SignInLimit+1, st)
+	}
+	if st := attempt(web.SignInLimit+1, "2001:db8:9:a::1"); st != 401 {
+		t.Errorf("another /64: %d, want 401", st)
+	}
+}
+
+// Correct passwords are checked at most web.ChecksPerAddress times per
+// window from one network, device cookie or not: each check is a hash that
+// holds a slot of the bounded pool and each sign-in a new session, so one
+// account's own password signing in a loop kept every slot busy.
+func TestPasswordChecksAreBoundedPerAddress(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("TRUST_PROXY", "true"))
+	env.Seed(t, "looper@example.com")
+	var device []*http.Cookie // after the first sign-in, every browser sends it
+	signIn := func(from string) *apptest.Response {
+		c := env.Client()
+		c.Jar.SetCookies(mustURL(env.URL("/")), device)
+		defer func() {
+			for _, ck := range c.Jar.Cookies(mustURL(env.URL("/"))) {
+				if ck.Name == "parapet_device" {
+					device = []*http.Cookie{ck}
+				}
+			}
+		}()
+		tok := c.CSRF("/console/signin")
+		return c.PostForm("/console/signin", url.Values{"_csrf": {tok}, "email": {"looper@example.com"},
+			"password": {apptest.TestPassword}}, "X-Forwarded-For", from)
+	}
+	for i := range web.ChecksPerAddress {
+		if res := signIn("203.0.113.50"); res.StatusCode != 303 {
+			t.Fatalf("sign-in %d: %d", i+1, res.StatusCode)
+		}
+	}
+	res := signIn("203.0.113.50")
+	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" || !strings.Contains(res.Body, "from your network") {
+		t.Errorf("sign-in %d from one address: %d, Retry-After %q", web.ChecksPerAddress+1, res.StatusCode, res.Header.Get("Retry-After"))
+	}
+	var sessions int64
+	env.DB.Model(&models.Session{}).Count(&sessions)
+	if sessions > int64(web.ChecksPerAddress) {
+		t.Errorf("%d sessions, want at most %d", sessions, web.ChecksPerAddress)
+	}
+	if res := signIn("198.51.100.50"); res.StatusCode != 303 {
+		t.Errorf("from another address: %d, want 303", res.StatusCode)
+	}
 }
