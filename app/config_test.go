@@ -68,7 +68,6 @@ func TestConfigErrors(t *testing.T) {
 		{"production without public URL", map[string]string{"PUBLIC_URL": ""}, "PUBLIC_URL must be set in production"},
 		{"production without secret", map[string]string{"SESSION_SECRET": ""}, "SESSION_SECRET must be set in production"},
 		{"short secret", map[string]string{"SESSION_SECRET": "short"}, "SESSION_SECRET: must be at least 32 characters"},
-		{"short metrics token", map[string]string{"METRICS_TOKEN": "prometheus"}, "METRICS_TOKEN: must be at least 32 characters"},
 		{"production without database", map[string]string{"DATABASE_URL": ""}, "DATABASE_URL must be set in production"},
 		{"production without upstream", map[string]string{"GATEWAY_UPSTREAM_URL": ""}, "GATEWAY_UPSTREAM_URL must be set in production"},
 		{"production without upstream key", map[string]string{"GATEWAY_UPSTREAM_KEY": ""}, "GATEWAY_UPSTREAM_KEY must be set in production"},

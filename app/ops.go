@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -12,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"parapet/app/apierr"
+	"parapet/app/httpx"
 	"parapet/app/metrics"
 )
 
@@ -22,13 +24,30 @@ func (a *App) metricsHandler() http.Handler {
 	return promhttp.HandlerFor(prometheus.Gatherers{metrics.Registry, pool}, promhttp.HandlerOpts{})
 }
 
+// metricsPerMinute bounds the requests to /metrics from one client (an
+// address, or an IPv6 /64): a wrong token is answered at once, so without
+// a bound a short token could be guessed. Prometheus scrapes a few times
+// a minute.
+const metricsPerMinute = 60
+
 // serveMetrics is GET /metrics, for operators: Prometheus text behind the
 // METRICS_TOKEN bearer token. Without a token configured, metrics are off
-// and the path does not exist (404); a missing or wrong token gets 401.
+// and the path does not exist (404); a missing or wrong token gets 401,
+// and a client past metricsPerMinute 429 before its token is compared.
 func (a *App) serveMetrics(c echo.Context) error {
 	token := a.cfg.MetricsToken
 	if token == "" {
 		return echo.ErrNotFound
+	}
+	d, err := a.api.Limiter.Allow(c.Request().Context(), "metrics:ip:"+httpx.ClientNetwork(c), metricsPerMinute, time.Minute)
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	if !d.Allowed {
+		e := apierr.New(http.StatusTooManyRequests, "rate_limited",
+			"at most "+strconv.Itoa(metricsPerMinute)+" requests per minute to /metrics; retry after "+strconv.Itoa(d.RetryAfterSeconds())+" seconds")
+		e.RetryAfter = d.RetryAfterSeconds()
+		return e
 	}
 	got := c.Request().Header.Get("Authorization")
 	if subtle.ConstantTimeCompare([]byte(got), []byte("Bearer "+token)) != 1 {

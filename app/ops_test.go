@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +12,7 @@ import (
 // /metrics is refused without the token, and with it is Prometheus text
 // labelled by area and route template: never a raw path.
 func TestMetrics(t *testing.T) {
-	const token = "metrics-token-for-the-test-0123456789"
+	const token = "metrics-token-for-the-test"
 	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("METRICS_TOKEN", token))
 	s := env.Seed(t, "metrics@example.com")
 	c := env.Client()
@@ -88,5 +89,23 @@ func TestReadiness(t *testing.T) {
 	}
 	if res := c.Get("/readyz"); res.StatusCode != 200 {
 		t.Errorf("after both came back: %d %s", res.StatusCode, res.Body)
+	}
+}
+
+// Guessing the token is throttled: past the minute's requests from one
+// client, even the right token is refused before it is compared, so a
+// guess that is right cannot be told from one that is wrong.
+func TestMetricsGuessesAreThrottled(t *testing.T) {
+	const token = "short"
+	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("METRICS_TOKEN", token))
+	c := env.Client()
+	for i := range 60 {
+		if res := c.Get("/metrics", "Authorization", "Bearer guess-"+strconv.Itoa(i)); res.StatusCode != 401 {
+			t.Fatalf("guess %d: %d", i+1, res.StatusCode)
+		}
+	}
+	res := c.Get("/metrics", "Authorization", "Bearer "+token)
+	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" || strings.Contains(res.Body, "# TYPE") {
+		t.Errorf("the right token after 60 guesses: %d, Retry-After %q", res.StatusCode, res.Header.Get("Retry-After"))
 	}
 }

@@ -81,7 +81,7 @@ func settings(c *Config) []setting {
 		{Name: "ANALYSIS_MEMORY_MB", Default: "512", Doc: "memory budget of the running analyses, each estimated at 20 × its body + 4 MiB (one larger than the budget runs alone)",
 			Parse: c.analysisMemory},
 		{Name: "ANALYSIS_WAIT", Default: "3s", Doc: "how long an analysis waits for room before 503 `busy`", Parse: duration(&c.AnalysisWait)},
-		{Name: "METRICS_TOKEN", Shown: "unset: `/metrics` is off", Secret: true, Doc: "at least 32 characters: the bearer token Prometheus sends to scrape `/metrics` (see Operations)", Parse: c.metricsToken},
+		{Name: "METRICS_TOKEN", Shown: "unset: `/metrics` is off", Secret: true, Doc: "the bearer token Prometheus sends to scrape `/metrics` (see Operations)", Parse: text(&c.MetricsToken)},
 	}
 }
 
@@ -167,27 +167,10 @@ func (c *Config) env(v string) error {
 }
 
 func (c *Config) sessionSecret(v string) error {
-	if err := longSecret(v); err != nil {
-		return err
-	}
-	c.SessionSecret = []byte(v)
-	return nil
-}
-
-// metricsToken is held to a secret's length: /metrics answers a wrong
-// token at once and without a rate limit, so a short one is guessed.
-func (c *Config) metricsToken(v string) error {
-	if err := longSecret(v); err != nil {
-		return err
-	}
-	c.MetricsToken = v
-	return nil
-}
-
-func longSecret(v string) error {
 	if len(v) < 32 {
 		return errors.New("must be at least 32 characters long")
 	}
+	c.SessionSecret = []byte(v)
 	return nil
 }
 

@@ -16,7 +16,7 @@ func TestConfigCommand(t *testing.T) {
 		"DATABASE_URL":          "postgres://app:hunter2@db.internal/parapet",
 		"SESSION_SECRET":        "do-not-print-this-secret-0123456789",
 		"GATEWAY_UPSTREAM_KEY":  "sk-upstream-do-not-print",
-		"METRICS_TOKEN":         "metrics-do-not-print-0123456789abcdef",
+		"METRICS_TOKEN":         "metrics-do-not-print",
 		"RATE_LIMIT_PER_MINUTE": "120",
 	}
 	var out, errs bytes.Buffer

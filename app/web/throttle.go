@@ -29,8 +29,8 @@ const (
 	// forgiven, an account's own correct password could be checked
 	// without end, each check a hash that holds a slot of the bounded
 	// pool, and each sign-in a new session.
-	ChecksPerAddress = 60 // checks per client address per SignInWindow
-	SignUpLimit      = 20 // sign-ups per client address per SignUpWindow
+	ChecksPerAddress = 120 // checks per client address per SignInWindow
+	SignUpLimit      = 20  // sign-ups per client address per SignUpWindow
 	SignUpWindow     = time.Hour
 	// Each new organization is granted the gateway's free monthly
 	// quota, so organizations are counted per account: unbounded, one
