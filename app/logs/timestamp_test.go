@@ -153,11 +153,14 @@ func FuzzTimestamp(f *testing.F) {
 	f.Add("2024-03-18T09:14:02Z a", "2024-03-18T09:14:61Z b")
 	f.Add("081109 203615 a", "081109 2036159 b")
 	f.Add("Dec 10 06:55:46 a", "Dec 10 06:55:4")
+	f.Add("1710151505 a", "1710151506.5 b")
+	f.Add("1710151505123 a", "1710151506123\tb")
 	lo, hi := unixOf(1969, 12, 31, 0, 0, 0), unixOf(2100, 1, 2, 0, 0, 0)
 	f.Fuzz(func(t *testing.T, prev, line string) {
-		fresh := stampParser{now: testNow}
+		epochs := epochWidth([]byte(prev + "\n" + line)) // lines opening with an epoch: read if they agree
+		fresh := stampParser{now: testNow, epochDigits: epochs}
 		got, ok := fresh.parse([]byte(line))
-		primed := stampParser{now: testNow}
+		primed := stampParser{now: testNow, epochDigits: epochs}
 		primed.parse([]byte(prev))
 		again, ok2 := primed.parse([]byte(line))
 		if ok2 != ok || (primed.lastFmt == fresh.lastFmt && primed.lastAt == fresh.lastAt && again != got) {
