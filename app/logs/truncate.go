@@ -54,3 +54,26 @@ func listed(n, most int, size func(i int) int) int {
 	}
 	return n
 }
+
+// MaxCompareListed bounds each list of a Comparison as MaxResultTemplates
+// bounds an analysis's templates: a current log of all-different lines
+// would otherwise list each line as a new template, with its example.
+const MaxCompareListed = 1000
+
+// truncate cuts each list of the comparison to MaxCompareListed
+// templates and MaxResultListBytes of template and example text once past
+// its first, and says so.
+func (c *Comparison) truncate() {
+	var left CompareTruncated
+	for _, l := range []struct {
+		list *[]TemplateChange
+		left *int
+	}{{&c.New, &left.New}, {&c.Gone, &left.Gone}, {&c.Changed, &left.Changed}} {
+		list := *l.list
+		n := listed(len(list), MaxCompareListed, func(i int) int { return len(list[i].Template) + len(list[i].Example) })
+		*l.left, *l.list = len(list)-n, list[:n:n]
+	}
+	if left != (CompareTruncated{}) {
+		c.Truncated = &left
+	}
+}

@@ -65,3 +65,37 @@ func TestResultTruncated(t *testing.T) {
 		}
 	}
 }
+
+func TestCompareTruncated(t *testing.T) {
+	many := uniqueLines(MaxCompareListed+7, 10)
+	long := uniqueLines(100, 16000) // a template and its example: 32 KB, 32 of them in 1 MiB
+	tests := []struct {
+		name              string
+		baseline, current string
+		newListed, newOut int
+		goneListed, gone  int
+	}{
+		{"within the caps", "INFO hello\n", uniqueLines(20, 10), 20, 0, 1, 0},
+		{"new over the count", "INFO hello\n", many, MaxCompareListed, 7, 1, 0},
+		{"gone over the count", many, "INFO hello\n", 1, 0, MaxCompareListed, 7},
+		{"new over the bytes", "INFO hello\n", long, 32, 68, 1, 0},
+	}
+	for _, tt := range tests {
+		c, err := Compare(context.Background(), []byte(tt.baseline), []byte(tt.current), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if len(c.New) != tt.newListed || len(c.Gone) != tt.goneListed {
+			t.Errorf("%s: %d new and %d gone listed, want %d and %d", tt.name, len(c.New), len(c.Gone), tt.newListed, tt.goneListed)
+		}
+		if c.Summary.New != tt.newListed+tt.newOut || c.Summary.Gone != tt.goneListed+tt.gone {
+			t.Errorf("%s: summary counts %d new and %d gone, want %d and %d", tt.name, c.Summary.New, c.Summary.Gone, tt.newListed+tt.newOut, tt.goneListed+tt.gone)
+		}
+		switch tr := c.Truncated; {
+		case tt.newOut == 0 && tt.gone == 0 && tr != nil:
+			t.Errorf("%s: truncated %+v", tt.name, *tr)
+		case (tt.newOut > 0 || tt.gone > 0) && (tr == nil || tr.New != tt.newOut || tr.Gone != tt.gone || tr.Changed != 0):
+			t.Errorf("%s: truncated %+v, want %d new and %d gone left out", tt.name, tr, tt.newOut, tt.gone)
+		}
+	}
+}
