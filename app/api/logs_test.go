@@ -419,6 +419,43 @@ func TestLogsAPILimits(t *testing.T) {
 	}
 }
 
+// distinctLines is n lines, each its own template: their first words
+// differ, and have no digit to mask.
+func distinctLines(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%c%c%c happened\n", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26)
+	}
+	return b.String()
+}
+
+// An input of all-different lines lists the most frequent templates and
+// the first outliers, and counts the rest; the summary stays exact.
+func TestLogsAPITruncated(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	s := env.Seed(t, "logs-truncated@example.com")
+	n := logs.MaxResultTemplates + 234
+	data := logsData(t, "distinct lines", logsPost(env.Client(), logsPath, "text/plain", distinctLines(n), s.Key))
+	sum := data["summary"].(map[string]any)
+	if sum["templates"] != float64(n) || sum["outliers"] != float64(n) {
+		t.Errorf("summary counts %v templates and %v outliers, want %d", sum["templates"], sum["outliers"], n)
+	}
+	if got := len(data["templates"].([]any)); got != logs.MaxResultTemplates {
+		t.Errorf("%d templates listed, want %d", got, logs.MaxResultTemplates)
+	}
+	if got := len(data["outliers"].([]any)); got != logs.MaxResultOutliers {
+		t.Errorf("%d outliers listed, want %d", got, logs.MaxResultOutliers)
+	}
+	tr, _ := data["truncated"].(map[string]any)
+	if tr["templates"] != float64(234) || tr["outliers"] != float64(234) {
+		t.Errorf("truncated %v, want 234 templates and 234 outliers", data["truncated"])
+	}
+	small := logsData(t, "sample", logsPost(env.Client(), logsPath, "text/plain", logs.Sample(), s.Key))
+	if _, ok := small["truncated"]; ok {
+		t.Errorf("the sample's result is truncated: %v", small["truncated"])
+	}
+}
+
 // The analyzer has its own per-key budget: exhausting it gives 429 with
 // Retry-After and leaves the key's /v1 and scanner budgets alone.
 func TestLogsAPIRateLimit(t *testing.T) {
@@ -485,6 +522,7 @@ func TestLogsOpenAPI(t *testing.T) {
 			post(logsPath, "text/plain", logs.Sample()),
 			post(logsPath+"?include=assignments", "application/json", `{"text": "ERROR a\nINFO b\n\nFATAL c"}`),
 			post(logsPath, "text/plain", long),
+			post(logsPath, "text/plain", distinctLines(logs.MaxResultTemplates+1)), // truncated
 		},
 		"400": {
 			post(logsPath, "application/json", `{`),

@@ -74,7 +74,7 @@ func TestAccessLogHAProxy(t *testing.T) {
 	res := analyze(t, readTestdata(t, "haproxy_http.log"), Options{})
 	checkMatches(t, res, map[int][2]string{
 		4: {"reliability", "503"},
-		5: {"reliability", "connection refused"}, // not an access line
+		5: {"reliability", "is down"}, // not an access line: "Server … is DOWN, … Connection refused"
 		6: {"reliability", "504"},
 		7: {"error", "500"},
 	})

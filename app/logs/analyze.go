@@ -42,6 +42,9 @@ type Result struct {
 	Outliers  []Outlier  `json:"outliers"`
 	Templates []Template `json:"templates"`
 	Timeline  *Timeline  `json:"timeline,omitempty"`
+	// Truncated, when set, counts the templates and outliers left out of
+	// their lists (see MaxResultTemplates).
+	Truncated *Truncated `json:"truncated,omitempty"`
 	// Assignments holds, with IncludeAssignments, the template id of each
 	// analysed (non-blank) line, in input order.
 	Assignments []int `json:"assignments,omitempty"`
@@ -148,6 +151,7 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res.truncate()
 	res.Summary.DurationMS = float64(time.Since(began).Microseconds()) / 1000
 	return res, nil
 }

@@ -37,6 +37,17 @@ type Comparison struct {
 	New     []TemplateChange `json:"new"`
 	Gone    []TemplateChange `json:"gone"`
 	Changed []TemplateChange `json:"changed"`
+	// Truncated, when set, counts what each list leaves out (see
+	// MaxCompareListed); the summary counts them all.
+	Truncated *CompareTruncated `json:"truncated,omitempty"`
+}
+
+// CompareTruncated counts the templates left out of each list of a
+// Comparison: the least important, at its end.
+type CompareTruncated struct {
+	New     int `json:"new"`
+	Gone    int `json:"gone"`
+	Changed int `json:"changed"`
 }
 
 // CompareSummary counts both sides and the templates of each kind.
@@ -203,6 +214,7 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 	}
 	s := &cmpRes.Summary
 	s.New, s.Gone, s.Changed = len(cmpRes.New), len(cmpRes.Gone), len(cmpRes.Changed)
+	cmpRes.truncate()
 	s.DurationMS = float64(time.Since(began).Microseconds()) / 1000
 	return cmpRes, nil
 }

@@ -20,12 +20,14 @@
 //	 "matches":   [{"line", "text", "category", "keyword", "start", "end", "template_id", "cut", "header", "level", "fields"}],
 //	 "outliers":  [{"line", "text", "template", "template_id", "count", "cut", "header", "level", "fields"}],
 //	 "templates": [{"id", "template", "count", "params": [{"position", "values": [{"value", "count"}]}]}],
-//	 "assignments": [template id of each analysed entry]}
+//	 "assignments": [template id of each analysed entry],
+//	 "truncated": {"templates", "outliers"}}
 //
 // where "cut" appears only on lines longer than MaxLineBytes, "header",
 // "level" and "fields" only when the line has them, "params" only with
-// Options.IncludeParams and "assignments" only with
-// Options.IncludeAssignments. Line numbers are the input's own, 1-based,
+// Options.IncludeParams, "assignments" only with
+// Options.IncludeAssignments and "truncated" only when the templates or
+// outliers listed are fewer than counted (see MaxResultTemplates). Line numbers are the input's own, 1-based,
 // blank lines counted; an entry's is its first line's. start and end are
 // byte offsets of the keyword (or level word) in text. Template ids are
 // ranks: 1 is the most frequent.

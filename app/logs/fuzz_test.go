@@ -15,6 +15,7 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add([]byte("a=1 b=\"x y\" {\"k\":[1,\"v\"]}\r\n\n[ERROR] E0101 \xff\n"), true)
 	f.Add([]byte("Dec 10 06:55:46 host sshd[1]: Failed password for root from 1.2.3.4 port 22 ssh2\n"), false)
 	f.Add([]byte("{\"msg\":\"unterminated\n\"GET /x HTTP/1.1\" \"\n"), true)
+	f.Add([]byte("1710151505.5 ERROR boom\n\tat x\n1710151506 backend b has no server available!\n11.03.2024 10:15:05 x\n"), false)
 	f.Fuzz(func(t *testing.T, input []byte, threshold bool) {
 		opts := Options{IncludeAssignments: true}
 		if threshold {

@@ -57,6 +57,7 @@ var keywordTable = []Keyword{
 	{"out of memory", CategoryFatal},
 	{"oom", CategoryFatal},
 	{"oomkilled", CategoryFatal},
+	{"oomkilling", CategoryFatal}, // Kubernetes' node-problem-detector: the kernel killed a process for memory
 	{"stack overflow", CategoryFatal},
 	{"crash", CategoryFatal},
 	{"crashed", CategoryFatal},
@@ -102,6 +103,11 @@ var keywordTable = []Keyword{
 	{"backoff", CategoryReliability},
 	{"crashloopbackoff", CategoryReliability}, // Kubernetes: restarting a crashing container, backing off
 	{"imagepullbackoff", CategoryReliability}, // Kubernetes: retrying an image pull, backing off
+	{"failedscheduling", CategoryReliability}, // Kubernetes: no node can take the pod
+	{"evicted", CategoryReliability},          // Kubernetes: a pod put off its node for lack of a resource
+	{"unhealthy", CategoryReliability},
+	{"no server available", CategoryReliability}, // HAProxy: a backend with every server down
+	{"is down", CategoryReliability},             // HAProxy: "Server be/web1 is DOWN"
 	{"restart", CategoryReliability},
 	{"restarting", CategoryReliability},
 	{"restarted", CategoryReliability},

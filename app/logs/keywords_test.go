@@ -62,6 +62,18 @@ func TestKeywords(t *testing.T) {
 		// Kubernetes' back-off states, whose last hump alone is no keyword.
 		{"pod web-1 is in CrashLoopBackOff", CategoryReliability, "crashloopbackoff", "CrashLoopBackOff"},
 		{`reason="ImagePullBackOff"`, CategoryReliability, "imagepullbackoff", "ImagePullBackOff"},
+		// HAProxy's and Kubernetes' outages, which say neither error nor timeout.
+		{"backend be_app has no server available!", CategoryReliability, "no server available", "no server available"},
+		{"Server be_app/web1 is DOWN, reason: Layer7 wrong status, code: 500", CategoryReliability, "is down", "is DOWN"},
+		{"5m  Warning  FailedScheduling  pod/web-1  0/3 nodes are available: 3 Insufficient cpu.", CategoryReliability, "failedscheduling", "FailedScheduling"},
+		{"5m  Warning  Evicted  pod/web-1  The node was low on resource: memory.", CategoryReliability, "evicted", "Evicted"},
+		{"target 10.0.0.5 unhealthy", CategoryReliability, "unhealthy", "unhealthy"},
+		{"kernel-monitor OOMKilling: Killed process 1234 (java)", CategoryFatal, "oomkilling", "OOMKilling"},
+		{"Warning  OOMKilling  kernel-monitor  Killed process 1234 (java)", CategoryReliability, "oomkilling", "OOMKilling"}, // the level decides
+		{"proxy is downloading updates", "", "", ""},
+		{"5m  Normal  Scheduled  pod/web-1  Successfully assigned default/web-1 to node1", "", "", ""},
+		{"5m  Normal  Pulled  pod/web-1  Container image already present on machine", "", "", ""},
+		{"traffic down 5% since Monday", "", "", ""},
 		{"CRIT: temperature above threshold", CategoryFatal, "crit", "CRIT"},
 		{"all systems nominal", "", "", ""},
 		// Keys with no value and counts of none say there was no trouble.

@@ -85,7 +85,7 @@ func scanKeywords(s []byte, all *[]keywordHit) (keywordHit, bool) {
 			seen |= k
 			j++
 		}
-		if j-i >= 3 && isLetter(s[i]) {
+		if j-i >= 2 && isLetter(s[i]) { // two letters: "no server available", "is down"
 			var h keywordHit
 			ok := false
 			if j-i < 32 && kwLens[lower(s[i])-'a']&(1<<(j-i)) != 0 {

@@ -91,7 +91,7 @@ type stampLog struct {
 // newStampLog reads the timestamps of input's lines from the first on,
 // at now.
 func newStampLog(now time.Time, input []byte, lines int) stampLog {
-	p := stampParser{now: now.UTC()}
+	p := stampParser{now: now.UTC(), epochDigits: epochWidth(input)}
 	l := stampLog{p: p, looking: probeStamps(p, input)}
 	l.size(lines)
 	return l

@@ -199,3 +199,36 @@ func BenchmarkTimeline(b *testing.B) {
 	}
 	b.ReportMetric(tl.Seconds()/split.Seconds(), "ratio")
 }
+
+// An epoch opens a line's timestamp only when the input's first lines
+// agree on its width and their times are near: a PID or an id is none.
+func TestTimelineEpochs(t *testing.T) {
+	tests := []struct {
+		name, input string
+		timed       int    // lines on the timeline; 0 for no timeline
+		start       string // the first bucket's start
+	}{
+		{"seconds", "1710151505 INFO up\n1710151565 ERROR boom\n1710151625 INFO ok\n", 3, "2024-03-11T10:05:05Z"},
+		{"fraction", "1710151505.123 INFO up\n1710151505.900 ERROR boom\n", 2, "2024-03-11T10:05:05Z"},
+		{"milliseconds", "1710151505123 INFO up\n1710151506123 ERROR boom\n", 2, "2024-03-11T10:05:05Z"},
+		{"microseconds, tab", "1710151505123456\tINFO up\n1710151506123456\tERROR boom\n", 2, "2024-03-11T10:05:05Z"},
+		{"untimed lines between", "1710151505 ERROR boom\n  at Foo.bar\n1710151506 INFO ok\n", 2, "2024-03-11T10:05:05Z"},
+		{"PIDs", "4242 ERROR boom\n4243 INFO ok\n", 0, ""},
+		{"nine digits", "946684799 ERROR boom\n946684800 INFO ok\n", 0, ""},
+		{"ids far apart", "1000000001 ERROR order failed\n3000000002 INFO order ok\n", 0, ""},
+		{"widths differ", "1710151505 ERROR boom\n1710151506123 INFO ok\n", 0, ""},
+		{"a counter among epochs", "1710151505 ERROR boom\n42 INFO ok\n", 0, ""},
+		{"glued to a word", "1710151505abc ERROR boom\n1710151506abc INFO ok\n", 0, ""},
+	}
+	for _, tt := range tests {
+		tl := mustAnalyze(t, tt.input).Timeline
+		switch {
+		case tt.timed == 0 && tl != nil:
+			t.Errorf("%s: a timeline of %d lines from %s", tt.name, tl.TimedLines, tl.Start)
+		case tt.timed > 0 && tl == nil:
+			t.Errorf("%s: no timeline", tt.name)
+		case tt.timed > 0 && (tl.TimedLines != tt.timed || tl.Start != tt.start):
+			t.Errorf("%s: %d timed lines from %s, want %d from %s", tt.name, tl.TimedLines, tl.Start, tt.timed, tt.start)
+		}
+	}
+}

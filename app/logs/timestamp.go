@@ -27,12 +27,22 @@ import (
 //	11 Mar 2024 10:15:19.123        ("Mon, 11 Mar 2024 10:15:02 GMT"); a zone name is UTC
 //	3/11/2024 1:15:02 PM            US month-first date and 12-hour time, as Windows'
 //	                                Event Viewer exports them (with AM or PM only)
+//	11.03.2024 10:15:05,123         day-first dotted date (German and other European tools),
+//	                                fraction and zone as ISO's
+//	20240311T101505Z                ISO 8601 basic (compact), or 20240311 10:15:05; a
+//	20240311 10:15:05.123           fraction and a zone as ISO's
+//	1710151505.123 ERROR …          epoch seconds (maybe a fraction), milliseconds,
+//	                                microseconds or nanoseconds at the start of a line
+//	                                only, and only when the input's first lines agree
+//	                                (see epochs.go)
 //
 // An ISO date's time may be a 12-hour one too, with AM or PM after it.
 //
 //	{"ts": 1700000000.5, …}         epoch seconds, milliseconds, microseconds or
 //	                                nanoseconds (told apart by size) or an RFC 3339 string in a
-//	                                JSON line's ts, time, timestamp or @timestamp field
+//	                                JSON line's ts, time, timestamp or @timestamp field,
+//	                                or journald's _SOURCE_REALTIME_TIMESTAMP or
+//	                                __REALTIME_TIMESTAMP (microseconds, in a string)
 const (
 	stampWindow = 64
 	jsonWindow  = 1024
@@ -52,6 +62,9 @@ const (
 	fmtJSON
 	fmtUS
 	fmtDayMonth
+	fmtDotted
+	fmtCompact
+	fmtEpoch
 )
 
 // yearOf picks the year of a date written without one: the analysis's
@@ -77,6 +90,9 @@ type stampParser struct {
 	memo     minuteMemo
 	lastDate int64
 	lastDay  int64
+	// epochDigits is the width of the epoch numbers that open the
+	// input's lines, 0 when they are not read (see epochWidth).
+	epochDigits int
 }
 
 // minuteMemo is the last timestamp read up to its minute: format,
@@ -91,7 +107,7 @@ type minuteMemo struct {
 
 // minuteLen is, for the formats the memo serves, the length of a
 // timestamp up to its minute; tail reads the rest.
-var minuteLen = [...]int{fmtISO: 16, fmtBGL: 16, fmtHDFS: 11, fmtSyslog: 12, fmtKlog: 11, fmtAccess: 17, fmtJSON: 0, fmtUS: 0, fmtDayMonth: 0}
+var minuteLen = [...]int{fmtISO: 16, fmtBGL: 16, fmtHDFS: 11, fmtSyslog: 12, fmtKlog: 11, fmtAccess: 17, fmtJSON: 0, fmtUS: 0, fmtDayMonth: 0, fmtDotted: 16, fmtCompact: 0, fmtEpoch: 0}
 
 // parse returns the Unix time (seconds, UTC) of the line's timestamp:
 // where the line before had its own, else for a JSON line its time
@@ -130,7 +146,9 @@ var (
 	accessFormats = []stampFormat{fmtAccess, fmtUS}
 	usFormats     = []stampFormat{fmtUS}
 	dayMonthFmts  = []stampFormat{fmtDayMonth}
-	hdfsFormats   = []stampFormat{fmtHDFS}
+	dottedFormats = []stampFormat{fmtDotted}
+	compactFmts   = []stampFormat{fmtCompact}
+	openFormats   = []stampFormat{fmtHDFS, fmtEpoch}
 	monthFormats  = []stampFormat{fmtSyslog, fmtAsctime}
 	klogFormats   = []stampFormat{fmtKlog}
 )
@@ -152,8 +170,12 @@ func candidates(s []byte, i int) []stampFormat {
 			return usFormats
 		case i+3 < len(s) && (s[i+2] == '-' || s[i+2] == ' ') && isUpper(s[i+3]):
 			return dayMonthFmts
+		case i+5 < len(s) && s[i+2] == '.' && s[i+5] == '.':
+			return dottedFormats
+		case i+8 < len(s) && (s[i+8] == 'T' || s[i+8] == ' ') && isDigit(s[i+7]):
+			return compactFmts
 		case i == 0:
-			return hdfsFormats
+			return openFormats // 081109 203615 (HDFS), or an epoch
 		}
 	case isUpper(c):
 		switch {
@@ -211,6 +233,9 @@ var parsers = [...]func(*stampParser, []byte) (int64, bool){
 	fmtKlog:     (*stampParser).parseKlog,
 	fmtUS:       (*stampParser).parseUS,
 	fmtDayMonth: (*stampParser).parseDayMonth,
+	fmtDotted:   (*stampParser).parseDotted,
+	fmtCompact:  (*stampParser).parseCompact,
+	fmtEpoch:    (*stampParser).parseEpoch,
 }
 
 // tail reads what follows the minute of a timestamp of format f at the
@@ -244,11 +269,8 @@ func tail(s []byte, f stampFormat) (sec int, off int64, ok bool) {
 	}
 	end := at + 2
 	switch f {
-	case fmtISO:
-		if end+1 < len(s) && (s[end] == '.' || s[end] == ',') && isDigit(s[end+1]) {
-			for end++; end < len(s) && isDigit(s[end]); end++ {
-			}
-		}
+	case fmtISO, fmtDotted:
+		end = fraction(s, end)
 		if h, _ := d2(s, 11); true {
 			if off, found := meridiemShift(s, end, h); found {
 				return sec, off, true
@@ -318,8 +340,9 @@ type digitFields struct {
 }
 
 var (
-	isoFields  = digitFields{0, 5, 8, 11, 14, 4}
-	hdfsFields = digitFields{0, 2, 4, 7, 9, 2}
+	isoFields    = digitFields{0, 5, 8, 11, 14, 4}
+	dottedFields = digitFields{6, 3, 0, 11, 14, 4}
+	hdfsFields   = digitFields{0, 2, 4, 7, 9, 2}
 )
 
 // digitDate reads a timestamp of format f at the start of s, its fields
@@ -460,13 +483,54 @@ func (p *stampParser) parseDayMonth(s []byte) (int64, bool) {
 	y, ok2 := d4(s, 7)
 	h, mi, ok3 := hourMinute(s, 12)
 	sec, ok4 := d2(s, 18)
-	end := 20
-	if end+1 < len(s) && (s[end] == '.' || s[end] == ',') && isDigit(s[end+1]) {
-		for end++; end < len(s) && isDigit(s[end]); end++ {
+	off, ok5 := zone(s, fraction(s, 20))
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) || mo == 0 {
+		return 0, false
+	}
+	return p.checked(int64(y), mo, d, h, mi, sec, off)
+}
+
+// fraction skips a fraction of the second at s[i:], after . or , as
+// ISO 8601 allows, and returns where it ends.
+func fraction(s []byte, i int) int {
+	if i+1 < len(s) && (s[i] == '.' || s[i] == ',') && isDigit(s[i+1]) {
+		for i++; i < len(s) && isDigit(s[i]); i++ {
 		}
 	}
-	off, ok5 := zone(s, end)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5) || mo == 0 {
+	return i
+}
+
+// parseDotted reads a day-first dotted date, 11.03.2024 10:15:05: its
+// time is where ISO's is, so it is read as ISO's.
+func (p *stampParser) parseDotted(s []byte) (int64, bool) {
+	if len(s) < 19 || s[2] != '.' || s[5] != '.' || s[10] != ' ' || s[13] != ':' {
+		return 0, false
+	}
+	return p.digitDate(s, fmtDotted, dottedFields)
+}
+
+// parseCompact reads ISO 8601's basic format, 20240311T101505Z, or a
+// compact date before a time with colons, 20240311 10:15:05; a fraction
+// and a zone may follow.
+func (p *stampParser) parseCompact(s []byte) (int64, bool) {
+	at := [3]int{9, 11, 13} // hour, minute, second after T
+	if len(s) > 8 && s[8] == ' ' {
+		at = [3]int{9, 12, 15}
+		if len(s) < 17 || s[11] != ':' || s[14] != ':' {
+			return 0, false
+		}
+	}
+	y, ok1 := d4(s, 0)
+	mo, ok2 := d2(s, 4)
+	d, ok3 := d2(s, 6)
+	h, ok4 := d2(s, at[0])
+	mi, ok5 := d2(s, at[1])
+	sec, ok6 := d2(s, at[2])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
+		return 0, false
+	}
+	off, ok := zone(s, fraction(s, at[2]+2))
+	if !ok {
 		return 0, false
 	}
 	return p.checked(int64(y), mo, d, h, mi, sec, off)
@@ -631,6 +695,9 @@ func (p *stampParser) jsonStamp(line []byte) (int64, bool) {
 			if t, ok := p.parseISO(w[i+1:]); ok {
 				return t, true
 			}
+			if t, ok := p.epoch(w[i+1:]); ok { // journald writes its numbers as strings
+				return t, true
+			}
 			continue
 		}
 		if t, ok := p.epoch(w[i:]); ok {
@@ -640,7 +707,8 @@ func (p *stampParser) jsonStamp(line []byte) (int64, bool) {
 	return 0, false
 }
 
-var jsonTimeKeys = [][]byte{[]byte(`"ts"`), []byte(`"time"`), []byte(`"timestamp"`), []byte(`"@timestamp"`)}
+var jsonTimeKeys = [][]byte{[]byte(`"ts"`), []byte(`"time"`), []byte(`"timestamp"`), []byte(`"@timestamp"`),
+	[]byte(`"_SOURCE_REALTIME_TIMESTAMP"`), []byte(`"__REALTIME_TIMESTAMP"`)}
 
 // epoch reads a number of seconds, milliseconds, microseconds or
 // nanoseconds since 1970 (told apart by size: below 10^11 seconds, below

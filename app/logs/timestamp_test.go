@@ -60,7 +60,23 @@ func TestTimestampFormats(t *testing.T) {
 		{"1:M 11 Mar 2024 10:15:19.123 * Ready to accept connections tcp", "2024-03-11T10:15:19Z"},
 		{"Mon, 11 Mar 2024 10:15:02 GMT x", "2024-03-11T10:15:02Z"},
 		{"11 Mar 2024 10:15:02 +0100 x", "2024-03-11T09:15:02Z"},
+		// Day-first dotted dates (German tools), ISO 8601's basic format
+		// and a compact date with a time, journald's JSON export.
+		{"11.03.2024 10:15:05 ERROR Verbindung abgebrochen", "2024-03-11T10:15:05Z"},
+		{"[11.03.2024 10:15:05,123] INFO x", "2024-03-11T10:15:05Z"},
+		{"11.03.2024 10:15:05.123+01:00 x", "2024-03-11T09:15:05Z"},
+		{"20240311T101505Z ERROR boom", "2024-03-11T10:15:05Z"},
+		{"20240311T101505.123+0100 x", "2024-03-11T09:15:05Z"},
+		{"20240311 10:15:05 x", "2024-03-11T10:15:05Z"},
+		{"I 20240311 10:15:05.5 x", "2024-03-11T10:15:05Z"},
+		{`{"__CURSOR":"s=1;i=2","__REALTIME_TIMESTAMP":"1710151505123456","PRIORITY":"3","MESSAGE":"boom"}`, "2024-03-11T10:05:05Z"},
+		{`{"MESSAGE":"boom","_SOURCE_REALTIME_TIMESTAMP":"1710151504000000","__REALTIME_TIMESTAMP":"1710151505123456"}`, "2024-03-11T10:05:04Z"},
 		// Not timestamps.
+		{"10.0.0.1 10:15:05 an address", ""},
+		{"31.02.2024 10:15:05 no such day", ""},
+		{"20241311T101505Z no such month", ""},
+		{"12345678 10:15:05 no such date", ""},
+		{"1710151505 ERROR an epoch is read only when the first lines agree", ""},
 		{"11-Foo-2024 10:15:05 not a month", ""},
 		{"3/11/2024 13:15:02 day or month first, no AM or PM to tell", ""},
 		{"3/11/2024 13:15:02 PM no such hour", ""},
@@ -128,6 +144,7 @@ func FuzzTimestamp(f *testing.F) {
 		"I0102 15:04:05.000000", "2005-06-03-15.42.50.675872", "[Tue Mar 05 15:03:10.123456 2024]", `{"ts":1700000000}`, `a [10/Oct/2000:13:55:36 -0700]`,
 		"2024-03-18 09:14:02 +", "2024-03-18T09:14:02+9", `{"time":"`,
 		"2024-03-18 01:14:02 PM", "3/11/2024 1:15:02 PM", "12/1/2024 12:05:00 AM", "11-Mar-2024 10:15:05.123", "1:M 11 Mar 2024 10:15:19.123 *",
+		"11.03.2024 10:15:05,123", "20240311T101505.5Z", "20240311 10:15:05 x", `{"__REALTIME_TIMESTAMP":"1710151505123456"}`,
 	}
 	for i, s := range seeds {
 		f.Add(seeds[(i+1)%len(seeds)], s)
@@ -136,11 +153,14 @@ func FuzzTimestamp(f *testing.F) {
 	f.Add("2024-03-18T09:14:02Z a", "2024-03-18T09:14:61Z b")
 	f.Add("081109 203615 a", "081109 2036159 b")
 	f.Add("Dec 10 06:55:46 a", "Dec 10 06:55:4")
+	f.Add("1710151505 a", "1710151506.5 b")
+	f.Add("1710151505123 a", "1710151506123\tb")
 	lo, hi := unixOf(1969, 12, 31, 0, 0, 0), unixOf(2100, 1, 2, 0, 0, 0)
 	f.Fuzz(func(t *testing.T, prev, line string) {
-		fresh := stampParser{now: testNow}
+		epochs := epochWidth([]byte(prev + "\n" + line)) // lines opening with an epoch: read if they agree
+		fresh := stampParser{now: testNow, epochDigits: epochs}
 		got, ok := fresh.parse([]byte(line))
-		primed := stampParser{now: testNow}
+		primed := stampParser{now: testNow, epochDigits: epochs}
 		primed.parse([]byte(prev))
 		again, ok2 := primed.parse([]byte(line))
 		if ok2 != ok || (primed.lastFmt == fresh.lastFmt && primed.lastAt == fresh.lastAt && again != got) {

@@ -124,3 +124,23 @@ func TestLogsComparePage(t *testing.T) {
 		}
 	})
 }
+
+// A current log of all-different lines: the table counts every new
+// template and says the JSON download has the first ones only.
+func TestLogsComparePageTruncated(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	c := logsSignedIn(t, env)
+	token := c.CSRF("/logs/app/compare")
+	var b strings.Builder
+	for i := range logs.MaxCompareListed + 3 {
+		fmt.Fprintf(&b, "%c%c%c happened\n", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26)
+	}
+	doc := compareHTMX(t, c, token, "INFO hello\n", b.String()).Doc(t)
+	sec := doc.Find("[data-testid=compare-new]")
+	if got := sec.Find("h3").Text(); got != "New templates (1,003)" {
+		t.Errorf("title %q", got)
+	}
+	if got := strings.Join(strings.Fields(sec.Find("p").First().Text()), " "); !strings.Contains(got, "the JSON download has the first 1,000 of 1,003") {
+		t.Errorf("note %q", got)
+	}
+}

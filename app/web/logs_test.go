@@ -469,3 +469,27 @@ func TestLogsPageNeedsCSRFToken(t *testing.T) {
 		}
 	}
 }
+
+// An input of all-different lines: the page says how many outliers and
+// templates the analysis leaves out of its lists, and counts them all.
+func TestLogsPageTruncated(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	c := logsSignedIn(t, env)
+	token := c.CSRF("/logs/app")
+	var b strings.Builder
+	n := logs.MaxResultOutliers + 5
+	for i := range n {
+		fmt.Fprintf(&b, "%c%c%c happened\n", 'a'+i%26, 'a'+i/26%26, 'a'+i/676%26)
+	}
+	frag := logsHTMX(t, c, token, b.String()).Doc(t)
+	if got := frag.Find("[data-testid=outliers-left-out]").Text(); !strings.HasPrefix(got, "5 later outliers are not listed") || !strings.Contains(got, "the first 1,000 of 1,005") {
+		t.Errorf("outliers note %q", got)
+	}
+	if got := frag.Find("[data-testid=log-templates] p").First().Text(); !strings.Contains(got, "of 1,005 templates") || !strings.Contains(got, "lists the 1,000 most frequent") {
+		t.Errorf("templates note %q", strings.Join(strings.Fields(got), " "))
+	}
+	sample := logsHTMX(t, c, token, logs.Sample()).Doc(t)
+	if sample.Find("[data-testid=outliers-left-out]").Length() != 0 || !strings.Contains(sample.Find("[data-testid=log-templates] p").Text(), "lists every template") {
+		t.Error("the sample's page says something is left out")
+	}
+}
