@@ -226,7 +226,7 @@ func TestRequestTimeoutCountsFromArrival(t *testing.T) {
 			t.Fatalf("deadline %v (own context %v); want %v on the request's context", deadline, inner != ctx, arrived.Add(d))
 		}
 		if waited {
-			if inner == ctx || deadline.IsZero() || deadline.Sub(time.Now()) > d {
+			if inner == ctx || deadline.IsZero() || time.Until(deadline) > d {
 				t.Fatalf("waited on: deadline %v (same context %v); want a context of its own within %v", deadline, inner == ctx, d)
 			}
 			if _, ok := ctx.Deadline(); ok {
