@@ -57,7 +57,7 @@ func (p *Pages) ScanRun(c echo.Context) error {
 		report.FileName = in.fileName
 	}
 	if httpx.IsHTMX(c) {
-		return httpx.Render(c, http.StatusOK, views.ScanResult(*report))
+		return httpx.Stream(c, http.StatusOK, views.ScanResult(*report))
 	}
 	d := views.ScanData{Report: report}
 	if report.Limit == "" {
@@ -67,7 +67,7 @@ func (p *Pages) ScanRun(c echo.Context) error {
 }
 
 func (p *Pages) renderScan(c echo.Context, status int, d views.ScanData) error {
-	return renderPage(c, status, "Config Scanner", "scan", views.Scan, d)
+	return streamPage(c, status, "Config Scanner", "scan", views.Scan, d)
 }
 
 // scanInput is what the form brought: the document to scan, the file's
@@ -183,10 +183,10 @@ func runScan(input []byte, pageURL string) (*views.ScanReport, int) {
 	rep := &views.ScanReport{Result: res}
 	// The JSON download is the API's body, byte for byte (app/api/scan.go).
 	if body, err := httpx.Envelope(res); err == nil { // the API's body without fail_on
-		rep.JSON = string(body)
+		rep.JSON = body
 	}
 	if b, err := scan.SARIF(res, scan.SARIFOptions{InformationURI: pageURL}); err == nil {
-		rep.SARIF = string(b)
+		rep.SARIF = b
 	}
 	return rep, http.StatusOK
 }
