@@ -302,17 +302,7 @@ func TestServerMemoryUnderAnonymousToolForms(t *testing.T) {
 // crash or a reset.
 func TestServerMemoryUnderParallelAnalyses(t *testing.T) {
 	var key string
-	s := startServer(t, serverBinary(t), func(s *server) {
-		s.run(t, "a long load-test passphrase\n", "user", "create", "--email", "analyst@example.com")
-		s.run(t, "", "org", "create", "--name", "Load", "--owner", "analyst@example.com")
-		var k struct {
-			Key string `json:"key"`
-		}
-		if err := json.Unmarshal([]byte(s.run(t, "", "key", "create", "--org", "load", "--name", "load", "--json")), &k); err != nil || k.Key == "" {
-			t.Fatalf("key create: %v", err)
-		}
-		key = k.Key
-	})
+	s := startServer(t, serverBinary(t), func(s *server) { key = s.userWithKey(t, "analyst@example.com") })
 	log := analysisLog(9 * mib)
 	counts := parallel(8, func(int) (int, error) {
 		req, _ := http.NewRequest("POST", s.url+"/logs/v1/analyze", strings.NewReader(log))
@@ -338,6 +328,21 @@ func TestServerMemoryUnderParallelAnalyses(t *testing.T) {
 	} else {
 		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, counts)
 	}
+}
+
+// userWithKey makes a user, an org of theirs and an API key of the org
+// with every scope; it returns the key.
+func (s *server) userWithKey(t *testing.T, email string) string {
+	t.Helper()
+	s.run(t, "a long load-test passphrase\n", "user", "create", "--email", email)
+	s.run(t, "", "org", "create", "--name", "Load", "--owner", email)
+	var k struct {
+		Key string `json:"key"`
+	}
+	if err := json.Unmarshal([]byte(s.run(t, "", "key", "create", "--org", "load", "--name", "load", "--json")), &k); err != nil || k.Key == "" {
+		t.Fatalf("key create: %v", err)
+	}
+	return k.Key
 }
 
 // analysisLog is n bytes of a varied application log: many shapes, ids

@@ -27,7 +27,7 @@ type LogsCompareData struct {
 // there is none (Problem, under the heading Title).
 type LogsCompareReport struct {
 	Result *logs.Comparison
-	JSON   string // the API's {"data": comparison} body, for the JSON download
+	JSON   []byte // the API's {"data": comparison} body, for the JSON download
 
 	Title   string
 	Problem string
@@ -384,7 +384,7 @@ func LogsCompareResult(r LogsCompareReport) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templ.Raw(templateText(r.JSON)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = download(r.JSON).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -31,7 +31,7 @@ type LogsData struct {
 // none. Exactly one of Result, Limit, Slow and Empty is set.
 type LogsReport struct {
 	Result *logs.Result
-	JSON   string // the API's {"data": result} body, for the JSON download
+	JSON   []byte // the API's {"data": result} body, for the JSON download
 	View   LogsView
 
 	Limit string // why the input is over a limit
@@ -813,7 +813,7 @@ func logsReport(r LogsReport) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templ.Raw(templateText(r.JSON)).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = download(r.JSON).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

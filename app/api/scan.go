@@ -15,6 +15,7 @@ import (
 
 	"parapet/app/apierr"
 	"parapet/app/httpx"
+	"parapet/app/pool"
 	"parapet/app/scan"
 )
 
@@ -75,6 +76,10 @@ func (a *API) Scan(c echo.Context) error {
 	res, err := scan.Scan(body)
 	if err != nil {
 		return scanError(err)
+	}
+	// Its findings may cost far more to encode than the body's estimate.
+	if err := pool.Charge(c, scan.ReportCost(res)); err != nil {
+		return err
 	}
 	g := gateOf(res, failOn)
 	status := http.StatusOK

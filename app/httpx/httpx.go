@@ -4,6 +4,7 @@
 package httpx
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -33,6 +34,23 @@ func Render(c echo.Context, status int, component templ.Component) error {
 		return err
 	}
 	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// Stream writes a templ component as an HTML response while it renders.
+// It is for the tools' reports, whose pages carry their downloads (a scan
+// of 60,000 findings: 50 MB of JSON and SARIF): buffered as Render does,
+// the page was held whole beside the report and its downloads, and the
+// buffer's growth held it half again. A report is all in memory before
+// it is rendered, so rendering fails only when the client has gone; the
+// response is then cut short.
+func Stream(c echo.Context, status int, component templ.Component) error {
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().WriteHeader(status)
+	w := bufio.NewWriterSize(c.Response(), 32<<10)
+	if err := component.Render(context.WithoutCancel(c.Request().Context()), w); err != nil {
+		return err
+	}
+	return w.Flush()
 }
 
 // IsHTMX reports whether htmx made the request (it swaps a fragment).

@@ -3,10 +3,13 @@ package pool
 import (
 	"context"
 	"errors"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/labstack/echo/v4"
 
 	"parapet/app/apierr"
 )
@@ -72,5 +75,91 @@ func TestPoolWaitsThenRuns(t *testing.T) {
 	release()
 	if err := <-done; err != nil {
 		t.Fatalf("the waiting job: %v", err)
+	}
+}
+
+// jobContext admits a job of cost and returns the request's context as
+// Middleware leaves it.
+func jobContext(t *testing.T, p *Pool, cost int64) (echo.Context, *job) {
+	t.Helper()
+	j, err := p.admit(context.Background(), cost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := echo.New().NewContext(httptest.NewRequest("POST", "/", nil), httptest.NewRecorder())
+	c.Set(jobKey, j)
+	return c, j
+}
+
+// A job that learns it needs more (a scan's findings) charges for it:
+// while it waits for room no new job is admitted, and it gets the room as
+// soon as another job ends. Two jobs that cannot both grow do not wait on
+// each other: the second is refused at once, and the first then grows.
+func TestPoolChargeWaitsForRoom(t *testing.T) {
+	p := New(4, 100, 2*time.Second)
+	ctxA, a := jobContext(t, p, 30)
+	_, b := jobContext(t, p, 30)
+	charged := make(chan error)
+	go func() { charged <- Charge(ctxA, 50) }() // 110 with b's 30: waits
+	waitFor(t, func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.pending == 50 })
+	short, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := p.Acquire(short, 30); err == nil {
+		t.Errorf("a new job was admitted into the room a charging job waits for: %v", err)
+	}
+	b.release()
+	if err := <-charged; err != nil {
+		t.Fatalf("the charge after the other job ended: %v", err)
+	}
+	if p.used != 80 || a.cost != 80 {
+		t.Errorf("used %d, job %d after the charge; want 80 and 80", p.used, a.cost)
+	}
+	a.release()
+
+	ctxC, c := jobContext(t, p, 40)
+	ctxD, d := jobContext(t, p, 40)
+	go func() { charged <- Charge(ctxC, 50) }() // 130: waits for d
+	waitFor(t, func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.pending == 50 })
+	start := time.Now()
+	err := Charge(ctxD, 50) // c holds and wants 90: d's 90 cannot fit beside it
+	var e *apierr.Error
+	if !errors.As(err, &e) || e.Status != 503 || time.Since(start) > time.Second {
+		t.Fatalf("the second growing job: %v after %s; want 503 busy at once", err, time.Since(start))
+	}
+	d.release()
+	if err := <-charged; err != nil {
+		t.Fatalf("the first growing job once the second gave up: %v", err)
+	}
+	c.release()
+	if p.used != 0 || p.running != 0 || p.pending != 0 || p.owed != 0 {
+		t.Errorf("after all jobs: used %d, running %d, pending %d, owed %d; want 0", p.used, p.running, p.pending, p.owed)
+	}
+}
+
+// A charge is capped so the job's cost stays within the budget (it then
+// runs alone); outside a job, or for nothing, it does nothing.
+func TestPoolChargeLimits(t *testing.T) {
+	p := New(2, 100, 100*time.Millisecond)
+	ctx, j := jobContext(t, p, 30)
+	if err := Charge(ctx, 1000); err != nil || j.cost != 100 {
+		t.Errorf("a charge past the budget: %v, cost %d; want the job at the budget, 100", err, j.cost)
+	}
+	if err := Charge(echo.New().NewContext(httptest.NewRequest("POST", "/", nil), nil), 1000); err != nil {
+		t.Errorf("a charge outside a job: %v", err)
+	}
+	j.release()
+	if p.used != 0 {
+		t.Errorf("used %d after the job; want 0", p.used)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -57,9 +57,9 @@ func (p *Pages) LogsRun(c echo.Context) error {
 		if view.Target == "matches" || view.Target == "outliers" {
 			if report.Result != nil && view.Digest == report.View.Digest {
 				if view.Target == "outliers" {
-					return httpx.Render(c, http.StatusOK, views.LogsOutliers(*report))
+					return httpx.Stream(c, http.StatusOK, views.LogsOutliers(*report))
 				}
-				return httpx.Render(c, http.StatusOK, views.LogsMatches(*report))
+				return httpx.Stream(c, http.StatusOK, views.LogsMatches(*report))
 			}
 			// Another log than the one shown, or a problem: replace the
 			// whole result rather than one list of it.
@@ -69,7 +69,7 @@ func (p *Pages) LogsRun(c echo.Context) error {
 		if err := addJSON(report); err != nil {
 			return err
 		}
-		return httpx.Render(c, http.StatusOK, views.LogsResult(*report))
+		return httpx.Stream(c, http.StatusOK, views.LogsResult(*report))
 	}
 	if err := addJSON(report); err != nil {
 		return err
@@ -82,7 +82,7 @@ func (p *Pages) LogsRun(c echo.Context) error {
 }
 
 func (p *Pages) renderLogs(c echo.Context, status int, d views.LogsData) error {
-	return renderPage(c, status, "Log Analyzer", "logs", views.Logs, d)
+	return streamPage(c, status, "Log Analyzer", "logs", views.Logs, d)
 }
 
 // readLogsInput reads the form's log. Over the size limit it returns a
@@ -143,7 +143,7 @@ func addJSON(rep *views.LogsReport) error {
 		return nil
 	}
 	body, err := httpx.Envelope(rep.Result) // the API's body, byte for byte
-	rep.JSON = string(body)
+	rep.JSON = body
 	return err
 }
 

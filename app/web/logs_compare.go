@@ -46,7 +46,7 @@ func (p *Pages) LogsCompareRun(c echo.Context) error {
 		}
 	}
 	if httpx.IsHTMX(c) {
-		return httpx.Render(c, http.StatusOK, views.LogsCompareResult(*report))
+		return httpx.Stream(c, http.StatusOK, views.LogsCompareResult(*report))
 	}
 	d := views.LogsCompareData{Report: report}
 	if !over {
@@ -56,7 +56,7 @@ func (p *Pages) LogsCompareRun(c echo.Context) error {
 }
 
 func (p *Pages) renderCompare(c echo.Context, status int, d views.LogsCompareData) error {
-	return renderPage(c, status, "Compare logs", "logs", views.LogsCompare, d)
+	return streamPage(c, status, "Compare logs", "logs", views.LogsCompare, d)
 }
 
 // lf undoes the CRLF a browser sends for every newline of a textarea
@@ -95,7 +95,7 @@ func runCompare(ctx context.Context, baseline, current []byte) (*views.LogsCompa
 	if err != nil {
 		return nil, 0, err
 	}
-	return &views.LogsCompareReport{Result: res, JSON: string(body)}, http.StatusOK, nil
+	return &views.LogsCompareReport{Result: res, JSON: body}, http.StatusOK, nil
 }
 
 // compareLimitText says which side is over which limit, and by how much.

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/httpx"
+	"parapet/app/pool"
 	"parapet/app/scan"
 	"parapet/app/textenc"
 	"parapet/views"
@@ -53,11 +54,13 @@ func (p *Pages) ScanRun(c echo.Context) error {
 	}
 	status := http.StatusRequestEntityTooLarge
 	if report == nil {
-		report, status = runScan(in.data, p.scanPageURL(c))
+		if report, status, err = p.runScan(c, in.data); err != nil {
+			return err
+		}
 		report.FileName = in.fileName
 	}
 	if httpx.IsHTMX(c) {
-		return httpx.Render(c, http.StatusOK, views.ScanResult(*report))
+		return httpx.Stream(c, http.StatusOK, views.ScanResult(*report))
 	}
 	d := views.ScanData{Report: report}
 	if report.Limit == "" {
@@ -67,7 +70,7 @@ func (p *Pages) ScanRun(c echo.Context) error {
 }
 
 func (p *Pages) renderScan(c echo.Context, status int, d views.ScanData) error {
-	return renderPage(c, status, "Config Scanner", "scan", views.Scan, d)
+	return streamPage(c, status, "Config Scanner", "scan", views.Scan, d)
 }
 
 // scanInput is what the form brought: the document to scan, the file's
@@ -156,8 +159,29 @@ func (p *Pages) scanPageURL(c echo.Context) string {
 }
 
 // runScan scans input and makes the report, with the status a full page
-// answers with. pageURL is the scanner's address, for the SARIF log.
-func runScan(input []byte, pageURL string) (*views.ScanReport, int) {
+// answers with. Before it encodes the downloads, it charges the analysis
+// pool for them: past the pool's wait the answer is 503 busy.
+func (p *Pages) runScan(c echo.Context, input []byte) (*views.ScanReport, int, error) {
+	rep, status := scanReport(input)
+	if rep.Result == nil {
+		return rep, status, nil
+	}
+	if err := pool.Charge(c, scan.ReportCost(rep.Result)); err != nil {
+		return nil, 0, err
+	}
+	// The JSON download is the API's body, byte for byte (app/api/scan.go).
+	if body, err := httpx.Envelope(rep.Result); err == nil { // the API's body without fail_on
+		rep.JSON = body
+	}
+	if b, err := scan.SARIF(rep.Result, scan.SARIFOptions{InformationURI: p.scanPageURL(c)}); err == nil {
+		rep.SARIF = b
+	}
+	return rep, status, nil
+}
+
+// scanReport scans input: the report without its downloads, and the
+// status a full page answers with.
+func scanReport(input []byte) (*views.ScanReport, int) {
 	if len(bytes.TrimSpace(input)) == 0 {
 		return &views.ScanReport{Empty: true}, http.StatusUnprocessableEntity
 	}
@@ -180,15 +204,7 @@ func runScan(input []byte, pageURL string) (*views.ScanReport, int) {
 		}
 		return &views.ScanReport{Limit: "The scanner could not read this input."}, http.StatusUnprocessableEntity
 	}
-	rep := &views.ScanReport{Result: res}
-	// The JSON download is the API's body, byte for byte (app/api/scan.go).
-	if body, err := httpx.Envelope(res); err == nil { // the API's body without fail_on
-		rep.JSON = string(body)
-	}
-	if b, err := scan.SARIF(res, scan.SARIFOptions{InformationURI: pageURL}); err == nil {
-		rep.SARIF = string(b)
-	}
-	return rep, http.StatusOK
+	return &views.ScanReport{Result: res}, http.StatusOK
 }
 
 // excerpt returns the malformed line around the error's column and a

@@ -65,9 +65,20 @@ func (p *Pages) Home(c echo.Context) error {
 // renderPage answers with a whole page: page's content for d in the site's
 // chrome, titled title, with nav's link marked as the current one.
 func renderPage[D any](c echo.Context, status int, title, nav string, page func(views.Chrome, D) templ.Component, d D) error {
+	return httpx.Render(c, status, chromed(c, title, nav, page, d))
+}
+
+// streamPage is renderPage for a tool's page, which may carry a report
+// and its downloads (tens of MB): it is written as it renders, not held
+// whole first (httpx.Stream).
+func streamPage[D any](c echo.Context, status int, title, nav string, page func(views.Chrome, D) templ.Component, d D) error {
+	return httpx.Stream(c, status, chromed(c, title, nav, page, d))
+}
+
+func chromed[D any](c echo.Context, title, nav string, page func(views.Chrome, D) templ.Component, d D) templ.Component {
 	ch := Chrome(c, title)
 	ch.Nav = nav
-	return httpx.Render(c, status, page(ch, d))
+	return page(ch, d)
 }
 
 // audit records an event of the current request. A failure to record is
