@@ -42,16 +42,11 @@ func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 // request metrics: its area, its route template (c.Path(), or "unmatched";
 // never the raw path), its method and status class, and how long it took.
 // The line has the path (its secret masked: loggedPath), not the query
-// string or any header, so no key or session can leak into logs. It gives
-// the request its context, which carries the arrival time to the rest of
-// the chain (deadline.go).
+// string or any header, so no key or session can leak into logs.
 func observe(out LogOutput) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			start := time.Now()
-			ctx := newRequestContext(c.Request().Context(), start)
-			defer ctx.end()
-			c.SetRequest(c.Request().WithContext(ctx))
 			err := next(c)
 			if err != nil {
 				// Write the error response now so the status logged is the

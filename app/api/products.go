@@ -11,7 +11,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/apierr"
-	"parapet/app/arrival"
 	"parapet/app/httpx"
 	"parapet/models"
 )
@@ -133,7 +132,7 @@ func (pc *productCache) get(ctx context.Context) ([]models.Product, error) {
 // and stored with the same products, never from ones a concurrent reload
 // has replaced.
 func (pc *productCache) fresh(ctx context.Context) ([]models.Product, error) {
-	if !pc.at.IsZero() && arrival.Now(ctx, time.Now).Sub(pc.at) < productCacheTTL {
+	if !pc.at.IsZero() && time.Since(pc.at) < productCacheTTL {
 		return pc.products, nil
 	}
 	ps, err := models.PublicProducts(ctx, pc.db.DB)

@@ -13,7 +13,6 @@ import (
 	"gorm.io/gorm"
 
 	"parapet/app/apierr"
-	"parapet/app/arrival"
 	"parapet/models"
 )
 
@@ -96,7 +95,7 @@ func (v *Verifier) VerifyKey(ctx context.Context, key string) (*Principal, error
 		return nil, ErrInvalid
 	}
 	sum := digest(key)
-	now := arrival.Now(ctx, v.now)
+	now := v.now()
 	v.mu.Lock()
 	c, ok := v.cache[sum]
 	v.mu.Unlock()

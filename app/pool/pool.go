@@ -98,8 +98,8 @@ type job struct {
 	cost int64 // what it holds so far; p.mu guards it
 }
 
-// jobKey is where Middleware leaves a request's job in its echo.Context
-// (not in the request's context, whose type the request timeout reads).
+// jobKey is where Middleware leaves a request's job in its echo.Context:
+// the handler's own, with no new request context to make.
 const jobKey = "pool.job"
 
 // Charge adds extra bytes to the cost of the job running c's request

@@ -6,8 +6,6 @@ import (
 	"hash/maphash"
 	"sync"
 	"time"
-
-	"parapet/app/arrival"
 )
 
 // DefaultMaxKeys bounds how many keys a Memory tracks when NewMemory is given
@@ -67,13 +65,11 @@ func NewMemory(now Clock, maxKeys int) *Memory {
 }
 
 // Allow implements Limiter. It never returns an error for a valid rule.
-func (m *Memory) Allow(ctx context.Context, key string, limit int, window time.Duration) (Decision, error) {
+func (m *Memory) Allow(_ context.Context, key string, limit int, window time.Duration) (Decision, error) {
 	if err := checkRule(limit, window); err != nil {
 		return Decision{}, err
 	}
-	// A request is counted when it arrived (the time its context carries,
-	// read once for its whole chain), or now outside a request.
-	wall := arrival.Now(ctx, m.now)
+	wall := m.now()
 	// Stamps are nanoseconds since epoch: 8 bytes each, and measured on the
 	// monotonic clock when the Clock provides one, so a wall-clock step
 	// cannot stretch or shrink a window.
@@ -187,14 +183,8 @@ func (l *slidingLog) expire(cutoff int64) {
 	}
 }
 
-// push appends t; the caller has checked n < limit. Two requests may take
-// the lock in another order than they arrived: the later one's stamp then
-// stands for both, so the log stays oldest first (the earlier request
-// leaves the window microseconds late, never early).
+// push appends t; the caller has checked n < limit.
 func (l *slidingLog) push(t int64, limit int) {
-	if l.n > 0 {
-		t = max(t, l.at(l.n-1))
-	}
 	if l.n == len(l.stamps) {
 		grown := make([]int64, min(max(2*len(l.stamps), minRing), limit))
 		for i := range l.n {
