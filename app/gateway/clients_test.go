@@ -27,6 +27,12 @@ func TestClientLibraryRequests(t *testing.T) {
 			`{"model":"gpt-5","max_completion_tokens":128000,"messages":[{"role":"user","content":"Hi"}]}`, 4096},
 		{"@langchain/openai 1.5.8", ParseCompletionsRequest,
 			`{"model":"gpt-4o-mini","stream":false,"messages":[{"role":"system","content":"sys"},{"role":"user","content":"Hello"}]}`, 1024},
+		{"@ai-sdk/anthropic 3.0.140, cacheControl", ParseMessagesRequest,
+			`{"model":"claude-3-5-haiku-latest","max_tokens":4096,"system":[{"type":"text","text":"long sys","cache_control":{"type":"ephemeral"}}],"messages":[{"role":"user","content":[{"type":"text","text":"Hi","cache_control":{"type":"ephemeral"}}]}]}`, 4096},
+		{"@ai-sdk/openai 3.0.141, text parts and provider options", ParseCompletionsRequest,
+			`{"model":"gpt-4o","user":"u1","parallel_tool_calls":false,"messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}]}`, 1024},
+		{"@langchain/openai 1.5.8, every sampling option and content blocks", ParseCompletionsRequest,
+			`{"model":"gpt-4o-mini","temperature":0,"top_p":1,"frequency_penalty":0,"presence_penalty":0,"n":1,"stop":["END"],"stream":false,"max_tokens":100,"messages":[{"role":"system","content":[{"type":"text","text":"sys"}]},{"role":"user","content":[{"type":"text","text":"Hi"}]}]}`, 100},
 		{"parapet /chat", ParseChatRequest, `{"messages":[{"role":"user","content":"a"}],"max_tokens":4097}`, 4096},
 	}
 	for _, tt := range tests {
