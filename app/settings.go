@@ -56,7 +56,7 @@ func settings(c *Config) []setting {
 			Parse: oneOf([]string{"messages", "openai"}, &c.Gateway.UpstreamStyle)},
 		{Name: "GATEWAY_MODEL", Shown: "`parapet-demo` (demo), `claude-sonnet-4-5` (real upstream)", Doc: "default model when a request names none", Parse: text(&c.Gateway.Model)},
 		{Name: "GATEWAY_MAX_TOKENS", Default: "1024", Doc: "default `max_tokens`", Parse: integer(1, 1_000_000, &c.Gateway.MaxTokens)},
-		{Name: "GATEWAY_MAX_TOKENS_CAP", Default: "8192", Doc: "the largest `max_tokens` a request may ask for", Parse: integer(1, 1_000_000, &c.Gateway.MaxTokensCap)},
+		{Name: "GATEWAY_MAX_TOKENS_CAP", Default: "8192", Doc: "the largest `max_tokens` a call gets: more is lowered to it", Parse: integer(1, 1_000_000, &c.Gateway.MaxTokensCap)},
 		{Name: "GATEWAY_MONTHLY_TOKENS", Default: "1000000", Doc: "monthly token quota new organizations get", Parse: c.monthlyTokens},
 		{Name: "GATEWAY_LOG_CONTENT", Default: "false", Doc: "store prompts and replies in the audit log", Parse: boolean(&c.Gateway.LogContent)},
 		{Name: "GATEWAY_CONNECT_TIMEOUT", Default: "5s", Doc: "connecting to the upstream", Parse: duration(&c.Gateway.ConnectTimeout)},

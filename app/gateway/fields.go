@@ -10,7 +10,7 @@ import (
 
 // The request parsers decode JSON objects field by field rather than into
 // structs, so that every problem is reported with its exact path and in words
-// a client understands ("max_tokens must be an integer between 1 and 4096"),
+// a client understands ("max_tokens must be a positive integer"),
 // never as a Go type error.
 
 // object is a decoded JSON object and where it sits in the request.

@@ -478,13 +478,17 @@ func parseStops(name string, raw any) ([]string, *Error) {
 	return stops, nil
 }
 
-// parseMaxTokens reads max_tokens (or OpenAI's max_completion_tokens).
+// parseMaxTokens reads max_tokens (or OpenAI's max_completion_tokens). More
+// than the cap is lowered to it, not refused: the Vercel AI SDK and
+// LangChain send a model's own output limit by default (64,000 for a Claude
+// Sonnet), and a stop_reason max_tokens (finish_reason length) tells the
+// client where the answer was cut.
 func parseMaxTokens(name string, raw any, maxTokensCap int) (int, *Error) {
 	n, ok := asInt(raw)
-	if !ok || n < 1 || n > maxTokensCap {
-		return 0, invalid("%s must be an integer between 1 and %d", name, maxTokensCap)
+	if !ok || n < 1 {
+		return 0, invalid("%s must be a positive integer", name)
 	}
-	return n, nil
+	return min(n, maxTokensCap), nil
 }
 
 // parseOptions reads the fields both endpoints share beyond the prompt.
