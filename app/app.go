@@ -60,7 +60,7 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	a.redis = rc
 	a.analyses = pool.New(cfg.AnalysisConcurrency, cfg.AnalysisMemoryBudget, cfg.AnalysisWait)
 	a.toolRate = web.ToolRateLimit(limiter, cfg.ToolsRateLimitPerMinute)
-	mailer, err := mail.New(cfg.SMTPURL, log)
+	mailer, err := mail.New(cfg.SMTPURL, log, cfg.Production())
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func settings(c *Config) []setting {
 			Required: "the address users reach Parapet at, such as https://parapet.example.com",
 			Doc: "our origin, e.g. `https://parapet.example.com`: product URLs in the API and links in mail are made absolute with it, " +
 				"the CSRF origin check compares with it, and when it is `https://` plain HTTP is redirected to it", Parse: c.publicURL},
-		{Name: "SMTP_URL", Shown: "unset: mail goes to the server log", Secret: true,
+		{Name: "SMTP_URL", Shown: "unset: mail goes to the server log (in production, without its body)", Secret: true,
 			Doc:   "`smtp://user:password@host:587?from=noreply@example.com` (STARTTLS when offered): where notices of credential changes and invitations are sent",
 			Parse: text(&c.SMTPURL)},
 		{Name: "REDIS_PREFIX", Shown: "empty", Doc: "put before every key Parapet keeps in Redis (rate limits, throttles, quotas), so several deployments can share one Redis",

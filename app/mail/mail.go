@@ -29,10 +29,14 @@ type Mailer interface {
 
 // New returns the mailer for smtpURL: smtp://user:pass@host:port?from=addr
 // (smtps:// for implicit TLS is not supported; STARTTLS is used when the
-// server offers it), or, when smtpURL is empty, one that logs each message.
-func New(smtpURL string, log *slog.Logger) (Mailer, error) {
+// server offers it), or, when smtpURL is empty, one that logs each message:
+// whole in development, without its body in production, where the log is
+// read by more people than the addressee and an invitation's body is a
+// link that admits to an organization (the console shows it to the
+// inviter, who can send it themselves).
+func New(smtpURL string, log *slog.Logger, production bool) (Mailer, error) {
 	if smtpURL == "" {
-		return logMailer{log: log}, nil
+		return logMailer{log: log, body: !production}, nil
 	}
 	u, err := url.Parse(smtpURL)
 	if err != nil || u.Scheme != "smtp" || u.Host == "" {
@@ -55,10 +59,17 @@ func New(smtpURL string, log *slog.Logger) (Mailer, error) {
 }
 
 // logMailer writes messages to the log: the development default.
-type logMailer struct{ log *slog.Logger }
+type logMailer struct {
+	log  *slog.Logger
+	body bool // the body too: not in production
+}
 
 func (l logMailer) Send(ctx context.Context, m Message) error {
-	l.log.InfoContext(ctx, "mail (SMTP_URL unset, not sent)", "to", m.To, "subject", m.Subject, "body", m.Body)
+	body := "(not logged in production: set SMTP_URL to deliver mail)"
+	if l.body {
+		body = m.Body
+	}
+	l.log.InfoContext(ctx, "mail (SMTP_URL unset, not sent)", "to", m.To, "subject", m.Subject, "body", body)
 	return nil
 }
 
