@@ -44,10 +44,8 @@ func (a *App) serveMetrics(c echo.Context) error {
 		return apierr.Internal(err)
 	}
 	if !d.Allowed {
-		e := apierr.New(http.StatusTooManyRequests, "rate_limited",
-			"at most "+strconv.Itoa(metricsPerMinute)+" requests per minute to /metrics; retry after "+strconv.Itoa(d.RetryAfterSeconds())+" seconds")
-		e.RetryAfter = d.RetryAfterSeconds()
-		return e
+		return apierr.RateLimited("at most "+strconv.Itoa(metricsPerMinute)+" requests per minute to /metrics; retry after "+
+			strconv.Itoa(d.RetryAfterSeconds())+" seconds", d.RetryAfterSeconds())
 	}
 	got := c.Request().Header.Get("Authorization")
 	if subtle.ConstantTimeCompare([]byte(got), []byte("Bearer "+token)) != 1 {

@@ -93,10 +93,8 @@ func (a *API) Guard(surface Surface, opts ...GuardOption) echo.MiddlewareFunc {
 			}
 			d.SetHeaders(c.Response().Header())
 			if !d.Allowed {
-				e := apierr.New(http.StatusTooManyRequests, "rate_limited",
-					"rate limit exceeded: at most "+strconv.Itoa(limit)+" requests per minute; retry after "+strconv.Itoa(d.RetryAfterSeconds())+" seconds")
-				e.RetryAfter = d.RetryAfterSeconds()
-				return e
+				return apierr.RateLimited("rate limit exceeded: at most "+strconv.Itoa(limit)+" requests per minute; retry after "+
+					strconv.Itoa(d.RetryAfterSeconds())+" seconds", d.RetryAfterSeconds())
 			}
 			return next(c)
 		}

@@ -71,6 +71,12 @@ func UnsupportedMediaType(message string) *Error {
 	return New(http.StatusUnsupportedMediaType, "unsupported_media_type", message)
 }
 
+// RateLimited is 429 rate_limited, telling the client to retry after
+// retryAfter seconds (the Retry-After header).
+func RateLimited(message string, retryAfter int) *Error {
+	return &Error{Status: http.StatusTooManyRequests, Code: "rate_limited", Message: message, RetryAfter: retryAfter}
+}
+
 func Internal(err error) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: "internal_error",
 		Message: "something went wrong on our side; quote the request id if you contact us", Internal: err}

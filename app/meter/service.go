@@ -279,9 +279,7 @@ func (s *Service) limitUser(ctx context.Context, userID string, h http.Header) e
 	}
 	d.SetHeaders(h)
 	if !d.Allowed {
-		e := apierr.New(http.StatusTooManyRequests, "rate_limited", "too many messages: wait a few seconds and send again")
-		e.RetryAfter = d.RetryAfterSeconds()
-		return e
+		return apierr.RateLimited("too many messages: wait a few seconds and send again", d.RetryAfterSeconds())
 	}
 	return nil
 }

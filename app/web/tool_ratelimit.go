@@ -1,7 +1,6 @@
 package web
 
 import (
-	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -28,10 +27,7 @@ func ToolRateLimit(l ratelimit.Limiter, perMinute int) echo.MiddlewareFunc {
 			}
 			d.SetHeaders(c.Response().Header())
 			if !d.Allowed {
-				e := apierr.New(http.StatusTooManyRequests, "rate_limited",
-					"You have run the tools too often in the last minute. Wait a little and run it again.")
-				e.RetryAfter = d.RetryAfterSeconds()
-				return e
+				return apierr.RateLimited("You have run the tools too often in the last minute. Wait a little and run it again.", d.RetryAfterSeconds())
 			}
 			return next(c)
 		}
