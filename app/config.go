@@ -12,7 +12,7 @@ import (
 
 // Config is everything the application reads from the environment. Each
 // variable is one row of the settings table (settings.go), which also
-// makes README's configuration table and `parapet config`; nothing else
+// makes the docs' configuration table and `parapet config`; nothing else
 // configures the app.
 type Config struct {
 	Env             string // "development" or "production"

@@ -102,16 +102,16 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
-// README's configuration table is the settings table: a variable added,
+// The configuration page's table is the settings table: a variable added,
 // removed or redocumented in one place only fails here.
-func TestREADMEConfigTableMatchesSettings(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+func TestDocsConfigTableMatchesSettings(t *testing.T) {
+	readme, err := os.ReadFile("../views/docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := app.ConfigTable()
 	if !strings.Contains(string(readme), want) {
-		t.Errorf("README's configuration table differs from app/settings.go: paste the output of `parapet config --markdown`:\n%s", want)
+		t.Errorf("views/docs/configuration.md's table differs from app/settings.go: paste the output of `parapet config --markdown`:\n%s", want)
 	}
 }
 

@@ -11,12 +11,12 @@ import (
 
 // setting is one row of the configuration table: an environment variable,
 // its default, what it means, how it is parsed into its Config field, and
-// whether production needs it. LoadConfig, README's table (a test compares
+// whether production needs it. LoadConfig, the docs' table (a test compares
 // them) and `parapet config` all come from these rows.
 type setting struct {
 	Name string
 	// Default is parsed when the variable is unset or blank ("" = none);
-	// Shown is how README shows the default when that is not Default.
+	// Shown is how the docs show the default when that is not Default.
 	Default, Shown string
 	Doc            string
 	// Required, when set, says what production needs: unset there stops
@@ -27,7 +27,7 @@ type setting struct {
 	Parse  func(v string) error
 }
 
-// settings is the configuration table, in README's order, each row parsing
+// settings is the configuration table, in the docs' order, each row parsing
 // into its field of c. Adding a setting is one row here (and the Config
 // field it fills).
 func settings(c *Config) []setting {
@@ -211,7 +211,7 @@ func (c *Config) demoWordDelay(v string) error {
 	return nil
 }
 
-// ConfigTable is README's configuration table, made from the settings.
+// ConfigTable is the configuration table of views/docs/configuration.md, made from the settings.
 func ConfigTable() string {
 	var b strings.Builder
 	b.WriteString("| Variable | Default | Meaning |\n|---|---|---|\n")

@@ -15,8 +15,8 @@ var Roles = []string{RoleOwner, RoleAdmin, RoleMember, RoleViewer}
 // ValidRole reports whether r is a role.
 func ValidRole(r string) bool { return slices.Contains(Roles, r) }
 
-// Permission is something a member may or may not do. The README's
-// permission table is this one.
+// Permission is something a member may or may not do. The docs'
+// permission table (views/docs/console.md) is this one.
 type Permission string
 
 const (

@@ -40,7 +40,7 @@ var commands = slices.Concat(baseCommands, userCommands, orgCommands, keyCommand
 var baseCommands = []command{
 	{"serve", "", "serve HTTP on :$PORT (the default command)", runServe},
 	{"migrate", "", "apply pending database migrations and exit (the release step)", runMigrate},
-	{"config", "[--markdown]", "print the effective settings, secrets masked (--markdown: README's table)", runConfig},
+	{"config", "[--markdown]", "print the effective settings, secrets masked (--markdown: the docs' table)", runConfig},
 	{"help", "", "list the commands", nil},
 }
 
@@ -144,7 +144,7 @@ func printHelp(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "ORG is an organization's id (org_…) or slug.")
-	fmt.Fprintln(w, "Configuration comes from environment variables; see README.md.")
+	fmt.Fprintln(w, "Configuration comes from environment variables; see /docs/configuration.")
 }
 
 // config loads the configuration, printing its warnings to stderr.

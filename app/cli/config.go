@@ -10,7 +10,7 @@ import (
 
 // runConfig prints the effective configuration: every setting, its value
 // (secrets masked, URL passwords hidden) and where it came from. With
-// --markdown it prints README's configuration table instead.
+// --markdown it prints the docs' configuration table instead.
 func runConfig(_ context.Context, r *runner, c *cmdline) error {
 	switch {
 	case len(c.args) == 1 && c.args[0] == "--markdown":

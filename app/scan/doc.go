@@ -13,7 +13,7 @@
 // baseline.go). The other formats are normalized into one resource graph
 // (graph.go) whose families (family_*.go) feed the same checks; text.go
 // reads byte-order marks and UTF-16. The decisions about defaults, unknown
-// values and linking are documented in those files and in README.md.
+// values and linking are documented in those files and in views/docs/scanner.md.
 //
 // # Our format
 //
