@@ -136,3 +136,25 @@ func forwardLifecycles(current string) []string {
 	}
 	return models.Lifecycles[r:]
 }
+
+func boolText(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// soleOwner is the current member being the organization's only owner,
+// who may not leave it (it would have none).
+func soleOwner(d MembersData) bool {
+	if d.Role != models.RoleOwner {
+		return false
+	}
+	owners := 0
+	for _, m := range d.Members {
+		if m.Role == models.RoleOwner {
+			owners++
+		}
+	}
+	return owners == 1
+}

@@ -11,6 +11,7 @@ const (
 	Docs             = "/docs"
 	OpenAPI          = "/openapi.json"
 	APIReference     = "/docs/api-reference"
+	ConsoleJoined    = "/console?joined=1" // after accepting an invitation
 	Console          = "/console"
 	SignUp           = "/console/signup"
 	SignIn           = "/console/signin"
