@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"html"
 	"net/url"
 	"strings"
 
@@ -157,4 +158,29 @@ func soleOwner(d MembersData) bool {
 		}
 	}
 	return owners == 1
+}
+
+// nameParts cuts a resource name at its seams: after '.', '_', '-', '/',
+// ':' or ']', and before a capital that follows a lower-case letter.
+func nameParts(name string) []string {
+	var parts []string
+	start := 0
+	for i := 1; i < len(name); i++ {
+		prev, c := name[i-1], name[i]
+		if strings.IndexByte("._-/:]", prev) >= 0 || prev >= 'a' && prev <= 'z' && c >= 'A' && c <= 'Z' {
+			parts = append(parts, name[start:i])
+			start = i
+		}
+	}
+	return append(parts, name[start:])
+}
+
+// breakableHTML is the name escaped, its parts joined by <wbr> (in Go, as
+// templ would put spaces between the parts).
+func breakableHTML(name string) string {
+	parts := nameParts(name)
+	for i, p := range parts {
+		parts[i] = html.EscapeString(p)
+	}
+	return strings.Join(parts, "<wbr>")
 }
