@@ -21,11 +21,12 @@ type Permission string
 
 const (
 	PermSeeKeys       Permission = "see keys"
-	PermCreateKeys    Permission = "create keys"            // and revoke or roll one's own
-	PermManageAnyKey  Permission = "revoke others' keys"    // and roll them
-	PermInvite        Permission = "invite"                 // and revoke invitations
-	PermManageMembers Permission = "change roles or remove" // an admin only below owner
-	PermOrgSettings   Permission = "organization settings"  // require two-factor sign-in
+	PermCreateKeys    Permission = "create keys"             // and revoke or roll one's own
+	PermManageAnyKey  Permission = "revoke others' keys"     // and roll them
+	PermInvite        Permission = "invite"                  // and revoke invitations
+	PermManageMembers Permission = "change roles or remove"  // an admin only below owner
+	PermRenameOrg     Permission = "rename the organization" // and see its settings page
+	PermOrgSettings   Permission = "organization settings"   // require two-factor sign-in
 	PermDeleteOrg     Permission = "delete the organization"
 	PermHandleLeaks   Permission = "see and handle leaked keys" // the leak banner
 	PermChat          Permission = "chat in the playground"     // spends the organization's gateway quota
@@ -37,6 +38,7 @@ var permissions = map[Permission][]string{
 	PermManageAnyKey:  {RoleOwner, RoleAdmin},
 	PermInvite:        {RoleOwner, RoleAdmin},
 	PermManageMembers: {RoleOwner, RoleAdmin},
+	PermRenameOrg:     {RoleOwner, RoleAdmin},
 	PermOrgSettings:   {RoleOwner},
 	PermDeleteOrg:     {RoleOwner},
 	PermHandleLeaks:   {RoleOwner},

@@ -17,6 +17,7 @@ type Chrome struct {
 	UserEmail string
 	IsStaff   bool
 	OrgName   string
+	OrgRole   string // the user's role in the current organization
 	CSRF      string
 	Flash     string
 	Tools     []NavLink // the tools' links, from their registrations

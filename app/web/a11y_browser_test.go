@@ -210,7 +210,9 @@ func TestAccessibilityOfEveryPage(t *testing.T) {
 		visit = visitor(b)
 		signIn(b)
 		visit("members", "/console/members", "[data-testid=members-table]")
-		visit("delete organization refused", "/console/members", "#confirm-name",
+		visit("settings", "/console/settings", "[data-testid=rename-form]")
+		visit("delete organization refused", "/console/settings", "#confirm-name",
+			chromedp.SendKeys(`#reauth`, apptest.TestPassword, chromedp.ByQuery),
 			chromedp.SendKeys(`#confirm-name`, "not its name", chromedp.ByQuery),
 			chromedp.Click(`[data-testid=delete-org]`, chromedp.ByQuery),
 			chromedp.WaitVisible(`[data-testid=form-error]`, chromedp.ByQuery), apptest.Settled())

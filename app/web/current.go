@@ -75,7 +75,7 @@ func (p *Pages) LoadUser(next echo.HandlerFunc) echo.HandlerFunc {
 			ch.IsStaff = cur.User.IsStaff
 		}
 		if cur.Org != nil {
-			ch.OrgName = cur.Org.Name
+			ch.OrgName, ch.OrgRole = cur.Org.Name, cur.Org.Role
 		}
 		setChrome(c, ch)
 		return next(c)

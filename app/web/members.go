@@ -24,24 +24,9 @@ func (p *Pages) renderMembers(c echo.Context, status int, errMsg string) error {
 		if d.Members, err = models.MembersOfOrg(c.Request().Context(), p.DB.DB, cur.Org.ID); err != nil {
 			return err
 		}
-		d.Role, d.UserID, d.Require2FA = cur.Org.Role, cur.User.ID, cur.Org.Require2FA
+		d.Role, d.UserID = cur.Org.Role, cur.User.ID
 	}
 	return renderPage(c, status, "Members", "console", views.Members, d)
-}
-
-// ownerAction starts an action of the members page that takes perm: it
-// returns the current member, or nil once it has answered: without a
-// current organization with the organizations page, without perm with the
-// members page saying refusal(their role), 403.
-func (p *Pages) ownerAction(c echo.Context, perm models.Permission, refusal func(role string) string) (*Current, error) {
-	cur := CurrentOf(c)
-	if cur.Org == nil {
-		return nil, c.Redirect(http.StatusSeeOther, paths.Orgs)
-	}
-	if !models.Can(cur.Org.Role, perm) {
-		return nil, p.renderMembers(c, http.StatusForbidden, refusal(cur.Org.Role))
-	}
-	return cur, nil
 }
 
 // memberTarget loads the member a form names, and checks that the current

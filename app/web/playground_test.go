@@ -314,7 +314,7 @@ func TestPlaygroundChatByRoleAndTwoFactor(t *testing.T) {
 	if res := chat(models.RoleMember); res.StatusCode != 200 {
 		t.Errorf("a member's chat: %d %s", res.StatusCode, res.Body)
 	}
-	if res := tm.clients[models.RoleOwner].Submit("/console/members", "/console/members/require-2fa", url.Values{"require_2fa": {"on"}}); res.StatusCode != 303 {
+	if res := tm.clients[models.RoleOwner].Submit("/console/settings", "/console/settings/require-2fa", url.Values{"require_2fa": {"on"}}); res.StatusCode != 303 {
 		t.Fatalf("requiring two-factor sign-in: %d", res.StatusCode)
 	}
 	if res := chat(models.RoleMember); res.StatusCode != 403 || !strings.Contains(res.Body, "two-factor") || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {

@@ -160,11 +160,11 @@ func TestOrganizationRequiresTwoFactor(t *testing.T) {
 	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
 		tm := newTeam(t, env)
 		owner, member := tm.clients["owner"], tm.clients["member"]
-		if res := member.Submit("/console/members", "/console/members/require-2fa", url.Values{"require_2fa": {"on"}}); res.StatusCode != 403 {
+		if res := member.Submit("/console/members", "/console/settings/require-2fa", url.Values{"require_2fa": {"on"}}); res.StatusCode != 403 {
 			t.Errorf("a member changing the setting: %d", res.StatusCode)
 		}
 		enrolTOTP(t, owner)
-		if res := owner.Submit("/console/members", "/console/members/require-2fa", url.Values{"require_2fa": {"on"}}); res.StatusCode != 303 {
+		if res := owner.Submit("/console/settings", "/console/settings/require-2fa", url.Values{"require_2fa": {"on"}}); res.StatusCode != 303 {
 			t.Fatalf("the owner requiring 2FA: %d", res.StatusCode)
 		}
 		// A member without it is sent to set it up, and can.
