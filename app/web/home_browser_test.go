@@ -3,6 +3,7 @@ package web_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -24,10 +25,38 @@ func TestLandingPageInBrowser(t *testing.T) {
 	if !strings.HasPrefix(htmxVersion, "2.") {
 		t.Errorf("htmx version %q, want 2.x loaded", htmxVersion)
 	}
-	b.Screenshot("landing")
-	b.Run(chromedp.EmulateViewport(390, 844))
-	b.Screenshot("landing-phone")
-	b.Run(chromedp.EmulateViewport(1280, 900))
+	// Each tool shows its screenshot, loaded, described, and no wider than
+	// its card, on a desktop and a phone, in both themes.
+	for _, view := range []struct {
+		width int64
+		theme string
+	}{{1280, "light"}, {390, "light"}, {390, "dark"}, {1280, "dark"}} {
+		b.Run(chromedp.EmulateViewport(view.width, 900))
+		if (b.Attr(`html`, "data-theme") == "dark") != (view.theme == "dark") {
+			b.Run(chromedp.Click(`[data-testid=theme-switch]`, chromedp.ByQuery))
+		}
+		var shots []struct {
+			Alt    string  `json:"alt"`
+			Loaded bool    `json:"loaded"`
+			Width  float64 `json:"width"`
+			Card   float64 `json:"card"`
+		}
+		b.Run(
+			chromedp.Evaluate(`document.querySelectorAll('.tool-shot').forEach(i => i.loading = 'eager')`, nil),
+			chromedp.Poll(`Array.from(document.querySelectorAll('.tool-shot')).every(i => i.complete)`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+			chromedp.Evaluate(`Array.from(document.querySelectorAll('.tool-shot')).map(i => ({alt: i.alt, loaded: i.naturalWidth > 0,
+				width: i.getBoundingClientRect().width, card: i.closest('article').clientWidth}))`, &shots),
+		)
+		if len(shots) != 3 {
+			t.Fatalf("%d tool screenshots, want 3", len(shots))
+		}
+		for _, s := range shots {
+			if !s.Loaded || len(s.Alt) < 40 || s.Width == 0 || s.Width > s.Card {
+				t.Errorf("at %d px, %s: a screenshot %+v", view.width, view.theme, s)
+			}
+		}
+		b.Screenshot("landing-" + itoa(view.width) + "-" + view.theme)
+	}
 
 	for _, link := range []struct{ sel, path string }{
 		{`[data-testid=card-console] footer a`, "/console"},
