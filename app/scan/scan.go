@@ -72,7 +72,7 @@ type evaluator struct {
 	lines  lineCounter
 	locs   map[string]Location // where the causes are, by path (Terraform source)
 	buf    []byte              // reused by path
-	hits   int    // in blocks, against MaxFindings
+	hits   int                 // in blocks, against MaxFindings
 
 	format string    // the input's format, for each finding's source
 	env    *envelope // suppressions and baseline of the request
