@@ -517,6 +517,9 @@ func (mi *hclInst) body(body hcl.Body, sc *hclScope, at string, top bool) (map[s
 				unknownBlocks[typ] = true // how many blocks is not known
 				continue
 			}
+			if mi.ev.cost += iterationBytes * v.LengthInt(); mi.ev.cost > MaxHCLEvalBytes {
+				mi.ev.checkCost()
+			}
 			for it := v.ElementIterator(); it.Next(); {
 				k, ev := it.Element()
 				addBlock(typ, content, blk.Range(), sc.with(iter, cty.ObjectVal(map[string]cty.Value{"key": k, "value": ev})))
