@@ -46,8 +46,9 @@ const (
 	// and for_each included.
 	MaxModuleInstances = 1_000
 	// MaxHCLEvalBytes bounds what evaluating the source may produce: the
-	// values of locals, variables and outputs and the results of
-	// functions, counted in bytes of text plus 16 per element.
+	// values of resource instances, locals, variables and outputs and the
+	// results of functions, counted in bytes of text plus 16 per element,
+	// and 64 per iteration of a for expression or dynamic block.
 	MaxHCLEvalBytes = 4 * MaxInputBytes
 	// SourceMemoryPerByte is the peak heap of a source scan per byte of
 	// source, with headroom: HCL's tokens and syntax tree take about 90
