@@ -259,3 +259,46 @@ func mixed(s string) bool {
 	}
 	return up && low && digit
 }
+
+// pemBegin and pemEnd mark a private key's first and last lines.
+var (
+	pemBegin = regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----`)
+	pemEnd   = regexp.MustCompile(`-----END[ A-Z0-9]*PRIVATE KEY-----`)
+)
+
+// maxPEMLines bounds how far Lines looks for a private key's end.
+const maxPEMLines = 200
+
+// Lines masks lines that are quoted one by one (a log's lines, by their
+// numbers), keeping their count: a private key spread over several lines
+// is masked in each of them, its body lines becoming its placeholder.
+func (r *Redactor) Lines(lines []string) []string {
+	out := make([]string, len(lines))
+	for i := 0; i < len(lines); i++ {
+		b := pemBegin.FindStringIndex(lines[i])
+		if b == nil || pemEnd.MatchString(lines[i][b[1]:]) {
+			out[i] = r.Text(lines[i])
+			continue
+		}
+		end := min(i+maxPEMLines, len(lines)-1) // a key without its end line: mask to the limit
+		for j := i + 1; j <= end; j++ {
+			if pemEnd.MatchString(lines[j]) {
+				end = j
+				break
+			}
+		}
+		block, rest := strings.Join(lines[i:end+1], "\n")[b[0]:], ""
+		if e := pemEnd.FindStringIndex(lines[end]); e != nil {
+			rest = lines[end][e[1]:]
+			block = block[:len(block)-len(rest)]
+		}
+		ph := r.placeholder("private_key", block)
+		out[i] = r.Text(lines[i][:b[0]]) + ph
+		for j := i + 1; j <= end; j++ {
+			out[j] = ph
+		}
+		out[end] += r.Text(rest)
+		i = end
+	}
+	return out
+}

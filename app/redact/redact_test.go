@@ -160,3 +160,24 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+func TestLinesMultiLineKey(t *testing.T) {
+	lines := strings.Split("start\nkey -----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oMNrz4ZUxy7m\noAoGCCqGSM49AwEHoUQDQgAE\n-----END EC PRIVATE KEY----- done password=hunter22\nend", "\n")
+	r := New()
+	out := r.Lines(lines)
+	if len(out) != len(lines) {
+		t.Fatalf("%d lines for %d", len(out), len(lines))
+	}
+	joined := strings.Join(out, "\n")
+	for _, s := range []string{"MHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oMNrz4ZUxy7m", "oAoGCCqGSM49AwEHoUQDQgAE", "hunter22", "PRIVATE KEY"} {
+		if strings.Contains(joined, s) {
+			t.Errorf("%q survived: %s", s, joined)
+		}
+	}
+	if out[0] != "start" || out[5] != "end" || !strings.HasPrefix(out[1], "key <REDACTED_PRIVATE_KEY_1>") || !strings.Contains(out[4], " done password=<REDACTED_PASSWORD_2>") {
+		t.Errorf("lines %q", out)
+	}
+	if v, _ := r.Original("<REDACTED_PRIVATE_KEY_1>"); !strings.HasPrefix(v, "-----BEGIN EC") || !strings.HasSuffix(v, "-----END EC PRIVATE KEY-----") {
+		t.Errorf("original %q", v)
+	}
+}
