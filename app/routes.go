@@ -137,6 +137,8 @@ func (a *App) routes() {
 		}
 	}
 
+	a.aiHelpRoutes(https)
+
 	// Gateway API: the key (also as x-api-key, as the official SDKs send
 	// it) and the gateway's own budget. Each dialect writes its errors in
 	// its own shape: ours on /chat, Anthropic's on the Messages endpoints

@@ -1,0 +1,32 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"parapet/app/apierr"
+	"parapet/app/meter"
+	"parapet/models"
+	"parapet/views/paths"
+)
+
+// AICaller is who asks for the tools' AI help on their pages: the
+// signed-in user for their current organization, whose gateway quota it
+// spends, with the playground's guards (two-factor sign-in when the
+// organization requires it; a role that only reads spends no quota).
+// Refusals are JSON: the pages' script shows their message.
+func (p *Pages) AICaller(c echo.Context) (meter.Caller, error) {
+	cur := CurrentOf(c)
+	org := cur.Org
+	if org == nil {
+		return meter.Caller{}, apierr.New(http.StatusForbidden, "forbidden", "AI help runs on an organization's gateway quota: create or choose an organization at "+paths.Orgs+" first")
+	}
+	if org.Require2FA && cur.User.TOTPEnabledAt == nil {
+		return meter.Caller{}, apierr.New(http.StatusForbidden, "forbidden", "your organization requires two-factor sign-in: set it up at "+paths.TwoFactor+", then try again")
+	}
+	if !models.Can(org.Role, models.PermChat) {
+		return meter.Caller{}, apierr.New(http.StatusForbidden, "forbidden", "your role ("+org.Role+") only reads: it cannot spend the organization's gateway quota")
+	}
+	return meter.Caller{OrgID: org.ID, UserID: cur.User.ID}, nil
+}
