@@ -130,7 +130,8 @@ func (r *Redactor) apply(s string, ru rule) string {
 // keyValues masks the value after every secret-named key: a quoted string
 // (JSON's escapes honoured, also as escaped JSON inside a log line) or a
 // bare word up to a separator. References to where a secret is kept
-// (!Ref, {"Ref": …}, ${…}, var.x) and booleans are not secrets.
+// (!Ref, {"Ref": …}, ${…}, var.x), booleans and a log template's
+// placeholders (<*>) are not secrets.
 func (r *Redactor) keyValues(s string) string {
 	var b strings.Builder
 	last := 0
@@ -191,6 +192,9 @@ func notSecret(v string) bool {
 	}
 	if Placeholder.MatchString(v) { // holds a secret masked already
 		return true
+	}
+	if strings.HasPrefix(v, "<") && strings.HasSuffix(v, ">") && !strings.ContainsAny(v, " \t") {
+		return true // a log template's placeholder (<*>, <ip>): no value
 	}
 	for _, p := range []string{"!", "{", "[", "${", "var.", "local.", "data.", "module."} {
 		if strings.HasPrefix(v, p) {

@@ -53,6 +53,7 @@ func TestText(t *testing.T) {
 		{"client secret in escaped json", `msg="{\"client_secret\":\"` + planted["client_secret"] + `\"}"`, []string{planted["client_secret"]}, nil, []string{"secret"}},
 		{"query string", "GET /cb?code=1&access_token=abc.def-ghi&state=x", []string{"abc.def-ghi"}, []string{"state=x", "code=1"}, []string{"token"}},
 		{"token counts kept", "usage input_tokens=12 output_tokens=5 token_count=3", nil, []string{"input_tokens=12", "token_count=3"}, nil},
+		{"template placeholder kept", "login failed password=<*> user=<*>", nil, []string{"password=<*>"}, nil},
 		{"booleans kept", `{"secret": true, "password": null}`, nil, []string{`"secret": true`, `"password": null`}, nil},
 		{"no secrets", "2024-01-01 ERROR connection refused to 10.0.0.1:5432", nil, []string{"connection refused to 10.0.0.1:5432"}, nil},
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -8,6 +9,7 @@ import (
 	"parapet/app/apierr"
 	"parapet/app/meter"
 	"parapet/models"
+	"parapet/views"
 	"parapet/views/paths"
 )
 
@@ -29,4 +31,23 @@ func (p *Pages) AICaller(c echo.Context) (meter.Caller, error) {
 		return meter.Caller{}, apierr.New(http.StatusForbidden, "forbidden", "your role ("+org.Role+") only reads: it cannot spend the organization's gateway quota")
 	}
 	return meter.Caller{OrgID: org.ID, UserID: cur.User.ID}, nil
+}
+
+// aiHelp is the AI help's state on a tool page: where it posts, and why
+// the current user cannot use it, if so (the buttons say it).
+func (p *Pages) aiHelp(c echo.Context, endpoint string) views.AIHelp {
+	cur := CurrentOf(c)
+	a := views.AIHelp{Endpoint: endpoint, CSRF: cur.CSRF, Demo: p.Gateway.Demo}
+	if cur.User == nil {
+		return a
+	}
+	who, err := p.AICaller(c)
+	if err != nil {
+		a.Disabled = upperFirst(apierr.From(err).Message) + "."
+		return a
+	}
+	if err := p.Gateway.Service.Entitled(c.Request().Context(), who.OrgID); errors.Is(err, meter.ErrNotEntitled) {
+		a.Disabled = "AI help runs through your organization's LLM gateway, and your organization may not use the gateway: ask an operator to grant it the gateway entitlement."
+	}
+	return a
 }
