@@ -124,7 +124,9 @@ func TestFixDemo(t *testing.T) {
 	}
 	plan := `{"format_version":"1.2","terraform_version":"1.9.0","planned_values":{"root_module":{"resources":[{"address":"aws_db_instance.a","mode":"managed","type":"aws_db_instance","name":"a","values":{"publicly_accessible":true,"storage_encrypted":true}}]}}}`
 	var res struct {
-		Data struct{ Findings []struct{ Fingerprint string } }
+		Data struct {
+			Findings []struct{ Fingerprint string }
+		}
 	}
 	c.PostJSON("/scan/v1/scan", plan, "Authorization", "Bearer "+s.Key).JSON(t, &res)
 	if len(res.Data.Findings) == 0 {

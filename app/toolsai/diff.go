@@ -29,19 +29,13 @@ func Diff(a, b string) string {
 	}
 	ops := align(x[pre:len(x)-suf], y[pre:len(y)-suf])
 	// Every line as an edit: ' ', '-' or '+'.
-	type line struct {
-		op   byte
-		text string
-	}
-	var all []line
+	var all []edit
 	for _, l := range x[:pre] {
-		all = append(all, line{' ', l})
+		all = append(all, edit{' ', l})
 	}
-	for _, o := range ops {
-		all = append(all, line{o.op, o.text})
-	}
+	all = append(all, ops...)
 	for _, l := range x[len(x)-suf:] {
-		all = append(all, line{' ', l})
+		all = append(all, edit{' ', l})
 	}
 	var out strings.Builder
 	out.WriteString("--- a/document\n+++ b/document\n")

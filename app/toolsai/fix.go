@@ -85,7 +85,6 @@ type target struct {
 // part is one resource a model is shown and may change.
 type part struct {
 	name   string
-	ptype  string
 	role   string // "finding" or "linked"
 	sp     span
 	masked string
@@ -217,9 +216,6 @@ func (f *Fix) plan() {
 				continue
 			}
 			p := &part{name: name, role: role, sp: sp, masked: f.r.Text(strings.ReplaceAll(src, fence, "resource"))}
-			if i == 0 {
-				p.ptype = first.Resource.Type
-			}
 			t.parts = append(t.parts, p)
 		}
 		if t.reason != "" {
