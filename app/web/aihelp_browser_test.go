@@ -147,6 +147,14 @@ func TestAIHelpInBrowser(t *testing.T) {
 	if d := b.Text(`[data-testid=fix-diff]`); !strings.Contains(d, "-      AccessControl: PublicRead") {
 		t.Errorf("diff %q", d)
 	}
+	// On a phone the panel fits the screen; the diff scrolls on its own.
+	var overflow bool
+	b.Run(chromedp.EmulateViewport(390, 844), apptest.Settled(),
+		chromedp.Evaluate(`document.documentElement.scrollWidth > window.innerWidth`, &overflow))
+	b.Screenshot("ai-fix-phone")
+	if overflow {
+		t.Error("the page is wider than a phone's screen")
+	}
 	// Only the refusal over quota, which the page explained.
 	for _, p := range b.Problems() {
 		if !strings.Contains(p, "status of 429") {
