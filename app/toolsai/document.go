@@ -229,9 +229,17 @@ func indentUnit(text string) string {
 // replacement is the text that replaces sp for the resource value v
 // (JSON text, or YAML of the value without its key).
 func (d *document) replacement(sp span, v string) (string, error) {
+	text, err := d.replace(sp, v)
+	if strings.Contains(d.text, "\r\n") { // keep a Windows document's line ends
+		text = strings.ReplaceAll(text, "\n", "\r\n")
+	}
+	return text, err
+}
+
+func (d *document) replace(sp span, v string) (string, error) {
 	if d.yaml {
 		var b strings.Builder
-		b.WriteString(sp.key + "\n")
+		b.WriteString(strings.TrimSuffix(sp.key, "\r") + "\n")
 		for _, l := range strings.Split(strings.TrimRight(v, "\n"), "\n") {
 			if l != "" {
 				l = sp.indent + "  " + l

@@ -106,6 +106,17 @@ func TestFixVerdicts(t *testing.T) {
 	}
 }
 
+// A Windows document keeps its line ends: the diff shows only the fix.
+func TestFixCRLF(t *testing.T) {
+	doc := strings.ReplaceAll(cfnYAML, "\n", "\r\n")
+	res := plan(t, doc, "S3_PUBLIC_READ").Apply("Resource: Logs\n```yaml\nType: AWS::S3::Bucket\nProperties:\n  BucketName: logs-prod\n```")
+	hunks := res.Diff[strings.Index(res.Diff, "@@"):]
+	if res.Findings[0].Verdict != Verified || strings.Count(hunks, "\n-") != 1 || strings.Contains(hunks, "\n+") ||
+		strings.Count(res.Document, "\n") != strings.Count(res.Document, "\r\n") {
+		t.Errorf("%+v\n%q", res.Findings, res.Diff)
+	}
+}
+
 // Masked values go back only where they stood.
 func TestFixPlaceholders(t *testing.T) {
 	doc := `{"Resources": {"DB": {"Type": "AWS::RDS::DBInstance", "Properties": {"Engine": "postgres", "PubliclyAccessible": true, "MasterUserPassword": "Sup3rS3cretMaster!", "StorageEncrypted": true}}}}`
