@@ -66,6 +66,6 @@
 // templates.go renders them and builds the result; params.go counts the
 // values behind the placeholders.
 //
-// Accuracy (GA and PA) is measured by TestGroupingAccuracy on the labelled
+// Accuracy (GA, PA, FGA, FTA) is measured by TestAccuracy on the labelled
 // Loghub samples; speed by BenchmarkAnalyze.
 package logs
