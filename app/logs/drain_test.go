@@ -66,7 +66,7 @@ func TestMining(t *testing.T) {
 			want:  slices.Repeat([]int{1}, 30),
 		},
 		{
-			name: "protocol names stay apart, optional unit annotations do not matter",
+			name: "protocol names stay apart, and so do variants with an optional parenthesised value",
 			lines: []string{
 				"proxy.example.com:5070 open through proxy p.example.com:5070 HTTPS",
 				"proxy.example.com:5070 open through proxy p.example.com:5070 SOCKS5",
@@ -74,8 +74,9 @@ func TestMining(t *testing.T) {
 				"proxy.example.com:5070 close, 1190 bytes (1.16 KB) sent, 1671 bytes (1.63 KB) received, lifetime 00:02",
 				"proxy.example.com:5070 close, 403 bytes sent, 1671 bytes (1.63 KB) received, lifetime 00:01",
 				"proxy.example.com:5070 open through proxy p.example.com:5070 HTTPS",
+				"proxy.example.com:5070 close, 9 bytes sent, 2048 bytes (2.00 KB) received, lifetime 00:01",
 			},
-			want: []int{1, 2, 3, 3, 3, 1},
+			want: []int{1, 2, 3, 4, 5, 1, 5},
 		},
 		{
 			name: "a few frequent words at a place are constants",
