@@ -229,7 +229,7 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 		slotsOf(c, func(k slot) {
 			a, ok := anchors[k]
 			t := c.toks[k.p]
-			if !ok || a == ci || constantWord(t) || partlyMasked(t) || !sameExcept(c.toks, clusters[a].toks, k.p) {
+			if !ok || a == ci || constantWord(t) || partlyMasked(t) || emptyValue(t, clusters[a].toks[k.p]) || !sameExcept(c.toks, clusters[a].toks, k.p) {
 				return
 			}
 			if x, y := find(ci), find(a); x != y {
@@ -259,6 +259,22 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 		out = append(out, newCluster(shapes, members[r]))
 	}
 	return out
+}
+
+// emptyValue reports a token that is only brackets or punctuation ("()",
+// "[]", "''") where the other holds a value in them ("(\xff)"): the value
+// left out is an optional part, which makes another event ("connection
+// from <*> () at" is not "connection from <*> (<*>) at").
+func emptyValue(t, other string) bool {
+	if len(t) == 0 || len(t) > 4 || !partlyMasked(other) && other != maskedTok && other != wildTok {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if isLetter(t[i]) || isDigit(t[i]) || t[i] >= 0x80 {
+			return false
+		}
+	}
+	return strings.ContainsAny(t, "([{<\"'")
 }
 
 // partlyMasked reports a token with a literal key and a masked value ("uid=\xff").
@@ -311,7 +327,7 @@ func similarity(tmpl, toks []string) float64 {
 		lit++
 		if a == t {
 			eq++
-		} else if lit-eq > limit || partlyMasked(a) && partlyMasked(t) {
+		} else if lit-eq > limit || partlyMasked(a) && partlyMasked(t) || emptyValue(a, t) || emptyValue(t, a) {
 			return 0
 		}
 	}

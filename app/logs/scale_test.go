@@ -76,6 +76,74 @@ func proxyLog(lines int) labelledLog {
 	return l
 }
 
+// syslogLog is a Linux syslog of several hosts and programs: PAM's
+// messages with an optional user= part, users and hosts that vary, ftpd's
+// address with its name in parentheses, and the kernel's and daemons' odd
+// lines, some rare.
+func syslogLog(lines int) labelledLog {
+	r := rand.New(rand.NewPCG(3, 5))
+	hosts := []string{"combo", "node-2", "web01", "db-primary"}
+	users := []string{"root", "cyrus", "news", "test", "guest", "admin", "oracle", "ftp", "mysql", "www-data", "backup", "nobody"}
+	ip := func() string { return fmt.Sprintf("%d.%d.%d.%d", 1+r.IntN(223), r.IntN(256), r.IntN(256), 1+r.IntN(254)) }
+	rhost := func() string {
+		if r.IntN(2) == 0 {
+			return ip()
+		}
+		return fmt.Sprintf("%d-%d-%d-%d.dynamic.example.net", r.IntN(256), r.IntN(256), r.IntN(256), r.IntN(256))
+	}
+	months := []string{"Jun", "Jul"}
+	var b strings.Builder
+	l := labelledLog{}
+	for range lines {
+		fmt.Fprintf(&b, "%s %2d %02d:%02d:%02d %s ", months[r.IntN(2)], 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60), hosts[r.IntN(len(hosts))])
+		pid := 1000 + r.IntN(30000)
+		var tmpl string
+		switch x := r.IntN(1000); {
+		case x < 300:
+			fmt.Fprintf(&b, "sshd(pam_unix)[%d]: authentication failure; logname= uid=0 euid=0 tty=NODEVssh ruser= rhost=%s", pid, rhost())
+			tmpl = "authentication failure; logname= uid=<*> euid=<*> tty=NODEVssh ruser= rhost=<*>"
+		case x < 450:
+			fmt.Fprintf(&b, "sshd(pam_unix)[%d]: authentication failure; logname= uid=0 euid=0 tty=NODEVssh ruser= rhost=%s  user=%s", pid, rhost(), users[r.IntN(len(users))])
+			tmpl = "authentication failure; logname= uid=<*> euid=<*> tty=NODEVssh ruser= rhost=<*> user=<*>"
+		case x < 550:
+			fmt.Fprintf(&b, "sshd(pam_unix)[%d]: check pass; user unknown", pid)
+			tmpl = "check pass; user unknown"
+		case x < 650:
+			fmt.Fprintf(&b, "su(pam_unix)[%d]: session opened for user %s by (uid=0)", pid, users[r.IntN(len(users))])
+			tmpl = "session opened for user <*> by (uid=<*>)"
+		case x < 750:
+			fmt.Fprintf(&b, "su(pam_unix)[%d]: session closed for user %s", pid, users[r.IntN(len(users))])
+			tmpl = "session closed for user <*>"
+		case x < 850:
+			a := ip()
+			fmt.Fprintf(&b, "ftpd[%d]: connection from %s (%s) at Fri Jun 17 07:07:00 2005", pid, a, strings.ReplaceAll(a, ".", "-")+".example.net")
+			tmpl = "connection from <*> (<*>) at <*> <*> <*> <*> <*>" // a date inside a message: each field a value
+		case x < 900:
+			fmt.Fprintf(&b, "ftpd[%d]: connection from %s () at Fri Jun 17 07:07:00 2005", pid, ip())
+			tmpl = "connection from <*> () at <*> <*> <*> <*> <*>"
+		case x < 950:
+			fmt.Fprintf(&b, "xinetd[%d]: START: ftp pid=%d from=%s", pid, pid+1, ip())
+			tmpl = "START: ftp pid=<*> from=<*>"
+		case x < 970:
+			fmt.Fprintf(&b, "snmpd[%d]: Received SNMP packet(s) from %s", pid, ip())
+			tmpl = "Received SNMP packet(s) from <*>"
+		case x < 985:
+			fmt.Fprintf(&b, "logrotate: ALERT exited abnormally with [1]")
+			tmpl = "ALERT exited abnormally with [<*>]"
+		case x < 995:
+			fmt.Fprintf(&b, "cups: cupsd shutdown succeeded")
+			tmpl = "cupsd shutdown succeeded"
+		default:
+			fmt.Fprintf(&b, "kernel: Out of Memory: Killed process %d (%s).", pid, []string{"java", "httpd", "mysqld"}[r.IntN(3)])
+			tmpl = "Out of Memory: Killed process <*> (<*>)."
+		}
+		b.WriteByte('\n')
+		l.templates = append(l.templates, tmpl)
+	}
+	l.text = b.String()
+	return l
+}
+
 // measure analyses the log and computes GA, PA, FGA and FTA against its
 // labels, logging the templates that miss with LOGS_PA_DEBUG set.
 func (l labelledLog) measure(t *testing.T) measures {
@@ -114,6 +182,7 @@ func TestAccuracyAtScale(t *testing.T) {
 		floor measures
 	}{
 		{"proxy, 21,000 lines", proxyLog(21_000), measures{0.99, 0.99, 0.99, 0.99}},
+		{"syslog, 24,000 lines", syslogLog(24_000), measures{0.99, 0.99, 0.99, 0.99}},
 	} {
 		m := c.log.measure(t)
 		t.Logf("%-22s GA %.3f PA %.3f FGA %.3f FTA %.3f", c.name, m.ga, m.pa, m.fga, m.fta)
