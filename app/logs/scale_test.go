@@ -84,7 +84,9 @@ func syslogLog(lines int) labelledLog {
 	r := rand.New(rand.NewPCG(3, 5))
 	hosts := []string{"combo", "node-2", "web01", "db-primary"}
 	users := []string{"root", "cyrus", "news", "test", "guest", "admin", "oracle", "ftp", "mysql", "www-data", "backup", "nobody"}
-	ip := func() string { return fmt.Sprintf("%d.%d.%d.%d", 1+r.IntN(223), r.IntN(256), r.IntN(256), 1+r.IntN(254)) }
+	ip := func() string {
+		return fmt.Sprintf("%d.%d.%d.%d", 1+r.IntN(223), r.IntN(256), r.IntN(256), 1+r.IntN(254))
+	}
 	rhost := func() string {
 		if r.IntN(2) == 0 {
 			return ip()
