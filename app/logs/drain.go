@@ -262,7 +262,7 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 }
 
 // emptyValue reports a token that is only brackets or punctuation ("()",
-// "[]", "”") where the other holds a value in them ("(\xff)"): the value
+// "[]", `""`) where the other holds a value in them ("(\xff)"): the value
 // left out is an optional part, which makes another event ("connection
 // from <*> () at" is not "connection from <*> (<*>) at").
 func emptyValue(t, other string) bool {
