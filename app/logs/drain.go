@@ -84,7 +84,65 @@ func mine(ctx context.Context, shapes []*shape) ([]*cluster, error) {
 	for _, c := range clusters {
 		out = splitConstants(shapes, c, out)
 	}
-	return mergeVariants(shapes, mergeVariables(shapes, out)), nil
+	return mergeLists(shapes, mergeVariants(shapes, mergeVariables(shapes, out))), nil
+}
+
+// mergeLists merges clusters that agree up to a run of values ending
+// them and differ only in that run's length: the run is a list ("BLOCK*
+// ask <*> to delete blk_1 blk_2 …"), whose length varies from line to
+// line of one event. The merged template ends in one value where the
+// lists begin. At least two literal tokens must come before the run, so
+// that short templates of values alone do not merge by accident.
+func mergeLists(shapes []*shape, clusters []*cluster) []*cluster {
+	type group struct {
+		idx     []int
+		lengths map[int]bool
+		prefix  int
+	}
+	groups := map[string]*group{}
+	var keys []string
+	for ci, c := range clusters {
+		k := len(c.toks)
+		for k > 0 && (c.toks[k-1] == maskedTok || c.toks[k-1] == wildTok) {
+			k--
+		}
+		if k == len(c.toks) || literals(c.toks[:k]) < 2 {
+			continue
+		}
+		key := strings.Join(c.toks[:k], string([]byte{sep}))
+		g := groups[key]
+		if g == nil {
+			g = &group{lengths: map[int]bool{}, prefix: k}
+			groups[key] = g
+			keys = append(keys, key)
+		}
+		g.idx = append(g.idx, ci)
+		g.lengths[len(c.toks)-k] = true
+	}
+	merged := make([]bool, len(clusters))
+	var out []*cluster
+	for _, key := range keys {
+		g := groups[key]
+		if len(g.lengths) < 2 {
+			continue
+		}
+		c := &cluster{toks: append(slices.Clone(clusters[g.idx[0]].toks[:g.prefix]), wildTok)}
+		for _, ci := range g.idx {
+			c.members = append(c.members, clusters[ci].members...)
+			c.count += clusters[ci].count
+			merged[ci] = true
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return clusters
+	}
+	for ci, c := range clusters {
+		if !merged[ci] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // A wildcard position holding at most fewMaxWords distinct words, each on

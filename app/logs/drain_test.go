@@ -100,6 +100,17 @@ func TestMining(t *testing.T) {
 			want: []int{1, 2, 1},
 		},
 		{
+			name: "a list ending the message is one value, whatever its length; fixed fields stay apart",
+			lines: []string{
+				"BLOCK* ask 10.0.0.1:50010 to delete blk_-1 blk_-2",
+				"BLOCK* ask 10.0.0.2:50010 to delete blk_-3",
+				"BLOCK* ask 10.0.0.3:50010 to delete blk_-4 blk_-5 blk_-6 blk_-7",
+				"dropping the connection: 3 4",
+				"dropping the connection: 5 6",
+			},
+			want: []int{1, 1, 1, 2, 2},
+		},
+		{
 			name: "different messages stay apart",
 			lines: []string{
 				"Starting server on port 8080",
