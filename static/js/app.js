@@ -32,13 +32,17 @@
   }
 
   // data-fill="#textarea" + data-source="#template": put the sample text in.
+  // Both may be comma lists, paired in order (compare fills two logs).
   function fill(btn) {
-    var target = document.querySelector(btn.dataset.fill);
-    var source = document.querySelector(btn.dataset.source);
-    if (target && source) {
-      target.value = source.content ? source.content.textContent : source.textContent;
-      target.dispatchEvent(new Event("input", { bubbles: true }));
-    }
+    var sources = btn.dataset.source.split(",");
+    btn.dataset.fill.split(",").forEach(function (sel, i) {
+      var target = document.querySelector(sel);
+      var source = document.querySelector(sources[i] || "");
+      if (target && source) {
+        target.value = source.content ? source.content.textContent : source.textContent;
+        target.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    });
   }
 
   // data-filter="x" inside a data-filter-scope: show only the
