@@ -107,10 +107,12 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
 	// The chain every request takes, outermost first: an id, one log line
-	// and the metrics, and a panic anywhere becomes a 500. Each area then
+	// and the metrics, what a handler left of the body drained (so an
+	// early refusal reaches a client still sending), and a panic anywhere
+	// becomes a 500. Each area then
 	// sets its security headers and adds its own chain (routes.go). HEAD runs
 	// as GET wherever GET is routed.
-	a.outer = []echo.MiddlewareFunc{requestID, observe(out), recoverPanic(log)}
+	a.outer = []echo.MiddlewareFunc{requestID, observe(out), drainUnread, recoverPanic(log)}
 	a.e = e
 	a.handler = headAsGet(e)
 	a.metrics = a.metricsHandler()
