@@ -46,13 +46,13 @@ func (l framingListener) Accept() (net.Conn, error) {
 
 // The states of framedConn's reading of the stream.
 const (
-	inHead       = iota // the request line and header fields
-	inBody              // a body of known length: left bytes
-	inChunkSize         // a chunk's size line
-	inChunkData         // a chunk's data: left bytes
-	inChunkCRLF         // the CRLF after a chunk's data: left bytes
-	inTrailers          // trailer fields after the last chunk
-	untracked           // framing Go itself refuses: Go closes the connection
+	inHead      = iota // the request line and header fields
+	inBody             // a body of known length: left bytes
+	inChunkSize        // a chunk's size line
+	inChunkData        // a chunk's data: left bytes
+	inChunkCRLF        // the CRLF after a chunk's data: left bytes
+	inTrailers         // trailer fields after the last chunk
+	untracked          // framing Go itself refuses: Go closes the connection
 )
 
 type framedConn struct {
