@@ -143,6 +143,9 @@ func (p *Pages) CreateKey(c echo.Context) error {
 		d.Error = upperFirst(err.Error()) + "."
 		return p.renderKeys(c, http.StatusConflict, d)
 	}
+	if errors.Is(err, models.ErrMakerCannot) {
+		return p.keyForbidden(c, upperFirst(err.Error())+": ask an owner or an admin.")
+	}
 	if err != nil {
 		return err
 	}

@@ -42,6 +42,9 @@ func (p *Pages) RollKey(c echo.Context) error {
 		if errors.Is(err, models.ErrNotFound) {
 			return p.renderKeys(c, http.StatusConflict, views.KeysData{Error: "That key was already rolled, revoked or expired."})
 		}
+		if errors.Is(err, models.ErrMakerCannot) {
+			return p.keyForbidden(c, upperFirst(err.Error())+": ask an owner or an admin.")
+		}
 		if errors.Is(err, models.ErrTooManyKeys) {
 			return p.renderKeys(c, http.StatusConflict, views.KeysData{Error: upperFirst(err.Error()) + "."})
 		}
