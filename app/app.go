@@ -93,7 +93,8 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: sessions, Keys: verifier, Secret: cfg.SessionSecret,
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
 		Gateway:  web.GatewayDeps{Service: a.gateway, Demo: cfg.DemoUpstream()},
-		Throttle: newThrottle(db, rc, cfg.RedisPrefix, log), Mail: mailer, PublicURL: cfg.PublicURL})
+		Throttle: newThrottle(db, rc, cfg.RedisPrefix, log), Mail: mailer, PublicURL: cfg.PublicURL,
+		ShowMailLinks: !cfg.Production() && cfg.SMTPURL == ""})
 	a.pages.Tools = navLinks(a.tools())
 	e := echo.New()
 	e.HideBanner = true

@@ -52,6 +52,10 @@ func (a *App) routes() {
 	auth.POST("/console/signin", p.SignIn)
 	auth.GET("/console/signin/2fa", p.SecondStepPage)
 	auth.POST("/console/signin/2fa", p.SecondStep)
+	pages.GET("/console/password/forgot", p.ForgotPasswordPage)
+	auth.POST("/console/password/forgot", p.ForgotPassword)
+	pages.GET("/console/password/reset/:token", p.ResetPasswordPage)
+	auth.POST("/console/password/reset/:token", p.ResetPassword)
 	// Invitation links: open to visitors (who are sent to sign up or in
 	// and come back); accepting needs an account.
 	pages.GET("/invite/:org/:token", p.InvitationPage)

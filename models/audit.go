@@ -40,6 +40,7 @@ const (
 	ActionSignOut         = "signout"
 	ActionPasswordChange  = "password.change"
 	ActionPasswordFailure = "password.failure" // a wrong current password on the change form
+	ActionPasswordReset   = "password.reset"   // set with a reset link
 	ActionSignUp          = "signup"
 	ActionSessionEnd      = "session.end" // the user ended one of their sessions, or all others
 	ActionUserCreate      = "user.create" // by an operator, with the CLI

@@ -38,6 +38,8 @@ const (
 	Playground       = "/gateway/app"
 	PlaygroundChat   = "/gateway/app/chat"
 	AccountChanged   = Account + "?changed=1"
+	ForgotPassword   = "/console/password/forgot"
+	SignInAfterReset = SignIn + "?reset=1"
 	GatewayCallsLog  = Audit + "?action=gateway.call"
 )
 
@@ -73,3 +75,7 @@ func DocsOperation(operationID string) string { return Docs + "#" + operationID 
 
 // SignInThen is the sign-in page that returns to next afterwards.
 func SignInThen(next string) string { return SignIn + "?next=" + url.QueryEscape(next) }
+
+// ResetPassword is a password reset link's page (the token is the link's
+// secret).
+func ResetPassword(token string) string { return "/console/password/reset/" + url.PathEscape(token) }
