@@ -56,6 +56,8 @@ func (a *App) routes() {
 	auth.POST("/console/password/forgot", p.ForgotPassword)
 	pages.GET("/console/password/reset/:token", p.ResetPasswordPage)
 	auth.POST("/console/password/reset/:token", p.ResetPassword)
+	pages.GET("/verify/:token", p.ConfirmEmailPage)
+	pages.POST("/verify/:token", p.ConfirmEmail)
 	// Invitation links: open to visitors (who are sent to sign up or in
 	// and come back); accepting needs an account.
 	pages.GET("/invite/:org/:token", p.InvitationPage)
@@ -74,6 +76,8 @@ func (a *App) routes() {
 	account.GET("/console/account/2fa", p.TwoFactorPage)
 	account.POST("/console/account/2fa", p.EnableTwoFactor)
 	account.POST("/console/account/2fa/disable", p.DisableTwoFactor)
+	account.GET("/console/account/verify", p.VerifyPage)
+	account.POST("/console/account/verify", p.ResendVerification)
 	console := a.group("/console", areaPages, page(httpx.LimitBody(pageFormLimit), web.RequireUser, p.Require2FA)...)
 	console.GET("", p.ConsoleHome)
 	console.GET("/keys", p.KeysPage)

@@ -84,8 +84,9 @@ func claimToken(tx *gorm.DB, purpose, token string) (*User, error) {
 }
 
 // ResetPassword spends a reset token and sets the account's new password
-// in one transaction: every session of the account ends, and every other
-// reset link of the account stops working. It returns the account.
+// in one transaction: every session of the account ends, every other
+// reset link of the account stops working, and the address is proven. It
+// returns the account.
 func ResetPassword(ctx context.Context, db *gorm.DB, token, passwordHash string) (*User, error) {
 	var user *User
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -98,8 +99,12 @@ func ResetPassword(ctx context.Context, db *gorm.DB, token, passwordHash string)
 			Update("used_at", now).Error; err != nil {
 			return err
 		}
-		if err := tx.Model(&User{}).Where("id = ?", user.ID).
-			Updates(map[string]any{"password_hash": passwordHash, "password_changed_at": now}).Error; err != nil {
+		// The link was mailed to the address: using it proves the address.
+		if user.EmailVerifiedAt == nil {
+			user.EmailVerifiedAt = &now
+		}
+		if err := tx.Model(&User{}).Where("id = ?", user.ID).Updates(map[string]any{"password_hash": passwordHash,
+			"password_changed_at": now, "email_verified_at": user.EmailVerifiedAt}).Error; err != nil {
 			return err
 		}
 		return tx.Where("user_id = ?", user.ID).Delete(&Session{}).Error
@@ -121,4 +126,10 @@ func VerifyEmail(ctx context.Context, db *gorm.DB, token string) (*User, error) 
 		return tx.Model(&User{}).Where("id = ? AND email_verified_at IS NULL", user.ID).Update("email_verified_at", now).Error
 	})
 	return user, err
+}
+
+// SetEmailVerified marks a user's address as proven (an operator vouches
+// for the accounts it creates).
+func SetEmailVerified(ctx context.Context, db *gorm.DB, userID string) error {
+	return db.WithContext(ctx).Model(&User{}).Where("id = ? AND email_verified_at IS NULL", userID).Update("email_verified_at", Now()).Error
 }

@@ -65,6 +65,9 @@ func (p *Pages) SignUp(c echo.Context) error {
 	if err := p.startSession(c, user, ""); err != nil {
 		return err
 	}
+	if _, err := p.verifyInBackground(c, user); err != nil {
+		return err
+	}
 	p.issueDevice(c, user.Email)
 	return c.Redirect(http.StatusSeeOther, orDefault(f.Next, paths.Console))
 }

@@ -166,7 +166,7 @@ func (p *Pages) ResetPassword(c echo.Context) error {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionPasswordReset, Target: user.Email})
-	p.notify(c, user.Email, "Your Parapet password was reset",
+	p.notify(c, user, "Your Parapet password was reset",
 		"The password of your Parapet account was set with a reset link, and every session of the account was signed out.\n\n"+
 			"If it was not you, reset it again at once and check the account's sessions and keys.\n")
 	if cur := CurrentOf(c); cur.Session != nil && cur.Session.ID != "" { // the account's sessions are gone: so is this one

@@ -96,7 +96,7 @@ func (p *Pages) EnableTwoFactor(c echo.Context) error {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPEnable, Target: user.Email, OrgID: orgIDOf(CurrentOf(c))})
-	p.notify(c, user.Email, "Two-factor sign-in was turned on for your Parapet account",
+	p.notify(c, user, "Two-factor sign-in was turned on for your Parapet account",
 		"Two-factor sign-in was turned on for your Parapet account "+user.Email+": signing in now takes a code from an authenticator app.\n\n"+
 			"If this was not you, someone else holds the authenticator: change your password at once and tell your organization's owner.")
 	now := models.Now()
@@ -134,7 +134,7 @@ func (p *Pages) DisableTwoFactor(c echo.Context) error {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPDisable, Target: user.Email, OrgID: orgIDOf(CurrentOf(c))})
-	p.notify(c, user.Email, "Two-factor sign-in was turned off for your Parapet account",
+	p.notify(c, user, "Two-factor sign-in was turned off for your Parapet account",
 		"Two-factor sign-in was turned off for your Parapet account "+user.Email+": a password alone now signs in.\n\n"+
 			"If this was not you, change your password at once, turn two-factor sign-in on again and tell your organization's owner.")
 	return c.Redirect(http.StatusSeeOther, paths.TwoFactor)

@@ -40,6 +40,7 @@ const (
 	AccountChanged   = Account + "?changed=1"
 	ForgotPassword   = "/console/password/forgot"
 	SignInAfterReset = SignIn + "?reset=1"
+	VerifyEmail      = "/console/account/verify"
 	GatewayCallsLog  = Audit + "?action=gateway.call"
 )
 
@@ -79,3 +80,6 @@ func SignInThen(next string) string { return SignIn + "?next=" + url.QueryEscape
 // ResetPassword is a password reset link's page (the token is the link's
 // secret).
 func ResetPassword(token string) string { return "/console/password/reset/" + url.PathEscape(token) }
+
+// ConfirmEmail is an email verification link's page.
+func ConfirmEmail(token string) string { return "/verify/" + url.PathEscape(token) }
