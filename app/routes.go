@@ -56,6 +56,7 @@ func (a *App) routes() {
 	auth.POST("/console/password/forgot", p.ForgotPassword)
 	pages.GET("/console/password/reset/:token", p.ResetPasswordPage)
 	auth.POST("/console/password/reset/:token", p.ResetPassword)
+	auth.POST("/console/password/check", p.CheckPassword)
 	pages.GET("/verify/:token", p.ConfirmEmailPage)
 	pages.POST("/verify/:token", p.ConfirmEmail)
 	// Invitation links: open to visitors (who are sent to sign up or in

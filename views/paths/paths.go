@@ -41,6 +41,7 @@ const (
 	ForgotPassword   = "/console/password/forgot"
 	SignInAfterReset = SignIn + "?reset=1"
 	VerifyEmail      = "/console/account/verify"
+	CheckPassword    = "/console/password/check"
 	GatewayCallsLog  = Audit + "?action=gateway.call"
 )
 
