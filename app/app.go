@@ -107,13 +107,13 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	} else {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
-	// The chain every request takes, outermost first: an id, one log line
-	// and the metrics, what a handler left of the body drained (so an
-	// early refusal reaches a client still sending), and a panic anywhere
-	// becomes a 500. Each area then
+	// The chain every request takes, outermost first: an id, what a
+	// handler left of the body drained once the answer is out (so an
+	// early refusal reaches a client still sending), one log line and
+	// the metrics, and a panic anywhere becomes a 500. Each area then
 	// sets its security headers and adds its own chain (routes.go). HEAD runs
 	// as GET wherever GET is routed.
-	a.outer = []echo.MiddlewareFunc{requestID, observe(out), drainUnread, recoverPanic(log)}
+	a.outer = []echo.MiddlewareFunc{requestID, drainUnread, observe(out), recoverPanic(log)}
 	a.e = e
 	a.handler = headAsGet(e)
 	a.metrics = a.metricsHandler()

@@ -3,7 +3,9 @@ package app
 import (
 	"bytes"
 	"errors"
+	"io"
 	"net"
+	"net/http"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -187,15 +189,46 @@ func (c *framedConn) startBody(head []byte) bool {
 }
 
 // drainUnread drains, after the handler, what it left of the body
-// (httpx.DrainUnread).
+// (httpx.DrainUnread). The answer goes out first: a client that waits
+// for it with its body half sent reads it at once, and one that sends
+// its whole body before reading finds it there once done. It runs
+// outside observe, which has written the answer (an error's too).
 func drainUnread(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		body := c.Request().Body
+		r := c.Request()
+		if r.Body == nil || r.Body == http.NoBody {
+			return next(c)
+		}
+		body := &readTracker{ReadCloser: r.Body, left: r.ContentLength}
+		r.Body = body
 		err := next(c)
-		httpx.DrainUnread(c, body)
+		if !body.done() {
+			if c.Response().Committed {
+				_ = http.NewResponseController(c.Response()).Flush()
+			}
+			httpx.DrainUnread(c, body.ReadCloser)
+		}
 		return err
 	}
 }
+
+// readTracker notes whether a body was read to its end.
+type readTracker struct {
+	io.ReadCloser
+	left int64 // bytes of a declared length not read yet (-1: unknown)
+	eof  bool
+}
+
+func (t *readTracker) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	if t.left > 0 {
+		t.left -= int64(n)
+	}
+	t.eof = t.eof || err == io.EOF
+	return n, err
+}
+
+func (t *readTracker) done() bool { return t.eof || t.left == 0 }
 
 // CloseWrite passes the half-close on (countedConn.CloseWrite).
 func (c *framedConn) CloseWrite() error { return closeWrite(c.Conn) }
