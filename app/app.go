@@ -97,7 +97,8 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: sessions, Keys: verifier, Secret: cfg.SessionSecret,
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
 		Gateway:  web.GatewayDeps{Service: a.gateway, Demo: cfg.DemoUpstream()},
-		Throttle: newThrottle(db, rc, cfg.RedisPrefix, log), Mail: mailer, PublicURL: cfg.PublicURL})
+		Throttle: newThrottle(db, rc, cfg.RedisPrefix, log), Mail: mailer, PublicURL: cfg.PublicURL,
+		ShowMailLinks: !cfg.Production() && cfg.SMTPURL == ""})
 	a.pages.Tools = navLinks(a.tools())
 	e := echo.New()
 	e.HideBanner = true
@@ -110,11 +111,13 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	} else {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
-	// The chain every request takes, outermost first: an id, one log line
-	// and the metrics, and a panic anywhere becomes a 500. Each area then
+	// The chain every request takes, outermost first: an id, what a
+	// handler left of the body drained once the answer is out (so an
+	// early refusal reaches a client still sending), one log line and
+	// the metrics, and a panic anywhere becomes a 500. Each area then
 	// sets its security headers and adds its own chain (routes.go). HEAD runs
 	// as GET wherever GET is routed.
-	a.outer = []echo.MiddlewareFunc{requestID, observe(out), recoverPanic(log)}
+	a.outer = []echo.MiddlewareFunc{requestID, drainUnread, observe(out), recoverPanic(log)}
 	a.e = e
 	a.handler = headAsGet(e)
 	a.metrics = a.metricsHandler()

@@ -52,6 +52,13 @@ func (a *App) routes() {
 	auth.POST("/console/signin", p.SignIn)
 	auth.GET("/console/signin/2fa", p.SecondStepPage)
 	auth.POST("/console/signin/2fa", p.SecondStep)
+	pages.GET("/console/password/forgot", p.ForgotPasswordPage)
+	auth.POST("/console/password/forgot", p.ForgotPassword)
+	pages.GET("/console/password/reset/:token", p.ResetPasswordPage)
+	auth.POST("/console/password/reset/:token", p.ResetPassword)
+	auth.POST("/console/password/check", p.CheckPassword)
+	pages.GET("/verify/:token", p.ConfirmEmailPage)
+	pages.POST("/verify/:token", p.ConfirmEmail)
 	// Invitation links: open to visitors (who are sent to sign up or in
 	// and come back); accepting needs an account.
 	pages.GET("/invite/:org/:token", p.InvitationPage)
@@ -70,6 +77,8 @@ func (a *App) routes() {
 	account.GET("/console/account/2fa", p.TwoFactorPage)
 	account.POST("/console/account/2fa", p.EnableTwoFactor)
 	account.POST("/console/account/2fa/disable", p.DisableTwoFactor)
+	account.GET("/console/account/verify", p.VerifyPage)
+	account.POST("/console/account/verify", p.ResendVerification)
 	console := a.group("/console", areaPages, page(httpx.LimitBody(pageFormLimit), web.RequireUser, p.Require2FA)...)
 	console.GET("", p.ConsoleHome)
 	console.GET("/keys", p.KeysPage)

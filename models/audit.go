@@ -40,6 +40,8 @@ const (
 	ActionSignOut         = "signout"
 	ActionPasswordChange  = "password.change"
 	ActionPasswordFailure = "password.failure" // a wrong current password on the change form
+	ActionPasswordReset   = "password.reset"   // set with a reset link
+	ActionEmailVerify     = "email.verify"     // the address proven with a link mailed to it
 	ActionSignUp          = "signup"
 	ActionSessionEnd      = "session.end" // the user ended one of their sessions, or all others
 	ActionUserCreate      = "user.create" // by an operator, with the CLI
