@@ -260,6 +260,9 @@ var linkAttrs = func() map[string]bool {
 		for _, k := range f.link {
 			m[k] = true
 		}
+		for _, k := range f.ctxAttrs {
+			m[k] = true
+		}
 	}
 	return m
 }()

@@ -52,6 +52,12 @@ type resource struct {
 	// wildcard resource in two statements do not make an administrator.
 	statements []statement
 
+	// roles are grants of Google Cloud roles and the actions of Azure role
+	// definitions (family_gcp_iam.go, family_azure_iam.go), checked by
+	// checkRoles whatever the resource's type: a GCS bucket's IAM can
+	// grant roles/owner too.
+	roles []roleGrant
+
 	suppress []suppression
 }
 
@@ -114,6 +120,9 @@ type ingressRule struct {
 	cidrText      string  // as written, for messages
 	path          string  // for the other formats: where the rule is
 	via           *Linked // the linked rule resource it comes from, if any
+	// sourceText names the source in messages when it is not a CIDR as
+	// written: an Azure service tag, GCP's default source.
+	sourceText string
 }
 
 type protocol uint8

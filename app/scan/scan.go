@@ -146,6 +146,9 @@ func (e *evaluator) run(r *resource) {
 	case typeDatabase:
 		e.checkDatabase(r)
 	}
+	if len(r.roles) > 0 {
+		e.checkRoles(r)
+	}
 }
 
 // checkAlt checks r.alt, r read with the other outcomes of conditions
