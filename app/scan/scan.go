@@ -323,10 +323,11 @@ func place(res *Result, next *[2][4]int, h *hit) {
 		s.Reason, s.Expires = h.reason, h.expires
 		f = &s.Finding
 	}
+	title, remediation, refs := textsOf(rule, h.rule, h.ptype)
 	*f = Finding{
-		Rule: rule.ID, Severity: rule.Severity, Title: rule.Title, Message: h.message, Remediation: rule.Remediation,
+		Rule: rule.ID, Severity: rule.Severity, Title: title, Message: h.message, Remediation: remediation,
 		Resource: ResourceRef{Type: typ, Name: h.name, Index: h.index},
-		Path:     h.path, References: rule.References, Line: h.line,
+		Path:     h.path, References: refs, Line: h.line,
 		Source: Source{Format: res.Format, Linked: h.via},
 		offset: h.offset, cause: h.cause,
 	}
