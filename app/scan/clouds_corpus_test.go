@@ -3,7 +3,6 @@ package scan
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -72,5 +71,3 @@ func mustRule(t *testing.T, id string) ruleID {
 	}
 	return r
 }
-
-var _ = slices.Sort[[]string]

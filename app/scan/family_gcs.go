@@ -70,15 +70,15 @@ var gcsPublic = map[string]string{
 
 // gcsState is what a bucket and its linked resources say.
 type gcsState struct {
-	grant      aclState // the first public IAM grant
-	acl        aclState // the first public ACL entry
-	prevented  bool     // public_access_prevention = "enforced"
-	uniform    bool     // uniform_bucket_level_access = true: ACLs do not apply
+	grant     aclState // the first public IAM grant
+	acl       aclState // the first public ACL entry
+	prevented bool     // public_access_prevention = "enforced"
+	uniform   bool     // uniform_bucket_level_access = true: ACLs do not apply
 	// unknown and aclUnknown say that a setting that would outweigh a
 	// grant, or an ACL, is unknown until apply: as with an S3 access
 	// block, nothing is taken as outweighed, and the finding says so.
 	unknown, aclUnknown string
-	roleGrants []roleGrant
+	roleGrants          []roleGrant
 }
 
 func (b *builder) gcsBucket(r *resource, n *node, attrs map[string]any, linked []*node, attrsOf func(*node) map[string]any) {
