@@ -76,7 +76,7 @@ var cloudTexts = map[cloud]*[numRules]cloudText{
 		ruleSGAllPortsOpen: {"Network security rule allows all ports from the internet",
 			"Allow only the ports the service needs (usually 443) from known address prefixes; reach virtual machines " +
 				"through Azure Bastion, a load balancer or a VPN gateway.",
-			[]Reference{{checkov, "CKV_AZURE_9"}, {checkov, "CKV_AZURE_10"}, {trivy, "AVD-AZU-0047"}}},
+			[]Reference{{trivy, "AVD-AZU-0047"}}},
 		ruleSGAdminPortOpen: {"SSH or RDP open to the internet",
 			"Remove the rule and reach virtual machines through Azure Bastion or just-in-time VM access; if a rule " +
 				"is unavoidable, allow only your office or VPN prefixes.",
