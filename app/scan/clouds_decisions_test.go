@@ -53,7 +53,9 @@ func TestGCSPublicRead(t *testing.T) {
 		return tfRes("google_storage_bucket_iam_member.m", `{"bucket":"b/site","role":"`+role+`","member":"`+who+`"}`)
 	}
 	const viaMember = "S3_PUBLIC_READ google_storage_bucket google_storage_bucket.b @ google_storage_bucket_iam_member.m.role via google_storage_bucket_iam_member.m"
-	acl := func(values string) string { return tfRes("google_storage_bucket_acl.a", `{"bucket":"site",`+values+`}`) }
+	acl := func(values string) string {
+		return tfRes("google_storage_bucket_acl.a", `{"bucket":"site",`+values+`}`)
+	}
 	const viaACL = "S3_PUBLIC_READ google_storage_bucket google_storage_bucket.b @ google_storage_bucket_acl.a"
 	runDecisions(t, []decision{
 		{"allUsers object viewer, prevention left out", tfState(bucket(""), member("roles/storage.objectViewer", "allUsers")), []string{viaMember}, "allUsers"},
@@ -114,7 +116,9 @@ func TestAzureContainerPublicRead(t *testing.T) {
 // is; no source at all is GCP's default 0.0.0.0/0, source tags add
 // sources without narrowing ranges.
 func TestGCPFirewall(t *testing.T) {
-	fw := func(values string) []byte { return tfState(tfRes("google_compute_firewall.f", `{"name":"f",`+values+`}`)) }
+	fw := func(values string) []byte {
+		return tfState(tfRes("google_compute_firewall.f", `{"name":"f",`+values+`}`))
+	}
 	open := func(ports string) string {
 		return `"source_ranges":["0.0.0.0/0"],"allow":[{"protocol":"tcp","ports":` + ports + `}]`
 	}
@@ -139,10 +143,10 @@ func TestGCPFirewall(t *testing.T) {
 			at("SG_ADMIN_PORT_OPEN"), "GCP's default"},
 		{"source tags only", fw(`"source_tags":["bastion"],"allow":[{"protocol":"tcp","ports":["22"]}]`), nil, ""},
 		{"source service accounts only", fw(`"source_service_accounts":["sa@p.iam.gserviceaccount.com"],"allow":[{"protocol":"tcp","ports":["22"]}]`), nil, ""},
-		{"source tags do not narrow ranges", fw(`"source_tags":["bastion"],`+open(`["22"]`)), at("SG_ADMIN_PORT_OPEN"), ""},
-		{"egress", fw(`"direction":"EGRESS",`+open(`["22"]`)), nil, ""},
-		{"ingress in any case", fw(`"direction":"ingress",`+open(`["22"]`)), at("SG_ADMIN_PORT_OPEN"), ""},
-		{"disabled", fw(`"disabled":true,`+open(`["22"]`)), nil, ""},
+		{"source tags do not narrow ranges", fw(`"source_tags":["bastion"],` + open(`["22"]`)), at("SG_ADMIN_PORT_OPEN"), ""},
+		{"egress", fw(`"direction":"EGRESS",` + open(`["22"]`)), nil, ""},
+		{"ingress in any case", fw(`"direction":"ingress",` + open(`["22"]`)), at("SG_ADMIN_PORT_OPEN"), ""},
+		{"disabled", fw(`"disabled":true,` + open(`["22"]`)), nil, ""},
 		{"a deny opens nothing", fw(`"source_ranges":["0.0.0.0/0"],"deny":[{"protocol":"all"}]`), nil, ""},
 		{"disabled unknown until apply", cloudPlan(map[string]string{"google_compute_firewall.f": `{"disabled":true}`},
 			tfRes("google_compute_firewall.f", `{"name":"f",`+open(`["22"]`)+`}`)), nil, ""},
