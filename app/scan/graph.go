@@ -178,6 +178,9 @@ type graph struct {
 	format string
 	nodes  []*node
 	byAddr map[string]*node
+	// locs says where each resource, attribute and nested block is, by
+	// the path findings name (Terraform source only).
+	locs map[string]Location
 }
 
 func newGraph(format string) *graph { return &graph{format: format, byAddr: map[string]*node{}} }
@@ -204,7 +207,7 @@ func (g *graph) evaluate(env *envelope) *Result {
 		}
 	}
 	linkAccountBlocks(g.nodes, children, attached)
-	e := &evaluator{format: g.format, env: env}
+	e := &evaluator{format: g.format, env: env, locs: g.locs}
 	nc := notChecked{}
 	for i, n := range g.nodes {
 		fam, ok := families[n.typ]

@@ -137,20 +137,47 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 // family's link) and the one it depends on (its family's context).
 func (l *tfLinker) linkAll() {
 	for _, n := range l.g.nodes {
-		fam, ok := families[n.typ]
-		if !ok {
-			continue
-		}
-		if len(fam.link) > 0 {
-			n.target = l.target(n, fam.link[0], func(typ string) bool { return canConfigure(n.typ, typ) })
-		}
-		for _, k := range fam.ctxAttrs {
-			if given(n.attrs, k) {
-				n.context = l.g.byAddr[l.target(n, k, func(typ string) bool { return typ == fam.ctxType })]
-				break
+		l.linkNode(n, nil)
+	}
+}
+
+// linkNode sets n's target and context. named, when not nil (Terraform
+// source), names the resource an attribute's value came from, which
+// decides before the references and the values do.
+func (l *tfLinker) linkNode(n *node, named func(n *node, key string, accept linkAccept) string) {
+	fam, ok := families[n.typ]
+	if !ok {
+		return
+	}
+	find := func(key string, accept linkAccept) string {
+		if named != nil {
+			if t := named(n, key, accept); t != "" {
+				return t
 			}
 		}
+		return l.target(n, key, accept)
 	}
+	if len(fam.link) > 0 {
+		n.target = find(fam.link[0], linkAccept{from: n.typ})
+	}
+	for _, k := range fam.ctxAttrs {
+		if given(n.attrs, k) {
+			n.context = l.g.byAddr[find(k, linkAccept{ctxType: fam.ctxType})]
+			break
+		}
+	}
+}
+
+// linkAccept says which types a linking attribute can name: a primary
+// resource that a resource of type from can configure, or with ctxType
+// the context type of a family.
+type linkAccept struct{ from, ctxType string }
+
+func (a linkAccept) ok(typ string) bool {
+	if a.ctxType != "" {
+		return typ == a.ctxType
+	}
+	return canConfigure(a.from, typ)
 }
 
 // markUnknown returns values with unknownValue wherever after_unknown says
@@ -299,7 +326,7 @@ func newTFLinker(g *graph, config map[string]tfConfigResource) *tfLinker {
 // not.
 //
 // accept says which types the attribute can name.
-func (l *tfLinker) target(n *node, key string, accept func(typ string) bool) string {
+func (l *tfLinker) target(n *node, key string, accept linkAccept) string {
 	module, local, index := splitAddress(n.addr)
 	modulePath := stripModuleIndex(module)
 	configAddr := modulePath + stripIndex(local)
@@ -324,7 +351,7 @@ func (l *tfLinker) target(n *node, key string, accept func(typ string) bool) str
 // fromRefs returns what references say for n, in module instance module
 // with index key index: the instance they name, or when they name several
 // what n's value says; done is false when they say nothing.
-func (l *tfLinker) fromRefs(lr tfLinkRefs, n *node, key, module, index string, accept func(string) bool) (target string, done bool) {
+func (l *tfLinker) fromRefs(lr tfLinkRefs, n *node, key, module, index string, accept linkAccept) (target string, done bool) {
 	if lr.several {
 		return l.byValue(n, key, accept), true
 	}
@@ -337,7 +364,7 @@ func (l *tfLinker) fromRefs(lr tfLinkRefs, n *node, key, module, index string, a
 // byValue finds the one resource of a type accept takes whose id or name
 // is the value of n's linking attribute (a group and a role may share a
 // name).
-func (l *tfLinker) byValue(n *node, key string, accept func(string) bool) string {
+func (l *tfLinker) byValue(n *node, key string, accept linkAccept) string {
 	s, ok := n.attrs[key].(string)
 	if !ok {
 		return ""
@@ -347,7 +374,7 @@ func (l *tfLinker) byValue(n *node, key string, accept func(string) bool) string
 	}
 	var found *node
 	for _, c := range l.ids[s] {
-		if !accept(c.typ) {
+		if !accept.ok(c.typ) {
 			continue
 		}
 		if found != nil && found != c {
@@ -364,14 +391,14 @@ func (l *tfLinker) byValue(n *node, key string, accept func(string) bool) string
 // linkRefs works out, once per configuration resource and attribute, what
 // refs say about the resource of kind its instances configure; modulePath
 // is the configuration resource's module path ("module.net.").
-func (l *tfLinker) linkRefs(configAddr, modulePath, attr string, refs []string, accept func(string) bool) tfLinkRefs {
+func (l *tfLinker) linkRefs(configAddr, modulePath, attr string, refs []string, accept linkAccept) tfLinkRefs {
 	k := [2]string{configAddr, attr}
 	if lr, ok := l.refs[k]; ok {
 		return lr
 	}
 	var lr tfLinkRefs
 	for _, r := range parseRefs(refs) {
-		if typ, ok := l.types[modulePath+r.resource]; !ok || !accept(typ) {
+		if typ, ok := l.types[modulePath+r.resource]; !ok || !accept.ok(typ) {
 			continue // not in the document, or not something the attribute can name
 		}
 		if lr.decides {
