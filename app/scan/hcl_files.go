@@ -252,6 +252,7 @@ type hclModule struct {
 	calls     []*hclCall
 	callByKey map[string]*hclCall
 	outputs   map[string]*hcl.Attribute
+	files     []*hcl.File // parsed, for collectRefNames
 }
 
 type hclVariable struct {
@@ -297,6 +298,7 @@ func (s *sourceSet) loadModule(dir string) (*hclModule, error) {
 		if err != nil {
 			return nil, err
 		}
+		m.files = append(m.files, f)
 		content, _, diags := f.Body.PartialContent(hclFileSchema)
 		if diags.HasErrors() {
 			return nil, hclSyntaxError(diags)

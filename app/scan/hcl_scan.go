@@ -1,9 +1,11 @@
 package scan
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
 	"path"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,7 +29,40 @@ func ScanFiles(files []File, opts Options) (res *Result, err error) {
 	if err := env.load(opts.Suppressions, opts.Baseline); err != nil {
 		return nil, err
 	}
-	set, err := newSourceSet(files, opts.NoSizeLimit)
+	if res, err = scanHCL(files, env, opts.NoSizeLimit); err != nil {
+		return nil, err
+	}
+	env.finish(res)
+	return res, nil
+}
+
+// looksHCL says whether a document that is not JSON is Terraform source:
+// its first line that is not blank or a comment opens a block
+// (resource "aws_s3_bucket" "b" {) or sets an attribute (name = ...),
+// where YAML has "key:".
+func looksHCL(data []byte) bool {
+	for len(data) > 0 {
+		line := data
+		if k := bytes.IndexByte(data, '\n'); k >= 0 {
+			line, data = data[:k], data[k+1:]
+		} else {
+			data = nil
+		}
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 || t[0] == '#' || bytes.HasPrefix(t, []byte("//")) || bytes.HasPrefix(t, []byte("/*")) || bytes.HasPrefix(t, []byte("*")) {
+			continue
+		}
+		return hclFirstLine.Match(t)
+	}
+	return false
+}
+
+var hclFirstLine = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*(\s+("[^"]*"|[A-Za-z_][A-Za-z0-9_-]*))*\s*(\{|=)`)
+
+// scanHCL scans a source set with the suppressions and baseline of env.
+func scanHCL(files []File, env *envelope, noSizeLimit bool) (res *Result, err error) {
+	defer catchAbort(&err)
+	set, err := newSourceSet(files, noSizeLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +95,6 @@ func ScanFiles(files []File, opts Options) (res *Result, err error) {
 	if len(ev.warned) > 0 {
 		res.Warnings = append(res.Warnings, moduleWarnings(ev.warned, ev.warnings)...)
 	}
-	env.finish(res)
 	return res, nil
 }
 
@@ -210,14 +244,7 @@ func (ev *hclEval) collectRefNames(m *hclModule) {
 			}
 		}
 	}
-	for p := range ev.set.files {
-		if dirOf(p) != m.dir || !isConfigFile(p) {
-			continue
-		}
-		f, err := parseHCLFile(p, ev.set.files[p])
-		if err != nil {
-			continue // loadModule has reported it
-		}
+	for _, f := range m.files {
 		if body, ok := f.Body.(*hclsyntax.Body); ok {
 			hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
 				switch e := n.(type) {
