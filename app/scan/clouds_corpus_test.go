@@ -3,6 +3,7 @@ package scan
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -16,6 +17,7 @@ import (
 // its deciding value unknown until apply.
 func TestCloudsCorpus(t *testing.T) {
 	files, _ := filepath.Glob("testdata/clouds/*.json")
+	slices.Sort(files)
 	if len(files) < 4 {
 		t.Fatalf("corpus: %v", files)
 	}
@@ -70,4 +72,68 @@ func mustRule(t *testing.T, id string) ruleID {
 		t.Fatalf("unknown rule %s", id)
 	}
 	return r
+}
+
+// TestCloudsSourceSameAsPlan: the Terraform source of gcp_plan.json and
+// azure_plan.json (testdata/clouds/*_source, with variables, tfvars,
+// locals and dynamic blocks) gives the same findings: rule, severity,
+// address and linked resource. Each finding from source points at the
+// line of the attribute or block that decides it.
+func TestCloudsSourceSameAsPlan(t *testing.T) {
+	for _, cloud := range []string{"gcp", "azure"} {
+		dir := filepath.Join("testdata", "clouds", cloud+"_source")
+		var files []File
+		names, _ := filepath.Glob(filepath.Join(dir, "*"))
+		sources := map[string][]string{}
+		for _, name := range names {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, File{Path: filepath.Base(name), Data: b})
+			sources[filepath.Base(name)] = strings.Split(string(b), "\n")
+		}
+		res, err := ScanFiles(files, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", cloud, err)
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", "clouds", cloud+"_plan.expected"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, wantLines := cloudFindingLines(res.Findings), expectedLines(string(want))
+		slices.Sort(got)
+		slices.Sort(wantLines)
+		equalStrings(t, cloud+" source", got, wantLines)
+		for _, f := range res.Findings {
+			lines := sources[f.Location.File]
+			if f.Location.StartLine < 1 || f.Location.StartLine > len(lines) {
+				t.Errorf("%s %s: location %+v", f.Rule, f.Resource.Name, f.Location)
+				continue
+			}
+			if line := lines[f.Location.StartLine-1]; !holdsDecisive(line, f.Path) {
+				t.Errorf("%s %s at %s: line %d %q is not where it is decided", f.Rule, f.Resource.Name, f.Path, f.Location.StartLine, line)
+			}
+		}
+	}
+}
+
+// holdsDecisive says whether a source line is where the cause at path is
+// written: the attribute or block the path names, or the nearest one
+// enclosing it (a binding inside a jsonencode'd policy_data is located on
+// policy_data), or for a path naming the resource, its block.
+func holdsDecisive(line, path string) bool {
+	segments := strings.Split(path, ".")
+	if len(segments) == 2 {
+		return strings.Contains(line, `resource "`+segments[0]+`"`)
+	}
+	for _, seg := range segments[2:] {
+		if k := strings.IndexByte(seg, '['); k >= 0 {
+			seg = seg[:k]
+		}
+		if strings.Contains(line, seg) {
+			return true
+		}
+	}
+	return false
 }
