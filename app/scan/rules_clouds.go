@@ -18,8 +18,9 @@ const (
 	cisAzure = "CIS Microsoft Azure Foundations Benchmark v2.0.0"
 )
 
-// cloudTexts holds the texts of each rule on Google Cloud and Azure.
-var cloudTexts = map[cloud]*[numRules]cloudText{
+// cloudTexts holds the texts of each rule on Google Cloud and Azure (nil
+// for AWS: the catalogue's).
+var cloudTexts = [...]*[numRules]cloudText{
 	cloudGCP: {
 		ruleS3PublicRead: {"Cloud Storage bucket is publicly readable",
 			"Remove the IAM members allUsers and allAuthenticatedUsers and the public ACL entries from the bucket, turn on " +
