@@ -17,6 +17,17 @@ func cloudPlan(unknown map[string]string, resources ...string) []byte {
 		strings.Join(resources, ",") + `]}},"resource_changes":[` + strings.Join(changes, ",") + `]}`)
 }
 
+// withConfig adds a configuration to a plan: its resources' addresses
+// with the attributes the configuration sets (their expressions).
+func withConfig(plan []byte, addr string, attrs ...string) []byte {
+	ex := make([]string, len(attrs))
+	for k, a := range attrs {
+		ex[k] = strconv.Quote(a) + `:{"references":[]}`
+	}
+	return []byte(strings.TrimSuffix(string(plan), "}") + `,"configuration":{"root_module":{"resources":[{"address":` +
+		strconv.Quote(addr) + `,"mode":"managed","expressions":{` + strings.Join(ex, ",") + `}}]}}}`)
+}
+
 // decision is one case of a table: a document, the findings it must give
 // (findingLines) and words each finding's message must hold.
 type decision struct {
@@ -63,6 +74,8 @@ func TestGCSPublicRead(t *testing.T) {
 		{"prevention enforced", tfState(bucket(`,"public_access_prevention":"enforced"`), member("roles/storage.objectViewer", "allUsers")), nil, ""},
 		{"prevention unknown until apply is not taken as enforced", cloudPlan(map[string]string{"google_storage_bucket.b": `{"public_access_prevention":true}`},
 			bucket(""), member("roles/storage.objectViewer", "allUsers")), []string{viaMember}, "public_access_prevention is unknown until apply"},
+		{"prevention computed and left out of the configuration is inherited", withConfig(cloudPlan(map[string]string{"google_storage_bucket.b": `{"public_access_prevention":true}`},
+			bucket(""), member("roles/storage.objectViewer", "allUsers")), "google_storage_bucket.b", "name", "location"), []string{viaMember}, "(IAM grants roles/storage.objectViewer to allUsers)"},
 		{"allAuthenticatedUsers is anyone with a Google account", tfState(bucket(""),
 			tfRes("google_storage_bucket_iam_binding.m", `{"bucket":"b/site","role":"roles/storage.legacyBucketReader","members":["user:a@example.com","allAuthenticatedUsers"]}`)),
 			[]string{"S3_PUBLIC_READ google_storage_bucket google_storage_bucket.b @ google_storage_bucket_iam_binding.m.role via google_storage_bucket_iam_binding.m"}, "Google account"},
@@ -152,6 +165,9 @@ func TestGCPFirewall(t *testing.T) {
 			tfRes("google_compute_firewall.f", `{"name":"f",`+open(`["22"]`)+`}`)), nil, ""},
 		{"ranges unknown until apply", cloudPlan(map[string]string{"google_compute_firewall.f": `{"source_ranges":true}`},
 			tfRes("google_compute_firewall.f", `{"name":"f","allow":[{"protocol":"tcp","ports":["22"]}]}`)), nil, ""},
+		{"sources computed and left out of the configuration: GCP's default", withConfig(cloudPlan(map[string]string{"google_compute_firewall.f": `{"source_ranges":true}`},
+			tfRes("google_compute_firewall.f", `{"name":"f","allow":[{"protocol":"tcp","ports":["22"]}]}`)), "google_compute_firewall.f", "name", "allow"),
+			at("SG_ADMIN_PORT_OPEN"), "GCP's default"},
 		{"tags unknown until apply: whether the default applies is unknown", cloudPlan(map[string]string{"google_compute_firewall.f": `{"source_tags":true}`},
 			tfRes("google_compute_firewall.f", `{"name":"f","allow":[{"protocol":"tcp","ports":["22"]}]}`)), nil, ""},
 	})
@@ -238,6 +254,8 @@ func TestAzureRoleDefinitions(t *testing.T) {
 	at := func(rule string, j int) []string {
 		return []string{rule + " azurerm_role_definition azurerm_role_definition.r @ azurerm_role_definition.r.permissions[0].actions[" + strconv.Itoa(j) + "]"}
 	}
+	computedScopes := cloudPlan(map[string]string{"azurerm_role_definition.r": `{"assignable_scopes":true}`},
+		tfRes("azurerm_role_definition.r", `{"name":"r","scope":"`+sub+`","permissions":[{"actions":["*"],"not_actions":[]}]}`))
 	runDecisions(t, []decision{
 		{"* at a subscription", def(sub, "", `["*"]`, `[]`), at("IAM_FULL_ADMIN", 0), sub},
 		{"* at the root", def("/", "", `["*"]`, `[]`), at("IAM_FULL_ADMIN", 0), `"/"`},
@@ -248,8 +266,11 @@ func TestAzureRoleDefinitions(t *testing.T) {
 		{"* with not_actions", def(sub, "", `["*"]`, `["Microsoft.Authorization/*/Write"]`), at("IAM_WILDCARD_ACTION", 0), "not_actions"},
 		{"* at a scope unknown until apply", cloudPlan(map[string]string{"azurerm_role_definition.r": `{"scope":true,"assignable_scopes":true}`},
 			tfRes("azurerm_role_definition.r", `{"name":"r","permissions":[{"actions":["*"],"not_actions":[]}]}`)), at("IAM_WILDCARD_ACTION", 0), "unknown until apply"},
-		{"assignable scopes computed: the scope decides", cloudPlan(map[string]string{"azurerm_role_definition.r": `{"assignable_scopes":true}`},
-			tfRes("azurerm_role_definition.r", `{"name":"r","scope":"`+sub+`","permissions":[{"actions":["*"],"not_actions":[]}]}`)), at("IAM_FULL_ADMIN", 0), ""},
+		{"assignable scopes left out of the configuration: the scope decides", withConfig(computedScopes, "azurerm_role_definition.r", "name", "scope", "permissions"),
+			at("IAM_FULL_ADMIN", 0), ""},
+		{"assignable scopes unknown, and no configuration to say they were left out", computedScopes, at("IAM_WILDCARD_ACTION", 0), "unknown until apply"},
+		{"assignable scopes set from a value unknown until apply", withConfig(computedScopes, "azurerm_role_definition.r", "name", "scope", "assignable_scopes"),
+			at("IAM_WILDCARD_ACTION", 0), "unknown until apply"},
 		{"every authorization action", def(sub, "", `["Microsoft.Resources/subscriptions/read","Microsoft.Authorization/*"]`, `[]`), at("IAM_WILDCARD_ACTION", 1), "assigning any role"},
 		{"a provider wildcard", def(sub, "", `["Microsoft.Compute/*"]`, `[]`), at("IAM_SERVICE_WILDCARD", 0), "Microsoft.Compute"},
 		{"a resource type wildcard", def(sub, "", `["Microsoft.Storage/storageAccounts/*"]`, `[]`), nil, ""},

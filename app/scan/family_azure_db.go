@@ -19,7 +19,11 @@ import "strconv"
 // (azurerm_mssql_database's transparent_data_encryption_enabled, default
 // true): false is DB_UNENCRYPTED on the database.
 
-var azureServer = family{kind: typeDatabase, read: (*builder).azureServer}
+var (
+	azureServer         = family{kind: typeDatabase, read: (*builder).azureServer}
+	azureFlexibleServer = family{kind: typeDatabase, read: (*builder).azureServer,
+		computed: []string{"public_network_access_enabled", "public_network_access"}}
+)
 
 func azureFirewallRule(key string) family {
 	return family{kind: typeDatabase, link: []string{key}, read: (*builder).azureServer}

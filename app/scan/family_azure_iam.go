@@ -10,9 +10,9 @@ import (
 // each permissions block becomes a roleGrant, judged by checkRoles; the
 // scope that decides between IAM_FULL_ADMIN and IAM_WILDCARD_ACTION for
 // action "*" is where the role can be assigned: assignable_scopes, which
-// the provider defaults to the definition's scope (and which a plan shows
-// as unknown until apply when the configuration leaves it out: the scope
-// decides then too). A subscription, a
+// the provider defaults to the definition's scope (a plan shows it
+// unknown until apply when the configuration leaves it out, and
+// leaveOutComputed takes it as left out). A subscription, a
 // management group or the root "/" is broad; a resource group or a
 // resource is narrower; a scope unknown until apply is not taken as broad
 // (the action "*" is still reported, as IAM_WILDCARD_ACTION).
@@ -24,7 +24,7 @@ var azureBroadScope = regexp.MustCompile(`(?i)^(/|/subscriptions/[^/]+/?|/provid
 
 func (b *builder) azureRoleDefinition(r *resource, n *node, attrs map[string]any, _ []*node, _ func(*node) map[string]any) {
 	scopes := listOf(attrs["assignable_scopes"])
-	if !given(attrs, "assignable_scopes") || isUnknown(attrs["assignable_scopes"]) {
+	if !given(attrs, "assignable_scopes") {
 		scopes = []any{attrs["scope"]}
 	}
 	broad, words := false, make([]string, 0, len(scopes))

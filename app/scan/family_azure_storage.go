@@ -24,14 +24,14 @@ var azureFamilies = map[string]family{
 	"azurerm_network_security_rule": {kind: typeSecurityGroup, read: (*builder).azureNSG,
 		link: []string{"network_security_group_name"}},
 
-	"azurerm_role_definition": {kind: typeIAMPolicy, read: (*builder).azureRoleDefinition},
+	"azurerm_role_definition": {kind: typeIAMPolicy, read: (*builder).azureRoleDefinition, computed: []string{"assignable_scopes"}},
 
 	"azurerm_mssql_server":                             azureServer,
 	"azurerm_postgresql_server":                        azureServer,
 	"azurerm_mysql_server":                             azureServer,
 	"azurerm_mariadb_server":                           azureServer,
-	"azurerm_postgresql_flexible_server":               azureServer,
-	"azurerm_mysql_flexible_server":                    azureServer,
+	"azurerm_postgresql_flexible_server":               azureFlexibleServer,
+	"azurerm_mysql_flexible_server":                    azureFlexibleServer,
 	"azurerm_mssql_firewall_rule":                      azureFirewallRule("server_id"),
 	"azurerm_postgresql_flexible_server_firewall_rule": azureFirewallRule("server_id"),
 	"azurerm_postgresql_firewall_rule":                 azureFirewallRule("server_name"),

@@ -26,14 +26,16 @@ import (
 // project IAM is (family_gcp_iam.go).
 
 var gcpFamilies = map[string]family{
-	"google_storage_bucket":                {kind: typeS3Bucket, read: (*builder).gcsBucket},
+	"google_storage_bucket": {kind: typeS3Bucket, read: (*builder).gcsBucket,
+		computed: []string{"public_access_prevention", "uniform_bucket_level_access"}},
 	"google_storage_bucket_iam_member":     gcsLinked,
 	"google_storage_bucket_iam_binding":    gcsLinked,
 	"google_storage_bucket_iam_policy":     gcsLinked,
 	"google_storage_bucket_acl":            gcsLinked,
 	"google_storage_bucket_access_control": gcsLinked,
 
-	"google_compute_firewall": {kind: typeSecurityGroup, read: (*builder).gcpFirewall},
+	"google_compute_firewall": {kind: typeSecurityGroup, read: (*builder).gcpFirewall,
+		computed: []string{"source_ranges", "source_tags", "source_service_accounts"}},
 
 	"google_project_iam_member":       gcpIAM,
 	"google_project_iam_binding":      gcpIAM,

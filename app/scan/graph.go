@@ -77,6 +77,12 @@ type family struct {
 	// counts, and ctxType its type. The node's context is that resource.
 	ctxAttrs []string
 	ctxType  string
+	// computed are attributes the provider computes when the
+	// configuration leaves them out (public_access_prevention): a plan
+	// shows them unknown until apply, and when the plan's configuration
+	// does not set them they take the provider's documented default, as
+	// left out (leaveOutComputed).
+	computed []string
 	// linkValue turns the value of the linking attribute into the id or
 	// name of the resource it names, when the provider writes it otherwise
 	// (a GCS bucket IAM member's bucket is "b/NAME" in a state).

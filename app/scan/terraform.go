@@ -129,8 +129,36 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 	if err := walk(values); err != nil {
 		return nil, err
 	}
+	leaveOutComputed(g, doc.Configuration)
 	newTFLinker(g, doc.Configuration).linkAll()
 	return g.evaluate(env), nil
+}
+
+// leaveOutComputed removes the computed attributes (family.computed) that
+// are unknown until apply only because the configuration leaves them out:
+// the provider fills in its documented default, which the families apply
+// to a value left out. Without the resource's configuration nothing is
+// removed: unknown stays unknown.
+func leaveOutComputed(g *graph, config map[string]tfConfigResource) {
+	if config == nil {
+		return
+	}
+	for _, n := range g.nodes {
+		fam := families[n.typ]
+		if len(fam.computed) == 0 {
+			continue
+		}
+		module, local, _ := splitAddress(n.addr)
+		c, ok := config[stripModuleIndex(module)+stripIndex(local)]
+		if !ok {
+			continue
+		}
+		for _, k := range fam.computed {
+			if _, set := c.Expressions[k]; !set && isUnknown(n.attrs[k]) {
+				delete(n.attrs, k)
+			}
+		}
+	}
 }
 
 // linkAll finds, for every node, the resource it configures (its
