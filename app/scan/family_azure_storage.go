@@ -15,31 +15,9 @@ import "strconv"
 // is not judged. Azure Storage always encrypts at rest: S3_UNENCRYPTED
 // never fires. The account itself has nothing of its own to report.
 
-var azureFamilies = map[string]family{
-	"azurerm_storage_account": {kind: typeS3Bucket, read: func(*builder, *resource, *node, map[string]any, []*node, func(*node) map[string]any) {}},
-	"azurerm_storage_container": {kind: typeS3Bucket, read: (*builder).azureContainer,
-		ctxAttrs: []string{"storage_account_id", "storage_account_name"}, ctxType: "azurerm_storage_account"},
-
-	"azurerm_network_security_group": {kind: typeSecurityGroup, read: (*builder).azureNSG},
-	"azurerm_network_security_rule": {kind: typeSecurityGroup, read: (*builder).azureNSG,
-		link: []string{"network_security_group_name"}},
-
-	"azurerm_role_definition": {kind: typeIAMPolicy, read: (*builder).azureRoleDefinition, computed: []string{"assignable_scopes"}},
-
-	"azurerm_mssql_server":                             azureServer,
-	"azurerm_postgresql_server":                        azureServer,
-	"azurerm_mysql_server":                             azureServer,
-	"azurerm_mariadb_server":                           azureServer,
-	"azurerm_postgresql_flexible_server":               azureFlexibleServer,
-	"azurerm_mysql_flexible_server":                    azureFlexibleServer,
-	"azurerm_mssql_firewall_rule":                      azureFirewallRule("server_id"),
-	"azurerm_postgresql_flexible_server_firewall_rule": azureFirewallRule("server_id"),
-	"azurerm_postgresql_firewall_rule":                 azureFirewallRule("server_name"),
-	"azurerm_mysql_firewall_rule":                      azureFirewallRule("server_name"),
-	"azurerm_mariadb_firewall_rule":                    azureFirewallRule("server_name"),
-	"azurerm_mysql_flexible_server_firewall_rule":      azureFirewallRule("server_name"),
-	"azurerm_mssql_database":                           {kind: typeDatabase, read: (*builder).azureSQLDatabase},
-}
+// azureAccount reads nothing: an account's setting is judged on its
+// containers, and its storage is always encrypted.
+func (*builder) azureAccount(*resource, *node, map[string]any, []*node, func(*node) map[string]any) {}
 
 func (b *builder) azureContainer(r *resource, n *node, attrs map[string]any, _ []*node, _ func(*node) map[string]any) {
 	access, ok := attrs["container_access_type"].(string)

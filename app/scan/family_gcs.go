@@ -25,31 +25,6 @@ import (
 // A bucket IAM resource granting roles/owner or roles/editor is read as
 // project IAM is (family_gcp_iam.go).
 
-var gcpFamilies = map[string]family{
-	"google_storage_bucket": {kind: typeS3Bucket, read: (*builder).gcsBucket,
-		computed: []string{"public_access_prevention", "uniform_bucket_level_access"}},
-	"google_storage_bucket_iam_member":     gcsLinked,
-	"google_storage_bucket_iam_binding":    gcsLinked,
-	"google_storage_bucket_iam_policy":     gcsLinked,
-	"google_storage_bucket_acl":            gcsLinked,
-	"google_storage_bucket_access_control": gcsLinked,
-
-	"google_compute_firewall": {kind: typeSecurityGroup, read: (*builder).gcpFirewall,
-		computed: []string{"source_ranges", "source_tags", "source_service_accounts"}},
-
-	"google_project_iam_member":       gcpIAM,
-	"google_project_iam_binding":      gcpIAM,
-	"google_project_iam_policy":       gcpIAM,
-	"google_folder_iam_member":        gcpIAM,
-	"google_folder_iam_binding":       gcpIAM,
-	"google_folder_iam_policy":        gcpIAM,
-	"google_organization_iam_member":  gcpIAM,
-	"google_organization_iam_binding": gcpIAM,
-	"google_organization_iam_policy":  gcpIAM,
-
-	"google_sql_database_instance": {kind: typeDatabase, read: (*builder).cloudSQL},
-}
-
 var gcsLinked = family{kind: typeS3Bucket, link: []string{"bucket"}, read: (*builder).gcsBucket,
 	linkValue: func(s string) string { return strings.TrimPrefix(s, "b/") }}
 
