@@ -49,7 +49,7 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string {
 	if e.File != "" {
-		return fmt.Sprintf("%s:%d,%d: %s", e.File, e.Line, e.Column, e.Msg)
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
 	}
 	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
 }

@@ -34,7 +34,7 @@ import (
 //     listed in not_checked with the reason.
 //
 // Links (an ACL to its bucket) follow the reference expressions: each
-// resource attribute value carries a cty mark naming its instance, so the
+// resource instance's value carries a cty mark naming it, so the
 // value of a linking attribute names the instance it came from, through
 // locals, for_each, module inputs and outputs alike; a value that names
 // none or several falls back to the plan adapter's linking (tfLinker) on
@@ -451,17 +451,14 @@ func (mi *hclInst) instance(b *hclBlock, idx string, sc *hclScope) cty.Value {
 			mi.ev.linkConfig(mi, b, keys)
 		}
 	}
-	obj := make(map[string]cty.Value, len(vals)+len(mi.ev.refNames))
-	mark := hclRefMark(addr)
-	for k, v := range vals {
-		obj[k] = v.Mark(mark)
-	}
 	for _, k := range mi.ev.refNames {
-		if _, ok := obj[k]; !ok {
-			obj[k] = cty.DynamicVal.Mark(mark) // known only after apply
+		if _, ok := vals[k]; !ok {
+			vals[k] = cty.DynamicVal // known only after apply
 		}
 	}
-	return cty.ObjectVal(obj)
+	// The mark goes with every value read from the object (GetAttr keeps
+	// it), so a linking attribute's value names its instance.
+	return cty.ObjectVal(vals).Mark(hclRefMark(addr))
 }
 
 // body evaluates a resource body or nested block at path: its attributes

@@ -73,10 +73,7 @@ func scanHCL(files []File, env *envelope, noSizeLimit bool) (res *Result, err er
 			}
 		}
 	}
-	ev := &hclEval{set: set, modules: map[string]*hclModule{}, config: map[string]tfConfigResource{},
-		linkVals: map[hclLinkKey]cty.Value{}, g: newGraph(FormatTerraformHCL)}
-	ev.g.locs = map[string]Location{}
-	ev.funcs = ev.functions()
+	ev := newHCLEval(set)
 	root, err := ev.module(set.root)
 	if err != nil {
 		return nil, err
@@ -96,6 +93,14 @@ func scanHCL(files []File, env *envelope, noSizeLimit bool) (res *Result, err er
 		res.Warnings = append(res.Warnings, moduleWarnings(ev.warned, ev.warnings)...)
 	}
 	return res, nil
+}
+
+func newHCLEval(set *sourceSet) *hclEval {
+	ev := &hclEval{set: set, modules: map[string]*hclModule{}, config: map[string]tfConfigResource{},
+		linkVals: map[hclLinkKey]cty.Value{}, g: newGraph(FormatTerraformHCL)}
+	ev.g.locs = map[string]Location{}
+	ev.funcs = ev.functions()
+	return ev
 }
 
 // moduleWarnings groups the modules not evaluated by reason.
@@ -229,19 +234,31 @@ func traversalString(t hcl.Traversal) string {
 	return b.String()
 }
 
-// collectRefNames notes every attribute name that follows a reference in
-// m's expressions: a resource instance's value has each of them, unknown
-// when its configuration does not set it (ids, arns).
+// collectRefNames notes every attribute name read from a resource or data
+// source in m's expressions (aws_s3_bucket.b.id, data.x.y[0].json,
+// aws_s3_bucket.b[each.key].arn): a resource instance's value has each of
+// them, unknown when its configuration does not set it (ids, arns).
 func (ev *hclEval) collectRefNames(m *hclModule) {
 	names := map[string]bool{}
 	for _, n := range ev.refNames {
 		names[n] = true
 	}
-	note := func(t hcl.Traversal) {
-		for _, s := range t {
-			if a, ok := s.(hcl.TraverseAttr); ok {
+	// after notes the first attribute name from step from on.
+	after := func(t hcl.Traversal, from int) {
+		for i := from; i < len(t); i++ {
+			if a, ok := t[i].(hcl.TraverseAttr); ok {
 				names[a.Name] = true
+				return
 			}
+		}
+	}
+	scope := func(t hcl.Traversal) {
+		switch t.RootName() {
+		case "var", "local", "each", "count", "path", "terraform", "module", "self":
+		case "data":
+			after(t, 3)
+		default:
+			after(t, 2)
 		}
 	}
 	for _, f := range m.files {
@@ -249,27 +266,23 @@ func (ev *hclEval) collectRefNames(m *hclModule) {
 			hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
 				switch e := n.(type) {
 				case *hclsyntax.ScopeTraversalExpr:
-					note(e.Traversal)
-				case *hclsyntax.RelativeTraversalExpr:
-					note(e.Traversal)
+					scope(e.Traversal)
+				case *hclsyntax.RelativeTraversalExpr: // after an index or a splat
+					after(e.Traversal, 0)
 				}
 				return nil
 			})
 			continue
 		}
 		// JSON: every attribute's references, at any depth.
-		var walk func(b hcl.Body)
-		walk = func(b hcl.Body) {
-			as, _ := b.JustAttributes()
-			for _, a := range as {
-				for _, t := range a.Expr.Variables() {
-					note(t)
-				}
-			}
-		}
 		c, _, _ := f.Body.PartialContent(hclFileSchema)
 		for _, blk := range c.Blocks {
-			walk(blk.Body)
+			as, _ := blk.Body.JustAttributes()
+			for _, a := range as {
+				for _, t := range a.Expr.Variables() {
+					scope(t)
+				}
+			}
 		}
 	}
 	ev.refNames = ev.refNames[:0]
@@ -322,7 +335,7 @@ func (s *sourceSet) readTFVars() (map[string]tfvarValue, error) {
 // goValue turns an evaluated value into what a plan's JSON holds: nil for
 // null, unknownValue for what is not known.
 func goValue(v cty.Value) any {
-	v, _ = v.UnmarkDeep()
+	v, _ = v.Unmark()
 	if !v.IsKnown() {
 		return unknown
 	}

@@ -46,7 +46,19 @@ func ScanWith(input []byte, opts Options) (res *Result, err error) {
 	if err := checkUTF8(data); err != nil {
 		return nil, err
 	}
-	return scanDocument(data, &envelope{now: opts.Now}, false)
+	env := &envelope{now: opts.Now}
+	if len(opts.Suppressions) == 0 && len(opts.Baseline) == 0 {
+		return scanDocument(data, env, false)
+	}
+	// Given apart (the CLI): the document cannot be an envelope too.
+	if err := env.load(opts.Suppressions, opts.Baseline); err != nil {
+		return nil, err
+	}
+	if res, err = scanDocument(data, env, true); err != nil {
+		return nil, err
+	}
+	env.finish(res)
+	return res, nil
 }
 
 // scanOwn checks a document of our own format.

@@ -140,6 +140,24 @@
     var input = closest(ev, "[data-dropzone] input[type=file]");
     if (input && input.files.length) load(input.closest("[data-dropzone]"), input.files[0]);
   });
+  // Terraform source chosen as files or a folder (input[data-source-files],
+  // views/scan.templ): htmx's FormData names a folder's files by their
+  // base name, so each is sent again under its path in the folder, and
+  // files Terraform does not read (a .git directory, images) are left out.
+  var sourceFile = /\.(tf|tf\.json|tfvars|tfvars\.json|json|tpl|tftpl|ya?ml|txt|sh)$/;
+  document.addEventListener("htmx:configRequest", function (ev) {
+    var inputs = ev.detail.elt.querySelectorAll ? ev.detail.elt.querySelectorAll("input[data-source-files]") : [];
+    if (!inputs.length) return;
+    var fd = ev.detail.formData;
+    fd.delete("source");
+    inputs.forEach(function (input) {
+      Array.prototype.forEach.call(input.files, function (f) {
+        var path = f.webkitRelativePath || f.name;
+        if (!sourceFile.test(path) || /(^|\/)\./.test(path)) return;
+        fd.append("source", f, path);
+      });
+    });
+  });
   document.addEventListener("dragover", function (ev) {
     var zone = closest(ev, "[data-dropzone]");
     if (zone) { ev.preventDefault(); zone.classList.add("dragover"); }
