@@ -12,7 +12,9 @@ import "strconv"
 // access) has none. The rule 0.0.0.0–0.0.0.0 is Azure's "allow Azure
 // services", not the internet, and is not reported. The finding is on the
 // server and names the rule; a rule whose server is not in the document
-// is judged on its own. A value unknown until apply is not judged.
+// is judged on its own. A rule's addresses unknown until apply are not
+// judged; public network access unknown until apply is not taken as off,
+// and the finding says so.
 //
 // Encryption: Azure encrypts these servers' storage always, except that
 // an Azure SQL database can turn transparent data encryption off
@@ -54,7 +56,7 @@ func (b *builder) azureServer(r *resource, n *node, attrs map[string]any, linked
 		if !public {
 			return
 		}
-		why += " and " + state
+		why += state
 	}
 	var via *Linked
 	if open != n {
@@ -63,22 +65,30 @@ func (b *builder) azureServer(r *resource, n *node, attrs map[string]any, linked
 	r.publiclyAccessible = flag{set: true, on: true, offset: b.next(), why: why, path: open.base + ".end_ip_address", via: via}
 }
 
-// azurePublicAccess says whether a server's public network access is on,
-// and why in words; false when it is off or unknown until apply.
+// azurePublicAccess says whether a server's public network access may be
+// on, and why in words: false only when it is known to be off. A value
+// unknown until apply is not taken as off (as an unknown S3 access block
+// is not taken as blocking). A delegated subnet, even one known only after
+// apply, makes a flexible server private.
 func azurePublicAccess(attrs map[string]any) (string, bool) {
 	if given(attrs, "delegated_subnet_id") {
 		return "", false // a flexible server in a virtual network: private access only
 	}
-	if v, ok := attr(attrs, "public_network_access"); ok {
-		s, _ := v.(string)
-		return "public_network_access is " + strconv.Quote(s), s == "Enabled"
+	for _, k := range [...]string{"public_network_access", "public_network_access_enabled"} {
+		v, ok := attr(attrs, k)
+		switch {
+		case !ok:
+			continue
+		case isUnknown(v):
+			return "; " + k + " is unknown until apply", true
+		case k == "public_network_access":
+			s, _ := v.(string)
+			return " and public_network_access is " + strconv.Quote(s), s != "Disabled"
+		}
+		on, known := boolOf(v)
+		return " and " + k + " is true", !known || on
 	}
-	v, ok := attr(attrs, "public_network_access_enabled")
-	if !ok {
-		return "public_network_access_enabled is not set (the AzureRM provider's default is true)", true
-	}
-	on, known := boolOf(v)
-	return "public_network_access_enabled is true", known && on
+	return " and public_network_access_enabled is not set (the AzureRM provider's default is true)", true
 }
 
 func (b *builder) azureSQLDatabase(r *resource, n *node, attrs map[string]any, _ []*node, _ func(*node) map[string]any) {

@@ -11,8 +11,10 @@ import "strconv"
 // with that name). The finding is on the container, the resource a person
 // makes private, and names the account's setting; a container whose
 // account is not in the document is judged on its own access type, with
-// the provider's default. An access type or setting unknown until apply
-// is not judged. Azure Storage always encrypts at rest: S3_UNENCRYPTED
+// the provider's default. An access type unknown until apply is not
+// judged; an account setting unknown until apply is not taken as
+// forbidding (as an unknown S3 access block is not taken as blocking), and
+// the finding says so. Azure Storage always encrypts at rest: S3_UNENCRYPTED
 // never fires. The account itself has nothing of its own to report.
 
 // azureAccount reads nothing: an account's setting is judged on its
@@ -44,8 +46,11 @@ func (b *builder) azureContainer(r *resource, n *node, attrs map[string]any, _ [
 			why += " and " + account.addr + " does not set allow_nested_items_to_be_public (the AzureRM provider's default is true)"
 			break
 		}
-		on, known := boolOf(v)
-		if !known || !on {
+		if isUnknown(v) {
+			why += "; " + account.addr + "." + key + " is unknown until apply"
+			break
+		}
+		if on, known := boolOf(v); !known || !on {
 			return
 		}
 		why += " and " + account.addr + "." + key + " is true"

@@ -16,11 +16,15 @@ import (
 // protocol, "all" every protocol. Deny blocks, EGRESS rules and disabled
 // rules (disabled = true) open nothing; priorities are not evaluated, as
 // AWS has none (each allow is judged alone). A value unknown until apply
-// (direction, disabled, a range, a port) leaves the rule or entry out.
+// that would open something (direction, a range, a port) leaves the rule
+// or entry out; an unknown disabled is not taken as disabled, and the
+// findings say it is unknown.
 
 func (b *builder) gcpFirewall(r *resource, n *node, attrs map[string]any, _ []*node, _ func(*node) map[string]any) {
 	if v := attrs["disabled"]; isUnknown(v) {
-		return
+		// Not taken as disabled, as an unknown S3 access block is not
+		// taken as blocking: the findings say so.
+		r.note = n.addr + ".disabled is unknown until apply"
 	} else if off, _ := boolOf(v); off {
 		return
 	}

@@ -277,7 +277,7 @@ func (b *builder) resource(i int, n *node, kind string, linked []*node) *resourc
 	for k := range altReadings(n, linked) {
 		r.alt = append(r.alt, b.read(i, n, n.reading(k), kind, linked, func(c *node) map[string]any { return c.reading(k) }))
 	}
-	r.note, r.altNote = n.note, n.altNote
+	r.note, r.altNote = addNote(r.note, n.note), n.altNote // a family may have noted something on r
 	for _, c := range linked {
 		r.note, r.altNote = addNote(r.note, c.note), addNote(r.altNote, c.altNote)
 	}
