@@ -63,7 +63,7 @@ func TestGCSPublicRead(t *testing.T) {
 	member := func(role, who string) string {
 		return tfRes("google_storage_bucket_iam_member.m", `{"bucket":"b/site","role":"`+role+`","member":"`+who+`"}`)
 	}
-	const viaMember = "S3_PUBLIC_READ google_storage_bucket google_storage_bucket.b @ google_storage_bucket_iam_member.m.role via google_storage_bucket_iam_member.m"
+	const viaMember = "S3_PUBLIC_READ google_storage_bucket google_storage_bucket.b @ google_storage_bucket_iam_member.m.member via google_storage_bucket_iam_member.m"
 	acl := func(values string) string {
 		return tfRes("google_storage_bucket_acl.a", `{"bucket":"site",`+values+`}`)
 	}
@@ -78,7 +78,7 @@ func TestGCSPublicRead(t *testing.T) {
 			bucket(""), member("roles/storage.objectViewer", "allUsers")), "google_storage_bucket.b", "name", "location"), []string{viaMember}, "(IAM grants roles/storage.objectViewer to allUsers)"},
 		{"allAuthenticatedUsers is anyone with a Google account", tfState(bucket(""),
 			tfRes("google_storage_bucket_iam_binding.m", `{"bucket":"b/site","role":"roles/storage.legacyBucketReader","members":["user:a@example.com","allAuthenticatedUsers"]}`)),
-			[]string{"S3_PUBLIC_READ google_storage_bucket google_storage_bucket.b @ google_storage_bucket_iam_binding.m.role via google_storage_bucket_iam_binding.m"}, "Google account"},
+			[]string{"S3_PUBLIC_READ google_storage_bucket google_storage_bucket.b @ google_storage_bucket_iam_binding.m.members[1] via google_storage_bucket_iam_binding.m"}, "Google account"},
 		{"a role that only creates objects reads nothing", tfState(bucket(""), member("roles/storage.objectCreator", "allUsers")), nil, ""},
 		{"a custom role's permissions are not in the document", tfState(bucket(""), member("projects/p/roles/reader", "allUsers")), nil, ""},
 		{"a member unknown until apply", cloudPlan(map[string]string{"google_storage_bucket_iam_member.m": `{"member":true}`},
@@ -91,7 +91,7 @@ func TestGCSPublicRead(t *testing.T) {
 		{"ACLs do not apply with uniform bucket-level access", tfState(bucket(`,"uniform_bucket_level_access":true`), acl(`"predefined_acl":"publicRead"`)), nil, ""},
 		{"prevention outweighs an ACL", tfState(bucket(`,"public_access_prevention":"enforced"`), acl(`"predefined_acl":"publicRead"`)), nil, ""},
 		{"a grant whose bucket is not in the document is checked on its own", tfState(member("roles/storage.objectViewer", "allUsers")),
-			[]string{"S3_PUBLIC_READ google_storage_bucket_iam_member google_storage_bucket_iam_member.m @ google_storage_bucket_iam_member.m.role"}, ""},
+			[]string{"S3_PUBLIC_READ google_storage_bucket_iam_member google_storage_bucket_iam_member.m @ google_storage_bucket_iam_member.m.member"}, ""},
 		{"bucket IAM granting Owner", tfState(bucket(""), member("roles/owner", "user:a@example.com")),
 			[]string{"IAM_FULL_ADMIN google_storage_bucket google_storage_bucket.b @ google_storage_bucket_iam_member.m.role via google_storage_bucket_iam_member.m"}, `bucket "site"`},
 	})

@@ -99,9 +99,9 @@ func (st *gcsState) read(b *builder, n *node, attrs map[string]any, via *Linked)
 			if st.grant.public || !gcsReadRoles[g.action] {
 				continue
 			}
-			for _, m := range g.members {
+			for j, m := range g.members {
 				if who, ok := gcsPublic[m]; ok {
-					st.grant = aclState{public: true, why: "IAM grants " + g.action + " to " + m, audience: who, path: g.path, via: via}
+					st.grant = aclState{public: true, why: "IAM grants " + g.action + " to " + m, audience: who, path: memberPath(n, g, j), via: via}
 					break
 				}
 			}
@@ -131,6 +131,18 @@ func (st *gcsState) read(b *builder, n *node, attrs map[string]any, via *Linked)
 			st.acl = aclState{public: true, why: "the ACL gives " + role + " to " + entity, audience: who, path: n.base + ".entity", via: via}
 		}
 	}
+}
+
+// memberPath is where the j-th member of grant g, read from n, is
+// written: the member that makes a grant public is what a person changes.
+func memberPath(n *node, g roleGrant, j int) string {
+	switch {
+	case strings.HasSuffix(n.typ, "_iam_member"):
+		return n.base + ".member"
+	case strings.HasSuffix(n.typ, "_iam_binding"):
+		return n.base + ".members[" + strconv.Itoa(j) + "]"
+	}
+	return g.path // a binding of policy_data
 }
 
 // gcsBucketName names a bucket IAM resource's bucket in messages.
