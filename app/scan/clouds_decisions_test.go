@@ -369,3 +369,18 @@ func TestCloudFindingTexts(t *testing.T) {
 		t.Errorf("aws finding: %q %v", aws.Remediation, aws.References)
 	}
 }
+
+// TestLinksStayInTheirCloud: an S3 bucket and a GCS bucket of the same
+// name, in one state, each get their own cloud's ACL or grant; the AWS
+// account's public access block does not reach the GCS bucket.
+func TestLinksStayInTheirCloud(t *testing.T) {
+	res := scanAt(t, tfState(
+		tfRes("aws_s3_bucket.s", `{"id":"shared","bucket":"shared"}`),
+		tfRes("google_storage_bucket.g", `{"id":"shared","name":"shared"}`),
+		tfRes("aws_s3_bucket_acl.a", `{"bucket":"shared","acl":"public-read"}`),
+		tfRes("google_storage_bucket_iam_member.m", `{"bucket":"b/shared","role":"roles/storage.objectViewer","member":"allUsers"}`),
+		tfRes("aws_s3_account_public_access_block.acct", `{"block_public_acls":true,"ignore_public_acls":true}`)))
+	equalStrings(t, "findings", findingLines(res.Findings), []string{
+		"S3_PUBLIC_READ google_storage_bucket google_storage_bucket.g @ google_storage_bucket_iam_member.m.member via google_storage_bucket_iam_member.m",
+	})
+}
