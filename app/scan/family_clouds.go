@@ -12,6 +12,7 @@ var gcpFamilies = map[string]family{
 	"google_storage_bucket_iam_policy":     gcsLinked,
 	"google_storage_bucket_acl":            gcsLinked,
 	"google_storage_bucket_access_control": gcsLinked,
+	"google_storage_default_object_acl":    gcsLinked,
 
 	"google_compute_firewall": {kind: typeSecurityGroup, read: (*builder).gcpFirewall,
 		computed: []string{"source_ranges", "source_tags", "source_service_accounts"}},

@@ -8,9 +8,10 @@ import (
 // Google Cloud Storage buckets. A bucket is publicly readable when its IAM
 // (google_storage_bucket_iam_member, _binding, _policy) grants allUsers or
 // allAuthenticatedUsers a role that reads or lists objects (gcsReadRoles),
-// or its ACL (google_storage_bucket_acl's predefined_acl or role_entity,
-// google_storage_bucket_access_control) gives either of them any role: a
-// bucket's READER already lists its objects. The bucket's
+// or its ACL (google_storage_bucket_acl's predefined_acl, default_acl or
+// role_entity, google_storage_bucket_access_control,
+// google_storage_default_object_acl: the ACL of new objects) gives either
+// of them any role: a bucket's READER already lists its objects. The bucket's
 // public_access_prevention = "enforced" outweighs both, as an S3 public
 // access block does; it defaults to "inherited" (the organization policy,
 // which the document does not show), so a grant the document writes is
@@ -107,28 +108,46 @@ func (st *gcsState) read(b *builder, n *node, attrs map[string]any, via *Linked)
 			}
 		}
 	case "google_storage_bucket_acl":
-		if acl, ok := attrs["predefined_acl"].(string); ok && !st.acl.public {
-			switch acl {
-			case "publicRead", "publicReadWrite":
-				st.acl = aclState{public: true, why: "predefined_acl is " + strconv.Quote(acl), path: n.base + ".predefined_acl", via: via}
-			case "authenticatedRead":
-				st.acl = aclState{public: true, why: "predefined_acl is " + strconv.Quote(acl), path: n.base + ".predefined_acl", via: via,
-					audience: gcsPublic["allAuthenticatedUsers"]}
-			}
-		}
-		for i, e := range listOf(attrs["role_entity"]) {
-			s, _ := e.(string)
-			role, entity, _ := strings.Cut(s, ":")
-			if who, ok := gcsPublic[entity]; ok && !st.acl.public {
-				st.acl = aclState{public: true, why: "the ACL gives " + role + " to " + entity, audience: who,
-					path: n.base + ".role_entity[" + strconv.Itoa(i) + "]", via: via}
-			}
-		}
+		st.predefined(n, attrs, "predefined_acl", via)
+		st.predefined(n, attrs, "default_acl", via) // the ACL of new objects
+		st.roleEntities(n, attrs, via)
+	case "google_storage_default_object_acl":
+		st.roleEntities(n, attrs, via)
 	case "google_storage_bucket_access_control":
 		entity, _ := attrs["entity"].(string)
 		role, _ := attrs["role"].(string)
 		if who, ok := gcsPublic[entity]; ok && role != "" && !st.acl.public {
 			st.acl = aclState{public: true, why: "the ACL gives " + role + " to " + entity, audience: who, path: n.base + ".entity", via: via}
+		}
+	}
+}
+
+// predefined reads a predefined ACL (of the bucket, or default_acl: of
+// its new objects).
+func (st *gcsState) predefined(n *node, attrs map[string]any, key string, via *Linked) {
+	acl, ok := attrs[key].(string)
+	if !ok || st.acl.public {
+		return
+	}
+	why := key + " is " + strconv.Quote(acl)
+	switch acl {
+	case "publicRead", "publicReadWrite":
+		st.acl = aclState{public: true, why: why, path: n.base + "." + key, via: via}
+	case "authenticatedRead":
+		st.acl = aclState{public: true, why: why, path: n.base + "." + key, via: via, audience: gcsPublic["allAuthenticatedUsers"]}
+	}
+}
+
+// roleEntities reads an ACL's ROLE:entity pairs: any role of allUsers or
+// allAuthenticatedUsers reads (a bucket's READER lists its objects, an
+// object's READER downloads it).
+func (st *gcsState) roleEntities(n *node, attrs map[string]any, via *Linked) {
+	for i, e := range listOf(attrs["role_entity"]) {
+		s, _ := e.(string)
+		role, entity, _ := strings.Cut(s, ":")
+		if who, ok := gcsPublic[entity]; ok && !st.acl.public {
+			st.acl = aclState{public: true, why: "the ACL gives " + role + " to " + entity, audience: who,
+				path: n.base + ".role_entity[" + strconv.Itoa(i) + "]", via: via}
 		}
 	}
 }
