@@ -76,6 +76,10 @@ func (a *API) Scan(c echo.Context) error {
 		if err != nil {
 			return err
 		}
+		// Parsing HCL takes far more memory per byte than the body's estimate.
+		if err := pool.Charge(c, scan.SourceCost(files)); err != nil {
+			return err
+		}
 		if res, err = scan.ScanFiles(files, scan.Options{}); err != nil {
 			return scanError(err)
 		}
@@ -83,6 +87,11 @@ func (a *API) Scan(c echo.Context) error {
 		body, err := httpx.ReadBody(c, scan.MaxInputBytes)
 		if err != nil {
 			return err
+		}
+		if scan.IsSource(body) {
+			if err := pool.Charge(c, scan.SourceCost([]scan.File{{Data: body}})); err != nil {
+				return err
+			}
 		}
 		if res, err = scan.Scan(body); err != nil {
 			return scanError(err)

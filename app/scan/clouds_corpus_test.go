@@ -121,11 +121,11 @@ func TestCloudsSourceSameAsPlan(t *testing.T) {
 // holdsDecisive says whether a source line is where the cause at path is
 // written: the attribute or block the path names, or the nearest one
 // enclosing it (a binding inside a jsonencode'd policy_data is located on
-// policy_data), or for a path naming the resource, its block.
+// policy_data), or for a path naming a whole rule resource, its sources.
 func holdsDecisive(line, path string) bool {
 	segments := strings.Split(path, ".")
 	if len(segments) == 2 {
-		return strings.Contains(line, `resource "`+segments[0]+`"`)
+		return strings.Contains(line, "source_address_prefix")
 	}
 	for _, seg := range segments[2:] {
 		if k := strings.IndexByte(seg, '['); k >= 0 {

@@ -7,7 +7,8 @@
 //
 // Scan tells formats apart by content (detect.go): our own resource list
 // (SPEC 2.6, below), Terraform plans and state (terraform.go; the raw
-// state file, tfstate.go),
+// state file, tfstate.go), Terraform source pasted alone (a set of files
+// goes to ScanFiles: hcl_*.go evaluates it into the same graph),
 // CloudFormation templates in JSON or YAML (cloudformation.go, yaml.go),
 // and the envelope that adds suppressions and a baseline (envelope.go,
 // baseline.go). The other formats are normalized into one resource graph
@@ -60,7 +61,10 @@
 // # Errors
 //
 // Scan returns *SyntaxError (line, column and encoding/json's message, or
-// the YAML parser's), *LimitError (input over MaxInputBytes, MaxResources,
+// the YAML or HCL parser's, with the file for Terraform source), *LimitError
+// (input over MaxInputBytes, MaxResources, MaxFiles, MaxPathDepth,
+// MaxModuleDepth, MaxModuleInstances, MaxHCLEvalBytes,
+// MaxExpressionOperators,
 // MaxDepth, MaxDocumentDepth, MaxYAMLAliases, MaxYAMLNodes,
 // MaxYAMLAliasBytes, MaxEvalBytes, MaxSuppressions, MaxSuppressionWork
 // or MaxFindings) or *ValidationError (every problem with its path, up

@@ -49,7 +49,21 @@ const (
 	// values of locals, variables and outputs and the results of
 	// functions, counted in bytes of text plus 16 per element.
 	MaxHCLEvalBytes = 4 * MaxInputBytes
+	// SourceMemoryPerByte is the peak heap of a source scan per byte of
+	// source, with headroom: HCL's tokens and syntax tree take about 90
+	// times the text (30,000 blocks, 4 MB: 374 MB). The front doors charge
+	// the analysis pool for it (pool.Charge).
+	SourceMemoryPerByte = 100
 )
+
+// SourceCost is the memory scanning files may take (SourceMemoryPerByte).
+func SourceCost(files []File) int64 {
+	var n int64
+	for _, f := range files {
+		n += int64(len(f.Data))
+	}
+	return n * SourceMemoryPerByte
+}
 
 // CheckFilePath checks a file's path as the front doors receive it: a
 // relative path of at most MaxPathDepth directories, no "..", no absolute

@@ -36,6 +36,10 @@ func ScanFiles(files []File, opts Options) (res *Result, err error) {
 	return res, nil
 }
 
+// IsSource says whether Scan reads data as Terraform source (a .tf file
+// pasted alone), for the front doors' memory estimate (SourceCost).
+func IsSource(data []byte) bool { return !looksJSON(data) && looksHCL(data) }
+
 // looksHCL says whether a document that is not JSON is Terraform source:
 // its first line that is not blank or a comment opens a block
 // (resource "aws_s3_bucket" "b" {) or sets an attribute (name = ...),
@@ -68,7 +72,7 @@ func scanHCL(files []File, env *envelope, noSizeLimit bool) (res *Result, err er
 	}
 	for p, data := range set.files {
 		if isConfigFile(p) || isTFVars(set, p) {
-			if err := checkNesting(p, data); err != nil {
+			if err := checkHCLShape(p, data); err != nil {
 				return nil, err
 			}
 		}

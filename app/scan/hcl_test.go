@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -244,11 +245,22 @@ func TestHCL10000Blocks(t *testing.T) {
 	for i := range 10_000 {
 		fmt.Fprintf(&b, "resource \"aws_security_group\" \"g%d\" {\n  ingress {\n    from_port = 22\n    to_port = 22\n    protocol = \"tcp\"\n    cidr_blocks = [\"10.0.0.0/8\"]\n  }\n}\n", i)
 	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	res, err := ScanFiles([]File{{Path: "main.tf", Data: []byte(b.String())}}, Options{})
+	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Summary.Resources != 10_000 || len(res.Findings) != 0 {
 		t.Errorf("%d resources, %d findings", res.Summary.Resources, len(res.Findings))
+	}
+	// What the scan allocated in all (HCL's lexer grows its token slice
+	// by doubling), against the input's size: linear, where a quadratic
+	// cost would pass the bound. The peak heap is SourceMemoryPerByte.
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d bytes of source, %d MB allocated (%dx)", b.Len(), alloc>>20, alloc/uint64(b.Len()))
+	if alloc > 4*SourceMemoryPerByte*uint64(b.Len()) {
+		t.Errorf("allocated %d MB for %d bytes of source", alloc>>20, b.Len())
 	}
 }

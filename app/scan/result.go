@@ -129,6 +129,13 @@ type Location struct {
 func locate(locs map[string]Location, at, resource string) *Location {
 	for p := at; p != ""; {
 		if l, ok := locs[p]; ok {
+			if p == at { // a whole rule, inline or apart: its source ranges decide
+				for _, k := range sourceRangeAttrs {
+					if l, ok := locs[p+"."+k]; ok {
+						return &l
+					}
+				}
+			}
 			return &l
 		}
 		switch {
@@ -151,6 +158,11 @@ func locate(locs map[string]Location, at, resource string) *Location {
 	l := locs[resource]
 	return &l
 }
+
+// sourceRangeAttrs are the attributes that open a network rule to the
+// internet, across providers: a finding on a whole rule points at them.
+var sourceRangeAttrs = []string{"cidr_blocks", "ipv6_cidr_blocks", "cidr_ipv4", "cidr_ipv6",
+	"source_ranges", "source_address_prefix", "source_address_prefixes"}
 
 // ResourceRef names the resource a finding is about.
 type ResourceRef struct {

@@ -169,6 +169,14 @@ func (p *Pages) scanPageURL(c echo.Context) string {
 // answers with. Before it encodes the downloads, it charges the analysis
 // pool for them: past the pool's wait the answer is 503 busy.
 func (p *Pages) runScan(c echo.Context, input []byte, source []scan.File) (*views.ScanReport, int, error) {
+	// Parsing HCL takes far more memory per byte than the body's estimate.
+	cost := scan.SourceCost(source)
+	if len(source) == 0 && scan.IsSource(input) {
+		cost = scan.SourceCost([]scan.File{{Data: input}})
+	}
+	if err := pool.Charge(c, cost); err != nil {
+		return nil, 0, err
+	}
 	rep, status := scanReport(input, source)
 	if rep.Result == nil {
 		return rep, status, nil

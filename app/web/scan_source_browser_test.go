@@ -36,7 +36,7 @@ func TestScanSourceInBrowser(t *testing.T) {
 	if n := b.Count(`[data-testid=finding-row]`); n != 7 {
 		t.Fatalf("%d findings, want the corpus's 7: %s", n, b.Text(`#scan-result`))
 	}
-	if got := b.Text(`#scan-result`); !strings.Contains(got, "aws_app/modules/net/main.tf:22:1") || !strings.Contains(got, "module.net.aws_security_group.db") {
+	if got := b.Text(`#scan-result`); !strings.Contains(got, "aws_app/modules/net/main.tf:24:3") || !strings.Contains(got, "module.net.aws_security_group.db") {
 		t.Errorf("no finding located in the module's file: %.400s", got)
 	}
 	if n := b.Count(`[data-testid=source-mark]`); n != 7 {
