@@ -291,7 +291,10 @@ func (mi *hclInst) variable(name string) cty.Value {
 				v, where = mi.parent.eval(a.Expr, mi.callScope), a.Range
 			}
 		}
-		if (v == cty.NilVal || v.IsNull()) && decl.def != nil {
+		// Set to null, a nullable variable (the default) is null, as in
+		// Terraform; only an absent one, or a null non-nullable one, takes
+		// the default.
+		if (v == cty.NilVal || decl.notNullable && v.IsNull()) && decl.def != nil {
 			d, diags := decl.def.Value(nil)
 			if diags.HasErrors() {
 				return cty.DynamicVal

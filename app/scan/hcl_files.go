@@ -254,7 +254,7 @@ var hclFileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "output", LabelNames: []string{"name"}},
 }}
 
-var hclVariableSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}}}
+var hclVariableSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "nullable"}}}
 
 // hclModule is the configuration of one directory.
 type hclModule struct {
@@ -270,9 +270,10 @@ type hclModule struct {
 }
 
 type hclVariable struct {
-	def hcl.Expression // nil without a default
-	typ cty.Type
-	dfl *typeexpr.Defaults
+	def         hcl.Expression // nil without a default
+	typ         cty.Type
+	dfl         *typeexpr.Defaults
+	notNullable bool // nullable = false: null takes the default
 }
 
 // hclBlock is a resource or data block.
@@ -352,6 +353,11 @@ func (m *hclModule) addBlock(b *hcl.Block) error {
 		}
 		if a := c.Attributes["default"]; a != nil {
 			v.def = a.Expr
+		}
+		if a := c.Attributes["nullable"]; a != nil {
+			if n, diags := a.Expr.Value(nil); !diags.HasErrors() && n.Type() == cty.Bool && n.IsKnown() && !n.IsNull() {
+				v.notNullable = n.False()
+			}
 		}
 		m.variables[b.Labels[0]] = v
 	case "locals":
