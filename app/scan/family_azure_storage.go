@@ -30,7 +30,7 @@ func (b *builder) azureContainer(r *resource, n *node, attrs map[string]any, _ [
 	if access == "blob" {
 		why += " (blobs read by name; \"container\" lists them too)"
 	}
-	account := n.context
+	account := b.g.contexts[n]
 	switch {
 	case account == nil:
 		why += "; its storage account is not in the document, and the AzureRM provider's default for allow_nested_items_to_be_public is true"

@@ -90,8 +90,12 @@ func (b *builder) openEntries(r *resource, proto protocol, from, to int, sources
 				continue
 			}
 		}
+		text := s.text
+		if s.note != "" {
+			text = s.note
+		}
 		r.ingress = append(r.ingress, ingressRule{index: index, offset: b.next(), protocol: proto, from: from, to: to,
-			cidr: p, cidrText: s.text, sourceText: s.note, path: path, via: via})
+			cidr: p, cidrText: text, named: s.note != "", path: path, via: via})
 	}
 }
 

@@ -47,7 +47,6 @@ type node struct {
 	altNote string
 
 	target   string // address of the resource this one configures, if found
-	context  *node  // the resource this one depends on (family.ctxAttrs), if found
 	suppress []suppression
 	skip     string // why the resource is not checked although its type is (e.g. its condition is false)
 }
@@ -74,7 +73,8 @@ type family struct {
 	// context names a resource that a primary resource of this type
 	// depends on without being part of it (an Azure container's storage
 	// account): ctxAttrs are the attributes naming it, the first one given
-	// counts, and ctxType its type. The node's context is that resource.
+	// counts, and ctxType its type. That resource is the node's context
+	// (graph.contexts).
 	ctxAttrs []string
 	ctxType  string
 	// computed are attributes the provider computes when the
@@ -184,6 +184,10 @@ type graph struct {
 	format string
 	nodes  []*node
 	byAddr map[string]*node
+	// contexts holds, for a node whose family has a context, the resource
+	// it depends on (family.ctxAttrs), when found: kept apart, as few
+	// nodes have one.
+	contexts map[*node]*node
 	// locs says where each resource, attribute and nested block is, by
 	// the path findings name (Terraform source only).
 	locs map[string]Location
@@ -215,6 +219,7 @@ func (g *graph) evaluate(env *envelope) *Result {
 	linkAccountBlocks(g.nodes, children, attached)
 	e := &evaluator{format: g.format, env: env, locs: g.locs}
 	nc := notChecked{}
+	b := &builder{g: g} // one for the document: the families' readers are called through func values, so it lives on the heap
 	for i, n := range g.nodes {
 		fam, ok := families[n.typ]
 		switch {
@@ -223,7 +228,7 @@ func (g *graph) evaluate(env *envelope) *Result {
 		case n.skip != "":
 			nc.add(n.typ, n.addr, n.skip)
 		case !attached[n]:
-			b := &builder{seq: 0}
+			b.seq = 0
 			r := b.resource(i, n, fam.kind, children[n])
 			e.check(r)
 		}
@@ -268,6 +273,7 @@ func (nc notChecked) list() []NotChecked {
 // order of the findings within the resource.
 type builder struct {
 	seq int
+	g   *graph // the document, for the contexts of its nodes
 }
 
 func (b *builder) next() int { b.seq++; return b.seq }

@@ -115,14 +115,15 @@ func (st statement) subject(r *resource) string {
 type ingressRule struct {
 	index, offset int
 	protocol      protocol
-	from, to      int // the port range; meaningless for icmp and all
-	cidr          netip.Prefix
-	cidrText      string  // as written, for messages
-	path          string  // for the other formats: where the rule is
-	via           *Linked // the linked rule resource it comes from, if any
-	// sourceText names the source in messages when it is not a CIDR as
-	// written: an Azure service tag, GCP's default source.
-	sourceText string
+	// named is set when cidrText names the source in words rather than
+	// as a CIDR written in the document: an Azure service tag, GCP's
+	// default source (it fits in protocol's padding).
+	named    bool
+	from, to int // the port range; meaningless for icmp and all
+	cidr     netip.Prefix
+	cidrText string  // as written, for messages
+	path     string  // for the other formats: where the rule is
+	via      *Linked // the linked rule resource it comes from, if any
 }
 
 type protocol uint8

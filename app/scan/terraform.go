@@ -190,7 +190,12 @@ func (l *tfLinker) linkNode(n *node, named func(n *node, key string, accept link
 	}
 	for _, k := range fam.ctxAttrs {
 		if given(n.attrs, k) {
-			n.context = l.g.byAddr[find(k, linkAccept{ctxType: fam.ctxType})]
+			if c := l.g.byAddr[find(k, linkAccept{ctxType: fam.ctxType})]; c != nil {
+				if l.g.contexts == nil {
+					l.g.contexts = map[*node]*node{}
+				}
+				l.g.contexts[n] = c
+			}
 			break
 		}
 	}
