@@ -3,6 +3,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -82,7 +83,10 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 		return nil, fmt.Errorf("gateway service: %w", err)
 	}
 	a.api = api.New(api.Deps{DB: db, Keys: verifier, Limiter: limiter, PublicURL: cfg.PublicURL, IsHTTPS: a.requestIsHTTPS,
-		Gateway: a.gateway,
+		Gateway: a.gateway, AIModel: cfg.ToolsAIModel,
+		Analysis: func(ctx context.Context, bodyBytes int64) (func(), error) {
+			return a.analyses.Acquire(ctx, analysisCost(bodyBytes))
+		},
 		Limits: map[api.Surface]int{
 			api.SurfacePublic:  cfg.RateLimitPerMinute,
 			api.SurfaceLogs:    cfg.RateLimitPerMinute,

@@ -33,6 +33,10 @@ type Config struct {
 	GatewayRateLimitPerMinute int
 	ToolsRateLimitPerMinute   int // runs of the tools' pages per user
 
+	// ToolsAIModel is the model of the tools' AI help; "" for the
+	// gateway's default.
+	ToolsAIModel string
+
 	// The analysis pool (logs and scan, pages and APIs).
 	AnalysisConcurrency  int
 	AnalysisMemoryBudget int64 // bytes

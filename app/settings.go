@@ -75,6 +75,8 @@ func settings(c *Config) []setting {
 			Parse: text(&c.SMTPURL)},
 		{Name: "REDIS_PREFIX", Shown: "empty", Doc: "put before every key Parapet keeps in Redis (rate limits, throttles, quotas), so several deployments can share one Redis",
 			Parse: text(&c.RedisPrefix)},
+		{Name: "TOOLS_AI_MODEL", Shown: "the gateway's default model (`GATEWAY_MODEL`)", Doc: "model of the tools' AI help (a log's Explain, a finding's Suggest a fix), called through the gateway as the organization",
+			Parse: text(&c.ToolsAIModel)},
 		{Name: "TOOLS_RATE_LIMIT_PER_MINUTE", Default: "30", Doc: "runs of the log analyzer's and scanner's pages per user per rolling minute",
 			Parse: integer(1, 10_000_000, &c.ToolsRateLimitPerMinute)},
 		{Name: "ANALYSIS_CONCURRENCY", Shown: "number of CPUs", Doc: "analyses (logs and scan, page and API) running at once per instance", Parse: integer(1, 1024, &c.AnalysisConcurrency)},

@@ -22,6 +22,17 @@ type Demo struct {
 // demoQuoteLen is how much of the last user message the answer quotes.
 const demoQuoteLen = 200
 
+// demoAnswers are answers the demo gives to the prompts it recognises,
+// registered by the packages that write those prompts (the tools' AI
+// help), so that their features show something meaningful without a
+// model. Registered at init, read only afterwards.
+var demoAnswers []func(*Request) (string, bool)
+
+// RegisterDemoAnswer adds an answer the demo gives instead of its
+// description of the request when f recognises the request. Call it from
+// an init function.
+func RegisterDemoAnswer(f func(*Request) (string, bool)) { demoAnswers = append(demoAnswers, f) }
+
 // demoAnswer is the demo's answer to one request: its text split into
 // tokens (words with their leading space) and why it stopped.
 type demoAnswer struct {
@@ -81,6 +92,12 @@ func (d *Demo) Stream(ctx context.Context, req *Request, emit func(Event) error)
 // answer, as with a real model).
 func answerDemo(req *Request) demoAnswer {
 	full := demoText(req)
+	for _, f := range demoAnswers {
+		if text, ok := f(req); ok {
+			full = text
+			break
+		}
+	}
 	all := splitTokens(full)
 	a := demoAnswer{tokens: all, stopReason: StopEndTurn, inputTokens: countWords(req.System)}
 	for _, m := range req.Messages {

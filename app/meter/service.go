@@ -78,6 +78,19 @@ type Caller struct {
 	OrgID  string
 	KeyID  string
 	UserID string
+	// Feature names the tool feature a call serves (logs.explain,
+	// scan.fix), "" for the gateway's own endpoints; it marks the call's
+	// audit record.
+	Feature string
+}
+
+// target is the audit record's target of who's call: t, marked with the
+// feature that made the call.
+func (who Caller) target(t string) string {
+	if who.Feature == "" {
+		return t
+	}
+	return who.Feature + " via " + t
 }
 
 // Sink is a dialect's encoder of a streamed answer.
@@ -294,6 +307,7 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 		e.Model, e.Stream = &k.req.Model, &k.req.Stream
 		e.Target = "gateway: " + k.req.Model
 	}
+	e.Target = k.who.target(e.Target)
 	var used int64
 	if r := k.report; r != nil {
 		if r.Model != "" {

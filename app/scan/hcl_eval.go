@@ -459,9 +459,13 @@ func (mi *hclInst) instance(b *hclBlock, idx string, sc *hclScope) cty.Value {
 			vals[k] = cty.DynamicVal // known only after apply
 		}
 	}
+	obj := cty.ObjectVal(vals)
+	// Every instance's values count: count = 50000 on a large body would
+	// otherwise evaluate it 50,000 times unbounded.
+	mi.ev.charge(obj)
 	// The mark goes with every value read from the object (GetAttr keeps
 	// it), so a linking attribute's value names its instance.
-	return cty.ObjectVal(vals).Mark(hclRefMark(addr))
+	return obj.Mark(hclRefMark(addr))
 }
 
 // body evaluates a resource body or nested block at path: its attributes
@@ -522,6 +526,9 @@ func (mi *hclInst) body(body hcl.Body, sc *hclScope, at string, top bool) (map[s
 			if !v.IsWhollyKnown() || v.IsNull() || !v.CanIterateElements() {
 				unknownBlocks[typ] = true // how many blocks is not known
 				continue
+			}
+			if mi.ev.cost += iterationBytes * v.LengthInt(); mi.ev.cost > MaxHCLEvalBytes {
+				mi.ev.checkCost()
 			}
 			for it := v.ElementIterator(); it.Next(); {
 				k, ev := it.Element()

@@ -46,8 +46,9 @@ const (
 	// and for_each included.
 	MaxModuleInstances = 1_000
 	// MaxHCLEvalBytes bounds what evaluating the source may produce: the
-	// values of locals, variables and outputs and the results of
-	// functions, counted in bytes of text plus 16 per element.
+	// values of resource instances, locals, variables and outputs and the
+	// results of functions, counted in bytes of text plus 16 per element,
+	// and 64 per iteration of a for expression or dynamic block.
 	MaxHCLEvalBytes = 4 * MaxInputBytes
 	// SourceMemoryPerByte is the peak heap of a source scan per byte of
 	// source, with headroom: HCL's tokens and syntax tree take about 90
@@ -224,6 +225,35 @@ func parseHCLFile(p string, data []byte) (*hcl.File, error) {
 	return f, nil
 }
 
+// iterateFunc names the function countIterations puts in the condition of
+// every for expression; Terraform has no function of that name.
+const iterateFunc = "__parapet_iterate"
+
+// countIterations makes every for expression of a native file count each
+// of its iterations against MaxHCLEvalBytes (hclEval.functions) in its
+// condition, which runs before the element's value: a for expression
+// nested in another iterates the product of their collections, and once
+// the budget is spent each further iteration fails there, skipping its
+// body, so the outer loop ends in linear time.
+func countIterations(f *hcl.File) {
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		return
+	}
+	hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+		if e, ok := n.(*hclsyntax.ForExpr); ok {
+			r := e.CollExpr.Range()
+			count := &hclsyntax.FunctionCallExpr{Name: iterateFunc, NameRange: r, OpenParenRange: r, CloseParenRange: r}
+			if e.CondExpr == nil {
+				e.CondExpr = count
+			} else {
+				e.CondExpr = &hclsyntax.BinaryOpExpr{LHS: count, Op: hclsyntax.OpLogicalAnd, RHS: e.CondExpr, SrcRange: e.CondExpr.Range()}
+			}
+		}
+		return nil
+	})
+}
+
 // hclSyntaxError is the first error of diags as a SyntaxError with its
 // file, line and column.
 func hclSyntaxError(diags hcl.Diagnostics) *SyntaxError {
@@ -314,6 +344,7 @@ func (s *sourceSet) loadModule(dir string) (*hclModule, error) {
 			return nil, err
 		}
 		m.files = append(m.files, f)
+		countIterations(f)
 		content, _, diags := f.Body.PartialContent(hclFileSchema)
 		if diags.HasErrors() {
 			return nil, hclSyntaxError(diags)

@@ -79,8 +79,21 @@ func (ev *hclEval) functions() map[string]function.Function {
 		fs[name] = ev.counted(name, f)
 	}
 	fs["try"], fs["can"] = tryfunc.TryFunc, tryfunc.CanFunc
+	fs[iterateFunc] = function.New(&function.Spec{
+		Type: function.StaticReturnType(cty.Bool),
+		Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+			if ev.cost += iterationBytes; ev.cost > MaxHCLEvalBytes {
+				return cty.NilVal, errEvalLimit
+			}
+			return cty.True, nil
+		},
+	})
 	return fs
 }
+
+// iterationBytes is what one iteration of a for expression or a dynamic
+// block counts against MaxHCLEvalBytes: about what it allocates.
+const iterationBytes = 64
 
 // multiplying are the functions whose result may be as large as the
 // product of their arguments' sizes.

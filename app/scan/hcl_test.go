@@ -212,6 +212,15 @@ func TestHCLLimits(t *testing.T) {
 		"path depth":          {[]File{{Path: strings.Repeat("d/", MaxPathDepth+1) + "main.tf", Data: []byte("")}}, "path_depth"},
 		"nesting":             {[]File{{Path: "main.tf", Data: []byte("locals { x = " + deep + " }")}}, "depth"},
 		"doubling locals":     {[]File{{Path: "main.tf", Data: []byte(doublingLocals(40))}}, "terraform_evaluation"},
+		// Chains the parser would recurse on until the stack overflows.
+		"unary chain":       {[]File{{Path: "main.tf", Data: []byte("locals {\n  x = " + strings.Repeat("!", 1<<20) + "true\n}\n")}}, "expression_operators"},
+		"conditional chain": {[]File{{Path: "main.tf", Data: []byte("locals {\n  x = " + strings.Repeat("true ? 1 : ", 1<<16) + "1\n}\n")}}, "expression_operators"},
+		"chain in parens":   {[]File{{Path: "main.tf", Data: []byte("locals {\n  x = (" + strings.Repeat("1 +\n", 1<<12) + "1)\n}\n")}}, "expression_operators"},
+		"json template":     {[]File{{Path: "main.tf.json", Data: []byte(`{"locals": {"x": "${` + strings.Repeat("-", 1<<16) + `1}"}}`)}}, "expression_operators"},
+		"interpolations":    {[]File{{Path: "main.tf", Data: []byte("locals {\n  x = " + strings.Repeat(`"${`, 200) + "1" + strings.Repeat(`}"`, 200) + "\n}\n")}}, "depth"},
+		// A for expression in another iterates the product of their lists.
+		"nested for": {[]File{{Path: "main.tf", Data: []byte("locals {\n  big = [" + strings.Repeat("1, ", 4000) + "1]\n  x = [for a in local.big : [for b in local.big : b]]\n}\n" +
+			"resource \"aws_s3_bucket\" \"b\" {\n  bucket = length(local.x)\n}\n")}}, "terraform_evaluation"},
 	} {
 		_, err := ScanFiles(c.files, Options{})
 		var lim *LimitError

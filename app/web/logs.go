@@ -13,6 +13,7 @@ import (
 	"parapet/app/httpx"
 	"parapet/app/logs"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // MaxLogsFormBytes bounds the log analyzer form's body: the 10 MiB the
@@ -82,6 +83,7 @@ func (p *Pages) LogsRun(c echo.Context) error {
 }
 
 func (p *Pages) renderLogs(c echo.Context, status int, d views.LogsData) error {
+	d.AI = p.aiHelp(c, paths.LogAnalyzer+"/explain")
 	return streamPage(c, status, "Log Analyzer", "logs", views.Logs, d)
 }
 

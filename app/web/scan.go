@@ -70,6 +70,7 @@ func (p *Pages) ScanRun(c echo.Context) error {
 }
 
 func (p *Pages) renderScan(c echo.Context, status int, d views.ScanData) error {
+	d.AI = p.aiHelp(c, paths.ConfigScanner+"/fix")
 	return streamPage(c, status, "Config Scanner", "scan", views.Scan, d)
 }
 
