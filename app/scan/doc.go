@@ -12,7 +12,10 @@
 // CloudFormation templates in JSON or YAML (cloudformation.go, yaml.go),
 // and the envelope that adds suppressions and a baseline (envelope.go,
 // baseline.go). The other formats are normalized into one resource graph
-// (graph.go) whose families (family_*.go) feed the same checks; text.go
+// (graph.go) whose families (family_*.go) feed the same checks, on AWS,
+// Google Cloud (family_gcs.go, family_gcp_*.go) and Azure
+// (family_azure_*.go) alike: the rule names the danger, the resource type
+// the cloud, and rules_clouds.go gives each cloud's texts; text.go
 // reads byte-order marks and UTF-16. The decisions about defaults, unknown
 // values and linking are documented in those files and in views/docs/scanner.md.
 //

@@ -55,7 +55,7 @@ type hclEval struct {
 
 	g        *graph
 	config   map[string]tfConfigResource // for tfLinker, as a plan's configuration
-	linkVals map[*node]cty.Value         // a linking attribute's value, marks kept
+	linkVals map[hclLinkKey]cty.Value    // a linking attribute's value, marks kept
 	warnings []string                    // modules not evaluated
 	warned   []string                    // their addresses
 }
@@ -441,11 +441,17 @@ func (mi *hclInst) instance(b *hclBlock, idx string, sc *hclScope) cty.Value {
 		n := &node{addr: addr, typ: b.typ, line: b.rng.Start.Line, base: addr, attrs: attrs}
 		mi.nodes[b.key()] = append(mi.nodes[b.key()], n)
 		mi.ev.locate(addr, b.rng)
-		if fam, ok := families[b.typ]; ok && len(fam.link) > 0 {
-			if v, ok := vals[fam.link[0]]; ok {
-				mi.ev.linkVals[n] = v
+		if fam, ok := families[b.typ]; ok && (len(fam.link) > 0 || len(fam.ctxAttrs) > 0) {
+			keys := fam.ctxAttrs
+			if len(fam.link) > 0 {
+				keys = []string{fam.link[0]} // a family has a link or a context, not both
 			}
-			mi.ev.linkConfig(mi, b, fam.link[0])
+			for _, k := range keys {
+				if v, ok := vals[k]; ok {
+					mi.ev.linkVals[hclLinkKey{n, k}] = v
+				}
+			}
+			mi.ev.linkConfig(mi, b, keys)
 		}
 	}
 	for _, k := range mi.ev.refNames {

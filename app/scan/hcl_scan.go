@@ -101,7 +101,7 @@ func scanHCL(files []File, env *envelope, noSizeLimit bool) (res *Result, err er
 
 func newHCLEval(set *sourceSet) *hclEval {
 	ev := &hclEval{set: set, modules: map[string]*hclModule{}, config: map[string]tfConfigResource{},
-		linkVals: map[*node]cty.Value{}, g: newGraph(FormatTerraformHCL)}
+		linkVals: map[hclLinkKey]cty.Value{}, g: newGraph(FormatTerraformHCL)}
 	ev.g.locs = map[string]Location{}
 	ev.funcs = ev.functions()
 	return ev
@@ -130,26 +130,20 @@ func moduleWarnings(addrs, whys []string) []Warning {
 	return out
 }
 
-// link sets each linking node's target: the one instance its value's marks
-// name, else what the plan adapter's linker finds from the references.
+// link sets each node's target and context: the one instance its value's
+// marks name, else what the plan adapter's linker finds from the
+// references.
 func (ev *hclEval) link() {
-	g := ev.g
-	l := newTFLinker(g, ev.config)
-	for _, n := range g.nodes {
-		fam, ok := families[n.typ]
-		if !ok || len(fam.link) == 0 {
-			continue
-		}
-		if t := ev.markTarget(n, fam); t != "" {
-			n.target = t
-			continue
-		}
-		n.target = l.target(n, fam.link[0])
+	l := newTFLinker(ev.g, ev.config)
+	for _, n := range ev.g.nodes {
+		l.linkNode(n, ev.markTarget)
 	}
 }
 
-func (ev *hclEval) markTarget(n *node, fam family) string {
-	v, ok := ev.linkVals[n]
+// markTarget is the one resource of a type accept takes that the value of
+// n's attribute key came from, or "".
+func (ev *hclEval) markTarget(n *node, key string, accept linkAccept) string {
+	v, ok := ev.linkVals[hclLinkKey{n, key}]
 	if !ok {
 		return ""
 	}
@@ -161,10 +155,7 @@ func (ev *hclEval) markTarget(n *node, fam family) string {
 			continue
 		}
 		t := ev.g.byAddr[string(addr)]
-		if t == nil || t == n {
-			continue
-		}
-		if tf, ok := families[t.typ]; !ok || tf.kind != fam.kind || len(tf.link) > 0 {
+		if t == nil || t == n || !accept.ok(t.typ) {
 			continue
 		}
 		if found != "" && found != t.addr {
@@ -175,20 +166,29 @@ func (ev *hclEval) markTarget(n *node, fam family) string {
 	return found
 }
 
+// hclLinkKey names a linking attribute of a node.
+type hclLinkKey struct {
+	n   *node
+	key string
+}
+
 // linkConfig records a linking block's references as a plan's
-// configuration has them, once per block and module path.
-func (ev *hclEval) linkConfig(mi *hclInst, b *hclBlock, key string) {
+// configuration has them, once per block and module path: those of its
+// linking attributes keys.
+func (ev *hclEval) linkConfig(mi *hclInst, b *hclBlock, keys []string) {
 	addr := stripModuleIndex(mi.prefix) + b.key()
 	if _, done := ev.config[addr]; done {
 		return
 	}
 	c := tfConfigResource{Address: addr, Expressions: map[string]tfExpression{}}
-	if sb, ok := b.body.(*hclsyntax.Body); ok {
-		if a := sb.Attributes[key]; a != nil {
-			c.Expressions[key] = tfExpression{References: references(a.Expr)}
+	for _, key := range keys {
+		if sb, ok := b.body.(*hclsyntax.Body); ok {
+			if a := sb.Attributes[key]; a != nil {
+				c.Expressions[key] = tfExpression{References: references(a.Expr)}
+			}
+		} else if as, _ := b.body.JustAttributes(); as[key] != nil {
+			c.Expressions[key] = tfExpression{References: references(as[key].Expr)}
 		}
-	} else if as, _ := b.body.JustAttributes(); as[key] != nil {
-		c.Expressions[key] = tfExpression{References: references(as[key].Expr)}
 	}
 	if b.forEach != nil {
 		c.ForEachExpression = &tfExpression{References: references(b.forEach)}

@@ -138,13 +138,13 @@ func securitySeverity(s Severity) string {
 func sarifRules() []sarifRule {
 	rules := make([]sarifRule, len(catalogue))
 	for k, r := range catalogue {
-		help := r.Remediation
-		if len(r.References) > 0 {
-			refs := make([]string, len(r.References))
-			for j, ref := range r.References {
-				refs[j] = ref.Source + " " + ref.ID
-			}
-			help += "\n\nReferences: " + strings.Join(refs, "; ") + "."
+		help := r.Remediation + helpReferences(r.References)
+		for _, c := range [...]struct {
+			name string
+			id   cloud
+		}{{"Google Cloud", cloudGCP}, {"Azure", cloudAzure}} {
+			t := &cloudTexts[c.id][k]
+			help += "\n\n" + c.name + ": " + t.Remediation + helpReferences(t.References)
 		}
 		rules[k] = sarifRule{
 			ID:                   r.ID,
@@ -160,6 +160,18 @@ func sarifRules() []sarifRule {
 		}
 	}
 	return rules
+}
+
+// helpReferences lists references after a rule's help text.
+func helpReferences(refs []Reference) string {
+	if len(refs) == 0 {
+		return ""
+	}
+	words := make([]string, len(refs))
+	for j, ref := range refs {
+		words[j] = ref.Source + " " + ref.ID
+	}
+	return "\n\nReferences: " + strings.Join(words, "; ") + "."
 }
 
 // pascalCase turns a rule id into a SARIF rule name: S3_PUBLIC_READ ->

@@ -168,6 +168,9 @@ func (e *evaluator) run(r *resource) {
 	case typeDatabase:
 		e.checkDatabase(r)
 	}
+	if len(r.roles) > 0 {
+		e.checkRoles(r)
+	}
 }
 
 // checkAlt checks r.alt, r read with the other outcomes of conditions
@@ -342,10 +345,11 @@ func place(res *Result, next *[2][4]int, h *hit) {
 		s.Reason, s.Expires = h.reason, h.expires
 		f = &s.Finding
 	}
+	title, remediation, refs := textsOf(rule, h.rule, h.ptype)
 	*f = Finding{
-		Rule: rule.ID, Severity: rule.Severity, Title: rule.Title, Message: h.message, Remediation: rule.Remediation,
+		Rule: rule.ID, Severity: rule.Severity, Title: title, Message: h.message, Remediation: remediation,
 		Resource: ResourceRef{Type: typ, Name: h.name, Index: h.index},
-		Path:     h.path, References: rule.References, Line: h.line,
+		Path:     h.path, References: refs, Line: h.line,
 		Source: Source{Format: res.Format, Linked: h.via}, Location: h.loc,
 		offset: h.offset, cause: h.cause,
 	}
