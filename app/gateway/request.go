@@ -8,9 +8,20 @@ import (
 	"unicode/utf8"
 )
 
-// MaxBodyBytes is the largest request body the endpoints accept. The handler
-// enforces it (413) before parsing; the parsers trust it has.
-const MaxBodyBytes = 1 << 20
+// MaxBodyBytes is the largest request body the endpoints accept, unless it
+// carries images or documents: then MaxMediaBodyBytes (Anthropic's own
+// request limit), on the Messages, count_tokens and Chat Completions
+// endpoints. The handler enforces both (413): the larger before parsing,
+// the smaller after, when the request turns out to carry none (HasMedia).
+const (
+	MaxBodyBytes      = 1 << 20
+	MaxMediaBodyBytes = 32 << 20
+)
+
+// HasMedia reports whether the request carries an image or a document.
+func (r *Request) HasMedia() bool {
+	return sizeOf(r).media > 0
+}
 
 // Limits on request fields beyond those the configuration sets.
 const (
