@@ -76,7 +76,14 @@ func sse(w http.ResponseWriter, events ...[2]string) {
 
 const messagesUsage = `"usage":{"input_tokens":50,"cache_creation_input_tokens":10,"cache_read_input_tokens":30,"output_tokens":%d}`
 
+// formatAnswer is the fakes' answer in the JSON a response_format asks.
+const formatAnswer = `{"city":"Paris","sunny":true}`
+
 func messagesAgent(w http.ResponseWriter, body map[string]any, stream bool) {
+	if tc, _ := body["tool_choice"].(map[string]any); tc["name"] == "json_answer" {
+		messagesFormatted(w, stream)
+		return
+	}
 	text := ""
 	switch id := resultID(body); {
 	case id == messagesToolID:
@@ -117,6 +124,23 @@ func messagesAgent(w http.ResponseWriter, body map[string]any, stream bool) {
 		end("tool_use")...)...)
 }
 
+// messagesFormatted answers the forced tool of a response_format.
+func messagesFormatted(w http.ResponseWriter, stream bool) {
+	if !stream {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"msg_f","type":"message","role":"assistant","model":"model-test","content":[{"type":"tool_use","id":"toolu_f","name":"json_answer","input":%s}],"stop_reason":"tool_use","stop_sequence":null,`+messagesUsage+`}`, formatAnswer, 9)
+		return
+	}
+	sse(w, [][2]string{
+		{"message_start", `{"type":"message_start","message":{"id":"msg_f","type":"message","role":"assistant","model":"model-test","content":[],"stop_reason":null,"stop_sequence":null,` + fmt.Sprintf(messagesUsage, 1) + `}}`},
+		{"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_f","name":"json_answer","input":{}}}`},
+		{"content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":%q}}`, formatAnswer[:10])},
+		{"content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":%q}}`, formatAnswer[10:])},
+		{"content_block_stop", `{"type":"content_block_stop","index":0}`},
+		{"message_delta", `{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":9}}`},
+		{"message_stop", `{"type":"message_stop"}`}}...)
+}
+
 const openAIUsage = `"usage":{"prompt_tokens":90,"completion_tokens":20,"total_tokens":110,"prompt_tokens_details":{"cached_tokens":30},"completion_tokens_details":{"reasoning_tokens":8}}`
 
 func openAIAgent(w http.ResponseWriter, body map[string]any, stream bool) {
@@ -126,6 +150,8 @@ func openAIAgent(w http.ResponseWriter, body map[string]any, stream bool) {
 		text = agentAnswer
 	case id != "":
 		text = "unknown tool_call_id " + id
+	case body["response_format"] != nil:
+		text = formatAnswer
 	}
 	if !stream {
 		w.Header().Set("Content-Type", "application/json")
