@@ -26,6 +26,10 @@ const (
 func agentUpstream(t *testing.T, style string) *upstream {
 	return newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
 		stream := body["stream"] == true
+		if r.URL.Path == "/v1/embeddings" {
+			openAIEmbeddings(w, body)
+			return
+		}
 		if style == "openai" {
 			openAIAgent(w, body, stream)
 			return
@@ -178,6 +182,23 @@ func openAIAgent(w http.ResponseWriter, body map[string]any, stream bool) {
 		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"{\"city\":"}}]}`, "null"),
 		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"\"Paris\"}"}}]}`, "null"),
 		chunk(`{}`, `"tool_calls"`)}, tail...)...)
+}
+
+// openAIEmbeddings answers each input with the vector [0.5, -0.25,
+// 0.125] (base64 of float32s when asked), 7 prompt tokens an input.
+func openAIEmbeddings(w http.ResponseWriter, body map[string]any) {
+	inputs, _ := body["input"].([]any)
+	vec := `[0.5,-0.25,0.125]`
+	if body["encoding_format"] == "base64" {
+		vec = `"AAAAPwAAgL4AAAA+"`
+	}
+	var data []string
+	for i := range inputs {
+		data = append(data, fmt.Sprintf(`{"object":"embedding","index":%d,"embedding":%s}`, i, vec))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"object":"list","data":[%s],"model":"embed-test","usage":{"prompt_tokens":%d,"total_tokens":%d}}`,
+		strings.Join(data, ","), 7*len(inputs), 7*len(inputs))
 }
 
 // lastBody is the last request the fake provider received.

@@ -55,11 +55,18 @@ func NewWithUpstream(cfg Config, up Upstream) (*Proxy, error) {
 
 // Defaults are what the request parsers need from the configuration.
 func (p *Proxy) Defaults() Defaults {
-	d := Defaults{Model: p.cfg.Model, MaxTokens: p.cfg.MaxTokens, MaxTokensCap: p.cfg.MaxTokensCap}
+	d := Defaults{Model: p.cfg.Model, MaxTokens: p.cfg.MaxTokens, MaxTokensCap: p.cfg.MaxTokensCap, EmbeddingModel: p.cfg.EmbeddingModel}
 	if p.cfg.URL != "" {
 		d.Style = p.cfg.Style
 	}
 	return d
+}
+
+// Embeddings reports whether the provider serves embeddings (openai
+// style, or the demo).
+func (p *Proxy) Embeddings() bool {
+	_, ok := p.up.(embedder)
+	return ok
 }
 
 // Close releases the pooled idle connections (at shutdown, and in tests).

@@ -107,6 +107,7 @@ type call struct {
 	dialect string
 	start   time.Time
 	req     *gateway.Request
+	embed   *gateway.EmbeddingsRequest // an embeddings call's, instead of req
 	hold    Hold
 	report  *gateway.Report
 	reply   *gateway.Message
@@ -175,7 +176,12 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 		d.Prepare(c, req)
 	}
 	ctx := c.Request().Context()
-	if k.hold, err = s.admit(ctx, k, c.Response().Header()); err != nil {
+	// The reservation bounds the call's usage: the input bound, not its
+	// estimate, so that parallel calls at the quota's edge overspend by at
+	// most one call's reservation, whatever their text (emoji take about a
+	// token a byte). It is settled to the real usage when the call ends.
+	need := int64(gateway.InputTokensBound(req) + req.MaxTokens)
+	if k.hold, err = s.admit(ctx, k, need, c.Response().Header()); err != nil {
 		return err
 	}
 	gone := context.AfterFunc(ctx, metrics.GatewayDraining.Inc) // the client left: the core drains the upstream
@@ -234,7 +240,7 @@ const (
 
 // admit checks the entitlement and, for a playground user, the rate limit,
 // then reserves the call's worst case.
-func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, error) {
+func (s *Service) admit(ctx context.Context, k *call, need int64, h http.Header) (Hold, error) {
 	now := time.Now()
 	al, err := s.entitled(ctx, k.who.OrgID, now, false)
 	if err != nil {
@@ -245,11 +251,6 @@ func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, erro
 			return Hold{}, err
 		}
 	}
-	// The reservation bounds the call's usage: the input bound, not its
-	// estimate, so that parallel calls at the quota's edge overspend by at
-	// most one call's reservation, whatever their text (emoji take about a
-	// token a byte). It is settled to the real usage when the call ends.
-	need := int64(gateway.InputTokensBound(k.req) + k.req.MaxTokens)
 	hold, left, err := s.quota.reserve(ctx, k.who.OrgID, need, al.MonthlyTokens, al.UsedTokens, now, s.cfg.HoldTTL)
 	h.Set(HeaderQuotaLimit, itoa(al.MonthlyTokens))
 	h.Set(HeaderQuotaRemaining, itoa(max(left, 0)))
@@ -298,6 +299,10 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 	if k.req != nil {
 		e.Model, e.Stream = &k.req.Model, &k.req.Stream
 		e.Target = "gateway: " + k.req.Model
+	}
+	if k.embed != nil {
+		e.Model, e.Stream = &k.embed.Model, ptr(false)
+		e.Target = "gateway: " + k.embed.Model + " (embeddings)"
 	}
 	var used int64
 	if r := k.report; r != nil {
@@ -465,6 +470,9 @@ type Model struct {
 	CreatedAt   string `json:"created_at"`
 	Created     int64  `json:"created"`
 	OwnedBy     string `json:"owned_by"`
+	// Kind is what the model serves: "chat" (messages, chat/completions)
+	// or "embeddings".
+	Kind string `json:"kind"`
 }
 
 // Model is the model of the list named id, and whether there is one: a
@@ -479,11 +487,19 @@ func (s *Service) Model(id string) (Model, bool) {
 }
 
 // Models lists the models callers may name: the configured default (no
-// allowlist exists yet). created_at is when this gateway started serving
-// it.
+// allowlist exists yet), and the default embeddings model when the
+// provider serves embeddings and one is configured. created_at is when
+// this gateway started serving it.
 func (s *Service) Models() ModelList {
-	id := s.Proxy.Defaults().Model
-	m := Model{ID: id, Object: "model", Type: "model", DisplayName: id, CreatedAt: s.started.Format(time.RFC3339),
-		Created: s.started.Unix(), OwnedBy: "parapet"}
-	return ModelList{Object: "list", Data: []Model{m}, FirstID: &id, LastID: &id}
+	d := s.Proxy.Defaults()
+	model := func(id, kind string) Model {
+		return Model{ID: id, Object: "model", Type: "model", DisplayName: id, CreatedAt: s.started.Format(time.RFC3339),
+			Created: s.started.Unix(), OwnedBy: "parapet", Kind: kind}
+	}
+	l := ModelList{Object: "list", Data: []Model{model(d.Model, "chat")}}
+	if d.EmbeddingModel != "" && s.Proxy.Embeddings() {
+		l.Data = append(l.Data, model(d.EmbeddingModel, "embeddings"))
+	}
+	l.FirstID, l.LastID = &l.Data[0].ID, &l.Data[len(l.Data)-1].ID
+	return l
 }
