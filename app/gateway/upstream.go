@@ -50,13 +50,13 @@ type Config struct {
 	Key   string // sent as x-api-key (messages) or a bearer token (openai)
 	Style string // StyleMessages (default) or StyleOpenAI
 
-	Model        string // default model; required with a URL, DemoModel without
+	Model string // default model; required with a URL, DemoModel without
 	// EmbeddingModel is the default embeddings model, listed with the
 	// chat model: DemoEmbeddingModel without a URL, else none (a request
 	// must name one) unless configured.
 	EmbeddingModel string
-	MaxTokens    int    // default max_tokens: 1024
-	MaxTokensCap int    // largest max_tokens a request may ask for: 8192
+	MaxTokens      int // default max_tokens: 1024
+	MaxTokensCap   int // largest max_tokens a request may ask for: 8192
 
 	ConnectTimeout    time.Duration // TCP connect, then TLS handshake, each: 5s
 	Timeout           time.Duration // whole non-streamed call, retry included: 120s
