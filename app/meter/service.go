@@ -120,6 +120,7 @@ type call struct {
 	dialect string
 	start   time.Time
 	req     *gateway.Request
+	embed   *gateway.EmbeddingsRequest // an embeddings call's, instead of req
 	hold    Hold
 	report  *gateway.Report
 	reply   *gateway.Message
@@ -163,11 +164,23 @@ func (s *Service) ReadRequest(c echo.Context, parse func([]byte, gateway.Default
 	if err := httpx.RequireJSON(c); err != nil {
 		return nil, err
 	}
-	body, err := httpx.ReadBody(c, gateway.MaxBodyBytes)
+	body, err := httpx.ReadBody(c, gateway.MaxMediaBodyBytes)
 	if err != nil {
 		return nil, err
 	}
-	return parse(body, s.Proxy.Defaults())
+	req, err := parse(body, s.Proxy.Defaults())
+	if len(body) > gateway.MaxBodyBytes && (err != nil || !req.HasMedia()) {
+		// Only images and documents earn the larger limit: a body above
+		// the smaller that does not carry one (or is not valid) is too
+		// large, whatever else is wrong with it.
+		msg := fmt.Sprintf("the request body is larger than the limit of %s (%s with images or documents)",
+			httpx.FormatBytes(gateway.MaxBodyBytes), httpx.FormatBytes(gateway.MaxMediaBodyBytes))
+		if err != nil {
+			msg += "; besides, " + apierr.From(err).Message
+		}
+		return nil, apierr.PayloadTooLarge(msg)
+	}
+	return req, err
 }
 
 func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
@@ -183,7 +196,12 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 		d.Prepare(c, req)
 	}
 	ctx := c.Request().Context()
-	if k.hold, err = s.admit(ctx, k, c.Response().Header()); err != nil {
+	// The reservation bounds the call's usage: the input bound, not its
+	// estimate, so that parallel calls at the quota's edge overspend by at
+	// most one call's reservation, whatever their text (emoji take about a
+	// token a byte). It is settled to the real usage when the call ends.
+	need := int64(gateway.InputTokensBound(req) + req.MaxTokens)
+	if k.hold, err = s.admit(ctx, k, need, c.Response().Header()); err != nil {
 		return err
 	}
 	gone := context.AfterFunc(ctx, metrics.GatewayDraining.Inc) // the client left: the core drains the upstream
@@ -242,7 +260,7 @@ const (
 
 // admit checks the entitlement and, for a playground user, the rate limit,
 // then reserves the call's worst case.
-func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, error) {
+func (s *Service) admit(ctx context.Context, k *call, need int64, h http.Header) (Hold, error) {
 	now := time.Now()
 	al, err := s.entitled(ctx, k.who.OrgID, now, false)
 	if err != nil {
@@ -253,11 +271,6 @@ func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, erro
 			return Hold{}, err
 		}
 	}
-	// The reservation bounds the call's usage: the input bound, not its
-	// estimate, so that parallel calls at the quota's edge overspend by at
-	// most one call's reservation, whatever their text (emoji take about a
-	// token a byte). It is settled to the real usage when the call ends.
-	need := int64(gateway.InputTokensBound(k.req) + k.req.MaxTokens)
 	hold, left, err := s.quota.reserve(ctx, k.who.OrgID, need, al.MonthlyTokens, al.UsedTokens, now, s.cfg.HoldTTL)
 	h.Set(HeaderQuotaLimit, itoa(al.MonthlyTokens))
 	h.Set(HeaderQuotaRemaining, itoa(max(left, 0)))
@@ -307,14 +320,21 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 		e.Model, e.Stream = &k.req.Model, &k.req.Stream
 		e.Target = "gateway: " + k.req.Model
 	}
+	if k.embed != nil {
+		e.Model, e.Stream = &k.embed.Model, ptr(false)
+		e.Target = "gateway: " + k.embed.Model + " (embeddings)"
+	}
 	e.Target = k.who.target(e.Target)
 	var used int64
 	if r := k.report; r != nil {
 		if r.Model != "" {
 			e.Model = &r.Model
 		}
-		used = int64(r.Usage.InputTokens + r.Usage.OutputTokens)
-		e.InputTokens, e.OutputTokens = ptr(int64(r.Usage.InputTokens)), ptr(int64(r.Usage.OutputTokens))
+		u := r.Usage
+		used = int64(u.Total()) // every bucket once: the quota counts their sum
+		e.InputTokens, e.OutputTokens = ptr(int64(u.InputTokens)), ptr(int64(u.OutputTokens))
+		e.CacheWriteTokens, e.CacheReadTokens = ptr(int64(u.CacheCreationInputTokens)), ptr(int64(u.CacheReadInputTokens))
+		e.ReasoningTokens = ptr(int64(u.ReasoningTokens))
 		e.UpstreamMs = ptr(r.Latency.Milliseconds())
 		if r.UsageFlag != "" {
 			e.UsageFlag = &r.UsageFlag
@@ -325,7 +345,7 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 			e.Status, e.ErrorCode = &r.Status, &r.ErrorCode
 		}
 		metrics.GatewayUpstreamSeconds.WithLabelValues(k.dialect, statusClass(*e.Status)).Observe(r.Latency.Seconds())
-		metrics.GatewayTokensIn.Add(float64(r.Usage.InputTokens))
+		metrics.GatewayTokensIn.Add(float64(r.Usage.AllInput()))
 		metrics.GatewayTokensOut.Add(float64(r.Usage.OutputTokens))
 	}
 	if s.cfg.LogContent && k.req != nil {
@@ -471,6 +491,9 @@ type Model struct {
 	CreatedAt   string `json:"created_at"`
 	Created     int64  `json:"created"`
 	OwnedBy     string `json:"owned_by"`
+	// Kind is what the model serves: "chat" (messages, chat/completions)
+	// or "embeddings".
+	Kind string `json:"kind"`
 }
 
 // Model is the model of the list named id, and whether there is one: a
@@ -485,11 +508,19 @@ func (s *Service) Model(id string) (Model, bool) {
 }
 
 // Models lists the models callers may name: the configured default (no
-// allowlist exists yet). created_at is when this gateway started serving
-// it.
+// allowlist exists yet), and the default embeddings model when the
+// provider serves embeddings and one is configured. created_at is when
+// this gateway started serving it.
 func (s *Service) Models() ModelList {
-	id := s.Proxy.Defaults().Model
-	m := Model{ID: id, Object: "model", Type: "model", DisplayName: id, CreatedAt: s.started.Format(time.RFC3339),
-		Created: s.started.Unix(), OwnedBy: "parapet"}
-	return ModelList{Object: "list", Data: []Model{m}, FirstID: &id, LastID: &id}
+	d := s.Proxy.Defaults()
+	model := func(id, kind string) Model {
+		return Model{ID: id, Object: "model", Type: "model", DisplayName: id, CreatedAt: s.started.Format(time.RFC3339),
+			Created: s.started.Unix(), OwnedBy: "parapet", Kind: kind}
+	}
+	l := ModelList{Object: "list", Data: []Model{model(d.Model, "chat")}}
+	if d.EmbeddingModel != "" && s.Proxy.Embeddings() {
+		l.Data = append(l.Data, model(d.EmbeddingModel, "embeddings"))
+	}
+	l.FirstID, l.LastID = &l.Data[0].ID, &l.Data[len(l.Data)-1].ID
+	return l
 }
