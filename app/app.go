@@ -21,6 +21,7 @@ import (
 	"parapet/app/session"
 	"parapet/app/web"
 	"parapet/models"
+	"parapet/views/docs"
 )
 
 // App is one instance of the product: its configuration, dependencies and
@@ -51,6 +52,11 @@ type App struct {
 // out.
 func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	log := out.Logger()
+	// The documentation is rendered once, here: a page missing from its
+	// navigation or failing to render stops start-up, not a reader.
+	if _, err := docs.Load(); err != nil {
+		return nil, err
+	}
 	a := &App{cfg: cfg, log: log, db: db, groups: map[string]*Group{}, routeSet: map[string]bool{}}
 	sessions := session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS, func(r *http.Request) string { return a.e.IPExtractor(r) })
 	verifier := keys.NewVerifier(db.DB, log)

@@ -17,6 +17,7 @@ import (
 type Config struct {
 	Env             string // "development" or "production"
 	Port            string
+	Host            string // listen address; "" is every interface
 	DatabaseURL     string
 	RedisURL        string
 	RedisPrefix     string // before every key we keep in Redis

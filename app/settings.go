@@ -3,7 +3,9 @@ package app
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +35,7 @@ type setting struct {
 func settings(c *Config) []setting {
 	return []setting{
 		{Name: "PORT", Default: "8080", Doc: "HTTP port", Parse: c.port},
+		{Name: "HOST", Shown: "unset: every interface", Doc: "the address to listen on: unset for every interface, as a platform's router expects; `127.0.0.1` keeps a laptop's server off the network", Parse: c.host},
 		{Name: "PARAPET_ENV", Default: "development", Doc: "`development` or `production`", Parse: c.env},
 		{Name: "DATABASE_URL", Default: DefaultDatabaseURL, Required: "postgres://...",
 			Doc:   "`postgres://…`/`postgresql://…` for Postgres, `sqlite:PATH` for the embedded SQLite (directory created)",
@@ -164,6 +167,16 @@ func (c *Config) port(v string) error {
 	c.Port = v
 	return nil
 }
+
+func (c *Config) host(v string) error {
+	if v != "" && net.ParseIP(v) == nil && !hostName.MatchString(v) {
+		return fmt.Errorf("must be an IP address or a host name, not %q", v)
+	}
+	c.Host = v
+	return nil
+}
+
+var hostName = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$`)
 
 func (c *Config) env(v string) error {
 	return oneOf([]string{"development", "production"}, &c.Env)(strings.ToLower(v))
