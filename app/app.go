@@ -68,7 +68,7 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	proxy, err := gateway.New(gateway.Config{URL: g.UpstreamURL, Key: g.UpstreamKey, Style: g.UpstreamStyle, Model: g.Model,
 		MaxTokens: g.MaxTokens, MaxTokensCap: g.MaxTokensCap, ConnectTimeout: g.ConnectTimeout, Timeout: g.Timeout,
 		FirstByteTimeout: g.FirstByteTimeout, StreamIdleTimeout: g.StreamIdleTimeout, StreamMaxDuration: g.StreamMaxDuration,
-		DrainTimeout: g.DrainTimeout, DemoWordDelay: g.DemoWordDelay})
+		DrainTimeout: g.DrainTimeout, DemoWordDelay: g.DemoWordDelay, Routing: g.Routing, Breakers: newBreakers(rc, cfg.RedisPrefix, log)})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
