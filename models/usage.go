@@ -133,15 +133,18 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 		if e.OrgID == nil {
 			continue
 		}
-		var in, out int64
+		var in, out, cost int64
 		if e.InputTokens != nil {
 			in = *e.InputTokens
 		}
 		if e.OutputTokens != nil {
 			out = *e.OutputTokens
 		}
-		bump(months, monthKey{*e.OrgID, r.ProductID, Period(e.CreatedAt)}, in+out, 0)
-		bump(days, dayKey{*e.OrgID, r.ProductID, r.Actor, Day(e.CreatedAt)}, in, out)
+		if e.CostMicros != nil {
+			cost = *e.CostMicros
+		}
+		bump(months, monthKey{*e.OrgID, r.ProductID, Period(e.CreatedAt)}, in+out, 0, cost)
+		bump(days, dayKey{*e.OrgID, r.ProductID, r.Actor, Day(e.CreatedAt)}, in, out, cost)
 	}
 	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if len(events) > 0 {
@@ -150,17 +153,19 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 			}
 		}
 		for k, m := range months {
-			if err := tx.Exec(`INSERT INTO usage_counters (org_id, product_id, period, requests, tokens) VALUES (?, ?, ?, ?, ?)
-				ON CONFLICT (org_id, product_id, period) DO UPDATE SET requests = usage_counters.requests + excluded.requests, tokens = usage_counters.tokens + excluded.tokens`,
-				k.org, k.product, k.period, m.requests, m.in).Error; err != nil {
+			if err := tx.Exec(`INSERT INTO usage_counters (org_id, product_id, period, requests, tokens, cost_micros) VALUES (?, ?, ?, ?, ?, ?)
+				ON CONFLICT (org_id, product_id, period) DO UPDATE SET requests = usage_counters.requests + excluded.requests, tokens = usage_counters.tokens + excluded.tokens,
+				cost_micros = usage_counters.cost_micros + excluded.cost_micros`,
+				k.org, k.product, k.period, m.requests, m.in, m.cost).Error; err != nil {
 				return err
 			}
 		}
 		for k, d := range days {
-			if err := tx.Exec(`INSERT INTO usage_daily (org_id, product_id, actor, day, requests, input_tokens, output_tokens) VALUES (?, ?, ?, ?, ?, ?, ?)
+			if err := tx.Exec(`INSERT INTO usage_daily (org_id, product_id, actor, day, requests, input_tokens, output_tokens, cost_micros) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (org_id, product_id, actor, day) DO UPDATE SET requests = usage_daily.requests + excluded.requests,
-				input_tokens = usage_daily.input_tokens + excluded.input_tokens, output_tokens = usage_daily.output_tokens + excluded.output_tokens`,
-				k.org, k.product, k.actor, k.day, d.requests, d.in, d.out).Error; err != nil {
+				input_tokens = usage_daily.input_tokens + excluded.input_tokens, output_tokens = usage_daily.output_tokens + excluded.output_tokens,
+				cost_micros = usage_daily.cost_micros + excluded.cost_micros`,
+				k.org, k.product, k.actor, k.day, d.requests, d.in, d.out, d.cost).Error; err != nil {
 				return err
 			}
 		}
@@ -174,15 +179,16 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 }
 
 // usageSums is a batch's increments of one counter row.
-type usageSums struct{ requests, in, out int64 }
+type usageSums struct{ requests, in, out, cost int64 }
 
-func bump[K comparable](m map[K]*usageSums, k K, in, out int64) {
+func bump[K comparable](m map[K]*usageSums, k K, in, out, cost int64) {
 	if m[k] == nil {
 		m[k] = &usageSums{}
 	}
 	m[k].requests++
 	m[k].in += in
 	m[k].out += out
+	m[k].cost += cost
 }
 
 // DailyUsage is one actor's usage on one day.

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -46,10 +47,12 @@ func (t *target) request(req *Request) *Request {
 }
 
 // newPassThrough is the Proxy of one provider behind every model name.
+// It has no breaker: with nowhere else to send a call, refusing calls
+// for a cooldown would only add to the provider's own failures.
 func newPassThrough(cfg Config, provider string, up Upstream, sc *scrubber) *Proxy {
 	t := &target{provider: provider, style: cfg.Style, up: up, scrub: sc}
 	return &Proxy{cfg: cfg, scrub: sc, pass: &route{name: "*", targets: []*target{t}, retry: true},
-		names: []string{cfg.Model}, breakers: cfg.Breakers}
+		names: []string{cfg.Model}}
 }
 
 // newRouted is the Proxy of cfg.Routing: one adapter per provider, all on
@@ -154,7 +157,20 @@ type Attempt struct {
 	Status   int    `json:"status"`
 	Code     string `json:"code,omitempty"`
 	Ms       int64  `json:"ms"`
+	// failed: the provider failed (its breaker counted it); label is the
+	// model for metrics, "*" for a pass-through target's any model.
+	failed bool
+	label  string
 }
+
+// Failed reports whether the attempt was the provider's failure (which
+// its breaker counts), not the caller's error or its leaving.
+func (a Attempt) Failed() bool { return a.failed }
+
+// MetricModel is the attempt's model as a metric's label: the
+// configuration's, or "*" behind a pass-through provider (the callers'
+// model names are not a bounded set).
+func (a Attempt) MetricModel() string { return a.label }
 
 // CodeModelNotFound is a model name the configuration does not list.
 const CodeModelNotFound = "model_not_found"
@@ -303,9 +319,10 @@ func (a *attempts) noTarget() *Error {
 
 // done records how an attempt at t ended and tells its breaker.
 func (a *attempts) done(t *target, start time.Time, err *Error) {
-	at := Attempt{Provider: t.provider, Model: a.c.report.TargetModel, Status: http.StatusOK, Ms: time.Since(start).Milliseconds()}
+	at := Attempt{Provider: t.provider, Model: a.c.report.TargetModel, Status: http.StatusOK, Ms: time.Since(start).Milliseconds(),
+		label: cmp.Or(t.model, "*")}
 	if err != nil {
-		at.Status, at.Code = err.Status, err.Code
+		at.Status, at.Code, at.failed = err.Status, err.Code, providerFailed(err)
 	}
 	a.c.report.Tries = append(a.c.report.Tries, at)
 	a.c.report.Attempts = len(a.c.report.Tries)
@@ -314,7 +331,7 @@ func (a *attempts) done(t *target, start time.Time, err *Error) {
 		if err != nil {
 			retryAfter = time.Duration(err.RetryAfter) * time.Second
 		}
-		a.p.breakers.Done(t.BreakerKey(), err != nil && providerFailed(err), retryAfter, time.Now())
+		a.p.breakers.Done(t.BreakerKey(), at.failed, retryAfter, time.Now())
 	}
 }
 

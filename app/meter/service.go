@@ -108,6 +108,7 @@ type call struct {
 	start   time.Time
 	req     *gateway.Request
 	hold    Hold
+	route   gateway.RouteInfo
 	report  *gateway.Report
 	reply   *gateway.Message
 	started bool // the stream's headers were sent: the answer is committed
@@ -169,7 +170,10 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 	if d.Prepare != nil {
 		d.Prepare(c, req)
 	}
-	ctx := c.Request().Context()
+	if k.route, err = s.Proxy.Route(req.Model); err != nil {
+		return err
+	}
+	ctx := gateway.WithOnTarget(c.Request().Context(), routeHeaders(c.Response().Header()))
 	if k.hold, err = s.admit(ctx, k, c.Response().Header()); err != nil {
 		return err
 	}
@@ -204,6 +208,25 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 		_ = sink.SendError(apierr.From(err), httpx.RequestID(c)) // best effort: the stream ends either way
 	}
 	return err
+}
+
+// Routing headers on every call that reached a provider: the provider and
+// the provider's model of the attempt that answered (or the last), and
+// how many attempts the call made.
+const (
+	HeaderProvider = "X-Parapet-Provider"
+	HeaderModel    = "X-Parapet-Model"
+	HeaderAttempts = "X-Parapet-Attempts"
+)
+
+// routeHeaders sets the routing headers before each attempt: a stream's
+// go out with its first event, which the attempt that answers sends.
+func routeHeaders(h http.Header) func(provider, model string, attempts int) {
+	return func(provider, model string, attempts int) {
+		h.Set(HeaderProvider, provider)
+		h.Set(HeaderModel, model)
+		h.Set(HeaderAttempts, strconv.Itoa(attempts))
+	}
 }
 
 // serverTiming is the Server-Timing header: the gateway's own time and the
@@ -305,6 +328,7 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 		if r.UsageFlag != "" {
 			e.UsageFlag = &r.UsageFlag
 		}
+		routeRecord(e, r)
 		if k.started && r.ErrorCode != "" {
 			// A stream that failed after it started answered 200 and
 			// ended with an error event: record how it really ended.
@@ -470,12 +494,17 @@ func (s *Service) Model(id string) (Model, bool) {
 	return Model{}, false
 }
 
-// Models lists the models callers may name: the configured default (no
-// allowlist exists yet). created_at is when this gateway started serving
-// it.
+// Models lists the models callers may name: GATEWAY_CONFIG's model
+// names, or the configured default with one provider behind every name.
+// created_at is when this gateway started serving it.
 func (s *Service) Models() ModelList {
-	id := s.Proxy.Defaults().Model
-	m := Model{ID: id, Object: "model", Type: "model", DisplayName: id, CreatedAt: s.started.Format(time.RFC3339),
-		Created: s.started.Unix(), OwnedBy: "parapet"}
-	return ModelList{Object: "list", Data: []Model{m}, FirstID: &id, LastID: &id}
+	l := ModelList{Object: "list", Data: []Model{}}
+	for _, id := range s.Proxy.ModelNames() {
+		l.Data = append(l.Data, Model{ID: id, Object: "model", Type: "model", DisplayName: id,
+			CreatedAt: s.started.Format(time.RFC3339), Created: s.started.Unix(), OwnedBy: "parapet"})
+	}
+	if len(l.Data) > 0 {
+		l.FirstID, l.LastID = &l.Data[0].ID, &l.Data[len(l.Data)-1].ID
+	}
+	return l
 }
