@@ -58,9 +58,16 @@ type Breakers struct {
 	// refreshing: a reload is running.
 	refreshing bool
 	counts     map[string]*counts
-	probing    map[string]bool // this instance holds key's probe
+	probing    map[string]bool   // this instance holds key's probe
+	writes     map[string]change // this instance's changes, kept over a load that began before them
 	onChange   func(key, state string)
 	shown      map[string]string
+}
+
+// change is a change this instance made to a breaker: nil state closed it.
+type change struct {
+	at    time.Time
+	state *State
 }
 
 // counts is one instance's recent calls to a target.
@@ -75,7 +82,7 @@ type counts struct {
 // "closed", "open" or "half_open" (for /metrics).
 func New(store Store, log *slog.Logger, onChange func(key, state string)) *Breakers {
 	b := &Breakers{store: store, log: log, view: map[string]State{}, counts: map[string]*counts{},
-		probing: map[string]bool{}, shown: map[string]string{}, refreshing: true, onChange: onChange}
+		probing: map[string]bool{}, writes: map[string]change{}, shown: map[string]string{}, refreshing: true, onChange: onChange}
 	b.reload()
 	return b
 }
@@ -94,10 +101,23 @@ func (b *Breakers) refresh(now time.Time) {
 func (b *Breakers) reload() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
+	began := time.Now()
 	v, err := b.store.Load(ctx)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := time.Now()
+	// What this instance wrote while the load ran is newer than the load.
+	for key, w := range b.writes {
+		switch {
+		case w.at.Before(began):
+			delete(b.writes, key)
+		case err != nil:
+		case w.state == nil:
+			delete(v, key)
+		default:
+			v[key] = *w.state
+		}
+	}
 	b.refreshing, b.loaded = false, now
 	if err != nil {
 		// The last view stands: a store that is down lets calls through
@@ -220,6 +240,7 @@ func (b *Breakers) set(ctx context.Context, key string, now time.Time, write fun
 	} else {
 		b.view[key] = *s
 	}
+	b.writes[key] = change{at: time.Now(), state: s}
 	b.show(key, now)
 }
 

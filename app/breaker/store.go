@@ -99,9 +99,9 @@ func (r *Redis) Load(ctx context.Context) (map[string]State, error) {
 var openScript = redis.NewScript(`
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if cur then
-  local until = tonumber(string.match(cur, '^(%d+):'))
-  if until and until > tonumber(ARGV[2]) then
-    redis.call('HSET', KEYS[1], ARGV[1], until .. ':' .. ARGV[3])
+  local deadline = tonumber(string.match(cur, '^(%d+):'))
+  if deadline and deadline > tonumber(ARGV[2]) then
+    redis.call('HSET', KEYS[1], ARGV[1], deadline .. ':' .. ARGV[3])
     redis.call('DEL', KEYS[2])
     return 0
   end

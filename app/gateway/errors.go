@@ -108,7 +108,12 @@ func upstreamStatusError(status int, header http.Header, body []byte, sc *scrubb
 		if upMessage != "" {
 			msg += ": " + upMessage
 		}
-		return upstreamError(msg, cause)
+		e := upstreamError(msg, cause)
+		if status >= 500 {
+			// When to come back: its breaker stays open that long.
+			e.RetryAfter = parseRetryAfter(header.Get("Retry-After"), time.Now())
+		}
+		return e
 	}
 }
 
