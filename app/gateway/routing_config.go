@@ -29,7 +29,7 @@ type ProviderConfig struct {
 	// KeyRef is the key as written, ${ENV_NAME}; Key is its value.
 	KeyRef string `yaml:"key"`
 	Key    string `yaml:"-"`
-	line   int
+	lines  lines
 }
 
 // ModelConfig is one model name clients may send and where it goes.
@@ -38,7 +38,7 @@ type ModelConfig struct {
 	Strategy string         `yaml:"strategy"` // fallback (default) | weighted
 	Targets  []TargetConfig `yaml:"targets"`
 	Price    *Price         `yaml:"price"`
-	line     int
+	lines    lines
 }
 
 // TargetConfig is one (provider, model) a model name is routed to.
@@ -46,7 +46,30 @@ type TargetConfig struct {
 	Provider string `yaml:"provider"`
 	Model    string `yaml:"model"`
 	Weight   int    `yaml:"weight"` // weighted strategy only; default 1
-	line     int
+	lines    lines
+}
+
+// lines is where a mapping and its fields are in the file, so an error
+// names the line of the field it is about.
+type lines struct {
+	start  int
+	fields map[string]int
+}
+
+func linesOf(n *yaml.Node) lines {
+	l := lines{start: n.Line, fields: map[string]int{}}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		l.fields[n.Content[i].Value] = n.Content[i].Line
+	}
+	return l
+}
+
+// at is field's line, or the mapping's when the field is absent.
+func (l lines) at(field string) int {
+	if n, ok := l.fields[field]; ok {
+		return n
+	}
+	return l.start
 }
 
 // Routing strategies.
@@ -135,7 +158,7 @@ func (p *ProviderConfig) UnmarshalYAML(n *yaml.Node) error {
 		return err
 	}
 	type plain ProviderConfig
-	p.line = n.Line
+	p.lines = linesOf(n)
 	return n.Decode((*plain)(p))
 }
 
@@ -144,7 +167,7 @@ func (m *ModelConfig) UnmarshalYAML(n *yaml.Node) error {
 		return err
 	}
 	type plain ModelConfig
-	m.line = n.Line
+	m.lines = linesOf(n)
 	return n.Decode((*plain)(m))
 }
 
@@ -153,7 +176,7 @@ func (t *TargetConfig) UnmarshalYAML(n *yaml.Node) error {
 		return err
 	}
 	type plain TargetConfig
-	t.line = n.Line
+	t.lines = linesOf(n)
 	return n.Decode((*plain)(t))
 }
 
@@ -184,23 +207,23 @@ func (r *Routing) check(root *yaml.Node, getenv func(string) string) error {
 		p := &r.Providers[i]
 		switch {
 		case !providerName.MatchString(p.Name):
-			return fmt.Errorf("line %d: provider name %q must be 1-64 of a-z, 0-9 and -", p.line, p.Name)
+			return fmt.Errorf("line %d: provider name %q must be 1-64 of a-z, 0-9 and -", p.lines.at("name"), p.Name)
 		case providers[p.Name]:
-			return fmt.Errorf("line %d: provider %q is named twice", p.line, p.Name)
+			return fmt.Errorf("line %d: provider %q is named twice", p.lines.at("name"), p.Name)
 		case p.Style != StyleMessages && p.Style != StyleOpenAI:
-			return fmt.Errorf("line %d: provider %q: style must be %q or %q, not %q", p.line, p.Name, StyleMessages, StyleOpenAI, p.Style)
+			return fmt.Errorf("line %d: provider %q: style must be %q or %q, not %q", p.lines.at("style"), p.Name, StyleMessages, StyleOpenAI, p.Style)
 		}
 		p.URL = strings.TrimRight(strings.TrimSpace(p.URL), "/")
 		if u, err := url.Parse(p.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.HasSuffix(u.Path, "/v1") {
-			return fmt.Errorf("line %d: provider %q: url must be an absolute http(s) URL without /v1, not %q", p.line, p.Name, p.URL)
+			return fmt.Errorf("line %d: provider %q: url must be an absolute http(s) URL without /v1, not %q", p.lines.at("url"), p.Name, p.URL)
 		}
 		if p.KeyRef != "" {
 			m := envRef.FindStringSubmatch(p.KeyRef)
 			if m == nil {
-				return fmt.Errorf("line %d: provider %q: key must be ${ENV_NAME}, read from the environment: never write a key in the file", p.line, p.Name)
+				return fmt.Errorf("line %d: provider %q: key must be ${ENV_NAME}, read from the environment: never write a key in the file", p.lines.at("key"), p.Name)
 			}
 			if p.Key = getenv(m[1]); p.Key == "" {
-				return fmt.Errorf("line %d: provider %q: key: the environment variable %s is not set", p.line, p.Name, m[1])
+				return fmt.Errorf("line %d: provider %q: key: the environment variable %s is not set", p.lines.at("key"), p.Name, m[1])
 			}
 		}
 		providers[p.Name] = true
@@ -211,31 +234,31 @@ func (r *Routing) check(root *yaml.Node, getenv func(string) string) error {
 		m.Strategy = cmp.Or(m.Strategy, StrategyFallback)
 		switch {
 		case m.Name == "" || len(m.Name) > maxModelLen || cleanName(m.Name, maxModelLen) != m.Name:
-			return fmt.Errorf("line %d: model name %q must be 1-%d printable characters", m.line, m.Name, maxModelLen)
+			return fmt.Errorf("line %d: model name %q must be 1-%d printable characters", m.lines.at("name"), m.Name, maxModelLen)
 		case models[m.Name]:
-			return fmt.Errorf("line %d: model %q is named twice", m.line, m.Name)
+			return fmt.Errorf("line %d: model %q is named twice", m.lines.at("name"), m.Name)
 		case m.Strategy != StrategyFallback && m.Strategy != StrategyWeighted:
-			return fmt.Errorf("line %d: model %q: strategy must be %q or %q, not %q", m.line, m.Name, StrategyFallback, StrategyWeighted, m.Strategy)
+			return fmt.Errorf("line %d: model %q: strategy must be %q or %q, not %q", m.lines.at("strategy"), m.Name, StrategyFallback, StrategyWeighted, m.Strategy)
 		case len(m.Targets) == 0 || len(m.Targets) > maxTargets:
-			return fmt.Errorf("line %d: model %q: between 1 and %d targets are needed", m.line, m.Name, maxTargets)
+			return fmt.Errorf("line %d: model %q: between 1 and %d targets are needed", m.lines.at("targets"), m.Name, maxTargets)
 		}
-		seen := map[TargetConfig]bool{}
+		seen := map[string]bool{}
 		for j := range m.Targets {
 			t := &m.Targets[j]
 			switch {
 			case !providers[t.Provider]:
-				return fmt.Errorf("line %d: model %q: no provider is named %q", t.line, m.Name, t.Provider)
+				return fmt.Errorf("line %d: model %q: no provider is named %q", t.lines.at("provider"), m.Name, t.Provider)
 			case t.Model == "" || cleanName(t.Model, maxModelLen) != t.Model:
-				return fmt.Errorf("line %d: model %q: a target needs the provider's model name", t.line, m.Name)
+				return fmt.Errorf("line %d: model %q: a target needs the provider's model name", t.lines.at("model"), m.Name)
 			case t.Weight < 0 || t.Weight > 1000:
-				return fmt.Errorf("line %d: model %q: weight must be between 1 and 1000", t.line, m.Name)
+				return fmt.Errorf("line %d: model %q: weight must be between 1 and 1000", t.lines.at("weight"), m.Name)
 			case t.Weight != 0 && m.Strategy != StrategyWeighted:
-				return fmt.Errorf("line %d: model %q: weight is for the weighted strategy", t.line, m.Name)
+				return fmt.Errorf("line %d: model %q: weight is for the weighted strategy", t.lines.at("weight"), m.Name)
 			}
 			t.Weight = max(t.Weight, 1)
-			key := TargetConfig{Provider: t.Provider, Model: t.Model, Weight: 1}
+			key := t.Provider + "/" + t.Model
 			if seen[key] {
-				return fmt.Errorf("line %d: model %q: target %s/%s is listed twice (each is tried at most once)", t.line, m.Name, t.Provider, t.Model)
+				return fmt.Errorf("line %d: model %q: target %s/%s is listed twice (each is tried at most once)", t.lines.start, m.Name, t.Provider, t.Model)
 			}
 			seen[key] = true
 		}
