@@ -77,7 +77,7 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 		quotaRedis = rc
 	}
 	a.gateway, err = meter.NewService(proxy, db, quotaRedis, limiter, log, meter.Config{LogContent: g.LogContent,
-		UserRateLimit: cfg.GatewayRateLimitPerMinute, HoldTTL: proxy.HoldTTL(), RedisPrefix: cfg.RedisPrefix})
+		UserRateLimit: cfg.GatewayRateLimitPerMinute, HoldTTL: proxy.HoldTTL(), RedisPrefix: cfg.RedisPrefix, Mail: mailer})
 	if err != nil {
 		return nil, fmt.Errorf("gateway service: %w", err)
 	}

@@ -94,6 +94,8 @@ type UsageRecord struct {
 	// event) what is left of a lease that is given back.
 	HoldID     string
 	HoldTokens int64
+	// Budgets are the money budgets the call's cost counts against.
+	Budgets []BudgetCharge
 }
 
 // eventsPerInsert bounds the rows of one INSERT of a batch's events. The
@@ -115,6 +117,11 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 	type dayKey struct{ org, product, actor, day string }
 	months, days, holds := map[monthKey]*usageSums{}, map[dayKey]*usageSums{}, map[string]int64{}
 	var events []*AuditEvent
+	type charge struct {
+		BudgetCharge
+		cost int64
+	}
+	var charges []charge
 	for _, r := range recs {
 		if r.HoldID != "" {
 			holds[r.HoldID] += r.HoldTokens
@@ -142,6 +149,9 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 		}
 		if e.CostMicros != nil {
 			cost = *e.CostMicros
+		}
+		for _, b := range r.Budgets {
+			charges = append(charges, charge{b, cost})
 		}
 		bump(months, monthKey{*e.OrgID, r.ProductID, Period(e.CreatedAt)}, in+out, 0, cost)
 		bump(days, dayKey{*e.OrgID, r.ProductID, r.Actor, Day(e.CreatedAt)}, in, out, cost)
@@ -171,6 +181,11 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 		}
 		for id, n := range holds {
 			if err := takeFromHold(tx, id, n); err != nil {
+				return err
+			}
+		}
+		for _, c := range charges {
+			if err := chargeBudget(tx, c.BudgetCharge, c.cost); err != nil {
 				return err
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"parapet/app/apierr"
 	"parapet/app/gateway"
 	"parapet/app/httpx"
+	"parapet/app/mail"
 	"parapet/app/metrics"
 	"parapet/app/ratelimit"
 	"parapet/models"
@@ -34,6 +35,8 @@ type Config struct {
 	// than any call (stream cap + drain), so only a crashed instance's
 	// holds ever expire.
 	HoldTTL time.Duration
+	// Mail sends the budget alerts to owners; nil sends none.
+	Mail mail.Mailer
 }
 
 // Service runs every gateway call: admit, call, record.
@@ -41,6 +44,7 @@ type Service struct {
 	Proxy   *gateway.Proxy
 	rec     *Recorder
 	quota   *Quota
+	budgets *budgets
 	allow   *allowances
 	limiter ratelimit.Limiter
 	cfg     Config
@@ -58,7 +62,8 @@ func NewService(proxy *gateway.Proxy, db *models.DB, rc redis.UniversalClient, l
 	}
 	rec := NewRecorder(db, log)
 	return &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, cfg.RedisPrefix, log, rec),
-		allow: &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
+		budgets: &budgets{db: db, redis: rc, prefix: cfg.RedisPrefix, log: log, mail: cfg.Mail, cache: map[string]budgetRead{}, alerted: map[string]bool{}},
+		allow:   &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
 		anon: newSampler(AnonymousRowsPerMinute, time.Minute), started: time.Now().UTC().Truncate(time.Second)}, nil
 }
 
@@ -108,6 +113,7 @@ type call struct {
 	start   time.Time
 	req     *gateway.Request
 	hold    Hold
+	budgets []budgetHold
 	route   gateway.RouteInfo
 	report  *gateway.Report
 	reply   *gateway.Message
@@ -263,6 +269,13 @@ func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, erro
 			return Hold{}, err
 		}
 	}
+	// Money first: the record releases these holds whatever happens next.
+	if k.budgets, err = s.budgets.reserve(ctx, k, now, s.cfg.HoldTTL); err != nil {
+		if ae := apierr.From(err); ae.Code == "budget_exceeded" {
+			h.Set(HeaderShouldRetry, "false")
+		}
+		return Hold{}, err
+	}
 	// The reservation bounds the call's usage: the input bound, not its
 	// estimate, so that parallel calls at the quota's edge overspend by at
 	// most one call's reservation, whatever their text (emoji take about a
@@ -344,8 +357,18 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 	// Redis holds are settled now (the record is written behind the
 	// response); a database hold's usage leaves its reservation in the
 	// record's own transaction.
-	s.quota.settle(context.WithoutCancel(c.Request().Context()), k.hold, used)
+	bg := context.WithoutCancel(c.Request().Context())
+	s.quota.settle(bg, k.hold, used)
+	var cost int64
+	if e.CostMicros != nil {
+		cost = *e.CostMicros
+	}
+	s.budgets.settle(bg, k.budgets, cost)
+	if len(k.budgets) > 0 && cost > 0 {
+		s.budgets.alert(bg, k.budgets, cost)
+	}
 	rec := modelsRecord(e, k.who)
+	rec.Budgets = charges(k.budgets)
 	if k.hold.lease != nil {
 		rec.HoldID, rec.HoldTokens = k.hold.ID, used
 	}
