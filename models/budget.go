@@ -18,6 +18,9 @@ type Budget struct {
 	Reserved      int64
 }
 
+// ActionBudgetSet is the audit action of a budget set or cleared.
+const ActionBudgetSet = "budget.set"
+
 // ErrBudgetFull is ReserveBudget's answer when the hold does not fit.
 var ErrBudgetFull = errors.New("the reservation does not fit in the budget")
 

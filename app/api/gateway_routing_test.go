@@ -15,6 +15,7 @@ import (
 
 	"parapet/app/apptest"
 	"parapet/app/gateway"
+	"parapet/models"
 )
 
 // provider is a fake LLM provider whose behaviour a test switches: it
@@ -63,6 +64,8 @@ func newProvider(t *testing.T, style, mode string) *provider {
 			case <-r.Context().Done():
 			case <-time.After(5 * time.Second):
 			}
+		case "usage40":
+			messagesJSON(w, "forty tokens", 10, 40)
 		case "midstream":
 			w.Header().Set("Content-Type", "text/event-stream")
 			fmt.Fprint(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"model\":\"claude-sonnet-4-5\",\"content\":[],\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n"+
@@ -113,6 +116,8 @@ models:
       - {provider: backup, model: gpt-4.1}
   - name: cheap
     targets: [{provider: backup, model: gpt-4.1-mini}]
+  - name: mystery
+    targets: [{provider: backup, model: ft-unpriced}]
 default_model: smart
 `, primaryURL, backupURL)
 }
@@ -268,7 +273,7 @@ func TestGatewayUnknownModel(t *testing.T) {
 	}
 	var list struct{ Data []struct{ ID string } }
 	c.Get("/gateway/v1/models", "Authorization", "Bearer "+s.Key).JSON(t, &list)
-	if len(list.Data) != 2 || list.Data[0].ID != "smart" || list.Data[1].ID != "cheap" {
+	if len(list.Data) != 3 || list.Data[0].ID != "smart" || list.Data[1].ID != "cheap" {
 		t.Errorf("models %+v", list.Data)
 	}
 	if primary.calls.Load()+backup.calls.Load() != 0 {
@@ -338,5 +343,114 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition not met in 2 s")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Forty parallel calls on two instances sharing Redis against a $0.01
+// budget: the calls that got through spent at most the budget plus one
+// call's reserved cost, the rest were refused with budget_exceeded, and
+// the month's spend is the records' sum. A key's own budget is enforced
+// the same way; a model without a price is refused while a budget applies.
+func TestGatewayBudgetHoldsUnderConcurrency(t *testing.T) {
+	pg, rd := os.Getenv("TEST_DATABASE_URL"), os.Getenv("TEST_REDIS_URL")
+	if pg == "" || rd == "" {
+		t.Skip("needs TEST_DATABASE_URL and TEST_REDIS_URL")
+	}
+	primary, backup := newProvider(t, "messages", "usage40"), newProvider(t, "openai", "ok")
+	dbURL := apptest.FreshDatabaseURL(t, apptest.Database{Name: "postgres", URL: pg})
+	cfg := apptest.Config(t, dbURL, append(routingOptions(primary.URL, backup.URL), apptest.WithEnv("REDIS_URL", rd),
+		apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000"))...)
+	a, b := apptest.Start(t, cfg), apptest.Start(t, cfg)
+	s := a.Seed(t, "budget@example.com")
+	if err := models.SetBudget(a.DB.DB, s.OrgID, "", 10_000); err != nil { // $0.01
+		t.Fatal(err)
+	}
+	// smart's dearest target is claude-sonnet-4-5, $3 in and $15 out: a
+	// call of "Hello" (21 tokens at most) and max_tokens 50 reserves
+	// 21×3 + 50×15 = 813 µ$, and costs 10×3 + 40×15 = 630 µ$.
+	const reserved = 813
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	counts := map[int]int{}
+	for i := 0; i < 40; i++ {
+		wg.Add(1)
+		go func(env *apptest.Env) {
+			defer wg.Done()
+			r := routedCall{"/gateway/v1/messages", false}.do(env.Client(), s.Key, "smart")
+			mu.Lock()
+			counts[r.StatusCode]++
+			mu.Unlock()
+			if r.StatusCode == 429 && (!strings.Contains(string(r.Body), "budget_exceeded") || r.Header.Get("X-Should-Retry") != "false") {
+				t.Errorf("429 %s", r.Body)
+			}
+		}([]*apptest.Env{a, b}[i%2])
+	}
+	wg.Wait()
+	a.App.FlushAudit()
+	b.App.FlushAudit()
+	var spent, counter int64
+	if err := a.DB.Raw(`SELECT COALESCE(SUM(cost_micros), 0) FROM audit_events WHERE action = ? AND status = 200`, models.ActionGatewayCall).Scan(&spent).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DB.Raw(`SELECT spent_micros FROM budget_counters WHERE org_id = ? AND key_id = ''`, s.OrgID).Scan(&counter).Error; err != nil {
+		t.Fatal(err)
+	}
+	if counts[200] == 0 || counts[429] == 0 || counts[200]+counts[429] != 40 || spent > 10_000+reserved || spent != int64(counts[200])*630 || counter != spent {
+		t.Errorf("answers %v, spent %d µ$ (counter %d), budget 10000 + one reservation %d", counts, spent, counter, reserved)
+	}
+
+	// A key's own budget: smaller than one call's worst case.
+	if err := models.SetBudget(a.DB.DB, s.OrgID, "", 1_000_000); err != nil {
+		t.Fatal(err)
+	}
+	if err := models.SetBudget(a.DB.DB, s.OrgID, s.KeyID, 500); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool {
+		r := routedCall{"/gateway/v1/chat", false}.do(a.Client(), s.Key, "smart")
+		return r.StatusCode == 429 && strings.Contains(string(r.Body), "this key has")
+	})
+}
+
+// Without Redis the database holds the reservations: parallel calls on
+// each database overspend by at most one reservation, every hold is
+// released, and a model without a price is refused while a budget applies.
+func TestGatewayBudgetInTheDatabase(t *testing.T) {
+	for _, d := range apptest.Databases(t) {
+		t.Run(d.Name, func(t *testing.T) {
+			primary, backup := newProvider(t, "messages", "usage40"), newProvider(t, "openai", "ok")
+			env := apptest.New(t, d, append(routingOptions(primary.URL, backup.URL), apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000"))...)
+			s := env.Seed(t, "dbbudget@example.com")
+			if r := (routedCall{"/gateway/v1/chat", false}).do(env.Client(), s.Key, "mystery"); r.StatusCode != 200 || r.Header.Get("X-Parapet-Model") != "ft-unpriced" {
+				t.Fatalf("no budget: an unpriced model is served: %d %s", r.StatusCode, r.Body)
+			}
+			if err := models.SetBudget(env.DB.DB, s.OrgID, "", 5_000); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, func() bool {
+				r := routedCall{"/gateway/v1/chat", false}.do(env.Client(), s.Key, "mystery")
+				return r.StatusCode == 403 && strings.Contains(string(r.Body), "price_unknown")
+			})
+			var wg sync.WaitGroup
+			var ok atomic.Int32
+			for i := 0; i < 20; i++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if (routedCall{"/gateway/v1/messages", false}).do(env.Client(), s.Key, "smart").StatusCode == 200 {
+						ok.Add(1)
+					}
+				}()
+			}
+			wg.Wait()
+			env.App.FlushAudit()
+			var c struct{ Spent, Reserved int64 }
+			if err := env.DB.Raw(`SELECT spent_micros AS spent, reserved_micros AS reserved FROM budget_counters WHERE org_id = ? AND key_id = ''`, s.OrgID).Scan(&c).Error; err != nil {
+				t.Fatal(err)
+			}
+			if ok.Load() == 0 || ok.Load() == 20 || c.Spent != int64(ok.Load())*630 || c.Spent > 5_000+813 || c.Reserved != 0 {
+				t.Errorf("%d of 20 answered; spent %d reserved %d", ok.Load(), c.Spent, c.Reserved)
+			}
+		})
 	}
 }
