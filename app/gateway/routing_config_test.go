@@ -75,9 +75,9 @@ func TestParseRoutingErrorsNameTheLine(t *testing.T) {
 			"    style: messages":                             "    style: gemini",
 			"    strategy: fallback":                          "    stratgey: fallback",
 			"      - {provider: openai, model: gpt-4.1}":      "      - {provider: opneai, model: gpt-4.1}",
-			"default_model: smart":                           "default_model: dumb",
+			"default_model: smart":                            "default_model: dumb",
 			"    key: ${OPENAI_API_KEY}":                      "    key: ${NOPE}",
-			"  - name: split":                                "  - name: smart",
+			"  - name: split":                                 "  - name: smart",
 			"      - {provider: openai, model: gpt-4.1-mini}": "      - {provider: openai, model: gpt-4.1-mini}\n      - {provider: openai, model: gpt-4.1-mini}",
 		}[tc.change]
 		src := strings.Replace(goodRouting, tc.change, bad, 1)
