@@ -149,9 +149,12 @@ func (a *App) routes() {
 	key := []echo.MiddlewareFunc{api.RequireKey, api.RequireScope(keys.ScopeGateway)}
 	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).GET("/gateway/v1/models", v1.Models, key...)
 	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).GET("/gateway/v1/models/:model_id", v1.Model, key...)
-	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).POST("/gateway/v1/messages/count_tokens", v1.CountTokens, key...)
+	// Requests with images or documents may be larger: the service
+	// refuses a body above apiBodyLimit that carries none.
+	mediaLimit := httpx.LimitBody(gatewayMediaLimit)
+	a.routesOf(areaMessages, apiChain(guard, mediaLimit, timeout)...).POST("/gateway/v1/messages/count_tokens", v1.CountTokens, key...)
 	call := func(ar *area) *Group {
-		return a.routesOf(ar, append([]echo.MiddlewareFunc{a.gatewayCalls}, apiChain(guard, gwLimit)...)...)
+		return a.routesOf(ar, append([]echo.MiddlewareFunc{a.gatewayCalls}, apiChain(guard, mediaLimit)...)...)
 	}
 	call(areaGateway).POST("/gateway/v1/chat", v1.Chat, key...)
 	call(areaMessages).POST("/gateway/v1/messages", v1.Messages, key...)

@@ -25,9 +25,14 @@ type AuditEvent struct {
 	Stream       *bool
 	InputTokens  *int64
 	OutputTokens *int64
-	UpstreamMs   *int64
-	TotalMs      *int64
-	Detail       *string
+	// The input's cache buckets, beside InputTokens (which holds neither),
+	// and the reasoning within OutputTokens: see migration 00010.
+	CacheWriteTokens *int64
+	CacheReadTokens  *int64
+	ReasoningTokens  *int64
+	UpstreamMs       *int64
+	TotalMs          *int64
+	Detail           *string
 	// UsageFlag is how a gateway call's tokens were known: nil for the
 	// upstream's report, "clamped" or "estimated".
 	UsageFlag *string

@@ -141,8 +141,11 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 			continue
 		}
 		var in, out, cost int64
-		if e.InputTokens != nil {
-			in = *e.InputTokens
+		// Every input bucket counts, each once (see UsageRecord).
+		for _, n := range []*int64{e.InputTokens, e.CacheWriteTokens, e.CacheReadTokens} {
+			if n != nil {
+				in += *n
+			}
 		}
 		if e.OutputTokens != nil {
 			out = *e.OutputTokens

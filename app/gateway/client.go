@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -70,8 +71,13 @@ func NewWithUpstream(cfg Config, up Upstream) (*Proxy, error) {
 
 // Defaults are what the request parsers need from the configuration.
 func (p *Proxy) Defaults() Defaults {
-	return Defaults{Model: p.cfg.Model, MaxTokens: p.cfg.MaxTokens, MaxTokensCap: p.cfg.MaxTokensCap,
-		NoTopK: p.pass != nil && p.cfg.URL != "" && p.cfg.Style == StyleOpenAI}
+	d := Defaults{Model: p.cfg.Model, MaxTokens: p.cfg.MaxTokens, MaxTokensCap: p.cfg.MaxTokensCap}
+	if p.pass != nil && p.cfg.URL != "" {
+		// One provider: the parsers refuse what its style cannot do.
+		// Routed, each target's adapter translates what it can.
+		d.Style = p.cfg.Style
+	}
+	return d
 }
 
 // Close releases the pooled idle connections (at shutdown, and in tests).
@@ -223,14 +229,23 @@ func (c *call) clean(msg *Message) string {
 		msg.ID = newMessageID()
 	}
 	msg.ID, msg.Model = cleanName(sc.scrub(msg.ID), maxIDLen), cleanName(sc.scrub(modelOr(msg.Model, req.Model)), maxModelLen)
+	var bytes int
 	for i := range msg.Content {
-		msg.Content[i].Text = sc.scrub(msg.Content[i].Text)
+		b := &msg.Content[i]
+		// Signatures and redacted thinking are the provider's opaque,
+		// encrypted bytes: they pass byte for byte.
+		b.Text, b.Thinking = sc.scrub(b.Text), sc.scrub(b.Thinking)
+		if len(b.Input) > 0 {
+			b.Input = json.RawMessage(sc.scrub(string(b.Input)))
+		}
+		b.ID, b.Name = sc.scrub(b.ID), sc.scrub(b.Name)
+		bytes += len(b.payload())
 	}
 	msg.StopReason, msg.StopSequence = cleanStop(sc, msg.StopReason, msg.StopSequence)
 	var flag string
 	msg.Usage, flag = checkUsage(msg.Usage, req)
 	var estimated bool
-	if msg.Usage, estimated = fillUnreported(msg.Usage, req, len(msg.Text()), 0); estimated {
+	if msg.Usage, estimated = fillUnreported(msg.Usage, req, bytes, 0); estimated {
 		flag = UsageEstimated
 	}
 	return flag
@@ -361,7 +376,7 @@ func (s *streamCall) forward(ev Event) error {
 		s.acc.msg.Usage = u
 		ev.Usage = &u
 	}
-	if s.send(ev) && ev.Type == EventContentBlockDelta {
+	if s.send(ev) && ev.Type == EventContentBlockDelta && ev.deltaKind() != DeltaSignature {
 		s.deltas++
 		s.sent += len(ev.Text)
 	}
@@ -388,7 +403,7 @@ func (s *streamCall) flush() error {
 	if held == "" || !s.acc.inBlock() {
 		return nil
 	}
-	ev := Event{Type: EventContentBlockDelta, Index: len(s.acc.msg.Content) - 1, Text: held}
+	ev := Event{Type: EventContentBlockDelta, Index: len(s.acc.msg.Content) - 1, Text: held, DeltaType: s.acc.openDelta()}
 	if err := s.acc.add(ev); err != nil {
 		return err
 	}
@@ -403,10 +418,16 @@ func (s *streamCall) flush() error {
 // id and model name safe (cleanName).
 func (s *streamCall) scrubEvent(ev *Event) {
 	sc := s.c.scrub
-	if ev.Type == EventContentBlockDelta {
+	if ev.Type == EventContentBlockDelta && ev.deltaKind() != DeltaSignature {
 		// A delta may go out with less text than it brought, even none:
-		// each is still sent, so the client sees as many.
+		// each is still sent, so the client sees as many. (A signature is
+		// the provider's opaque bytes and passes as it is.)
 		ev.Text = sc.scrubPiece(&s.pieces, ev.Text)
+	}
+	if b := ev.Block; ev.Type == EventContentBlockStart && b != nil {
+		c := *b
+		c.Text, c.Thinking, c.ID, c.Name = sc.scrub(c.Text), sc.scrub(c.Thinking), sc.scrub(c.ID), sc.scrub(c.Name)
+		ev.Block = &c
 	}
 	if ev.Message != nil {
 		m := *ev.Message
@@ -573,7 +594,7 @@ func checkMessage(m *Message) *Error {
 		return errInvalidResponse(errors.New("upstream returned no message"))
 	}
 	for _, b := range m.Content {
-		if b.Type != "text" {
+		if !answerBlock(b.Type) {
 			return errUnsupportedBlock(b.Type)
 		}
 	}

@@ -69,14 +69,16 @@ func BuiltinPrice(model string) (Price, bool) {
 	return p, ok
 }
 
-// Micros is what usage costs at p, in micro-dollars, rounded up.
+// Micros is what usage costs at p, in micro-dollars, rounded up: each
+// bucket at its own price (reasoning tokens are output tokens).
 func (p Price) Micros(u Usage) int64 {
-	return int64(math.Ceil(float64(u.InputTokens)*p.Input + float64(u.OutputTokens)*p.Output))
+	return int64(math.Ceil(float64(u.InputTokens)*p.Input + float64(u.CacheCreationInputTokens)*p.CacheWrite +
+		float64(u.CacheReadInputTokens)*p.CacheRead + float64(u.OutputTokens)*p.Output))
 }
 
-// WorstMicros is the most a call of inputBound + maxTokens tokens can cost
-// at p: every token at the dearer of the input and output prices would
-// overstate it, so each part is priced at its own rate.
+// WorstMicros is the most a call can cost at p: inputBound input tokens,
+// each at the dearest input bucket's price (a cache write costs more than
+// plain input at Anthropic), and maxTokens of output.
 func (p Price) WorstMicros(inputBound, maxTokens int) int64 {
-	return p.Micros(Usage{InputTokens: inputBound, OutputTokens: maxTokens})
+	return int64(math.Ceil(float64(inputBound)*max(p.Input, p.CacheWrite, p.CacheRead) + float64(maxTokens)*p.Output))
 }

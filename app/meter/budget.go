@@ -110,7 +110,7 @@ func (b *budgets) reserve(ctx context.Context, k *call, now time.Time, ttl time.
 	if k.route.Price == nil {
 		return nil, errPriceUnknown(k.req.Model)
 	}
-	need := k.route.Price.Micros(gateway.Usage{InputTokens: gateway.InputTokensBound(k.req), OutputTokens: k.req.MaxTokens})
+	need := k.route.Price.WorstMicros(gateway.InputTokensBound(k.req), k.req.MaxTokens)
 	var holds []budgetHold
 	for _, bg := range list {
 		h := budgetHold{budget: bg, period: models.Period(now), id: models.NewID("bhold")}

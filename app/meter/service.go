@@ -157,11 +157,16 @@ func (s *Service) ReadRequest(c echo.Context, parse func([]byte, gateway.Default
 	if err := httpx.RequireJSON(c); err != nil {
 		return nil, err
 	}
-	body, err := httpx.ReadBody(c, gateway.MaxBodyBytes)
+	body, err := httpx.ReadBody(c, gateway.MaxMediaBodyBytes)
 	if err != nil {
 		return nil, err
 	}
-	return parse(body, s.Proxy.Defaults())
+	req, err := parse(body, s.Proxy.Defaults())
+	if err == nil && len(body) > gateway.MaxBodyBytes && !req.HasMedia() {
+		return nil, apierr.PayloadTooLarge(fmt.Sprintf("the request body is larger than the limit of %s (%s with images or documents)",
+			httpx.FormatBytes(gateway.MaxBodyBytes), httpx.FormatBytes(gateway.MaxMediaBodyBytes)))
+	}
+	return req, err
 }
 
 func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
@@ -335,8 +340,11 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 		if r.Model != "" {
 			e.Model = &r.Model
 		}
-		used = int64(r.Usage.InputTokens + r.Usage.OutputTokens)
-		e.InputTokens, e.OutputTokens = ptr(int64(r.Usage.InputTokens)), ptr(int64(r.Usage.OutputTokens))
+		u := r.Usage
+		used = int64(u.Total()) // every bucket once: the quota counts their sum
+		e.InputTokens, e.OutputTokens = ptr(int64(u.InputTokens)), ptr(int64(u.OutputTokens))
+		e.CacheWriteTokens, e.CacheReadTokens = ptr(int64(u.CacheCreationInputTokens)), ptr(int64(u.CacheReadInputTokens))
+		e.ReasoningTokens = ptr(int64(u.ReasoningTokens))
 		e.UpstreamMs = ptr(r.Latency.Milliseconds())
 		if r.UsageFlag != "" {
 			e.UsageFlag = &r.UsageFlag
@@ -348,7 +356,7 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 			e.Status, e.ErrorCode = &r.Status, &r.ErrorCode
 		}
 		metrics.GatewayUpstreamSeconds.WithLabelValues(k.dialect, statusClass(*e.Status)).Observe(r.Latency.Seconds())
-		metrics.GatewayTokensIn.Add(float64(r.Usage.InputTokens))
+		metrics.GatewayTokensIn.Add(float64(r.Usage.AllInput()))
 		metrics.GatewayTokensOut.Add(float64(r.Usage.OutputTokens))
 	}
 	if s.cfg.LogContent && k.req != nil {
