@@ -453,3 +453,48 @@ func TestGatewayBudgetInTheDatabase(t *testing.T) {
 		})
 	}
 }
+
+// An organization's model policy and a key's own subset: any other model
+// is 403 model_not_allowed, and the model list shows only what the key
+// may call. The operator sets them with the CLI.
+func TestGatewayModelPolicies(t *testing.T) {
+	primary, backup := newProvider(t, "messages", "ok"), newProvider(t, "openai", "ok")
+	env := apptest.New(t, apptest.Databases(t)[0], routingOptions(primary.URL, backup.URL)...)
+	s := env.Seed(t, "policy@example.com")
+	c := env.Client()
+	listed := func() []string {
+		var list struct{ Data []struct{ ID string } }
+		c.Get("/gateway/v1/models", "Authorization", "Bearer "+s.Key).JSON(t, &list)
+		var ids []string
+		for _, m := range list.Data {
+			ids = append(ids, m.ID)
+		}
+		return ids
+	}
+	if err := models.SetModelPolicy(env.DB.DB, s.OrgID, "", []string{"smart", "cheap"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool {
+		r := routedCall{"/gateway/v1/chat/completions", false}.do(c, s.Key, "mystery")
+		return r.StatusCode == 403 && strings.Contains(string(r.Body), `"code":"model_not_allowed"`)
+	})
+	if got := strings.Join(listed(), ","); got != "smart,cheap" {
+		t.Errorf("organization's models listed %q", got)
+	}
+	if err := models.SetModelPolicy(env.DB.DB, s.OrgID, s.KeyID, []string{"cheap"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool {
+		r := routedCall{"/gateway/v1/messages", false}.do(c, s.Key, "smart")
+		return r.StatusCode == 403 && strings.Contains(string(r.Body), "this key")
+	})
+	if r := (routedCall{"/gateway/v1/chat", false}).do(c, s.Key, "cheap"); r.StatusCode != 200 {
+		t.Errorf("an allowed model: %d %s", r.StatusCode, r.Body)
+	}
+	if got := strings.Join(listed(), ","); got != "cheap" {
+		t.Errorf("key's models listed %q", got)
+	}
+	if r := c.Get("/gateway/v1/models/smart", "Authorization", "Bearer "+s.Key); r.StatusCode != 404 {
+		t.Errorf("a model the key may not call is retrieved: %d", r.StatusCode)
+	}
+}

@@ -41,16 +41,17 @@ type Config struct {
 
 // Service runs every gateway call: admit, call, record.
 type Service struct {
-	Proxy   *gateway.Proxy
-	rec     *Recorder
-	quota   *Quota
-	budgets *budgets
-	allow   *allowances
-	limiter ratelimit.Limiter
-	cfg     Config
-	log     *slog.Logger
-	anon    *sampler
-	started time.Time
+	Proxy    *gateway.Proxy
+	rec      *Recorder
+	quota    *Quota
+	budgets  *budgets
+	policies *policies
+	allow    *allowances
+	limiter  ratelimit.Limiter
+	cfg      Config
+	log      *slog.Logger
+	anon     *sampler
+	started  time.Time
 }
 
 // NewService builds the service; rc, when not nil, holds quota
@@ -62,8 +63,9 @@ func NewService(proxy *gateway.Proxy, db *models.DB, rc redis.UniversalClient, l
 	}
 	rec := NewRecorder(db, log)
 	return &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, cfg.RedisPrefix, log, rec),
-		budgets: &budgets{db: db, redis: rc, prefix: cfg.RedisPrefix, log: log, mail: cfg.Mail, cache: map[string]budgetRead{}, alerted: map[string]bool{}},
-		allow:   &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
+		budgets:  &budgets{db: db, redis: rc, prefix: cfg.RedisPrefix, log: log, mail: cfg.Mail, cache: map[string]budgetRead{}, alerted: map[string]bool{}},
+		policies: &policies{db: db, cache: map[string]policyRead{}},
+		allow:    &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
 		anon: newSampler(AnonymousRowsPerMinute, time.Minute), started: time.Now().UTC().Truncate(time.Second)}, nil
 }
 
@@ -182,6 +184,9 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 		d.Prepare(c, req)
 	}
 	if k.route, err = s.Proxy.Route(req.Model); err != nil {
+		return err
+	}
+	if err := s.policies.allowed(c.Request().Context(), k.who, req.Model); err != nil {
 		return err
 	}
 	ctx := gateway.WithOnTarget(c.Request().Context(), routeHeaders(c.Response().Header()))
@@ -512,17 +517,6 @@ type Model struct {
 	CreatedAt   string `json:"created_at"`
 	Created     int64  `json:"created"`
 	OwnedBy     string `json:"owned_by"`
-}
-
-// Model is the model of the list named id, and whether there is one: a
-// model not in the list is not for callers to look up.
-func (s *Service) Model(id string) (Model, bool) {
-	for _, m := range s.Models().Data {
-		if m.ID == id {
-			return m, true
-		}
-	}
-	return Model{}, false
 }
 
 // Models lists the models callers may name: GATEWAY_CONFIG's model
