@@ -103,7 +103,6 @@ func setPolicy(r *runner, w *work, orgID, orgName, keyID string, names []string)
 	return nil
 }
 
-
 // runKeySet sets a key's own gateway models: a subset of its
 // organization's (a call must pass both lists); empty lifts it.
 func runKeySet(ctx context.Context, r *runner, c *cmdline) error {
