@@ -65,7 +65,7 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 		return nil, err
 	}
 	g := cfg.Gateway
-	proxy, err := gateway.New(gateway.Config{URL: g.UpstreamURL, Key: g.UpstreamKey, Style: g.UpstreamStyle, Model: g.Model,
+	proxy, err := gateway.New(gateway.Config{URL: g.UpstreamURL, Key: g.UpstreamKey, Style: g.UpstreamStyle, Model: g.Model, EmbeddingModel: g.EmbeddingModel,
 		MaxTokens: g.MaxTokens, MaxTokensCap: g.MaxTokensCap, ConnectTimeout: g.ConnectTimeout, Timeout: g.Timeout,
 		FirstByteTimeout: g.FirstByteTimeout, StreamIdleTimeout: g.StreamIdleTimeout, StreamMaxDuration: g.StreamMaxDuration,
 		DrainTimeout: g.DrainTimeout, DemoWordDelay: g.DemoWordDelay, Routing: g.Routing, Breakers: newBreakers(rc, cfg.RedisPrefix, log)})

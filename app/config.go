@@ -55,6 +55,7 @@ type GatewayConfig struct {
 	UpstreamKey       string
 	UpstreamStyle     string // "messages" or "openai"
 	Model             string
+	EmbeddingModel    string
 	MaxTokens         int
 	MaxTokensCap      int
 	MonthlyTokens     int64

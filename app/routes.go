@@ -159,6 +159,7 @@ func (a *App) routes() {
 	call(areaGateway).POST("/gateway/v1/chat", v1.Chat, key...)
 	call(areaMessages).POST("/gateway/v1/messages", v1.Messages, key...)
 	call(areaOpenAI).POST("/gateway/v1/chat/completions", v1.ChatCompletions, key...)
+	call(areaOpenAI).POST("/gateway/v1/embeddings", v1.Embeddings, key...)
 
 	// The playground's chat: every call recorded like the API's, refusals
 	// included; the session (a 401 in JSON, not a redirect), then CSRF and

@@ -57,6 +57,7 @@ func settings(c *Config) []setting {
 		{Name: "GATEWAY_UPSTREAM_STYLE", Default: "messages", Doc: "`messages` (Anthropic Messages API) or `openai` (Chat Completions)",
 			Parse: oneOf([]string{"messages", "openai"}, &c.Gateway.UpstreamStyle)},
 		{Name: "GATEWAY_MODEL", Shown: "`parapet-demo` (demo), `claude-sonnet-4-5` (real upstream)", Doc: "default model when a request names none", Parse: text(&c.Gateway.Model)},
+		{Name: "GATEWAY_EMBEDDING_MODEL", Shown: "`parapet-demo-embedding` (demo), none (real upstream)", Doc: "default embeddings model (listed in `/gateway/v1/models`; an `openai`-style upstream serves embeddings)", Parse: text(&c.Gateway.EmbeddingModel)},
 		{Name: "GATEWAY_MAX_TOKENS", Default: "1024", Doc: "default `max_tokens`", Parse: integer(1, 1_000_000, &c.Gateway.MaxTokens)},
 		{Name: "GATEWAY_MAX_TOKENS_CAP", Default: "8192", Doc: "the largest `max_tokens` a call gets: more is lowered to it", Parse: integer(1, 1_000_000, &c.Gateway.MaxTokensCap)},
 		{Name: "GATEWAY_MONTHLY_TOKENS", Default: "1000000", Doc: "monthly token quota new organizations get", Parse: c.monthlyTokens},

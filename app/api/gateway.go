@@ -42,6 +42,14 @@ func (a *API) ChatCompletions(c echo.Context) error {
 	return a.Gateway.Serve(c, caller(c), openAIDialect)
 }
 
+// Embeddings answers POST /gateway/v1/embeddings as OpenAI's API does,
+// served by an openai-style provider (or the demo); a messages-style
+// provider answers 400 embeddings_not_supported.
+func (a *API) Embeddings(c echo.Context) error {
+	c.Response().Header().Set("x-request-id", httpx.RequestID(c))
+	return a.Gateway.ServeEmbeddings(c, caller(c))
+}
+
 func caller(c echo.Context) meter.Caller {
 	p := Principal(c)
 	return meter.Caller{OrgID: p.OrgID, KeyID: p.KeyID}

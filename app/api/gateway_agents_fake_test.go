@@ -26,6 +26,10 @@ const (
 func agentUpstream(t *testing.T, style string) *upstream {
 	return newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
 		stream := body["stream"] == true
+		if r.URL.Path == "/v1/embeddings" {
+			openAIEmbeddings(w, body)
+			return
+		}
 		if style == "openai" {
 			openAIAgent(w, body, stream)
 			return
@@ -76,7 +80,14 @@ func sse(w http.ResponseWriter, events ...[2]string) {
 
 const messagesUsage = `"usage":{"input_tokens":50,"cache_creation_input_tokens":10,"cache_read_input_tokens":30,"output_tokens":%d}`
 
+// formatAnswer is the fakes' answer in the JSON a response_format asks.
+const formatAnswer = `{"city":"Paris","sunny":true}`
+
 func messagesAgent(w http.ResponseWriter, body map[string]any, stream bool) {
+	if tc, _ := body["tool_choice"].(map[string]any); tc["name"] == "json_answer" {
+		messagesFormatted(w, stream)
+		return
+	}
 	text := ""
 	switch id := resultID(body); {
 	case id == messagesToolID:
@@ -117,6 +128,23 @@ func messagesAgent(w http.ResponseWriter, body map[string]any, stream bool) {
 		end("tool_use")...)...)
 }
 
+// messagesFormatted answers the forced tool of a response_format.
+func messagesFormatted(w http.ResponseWriter, stream bool) {
+	if !stream {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"msg_f","type":"message","role":"assistant","model":"model-test","content":[{"type":"tool_use","id":"toolu_f","name":"json_answer","input":%s}],"stop_reason":"tool_use","stop_sequence":null,`+messagesUsage+`}`, formatAnswer, 9)
+		return
+	}
+	sse(w, [][2]string{
+		{"message_start", `{"type":"message_start","message":{"id":"msg_f","type":"message","role":"assistant","model":"model-test","content":[],"stop_reason":null,"stop_sequence":null,` + fmt.Sprintf(messagesUsage, 1) + `}}`},
+		{"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_f","name":"json_answer","input":{}}}`},
+		{"content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":%q}}`, formatAnswer[:10])},
+		{"content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":%q}}`, formatAnswer[10:])},
+		{"content_block_stop", `{"type":"content_block_stop","index":0}`},
+		{"message_delta", `{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":9}}`},
+		{"message_stop", `{"type":"message_stop"}`}}...)
+}
+
 const openAIUsage = `"usage":{"prompt_tokens":90,"completion_tokens":20,"total_tokens":110,"prompt_tokens_details":{"cached_tokens":30},"completion_tokens_details":{"reasoning_tokens":8}}`
 
 func openAIAgent(w http.ResponseWriter, body map[string]any, stream bool) {
@@ -126,6 +154,8 @@ func openAIAgent(w http.ResponseWriter, body map[string]any, stream bool) {
 		text = agentAnswer
 	case id != "":
 		text = "unknown tool_call_id " + id
+	case body["response_format"] != nil:
+		text = formatAnswer
 	}
 	if !stream {
 		w.Header().Set("Content-Type", "application/json")
@@ -152,6 +182,23 @@ func openAIAgent(w http.ResponseWriter, body map[string]any, stream bool) {
 		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"{\"city\":"}}]}`, "null"),
 		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"\"Paris\"}"}}]}`, "null"),
 		chunk(`{}`, `"tool_calls"`)}, tail...)...)
+}
+
+// openAIEmbeddings answers each input with the vector [0.5, -0.25,
+// 0.125] (base64 of float32s when asked), 7 prompt tokens an input.
+func openAIEmbeddings(w http.ResponseWriter, body map[string]any) {
+	inputs, _ := body["input"].([]any)
+	vec := `[0.5,-0.25,0.125]`
+	if body["encoding_format"] == "base64" {
+		vec = `"AAAAPwAAgL4AAAA+"`
+	}
+	var data []string
+	for i := range inputs {
+		data = append(data, fmt.Sprintf(`{"object":"embedding","index":%d,"embedding":%s}`, i, vec))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"object":"list","data":[%s],"model":"embed-test","usage":{"prompt_tokens":%d,"total_tokens":%d}}`,
+		strings.Join(data, ","), 7*len(inputs), 7*len(inputs))
 }
 
 // lastBody is the last request the fake provider received.

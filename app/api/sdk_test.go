@@ -87,7 +87,7 @@ func TestOfficialAnthropicSDK(t *testing.T) {
 	if got.CountTokens < 5 {
 		t.Errorf("messages.countTokens: %d", got.CountTokens)
 	}
-	if strings.Join(got.Models, ",") != "parapet-demo" {
+	if strings.Join(got.Models, ",") != "parapet-demo,parapet-demo-embedding" {
 		t.Errorf("models.list: %v", got.Models)
 	}
 	if got.BadKey != "AuthenticationError 401" {
@@ -132,7 +132,7 @@ func TestOfficialOpenAISDK(t *testing.T) {
 	if !strings.Contains(got.StreamText, "Stream to the openai SDK") || got.StreamUsage.CompletionTokens == 0 {
 		t.Errorf("stream: %q, usage %+v", got.StreamText, got.StreamUsage)
 	}
-	if strings.Join(got.Models, ",") != "parapet-demo" {
+	if strings.Join(got.Models, ",") != "parapet-demo,parapet-demo-embedding" {
 		t.Errorf("models.list: %v", got.Models)
 	}
 	if got.BadKey != "AuthenticationError 401" {

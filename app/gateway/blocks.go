@@ -41,7 +41,10 @@ type ContentBlock struct {
 
 	ToolUseID string
 	Content   []ContentBlock
-	IsError   bool
+	IsError   *bool // as sent: absent, false or true
+	// contentString: the tool result's content was sent as a string (its
+	// one text block, or none), and is forwarded as one.
+	contentString bool
 
 	Source    *Source
 	Title     string
@@ -77,8 +80,8 @@ type blockWire struct {
 	Name         string          `json:"name,omitempty"`
 	Input        json.RawMessage `json:"input,omitempty"`
 	ToolUseID    string          `json:"tool_use_id,omitempty"`
-	Content      []ContentBlock  `json:"content,omitempty"`
-	IsError      bool            `json:"is_error,omitempty"`
+	Content      any             `json:"content,omitempty"`
+	IsError      *bool           `json:"is_error,omitempty"`
 	Source       *Source         `json:"source,omitempty"`
 	Title        string          `json:"title,omitempty"`
 	Context      string          `json:"context,omitempty"`
@@ -91,7 +94,7 @@ type blockWire struct {
 
 // MarshalJSON writes the block in Anthropic's wire form: a text block
 // always has its text (even ""), a tool_use block its input ({} when
-// none), a thinking block its thinking and signature.
+// none), a thinking block its thinking (and its signature once known).
 func (b ContentBlock) MarshalJSON() ([]byte, error) {
 	w := blockWire{Type: b.Type, CacheControl: b.CacheControl}
 	switch b.Type {
@@ -103,11 +106,25 @@ func (b ContentBlock) MarshalJSON() ([]byte, error) {
 			w.Input = json.RawMessage(`{}`)
 		}
 	case BlockToolResult:
-		w.ToolUseID, w.Content, w.IsError = b.ToolUseID, b.Content, b.IsError
+		w.ToolUseID, w.IsError = b.ToolUseID, b.IsError
+		switch {
+		case b.contentString:
+			w.Content = toolResultText(b)
+			if len(b.Content) == 0 {
+				w.Content = nil // "" as sent: omitted, which means the same
+			}
+		case b.Content != nil:
+			w.Content = b.Content
+		}
 	case BlockImage, BlockDocument:
 		w.Source, w.Title, w.Context, w.Citations = b.Source, b.Title, b.Context, b.Citations
 	case BlockThinking:
-		w.Thinking, w.Signature = &b.Thinking, &b.Signature
+		// A streamed block starts without its signature, which a
+		// signature_delta brings.
+		w.Thinking = &b.Thinking
+		if b.Signature != "" {
+			w.Signature = &b.Signature
+		}
 	case BlockRedactedThinking:
 		w.Data = b.Data
 	default:
@@ -125,7 +142,7 @@ func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*b = ContentBlock{Type: w.Type, ID: w.ID, Name: w.Name, Input: w.Input, Source: w.Source,
-		ToolUseID: w.ToolUseID, Content: w.Content, IsError: w.IsError, Data: w.Data}
+		ToolUseID: w.ToolUseID, IsError: w.IsError, Data: w.Data}
 	if w.Text != nil {
 		b.Text = *w.Text
 	}

@@ -71,13 +71,30 @@ func NewWithUpstream(cfg Config, up Upstream) (*Proxy, error) {
 
 // Defaults are what the request parsers need from the configuration.
 func (p *Proxy) Defaults() Defaults {
-	d := Defaults{Model: p.cfg.Model, MaxTokens: p.cfg.MaxTokens, MaxTokensCap: p.cfg.MaxTokensCap}
+	d := Defaults{Model: p.cfg.Model, MaxTokens: p.cfg.MaxTokens, MaxTokensCap: p.cfg.MaxTokensCap, EmbeddingModel: p.cfg.EmbeddingModel}
 	if p.pass != nil && p.cfg.URL != "" {
 		// One provider: the parsers refuse what its style cannot do.
 		// Routed, each target's adapter translates what it can.
 		d.Style = p.cfg.Style
 	}
 	return d
+}
+
+// Embeddings reports whether a provider serves embeddings (openai style,
+// or the demo).
+func (p *Proxy) Embeddings() bool {
+	routes := p.routes
+	if p.pass != nil {
+		routes = map[string]*route{"*": p.pass}
+	}
+	for _, r := range routes {
+		for _, t := range r.targets {
+			if _, ok := t.up.(embedder); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Close releases the pooled idle connections (at shutdown, and in tests).

@@ -44,10 +44,6 @@ func ParseCompletionsRequest(body []byte, d Defaults) (*Request, error) {
 	return parsed(parseCompletions(body, d))
 }
 
-// openAIRoles are Chat Completions' roles; system and developer messages
-// make the system prompt.
-var openAIRoles = []string{"system", "developer", "user", "assistant"}
-
 func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
 	top, err := decodeTop(body, openAIRefused, "model", "messages", "max_tokens", "max_completion_tokens",
 		"tools", "tool_choice", "parallel_tool_calls", "response_format", "reasoning_effort",

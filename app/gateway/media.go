@@ -67,16 +67,17 @@ func imageSize(mediaType string, b []byte) (w, h int, ok bool) {
 }
 
 func webpSize(b []byte) (int, int, bool) {
-	if len(b) < 30 || string(b[0:4]) != "RIFF" || string(b[8:12]) != "WEBP" {
+	if len(b) < 25 || string(b[0:4]) != "RIFF" || string(b[8:12]) != "WEBP" {
 		return 0, 0, false
 	}
-	switch string(b[12:16]) {
-	case "VP8 ":
+	switch chunk := string(b[12:16]); {
+	case len(b) < 30 && chunk != "VP8L":
+	case chunk == "VP8 ":
 		return int(binary.LittleEndian.Uint16(b[26:28]) & 0x3fff), int(binary.LittleEndian.Uint16(b[28:30]) & 0x3fff), true
-	case "VP8L":
+	case chunk == "VP8L":
 		v := binary.LittleEndian.Uint32(b[21:25])
 		return int(v&0x3fff) + 1, int(v>>14&0x3fff) + 1, true
-	case "VP8X":
+	case chunk == "VP8X":
 		u24 := func(p []byte) int { return int(p[0]) | int(p[1])<<8 | int(p[2])<<16 }
 		return u24(b[24:27]) + 1, u24(b[27:30]) + 1, true
 	}

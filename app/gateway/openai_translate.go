@@ -186,7 +186,7 @@ func openAIMessages(m ChatMessage) []openAIMessage {
 		switch b.Type {
 		case BlockToolResult:
 			text := toolResultText(b)
-			if b.IsError {
+			if b.IsError != nil && *b.IsError {
 				text = "Error: " + text
 			}
 			out = append(out, openAIMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: text})

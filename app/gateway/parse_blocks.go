@@ -142,11 +142,16 @@ func parseBlock(b object, typ string, c *blockCounter) (ContentBlock, *Error) {
 		if block.ToolUseID, err = parseToolID(b.fields["tool_use_id"], b.name("tool_use_id")); err != nil {
 			return block, err
 		}
-		if err := parseBool(b, "is_error", &block.IsError); err != nil {
-			return block, err
+		if raw, ok := b.get("is_error"); ok {
+			isError, ok := asBool(raw)
+			if !ok {
+				return block, invalid("%s must be a boolean", b.name("is_error"))
+			}
+			block.IsError = &isError
 		}
 		raw, ok := b.get("content")
 		if s, isString := asString(raw); isString {
+			block.contentString = true
 			if s != "" {
 				block.Content = []ContentBlock{{Type: BlockText, Text: s}}
 			}

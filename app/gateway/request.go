@@ -114,6 +114,9 @@ type Defaults struct {
 	Model        string
 	MaxTokens    int
 	MaxTokensCap int
+	// EmbeddingModel is the embeddings model when a request names none
+	// ("": it must).
+	EmbeddingModel string
 	// Style is the provider's style (StyleMessages or StyleOpenAI; "" for
 	// the demo, which takes everything): what it has no counterpart for
 	// is refused by name before it is called (CheckStyle).

@@ -35,8 +35,11 @@ const (
 )
 
 // DemoModel is the demo upstream's model name, the default model when no
-// upstream URL is configured.
-const DemoModel = "parapet-demo"
+// upstream URL is configured; DemoEmbeddingModel its embeddings model.
+const (
+	DemoModel          = "parapet-demo"
+	DemoEmbeddingModel = "parapet-demo-embedding"
+)
 
 // Config configures the Proxy. Zero durations and limits take the defaults
 // noted beside them.
@@ -47,9 +50,13 @@ type Config struct {
 	Key   string // sent as x-api-key (messages) or a bearer token (openai)
 	Style string // StyleMessages (default) or StyleOpenAI
 
-	Model        string // default model; required with a URL, DemoModel without
-	MaxTokens    int    // default max_tokens: 1024
-	MaxTokensCap int    // largest max_tokens a request may ask for: 8192
+	Model string // default model; required with a URL, DemoModel without
+	// EmbeddingModel is the default embeddings model, listed with the
+	// chat model: DemoEmbeddingModel without a URL, else none (a request
+	// must name one) unless configured.
+	EmbeddingModel string
+	MaxTokens      int // default max_tokens: 1024
+	MaxTokensCap   int // largest max_tokens a request may ask for: 8192
 
 	ConnectTimeout    time.Duration // TCP connect, then TLS handshake, each: 5s
 	Timeout           time.Duration // whole non-streamed call, retry included: 120s
@@ -77,6 +84,9 @@ func (c Config) withDefaults() Config {
 	c.Style = cmp.Or(c.Style, StyleMessages)
 	if c.Model == "" && c.URL == "" {
 		c.Model = DemoModel
+	}
+	if c.EmbeddingModel == "" && c.URL == "" {
+		c.EmbeddingModel = DemoEmbeddingModel
 	}
 	c.MaxTokens = cmp.Or(c.MaxTokens, 1024)
 	c.MaxTokensCap = cmp.Or(c.MaxTokensCap, max(8192, c.MaxTokens))

@@ -108,9 +108,15 @@ func (b *budgets) reserve(ctx context.Context, k *call, now time.Time, ttl time.
 		return nil, err
 	}
 	if k.route.Price == nil {
-		return nil, errPriceUnknown(k.req.Model)
+		return nil, errPriceUnknown(k.route.Name)
 	}
-	need := k.route.Price.WorstMicros(gateway.InputTokensBound(k.req), k.req.MaxTokens)
+	var need int64
+	switch {
+	case k.req != nil:
+		need = k.route.Price.WorstMicros(gateway.InputTokensBound(k.req), k.req.MaxTokens)
+	case k.embed != nil:
+		need = k.route.Price.WorstMicros(k.embed.InputTokensBound(), 0)
+	}
 	var holds []budgetHold
 	for _, bg := range list {
 		h := budgetHold{budget: bg, period: models.Period(now), id: models.NewID("bhold")}

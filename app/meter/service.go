@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -114,6 +115,7 @@ type call struct {
 	dialect string
 	start   time.Time
 	req     *gateway.Request
+	embed   *gateway.EmbeddingsRequest // an embeddings call's, instead of req
 	hold    Hold
 	budgets []budgetHold
 	route   gateway.RouteInfo
@@ -190,7 +192,12 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 		return err
 	}
 	ctx := gateway.WithOnTarget(c.Request().Context(), routeHeaders(c.Response().Header()))
-	if k.hold, err = s.admit(ctx, k, c.Response().Header()); err != nil {
+	// The reservation bounds the call's usage: the input bound, not its
+	// estimate, so that parallel calls at the quota's edge overspend by at
+	// most one call's reservation, whatever their text (emoji take about a
+	// token a byte). It is settled to the real usage when the call ends.
+	need := int64(gateway.InputTokensBound(req) + req.MaxTokens)
+	if k.hold, err = s.admit(ctx, k, need, c.Response().Header()); err != nil {
 		return err
 	}
 	gone := context.AfterFunc(ctx, metrics.GatewayDraining.Inc) // the client left: the core drains the upstream
@@ -268,7 +275,7 @@ const (
 
 // admit checks the entitlement and, for a playground user, the rate limit,
 // then reserves the call's worst case.
-func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, error) {
+func (s *Service) admit(ctx context.Context, k *call, need int64, h http.Header) (Hold, error) {
 	now := time.Now()
 	al, err := s.entitled(ctx, k.who.OrgID, now, false)
 	if err != nil {
@@ -286,11 +293,6 @@ func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, erro
 		}
 		return Hold{}, err
 	}
-	// The reservation bounds the call's usage: the input bound, not its
-	// estimate, so that parallel calls at the quota's edge overspend by at
-	// most one call's reservation, whatever their text (emoji take about a
-	// token a byte). It is settled to the real usage when the call ends.
-	need := int64(gateway.InputTokensBound(k.req) + k.req.MaxTokens)
 	hold, left, err := s.quota.reserve(ctx, k.who.OrgID, need, al.MonthlyTokens, al.UsedTokens, now, s.cfg.HoldTTL)
 	h.Set(HeaderQuotaLimit, itoa(al.MonthlyTokens))
 	h.Set(HeaderQuotaRemaining, itoa(max(left, 0)))
@@ -339,6 +341,10 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 	if k.req != nil {
 		e.Model, e.Stream = &k.req.Model, &k.req.Stream
 		e.Target = "gateway: " + k.req.Model
+	}
+	if k.embed != nil {
+		e.Model, e.Stream = &k.embed.Model, ptr(false)
+		e.Target = "gateway: " + k.embed.Model + " (embeddings)"
 	}
 	var used int64
 	if r := k.report; r != nil {
@@ -517,16 +523,32 @@ type Model struct {
 	CreatedAt   string `json:"created_at"`
 	Created     int64  `json:"created"`
 	OwnedBy     string `json:"owned_by"`
+	// Kind is what the model serves: "chat" (messages, chat/completions)
+	// or "embeddings".
+	Kind string `json:"kind"`
 }
 
 // Models lists the models callers may name: GATEWAY_CONFIG's model
-// names, or the configured default with one provider behind every name.
-// created_at is when this gateway started serving it.
+// names; or, with one provider behind every name, the configured default
+// and the default embeddings model when the provider serves embeddings
+// and one is configured. created_at is when this gateway started serving
+// it.
 func (s *Service) Models() ModelList {
+	d := s.Proxy.Defaults()
+	model := func(id, kind string) Model {
+		return Model{ID: id, Object: "model", Type: "model", DisplayName: id, CreatedAt: s.started.Format(time.RFC3339),
+			Created: s.started.Unix(), OwnedBy: "parapet", Kind: kind}
+	}
 	l := ModelList{Object: "list", Data: []Model{}}
 	for _, id := range s.Proxy.ModelNames() {
-		l.Data = append(l.Data, Model{ID: id, Object: "model", Type: "model", DisplayName: id,
-			CreatedAt: s.started.Format(time.RFC3339), Created: s.started.Unix(), OwnedBy: "parapet"})
+		kind := "chat"
+		if id == d.EmbeddingModel {
+			kind = "embeddings"
+		}
+		l.Data = append(l.Data, model(id, kind))
+	}
+	if d.EmbeddingModel != "" && s.Proxy.Embeddings() && !slices.Contains(s.Proxy.ModelNames(), d.EmbeddingModel) {
+		l.Data = append(l.Data, model(d.EmbeddingModel, "embeddings"))
 	}
 	if len(l.Data) > 0 {
 		l.FirstID, l.LastID = &l.Data[0].ID, &l.Data[len(l.Data)-1].ID
