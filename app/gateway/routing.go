@@ -224,6 +224,10 @@ func (p *Proxy) routeOf(model string) (*route, *Error) {
 		Message: fmt.Sprintf("model %q does not exist: GET /gateway/v1/models lists the models you may call", model)}
 }
 
+// Routed reports whether GATEWAY_CONFIG routes the model names (else one
+// provider is behind every name).
+func (p *Proxy) Routed() bool { return p.pass == nil }
+
 // ModelNames lists the model names clients may send, in the
 // configuration's order: with one provider and no GATEWAY_CONFIG, the
 // default model.

@@ -85,7 +85,7 @@ func (c Config) withDefaults() Config {
 	if c.Model == "" && c.URL == "" {
 		c.Model = DemoModel
 	}
-	if c.EmbeddingModel == "" && c.URL == "" {
+	if c.EmbeddingModel == "" && c.URL == "" && c.Routing == nil {
 		c.EmbeddingModel = DemoEmbeddingModel
 	}
 	c.MaxTokens = cmp.Or(c.MaxTokens, 1024)

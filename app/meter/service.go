@@ -547,7 +547,7 @@ func (s *Service) Models() ModelList {
 		}
 		l.Data = append(l.Data, model(id, kind))
 	}
-	if d.EmbeddingModel != "" && s.Proxy.Embeddings() && !slices.Contains(s.Proxy.ModelNames(), d.EmbeddingModel) {
+	if !s.Proxy.Routed() && d.EmbeddingModel != "" && s.Proxy.Embeddings() && !slices.Contains(s.Proxy.ModelNames(), d.EmbeddingModel) {
 		l.Data = append(l.Data, model(d.EmbeddingModel, "embeddings"))
 	}
 	if len(l.Data) > 0 {
