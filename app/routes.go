@@ -153,13 +153,13 @@ func (a *App) routes() {
 	// refuses a body above apiBodyLimit that carries none.
 	mediaLimit := httpx.LimitBody(gatewayMediaLimit)
 	a.routesOf(areaMessages, apiChain(guard, mediaLimit, timeout)...).POST("/gateway/v1/messages/count_tokens", v1.CountTokens, key...)
-	call := func(ar *area) *Group {
-		return a.routesOf(ar, append([]echo.MiddlewareFunc{a.gatewayCalls}, apiChain(guard, mediaLimit)...)...)
+	call := func(ar *area, limit echo.MiddlewareFunc) *Group {
+		return a.routesOf(ar, append([]echo.MiddlewareFunc{a.gatewayCalls}, apiChain(guard, limit)...)...)
 	}
-	call(areaGateway).POST("/gateway/v1/chat", v1.Chat, key...)
-	call(areaMessages).POST("/gateway/v1/messages", v1.Messages, key...)
-	call(areaOpenAI).POST("/gateway/v1/chat/completions", v1.ChatCompletions, key...)
-	call(areaOpenAI).POST("/gateway/v1/embeddings", v1.Embeddings, key...)
+	call(areaGateway, gwLimit).POST("/gateway/v1/chat", v1.Chat, key...)
+	call(areaMessages, mediaLimit).POST("/gateway/v1/messages", v1.Messages, key...)
+	call(areaOpenAI, mediaLimit).POST("/gateway/v1/chat/completions", v1.ChatCompletions, key...)
+	call(areaOpenAI, gwLimit).POST("/gateway/v1/embeddings", v1.Embeddings, key...)
 
 	// The playground's chat: every call recorded like the API's, refusals
 	// included; the session (a 401 in JSON, not a redirect), then CSRF and

@@ -302,3 +302,33 @@ func TestGatewayToolsAndImagesCannotOverspend(t *testing.T) {
 		}
 	}, append(agentOptions(up, "messages"), apptest.WithEnv("GATEWAY_RATE_LIMIT_PER_MINUTE", "1000"), apptest.WithEnv("GATEWAY_MONTHLY_TOKENS", "20000"))...)
 }
+
+// A body above 1 MiB is served when it carries an image (up to 32 MiB),
+// and refused with 413 when it does not.
+func TestGatewayMediaBodyLimit(t *testing.T) {
+	up := agentUpstream(t, "messages")
+	env := apptest.New(t, apptest.Databases(t)[0], agentOptions(up, "messages")...)
+	s := env.Seed(t, "big@example.com")
+	noisy := image.NewGray(image.Rect(0, 0, 1200, 1000))
+	rnd := uint32(1)
+	for i := range noisy.Pix {
+		rnd = rnd*1664525 + 1013904223 // a noise PNG cannot compress
+		noisy.Pix[i] = byte(rnd >> 24)
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, noisy); err != nil {
+		t.Fatal(err)
+	}
+	img := base64.StdEncoding.EncodeToString(b.Bytes())
+	if len(img) <= gateway.MaxBodyBytes {
+		t.Fatalf("the image is only %d bytes of base64", len(img))
+	}
+	withImage := `{"model":"model-test","max_tokens":20,"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + img + `"}}]}]}`
+	if res := env.Client().PostJSON("/gateway/v1/messages", withImage, bearer(s.Key)...); res.StatusCode != 200 {
+		t.Errorf("with an image of %d bytes: %d %.300s", len(img), res.StatusCode, res.Body)
+	}
+	textOnly := `{"model":"model-test","max_tokens":20,"messages":[{"role":"user","content":"` + strings.Repeat("a", len(img)) + `"}]}`
+	if res := env.Client().PostJSON("/gateway/v1/messages", textOnly, bearer(s.Key)...); res.StatusCode != 413 || !strings.Contains(res.Body, "32 MiB with images or documents") {
+		t.Errorf("text only: %d %.300s", res.StatusCode, res.Body)
+	}
+}

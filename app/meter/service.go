@@ -166,9 +166,16 @@ func (s *Service) ReadRequest(c echo.Context, parse func([]byte, gateway.Default
 		return nil, err
 	}
 	req, err := parse(body, s.Proxy.Defaults())
-	if err == nil && len(body) > gateway.MaxBodyBytes && !req.HasMedia() {
-		return nil, apierr.PayloadTooLarge(fmt.Sprintf("the request body is larger than the limit of %s (%s with images or documents)",
-			httpx.FormatBytes(gateway.MaxBodyBytes), httpx.FormatBytes(gateway.MaxMediaBodyBytes)))
+	if len(body) > gateway.MaxBodyBytes && (err != nil || !req.HasMedia()) {
+		// Only images and documents earn the larger limit: a body above
+		// the smaller that does not carry one (or is not valid) is too
+		// large, whatever else is wrong with it.
+		msg := fmt.Sprintf("the request body is larger than the limit of %s (%s with images or documents)",
+			httpx.FormatBytes(gateway.MaxBodyBytes), httpx.FormatBytes(gateway.MaxMediaBodyBytes))
+		if err != nil {
+			msg += "; besides, " + apierr.From(err).Message
+		}
+		return nil, apierr.PayloadTooLarge(msg)
 	}
 	return req, err
 }
