@@ -75,7 +75,7 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	proxy, err := gateway.New(gateway.Config{URL: g.UpstreamURL, Key: g.UpstreamKey, Style: g.UpstreamStyle, Model: g.Model, EmbeddingModel: g.EmbeddingModel,
 		MaxTokens: g.MaxTokens, MaxTokensCap: g.MaxTokensCap, ConnectTimeout: g.ConnectTimeout, Timeout: g.Timeout,
 		FirstByteTimeout: g.FirstByteTimeout, StreamIdleTimeout: g.StreamIdleTimeout, StreamMaxDuration: g.StreamMaxDuration,
-		DrainTimeout: g.DrainTimeout, DemoWordDelay: g.DemoWordDelay})
+		DrainTimeout: g.DrainTimeout, DemoWordDelay: g.DemoWordDelay, Routing: g.Routing, Breakers: newBreakers(rc, cfg.RedisPrefix, log)})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
@@ -84,7 +84,7 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 		quotaRedis = rc
 	}
 	a.gateway, err = meter.NewService(proxy, db, quotaRedis, limiter, log, meter.Config{LogContent: g.LogContent,
-		UserRateLimit: cfg.GatewayRateLimitPerMinute, HoldTTL: proxy.HoldTTL(), RedisPrefix: cfg.RedisPrefix})
+		UserRateLimit: cfg.GatewayRateLimitPerMinute, HoldTTL: proxy.HoldTTL(), RedisPrefix: cfg.RedisPrefix, Mail: mailer})
 	if err != nil {
 		return nil, fmt.Errorf("gateway service: %w", err)
 	}

@@ -34,7 +34,7 @@ type runner struct {
 // Each file declares the commands of its noun, beside the code that runs
 // them, so that a synopsis stays next to the flags it names.
 var commands = slices.Concat(baseCommands, userCommands, orgCommands, keyCommands, memberCommands,
-	inviteCommands, productCommands, entitlementCommands, scanCommands)
+	inviteCommands, productCommands, entitlementCommands, budgetCommands, policyCommands, scanCommands)
 
 // baseCommands are the service's own: help is answered by Run itself.
 var baseCommands = []command{

@@ -43,7 +43,7 @@ var navigation = []struct {
 	{"Log analyzer", []string{"logs", "logs-reading", "logs-compare", "logs-timeline"}},
 	{"AI help", []string{"ai-help"}},
 	{"Configuration scanner", []string{"scanner", "scanner-terraform", "scanner-checks", "scanner-suppressions"}},
-	{"LLM gateway", []string{"gateway", "gateway-limits"}},
+	{"LLM gateway", []string{"gateway", "gateway-routing", "gateway-limits"}},
 	{"Running Parapet", []string{"configuration", "operations", "architecture", "performance"}},
 }
 
