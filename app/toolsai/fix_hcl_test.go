@@ -169,3 +169,14 @@ func TestDemoFixHCL(t *testing.T) {
 		}
 	}
 }
+
+// A Windows .tf file keeps its line ends: the diff shows only the fix.
+func TestFixHCLCRLF(t *testing.T) {
+	doc := strings.ReplaceAll(tfSource, "\n", "\r\n")
+	res := plan(t, doc, "S3_PUBLIC_READ").Apply(aclFixed)
+	hunks := res.Diff[strings.Index(res.Diff, "@@"):]
+	if res.Findings[0].Verdict != Verified || strings.Count(hunks, "\n-") != 1 || strings.Count(hunks, "\n+") != 1 ||
+		strings.Count(res.Document, "\n") != strings.Count(res.Document, "\r\n") {
+		t.Errorf("%+v\n%q", res.Findings, res.Diff)
+	}
+}
