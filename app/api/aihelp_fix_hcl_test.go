@@ -77,7 +77,9 @@ func TestFixPlanSaysFixTheSource(t *testing.T) {
 	c := env.Client()
 	plan := `{"format_version":"1.2","terraform_version":"1.9.0","planned_values":{"root_module":{"resources":[{"address":"aws_s3_bucket_acl.a","mode":"managed","type":"aws_s3_bucket_acl","name":"a","values":{"bucket":"b","acl":"public-read"}}]}}}`
 	var res struct {
-		Data struct{ Findings []struct{ Fingerprint string } }
+		Data struct {
+			Findings []struct{ Fingerprint string }
+		}
 	}
 	c.PostJSON("/scan/v1/scan", plan, "Authorization", "Bearer "+s.Key).JSON(t, &res)
 	if len(res.Data.Findings) == 0 {
