@@ -65,7 +65,7 @@ func narrowCIDRs(b *hclwrite.Body) bool {
 // it returns the corrected block, the rules it fixed, and whether it
 // changed anything.
 func demoFixHCL(src string, rules []string) (string, []string, bool) {
-	f, diags := hclwrite.ParseConfig([]byte(src), "demo.tf", hcl.InitialPos)
+	f, diags := hclwrite.ParseConfig([]byte(hclMarks(src)), "demo.tf", hcl.InitialPos)
 	if diags.HasErrors() || len(f.Body().Blocks()) != 1 {
 		return "", nil, false
 	}
@@ -79,5 +79,6 @@ func demoFixHCL(src string, rules []string) (string, []string, bool) {
 	if len(fixed) == 0 {
 		return "", nil, false
 	}
-	return string(bytes.TrimSpace(hclwrite.Format(f.Bytes()))), fixed, true
+	out := bytes.TrimSpace(hclwrite.Format(f.Bytes()))
+	return bareMark.ReplaceAllStringFunc(string(out), func(m string) string { return "<" + m[1:len(m)-1] + ">" }), fixed, true
 }

@@ -54,7 +54,9 @@ func (d *document) hclBlock(addr string, near *scan.Location) (span, string, err
 		}
 	}
 	if len(found) > 1 && near != nil {
-		found = slices.DeleteFunc(found, func(s span) bool { return s.file != near.File })
+		if in := slices.DeleteFunc(slices.Clone(found), func(s span) bool { return s.file != near.File }); len(in) > 0 {
+			found = in
+		}
 	}
 	switch {
 	case len(found) == 1:
@@ -95,12 +97,16 @@ var metaArguments = []string{"count", "for_each", "provider", "depends_on"}
 // they were, and keeps each masked value in the attribute where it stood.
 // It returns the block with the masked values put back.
 func (f *Fix) acceptHCL(p *part, answer string) (string, error) {
-	wasBody, err := parseHCL([]byte(p.masked), "source.tf")
+	answer = strings.TrimSpace(answer)
+	if bareMark.MatchString(answer) {
+		return "", fmt.Errorf("it writes a masked value's placeholder without its angle brackets")
+	}
+	wasSrc, nowSrc := []byte(hclMarks(p.masked)), []byte(hclMarks(answer))
+	wasBody, err := parseHCL(wasSrc, "source.tf")
 	if err != nil || len(wasBody.Blocks) != 1 {
 		return "", fmt.Errorf("its source does not parse: %v", err)
 	}
-	answer = strings.TrimSpace(answer)
-	nowBody, err := parseHCL([]byte(answer), "answer.tf")
+	nowBody, err := parseHCL(nowSrc, "answer.tf")
 	if err != nil {
 		return "", fmt.Errorf("it does not parse as HCL: %v", err)
 	}
@@ -111,7 +117,6 @@ func (f *Fix) acceptHCL(p *part, answer string) (string, error) {
 	if now.Type != was.Type || !slices.Equal(now.Labels, was.Labels) {
 		return "", fmt.Errorf("it changes the block from %s to %s: a fix keeps the resource's type and name", blockHead(was), blockHead(now))
 	}
-	wasSrc, nowSrc := []byte(p.masked), []byte(answer)
 	for _, k := range metaArguments {
 		if rangeText(wasSrc, attrRange(was.Body, k)) != rangeText(nowSrc, attrRange(now.Body, k)) {
 			return "", fmt.Errorf("it changes %s: only the resource's own attributes and blocks may change", k)
@@ -122,13 +127,13 @@ func (f *Fix) acceptHCL(p *part, answer string) (string, error) {
 	}
 	at := map[string][]string{} // placeholder -> the attributes where it stood
 	walkHCL(wasSrc, was.Body, "", func(path, text string) {
-		for _, ph := range redact.Placeholder.FindAllString(text, -1) {
+		for _, ph := range bareMark.FindAllString(text, -1) {
 			at[ph] = append(at[ph], path)
 		}
 	})
 	var moved error
 	walkHCL(nowSrc, now.Body, "", func(path, text string) {
-		for _, ph := range redact.Placeholder.FindAllString(text, -1) {
+		for _, ph := range bareMark.FindAllString(text, -1) {
 			if moved == nil && !slices.Contains(at[ph], path) {
 				moved = fmt.Errorf("it puts the masked value %s at %s, where it did not stand", ph, path)
 			}
@@ -148,6 +153,17 @@ func (f *Fix) acceptHCL(p *part, answer string) (string, error) {
 		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", "\r\n")
 	}
 	return text, nil
+}
+
+// A masked value outside quotes (password = random_password.db.result
+// was masked whole) leaves <REDACTED_PASSWORD_1>, which is not HCL.
+// hclMarks writes each placeholder as an identifier of the same length,
+// _REDACTED_PASSWORD_1_, so that the block parses and its byte ranges
+// stay those of the text; bareMark finds them.
+var bareMark = regexp.MustCompile(`_REDACTED_[A-Z0-9_]+?_[0-9]+_`)
+
+func hclMarks(s string) string {
+	return redact.Placeholder.ReplaceAllStringFunc(s, func(ph string) string { return "_" + ph[1:len(ph)-1] + "_" })
 }
 
 func blockHead(b *hclsyntax.Block) string {

@@ -180,3 +180,29 @@ func TestFixHCLCRLF(t *testing.T) {
 		t.Errorf("%+v\n%q", res.Findings, res.Diff)
 	}
 }
+
+// A secret-named attribute set from another resource (masked whole, so
+// the block sent is no longer HCL as it stands) is still fixed: the
+// placeholder kept in place gets the reference back.
+func TestFixHCLBareMask(t *testing.T) {
+	doc := strings.Replace(tfSource, `password            = "Sup3rS3cretMaster!"`, `password            = random_password.db.result`, 1)
+	f := plan(t, doc, "DB_PUBLIC")
+	if strings.Contains(f.User, "random_password") || len(f.Masked) != 1 {
+		t.Fatalf("prompt %s masked %v", f.User, f.Masked)
+	}
+	ph := f.Masked[0].Placeholder
+	answer := "Resource: aws_db_instance.main\n```hcl\nresource \"aws_db_instance\" \"main\" {\n  engine              = \"postgres\"\n  username            = \"app\"\n  password            = " + ph + "\n  publicly_accessible = false\n  storage_encrypted   = true\n}\n```"
+	res := f.Apply(answer)
+	if res.Findings[0].Verdict != Verified || !strings.Contains(res.Document, "password            = random_password.db.result\n") {
+		t.Errorf("%+v\n%s", res.Findings, res.Document)
+	}
+	f = plan(t, doc, "DB_PUBLIC")
+	demo, _ := demoAnswer(&gateway.Request{System: f.System, Messages: []gateway.ChatMessage{{Role: "user", Content: f.User}}})
+	if res := f.Apply(demo); res.Findings[0].Verdict != Verified || !strings.Contains(res.Document, "= random_password.db.result\n") {
+		t.Errorf("demo: %+v\n%s", res.Findings, demo)
+	}
+	bare := strings.Replace(answer, ph, "_"+ph[1:len(ph)-1]+"_", 1)
+	if v := plan(t, doc, "DB_PUBLIC").Apply(bare).Findings[0]; v.Verdict != NotVerified || !strings.Contains(v.Reason, "without its angle brackets") {
+		t.Errorf("%+v", v)
+	}
+}
