@@ -64,6 +64,11 @@ func TestFixHCLFilesThroughGateway(t *testing.T) {
 		!strings.Contains(out.Data.Diff, "--- a/acl.tf\n+++ b/acl.tf\n") || !strings.Contains(out.Data.Diff, "\n-  acl    = \"public-read\"\n+  acl    = \"private\"\n") {
 		t.Errorf("files %+v diff:\n%s", out.Data.Files, out.Data.Diff)
 	}
+	// A path that leaves the root is refused as the multipart scan refuses it.
+	bad, _ := json.Marshal(map[string]any{"files": []map[string]string{{"path": "../main.tf", "content": files[0]["content"]}}, "fingerprints": fps})
+	if r := c.PostJSON("/scan/v1/fix", string(bad), "Authorization", "Bearer "+s.Key); r.StatusCode != 400 || !strings.Contains(string(r.Body), "invalid file path") {
+		t.Errorf("../main.tf: %d %s", r.StatusCode, r.Body)
+	}
 	p := strings.Join(up.prompts(), "\n")
 	if strings.Contains(p, "Sup3rS3cretMaster") || !strings.Contains(p, "password = \"<REDACTED_PASSWORD_1>\"") || !strings.Contains(p, `acl    = "public-read"`) || !strings.Contains(p, `resource "aws_s3_bucket" "logs"`) {
 		t.Errorf("the prompt holds other resources or secrets, or lacks the bucket and its ACL:\n%s", p)
