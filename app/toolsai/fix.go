@@ -112,7 +112,7 @@ func PlanFix(body []byte) (*Fix, error) {
 	dec.DisallowUnknownFields()
 	f := &Fix{r: redact.New()}
 	if err := dec.Decode(&f.env); err != nil {
-		return nil, &InputError{"the body must be a JSON object with document and fingerprints (and optionally suppressions and baseline): " + err.Error()}
+		return nil, &InputError{"the body must be a JSON object with document (or files) and fingerprints, and optionally suppressions and baseline: " + err.Error()}
 	}
 	noDoc := len(f.env.Document) == 0 || string(f.env.Document) == "null"
 	switch n := len(f.env.Fingerprints); {
