@@ -50,7 +50,9 @@ func (a *API) Fix(who AICaller) echo.HandlerFunc {
 		}
 		c.Response().Header().Set("Cache-Control", "no-store")
 		var f *toolsai.Fix
-		err = a.analysis(c, len(body), func() error { f, err = toolsai.PlanFix(body); return err })
+		// Terraform source takes far more memory to scan than its size.
+		cost := toolsai.FixCost(body)
+		err = a.analysis(c, cost, func() error { f, err = toolsai.PlanFix(body); return err })
 		var bad *toolsai.InputError
 		switch {
 		case errors.As(err, &bad):
@@ -64,7 +66,7 @@ func (a *API) Fix(who AICaller) echo.HandlerFunc {
 		return a.aiCall(c, caller, "scan.fix", f.Prompt, func(c echo.Context, msg *gateway.Message) error {
 			var res *toolsai.FixResult
 			// The patched document is scanned again: another analysis.
-			if err := a.analysis(c, len(body), func() error { res = f.Apply(msg.Text()); return nil }); err != nil {
+			if err := a.analysis(c, cost, func() error { res = f.Apply(msg.Text()); return nil }); err != nil {
 				return err
 			}
 			return answer(c, fixAnswer{FixResult: res, Answer: msg.Text(), Model: msg.Model, Usage: msg.Usage})

@@ -144,7 +144,7 @@ func TestFixDemo(t *testing.T) {
 	}
 	for _, tc := range []struct{ body, msg string }{
 		{`{"document":{"resources":[]},"fingerprints":["x"]}`, "no finding"},
-		{`{"fingerprints":["x"]}`, "document is required"},
+		{`{"fingerprints":["x"]}`, "document or files is required"},
 		{`{"document":"a: [","fingerprints":["x"]}`, "malformed YAML"},
 		{`{"document":{"resources":[]},"fingerprints":[],"extra":1}`, "unknown field"},
 	} {

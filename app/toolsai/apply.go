@@ -52,17 +52,37 @@ func (f *Fix) Apply(answer string) *FixResult {
 		}
 		patches = append(patches, patch{p.sp, text})
 	}
-	patched := f.doc.text
-	slices.SortFunc(patches, func(a, b patch) int { return b.sp.start - a.sp.start })
-	for _, p := range patches {
-		patched = patched[:p.sp.start] + p.text + patched[p.sp.end:]
-	}
+	res := &FixResult{Format: f.doc.format, Findings: slices.Clone(f.verdicts), Masked: f.Masked}
 	var after *scan.Result
 	var scanErr error
-	if len(patches) > 0 {
-		after, scanErr = scan.Scan(f.scanInput(patched))
+	if f.doc.files == nil {
+		res.Document = splice(f.doc.text, patches)
+		res.Diff = Diff(f.doc.text, res.Document)
+		if len(patches) > 0 {
+			after, scanErr = scan.Scan(f.scanInput(res.Document))
+		}
+	} else {
+		files := f.spliceFiles(patches)
+		if !f.doc.sent { // a .tf file pasted alone is scanned as it came
+			res.Document = string(files[0].Data)
+			res.Diff = Diff(f.doc.text, res.Document)
+			if len(patches) > 0 {
+				after, scanErr = scan.Scan(f.scanInput(res.Document))
+			}
+		} else {
+			var diffs strings.Builder
+			for i, was := range f.doc.files {
+				if now := files[i]; string(now.Data) != string(was.Data) {
+					res.Files = append(res.Files, SourceFile{Path: now.Path, Content: string(now.Data)})
+					diffs.WriteString(diffNamed(now.Path, string(was.Data), string(now.Data)))
+				}
+			}
+			res.Diff = diffs.String()
+			if len(patches) > 0 {
+				after, scanErr = scan.ScanFiles(files, f.scanOptions())
+			}
+		}
 	}
-	res := &FixResult{Format: f.doc.format, Document: patched, Findings: slices.Clone(f.verdicts), Masked: f.Masked}
 	if res.Masked == nil {
 		res.Masked = []redact.Mask{}
 	}
@@ -78,8 +98,33 @@ func (f *Fix) Apply(answer string) *FixResult {
 			}
 		}
 	}
-	res.Diff = Diff(f.doc.text, patched)
 	return res
+}
+
+// splice applies patches to text.
+func splice(text string, patches []patch) string {
+	slices.SortFunc(patches, func(a, b patch) int { return b.sp.start - a.sp.start })
+	for _, p := range patches {
+		text = text[:p.sp.start] + p.text + text[p.sp.end:]
+	}
+	return text
+}
+
+// spliceFiles applies patches to the files of Terraform source they name.
+func (f *Fix) spliceFiles(patches []patch) []scan.File {
+	out := slices.Clone(f.doc.files)
+	for i, file := range out {
+		var mine []patch
+		for _, p := range patches {
+			if p.sp.file == file.Path {
+				mine = append(mine, p)
+			}
+		}
+		if len(mine) > 0 {
+			out[i].Data = []byte(splice(string(file.Data), mine))
+		}
+	}
+	return out
 }
 
 // judge says why target t's findings are not verified, or "".
@@ -131,6 +176,9 @@ func quoteList(names []string) string {
 // accept checks one corrected resource against the source it replaces
 // and returns its replacement text, secrets put back where they stood.
 func (f *Fix) accept(p *part, body string) (string, error) {
+	if f.doc.files != nil {
+		return f.acceptHCL(p, body)
+	}
 	var was, now any
 	parse, lang := json.Unmarshal, "JSON"
 	if f.doc.yaml {

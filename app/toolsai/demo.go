@@ -120,14 +120,32 @@ func demoFix(prompt string) string {
 	var b, notes strings.Builder
 	b.WriteString("**Demo fix**: no model is behind Parapet's demo upstream; this fix comes from a small table of known remediations.\n\n")
 	var linkedRules []string
+	linkedOwner := "" // the finding's resource of the linked resources that follow it
+	hclFormat := false
 	for _, m := range demoResource.FindAllStringSubmatch(prompt, -1) {
 		name, _ := strconv.Unquote(m[1])
 		own := rules[name]
 		if m[2] == "linked" {
 			own = linkedRules
 		} else {
-			linkedRules = own
+			linkedRules, linkedOwner = own, name
 			order = append(order, name)
+		}
+		if m[3] == "hcl" {
+			hclFormat = true
+			body, fixed, ok := demoFixHCL(m[4], own)
+			if !ok {
+				continue
+			}
+			for _, rule := range fixed {
+				on := name
+				if m[2] == "linked" { // the setting that causes the finding is in the linked resource
+					on = linkedOwner + " (in " + name + ")"
+				}
+				fmt.Fprintf(&notes, "- %s on %s: %s.\n", rule, on, hclRemediations[remediationKey(rule)].says)
+			}
+			fmt.Fprintf(&b, "Resource: %s\n```hcl\n%s\n```\n\n", name, body)
+			continue
 		}
 		var root yaml.Node
 		if yaml.Unmarshal([]byte(m[4]), &root) != nil || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
@@ -164,7 +182,11 @@ func demoFix(prompt string) string {
 	}
 	for _, name := range order {
 		for _, rule := range rules[name] {
-			if _, ok := remediations[remediationKey(rule)]; !ok {
+			_, known := remediations[remediationKey(rule)]
+			if hclFormat {
+				_, known = hclRemediations[remediationKey(rule)]
+			}
+			if !known {
 				fmt.Fprintf(&notes, "- %s on %s: the demo's table has no remediation for this rule; the resource is left as it is.\n", rule, name)
 			}
 		}

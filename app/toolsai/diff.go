@@ -14,7 +14,10 @@ const maxDiffLines = 2000
 
 // Diff is the unified diff from a to b ("a/document", "b/document"), ""
 // when they are equal.
-func Diff(a, b string) string {
+func Diff(a, b string) string { return diffNamed("document", a, b) }
+
+// diffNamed is the unified diff of the file name from a to b.
+func diffNamed(name, a, b string) string {
 	if a == b {
 		return ""
 	}
@@ -38,7 +41,7 @@ func Diff(a, b string) string {
 		all = append(all, edit{' ', l})
 	}
 	var out strings.Builder
-	out.WriteString("--- a/document\n+++ b/document\n")
+	out.WriteString("--- a/" + name + "\n+++ b/" + name + "\n")
 	for i := 0; i < len(all); {
 		if all[i].op == ' ' {
 			i++

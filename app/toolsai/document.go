@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"parapet/app/scan"
 )
 
 // A document is the text of a scanned document and where its resources
@@ -17,17 +19,22 @@ type document struct {
 	format string // the scanner's name for it
 	text   string
 	yaml   bool // cloudformation_yaml: resources are spans of lines
+	// files is Terraform source's set of files (a pasted .tf file is
+	// main.tf, as the scanner names it); sent says they came as files.
+	files []scan.File
+	sent  bool
 }
 
-// fixable are the formats whose resources a fix can replace: ours and
-// CloudFormation. (Terraform plans and states are what Terraform made
-// from its source: a fix belongs in the source.)
-var fixable = map[string]bool{"parapet": true, "cloudformation_json": true, "cloudformation_yaml": true}
+// fixable are the formats whose resources a fix can replace: ours,
+// CloudFormation and Terraform source. (Terraform plans and states are
+// what Terraform made from its source: a fix belongs in the source.)
+var fixable = map[string]bool{"parapet": true, "cloudformation_json": true, "cloudformation_yaml": true, scan.FormatTerraformHCL: true}
 
 // span is where one resource's source stands in the text: bytes
 // [start, end) of its value (JSON), or of its lines from the key's
 // (YAML); indent is the indentation its replacement takes.
 type span struct {
+	file       string // Terraform source: the file's path
 	start, end int
 	indent     string
 	key        string // YAML: the key line's text up to its colon

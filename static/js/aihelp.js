@@ -206,6 +206,29 @@
     return { document: text, fingerprints: fingerprints };
   }
 
+  // Terraform source chosen as files or a folder is what the page scanned
+  // (it wins over the textarea, as on the server): a fix sends those files,
+  // each under its path, filtered as static/js/app.js sends them.
+  var sourceFile = /\.(tf|tf\.json|tfvars|tfvars\.json|json|tpl|tftpl|ya?ml|txt|sh)$/;
+  function sourceFiles() {
+    var files = [];
+    document.querySelectorAll("input[data-source-files]").forEach(function (input) {
+      Array.prototype.forEach.call(input.files, function (f) {
+        var path = f.webkitRelativePath || f.name;
+        if (sourceFile.test(path) && !/(^|\/)\./.test(path)) files.push({ file: f, path: path });
+      });
+    });
+    return files;
+  }
+
+  function fixRequest(text, fingerprints) {
+    var files = sourceFiles();
+    if (!files.length) return Promise.resolve(fixBody(text, fingerprints));
+    return Promise.all(files.map(function (s) {
+      return s.file.text().then(function (content) { return { path: s.path, content: content }; });
+    })).then(function (list) { return { files: list, fingerprints: fingerprints }; });
+  }
+
   function drawDiff(diff) {
     var pre = el("pre", "ai-diff");
     pre.dataset.testid = "fix-diff";
@@ -250,7 +273,9 @@
     var p = panel(), input = document.getElementById("scan-input");
     if (!p || busy || !input || !fingerprints.length) return;
     start(p, fingerprints.length === 1 ? "Asking for a fix and scanning it…" : "Asking for fixes of " + fingerprints.length + " findings and scanning them…");
-    post(p, fixBody(input.value, fingerprints), false).then(function (res) {
+    fixRequest(input.value, fingerprints).then(function (body) {
+      return post(p, body, false);
+    }).then(function (res) {
       if (!res.ok) return errorOf(res).then(function (m) { fail(p, m); });
       return res.json().then(function (b) {
         drawFix(p, b.data);
