@@ -3,6 +3,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -71,10 +72,10 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 		return nil, err
 	}
 	g := cfg.Gateway
-	proxy, err := gateway.New(gateway.Config{URL: g.UpstreamURL, Key: g.UpstreamKey, Style: g.UpstreamStyle, Model: g.Model,
+	proxy, err := gateway.New(gateway.Config{URL: g.UpstreamURL, Key: g.UpstreamKey, Style: g.UpstreamStyle, Model: g.Model, EmbeddingModel: g.EmbeddingModel,
 		MaxTokens: g.MaxTokens, MaxTokensCap: g.MaxTokensCap, ConnectTimeout: g.ConnectTimeout, Timeout: g.Timeout,
 		FirstByteTimeout: g.FirstByteTimeout, StreamIdleTimeout: g.StreamIdleTimeout, StreamMaxDuration: g.StreamMaxDuration,
-		DrainTimeout: g.DrainTimeout, DemoWordDelay: g.DemoWordDelay})
+		DrainTimeout: g.DrainTimeout, DemoWordDelay: g.DemoWordDelay, Routing: g.Routing, Breakers: newBreakers(rc, cfg.RedisPrefix, log)})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
@@ -83,12 +84,15 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 		quotaRedis = rc
 	}
 	a.gateway, err = meter.NewService(proxy, db, quotaRedis, limiter, log, meter.Config{LogContent: g.LogContent,
-		UserRateLimit: cfg.GatewayRateLimitPerMinute, HoldTTL: proxy.HoldTTL(), RedisPrefix: cfg.RedisPrefix})
+		UserRateLimit: cfg.GatewayRateLimitPerMinute, HoldTTL: proxy.HoldTTL(), RedisPrefix: cfg.RedisPrefix, Mail: mailer})
 	if err != nil {
 		return nil, fmt.Errorf("gateway service: %w", err)
 	}
 	a.api = api.New(api.Deps{DB: db, Keys: verifier, Limiter: limiter, PublicURL: cfg.PublicURL, IsHTTPS: a.requestIsHTTPS,
-		Gateway: a.gateway,
+		Gateway: a.gateway, AIModel: cfg.ToolsAIModel,
+		Analysis: func(ctx context.Context, bodyBytes int64) (func(), error) {
+			return a.analyses.Acquire(ctx, analysisCost(bodyBytes))
+		},
 		Limits: map[api.Surface]int{
 			api.SurfacePublic:  cfg.RateLimitPerMinute,
 			api.SurfaceLogs:    cfg.RateLimitPerMinute,
@@ -99,7 +103,8 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	a.pages = web.New(web.Deps{DB: db, Log: log, Sessions: sessions, Keys: verifier, Secret: cfg.SessionSecret,
 		GatewayMonthlyTokens: cfg.Gateway.MonthlyTokens, IsHTTPS: a.requestIsHTTPS, OnProductChange: a.api.InvalidateProducts,
 		Gateway:  web.GatewayDeps{Service: a.gateway, Demo: cfg.DemoUpstream()},
-		Throttle: newThrottle(db, rc, cfg.RedisPrefix, log), Mail: mailer, PublicURL: cfg.PublicURL})
+		Throttle: newThrottle(db, rc, cfg.RedisPrefix, log), Mail: mailer, PublicURL: cfg.PublicURL,
+		ShowMailLinks: !cfg.Production() && cfg.SMTPURL == ""})
 	a.pages.Tools = navLinks(a.tools())
 	e := echo.New()
 	e.HideBanner = true
@@ -112,11 +117,13 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	} else {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
-	// The chain every request takes, outermost first: an id, one log line
-	// and the metrics, and a panic anywhere becomes a 500. Each area then
+	// The chain every request takes, outermost first: an id, what a
+	// handler left of the body drained once the answer is out (so an
+	// early refusal reaches a client still sending), one log line and
+	// the metrics, and a panic anywhere becomes a 500. Each area then
 	// sets its security headers and adds its own chain (routes.go). HEAD runs
 	// as GET wherever GET is routed.
-	a.outer = []echo.MiddlewareFunc{requestID, observe(out), recoverPanic(log)}
+	a.outer = []echo.MiddlewareFunc{requestID, drainUnread, observe(out), recoverPanic(log)}
 	a.e = e
 	a.handler = headAsGet(e)
 	a.metrics = a.metricsHandler()

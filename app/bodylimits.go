@@ -15,7 +15,9 @@ const (
 	authFormLimit = 8 << 10  // sign-in and sign-up: an email, a password, a token
 	pageFormLimit = 64 << 10 // any other console form (a product's description is the longest)
 	apiBodyLimit  = gateway.MaxBodyBytes
-	logsBodyLimit = web.MaxLogsFormBytes
-	scanBodyLimit = web.MaxScanFormBytes // the page sends the textarea and the chosen file
-	compareLimit  = 2 * logsBodyLimit    // two logs
+	// gatewayMediaLimit: the gateway's calls with images or documents.
+	gatewayMediaLimit = gateway.MaxMediaBodyBytes
+	logsBodyLimit     = web.MaxLogsFormBytes
+	scanBodyLimit     = web.MaxScanFormBytes // the page sends the textarea and the chosen file
+	compareLimit      = 2 * logsBodyLimit    // two logs
 )

@@ -94,3 +94,16 @@ func (c *countedConn) Close() error {
 	c.once.Do(c.release)
 	return err
 }
+
+// CloseWrite passes the half-close on: Go's server half-closes a
+// connection it refuses and waits before closing it, so that the client
+// reads the answer rather than a reset (closeWrite).
+func (c *countedConn) CloseWrite() error { return closeWrite(c.Conn) }
+
+// closeWrite half-closes c when it can (a TCP connection).
+func closeWrite(c net.Conn) error {
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}

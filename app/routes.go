@@ -54,6 +54,13 @@ func (a *App) routes() {
 	auth.POST("/console/signin", p.SignIn)
 	auth.GET("/console/signin/2fa", p.SecondStepPage)
 	auth.POST("/console/signin/2fa", p.SecondStep)
+	pages.GET("/console/password/forgot", p.ForgotPasswordPage)
+	auth.POST("/console/password/forgot", p.ForgotPassword)
+	pages.GET("/console/password/reset/:token", p.ResetPasswordPage)
+	auth.POST("/console/password/reset/:token", p.ResetPassword)
+	auth.POST("/console/password/check", p.CheckPassword)
+	pages.GET("/verify/:token", p.ConfirmEmailPage)
+	pages.POST("/verify/:token", p.ConfirmEmail)
 	// Invitation links: open to visitors (who are sent to sign up or in
 	// and come back); accepting needs an account.
 	pages.GET("/invite/:org/:token", p.InvitationPage)
@@ -72,6 +79,8 @@ func (a *App) routes() {
 	account.GET("/console/account/2fa", p.TwoFactorPage)
 	account.POST("/console/account/2fa", p.EnableTwoFactor)
 	account.POST("/console/account/2fa/disable", p.DisableTwoFactor)
+	account.GET("/console/account/verify", p.VerifyPage)
+	account.POST("/console/account/verify", p.ResendVerification)
 	console := a.group("/console", areaPages, page(httpx.LimitBody(pageFormLimit), web.RequireUser, p.Require2FA)...)
 	console.GET("", p.ConsoleHome)
 	console.GET("/keys", p.KeysPage)
@@ -141,6 +150,8 @@ func (a *App) routes() {
 		}
 	}
 
+	a.aiHelpRoutes(https)
+
 	// Gateway API: the key (also as x-api-key, as the official SDKs send
 	// it) and the gateway's own budget. Each dialect writes its errors in
 	// its own shape: ours on /chat, Anthropic's on the Messages endpoints
@@ -153,13 +164,17 @@ func (a *App) routes() {
 	key := []echo.MiddlewareFunc{api.RequireKey, api.RequireScope(keys.ScopeGateway)}
 	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).GET("/gateway/v1/models", v1.Models, key...)
 	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).GET("/gateway/v1/models/:model_id", v1.Model, key...)
-	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).POST("/gateway/v1/messages/count_tokens", v1.CountTokens, key...)
-	call := func(ar *area) *Group {
-		return a.routesOf(ar, append([]echo.MiddlewareFunc{a.gatewayCalls}, apiChain(guard, gwLimit)...)...)
+	// Requests with images or documents may be larger: the service
+	// refuses a body above apiBodyLimit that carries none.
+	mediaLimit := httpx.LimitBody(gatewayMediaLimit)
+	a.routesOf(areaMessages, apiChain(guard, mediaLimit, timeout)...).POST("/gateway/v1/messages/count_tokens", v1.CountTokens, key...)
+	call := func(ar *area, limit echo.MiddlewareFunc) *Group {
+		return a.routesOf(ar, append([]echo.MiddlewareFunc{a.gatewayCalls}, apiChain(guard, limit)...)...)
 	}
-	call(areaGateway).POST("/gateway/v1/chat", v1.Chat, key...)
-	call(areaMessages).POST("/gateway/v1/messages", v1.Messages, key...)
-	call(areaOpenAI).POST("/gateway/v1/chat/completions", v1.ChatCompletions, key...)
+	call(areaGateway, gwLimit).POST("/gateway/v1/chat", v1.Chat, key...)
+	call(areaMessages, mediaLimit).POST("/gateway/v1/messages", v1.Messages, key...)
+	call(areaOpenAI, mediaLimit).POST("/gateway/v1/chat/completions", v1.ChatCompletions, key...)
+	call(areaOpenAI, gwLimit).POST("/gateway/v1/embeddings", v1.Embeddings, key...)
 
 	// The playground's chat: every call recorded like the API's, refusals
 	// included; the session (a 401 in JSON, not a redirect), then CSRF and
@@ -175,4 +190,40 @@ func (a *App) routes() {
 	// budget per address, JSON errors.
 	leaks := a.group("/keys/v1", areaKeys, apiChain(v1.Guard(api.SurfaceKeys), httpx.LimitBody(api.MaxLeakReportBytes), timeout)...)
 	leaks.POST("/leaked", v1.ReportLeakedKeys)
+}
+
+// The tools' AI help answers in its tool's JSON error shape, on its API
+// and on its pages alike (the pages' script shows the message).
+var (
+	areaLogsAI = &area{"logs", writeJSONError, apiHeaders}
+	areaScanAI = &area{"scan", writeJSONError, apiHeaders}
+)
+
+// aiHelpRoutes are the tools' AI help (views/docs/ai-help.md): a log's
+// Explain and a finding's Suggest a fix, each on the tool's API (its key
+// scope and budget) and on its page (the session, the CSRF token in a
+// header). Neither has REQUEST_TIMEOUT: each is a gateway call, whose
+// deadlines the gateway service sets; its analysis runs in the analysis
+// pool.
+func (a *App) aiHelpRoutes(https echo.MiddlewareFunc) {
+	p, v1 := a.pages, a.api
+	for _, r := range []struct {
+		ar      *area
+		surface api.Surface
+		scope   string
+		api     string
+		page    string
+		handler func(api.AICaller) echo.HandlerFunc
+		limit   int64
+		clean   echo.MiddlewareFunc
+	}{
+		{areaLogsAI, api.SurfaceLogs, keys.ScopeLogs, "/logs/v1/explain", "/logs/app/explain", v1.Explain, api.ExplainBodyLimit, httpx.CleanJSON},
+		// The scanner reports a document's repeated keys itself, with lines.
+		{areaScanAI, api.SurfaceScan, keys.ScopeScan, "/scan/v1/fix", "/scan/app/fix", v1.Fix, api.FixBodyLimit, httpx.CleanJSONText},
+	} {
+		a.routesOf(r.ar, https, v1.Guard(r.surface)).POST(r.api, r.handler(api.KeyCaller),
+			api.RequireKey, api.RequireScope(r.scope), httpx.LimitBodyExplained(r.limit), r.clean)
+		a.routesOf(r.ar, https, httpx.LimitBody(r.limit), p.LoadUser, web.NoStore, web.RequireSession, p.CSRF, r.clean).
+			POST(r.page, r.handler(p.AICaller))
+	}
 }

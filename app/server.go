@@ -66,11 +66,13 @@ func NewServer(h http.Handler) *http.Server {
 // listener closes at once (new connections are refused), in-flight requests
 // get up to cfg.ShutdownTimeout to finish, and Serve returns. The caller
 // closes the database afterwards. Without a trusted proxy in front, each
-// client holds at most MaxConnsPerClient connections (connlimit.go).
+// client holds at most MaxConnsPerClient connections (connlimit.go); a
+// request framed two ways is refused before it is parsed (framing.go).
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	if !a.cfg.TrustProxy {
 		ln = limitConnsPerClient(ln, MaxConnsPerClient)
 	}
+	ln = GuardFraming(ln)
 	srv := NewServer(a.Handler())
 	srv.ErrorLog = slog.NewLogLogger(a.log.Handler(), slog.LevelWarn)
 	errc := make(chan error, 1)

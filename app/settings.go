@@ -26,6 +26,8 @@ type setting struct {
 	Required string
 	// Secret values are neither trimmed nor printed.
 	Secret bool
+	// Unless names the setting that, when set, makes this one not Required.
+	Unless string
 	Parse  func(v string) error
 }
 
@@ -51,13 +53,14 @@ func settings(c *Config) []setting {
 		{Name: "RATE_LIMIT_PER_MINUTE", Default: "60", Doc: "public and tool APIs: requests per rolling minute per key (and per IP without a valid key)",
 			Parse: integer(1, 10_000_000, &c.RateLimitPerMinute)},
 		{Name: "GATEWAY_RATE_LIMIT_PER_MINUTE", Default: "60", Doc: "the gateway's own per-key budget", Parse: integer(1, 10_000_000, &c.GatewayRateLimitPerMinute)},
-		{Name: "GATEWAY_UPSTREAM_URL", Shown: "unset: built-in demo upstream (development only)",
+		{Name: "GATEWAY_UPSTREAM_URL", Unless: "GATEWAY_CONFIG", Shown: "unset: built-in demo upstream (development only)",
 			Required: "e.g. https://api.anthropic.com; the demo upstream is for development only",
 			Doc:      "the LLM provider's base URL, e.g. `https://api.anthropic.com`", Parse: c.upstreamURL},
-		{Name: "GATEWAY_UPSTREAM_KEY", Secret: true, Required: "the provider's API key", Doc: "the provider's API key. Never logged or echoed", Parse: text(&c.Gateway.UpstreamKey)},
+		{Name: "GATEWAY_UPSTREAM_KEY", Unless: "GATEWAY_CONFIG", Secret: true, Required: "the provider's API key", Doc: "the provider's API key. Never logged or echoed", Parse: text(&c.Gateway.UpstreamKey)},
 		{Name: "GATEWAY_UPSTREAM_STYLE", Default: "messages", Doc: "`messages` (Anthropic Messages API) or `openai` (Chat Completions)",
 			Parse: oneOf([]string{"messages", "openai"}, &c.Gateway.UpstreamStyle)},
 		{Name: "GATEWAY_MODEL", Shown: "`parapet-demo` (demo), `claude-sonnet-4-5` (real upstream)", Doc: "default model when a request names none", Parse: text(&c.Gateway.Model)},
+		{Name: "GATEWAY_EMBEDDING_MODEL", Shown: "`parapet-demo-embedding` (demo), none (real upstream)", Doc: "default embeddings model (listed in `/gateway/v1/models`; an `openai`-style upstream serves embeddings)", Parse: text(&c.Gateway.EmbeddingModel)},
 		{Name: "GATEWAY_MAX_TOKENS", Default: "1024", Doc: "default `max_tokens`", Parse: integer(1, 1_000_000, &c.Gateway.MaxTokens)},
 		{Name: "GATEWAY_MAX_TOKENS_CAP", Default: "8192", Doc: "the largest `max_tokens` a call gets: more is lowered to it", Parse: integer(1, 1_000_000, &c.Gateway.MaxTokensCap)},
 		{Name: "GATEWAY_MONTHLY_TOKENS", Default: "1000000", Doc: "monthly token quota new organizations get", Parse: c.monthlyTokens},
@@ -68,6 +71,9 @@ func settings(c *Config) []setting {
 		{Name: "GATEWAY_STREAM_IDLE_TIMEOUT", Default: "60s", Doc: "longest silence between a stream's bytes (not a total limit)", Parse: duration(&c.Gateway.StreamIdleTimeout)},
 		{Name: "GATEWAY_STREAM_MAX_DURATION", Default: "10m", Doc: "the longest a stream may run in all", Parse: duration(&c.Gateway.StreamMaxDuration)},
 		{Name: "GATEWAY_DRAIN_TIMEOUT", Default: "10s", Doc: "how long the upstream of a call whose client left is read on, so its own usage is metered", Parse: duration(&c.Gateway.DrainTimeout)},
+		{Name: "GATEWAY_CONFIG", Shown: "unset: one provider (`GATEWAY_UPSTREAM_*`) behind every model name",
+			Doc:   "providers and model routes (see Providers and routing): the path of a YAML file, or the YAML itself when the value holds a newline; keys only as `${ENV_NAME}`. Replaces `GATEWAY_UPSTREAM_*` and `GATEWAY_MODEL`",
+			Parse: text(&c.Gateway.ConfigSource)},
 		{Name: "GATEWAY_DEMO_WORD_DELAY", Default: "15ms", Doc: "pace of the demo upstream's words (development)", Parse: c.demoWordDelay},
 		{Name: "PUBLIC_URL", Shown: "unset: the request's own origin (development)",
 			Required: "the address users reach Parapet at, such as https://parapet.example.com",
@@ -78,6 +84,8 @@ func settings(c *Config) []setting {
 			Parse: text(&c.SMTPURL)},
 		{Name: "REDIS_PREFIX", Shown: "empty", Doc: "put before every key Parapet keeps in Redis (rate limits, throttles, quotas), so several deployments can share one Redis",
 			Parse: text(&c.RedisPrefix)},
+		{Name: "TOOLS_AI_MODEL", Shown: "the gateway's default model (`GATEWAY_MODEL`)", Doc: "model of the tools' AI help (a log's Explain, a finding's Suggest a fix), called through the gateway as the organization",
+			Parse: text(&c.ToolsAIModel)},
 		{Name: "TOOLS_RATE_LIMIT_PER_MINUTE", Default: "30", Doc: "runs of the log analyzer's and scanner's pages per user per rolling minute",
 			Parse: integer(1, 10_000_000, &c.ToolsRateLimitPerMinute)},
 		{Name: "ANALYSIS_CONCURRENCY", Shown: "number of CPUs", Doc: "analyses (logs and scan, page and API) running at once per instance", Parse: integer(1, 1024, &c.AnalysisConcurrency)},
@@ -238,7 +246,10 @@ func ConfigTable() string {
 			def = "—"
 		}
 		doc := s.Doc
-		if s.Required != "" {
+		switch {
+		case s.Required != "" && s.Unless != "":
+			doc += ". Required in production without `" + s.Unless + "`."
+		case s.Required != "":
 			doc += ". Required in production."
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", s.Name, def, doc)

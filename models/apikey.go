@@ -65,10 +65,13 @@ func (k APIKey) Status(now time.Time) string {
 	return "active"
 }
 
-// APIKeyRow is a key as the console lists it, with its creator's email.
+// APIKeyRow is a key as the console lists it, with its creator's email,
+// and whether its creator is no longer a member (a key kept when they
+// left is marked "made by a former member").
 type APIKeyRow struct {
 	APIKey
 	CreatorEmail *string
+	MakerLeft    bool
 }
 
 // ErrKeyNameTaken means an active key of the organization has the name.
@@ -87,9 +90,13 @@ const MaxActiveKeys = 100
 var ErrTooManyKeys = fmt.Errorf("an organization has at most %d active keys: revoke one first", MaxActiveKeys)
 
 // CreateAPIKey stores a key's hash and hint for an organization, within
-// MaxActiveKeys.
+// MaxActiveKeys, if its maker's role allows it as the roles stand now
+// (checkMaker).
 func CreateAPIKey(ctx context.Context, db *gorm.DB, k *APIKey) error {
 	return withinKeyBound(ctx, db, k.OrgID, func(tx *gorm.DB) error {
+		if err := checkMaker(tx, k.OrgID, k.CreatedBy, k.Scopes); err != nil {
+			return err
+		}
 		if err := tx.Create(k).Error; err != nil {
 			if IsUniqueViolation(err) {
 				return ErrKeyNameTaken
@@ -128,8 +135,10 @@ func withinKeyBound(ctx context.Context, db *gorm.DB, orgID string, change func(
 func APIKeysOfOrg(ctx context.Context, db *gorm.DB, orgID string) ([]APIKeyRow, error) {
 	var rows []APIKeyRow
 	err := db.WithContext(ctx).Table("api_keys").
-		Select("api_keys.*, users.email AS creator_email").
+		Select("api_keys.*, users.email AS creator_email, "+
+			"CASE WHEN api_keys.created_by IS NOT NULL AND memberships.user_id IS NULL THEN 1 ELSE 0 END AS maker_left").
 		Joins("LEFT JOIN users ON users.id = api_keys.created_by").
+		Joins("LEFT JOIN memberships ON memberships.org_id = api_keys.org_id AND memberships.user_id = api_keys.created_by").
 		Where("api_keys.org_id = ?", orgID).
 		Order("api_keys.created_at DESC, api_keys.id").
 		Scan(&rows).Error

@@ -32,6 +32,9 @@ func RollAPIKey(ctx context.Context, db *gorm.DB, orgID, keyID string, next *API
 			return err
 		}
 		next.OrgID, next.Name, next.Scopes = old.OrgID, old.Name, old.Scopes
+		if err := checkMaker(tx, orgID, next.CreatedBy, next.Scopes); err != nil {
+			return err
+		}
 		return tx.Create(next).Error
 	})
 	return &old, err

@@ -25,12 +25,25 @@ type AuditEvent struct {
 	Stream       *bool
 	InputTokens  *int64
 	OutputTokens *int64
-	UpstreamMs   *int64
-	TotalMs      *int64
-	Detail       *string
+	// The input's cache buckets, beside InputTokens (which holds neither),
+	// and the reasoning within OutputTokens: see migration 00010.
+	CacheWriteTokens *int64
+	CacheReadTokens  *int64
+	ReasoningTokens  *int64
+	UpstreamMs       *int64
+	TotalMs          *int64
+	Detail           *string
 	// UsageFlag is how a gateway call's tokens were known: nil for the
 	// upstream's report, "clamped" or "estimated".
 	UsageFlag *string
+	// Provider is the provider that answered a gateway call (or was tried
+	// last); Attempts every attempt, as JSON ([{provider, model, status,
+	// code, ms}]); CostMicros its cost in micro-dollars at the prices of
+	// PriceVersion, nil when the model has no price.
+	Provider     *string
+	Attempts     *string
+	CostMicros   *int64
+	PriceVersion *string
 }
 
 // Audit actions.
@@ -40,6 +53,8 @@ const (
 	ActionSignOut         = "signout"
 	ActionPasswordChange  = "password.change"
 	ActionPasswordFailure = "password.failure" // a wrong current password on the change form
+	ActionPasswordReset   = "password.reset"   // set with a reset link
+	ActionEmailVerify     = "email.verify"     // the address proven with a link mailed to it
 	ActionSignUp          = "signup"
 	ActionSessionEnd      = "session.end" // the user ended one of their sessions, or all others
 	ActionUserCreate      = "user.create" // by an operator, with the CLI

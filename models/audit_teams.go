@@ -5,6 +5,7 @@ const (
 	ActionKeyRoll         = "key.roll"
 	ActionKeyLeaked       = "key.leaked"    // revoked by a leak report
 	ActionKeyLeakSeen     = "key.leak_seen" // an owner marked the leak as handled
+	ActionKeyKeep         = "key.keep"      // kept when its maker left or lost the role that made it
 	ActionMemberRole      = "member.role"
 	ActionMemberRemove    = "member.remove"
 	ActionMemberLeave     = "member.leave"

@@ -72,18 +72,31 @@ var ErrActorCannot = errors.New("your role does not allow this change to that me
 // SetMemberRole changes a member's role; taking the role of the last
 // owner away is ErrLastOwner. actorID is the member making the change
 // (checked under the organization's lock: ErrActorCannot), or "" for an
-// operator.
-func SetMemberRole(ctx context.Context, db *gorm.DB, orgID, actorID, userID, role string) error {
-	return keepingAnOwner(ctx, db, orgID, actorID, userID, role, func(tx *gorm.DB) error {
-		return tx.Model(&Membership{}).Where("org_id = ? AND user_id = ?", orgID, userID).Update("role", role).Error
+// operator. A lowered role ends the member's keys but those in keep
+// (endKeys), in the same transaction.
+func SetMemberRole(ctx context.Context, db *gorm.DB, orgID, actorID, userID, role string, keep ...string) (*EndedKeys, error) {
+	ended := &EndedKeys{}
+	return ended, keepingAnOwner(ctx, db, orgID, actorID, userID, role, func(tx *gorm.DB, was string) error {
+		if err := tx.Model(&Membership{}).Where("org_id = ? AND user_id = ?", orgID, userID).Update("role", role).Error; err != nil {
+			return err
+		}
+		if !Lowers(was, role) {
+			return nil
+		}
+		return endKeys(tx, orgID, userID, actorID, role, keep, ended)
 	}, role == RoleOwner)
 }
 
 // RemoveMember removes a member (or lets one leave: actorID ""); removing
-// the last owner is ErrLastOwner. actorID is as for SetMemberRole.
-func RemoveMember(ctx context.Context, db *gorm.DB, orgID, actorID, userID string) error {
-	return keepingAnOwner(ctx, db, orgID, actorID, userID, "", func(tx *gorm.DB) error {
-		return tx.Where("org_id = ? AND user_id = ?", orgID, userID).Delete(&Membership{}).Error
+// the last owner is ErrLastOwner. actorID is as for SetMemberRole. The
+// member's keys end but those in keep (endKeys), in the same transaction.
+func RemoveMember(ctx context.Context, db *gorm.DB, orgID, actorID, userID string, keep ...string) (*EndedKeys, error) {
+	ended := &EndedKeys{}
+	return ended, keepingAnOwner(ctx, db, orgID, actorID, userID, "", func(tx *gorm.DB, _ string) error {
+		if err := tx.Where("org_id = ? AND user_id = ?", orgID, userID).Delete(&Membership{}).Error; err != nil {
+			return err
+		}
+		return endKeys(tx, orgID, userID, actorID, "", keep, ended)
 	}, false)
 }
 
@@ -95,7 +108,7 @@ func RemoveMember(ctx context.Context, db *gorm.DB, orgID, actorID, userID strin
 // newRole (unless ""): a check made before the transaction could be
 // stale by the time of the change, and an admin's demotion racing an
 // owner's promotion of the same member demoted an owner.
-func keepingAnOwner(ctx context.Context, db *gorm.DB, orgID, actorID, userID, newRole string, change func(tx *gorm.DB) error, staysOwner bool) error {
+func keepingAnOwner(ctx context.Context, db *gorm.DB, orgID, actorID, userID, newRole string, change func(tx *gorm.DB, was string) error, staysOwner bool) error {
 	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := lockOrg(tx, orgID); err != nil {
 			return err
@@ -126,7 +139,7 @@ func keepingAnOwner(ctx context.Context, db *gorm.DB, orgID, actorID, userID, ne
 				return ErrLastOwner
 			}
 		}
-		return change(tx)
+		return change(tx, m.Role)
 	})
 }
 

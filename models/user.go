@@ -23,6 +23,9 @@ type User struct {
 	TOTPSecret    *string    `gorm:"column:totp_secret"`
 	TOTPEnabledAt *time.Time `gorm:"column:totp_enabled_at"`
 	TOTPLastStep  *int64     `gorm:"column:totp_last_step"` // the last code's time step: each code works once
+	// EmailVerifiedAt is when the address was proven by a link mailed to
+	// it (or vouched for by an operator); nil until then.
+	EmailVerifiedAt *time.Time
 }
 
 // ErrEmailTaken is returned when an account with the email exists.

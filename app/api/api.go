@@ -4,6 +4,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"parapet/app/apierr"
@@ -30,6 +31,13 @@ type Deps struct {
 	IsHTTPS func(*http.Request) bool
 	// Gateway is the gateway service every gateway endpoint adapts.
 	Gateway *meter.Service
+	// AIModel is the model of the tools' AI help (TOOLS_AI_MODEL); ""
+	// for the gateway's default.
+	AIModel string
+	// Analysis admits one analysis of a body of that size to the
+	// analysis pool (the AI help's, which run outside the tools' routes);
+	// release ends it.
+	Analysis func(ctx context.Context, bodyBytes int64) (release func(), err error)
 }
 
 // API serves the JSON routes.

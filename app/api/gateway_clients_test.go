@@ -1,7 +1,9 @@
 package api_test
 
 import (
+	"encoding/json"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -36,5 +38,48 @@ func TestGatewayClientLibraryMaxTokensAboveCap(t *testing.T) {
 		if res.StatusCode != 200 || strings.Contains(res.Body, `"error"`) || sent != float64(8192) {
 			t.Errorf("%s: %d %s, upstream max_tokens %v", library, res.StatusCode, res.Body, sent)
 		}
+	}
+}
+
+// The Vercel AI SDK (ai 6.0.326: generateText with tools and several
+// steps, via @ai-sdk/openai 3.0.141 .chat() and @ai-sdk/anthropic
+// 3.0.140) and LangChain (bindTools, @langchain/openai 1.5.8 and
+// @langchain/anthropic 1.5.11, @langchain/core 1.4.0) each completed a
+// tool call and an answer; their exact requests, recorded
+// (testdata/client_tool_requests.json), are replayed here to a provider
+// of each style: the first is answered with a tool call, the second
+// carries the tool's result to the provider in its own form, under the
+// id the library sent.
+func TestGatewayClientLibraryToolLoops(t *testing.T) {
+	raw, err := os.ReadFile("testdata/client_tool_requests.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recorded map[string][]map[string]any
+	if err := json.Unmarshal(raw, &recorded); err != nil {
+		t.Fatal(err)
+	}
+	for _, style := range []string{"messages", "openai"} {
+		t.Run(style, func(t *testing.T) {
+			up := agentUpstream(t, style)
+			env := apptest.New(t, apptest.Databases(t)[0], agentOptions(up, style)...)
+			s := env.Seed(t, "libs@example.com")
+			for library, reqs := range recorded {
+				path, toolStop := "/gateway/v1/chat/completions", `"finish_reason":"tool_calls"`
+				if strings.HasSuffix(library, "anthropic") {
+					path, toolStop = "/gateway/v1/messages", `"stop_reason":"tool_use"`
+				}
+				first, _ := json.Marshal(reqs[0])
+				if res := env.Client().PostJSON(path, string(first), bearer(s.Key)...); res.StatusCode != 200 || !strings.Contains(res.Body, toolStop) {
+					t.Errorf("%s, first step: %d %s", library, res.StatusCode, res.Body)
+				}
+				second, _ := json.Marshal(reqs[1])
+				res := env.Client().PostJSON(path, string(second), bearer(s.Key)...)
+				id := map[bool]string{true: "toolu_01A", false: "call_01A"}[strings.HasSuffix(library, "anthropic")]
+				if res.StatusCode != 200 || resultID(up.lastBody()) != id {
+					t.Errorf("%s, with the result: %d %s; the provider got %v", library, res.StatusCode, res.Body, up.lastBody()["messages"])
+				}
+			}
+		})
 	}
 }

@@ -550,8 +550,8 @@ func TestGatewayChatCompletions(t *testing.T) {
 		!strings.Contains(res.Body, `"request_id":"req_`) {
 		t.Errorf("bad key: %d %s", res.StatusCode, res.Body)
 	}
-	res = c.PostJSON("/gateway/v1/chat/completions", `{"model":"m","tools":[],"messages":[{"role":"user","content":"x"}]}`, bearer(s.Key)...)
-	if res.StatusCode != 400 || !strings.Contains(res.Body, `\"tools\" is not supported`) {
+	res = c.PostJSON("/gateway/v1/chat/completions", `{"model":"m","tools":[{"type":"custom","custom":{"name":"f"}}],"messages":[{"role":"user","content":"x"}]}`, bearer(s.Key)...)
+	if res.StatusCode != 400 || !strings.Contains(res.Body, `tools[0].type \"custom\" is not supported`) || !strings.Contains(res.Body, `"type":"invalid_request_error"`) {
 		t.Errorf("tools: %d %s", res.StatusCode, res.Body)
 	}
 }

@@ -392,14 +392,26 @@ func TestGatewayAuthLimitsAndEntitlement(t *testing.T) {
 	}, apptest.WithEnv("GATEWAY_DEMO_WORD_DELAY", "0s"))
 }
 
-// Tools are refused by name, the same on every endpoint (our /chat and
-// count_tokens said unknown field), before the upstream is called.
+// What no provider style can run is refused by name, before the upstream
+// is called, in each endpoint's error shape: tools on our plain /chat, an
+// Anthropic server tool on the Messages endpoints, a custom tool on Chat
+// Completions.
 func TestGatewayRefusesToolsOnEveryEndpoint(t *testing.T) {
 	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil)
 	c := env.Client()
-	for _, path := range []string{"/gateway/v1/chat", "/gateway/v1/messages", "/gateway/v1/chat/completions", "/gateway/v1/messages/count_tokens"} {
-		res := c.PostJSON(path, `{"model":"parapet-demo","max_tokens":10,"tools":[{"name":"x"}],"messages":[{"role":"user","content":"x"}]}`, bearer(s.Key)...)
-		if res.StatusCode != 400 || !strings.Contains(res.Body, `\"tools\" is not supported`) {
+	const msgs = `"messages":[{"role":"user","content":"x"}]`
+	for path, want := range map[string][2]string{
+		"/gateway/v1/chat": {`{"max_tokens":10,"tools":[{"name":"x"}],` + msgs + `}`,
+			`{"error":{"code":"invalid_request","message":"\"tools\" is not supported: /gateway/v1/chat is plain chat`},
+		"/gateway/v1/messages": {`{"model":"parapet-demo","max_tokens":10,"tools":[{"type":"web_search_20250305","name":"web_search"}],` + msgs + `}`,
+			`{"type":"error","error":{"type":"invalid_request_error","message":"tools[0].type \"web_search_20250305\" is not supported`},
+		"/gateway/v1/messages/count_tokens": {`{"model":"parapet-demo","tools":[{"type":"web_search_20250305","name":"web_search"}],` + msgs + `}`,
+			`{"type":"error","error":{"type":"invalid_request_error","message":"tools[0].type \"web_search_20250305\" is not supported`},
+		"/gateway/v1/chat/completions": {`{"tools":[{"type":"custom","custom":{"name":"x"}}],` + msgs + `}`,
+			`{"error":{"message":"tools[0].type \"custom\" is not supported`},
+	} {
+		res := c.PostJSON(path, want[0], bearer(s.Key)...)
+		if res.StatusCode != 400 || !strings.HasPrefix(res.Body, want[1]) {
 			t.Errorf("%s: %d %s", path, res.StatusCode, res.Body)
 		}
 	}

@@ -73,7 +73,9 @@ func (o *analyzeOptions) apply(opts *logs.Options) error {
 // {"text": "…", "options": {"rare_threshold": 0.01, "join_continuations":
 // true, "masks": [{"name", "regex"}], "named_placeholders": false}}.
 // ?include=assignments adds the template id of every analysed entry, in
-// order; ?include=params the values behind each template's placeholders.
+// order; ?include=params the values behind each template's placeholders;
+// ?include=patterns each template's category, times, timeline counts and
+// first entries.
 //
 // Limits (413 payload_too_large, naming the limit): 10 MiB of log and
 // 200,000 lines; a line over 16 KiB is analysed on its first 16 KiB and
@@ -121,7 +123,8 @@ func (a *API) AnalyzeLogs(c echo.Context) error {
 
 // includeOptions reads ?include=, repeated or a comma list: "assignments"
 // adds the template id of every entry, "params" the values behind each
-// template's placeholders; nothing else is known.
+// template's placeholders, "patterns" what the patterns view shows of each
+// template (logs.PatternInfo); nothing else is known.
 func includeOptions(values []string) (logs.Options, error) {
 	var opts logs.Options
 	for _, v := range values {
@@ -132,11 +135,13 @@ func includeOptions(values []string) (logs.Options, error) {
 				opts.IncludeAssignments = true
 			case "params":
 				opts.IncludeParams = true
+			case "patterns":
+				opts.IncludePatterns = true
 			default:
 				if len(part) > 64 {
 					part = part[:64] + "…"
 				}
-				return opts, apierr.InvalidRequest("unknown include %s: the known ones are assignments and params", quote(part))
+				return opts, apierr.InvalidRequest("unknown include %s: the known ones are assignments, params and patterns", quote(part))
 			}
 		}
 	}

@@ -228,6 +228,7 @@ func TestLogsAPI(t *testing.T) {
 			{"no joining", "", `,"options":{"join_continuations":false}`, logs.Options{SplitContinuations: true}},
 			{"joining", "", `,"options":{"join_continuations":true}`, logs.Options{}},
 			{"params", "?include=params", "", logs.Options{IncludeParams: true}},
+			{"patterns", "?include=patterns,params", "", logs.Options{IncludePatterns: true, IncludeParams: true}},
 		} {
 			got := logsData(t, tc.name, logsPost(c, logsPath+tc.query, "application/json", logsJSONBody(t, sample, tc.extra), s.Key))
 			if want := engineData(t, sample, tc.opts); !reflect.DeepEqual(got, want) {

@@ -47,7 +47,8 @@ const maxArtifactLength = 1024
 // 50,000 resources, nesting depth, YAML aliases and nodes) is 413.
 // Nothing of the input is stored or logged.
 func (a *API) Scan(c echo.Context) error {
-	if err := requireScanMediaType(c); err != nil {
+	boundary, err := requireScanMediaType(c)
+	if err != nil {
 		return err
 	}
 	format := c.QueryParam("format")
@@ -66,16 +67,35 @@ func (a *API) Scan(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body, err := httpx.ReadBody(c, scan.MaxInputBytes)
-	if err != nil {
-		return err
-	}
 	// The result, and an error quoting the input, describe the caller's
 	// infrastructure: keep them out of caches.
 	c.Response().Header().Set("Cache-Control", "no-store")
-	res, err := scan.Scan(body)
-	if err != nil {
-		return scanError(err)
+	var res *scan.Result
+	if boundary != nil { // Terraform source, one part per file
+		files, err := readScanFiles(c, *boundary)
+		if err != nil {
+			return err
+		}
+		// Parsing HCL takes far more memory per byte than the body's estimate.
+		if err := pool.Charge(c, scan.SourceCost(files)); err != nil {
+			return err
+		}
+		if res, err = scan.ScanFiles(files, scan.Options{}); err != nil {
+			return scanError(err)
+		}
+	} else {
+		body, err := httpx.ReadBody(c, scan.MaxInputBytes)
+		if err != nil {
+			return err
+		}
+		if scan.IsSource(body) {
+			if err := pool.Charge(c, scan.SourceCost([]scan.File{{Data: body}})); err != nil {
+				return err
+			}
+		}
+		if res, err = scan.Scan(body); err != nil {
+			return scanError(err)
+		}
 	}
 	// Its findings may cost far more to encode than the body's estimate.
 	if err := pool.Charge(c, scan.ReportCost(res)); err != nil {
@@ -145,16 +165,22 @@ var scanMediaTypes = map[string]bool{
 
 // requireScanMediaType refuses another media type, or a charset other than
 // UTF-8, with 415. Files saved as UTF-16 with a byte-order mark are sent as
-// they are, without a charset parameter: the engine reads the mark.
-func requireScanMediaType(c echo.Context) error {
+// they are, without a charset parameter: the engine reads the mark. For
+// multipart/form-data (Terraform source, a file per part) it returns the
+// boundary.
+func requireScanMediaType(c echo.Context) (boundary *string, err error) {
 	mt, params, err := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
+	if err == nil && mt == "multipart/form-data" {
+		b := params["boundary"]
+		return &b, nil
+	}
 	if err != nil || !scanMediaTypes[mt] {
-		return apierr.UnsupportedMediaType("send Content-Type: application/json, or application/yaml for a YAML template")
+		return nil, apierr.UnsupportedMediaType("send Content-Type: application/json, application/yaml for a YAML template, or multipart/form-data with a part per Terraform file")
 	}
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
-		return apierr.UnsupportedMediaType(fmt.Sprintf("charset %s is not supported: send UTF-8 (a UTF-16 file with a byte-order mark may be sent without a charset parameter)", quote(cs)))
+		return nil, apierr.UnsupportedMediaType(fmt.Sprintf("charset %s is not supported: send UTF-8 (a UTF-16 file with a byte-order mark may be sent without a charset parameter)", quote(cs)))
 	}
-	return nil
+	return nil, nil
 }
 
 // scanError turns the engine's input errors into the API's: malformed JSON
@@ -167,7 +193,10 @@ func scanError(err error) *apierr.Error {
 	switch {
 	case errors.As(err, &syn):
 		what := "malformed JSON"
-		if strings.HasPrefix(syn.Msg, "invalid YAML") {
+		switch {
+		case syn.File != "":
+			what = "malformed Terraform source in " + syn.File
+		case strings.HasPrefix(syn.Msg, "invalid YAML"):
 			what = "malformed YAML"
 		}
 		return apierr.InvalidRequest("%s at line %d, column %d: %s", what, syn.Line, syn.Column, strings.TrimPrefix(syn.Msg, "invalid YAML: "))

@@ -87,7 +87,7 @@ func TestOfficialAnthropicSDK(t *testing.T) {
 	if got.CountTokens < 5 {
 		t.Errorf("messages.countTokens: %d", got.CountTokens)
 	}
-	if strings.Join(got.Models, ",") != "parapet-demo" {
+	if strings.Join(got.Models, ",") != "parapet-demo,parapet-demo-embedding" {
 		t.Errorf("models.list: %v", got.Models)
 	}
 	if got.BadKey != "AuthenticationError 401" {
@@ -132,7 +132,7 @@ func TestOfficialOpenAISDK(t *testing.T) {
 	if !strings.Contains(got.StreamText, "Stream to the openai SDK") || got.StreamUsage.CompletionTokens == 0 {
 		t.Errorf("stream: %q, usage %+v", got.StreamText, got.StreamUsage)
 	}
-	if strings.Join(got.Models, ",") != "parapet-demo" {
+	if strings.Join(got.Models, ",") != "parapet-demo,parapet-demo-embedding" {
 		t.Errorf("models.list: %v", got.Models)
 	}
 	if got.BadKey != "AuthenticationError 401" {
@@ -178,10 +178,10 @@ func TestOpenAISDKAsUsersWriteIt(t *testing.T) {
 	}
 	for name, want := range map[string]string{
 		"n":         "BadRequestError | 400 | invalid_request | n must be 1",
-		"tools":     `BadRequestError | 400 | invalid_request | "tools" is not supported`,
-		"tool_turn": `BadRequestError | 400 | invalid_request | messages[1].role "tool" is not supported`,
-		"image":     `BadRequestError | 400 | invalid_request | messages[0].content[1].type "image_url" is not supported`,
-		"json":      `BadRequestError | 400 | invalid_request | "response_format" is not supported`,
+		"tools":     `BadRequestError | 400 | invalid_request | tools[0].type "custom" is not supported`,
+		"tool_turn": `BadRequestError | 400 | invalid_request | messages[1].role "function" is not supported`,
+		"image":     `BadRequestError | 400 | invalid_request | messages[0].content[1].image_url.url must be a data URL`,
+		"json":      `BadRequestError | 400 | invalid_request | response_format.json_schema.schema is required`,
 	} {
 		if !strings.HasPrefix(got.Refused[name], want) {
 			t.Errorf("%s: %q, want %q…", name, got.Refused[name], want)
@@ -197,8 +197,8 @@ func TestOpenAISDKAsUsersWriteIt(t *testing.T) {
 
 // The Anthropic SDK as users write code today: cached system blocks,
 // top-level cache_control, thinking disabled, the stream helpers and
-// models.list's paging are served; thinking, tool_use turns and images
-// are refused by name; an upstream's refusal is not retried.
+// models.list's paging are served; a too small thinking budget, a server
+// tool and an image that is not one are refused by name; an upstream's refusal is not retried.
 func TestAnthropicSDKAsUsersWriteIt(t *testing.T) {
 	var got struct {
 		Accepted        string            `json:"accepted"`
@@ -223,9 +223,9 @@ func TestAnthropicSDKAsUsersWriteIt(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]string{
-		"thinking": `BadRequestError | 400 | invalid_request_error | "thinking" is not supported`,
-		"tool_use": `BadRequestError | 400 | invalid_request_error | messages[1].content[0].type "tool_use" is not supported`,
-		"image":    `BadRequestError | 400 | invalid_request_error | messages[0].content[0].type "image" is not supported`,
+		"thinking": `BadRequestError | 400 | invalid_request_error | thinking.budget_tokens must be an integer of at least 1024`,
+		"tool_use": `BadRequestError | 400 | invalid_request_error | tools[0].type "web_search_20250305" is not supported`,
+		"image":    `BadRequestError | 400 | invalid_request_error | messages[0].content[0].source.data is not an image of type image/png`,
 	} {
 		if !strings.HasPrefix(got.Refused[name], want) {
 			t.Errorf("%s: %q, want %q…", name, got.Refused[name], want)

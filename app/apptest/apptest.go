@@ -146,6 +146,7 @@ func Start(t testing.TB, cfg app.Config) *Env {
 	// The server's own settings (timeouts, header limit), not httptest's.
 	srv := httptest.NewUnstartedServer(a.Handler())
 	srv.Config = app.NewServer(a.Handler())
+	srv.Listener = app.GuardFraming(srv.Listener)
 	srv.Start()
 	t.Cleanup(func() {
 		srv.Close()

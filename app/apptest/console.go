@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"regexp"
+	"strings"
 	"testing"
 
 	"parapet/app/auth"
@@ -119,4 +121,27 @@ func (e *Env) SeedKey(t testing.TB, orgID, name string) (key, id string) {
 func (c *Client) ReportLeak(ks ...string) *Response {
 	b, _ := json.Marshal(map[string][]string{"keys": ks})
 	return c.PostJSON("/keys/v1/leaked", string(b))
+}
+
+var verifyLink = regexp.MustCompile(`/verify/[0-9A-Za-z]{32}`)
+
+// VerifyEmail confirms the address of the client's account with the last
+// verification link the development mailer logged for it, as its owner
+// would from the mail.
+func (c *Client) VerifyEmail(email string) {
+	c.t.Helper()
+	link := ""
+	for _, line := range strings.Split(c.env.Logs.String(), "\n") {
+		if strings.Contains(line, "Confirm your email address") && strings.Contains(line, email) {
+			if l := verifyLink.FindString(line); l != "" {
+				link = l
+			}
+		}
+	}
+	if link == "" {
+		c.t.Fatalf("no verification link was mailed to %s", email)
+	}
+	if res := c.Submit(link, link, nil); res.StatusCode != 200 {
+		c.t.Fatalf("verify %s: status %d", email, res.StatusCode)
+	}
 }

@@ -31,6 +31,12 @@ const (
 	argonSaltLen = 16
 )
 
+// ErrCommonPassword refuses a password of the common-password list.
+var ErrCommonPassword = errors.New("this password is one of the most common passwords, which attackers try first: choose another")
+
+// ErrPasswordHasEmail refuses a password that contains the email's name.
+var ErrPasswordHasEmail = errors.New("the password must not contain your email address's name: choose another")
+
 // CheckPasswordRules says what is wrong with a new password, or nil: its
 // length, and whether it is one of the most common passwords (ASVS 2.1.7).
 func CheckPasswordRules(pw string) error {
@@ -41,7 +47,7 @@ func CheckPasswordRules(pw string) error {
 	case n > MaxPasswordLength:
 		return fmt.Errorf("the password must be at most %d characters long", MaxPasswordLength)
 	case IsCommonPassword(pw):
-		return errors.New("this password is one of the most common passwords, which attackers try first: choose another")
+		return ErrCommonPassword
 	}
 	return nil
 }
@@ -54,7 +60,7 @@ func CheckNewPassword(pw, email string) error {
 	}
 	local, _, _ := strings.Cut(strings.ToLower(email), "@")
 	if len(local) >= 3 && strings.Contains(strings.ToLower(pw), local) {
-		return errors.New("the password must not contain your email address's name: choose another")
+		return ErrPasswordHasEmail
 	}
 	return nil
 }

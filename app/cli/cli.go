@@ -34,7 +34,7 @@ type runner struct {
 // Each file declares the commands of its noun, beside the code that runs
 // them, so that a synopsis stays next to the flags it names.
 var commands = slices.Concat(baseCommands, userCommands, orgCommands, keyCommands, memberCommands,
-	inviteCommands, productCommands, entitlementCommands)
+	inviteCommands, productCommands, entitlementCommands, budgetCommands, policyCommands, scanCommands)
 
 // baseCommands are the service's own: help is answered by Run itself.
 var baseCommands = []command{
@@ -121,6 +121,10 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv Env) i
 		if ue, ok := err.(usageError); ok {
 			fmt.Fprintf(stderr, "parapet %s: %s\nusage: parapet %s\n", name, ue.msg, c.synopsis())
 			return 2
+		}
+		if ee, ok := err.(exitError); ok {
+			fmt.Fprintf(stderr, "parapet %s: %s\n", name, ee.msg)
+			return ee.code
 		}
 		fmt.Fprintf(stderr, "parapet %s: %v\n", name, err)
 		return 1

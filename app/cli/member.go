@@ -13,8 +13,8 @@ import (
 
 var memberCommands = []command{
 	{"member list", "--org ORG [--json]", "list an organization's members: email and role, one per line", memberList.run},
-	{"member set-role", "--org ORG --email E --role R", "change a member's role (owner, admin, member, viewer)", runMemberSetRole},
-	{"member remove", "--org ORG --email E", "remove a member; the last owner stays", runMemberRemove},
+	{"member set-role", "--org ORG --email E --role R [--keep KEY_ID]...", "change a member's role (owner, admin, member, viewer); a lower role revokes the keys they made but those kept", runMemberSetRole},
+	{"member remove", "--org ORG --email E [--keep KEY_ID]...", "remove a member, revoking the keys they made but those kept; the last owner stays", runMemberRemove},
 }
 
 // memberJSON is a member as `member list --json` prints them.
@@ -41,6 +41,8 @@ func runMemberSetRole(ctx context.Context, r *runner, c *cmdline) error {
 	c.needOrg()
 	email := c.need("email", "the member's email")
 	role := c.need("role", "the new role: "+strings.Join(models.Roles, ", "))
+	var keep stringList
+	c.Var(&keep, "keep", "a key the member made to keep working when the role is lowered (repeat it; a viewer keeps no gateway key)")
 	if _, err := c.parse(); err != nil {
 		return err
 	}
@@ -53,14 +55,19 @@ func runMemberSetRole(ctx context.Context, r *runner, c *cmdline) error {
 			return err
 		}
 		detail := m.Role + " → " + *role
+		var ended *models.EndedKeys
 		err = w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
+			if ended, err = models.SetMemberRole(ctx, tx, w.org.ID, "", m.UserID, *role, keep...); err != nil {
+				return nil, err
+			}
 			return &models.AuditEvent{OrgID: &w.org.ID, Action: models.ActionMemberRole, Target: m.Email, Detail: &detail},
-				models.SetMemberRole(ctx, tx, w.org.ID, "", m.UserID, *role)
+				recordEndedKeys(ctx, tx, w.org.ID, ended, m.Email+", whose role was lowered to "+*role)
 		})
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(r.stdout, "%s is now %s of %s\n", m.Email, *role, w.org.Slug)
+		printEndedKeys(r, ended)
 		return nil
 	})
 }
@@ -69,6 +76,8 @@ func runMemberSetRole(ctx context.Context, r *runner, c *cmdline) error {
 func runMemberRemove(ctx context.Context, r *runner, c *cmdline) error {
 	c.needOrg()
 	email := c.need("email", "the member's email")
+	var keep stringList
+	c.Var(&keep, "keep", "a key the member made to keep working, marked as made by a former member (repeat it)")
 	if _, err := c.parse(); err != nil {
 		return err
 	}
@@ -77,14 +86,19 @@ func runMemberRemove(ctx context.Context, r *runner, c *cmdline) error {
 		if err != nil {
 			return err
 		}
+		var ended *models.EndedKeys
 		err = w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
+			if ended, err = models.RemoveMember(ctx, tx, w.org.ID, "", m.UserID, keep...); err != nil {
+				return nil, err
+			}
 			return &models.AuditEvent{OrgID: &w.org.ID, Action: models.ActionMemberRemove, Target: m.Email},
-				models.RemoveMember(ctx, tx, w.org.ID, "", m.UserID)
+				recordEndedKeys(ctx, tx, w.org.ID, ended, m.Email+", who was removed")
 		})
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(r.stdout, "removed %s from %s\n", m.Email, w.org.Slug)
+		printEndedKeys(r, ended)
 		return nil
 	})
 }
@@ -105,4 +119,34 @@ func checkRole(role string) error {
 		return usageError{"--role must be one of " + strings.Join(models.Roles, ", ")}
 	}
 	return nil
+}
+
+// recordEndedKeys audits, in the change's transaction, what became of a
+// member's keys (one event per key), as the console does.
+func recordEndedKeys(ctx context.Context, tx *gorm.DB, orgID string, ended *models.EndedKeys, who string) error {
+	record := func(action string, k models.APIKey, detail string) error {
+		return models.RecordAudit(ctx, tx, &models.AuditEvent{OrgID: &orgID, Action: action, Target: k.AuditTarget(),
+			Detail: &detail, IP: "cli", RequestID: "cli"})
+	}
+	for _, k := range ended.Revoked {
+		if err := record(models.ActionKeyRevoke, k, "made by "+who); err != nil {
+			return err
+		}
+	}
+	for _, k := range ended.Kept {
+		if err := record(models.ActionKeyKeep, k, "made by "+who+"; kept"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// printEndedKeys says which of a member's keys were revoked or kept.
+func printEndedKeys(r *runner, ended *models.EndedKeys) {
+	for _, k := range ended.Revoked {
+		fmt.Fprintf(r.stdout, "revoked key %s, %s\n", k.ID, k.AuditTarget())
+	}
+	for _, k := range ended.Kept {
+		fmt.Fprintf(r.stdout, "kept key %s, %s\n", k.ID, k.AuditTarget())
+	}
 }

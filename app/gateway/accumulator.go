@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -26,7 +27,6 @@ type accumulator struct {
 	bytes int // the answer so far: its blocks and their text
 }
 
-func (a *accumulator) started() bool  { return a.msg != nil }
 func (a *accumulator) inBlock() bool  { return a.open }
 func (a *accumulator) complete() bool { return a.stopped }
 
@@ -52,20 +52,23 @@ func (a *accumulator) add(ev Event) *Error {
 		if a.open || ev.Index != len(a.msg.Content) {
 			return outOfOrder("content_block_start for index %d", ev.Index)
 		}
-		block := ContentBlock{Type: "text"}
+		block := ContentBlock{Type: BlockText}
 		if ev.Block != nil {
 			block = *ev.Block
 		}
-		if block.Type != "text" {
+		if !answerBlock(block.Type) {
 			return errUnsupportedBlock(block.Type)
 		}
-		if err := a.grow(blockBytes + len(block.Text)); err != nil {
+		if err := a.grow(blockBytes + len(block.payload()) + len(block.Signature) + len(block.Data)); err != nil {
 			return err
+		}
+		if block.Type == BlockToolUse {
+			block.Input = nil // the start's input is {}: the deltas carry it
 		}
 		a.msg.Content = append(a.msg.Content, block)
 		a.open = true
 		a.text = strings.Builder{}
-		a.text.WriteString(block.Text)
+		a.text.WriteString(block.Text + block.Thinking)
 	case EventContentBlockDelta:
 		if !a.open || ev.Index != len(a.msg.Content)-1 {
 			return outOfOrder("content_block_delta for index %d", ev.Index)
@@ -73,13 +76,32 @@ func (a *accumulator) add(ev Event) *Error {
 		if err := a.grow(len(ev.Text)); err != nil {
 			return err
 		}
+		b := &a.msg.Content[ev.Index]
+		kind := ev.deltaKind()
+		if kind != a.openDelta() && (kind != DeltaSignature || b.Type != BlockThinking) {
+			return outOfOrder("%s in a %s block", kind, b.Type)
+		}
+		if kind == DeltaSignature {
+			b.Signature += ev.Text
+			break
+		}
 		a.text.WriteString(ev.Text)
 		// Builder.String shares the buffer: no copy, and later writes
 		// only append beyond what this string holds.
-		a.msg.Content[ev.Index].Text = a.text.String()
+		switch kind {
+		case DeltaText:
+			b.Text = a.text.String()
+		case DeltaThinking:
+			b.Thinking = a.text.String()
+		case DeltaInputJSON:
+			b.Input = json.RawMessage(a.text.String())
+		}
 	case EventContentBlockStop:
 		if !a.open || ev.Index != len(a.msg.Content)-1 {
 			return outOfOrder("content_block_stop for index %d", ev.Index)
+		}
+		if b := &a.msg.Content[ev.Index]; b.Type == BlockToolUse && len(b.Input) == 0 {
+			b.Input = json.RawMessage(`{}`) // a tool without parameters
 		}
 		a.open = false
 	case EventMessageDelta:
@@ -87,11 +109,15 @@ func (a *accumulator) add(ev Event) *Error {
 			return outOfOrder("message_delta inside a content block")
 		}
 		a.msg.StopReason, a.msg.StopSequence = ev.StopReason, ev.StopSequence
-		if ev.Usage != nil {
-			// Cumulative counts; input_tokens only when this event has it.
-			a.msg.Usage.OutputTokens = ev.Usage.OutputTokens
-			if ev.Usage.InputTokens > 0 {
-				a.msg.Usage.InputTokens = ev.Usage.InputTokens
+		if u := ev.Usage; u != nil {
+			// Cumulative counts; the input buckets only when this event
+			// has them.
+			a.msg.Usage.OutputTokens = u.OutputTokens
+			a.msg.Usage.ReasoningTokens = max(a.msg.Usage.ReasoningTokens, u.ReasoningTokens)
+			if u.AllInput() > 0 {
+				a.msg.Usage.InputTokens = u.InputTokens
+				a.msg.Usage.CacheCreationInputTokens = u.CacheCreationInputTokens
+				a.msg.Usage.CacheReadInputTokens = u.CacheReadInputTokens
 			}
 		}
 	case EventMessageStop:
@@ -105,6 +131,18 @@ func (a *accumulator) add(ev Event) *Error {
 		return outOfOrder("unexpected %q event", ev.Type)
 	}
 	return nil
+}
+
+// openDelta is the delta type the open block takes (a thinking block
+// takes signature deltas too: see add).
+func (a *accumulator) openDelta() string {
+	switch a.msg.Content[len(a.msg.Content)-1].Type {
+	case BlockToolUse:
+		return DeltaInputJSON
+	case BlockThinking:
+		return DeltaThinking
+	}
+	return DeltaText
 }
 
 // blockBytes is what a content block costs besides its text: as much as

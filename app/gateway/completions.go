@@ -13,11 +13,12 @@ import (
 // request becomes the core's Request; the answer, a Message or its event
 // stream, is translated back.
 
-// openAIUnsupported are Chat Completions fields this text-only beta refuses
-// with a clearer message than "unknown field".
-var openAIUnsupported = []string{"tools", "tool_choice", "functions", "function_call", "response_format",
-	"logprobs", "top_logprobs", "audio", "modalities", "prediction", "web_search_options", "parallel_tool_calls",
-	"reasoning_effort", "verbosity", "moderation", "service_tier", "prompt_cache_options"}
+// openAIRefused are Chat Completions fields this gateway refuses with a
+// clearer message than "unknown field": the deprecated functions, and
+// what neither provider style can honour for every caller.
+var openAIRefused = refusal{[]string{"functions", "function_call",
+	"logprobs", "top_logprobs", "audio", "modalities", "prediction", "web_search_options",
+	"verbosity", "moderation", "service_tier", "prompt_cache_options"}, "this gateway does not relay it"}
 
 // ParseCompletionsRequest validates a Chat Completions request:
 //
@@ -43,12 +44,9 @@ func ParseCompletionsRequest(body []byte, d Defaults) (*Request, error) {
 	return parsed(parseCompletions(body, d))
 }
 
-// openAIRoles are Chat Completions' roles; system and developer messages
-// make the system prompt.
-var openAIRoles = []string{"system", "developer", "user", "assistant"}
-
 func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
-	top, err := decodeTop(body, openAIUnsupported, "model", "messages", "max_tokens", "max_completion_tokens",
+	top, err := decodeTop(body, openAIRefused, "model", "messages", "max_tokens", "max_completion_tokens",
+		"tools", "tool_choice", "parallel_tool_calls", "response_format", "reasoning_effort",
 		"temperature", "top_p", "stop", "stream", "stream_options", "user", "n",
 		"frequency_penalty", "presence_penalty", "logit_bias", "store",
 		"seed", "metadata", "safety_identifier", "prompt_cache_key", "prompt_cache_retention")
@@ -125,7 +123,10 @@ func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
 	if err := parseHints(top); err != nil {
 		return nil, err
 	}
-	return req, nil
+	if err := parseOpenAIAgentFields(top, req); err != nil {
+		return nil, err
+	}
+	return req, checkStyle(req, d)
 }
 
 // parseHints checks the shape of the hints that are accepted and dropped:
@@ -179,28 +180,6 @@ func noOps(top object) *Error {
 	return nil
 }
 
-// parseOpenAIMessages splits the messages into the system prompt and the
-// conversation.
-func parseOpenAIMessages(top object) (string, []ChatMessage, *Error) {
-	all, err := parseMessageList(top, true, openAIRoles, "role", "content", "name")
-	if err != nil {
-		return "", nil, err
-	}
-	var system []string
-	var msgs []ChatMessage
-	for _, m := range all {
-		if m.Role == "system" || m.Role == "developer" {
-			system = append(system, m.Content)
-			continue
-		}
-		msgs = append(msgs, m)
-	}
-	if len(msgs) == 0 {
-		return "", nil, invalid("messages must hold at least one user or assistant message")
-	}
-	return strings.Join(system, "\n\n"), msgs, nil
-}
-
 // Completion is a Message in the Chat Completions shape.
 type Completion struct {
 	ID      string             `json:"id"`
@@ -213,27 +192,49 @@ type Completion struct {
 
 type completionChoice struct {
 	Index        int                `json:"index"`
-	Message      *completionMessage `json:"message,omitempty"`
+	Message      *answerMessage     `json:"message,omitempty"`
 	Delta        *completionMessage `json:"delta,omitempty"`
 	FinishReason *string            `json:"finish_reason"`
 	Logprobs     *struct{}          `json:"logprobs"`
 }
 
 type completionMessage struct {
-	Role    string  `json:"role,omitempty"`
-	Content *string `json:"content,omitempty"`
-	Refusal *string `json:"refusal,omitempty"`
+	Role      string           `json:"role,omitempty"`
+	Content   *string          `json:"content,omitempty"`
+	Refusal   *string          `json:"refusal,omitempty"`
+	ToolCalls []openAIToolCall `json:"tool_calls,omitempty"`
 }
 
-// CompletionUsage is usage in Chat Completions' names.
+// answerMessage is a non-streamed answer's message: content is null
+// when the answer is tool calls only, as OpenAI sends it.
+type answerMessage struct {
+	Role      string           `json:"role"`
+	Content   *string          `json:"content"`
+	Refusal   *string          `json:"refusal"`
+	ToolCalls []openAIToolCall `json:"tool_calls,omitempty"`
+}
+
+// CompletionUsage is usage in Chat Completions' names: prompt_tokens
+// holds every input bucket, and its details the cache reads among them
+// (OpenAI's own way of counting); completion_tokens holds the reasoning,
+// which its details name.
 type CompletionUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
+	PromptTokens        int `json:"prompt_tokens"`
+	CompletionTokens    int `json:"completion_tokens"`
+	TotalTokens         int `json:"total_tokens"`
+	PromptTokensDetails struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+	CompletionTokensDetails struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
 }
 
 func completionUsage(u Usage) *CompletionUsage {
-	return &CompletionUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}
+	c := &CompletionUsage{PromptTokens: u.AllInput(), CompletionTokens: u.OutputTokens, TotalTokens: u.Total()}
+	c.PromptTokensDetails.CachedTokens = u.CacheReadInputTokens
+	c.CompletionTokensDetails.ReasoningTokens = u.ReasoningTokens
+	return c
 }
 
 // finishReason maps a Messages stop_reason to Chat Completions'.
@@ -243,6 +244,8 @@ func finishReason(stop string) string {
 		return "length"
 	case StopRefusal:
 		return "content_filter"
+	case StopToolUse:
+		return "tool_calls"
 	default:
 		return "stop"
 	}
@@ -253,11 +256,28 @@ func completionID(msgID string) string {
 	return "chatcmpl-" + strings.TrimPrefix(msgID, "msg_")
 }
 
-// NewCompletion is msg as a chat.completion object.
+// NewCompletion is msg as a chat.completion object: its text blocks the
+// content (null when it has only tool calls), its tool_use blocks the
+// tool_calls (input as arguments, the id unchanged). Thinking has no
+// place in a chat.completion and is left out.
 func NewCompletion(msg *Message, now time.Time) Completion {
-	text, finish := msg.Text(), finishReason(msg.StopReason)
+	finish := finishReason(msg.StopReason)
+	m := &answerMessage{Role: "assistant"}
+	var text strings.Builder
+	for _, b := range msg.Content {
+		switch b.Type {
+		case BlockText:
+			text.WriteString(b.Text)
+		case BlockToolUse:
+			m.ToolCalls = append(m.ToolCalls, openAIToolCall{ID: b.ID, Type: "function",
+				Function: openAIFunctionCall{Name: b.Name, Arguments: string(b.Input)}})
+		}
+	}
+	if s := text.String(); s != "" || m.ToolCalls == nil {
+		m.Content = &s
+	}
 	return Completion{ID: completionID(msg.ID), Object: "chat.completion", Created: now.Unix(), Model: msg.Model,
-		Choices: []completionChoice{{Message: &completionMessage{Role: "assistant", Content: &text}, FinishReason: &finish}},
+		Choices: []completionChoice{{Message: m, FinishReason: &finish}},
 		Usage:   completionUsage(msg.Usage)}
 }
 
@@ -271,6 +291,11 @@ type CompletionStream struct {
 	id      string
 	model   string
 	created int64
+	// The open block's kind, and the tool calls begun so far: a tool_use
+	// block is the tool call of the next index.
+	kind      string
+	tools     int
+	arguments bool // the open tool call has sent arguments
 }
 
 // NewCompletionStream writes to sse the answer to req.
@@ -285,9 +310,27 @@ func (s *CompletionStream) Send(ev Event) error {
 		s.id, s.model = completionID(ev.Message.ID), ev.Message.Model
 		empty := ""
 		return s.chunk(&completionChoice{Delta: &completionMessage{Role: "assistant", Content: &empty}}, nil)
+	case EventContentBlockStart:
+		s.kind, s.arguments = ev.Block.Type, false
+		if s.kind == BlockToolUse {
+			s.tools++
+			i := s.tools - 1
+			return s.chunk(&completionChoice{Delta: &completionMessage{ToolCalls: []openAIToolCall{{Index: &i, ID: ev.Block.ID, Type: "function",
+				Function: openAIFunctionCall{Name: ev.Block.Name}}}}}, nil)
+		}
 	case EventContentBlockDelta:
-		text := ev.Text
-		return s.chunk(&completionChoice{Delta: &completionMessage{Content: &text}}, nil)
+		switch {
+		case s.kind == BlockText:
+			text := ev.Text
+			return s.chunk(&completionChoice{Delta: &completionMessage{Content: &text}}, nil)
+		case s.kind == BlockToolUse && ev.Text != "":
+			s.arguments = true
+			return s.sendArguments(ev.Text)
+		}
+	case EventContentBlockStop:
+		if s.kind == BlockToolUse && !s.arguments {
+			return s.sendArguments("{}") // a call without parameters still has JSON arguments
+		}
 	case EventMessageDelta:
 		finish := finishReason(ev.StopReason)
 		if err := s.chunk(&completionChoice{Delta: &completionMessage{}, FinishReason: &finish}, nil); err != nil {
@@ -300,6 +343,13 @@ func (s *CompletionStream) Send(ev Event) error {
 		return s.sse.Write("", []byte("[DONE]"))
 	}
 	return nil
+}
+
+// sendArguments sends a fragment of the open tool call's arguments.
+func (s *CompletionStream) sendArguments(fragment string) error {
+	i := s.tools - 1
+	return s.chunk(&completionChoice{Delta: &completionMessage{ToolCalls: []openAIToolCall{{Index: &i,
+		Function: openAIFunctionCall{Arguments: fragment}}}}}, nil)
 }
 
 func (s *CompletionStream) chunk(choice *completionChoice, usage *CompletionUsage) error {

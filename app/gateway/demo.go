@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -22,6 +23,17 @@ type Demo struct {
 // demoQuoteLen is how much of the last user message the answer quotes.
 const demoQuoteLen = 200
 
+// demoAnswers are answers the demo gives to the prompts it recognises,
+// registered by the packages that write those prompts (the tools' AI
+// help), so that their features show something meaningful without a
+// model. Registered at init, read only afterwards.
+var demoAnswers []func(*Request) (string, bool)
+
+// RegisterDemoAnswer adds an answer the demo gives instead of its
+// description of the request when f recognises the request. Call it from
+// an init function.
+func RegisterDemoAnswer(f func(*Request) (string, bool)) { demoAnswers = append(demoAnswers, f) }
+
 // demoAnswer is the demo's answer to one request: its text split into
 // tokens (words with their leading space) and why it stopped.
 type demoAnswer struct {
@@ -32,6 +44,9 @@ type demoAnswer struct {
 }
 
 func (d *Demo) Complete(ctx context.Context, req *Request) (*Message, error) {
+	if call := demoToolCall(req); call != nil {
+		return d.completeTool(ctx, req, call)
+	}
 	a := answerDemo(req)
 	if err := sleep(ctx, time.Duration(len(a.tokens))*d.WordDelay); err != nil {
 		return nil, err
@@ -43,6 +58,9 @@ func (d *Demo) Complete(ctx context.Context, req *Request) (*Message, error) {
 }
 
 func (d *Demo) Stream(ctx context.Context, req *Request, emit func(Event) error) error {
+	if call := demoToolCall(req); call != nil {
+		return d.streamTool(ctx, req, call, emit)
+	}
 	a := answerDemo(req)
 	start := &Message{ID: newMessageID(), Model: req.Model, Usage: Usage{InputTokens: a.inputTokens}}
 	for _, ev := range []Event{
@@ -81,6 +99,12 @@ func (d *Demo) Stream(ctx context.Context, req *Request, emit func(Event) error)
 // answer, as with a real model).
 func answerDemo(req *Request) demoAnswer {
 	full := demoText(req)
+	for _, f := range demoAnswers {
+		if text, ok := f(req); ok {
+			full = text
+			break
+		}
+	}
 	all := splitTokens(full)
 	a := demoAnswer{tokens: all, stopReason: StopEndTurn, inputTokens: countWords(req.System)}
 	for _, m := range req.Messages {
@@ -103,9 +127,22 @@ func answerDemo(req *Request) demoAnswer {
 	return a
 }
 
-// demoText says what the demo is and describes the request.
+// demoText says what the demo is and describes the request (and the
+// tools' results it was given); asked for a response_format, it is JSON
+// made from the schema.
 func demoText(req *Request) string {
+	if f := req.Format; f != nil {
+		out, _ := json.Marshal(sampleOf(f.Schema))
+		return string(out)
+	}
 	var b strings.Builder
+	if n := len(req.Messages); n > 0 {
+		for _, blk := range req.Messages[n-1].Blocks {
+			if blk.Type == BlockToolResult {
+				fmt.Fprintf(&b, "The tool call %s returned %q. ", blk.ToolUseID, quote(toolResultText(blk)))
+			}
+		}
+	}
 	b.WriteString("Hello from Parapet's demo upstream. No real model is behind it, so this answer only describes your request. ")
 	fmt.Fprintf(&b, "It has %d %s", len(req.Messages), plural(len(req.Messages), "message", "messages"))
 	last := ""

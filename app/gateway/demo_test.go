@@ -24,17 +24,17 @@ func TestDemoText(t *testing.T) {
 		want string
 	}{
 		{"one message",
-			Request{Model: DemoModel, MaxTokens: 1024, Messages: []ChatMessage{{"user", "Hello"}}},
+			Request{Model: DemoModel, MaxTokens: 1024, Messages: []ChatMessage{{Role: "user", Content: "Hello"}}},
 			`Hello from Parapet's demo upstream. No real model is behind it, so this answer only describes your request. ` +
 				`It has 1 message; the last user message is "Hello". There is no system prompt. Model: parapet-demo, max_tokens: 1024.`},
 		{"conversation with system prompt, quote flattened and cut",
 			Request{Model: "m", MaxTokens: 500, System: "Be\n  brief.", Messages: []ChatMessage{
-				{"user", "First"}, {"assistant", "Reply"}, {"user", long}, {"assistant", "Prefill"}}},
+				{Role: "user", Content: "First"}, {Role: "assistant", Content: "Reply"}, {Role: "user", Content: long}, {Role: "assistant", Content: "Prefill"}}},
 			`Hello from Parapet's demo upstream. No real model is behind it, so this answer only describes your request. ` +
 				`It has 4 messages; the last user message is "` + strings.TrimSpace(long[:200]) + `…". ` +
 				`The system prompt is "Be brief.". Model: m, max_tokens: 500.`},
 		{"no user message",
-			Request{Model: "m", MaxTokens: 50, Messages: []ChatMessage{{"assistant", "Hi"}}},
+			Request{Model: "m", MaxTokens: 50, Messages: []ChatMessage{{Role: "assistant", Content: "Hi"}}},
 			`Hello from Parapet's demo upstream. No real model is behind it, so this answer only describes your request. ` +
 				`It has 1 message and none from the user. There is no system prompt. Model: m, max_tokens: 50.`},
 	}

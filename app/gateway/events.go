@@ -25,7 +25,7 @@ const (
 //
 //	message_start        Message (skeleton: no content, usage.input_tokens)
 //	content_block_start  Index, Block
-//	content_block_delta  Index, Text (a text_delta)
+//	content_block_delta  Index, DeltaType, Text (the delta's payload)
 //	content_block_stop   Index
 //	message_delta        StopReason, StopSequence, Usage (cumulative)
 //	message_stop, ping   -
@@ -43,21 +43,40 @@ type Event struct {
 	Usage        *Usage
 	Error        *ErrorBody
 
-	// deltaType is the delta's type as read from an upstream; the messages
-	// adapter drops the deltas that are not text_delta.
-	deltaType string
+	// DeltaType is a content_block_delta's type: DeltaText ("" reads as
+	// it), DeltaInputJSON (Text is a fragment of a tool call's input),
+	// DeltaThinking or DeltaSignature. Read from an upstream, it may be
+	// another (citations_delta), which the messages adapter drops.
+	DeltaType string
+}
+
+// Delta types of content_block_delta, and the field each carries its
+// payload in.
+const (
+	DeltaText      = "text_delta"       // text
+	DeltaInputJSON = "input_json_delta" // partial_json
+	DeltaThinking  = "thinking_delta"   // thinking
+	DeltaSignature = "signature_delta"  // signature
+)
+
+// deltaField is the JSON field of a delta type's payload.
+var deltaField = map[string]string{DeltaText: "text", DeltaInputJSON: "partial_json", DeltaThinking: "thinking", DeltaSignature: "signature"}
+
+// deltaKind is ev's delta type, "" read as text.
+func (e Event) deltaKind() string {
+	if e.DeltaType == "" {
+		return DeltaText
+	}
+	return e.DeltaType
 }
 
 // deltaUsage is message_delta's usage: output_tokens always, input_tokens
 // when known (Anthropic has added it there; the SDKs read it when present).
 type deltaUsage struct {
-	InputTokens  int `json:"input_tokens,omitempty"`
-	OutputTokens int `json:"output_tokens"`
-}
-
-type textDelta struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	InputTokens              int `json:"input_tokens,omitempty"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens,omitempty"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens,omitempty"`
 }
 
 type messageDelta struct {
@@ -86,11 +105,21 @@ func (e Event) MarshalJSON() ([]byte, error) {
 			Block ContentBlock `json:"content_block"`
 		}{e.Type, e.Index, block})
 	case EventContentBlockDelta:
+		kind := e.deltaKind()
+		field, ok := deltaField[kind]
+		if !ok {
+			return nil, fmt.Errorf("unknown delta type %q", kind)
+		}
+		payload, err := json.Marshal(e.Text)
+		if err != nil {
+			return nil, err
+		}
+		delta := append(append([]byte(`{"type":"`+kind+`","`+field+`":`), payload...), '}')
 		return json.Marshal(struct {
-			Type  string    `json:"type"`
-			Index int       `json:"index"`
-			Delta textDelta `json:"delta"`
-		}{e.Type, e.Index, textDelta{"text_delta", e.Text}})
+			Type  string          `json:"type"`
+			Index int             `json:"index"`
+			Delta json.RawMessage `json:"delta"`
+		}{e.Type, e.Index, delta})
 	case EventContentBlockStop:
 		return json.Marshal(struct {
 			Type  string `json:"type"`
@@ -103,7 +132,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		}
 		var u deltaUsage
 		if e.Usage != nil {
-			u = deltaUsage{InputTokens: e.Usage.InputTokens, OutputTokens: e.Usage.OutputTokens}
+			u = deltaUsage{InputTokens: e.Usage.InputTokens, OutputTokens: e.Usage.OutputTokens,
+				CacheCreationInputTokens: e.Usage.CacheCreationInputTokens, CacheReadInputTokens: e.Usage.CacheReadInputTokens}
 		}
 		return json.Marshal(struct {
 			Type  string       `json:"type"`
@@ -137,6 +167,9 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		Delta        struct {
 			Type         string  `json:"type"`
 			Text         string  `json:"text"`
+			PartialJSON  string  `json:"partial_json"`
+			Thinking     string  `json:"thinking"`
+			Signature    string  `json:"signature"`
 			StopReason   string  `json:"stop_reason"`
 			StopSequence *string `json:"stop_sequence"`
 		} `json:"delta"`
@@ -150,7 +183,17 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		Usage: w.Usage, Error: w.Error}
 	switch w.Type {
 	case EventContentBlockDelta:
-		e.Text, e.deltaType = w.Delta.Text, w.Delta.Type
+		e.DeltaType = w.Delta.Type
+		switch w.Delta.Type {
+		case DeltaInputJSON:
+			e.Text = w.Delta.PartialJSON
+		case DeltaThinking:
+			e.Text = w.Delta.Thinking
+		case DeltaSignature:
+			e.Text = w.Delta.Signature
+		default:
+			e.Text = w.Delta.Text
+		}
 	case EventMessageDelta:
 		e.StopReason, e.StopSequence = w.Delta.StopReason, w.Delta.StopSequence
 	}

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 )
@@ -23,8 +24,11 @@ func newMessagesAdapter(client *http.Client, cfg Config, sc *scrubber) *messages
 type messagesRequest struct {
 	Model         string            `json:"model"`
 	MaxTokens     int               `json:"max_tokens"`
-	System        string            `json:"system,omitempty"`
+	System        any               `json:"system,omitempty"` // a string, or the caller's text blocks
 	Messages      []ChatMessage     `json:"messages"`
+	Tools         []Tool            `json:"tools,omitempty"`
+	ToolChoice    *messagesChoice   `json:"tool_choice,omitempty"`
+	Thinking      *messagesThinking `json:"thinking,omitempty"`
 	Temperature   *float64          `json:"temperature,omitempty"`
 	TopP          *float64          `json:"top_p,omitempty"`
 	TopK          *int              `json:"top_k,omitempty"`
@@ -37,14 +41,68 @@ type messagesMetadata struct {
 	UserID string `json:"user_id"`
 }
 
+type messagesChoice struct {
+	Type                   string `json:"type"`
+	Name                   string `json:"name,omitempty"`
+	DisableParallelToolUse bool   `json:"disable_parallel_tool_use,omitempty"`
+}
+
+type messagesThinking struct {
+	Type         string `json:"type"`
+	BudgetTokens int    `json:"budget_tokens"`
+}
+
+// formatToolName is the forced tool that asks a messages-style provider
+// for a response_format: its input is the answer (see formatTool).
+const formatToolName = "json_answer"
+
 func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
-	b := messagesRequest{Model: req.Model, MaxTokens: req.MaxTokens, System: req.System,
+	b := messagesRequest{Model: req.Model, MaxTokens: req.MaxTokens, Tools: req.Tools,
 		Temperature: req.Temperature, TopP: req.TopP, TopK: req.TopK,
 		StopSequences: req.StopSequences, Stream: stream, Messages: req.Messages}
+	b.System = systemOf(req)
 	if req.Metadata.UserID != "" {
 		b.Metadata = &messagesMetadata{UserID: req.Metadata.UserID}
 	}
+	if tc := req.ToolChoice; tc != nil {
+		b.ToolChoice = &messagesChoice{Type: tc.Type, Name: tc.Name, DisableParallelToolUse: tc.DisableParallel}
+	}
+	if r := req.Reasoning; r != nil {
+		b.Thinking = &messagesThinking{Type: "enabled", BudgetTokens: r.BudgetTokens}
+	}
+	if req.Format != nil {
+		// checkMessagesStyle refused tools and thinking beside a format.
+		b.Tools = []Tool{formatTool(req.Format)}
+		b.ToolChoice = &messagesChoice{Type: "tool", Name: formatToolName}
+	}
 	return b
+}
+
+// systemOf is the system prompt as the Messages API takes it: the
+// caller's blocks (with their cache_control) when it sent blocks.
+func systemOf(req *Request) any {
+	if req.SystemBlocks != nil {
+		return req.SystemBlocks
+	}
+	if req.System == "" {
+		return nil
+	}
+	return req.System
+}
+
+// formatTool is the tool a messages-style provider is made to call for a
+// response_format: json_schema's schema, or any object for json_object.
+// Its input is the JSON answer, which the adapter returns as text.
+func formatTool(f *ResponseFormat) Tool {
+	schema := f.Schema
+	if schema == nil {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
+	desc := "Answer with this tool's input: it is the answer, as JSON."
+	if f.Description != "" {
+		desc += " " + f.Description
+	}
+	return Tool{Name: formatToolName, Description: desc, InputSchema: schema}
 }
 
 func (a *messagesAdapter) Complete(ctx context.Context, req *Request) (*Message, error) {
@@ -59,9 +117,13 @@ func (a *messagesAdapter) Complete(ctx context.Context, req *Request) (*Message,
 	if msg.Type != "message" {
 		return nil, errInvalidResponse(fmt.Errorf("answer of type %q", msg.Type))
 	}
-	for _, b := range msg.Content {
-		if b.Type != "text" {
+	for i, b := range msg.Content {
+		if !answerBlock(b.Type) {
 			return nil, errUnsupportedBlock(b.Type)
+		}
+		if req.Format != nil && b.Type == BlockToolUse && b.Name == formatToolName {
+			msg.Content[i] = ContentBlock{Type: BlockText, Text: string(b.Input)}
+			msg.StopReason = StopEndTurn
 		}
 	}
 	return &msg, nil
@@ -74,6 +136,7 @@ func (a *messagesAdapter) Stream(ctx context.Context, req *Request, emit func(Ev
 	}
 	defer resp.Body.Close()
 	r := newSSEReader(resp.Body)
+	formatBlock := -1 // the forced format tool's block, streamed as text
 	for {
 		sev, err := readEvent(r)
 		if err != nil {
@@ -91,18 +154,28 @@ func (a *messagesAdapter) Stream(ctx context.Context, req *Request, emit func(Ev
 			}
 			return streamedUpstreamError(body.Type, body.Message, scrubberFrom(ctx, a.http.scrub))
 		case EventContentBlockStart:
-			if ev.Block == nil || ev.Block.Type != "text" {
+			if ev.Block == nil || !answerBlock(ev.Block.Type) {
 				var typ string
 				if ev.Block != nil {
 					typ = ev.Block.Type
 				}
 				return errUnsupportedBlock(typ)
 			}
-		case EventContentBlockDelta:
-			if ev.deltaType != "text_delta" {
-				continue // e.g. citations_delta: nothing a text-only client can show
+			if req.Format != nil && ev.Block.Type == BlockToolUse && ev.Block.Name == formatToolName {
+				formatBlock, ev.Block = ev.Index, &ContentBlock{Type: BlockText}
 			}
-		case EventMessageStart, EventContentBlockStop, EventMessageDelta, EventMessageStop, EventPing:
+		case EventContentBlockDelta:
+			if _, known := deltaField[ev.DeltaType]; !known {
+				continue // e.g. citations_delta: no citations were asked for
+			}
+			if ev.Index == formatBlock {
+				ev.DeltaType = DeltaText
+			}
+		case EventMessageDelta:
+			if formatBlock >= 0 && ev.StopReason == StopToolUse {
+				ev.StopReason = StopEndTurn
+			}
+		case EventMessageStart, EventContentBlockStop, EventMessageStop, EventPing:
 		default:
 			continue // new event types: the API's versioning policy says to ignore them
 		}
@@ -129,7 +202,8 @@ func betaHeader(req *Request) http.Header {
 // tokens req has; it is free there and never billed here.
 func (a *messagesAdapter) CountTokens(ctx context.Context, req *Request) (int, error) {
 	body := a.body(req, false)
-	resp, err := a.http.post(ctx, "/v1/messages/count_tokens", countTokensRequest{Model: body.Model, System: body.System, Messages: body.Messages}, false, betaHeader(req))
+	resp, err := a.http.post(ctx, "/v1/messages/count_tokens", countTokensRequest{Model: body.Model, System: body.System,
+		Messages: body.Messages, Tools: body.Tools, ToolChoice: body.ToolChoice}, false, betaHeader(req))
 	if err != nil {
 		return 0, err
 	}
@@ -146,14 +220,16 @@ func (a *messagesAdapter) CountTokens(ctx context.Context, req *Request) (int, e
 }
 
 type countTokensRequest struct {
-	Model    string        `json:"model"`
-	System   string        `json:"system,omitempty"`
-	Messages []ChatMessage `json:"messages"`
+	Model      string          `json:"model"`
+	System     any             `json:"system,omitempty"`
+	Messages   []ChatMessage   `json:"messages"`
+	Tools      []Tool          `json:"tools,omitempty"`
+	ToolChoice *messagesChoice `json:"tool_choice,omitempty"`
 }
 
-// errUnsupportedBlock refuses an answer this text-only gateway cannot relay
-// faithfully. Requests cannot ask for tools or thinking, so it signals an
-// upstream doing something unexpected.
+// errUnsupportedBlock refuses an answer this gateway cannot relay
+// faithfully (a server tool's block, which requests cannot ask for):
+// it signals an upstream doing something unexpected.
 func errUnsupportedBlock(typ string) *Error {
-	return upstreamError(fmt.Sprintf("upstream answered with a %q content block; this gateway relays text only", typ), nil)
+	return upstreamError(fmt.Sprintf("upstream answered with a %q content block; this gateway relays text, tool_use and thinking blocks", typ), nil)
 }

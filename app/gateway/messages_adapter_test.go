@@ -26,7 +26,7 @@ func checkMessagesCall(t *testing.T, r *http.Request, wantBody string) {
 
 func fullRequest() *Request {
 	return &Request{Model: "claude-sonnet-4-5", MaxTokens: 256, System: "Be brief.",
-		Messages:    []ChatMessage{{"user", "Hi"}, {"assistant", "Hello"}, {"user", "Bye"}},
+		Messages:    []ChatMessage{{Role: "user", Content: "Hi"}, {Role: "assistant", Content: "Hello"}, {Role: "user", Content: "Bye"}},
 		Temperature: new(0.2), TopP: new(0.9), TopK: new(5), StopSequences: []string{"END"},
 		Metadata: Metadata{UserID: "u-1"}}
 }
@@ -59,10 +59,10 @@ func TestMessagesComplete(t *testing.T) {
 
 func TestMessagesCompleteRefusesNonText(t *testing.T) {
 	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, `{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"t","name":"f","input":{}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}}`)
+		io.WriteString(w, `{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"server_tool_use","id":"t","name":"web_search","input":{}}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`)
 	})
 	_, rep, err := newTestProxy(t, srv.URL, StyleMessages).Complete(context.Background(), testRequest())
-	assertError(t, err, 502, CodeUpstreamError, `upstream answered with a "tool_use" content block; this gateway relays text only`)
+	assertError(t, err, 502, CodeUpstreamError, `upstream answered with a "server_tool_use" content block; this gateway relays text, tool_use and thinking blocks`)
 	if rep.Status != 502 || rep.ErrorCode != CodeUpstreamError {
 		t.Errorf("report %+v", rep)
 	}
@@ -116,7 +116,7 @@ func TestMessagesStreamRefusesNonTextBlock(t *testing.T) {
 	srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
 		startSSE(w)
 		writeSSE(w, "message_start", anthropicStream[0].data)
-		writeSSE(w, "content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`)
+		writeSSE(w, "content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"web_search_tool_result","tool_use_id":"t"}}`)
 	})
 	gw, results := serveGateway(t, newTestProxy(t, srv.URL, StyleMessages), testRequest())
 	evs := readEvents(t, postStream(t, context.Background(), testClient(t), gw.URL).Body)
@@ -124,7 +124,7 @@ func TestMessagesStreamRefusesNonTextBlock(t *testing.T) {
 		t.Fatalf("got %s", eventNames(evs))
 	}
 	assertError(t, wait(t, results, "the handler").err, 502, CodeUpstreamError,
-		`upstream answered with a "thinking" content block; this gateway relays text only`)
+		`upstream answered with a "web_search_tool_result" content block; this gateway relays text, tool_use and thinking blocks`)
 }
 
 // A stream's events are read as answers are: an event that names a member

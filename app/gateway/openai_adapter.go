@@ -3,7 +3,9 @@ package gateway
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 )
@@ -23,71 +25,8 @@ func newOpenAIAdapter(client *http.Client, cfg Config, sc *scrubber) *openAIAdap
 	return &openAIAdapter{http: httpUpstream{client: client, base: cfg.URL, scrub: sc, auth: auth}}
 }
 
-type openAIRequest struct {
-	Model    string        `json:"model"`
-	Messages []ChatMessage `json:"messages"`
-	// max_tokens rather than OpenAI's newer max_completion_tokens: every
-	// compatible server understands it.
-	MaxTokens     int                  `json:"max_tokens"`
-	Temperature   *float64             `json:"temperature,omitempty"`
-	TopP          *float64             `json:"top_p,omitempty"`
-	Stop          []string             `json:"stop,omitempty"`
-	Stream        bool                 `json:"stream,omitempty"`
-	StreamOptions *openAIStreamOptions `json:"stream_options,omitempty"`
-	User          string               `json:"user,omitempty"`
-	Seed          *int64               `json:"seed,omitempty"`
-}
-
-type openAIStreamOptions struct {
-	IncludeUsage bool `json:"include_usage"`
-}
-
-// body translates a request (one with top_k, which Chat Completions lacks,
-// was refused: see Defaults.NoTopK); metadata.user_id becomes OpenAI's
-// end-user identifier.
-func (a *openAIAdapter) body(req *Request, stream bool) openAIRequest {
-	b := openAIRequest{Model: req.Model, MaxTokens: req.MaxTokens, Temperature: req.Temperature,
-		TopP: req.TopP, Stop: req.StopSequences, User: req.Metadata.UserID, Seed: req.Seed}
-	if req.System != "" {
-		b.Messages = append(b.Messages, ChatMessage{Role: "system", Content: req.System})
-	}
-	b.Messages = append(b.Messages, req.Messages...)
-	if stream {
-		// Without include_usage a stream reports no token counts, and quota
-		// depends on them.
-		b.Stream, b.StreamOptions = true, &openAIStreamOptions{IncludeUsage: true}
-	}
-	return b
-}
-
-// openAIUsage is read leniently, as Usage is: checkUsage flags and
-// clamps what is impossible.
-type openAIUsage struct {
-	PromptTokens     *float64 `json:"prompt_tokens"`
-	CompletionTokens *float64 `json:"completion_tokens"`
-}
-
-func (u *openAIUsage) usage() Usage {
-	return lenientUsage(u.PromptTokens, u.CompletionTokens)
-}
-
-type openAIResponse struct {
-	ID      string `json:"id"`
-	Model   string `json:"model"`
-	Choices []struct {
-		Message struct {
-			Content string `json:"content"`
-		} `json:"message"`
-		FinishReason string `json:"finish_reason"`
-		// StopReason is vLLM's extension naming the stop string that ended
-		// the answer; OpenAI itself does not say which one did.
-		StopReason any `json:"stop_reason"`
-	} `json:"choices"`
-	Usage *openAIUsage `json:"usage"`
-}
-
 func (a *openAIAdapter) Complete(ctx context.Context, req *Request) (*Message, error) {
-	resp, err := a.http.post(ctx, "/v1/chat/completions", a.body(req, false), false, nil)
+	resp, err := a.http.post(ctx, "/v1/chat/completions", openAIBody(req, false), false, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -95,17 +34,7 @@ func (a *openAIAdapter) Complete(ctx context.Context, req *Request) (*Message, e
 	if err := readJSON(resp, &r); err != nil {
 		return nil, err
 	}
-	if len(r.Choices) == 0 {
-		return nil, errInvalidResponse(errors.New("answer without choices"))
-	}
-	c := r.Choices[0]
-	msg := &Message{ID: newMessageID(), Model: modelOr(r.Model, req.Model),
-		Content: []ContentBlock{{Type: "text", Text: c.Message.Content}}}
-	msg.StopReason, msg.StopSequence = openAIStop(c.FinishReason, c.StopReason, req)
-	if r.Usage != nil {
-		msg.Usage = r.Usage.usage()
-	}
-	return msg, nil
+	return r.message(req)
 }
 
 type openAIChunk struct {
@@ -113,7 +42,9 @@ type openAIChunk struct {
 	Choices []struct {
 		Index int `json:"index"`
 		Delta struct {
-			Content string `json:"content"`
+			Content   string           `json:"content"`
+			Refusal   string           `json:"refusal"`
+			ToolCalls []openAIToolCall `json:"tool_calls"`
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
 		StopReason   any     `json:"stop_reason"`
@@ -123,21 +54,25 @@ type openAIChunk struct {
 }
 
 // Stream translates chat.completion.chunk events into Messages events:
-// message_start and content_block_start when the first chunk arrives, a
-// text delta per content chunk, and content_block_stop, message_delta (with
-// the usage of the final chunk) and message_stop at "data: [DONE]".
+// message_start at the first chunk; a text block for content (and
+// refusal) deltas, a tool_use block per tool call index — started by its
+// first delta, which brings the id and the function's name, its argument
+// fragments as input_json_delta — each block stopped when another
+// starts; and at "data: [DONE]" the last content_block_stop, message_delta
+// (with the usage of the final chunk) and message_stop.
 func (a *openAIAdapter) Stream(ctx context.Context, req *Request, emit func(Event) error) error {
-	resp, err := a.http.post(ctx, "/v1/chat/completions", a.body(req, true), true, nil)
+	resp, err := a.http.post(ctx, "/v1/chat/completions", openAIBody(req, true), true, nil)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
 	r := newSSEReader(resp.Body)
+	t := openAIStreamTranslator{emit: emit, block: -1, tool: -1}
 	var (
-		started bool
 		finish  string
 		matched any
 		usage   Usage
+		refused bool
 	)
 	for {
 		sev, err := readEvent(r)
@@ -145,12 +80,20 @@ func (a *openAIAdapter) Stream(ctx context.Context, req *Request, emit func(Even
 			return err
 		}
 		if string(bytes.TrimSpace(sev.data)) == "[DONE]" {
-			if !started {
+			if t.block < 0 && t.started {
+				if err := t.open(BlockText, ContentBlock{Type: BlockText}); err != nil {
+					return err // an empty answer: one empty text block, as before
+				}
+			}
+			if !t.started {
 				return errInvalidResponse(errors.New("stream ended without any chunk"))
 			}
 			stop, seq := openAIStop(finish, matched, req)
+			if refused {
+				stop, seq = StopRefusal, nil
+			}
 			for _, ev := range []Event{
-				{Type: EventContentBlockStop},
+				{Type: EventContentBlockStop, Index: t.block},
 				{Type: EventMessageDelta, StopReason: stop, StopSequence: seq, Usage: &usage},
 				{Type: EventMessageStop},
 			} {
@@ -171,16 +114,11 @@ func (a *openAIAdapter) Stream(ctx context.Context, req *Request, emit func(Even
 			}
 			return streamedUpstreamError(body.Type, body.Message, scrubberFrom(ctx, a.http.scrub))
 		}
-		if !started {
-			started = true
+		if !t.started {
+			t.started = true
 			start := &Message{ID: newMessageID(), Model: modelOr(ch.Model, req.Model)}
-			for _, ev := range []Event{
-				{Type: EventMessageStart, Message: start},
-				{Type: EventContentBlockStart, Block: &ContentBlock{Type: "text"}},
-			} {
-				if err := emit(ev); err != nil {
-					return err
-				}
+			if err := emit(Event{Type: EventMessageStart, Message: start}); err != nil {
+				return err
 			}
 		}
 		if ch.Usage != nil {
@@ -190,8 +128,12 @@ func (a *openAIAdapter) Stream(ctx context.Context, req *Request, emit func(Even
 			if c.Index != 0 {
 				continue // n > 1 is never requested
 			}
-			if c.Delta.Content != "" {
-				if err := emit(Event{Type: EventContentBlockDelta, Text: c.Delta.Content}); err != nil {
+			refused = refused || c.Delta.Refusal != ""
+			if err := t.text(c.Delta.Content + c.Delta.Refusal); err != nil {
+				return err
+			}
+			for _, tc := range c.Delta.ToolCalls {
+				if err := t.toolCall(tc); err != nil {
 					return err
 				}
 			}
@@ -200,6 +142,62 @@ func (a *openAIAdapter) Stream(ctx context.Context, req *Request, emit func(Even
 			}
 		}
 	}
+}
+
+// openAIStreamTranslator keeps which Messages block is open while chunks
+// come in.
+type openAIStreamTranslator struct {
+	emit    func(Event) error
+	started bool
+	block   int    // the open block's index, -1 before the first
+	kind    string // the open block's type
+	tool    int    // the open tool_use block's tool call index
+}
+
+// open stops the open block and starts b.
+func (t *openAIStreamTranslator) open(kind string, b ContentBlock) error {
+	if t.block >= 0 {
+		if err := t.emit(Event{Type: EventContentBlockStop, Index: t.block}); err != nil {
+			return err
+		}
+	}
+	t.block++
+	t.kind = kind
+	return t.emit(Event{Type: EventContentBlockStart, Index: t.block, Block: &b})
+}
+
+func (t *openAIStreamTranslator) text(s string) error {
+	if s == "" {
+		return nil
+	}
+	if t.block < 0 || t.kind != BlockText {
+		if err := t.open(BlockText, ContentBlock{Type: BlockText}); err != nil {
+			return err
+		}
+	}
+	return t.emit(Event{Type: EventContentBlockDelta, Index: t.block, Text: s})
+}
+
+// toolCall handles one tool call delta: a new index (with its id and name)
+// starts a tool_use block; arguments go on as input_json_delta.
+func (t *openAIStreamTranslator) toolCall(tc openAIToolCall) error {
+	i := 0
+	if tc.Index != nil {
+		i = *tc.Index
+	}
+	if t.kind != BlockToolUse || i != t.tool {
+		if tc.ID == "" || tc.Function.Name == "" {
+			return errInvalidResponse(fmt.Errorf("tool call %d streamed without its id and name first", i))
+		}
+		t.tool = i
+		if err := t.open(BlockToolUse, ContentBlock{Type: BlockToolUse, ID: tc.ID, Name: tc.Function.Name, Input: json.RawMessage(`{}`)}); err != nil {
+			return err
+		}
+	}
+	if tc.Function.Arguments == "" {
+		return nil
+	}
+	return t.emit(Event{Type: EventContentBlockDelta, Index: t.block, DeltaType: DeltaInputJSON, Text: tc.Function.Arguments})
 }
 
 // openAIStop maps finish_reason to the Messages API's stop_reason. "stop"
@@ -211,6 +209,8 @@ func openAIStop(finish string, matched any, req *Request) (string, *string) {
 		return StopMaxTokens, nil
 	case "content_filter":
 		return StopRefusal, nil
+	case "tool_calls", "function_call":
+		return StopToolUse, nil
 	case "stop":
 		if s, ok := asString(matched); ok && slices.Contains(req.StopSequences, s) {
 			return StopStopSequence, &s

@@ -66,7 +66,7 @@ func TestOpenAIStopReasons(t *testing.T) {
 		{"stop", `50256`, StopEndTurn, ""}, // vLLM: a stop token id
 		{"length", ``, StopMaxTokens, ""},
 		{"content_filter", ``, StopRefusal, ""},
-		{"tool_calls", ``, StopEndTurn, ""},
+		{"tool_calls", ``, StopToolUse, ""},
 		{"", ``, StopEndTurn, ""},
 	}
 	for _, tt := range tests {

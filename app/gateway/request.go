@@ -1,15 +1,27 @@
 package gateway
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// MaxBodyBytes is the largest request body the endpoints accept. The handler
-// enforces it (413) before parsing; the parsers trust it has.
-const MaxBodyBytes = 1 << 20
+// MaxBodyBytes is the largest request body the endpoints accept, unless it
+// carries images or documents: then MaxMediaBodyBytes (Anthropic's own
+// request limit), on the Messages, count_tokens and Chat Completions
+// endpoints. The handler enforces both (413): the larger before parsing,
+// the smaller after, when the request turns out to carry none (HasMedia).
+const (
+	MaxBodyBytes      = 1 << 20
+	MaxMediaBodyBytes = 32 << 20
+)
+
+// HasMedia reports whether the request carries an image or a document.
+func (r *Request) HasMedia() bool {
+	return sizeOf(r).media > 0
+}
 
 // Limits on request fields beyond those the configuration sets.
 const (
@@ -42,14 +54,38 @@ type Request struct {
 	// AnthropicBeta is the client's anthropic-beta header, forwarded to a
 	// Messages-style upstream.
 	AnthropicBeta []string
+
+	// SystemBlocks is the system prompt as the Messages dialect's text
+	// blocks, kept so that their cache_control reaches a messages-style
+	// provider (nil when the system prompt was a string; System holds
+	// their text either way).
+	SystemBlocks []ContentBlock
+	Tools        []Tool
+	ToolChoice   *ToolChoice     // nil: the provider's default (auto when there are tools)
+	Reasoning    *Reasoning      // nil: no thinking asked for
+	Format       *ResponseFormat // nil: text
 }
 
-// ChatMessage is one turn of the conversation. Content is text: the Messages
-// endpoint's text blocks are joined with a blank line. Both upstream styles
-// take it as it is, so it carries their JSON names.
+// ChatMessage is one turn of the conversation. Content is its text (text
+// blocks joined with a blank line); Blocks, when the turn was sent as
+// content blocks (or holds tool calls, tool results, images, documents or
+// thinking), the whole turn in the neutral model. It marshals to the
+// Messages API's turn: content a string, or the blocks.
 type ChatMessage struct {
-	Role    string `json:"role"` // "user" or "assistant"
-	Content string `json:"content"`
+	Role    string // "user" or "assistant"
+	Content string
+	Blocks  []ContentBlock
+}
+
+func (m ChatMessage) MarshalJSON() ([]byte, error) {
+	var content any = m.Content
+	if m.Blocks != nil {
+		content = m.Blocks
+	}
+	return json.Marshal(struct {
+		Role    string `json:"role"`
+		Content any    `json:"content"`
+	}{m.Role, content})
 }
 
 // callerTexts are the texts the caller wrote, in the body or in a
@@ -59,6 +95,10 @@ func (r *Request) callerTexts() []string {
 	texts = append(texts, r.AnthropicBeta...) // Anthropic's 400 quotes unknown betas
 	for _, m := range r.Messages {
 		texts = append(texts, m.Content)
+		texts = blockTexts(texts, m.Blocks)
+	}
+	for _, t := range r.Tools {
+		texts = append(texts, t.Name, t.Description, string(t.InputSchema))
 	}
 	return texts
 }
@@ -74,9 +114,13 @@ type Defaults struct {
 	Model        string
 	MaxTokens    int
 	MaxTokensCap int
-	// NoTopK: the upstream (OpenAI style) has no top_k, so a request that
-	// names one is refused rather than sampled otherwise than it asked.
-	NoTopK bool
+	// EmbeddingModel is the embeddings model when a request names none
+	// ("": it must).
+	EmbeddingModel string
+	// Style is the provider's style (StyleMessages or StyleOpenAI; "" for
+	// the demo, which takes everything): what it has no counterpart for
+	// is refused by name before it is called (CheckStyle).
+	Style string
 }
 
 // ParseChatRequest validates a body of our own POST /gateway/v1/chat:
@@ -110,12 +154,25 @@ func parsed(req *Request, err *Error) (*Request, error) {
 	return req, nil
 }
 
-// unsupported are Messages API fields this text-only beta refuses with a
-// clearer message than "unknown field", on our /chat and count_tokens too,
-// so tools are refused by name the same on every endpoint (unless they
-// hold the value that asks for nothing: see noOpValue).
-var unsupported = []string{"tools", "tool_choice", "thinking", "mcp_servers", "container", "service_tier",
-	"output_config", "speed", "inference_geo", "diagnostics"}
+// refusal is a list of fields an endpoint refuses by name, with why, so
+// that they get a clearer message than "unknown field" (unless they hold
+// the value that asks for nothing: see noOpValue).
+type refusal struct {
+	fields []string
+	why    string
+}
+
+// messagesRefused are Messages API fields no provider style this gateway
+// speaks can honour for every caller: Anthropic's server-side features
+// and capacity options.
+var messagesRefused = refusal{[]string{"mcp_servers", "container", "service_tier", "output_config", "output_format",
+	"speed", "inference_geo", "diagnostics", "context_management"}, "this gateway relays the Messages API's client features only"}
+
+// chatRefused: our /chat endpoint is plain chat; agents' features are
+// served by the two providers' dialects, the same way, and refused here by
+// name.
+var chatRefused = refusal{append([]string{"tools", "tool_choice", "thinking"}, messagesRefused.fields...),
+	"/gateway/v1/chat is plain chat: use /gateway/v1/messages or /gateway/v1/chat/completions for tools, images and thinking"}
 
 // noOpValue says, of a field this beta refuses, which values ask for
 // nothing it lacks: those are accepted (and the field dropped), as clients
@@ -126,19 +183,16 @@ var unsupported = []string{"tools", "tool_choice", "thinking", "mcp_servers", "c
 // "auto" (or OpenAI's "default", or Anthropic's "standard_only": no
 // priority capacity), speed "standard", reasoning_effort "none".
 var noOpValue = map[string]func(any) bool{
-	"thinking":            typeOnly("disabled"),
-	"tool_choice":         func(v any) bool { return v == "none" || typeOnly("none")(v) },
-	"parallel_tool_calls": func(v any) bool { _, ok := asBool(v); return ok },
-	"logprobs":            func(v any) bool { return v == false },
-	"top_logprobs":        func(v any) bool { n, ok := asInt(v); return ok && n == 0 },
-	"response_format":     typeOnly("text"),
+	"thinking":     typeOnly("disabled"),
+	"tool_choice":  func(v any) bool { return v == "none" || typeOnly("none")(v) },
+	"logprobs":     func(v any) bool { return v == false },
+	"top_logprobs": func(v any) bool { n, ok := asInt(v); return ok && n == 0 },
 	"modalities": func(v any) bool {
 		items, ok := asArray(v)
 		return ok && len(items) == 1 && items[0] == "text"
 	},
-	"service_tier":     func(v any) bool { return v == "auto" || v == "default" || v == "standard_only" },
-	"speed":            func(v any) bool { return v == "standard" },
-	"reasoning_effort": func(v any) bool { return v == "none" },
+	"service_tier": func(v any) bool { return v == "auto" || v == "default" || v == "standard_only" },
+	"speed":        func(v any) bool { return v == "standard" },
 }
 
 // typeOnly matches the object {"type": typ}.
@@ -150,12 +204,12 @@ func typeOnly(typ string) func(any) bool {
 }
 
 func parseChat(body []byte, d Defaults) (*Request, *Error) {
-	top, err := decodeTop(body, unsupported, "messages", "model", "max_tokens", "system", "temperature", "stop_sequences", "stream", "metadata")
+	top, err := decodeTop(body, chatRefused, "messages", "model", "max_tokens", "system", "temperature", "stop_sequences", "stream", "metadata")
 	if err != nil {
 		return nil, err
 	}
 	req := &Request{MaxTokens: d.MaxTokens}
-	if req.Messages, err = parseMessageList(top, false, chatRoles, "role", "content"); err != nil {
+	if req.Messages, err = parseMessageList(top); err != nil {
 		return nil, err
 	}
 	if req.Model, err = parseModelField(top, d.Model); err != nil {
@@ -180,16 +234,13 @@ func parseChat(body []byte, d Defaults) (*Request, *Error) {
 }
 
 func parseMessages(body []byte, d Defaults) (*Request, *Error) {
-	top, err := decodeTop(body, unsupported, "messages", "model", "max_tokens", "system", "temperature", "top_p", "top_k", "stop_sequences", "stream", "metadata",
-		"cache_control")
+	top, err := decodeTop(body, messagesRefused, "messages", "model", "max_tokens", "system", "temperature", "top_p", "top_k", "stop_sequences", "stream", "metadata",
+		"cache_control", "tools", "tool_choice", "thinking")
 	if err != nil {
 		return nil, err
 	}
 	req := &Request{}
-	if req.Messages, err = parseMessageList(top, true, chatRoles, "role", "content"); err != nil {
-		return nil, err
-	}
-	if req.Model, err = parseModelField(top, ""); err != nil {
+	if err := parseMessagesPrompt(top, req); err != nil {
 		return nil, err
 	}
 	raw, ok := top.get("max_tokens")
@@ -199,18 +250,13 @@ func parseMessages(body []byte, d Defaults) (*Request, *Error) {
 	if req.MaxTokens, err = parseMaxTokens("max_tokens", raw, d.MaxTokensCap); err != nil {
 		return nil, err
 	}
-	if raw, ok := top.get("system"); ok {
-		if req.System, err = parseSystem(raw); err != nil {
-			return nil, err
-		}
+	if req.Reasoning, err = parseThinking(top, req.MaxTokens); err != nil {
+		return nil, err
 	}
 	if req.TopP, err = parseUnit(top, "top_p"); err != nil {
 		return nil, err
 	}
 	if raw, ok := top.get("top_k"); ok {
-		if d.NoTopK {
-			return nil, invalid("top_k is not supported: this gateway's upstream has no top-k sampling (use top_p or temperature)")
-		}
 		n, ok := asInt(raw)
 		if !ok || n < 0 {
 			return nil, invalid("top_k must be a non-negative integer")
@@ -220,38 +266,73 @@ func parseMessages(body []byte, d Defaults) (*Request, *Error) {
 	if err := parseOptions(top, req); err != nil {
 		return nil, err
 	}
-	return req, nil
+	return req, checkStyle(req, d)
 }
 
-// decodeTop reads the body's top-level object, refusing the fields of
-// refused with a message that says this beta does not support them, and
-// any field not in known as unknown. A refused field that is null is
-// absent, as any null field is (object.get): clients that serialise unset
-// options as null send "tools": null.
-func decodeTop(body []byte, refused []string, known ...string) (object, *Error) {
-	v, ok := decodeJSON(body)
-	if !ok {
-		return object{}, invalid("request body is not valid JSON")
+// parseMessagesPrompt reads what the Messages endpoint and count_tokens
+// share: model, messages, system, tools and tool_choice.
+func parseMessagesPrompt(top object, req *Request) *Error {
+	var err *Error
+	var c blockCounter
+	if req.Messages, err = parseTurns(top, &c); err != nil {
+		return err
 	}
-	top, ok := decodeObject(v, "")
-	if !ok {
-		return object{}, invalid("request body must be a JSON object")
+	if req.Model, err = parseModelField(top, ""); err != nil {
+		return err
 	}
-	for _, k := range refused {
-		if v, ok := top.get(k); ok && !(noOpValue[k] != nil && noOpValue[k](v)) {
-			return object{}, invalid("%q is not supported: this gateway accepts text-only requests", k)
+	if raw, ok := top.get("system"); ok {
+		if req.System, req.SystemBlocks, err = parseSystem(raw); err != nil {
+			return err
 		}
 	}
-	return top, top.only(append(known, refused...)...)
+	if req.Tools, err = parseMessagesTools(top); err != nil {
+		return err
+	}
+	req.ToolChoice, err = parseMessagesToolChoice(top, req.Tools)
+	return err
 }
 
-// chatRoles are the roles of our endpoint's and the Messages API's turns.
-var chatRoles = []string{"user", "assistant"}
+// parseTurns reads the Messages dialect's turns: each a role (user or
+// assistant) and content, a non-blank string or content blocks.
+func parseTurns(top object, c *blockCounter) ([]ChatMessage, *Error) {
+	items, err := messageItems(top)
+	if err != nil {
+		return nil, err
+	}
+	msgs := make([]ChatMessage, len(items))
+	for i, item := range items {
+		path := index("messages", i)
+		m, ok := decodeObject(item, path)
+		if !ok {
+			return nil, invalid("%s must be an object", path)
+		}
+		if err := m.only("role", "content"); err != nil {
+			return nil, err
+		}
+		role, _ := asString(m.fields["role"])
+		if !slices.Contains(chatRoles, role) {
+			return nil, invalid("%s must be %s", m.name("role"), oneOf(chatRoles))
+		}
+		raw, _ := m.get("content")
+		if s, ok := asString(raw); ok && strings.TrimSpace(s) != "" {
+			msgs[i] = ChatMessage{Role: role, Content: s}
+			continue
+		}
+		blocks, ok := asArray(raw)
+		if !ok || len(blocks) == 0 {
+			return nil, invalid("%s must be a non-empty string or a non-empty array of content blocks", m.name("content"))
+		}
+		parsed, err := parseBlocks(blocks, m.name("content"), role, c)
+		if err != nil {
+			return nil, err
+		}
+		msgs[i] = ChatMessage{Role: role, Content: textOf(parsed), Blocks: parsed}
+	}
+	return msgs, nil
+}
 
-// parseMessageList reads the required messages array: each message has
-// one of roles and only the given fields. blocks allows the
-// array-of-content-blocks form.
-func parseMessageList(top object, blocks bool, roles []string, fields ...string) ([]ChatMessage, *Error) {
+// messageItems is the required, non-empty messages array.
+func messageItems(top object) ([]any, *Error) {
 	raw, ok := top.get("messages")
 	if !ok {
 		return nil, invalid("messages is required")
@@ -263,6 +344,42 @@ func parseMessageList(top object, blocks bool, roles []string, fields ...string)
 	if len(items) == 0 {
 		return nil, invalid("messages must not be empty")
 	}
+	return items, nil
+}
+
+// decodeTop reads the body's top-level object, refusing the fields of
+// refused with a message that says this beta does not support them, and
+// any field not in known as unknown. A refused field that is null is
+// absent, as any null field is (object.get): clients that serialise unset
+// options as null send "tools": null.
+func decodeTop(body []byte, refused refusal, known ...string) (object, *Error) {
+	v, ok := decodeJSON(body)
+	if !ok {
+		return object{}, invalid("request body is not valid JSON")
+	}
+	top, ok := decodeObject(v, "")
+	if !ok {
+		return object{}, invalid("request body must be a JSON object")
+	}
+	for _, k := range refused.fields {
+		if v, ok := top.get(k); ok && !(noOpValue[k] != nil && noOpValue[k](v)) {
+			return object{}, invalid("%q is not supported: %s", k, refused.why)
+		}
+	}
+	return top, top.only(append(known, refused.fields...)...)
+}
+
+// chatRoles are the roles of our endpoint's and the Messages API's turns.
+var chatRoles = []string{"user", "assistant"}
+
+// parseMessageList reads our /chat endpoint's messages: each a role
+// (user or assistant) and non-blank string content. Tool turns are
+// refused by name, as on every endpoint that cannot carry them.
+func parseMessageList(top object) ([]ChatMessage, *Error) {
+	items, err := messageItems(top)
+	if err != nil {
+		return nil, err
+	}
 	msgs := make([]ChatMessage, len(items))
 	for i, item := range items {
 		path := index("messages", i)
@@ -272,28 +389,22 @@ func parseMessageList(top object, blocks bool, roles []string, fields ...string)
 		}
 		role, _ := asString(m.fields["role"])
 		if role == "tool" || role == "function" {
-			return nil, invalid("%s %q is not supported: this gateway accepts text-only requests (no tools)", m.name("role"), role)
+			return nil, invalid("%s %q is not supported: %s", m.name("role"), role, chatRefused.why)
 		}
-		for _, k := range []string{"tool_calls", "function_call", "tool_call_id"} {
-			if _, ok := m.get(k); ok {
-				return nil, invalid("%s is not supported: this gateway accepts text-only requests (no tools)", m.name(k))
-			}
-		}
-		if err := m.only(fields...); err != nil {
+		if err := m.only("role", "content"); err != nil {
 			return nil, err
 		}
-		if !slices.Contains(roles, role) {
-			return nil, invalid("%s must be %s", m.name("role"), oneOf(roles))
+		if !slices.Contains(chatRoles, role) {
+			return nil, invalid("%s must be %s", m.name("role"), oneOf(chatRoles))
 		}
-		content, present := m.get("content")
-		if !present {
+		if _, ok := m.get("content"); !ok {
 			return nil, invalid("%s is required", m.name("content"))
 		}
-		text, err := parseContent(content, m.name("content"), blocks)
-		if err != nil {
-			return nil, err
+		s, ok := asString(m.fields["content"])
+		if !ok || strings.TrimSpace(s) == "" {
+			return nil, invalid("%s must be a non-empty string", m.name("content"))
 		}
-		msgs[i] = ChatMessage{Role: role, Content: text}
+		msgs[i] = ChatMessage{Role: role, Content: s}
 	}
 	return msgs, nil
 }
@@ -311,69 +422,28 @@ func oneOf(choices []string) string {
 	return strings.Join(quoted[:last], ", ") + " or " + quoted[last]
 }
 
-// parseContent reads a message's content: a non-blank string or, when blocks
-// is set (Messages endpoint), a non-empty array of text blocks.
-func parseContent(raw any, path string, blocks bool) (string, *Error) {
-	if s, ok := asString(raw); ok && strings.TrimSpace(s) != "" {
-		return s, nil
-	}
-	if !blocks {
-		return "", invalid("%s must be a non-empty string", path)
-	}
-	items, ok := asArray(raw)
-	if !ok || len(items) == 0 {
-		return "", invalid("%s must be a non-empty string or a non-empty array of content blocks", path)
-	}
-	return parseTextBlocks(items, path)
-}
-
 // parseSystem reads the Messages endpoint's system prompt: a string or an
-// array of text blocks, where empty means none (as the real API accepts).
-func parseSystem(raw any) (string, *Error) {
+// array of text blocks (kept, with their cache_control), where empty
+// means none (as the real API accepts).
+func parseSystem(raw any) (string, []ContentBlock, *Error) {
 	if s, ok := asString(raw); ok {
-		return s, nil
+		return s, nil, nil
 	}
 	items, ok := asArray(raw)
 	if !ok {
-		return "", invalid("system must be a string or an array of text blocks")
+		return "", nil, invalid("system must be a string or an array of text blocks")
 	}
-	return parseTextBlocks(items, "system")
-}
-
-// parseTextBlocks reads content blocks, refusing any that is not text, and
-// joins their texts with a blank line: the core carries text, and the
-// upstream styles agree on what that means.
-func parseTextBlocks(items []any, path string) (string, *Error) {
-	texts := make([]string, len(items))
 	for i, item := range items {
-		bpath := index(path, i)
-		b, ok := decodeObject(item, bpath)
-		if !ok {
-			return "", invalid("%s must be an object", bpath)
+		if o, ok := decodeObject(item, ""); ok && o.fields["type"] != BlockText {
+			s, _ := asString(o.fields["type"])
+			return "", nil, invalid("%s %q is not supported: the system prompt is text blocks", index("system", i)+".type", s)
 		}
-		typ, _ := asString(b.fields["type"])
-		if typ == "" {
-			return "", invalid("%s is required", b.name("type"))
-		}
-		if typ != "text" {
-			return "", invalid("%s %q is not supported: this gateway accepts text blocks only", b.name("type"), typ)
-		}
-		if err := b.only("type", "text", "cache_control", "citations"); err != nil {
-			return "", err
-		}
-		if c, ok := b.get("citations"); ok {
-			// A turn replayed from an answer: this gateway's answers have none.
-			if items, ok := asArray(c); !ok || len(items) > 0 {
-				return "", invalid("%s is not supported: this gateway accepts text blocks only", b.name("citations"))
-			}
-		}
-		text, ok := asString(b.fields["text"])
-		if !ok || strings.TrimSpace(text) == "" {
-			return "", invalid("%s must be a non-empty string", b.name("text"))
-		}
-		texts[i] = text
 	}
-	return strings.Join(texts, "\n\n"), nil
+	blocks, err := parseBlocks(items, "system", "user", nil)
+	if err != nil || len(blocks) == 0 {
+		return "", nil, err
+	}
+	return textOf(blocks), blocks, nil
 }
 
 // parseModelField reads model, which def stands for when absent (required
@@ -521,25 +591,21 @@ func parseOptions(top object, req *Request) *Error {
 // /gateway/v1/messages/count_tokens: a Messages request without
 // max_tokens (model, messages, system).
 func ParseCountTokensRequest(body []byte, d Defaults) (*Request, error) {
-	return parsed(parseCountTokens(body))
+	return parsed(parseCountTokens(body, d))
 }
 
-func parseCountTokens(body []byte) (*Request, *Error) {
-	top, err := decodeTop(body, unsupported, "messages", "model", "system", "cache_control")
+func parseCountTokens(body []byte, d Defaults) (*Request, *Error) {
+	top, err := decodeTop(body, messagesRefused, "messages", "model", "system", "cache_control", "tools", "tool_choice", "thinking")
 	if err != nil {
 		return nil, err
 	}
 	req := &Request{MaxTokens: 1}
-	if req.Messages, err = parseMessageList(top, true, chatRoles, "role", "content"); err != nil {
+	if err := parseMessagesPrompt(top, req); err != nil {
 		return nil, err
 	}
-	if req.Model, err = parseModelField(top, ""); err != nil {
+	// thinking counts no input: it is read for its shape only.
+	if _, err := parseThinking(top, d.MaxTokensCap+1); err != nil {
 		return nil, err
-	}
-	if raw, ok := top.get("system"); ok {
-		if req.System, err = parseSystem(raw); err != nil {
-			return nil, err
-		}
 	}
 	return req, nil
 }

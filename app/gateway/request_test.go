@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -18,20 +19,20 @@ func TestParseChatRequestValid(t *testing.T) {
 	}{
 		{"defaults applied",
 			`{"messages":[{"role":"user","content":"Hi"}]}`,
-			Request{Model: "default-model", MaxTokens: 1024, Messages: []ChatMessage{{"user", "Hi"}}}},
+			Request{Model: "default-model", MaxTokens: 1024, Messages: []ChatMessage{{Role: "user", Content: "Hi"}}}},
 		{"every field",
 			`{"model":"m","max_tokens":4096,"system":"Be brief.","temperature":0.5,"stop_sequences":["END","\n\n"],
 			  "stream":true,"metadata":{"user_id":"u-1"},
 			  "messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello"},{"role":"user","content":"Again"}]}`,
 			Request{Model: "m", MaxTokens: 4096, System: "Be brief.", Temperature: &temp,
 				StopSequences: []string{"END", "\n\n"}, Stream: true, Metadata: Metadata{UserID: "u-1"},
-				Messages: []ChatMessage{{"user", "Hi"}, {"assistant", "Hello"}, {"user", "Again"}}}},
+				Messages: []ChatMessage{{Role: "user", Content: "Hi"}, {Role: "assistant", Content: "Hello"}, {Role: "user", Content: "Again"}}}},
 		{"nulls count as absent",
 			`{"messages":[{"role":"user","content":"Hi"}],"model":null,"max_tokens":null,"system":null,"temperature":null,"stop_sequences":null,"stream":null,"metadata":null}`,
-			Request{Model: "default-model", MaxTokens: 1024, Messages: []ChatMessage{{"user", "Hi"}}}},
+			Request{Model: "default-model", MaxTokens: 1024, Messages: []ChatMessage{{Role: "user", Content: "Hi"}}}},
 		{"boundaries",
 			`{"messages":[{"role":"user","content":"Hi"}],"max_tokens":1,"temperature":0,"metadata":{}}`,
-			Request{Model: "default-model", MaxTokens: 1, Temperature: new(0.0), Messages: []ChatMessage{{"user", "Hi"}}}},
+			Request{Model: "default-model", MaxTokens: 1, Temperature: new(0.0), Messages: []ChatMessage{{Role: "user", Content: "Hi"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -129,7 +130,7 @@ func TestParseMessagesRequestValid(t *testing.T) {
 	}{
 		{"string content",
 			`{"model":"claude-sonnet-4-5","max_tokens":1024,"messages":[{"role":"user","content":"Hello, Claude"}]}`,
-			Request{Model: "claude-sonnet-4-5", MaxTokens: 1024, Messages: []ChatMessage{{"user", "Hello, Claude"}}}},
+			Request{Model: "claude-sonnet-4-5", MaxTokens: 1024, Messages: []ChatMessage{{Role: "user", Content: "Hello, Claude"}}}},
 		{"text blocks, system blocks, sampling options",
 			`{"model":"m","max_tokens":10,"stream":true,"temperature":1,"top_p":0.9,"top_k":40,
 			  "stop_sequences":["###"],"metadata":{"user_id":"13803d75"},
@@ -138,11 +139,15 @@ func TestParseMessagesRequestValid(t *testing.T) {
 			              {"role":"assistant","content":"Bonjour"}]}`,
 			Request{Model: "m", MaxTokens: 10, Stream: true, Temperature: new(1.0), TopP: new(0.9), TopK: new(40),
 				StopSequences: []string{"###"}, Metadata: Metadata{UserID: "13803d75"},
-				System:   "You are terse.\n\nAnswer in French.",
-				Messages: []ChatMessage{{"user", "Part one.\n\nPart two."}, {"assistant", "Bonjour"}}}},
+				System: "You are terse.\n\nAnswer in French.",
+				SystemBlocks: []ContentBlock{{Type: BlockText, Text: "You are terse."},
+					{Type: BlockText, Text: "Answer in French.", CacheControl: json.RawMessage(`{"type":"ephemeral"}`)}},
+				Messages: []ChatMessage{{Role: "user", Content: "Part one.\n\nPart two.",
+					Blocks: []ContentBlock{{Type: BlockText, Text: "Part one."}, {Type: BlockText, Text: "Part two."}}},
+					{Role: "assistant", Content: "Bonjour"}}}},
 		{"empty system means none",
 			`{"model":"m","max_tokens":10,"system":"","messages":[{"role":"user","content":"a"}]}`,
-			Request{Model: "m", MaxTokens: 10, Messages: []ChatMessage{{"user", "a"}}}},
+			Request{Model: "m", MaxTokens: 10, Messages: []ChatMessage{{Role: "user", Content: "a"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -169,17 +174,20 @@ func TestParseMessagesRequestInvalid(t *testing.T) {
 		{`{` + ok + `,"messages":[{"role":"user","content":["a"]}]}`, `messages[0].content[0] must be an object`},
 		{`{` + ok + `,"messages":[{"role":"user","content":[{"text":"a"}]}]}`, `messages[0].content[0].type is required`},
 		{`{` + ok + `,"messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBOR"}}]}]}`,
-			`messages[0].content[1].type "image" is not supported: this gateway accepts text blocks only`},
-		{`{` + ok + `,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]}]}`,
-			`messages[0].content[0].type "tool_result" is not supported: this gateway accepts text blocks only`},
+			`messages[0].content[1].source.data must be base64 of at most 20971520 bytes`},
+		{`{` + ok + `,"messages":[{"role":"assistant","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]}]}`,
+			`messages[0].content[0].type "tool_result" is not allowed in a assistant turn`},
+		{`{` + ok + `,"messages":[{"role":"user","content":[{"type":"server_tool_use","id":"t"}]}]}`,
+			`messages[0].content[0].type "server_tool_use" is not supported: this gateway relays text, image, document, tool_use, tool_result and thinking blocks`},
 		{`{` + ok + `,"messages":[{"role":"user","content":[{"type":"text","text":""}]}]}`, `messages[0].content[0].text must be a non-empty string`},
 		{`{` + ok + `,"messages":[{"role":"user","content":[{"type":"text","text":"a","cites":[]}]}]}`, `unknown field "messages[0].content[0].cites"`},
 		{`{` + ok + `,"system":7,"messages":[{"role":"user","content":"a"}]}`, `system must be a string or an array of text blocks`},
-		{`{` + ok + `,"system":[{"type":"image"}],"messages":[{"role":"user","content":"a"}]}`, `system[0].type "image" is not supported: this gateway accepts text blocks only`},
+		{`{` + ok + `,"system":[{"type":"image"}],"messages":[{"role":"user","content":"a"}]}`, `system[0].type "image" is not supported: the system prompt is text blocks`},
 		{`{` + ok + `,"top_p":2,"messages":[{"role":"user","content":"a"}]}`, `top_p must be a number between 0 and 1`},
 		{`{` + ok + `,"top_k":-1,"messages":[{"role":"user","content":"a"}]}`, `top_k must be a non-negative integer`},
-		{`{` + ok + `,"tools":[],"messages":[{"role":"user","content":"a"}]}`, `"tools" is not supported: this gateway accepts text-only requests`},
-		{`{` + ok + `,"thinking":{"type":"enabled","budget_tokens":1024},"messages":[{"role":"user","content":"a"}]}`, `"thinking" is not supported: this gateway accepts text-only requests`},
+		{`{` + ok + `,"tools":[{"type":"web_search_20250305","name":"web_search"}],"messages":[{"role":"user","content":"a"}]}`, `tools[0].type "web_search_20250305" is not supported: this gateway relays client tools only (server tools such as web search are not)`},
+		{`{` + ok + `,"thinking":{"type":"enabled","budget_tokens":1024},"messages":[{"role":"user","content":"a"}]}`, `thinking.budget_tokens must be below max_tokens, which must be above 1024`},
+		{`{` + ok + `,"mcp_servers":[{}],"messages":[{"role":"user","content":"a"}]}`, `"mcp_servers" is not supported: this gateway relays the Messages API's client features only`},
 		{`{` + ok + `,"frobnicate":true,"messages":[{"role":"user","content":"a"}]}`, `unknown field "frobnicate"`},
 		{`{"model":"m","max_tokens":0,"messages":[{"role":"user","content":"a"}]}`, `max_tokens must be a positive integer`},
 	}
@@ -257,9 +265,9 @@ func TestParseCompletionsRequest(t *testing.T) {
 	}
 	for body, want := range map[string]string{
 		`{"messages":[{"role":"user","content":"x"}],"n":2}`:                       "n must be 1",
-		`{"messages":[{"role":"user","content":"x"}],"tools":[]}`:                  `"tools" is not supported`,
+		`{"messages":[{"role":"user","content":"x"}],"tools":[{"type":"custom"}]}`: `tools[0].type "custom" is not supported`,
 		`{"messages":[{"role":"user","content":"x"}],"seed":1.5}`:                  "seed must be an integer",
-		`{"messages":[{"role":"tool","content":"x"}]}`:                             `messages[0].role "tool" is not supported`,
+		`{"messages":[{"role":"tool","content":"x"}]}`:                             `messages[0].tool_call_id must be`,
 		`{"messages":[{"role":"robot","content":"x"}]}`:                            `messages[0].role must be`,
 		`{"messages":[{"role":"user","content":"x"}],"user":"a\u0000b"}`:           "user must not contain control characters",
 		`{"messages":[{"role":"user","content":"x"}],"max_completion_tokens":0}`:   "max_completion_tokens must be a positive integer",
@@ -275,18 +283,23 @@ func TestParseCompletionsRequest(t *testing.T) {
 	}
 }
 
-// Tools (and thinking and the like) are refused by name the same on every
-// endpoint, not as an unknown field on some.
+// Our plain /chat refuses tools by name, and every endpoint that takes
+// tools refuses the same bad tool choice by name.
 func TestToolsRefusedByNameEverywhere(t *testing.T) {
-	parsers := map[string]func([]byte, Defaults) (*Request, error){
-		"chat": ParseChatRequest, "messages": ParseMessagesRequest, "completions": ParseCompletionsRequest, "count_tokens": ParseCountTokensRequest,
+	for _, field := range []string{"tools", "tool_choice", "thinking"} {
+		body := `{"model":"m","` + field + `":[],"messages":[{"role":"user","content":"x"}]}`
+		if _, err := ParseChatRequest([]byte(body), testDefaults); err == nil || !strings.HasPrefix(err.Error(), "invalid_request: \""+field+"\" is not supported: /gateway/v1/chat is plain chat") {
+			t.Errorf("chat, %s: %v", field, err)
+		}
 	}
-	for name, parse := range parsers {
-		for _, field := range []string{"tools", "tool_choice"} {
-			body := `{"model":"m","` + field + `":[],"messages":[{"role":"user","content":"x"}]}`
-			if _, err := parse([]byte(body), testDefaults); err == nil || err.Error() != "invalid_request: \""+field+"\" is not supported: this gateway accepts text-only requests" {
-				t.Errorf("%s, %s: %v", name, field, err)
-			}
+	for name, body := range map[string]string{
+		"messages":     `{"model":"m","max_tokens":5,"tool_choice":{"type":"tool","name":"f"},"messages":[{"role":"user","content":"x"}]}`,
+		"count_tokens": `{"model":"m","tool_choice":{"type":"any"},"messages":[{"role":"user","content":"x"}]}`,
+		"completions":  `{"model":"m","tool_choice":"required","messages":[{"role":"user","content":"x"}]}`,
+	} {
+		parse := map[string]func([]byte, Defaults) (*Request, error){"messages": ParseMessagesRequest, "count_tokens": ParseCountTokensRequest, "completions": ParseCompletionsRequest}[name]
+		if _, err := parse([]byte(body), testDefaults); err == nil || err.Error() != "invalid_request: tool_choice asks for a tool call but tools is empty" {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }
@@ -346,18 +359,18 @@ func TestCompletionsOptionsOfTheSDK(t *testing.T) {
 		t.Errorf("safety_identifier: %q", req.Metadata.UserID)
 	}
 	for opt, want := range map[string]string{
-		`"logprobs":true`:                          `"logprobs" is not supported`,
-		`"top_logprobs":3`:                         `"top_logprobs" is not supported`,
-		`"response_format":{"type":"json_object"}`: `"response_format" is not supported`,
-		`"reasoning_effort":"high"`:                `"reasoning_effort" is not supported`,
-		`"verbosity":"low"`:                        `"verbosity" is not supported`,
-		`"service_tier":"flex"`:                    `"service_tier" is not supported`,
-		`"modalities":["text","audio"]`:            `"modalities" is not supported`,
-		`"tool_choice":"auto"`:                     `"tool_choice" is not supported`,
-		`"metadata":{"a":1}`:                       "metadata must map keys",
-		`"metadata":"x"`:                           "metadata must be an object",
-		`"prompt_cache_key":1`:                     "prompt_cache_key must be a string",
-		`"messages":[{"role":"assistant","content":null,"tool_calls":[]}]`:                        `messages[0].tool_calls is not supported`,
+		`"logprobs":true`:                  `"logprobs" is not supported`,
+		`"top_logprobs":3`:                 `"top_logprobs" is not supported`,
+		`"response_format":{"type":"xml"}`: `response_format.type must be`,
+		`"reasoning_effort":"high"`:        `reasoning_effort needs max_completion_tokens above 1024`,
+		`"verbosity":"low"`:                `"verbosity" is not supported`,
+		`"service_tier":"flex"`:            `"service_tier" is not supported`,
+		`"modalities":["text","audio"]`:    `"modalities" is not supported`,
+		`"tool_choice":"any"`:              `tool_choice must be "auto", "none", "required"`,
+		`"metadata":{"a":1}`:               "metadata must map keys",
+		`"metadata":"x"`:                   "metadata must be an object",
+		`"prompt_cache_key":1`:             "prompt_cache_key must be a string",
+		`"messages":[{"role":"assistant","content":null,"tool_calls":[]}]`:                        `messages[0].content must be a non-empty string or array of content parts, or tool_calls given`,
 		`"messages":[{"role":"user","content":"x"},{"role":"function","name":"f","content":"r"}]`: `messages[1].role "function" is not supported`,
 	} {
 		body := `{` + msgs + `,` + opt + `}`
@@ -385,8 +398,8 @@ func TestMessagesOptionsOfTheSDK(t *testing.T) {
 		}
 	}
 	for opt, want := range map[string]string{
-		`"thinking":{"type":"enabled","budget_tokens":1024}`: `"thinking" is not supported`,
-		`"thinking":{"type":"disabled","budget_tokens":1}`:   `"thinking" is not supported`,
+		`"thinking":{"type":"enabled","budget_tokens":1024}`: `thinking.budget_tokens must be below max_tokens`,
+		`"thinking":{"type":"disabled","budget_tokens":1}`:   `thinking.budget_tokens is for "type":"enabled" only`,
 		`"output_config":{"effort":"low"}`:                   `"output_config" is not supported`,
 		`"speed":"fast"`:                                     `"speed" is not supported`,
 		`"inference_geo":"us"`:                               `"inference_geo" is not supported`,

@@ -13,6 +13,8 @@ const (
 	StopMaxTokens    = "max_tokens"
 	StopStopSequence = "stop_sequence"
 	StopRefusal      = "refusal"
+	StopToolUse      = "tool_use"
+	StopPauseTurn    = "pause_turn"
 )
 
 // Message is a model's answer in the Messages API shape. Both public
@@ -30,12 +32,6 @@ type Message struct {
 	StopReason   string         `json:"stop_reason"` // "" while streaming: marshals as null
 	StopSequence *string        `json:"stop_sequence"`
 	Usage        Usage          `json:"usage"`
-}
-
-// ContentBlock is one block of a message. This gateway handles text only.
-type ContentBlock struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
 }
 
 // Text is the concatenated text of all blocks.

@@ -35,8 +35,11 @@ const (
 )
 
 // DemoModel is the demo upstream's model name, the default model when no
-// upstream URL is configured.
-const DemoModel = "parapet-demo"
+// upstream URL is configured; DemoEmbeddingModel its embeddings model.
+const (
+	DemoModel          = "parapet-demo"
+	DemoEmbeddingModel = "parapet-demo-embedding"
+)
 
 // Config configures the Proxy. Zero durations and limits take the defaults
 // noted beside them.
@@ -47,9 +50,13 @@ type Config struct {
 	Key   string // sent as x-api-key (messages) or a bearer token (openai)
 	Style string // StyleMessages (default) or StyleOpenAI
 
-	Model        string // default model; required with a URL, DemoModel without
-	MaxTokens    int    // default max_tokens: 1024
-	MaxTokensCap int    // largest max_tokens a request may ask for: 8192
+	Model string // default model; required with a URL, DemoModel without
+	// EmbeddingModel is the default embeddings model, listed with the
+	// chat model: DemoEmbeddingModel without a URL, else none (a request
+	// must name one) unless configured.
+	EmbeddingModel string
+	MaxTokens      int // default max_tokens: 1024
+	MaxTokensCap   int // largest max_tokens a request may ask for: 8192
 
 	ConnectTimeout    time.Duration // TCP connect, then TLS handshake, each: 5s
 	Timeout           time.Duration // whole non-streamed call, retry included: 120s
@@ -59,6 +66,13 @@ type Config struct {
 	// DrainTimeout is how long a stream whose client left is read on, so
 	// the upstream's own usage is recorded: 10s.
 	DrainTimeout time.Duration
+
+	// Routing, when set (GATEWAY_CONFIG), replaces URL, Key, Style and
+	// Model: its providers, its model names and their targets.
+	Routing *Routing
+	// Breakers holds the targets' circuit breakers; nil lets every call
+	// through.
+	Breakers Breakers
 
 	// DemoWordDelay paces the demo upstream's words (no URL); 0 streams
 	// at once, which tests and benchmarks use.
@@ -70,6 +84,9 @@ func (c Config) withDefaults() Config {
 	c.Style = cmp.Or(c.Style, StyleMessages)
 	if c.Model == "" && c.URL == "" {
 		c.Model = DemoModel
+	}
+	if c.EmbeddingModel == "" && c.URL == "" && c.Routing == nil {
+		c.EmbeddingModel = DemoEmbeddingModel
 	}
 	c.MaxTokens = cmp.Or(c.MaxTokens, 1024)
 	c.MaxTokensCap = cmp.Or(c.MaxTokensCap, max(8192, c.MaxTokens))
@@ -84,7 +101,7 @@ func (c Config) withDefaults() Config {
 
 func (c Config) validate() error {
 	var errs []error
-	if c.URL != "" {
+	if c.URL != "" && c.Routing == nil {
 		u, err := url.Parse(c.URL)
 		switch {
 		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":

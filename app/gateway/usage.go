@@ -25,16 +25,14 @@ const EstimateBytesPerToken = 3
 
 // EstimateInputTokens estimates a request's input tokens before the call:
 // its text at EstimateBytesPerToken bytes a token, plus a few tokens of
-// framing per message. count_tokens (when the upstream cannot count) and
-// the usage of a call the upstream did not report use it; it is no
-// bound (emoji take about a token a byte), so the quota reserves
-// InputTokensBound instead.
+// framing per message, and its images' and documents' bounds.
+// count_tokens (when the upstream cannot count) and the usage of a call
+// the upstream did not report use it; it is no bound (emoji take about a
+// token a byte), so the quota reserves InputTokensBound instead.
 func EstimateInputTokens(req *Request) int {
-	n := len(req.System)
-	for _, m := range req.Messages {
-		n += len(m.Content) + 4*EstimateBytesPerToken
-	}
-	return (n + EstimateBytesPerToken - 1) / EstimateBytesPerToken
+	s := sizeOf(req)
+	n := s.text + 4*EstimateBytesPerToken*len(req.Messages)
+	return (n+EstimateBytesPerToken-1)/EstimateBytesPerToken + s.media
 }
 
 // estimateOutputTokens estimates the output of text sent in deltas
@@ -50,7 +48,7 @@ func estimateOutputTokens(bytes, deltas int) int {
 // unreported; an output of 0 is, when text was delivered (bytes in
 // deltas pieces). estimated says whether either count is now ours.
 func fillUnreported(u Usage, req *Request, bytes, deltas int) (_ Usage, estimated bool) {
-	if u.InputTokens == 0 {
+	if u.AllInput() == 0 {
 		u.InputTokens, estimated = EstimateInputTokens(req), true
 	}
 	if u.OutputTokens == 0 && bytes > 0 {
@@ -66,24 +64,93 @@ const FramingTokensBound = 8
 
 // InputTokensBound is an upper bound of a request's input tokens, which
 // the quota reserves: byte-level BPE tokenizers (Claude's, GPT's, Llama's)
-// never make a token of less than a byte, so text has at most as many
-// tokens as bytes, and framing adds at most FramingTokensBound per
-// message.
+// never make a token of less than a byte, so text (tool definitions,
+// calls and results, thinking and its signature included) has at most as
+// many tokens as bytes; framing adds at most FramingTokensBound per
+// message, block and tool; an image or a document adds its own bound
+// (media.go).
 func InputTokensBound(req *Request) int {
-	n := len(req.System) + FramingTokensBound*(len(req.Messages)+1)
-	for _, m := range req.Messages {
-		n += len(m.Content)
-	}
-	return n
+	s := sizeOf(req)
+	return s.text + s.media + FramingTokensBound*(len(req.Messages)+s.parts+1)
 }
 
-// Usage counts tokens as the upstream reported them, after checkUsage.
+// size is what a request holds, as the estimates and the bound count it.
+type size struct {
+	text  int // bytes of text, JSON and signatures
+	media int // the images' and documents' token bounds
+	parts int // blocks and tools, each with its framing
+}
+
+func sizeOf(req *Request) size {
+	s := size{text: len(req.System)}
+	for _, m := range req.Messages {
+		if m.Blocks == nil {
+			s.text += len(m.Content)
+			continue
+		}
+		s.addBlocks(m.Blocks)
+	}
+	for _, t := range req.Tools {
+		s.text += len(t.Name) + len(t.Description) + len(t.InputSchema)
+		s.parts++
+	}
+	if f := req.Format; f != nil {
+		// A forced tool on a messages-style provider: its name and schema.
+		s.text += len(formatToolName) + len(f.Name) + len(f.Description) + len(f.Schema)
+		s.parts++
+	}
+	return s
+}
+
+func (s *size) addBlocks(blocks []ContentBlock) {
+	for _, b := range blocks {
+		s.parts++
+		switch b.Type {
+		case BlockImage, BlockDocument:
+			s.media += b.bound
+			s.text += len(b.Title) + len(b.Context)
+		case BlockToolResult:
+			s.text += len(b.ToolUseID)
+			s.addBlocks(b.Content)
+		case BlockToolUse:
+			s.text += len(b.ID) + len(b.Name) + len(b.Input)
+		case BlockThinking:
+			s.text += len(b.Thinking) + len(b.Signature)
+		case BlockRedactedThinking:
+			s.text += len(b.Data)
+		default:
+			s.text += len(b.Text)
+		}
+	}
+}
+
+// Usage counts tokens as the upstream reported them, after checkUsage, in
+// buckets that never overlap: InputTokens is the input read neither from
+// nor into the cache, CacheCreationInputTokens what was written to it,
+// CacheReadInputTokens what was read from it (Anthropic reports them
+// beside each other; OpenAI counts its cached tokens inside
+// prompt_tokens, and the openai adapter takes them out). OutputTokens
+// includes ReasoningTokens, which are kept apart as well (not a bucket
+// of their own in a sum). Total is what a call costs the quota.
 type Usage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens,omitempty"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens,omitempty"`
+	ReasoningTokens          int `json:"-"`
 	// odd is set when the upstream sent a count that is not a whole
 	// non-negative number; checkUsage flags it.
 	odd bool
+}
+
+// Total is the call's tokens, every bucket once.
+func (u Usage) Total() int {
+	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens + u.OutputTokens
+}
+
+// AllInput is the input of every bucket.
+func (u Usage) AllInput() int {
+	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
 }
 
 // UnmarshalJSON reads counts leniently: a fraction, a negative number or a
@@ -95,13 +162,17 @@ func (u *Usage) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*u = lenientUsage(w.InputTokens, w.OutputTokens)
+	u.CacheCreationInputTokens = u.read(w.CacheCreationInputTokens)
+	u.CacheReadInputTokens = u.read(w.CacheReadInputTokens)
 	return nil
 }
 
 // usageWire is usage as an upstream sends it, any number.
 type usageWire struct {
-	InputTokens  *float64 `json:"input_tokens"`
-	OutputTokens *float64 `json:"output_tokens"`
+	InputTokens              *float64 `json:"input_tokens"`
+	OutputTokens             *float64 `json:"output_tokens"`
+	CacheCreationInputTokens *float64 `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     *float64 `json:"cache_read_input_tokens"`
 }
 
 // lenientUsage makes a Usage of counts as an upstream sent them (nil when
@@ -109,18 +180,21 @@ type usageWire struct {
 // number.
 func lenientUsage(in, out *float64) Usage {
 	var u Usage
-	read := func(f *float64) int {
-		if f == nil {
-			return 0
-		}
-		v := *f
-		if v < 0 || v != math.Trunc(v) || v > math.MaxInt32 {
-			u.odd = true
-		}
-		return int(math.Ceil(min(max(v, 0), math.MaxInt32)))
-	}
-	u.InputTokens, u.OutputTokens = read(in), read(out)
+	u.InputTokens, u.OutputTokens = u.read(in), u.read(out)
 	return u
+}
+
+// read takes one count as an upstream sent it (nil when absent), in
+// range, marking u odd when it was not a whole non-negative number.
+func (u *Usage) read(f *float64) int {
+	if f == nil {
+		return 0
+	}
+	v := *f
+	if v < 0 || v != math.Trunc(v) || v > math.MaxInt32 {
+		u.odd = true
+	}
+	return int(math.Ceil(min(max(v, 0), math.MaxInt32)))
 }
 
 // checkUsage never lets an upstream's impossible counts through: negative
@@ -135,18 +209,27 @@ func checkUsage(u Usage, req *Request) (Usage, string) {
 	if u.odd {
 		flag = UsageClamped
 	}
-	if u.InputTokens > MaxInputTokens {
+	if u.AllInput() > MaxInputTokens {
 		u.InputTokens, flag = EstimateInputTokens(req), UsageClamped
+		u.CacheCreationInputTokens, u.CacheReadInputTokens = 0, 0
 	}
 	if req.MaxTokens > 0 && u.OutputTokens > req.MaxTokens {
 		u.OutputTokens, flag = req.MaxTokens, UsageClamped
 	}
+	if u.ReasoningTokens > u.OutputTokens {
+		u.ReasoningTokens, flag = u.OutputTokens, UsageClamped
+	}
 	if req.MaxTokens > 0 {
 		// No text holds more tokens than its bound: an upstream that
 		// claims 100,000 for "Hello" would otherwise spend the month's
-		// quota, however little the call reserved.
-		if reserved := InputTokensBound(req) + req.MaxTokens; u.InputTokens+u.OutputTokens > reserved {
-			u.InputTokens, flag = reserved-u.OutputTokens, UsageClamped
+		// quota, however little the call reserved. The input buckets are
+		// cut, the uncached first.
+		if over := u.Total() - (InputTokensBound(req) + req.MaxTokens); over > 0 {
+			flag = UsageClamped
+			for _, b := range []*int{&u.InputTokens, &u.CacheCreationInputTokens, &u.CacheReadInputTokens} {
+				cut := min(over, *b)
+				*b, over = *b-cut, over-cut
+			}
 		}
 	}
 	u.odd = false

@@ -127,6 +127,26 @@ func drain(c echo.Context, body io.ReadCloser) {
 	}
 }
 
+// DrainUnread reads what a handler left of the request's body (Go's
+// body, as the server read it before any middleware wrapped it), within
+// the same bounds as before a 413: a request refused before its body was
+// read (a wrong key on an 11 MiB upload is a 401) is then answered to a
+// client that sends its whole body before reading, instead of reset.
+// A body that was read costs one read that returns EOF. A client waiting
+// for 100 Continue has sent nothing: Go closes its connection itself.
+func DrainUnread(c echo.Context, body io.ReadCloser) {
+	r := c.Request()
+	if body == nil || body == http.NoBody || r.Header.Get("Expect") != "" ||
+		c.Response().Header().Get(echo.HeaderConnection) == "close" { // timed out, or already drained to the bound
+		return
+	}
+	if r.ContentLength > MaxDrainBytes {
+		c.Response().Header().Set(echo.HeaderConnection, "close")
+		return
+	}
+	drain(c, body)
+}
+
 // tooLarge is the 413 of a body over limit, naming the limit.
 func tooLarge(limit int64) *apierr.Error {
 	return apierr.PayloadTooLarge(fmt.Sprintf("the request body is larger than the limit of %s", FormatBytes(limit)))

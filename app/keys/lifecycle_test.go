@@ -44,6 +44,9 @@ func TestParseExpiry(t *testing.T) {
 		{"90", 90 * day, true},
 		{"2026-11-24", 12 * time.Hour, true}, // works through the day
 		{"2026-11-23", 0, false},
+		{"2036-11-24", 3653*day + 12*time.Hour, true}, // the last day allowed
+		{"2036-11-25", 0, false},
+		{"9999-12-31", 0, false},
 		{"12", 0, false},
 		{"soon", 0, false},
 	} {

@@ -23,6 +23,10 @@ type Options struct {
 	// IncludeParams adds to every template the values seen behind its
 	// placeholders, with counts (see Param).
 	IncludeParams bool
+	// IncludePatterns adds to every template what a patterns view shows:
+	// its matched lines' category, its first and last time, its entries
+	// per timeline bucket and its first lines (see patterns.go).
+	IncludePatterns bool
 	// Masks are custom masks, applied before the built-in ones: at most
 	// MaxMasks, each regex RE2 syntax of at most MaxMaskRegexLen bytes.
 	Masks []Mask
@@ -120,6 +124,8 @@ type Template struct {
 	Count    int    `json:"count"`
 	// Params, with IncludeParams, are the values behind each placeholder.
 	Params []Param `json:"params,omitempty"`
+	// The rest, with IncludePatterns (see patterns.go).
+	*PatternInfo
 }
 
 // Analyze analyses one log sample: one entry per line, any line ending.
@@ -309,6 +315,9 @@ func (a *analyzer) run(ctx context.Context, input []byte) (*Result, error) {
 	}
 	res := a.result(input, clusters)
 	res.Timeline = a.stamps.timeline(res, func(i int) int32 { return a.matches[i].stamp })
+	if a.opts.IncludePatterns {
+		a.patterns(res, input)
+	}
 	return res, nil
 }
 
@@ -352,6 +361,11 @@ type analyzer struct {
 	matches  []matchRef
 	assign   []int32 // shape of each entry, with IncludeAssignments
 	assignNo []int32 // its first line's number, with IncludeAssignments
+	// With IncludePatterns: the timestamp index of each entry (beside
+	// assign), and the first entries of each shape.
+	entryStamp []int32
+	examples   map[int32][]lineRef
+	ids        []int // shape index -> template id, once the result is built
 	// The timestamps of the lines, read on the way for the timeline, and
 	// the index there of the last entry's, -1 for none.
 	stamps    stampLog
@@ -478,6 +492,9 @@ func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
 	end := ref.end
 	if end == first {
 		return
+	}
+	if a.opts.IncludePatterns {
+		a.extendExample(ref.no, end)
 	}
 	k := len(a.matches) - 1
 	matched := k >= 0 && a.matches[k].ref.no == ref.no
@@ -657,9 +674,13 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		a.addMatch(matchRef{ref: ref, hit: hit, shape: si, sev: uint8(cat.severity())})
 	}
 	a.lastShape, a.lastLevel, a.lastRef, a.lastAccess = si, lvl, ref, status.ok()
-	if a.opts.IncludeAssignments {
+	if a.opts.IncludeAssignments || a.opts.IncludePatterns {
 		a.assign = append(a.assign, si)
 		a.assignNo = append(a.assignNo, ref.no)
+	}
+	if a.opts.IncludePatterns {
+		a.entryStamp = append(a.entryStamp, a.lastStamp)
+		a.addExample(si, ref)
 	}
 }
 

@@ -3,6 +3,8 @@ package logs
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -48,9 +50,20 @@ func splitLines(in []byte) int {
 }
 
 // BenchmarkAnalyze runs the whole engine and, in the same loop, the
-// line-splitting baseline, and reports both rates and their ratio.
+// line-splitting baseline, and reports both rates and their ratio, on one
+// core (GOMAXPROCS=1: one pass) and on two (the input read in two parts at
+// once).
 func BenchmarkAnalyze(b *testing.B) {
 	in := benchInput(b)
+	for _, procs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			benchAnalyze(b, in)
+		})
+	}
+}
+
+func benchAnalyze(b *testing.B, in []byte) {
 	ctx := context.Background()
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()

@@ -220,6 +220,15 @@ func (m *lineMap) restore(res *Result) {
 		res.Outliers[i].Line = orig(res.Outliers[i].Line)
 	}
 	slices.SortStableFunc(res.Outliers, func(x, y Outlier) int { return x.Line - y.Line })
+	for _, t := range res.Templates {
+		if t.PatternInfo == nil {
+			continue
+		}
+		for i := range t.Examples {
+			t.Examples[i].Line = orig(t.Examples[i].Line)
+		}
+		slices.SortStableFunc(t.Examples, func(x, y Example) int { return x.Line - y.Line })
+	}
 	if res.entryLines != nil {
 		order = order[:0]
 		for i := range res.entryLines {

@@ -19,13 +19,15 @@
 //	               "blank_lines", "cut_lines", "rare_cutoff", "duration_ms"},
 //	 "matches":   [{"line", "text", "category", "keyword", "start", "end", "template_id", "cut", "header", "level", "fields"}],
 //	 "outliers":  [{"line", "text", "template", "template_id", "count", "cut", "header", "level", "fields"}],
-//	 "templates": [{"id", "template", "count", "params": [{"position", "values": [{"value", "count"}]}]}],
+//	 "templates": [{"id", "template", "count", "params": [{"position", "values": [{"value", "count"}]}],
+//	                "matched", "category", "first", "last", "buckets", "examples": [{"line", "text", …}]}],
 //	 "assignments": [template id of each analysed entry],
 //	 "truncated": {"templates", "outliers"}}
 //
 // where "cut" appears only on lines longer than MaxLineBytes, "header",
 // "level" and "fields" only when the line has them, "params" only with
-// Options.IncludeParams, "assignments" only with
+// Options.IncludeParams, "matched" to "examples" only with
+// Options.IncludePatterns (patterns.go), "assignments" only with
 // Options.IncludeAssignments and "truncated" only when the templates or
 // outliers listed are fewer than counted (see MaxResultTemplates). Line numbers are the input's own, 1-based,
 // blank lines counted; an entry's is its first line's. start and end are
@@ -66,6 +68,6 @@
 // templates.go renders them and builds the result; params.go counts the
 // values behind the placeholders.
 //
-// Accuracy (GA and PA) is measured by TestGroupingAccuracy on the labelled
+// Accuracy (GA, PA, FGA, FTA) is measured by TestAccuracy on the labelled
 // Loghub samples; speed by BenchmarkAnalyze.
 package logs

@@ -84,7 +84,65 @@ func mine(ctx context.Context, shapes []*shape) ([]*cluster, error) {
 	for _, c := range clusters {
 		out = splitConstants(shapes, c, out)
 	}
-	return mergeVariants(shapes, mergeVariables(shapes, out)), nil
+	return mergeLists(shapes, mergeVariants(shapes, mergeVariables(shapes, out))), nil
+}
+
+// mergeLists merges clusters that agree up to a run of values ending
+// them and differ only in that run's length: the run is a list ("BLOCK*
+// ask <*> to delete blk_1 blk_2 …"), whose length varies from line to
+// line of one event. The merged template ends in one value where the
+// lists begin. At least two literal tokens must come before the run, so
+// that short templates of values alone do not merge by accident.
+func mergeLists(shapes []*shape, clusters []*cluster) []*cluster {
+	type group struct {
+		idx     []int
+		lengths map[int]bool
+		prefix  int
+	}
+	groups := map[string]*group{}
+	var keys []string
+	for ci, c := range clusters {
+		k := len(c.toks)
+		for k > 0 && (c.toks[k-1] == maskedTok || c.toks[k-1] == wildTok) {
+			k--
+		}
+		if k == len(c.toks) || literals(c.toks[:k]) < 2 {
+			continue
+		}
+		key := strings.Join(c.toks[:k], string([]byte{sep}))
+		g := groups[key]
+		if g == nil {
+			g = &group{lengths: map[int]bool{}, prefix: k}
+			groups[key] = g
+			keys = append(keys, key)
+		}
+		g.idx = append(g.idx, ci)
+		g.lengths[len(c.toks)-k] = true
+	}
+	merged := make([]bool, len(clusters))
+	var out []*cluster
+	for _, key := range keys {
+		g := groups[key]
+		if len(g.lengths) < 2 {
+			continue
+		}
+		c := &cluster{toks: append(slices.Clone(clusters[g.idx[0]].toks[:g.prefix]), wildTok)}
+		for _, ci := range g.idx {
+			c.members = append(c.members, clusters[ci].members...)
+			c.count += clusters[ci].count
+			merged[ci] = true
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return clusters
+	}
+	for ci, c := range clusters {
+		if !merged[ci] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // A wildcard position holding at most fewMaxWords distinct words, each on
@@ -229,7 +287,7 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 		slotsOf(c, func(k slot) {
 			a, ok := anchors[k]
 			t := c.toks[k.p]
-			if !ok || a == ci || constantWord(t) || partlyMasked(t) || !sameExcept(c.toks, clusters[a].toks, k.p) {
+			if !ok || a == ci || constantWord(t) || partlyMasked(t) || emptyValue(t, clusters[a].toks[k.p]) || !sameExcept(c.toks, clusters[a].toks, k.p) {
 				return
 			}
 			if x, y := find(ci), find(a); x != y {
@@ -259,6 +317,22 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 		out = append(out, newCluster(shapes, members[r]))
 	}
 	return out
+}
+
+// emptyValue reports a token that is only brackets or punctuation ("()",
+// "[]", `""`) where the other holds a value in them ("(\xff)"): the value
+// left out is an optional part, which makes another event ("connection
+// from <*> () at" is not "connection from <*> (<*>) at").
+func emptyValue(t, other string) bool {
+	if len(t) == 0 || len(t) > 4 || !partlyMasked(other) && other != maskedTok && other != wildTok {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if isLetter(t[i]) || isDigit(t[i]) || t[i] >= 0x80 {
+			return false
+		}
+	}
+	return strings.ContainsAny(t, "([{<\"'")
 }
 
 // partlyMasked reports a token with a literal key and a masked value ("uid=\xff").
@@ -311,7 +385,7 @@ func similarity(tmpl, toks []string) float64 {
 		lit++
 		if a == t {
 			eq++
-		} else if lit-eq > limit || partlyMasked(a) && partlyMasked(t) {
+		} else if lit-eq > limit || partlyMasked(a) && partlyMasked(t) || emptyValue(a, t) || emptyValue(t, a) {
 			return 0
 		}
 	}

@@ -66,7 +66,7 @@ func TestMining(t *testing.T) {
 			want:  slices.Repeat([]int{1}, 30),
 		},
 		{
-			name: "protocol names stay apart, optional unit annotations do not matter",
+			name: "protocol names stay apart, and so do variants with an optional parenthesised value",
 			lines: []string{
 				"proxy.example.com:5070 open through proxy p.example.com:5070 HTTPS",
 				"proxy.example.com:5070 open through proxy p.example.com:5070 SOCKS5",
@@ -74,8 +74,9 @@ func TestMining(t *testing.T) {
 				"proxy.example.com:5070 close, 1190 bytes (1.16 KB) sent, 1671 bytes (1.63 KB) received, lifetime 00:02",
 				"proxy.example.com:5070 close, 403 bytes sent, 1671 bytes (1.63 KB) received, lifetime 00:01",
 				"proxy.example.com:5070 open through proxy p.example.com:5070 HTTPS",
+				"proxy.example.com:5070 close, 9 bytes sent, 2048 bytes (2.00 KB) received, lifetime 00:01",
 			},
-			want: []int{1, 2, 3, 3, 3, 1},
+			want: []int{1, 2, 3, 4, 5, 1, 5},
 		},
 		{
 			name: "a few frequent words at a place are constants",
@@ -97,6 +98,17 @@ func TestMining(t *testing.T) {
 				"[PhoneIntfMgr] getDataEnabled: subId=2 phoneId=2",
 			},
 			want: []int{1, 2, 1},
+		},
+		{
+			name: "a list ending the message is one value, whatever its length; fixed fields stay apart",
+			lines: []string{
+				"BLOCK* ask 10.0.0.1:50010 to delete blk_-1 blk_-2",
+				"BLOCK* ask 10.0.0.2:50010 to delete blk_-3",
+				"BLOCK* ask 10.0.0.3:50010 to delete blk_-4 blk_-5 blk_-6 blk_-7",
+				"dropping the connection: 3 4",
+				"dropping the connection: 5 6",
+			},
+			want: []int{1, 1, 1, 2, 2},
 		},
 		{
 			name: "different messages stay apart",

@@ -3,37 +3,74 @@ package logs
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// Grouping accuracy (GA) and parsing accuracy (PA) on the labelled Loghub
-// 2k samples. GA: a line is right when the set of lines grouped with it is
-// exactly the set of lines sharing its ground-truth EventId. PA: a line is
-// right when its template's text equals its labelled EventTemplate, both
-// split on white space and every token holding <*> read as <*>. The raw logs
-// are fed as a user would paste them, with one default configuration.
-// Floors sit slightly below the measured figures so that a regression fails
-// the test.
+// The accuracy harness: the four measures the field reports (see
+// ../shared/data/README.md), on the six labelled Loghub samples, against
+// their original labels and the corrected ones (Khan et al., ICSE 2022; the
+// labels Loghub-2.0 uses). GA and PA count lines; FGA and FTA count
+// templates, so a rare template weighs as much as a frequent one. The raw
+// logs are fed as a user would paste them, with one default configuration.
+//
+//   - GA: a line is right when exactly the lines sharing its label are
+//     grouped with it.
+//   - PA: a line is right when its template's text is its label's, both
+//     split on white space, a token holding <*> read as <*>.
+//   - FGA: the F1 of groups: a produced group is right when it holds
+//     exactly the lines of one true group.
+//   - FTA: the F1 of templates: a produced group is right when all its
+//     lines share one label and its text is that label's (as for PA).
+//
+// Floors are today's figures rounded down, so a regression fails the test.
 var gaSystems = []struct {
-	name    string
-	floor   float64 // GA
-	paFloor float64
-	drain   float64 // Drain's GA, tuned per system (Loghub benchmark), for reference
+	name string
+	orig measures // floors against the original labels
+	corr measures // floors against the corrected labels
 }{
-	{"HDFS", 0.995, 0.99, 0.998},
-	{"Apache", 0.995, 0.98, 1.000},
-	{"OpenSSH", 0.99, 0.98, 0.788},
-	{"Zookeeper", 0.99, 0.99, 0.967},
-	{"BGL", 0.98, 0.93, 0.963},
-	{"Hadoop", 0.98, 0.97, 0.948},
+	{"HDFS", measures{1.000, 1.000, 1.000, 1.000}, measures{1.000, 1.000, 1.000, 1.000}},
+	{"Apache", measures{1.000, 0.984, 1.000, 0.833}, measures{1.000, 0.984, 1.000, 0.833}},
+	{"OpenSSH", measures{0.994, 0.992, 0.884, 0.730}, measures{0.996, 0.991, 0.941, 0.705}},
+	{"Zookeeper", measures{0.994, 0.995, 0.933, 0.933}, measures{0.994, 0.995, 0.933, 0.933}},
+	{"BGL", measures{0.989, 0.938, 0.931, 0.871}, measures{0.989, 0.973, 0.931, 0.880}},
+	{"Hadoop", measures{0.988, 0.981, 0.960, 0.908}, measures{0.988, 0.966, 0.960, 0.882}},
 }
 
-const (
-	gaAverageFloor = 0.99
-	paAverageFloor = 0.97
+// measures are GA, PA, FGA and FTA, in that order.
+type measures struct{ ga, pa, fga, fta float64 }
+
+func (m measures) String() string {
+	return fmt.Sprintf("%5.3f %5.3f %5.3f %5.3f", m.ga, m.pa, m.fga, m.fta)
+}
+
+// below names the measures of m under the floor f.
+func (m measures) below(f measures) []string {
+	var out []string
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"GA", m.ga, f.ga}, {"PA", m.pa, f.pa}, {"FGA", m.fga, f.fga}, {"FTA", m.fta, f.fta}} {
+		if c.got < c.want {
+			out = append(out, fmt.Sprintf("%s %.3f < floor %.3f", c.name, c.got, c.want))
+		}
+	}
+	return out
+}
+
+func (m *measures) add(o measures) { m.ga += o.ga; m.pa += o.pa; m.fga += o.fga; m.fta += o.fta }
+
+func (m measures) div(n float64) measures {
+	return measures{m.ga / n, m.pa / n, m.fga / n, m.fta / n}
+}
+
+// Average floors, of each label set.
+var (
+	origAverageFloor = measures{0.994, 0.981, 0.951, 0.879}
+	corrAverageFloor = measures{0.994, 0.985, 0.960, 0.871}
 )
 
 // loghubPath is where the Loghub samples are, beside the repository, or
@@ -65,51 +102,59 @@ func loghubLog(t testing.TB, name string) []byte {
 	return raw
 }
 
-func TestGroupingAccuracy(t *testing.T) {
+// TestAccuracy prints the table of the four measures for both label sets
+// (the one in views/docs/logs.md) and holds each to its floor.
+func TestAccuracy(t *testing.T) {
 	dir := loghubDir(t)
-	var sum, paSum, drainSum float64
-	t.Logf("%-10s %7s %7s %7s %7s %7s", "system", "GA", "floor", "PA", "floor", "Drain")
+	var origSum, corrSum measures
+	t.Logf("%-10s | %-23s | %-23s", "", "original labels", "corrected labels")
+	t.Logf("%-10s | %5s %5s %5s %5s | %5s %5s %5s %5s", "system", "GA", "PA", "FGA", "FTA", "GA", "PA", "FGA", "FTA")
 	for _, sys := range gaSystems {
-		ga, pa := systemAccuracy(t, dir, sys.name)
-		sum += ga
-		paSum += pa
-		drainSum += sys.drain
-		t.Logf("%-10s %7.3f %7.3f %7.3f %7.3f %7.3f", sys.name, ga, sys.floor, pa, sys.paFloor, sys.drain)
-		if ga < sys.floor {
-			t.Errorf("%s: GA %.3f below floor %.3f", sys.name, ga, sys.floor)
+		res := analyzeSample(t, sys.name)
+		orig := accuracy(t, res, filepath.Join(dir, sys.name, sys.name+"_2k.log_structured.csv"))
+		corr := accuracy(t, res, filepath.Join(dir, sys.name, sys.name+"_2k.log_structured_corrected.csv"))
+		origSum.add(orig)
+		corrSum.add(corr)
+		t.Logf("%-10s | %s | %s", sys.name, orig, corr)
+		for _, b := range orig.below(sys.orig) {
+			t.Errorf("%s, original labels: %s", sys.name, b)
 		}
-		if pa < sys.paFloor {
-			t.Errorf("%s: PA %.3f below floor %.3f", sys.name, pa, sys.paFloor)
+		for _, b := range corr.below(sys.corr) {
+			t.Errorf("%s, corrected labels: %s", sys.name, b)
 		}
 	}
 	n := float64(len(gaSystems))
-	avg, paAvg := sum/n, paSum/n
-	t.Logf("%-10s %7.3f %7.3f %7.3f %7.3f %7.3f", "average", avg, gaAverageFloor, paAvg, paAverageFloor, drainSum/n)
-	if avg < gaAverageFloor {
-		t.Errorf("average GA %.3f below floor %.3f", avg, gaAverageFloor)
+	origAvg, corrAvg := origSum.div(n), corrSum.div(n)
+	t.Logf("%-10s | %s | %s", "average", origAvg, corrAvg)
+	for _, b := range origAvg.below(origAverageFloor) {
+		t.Errorf("average, original labels: %s", b)
 	}
-	if paAvg < paAverageFloor {
-		t.Errorf("average PA %.3f below floor %.3f", paAvg, paAverageFloor)
+	for _, b := range corrAvg.below(corrAverageFloor) {
+		t.Errorf("average, corrected labels: %s", b)
 	}
 }
 
-// systemAccuracy returns the GA and PA of one system. With LOGS_PA_DEBUG
-// set, it logs the templates that miss their labelled text.
-func systemAccuracy(t testing.TB, dir, name string) (ga, pa float64) {
-	raw := loghubLog(t, name)
-	truth := readColumn(t, filepath.Join(dir, name, name+"_2k.log_structured.csv"), "EventId")
-	labels := readColumn(t, filepath.Join(dir, name, name+"_2k.log_structured.csv"), "EventTemplate")
-	res, err := Analyze(context.Background(), raw, Options{IncludeAssignments: true})
+func analyzeSample(t testing.TB, name string) *Result {
+	res, err := Analyze(context.Background(), loghubLog(t, name), Options{IncludeAssignments: true})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	return res
+}
+
+// accuracy measures res against the labels in the structured CSV at path.
+// With LOGS_PA_DEBUG set, it logs the templates that miss their label.
+func accuracy(t testing.TB, res *Result, path string) measures {
+	truth := readColumn(t, path, "EventId")
+	labels := readColumn(t, path, "EventTemplate")
 	if len(res.Assignments) != len(truth) {
-		t.Fatalf("%s: %d lines analysed, %d labelled", name, len(res.Assignments), len(truth))
+		t.Fatalf("%s: %d lines analysed, %d labelled", path, len(res.Assignments), len(truth))
 	}
+	text := func(id int) string { return paForm(res.Templates[id-1].Template) }
 	right := 0
 	missed := map[[2]string]int{}
 	for i, id := range res.Assignments {
-		got, want := paForm(res.Templates[id-1].Template), paForm(labels[i])
+		got, want := text(id), paForm(labels[i])
 		if got == want {
 			right++
 		} else {
@@ -118,10 +163,22 @@ func systemAccuracy(t testing.TB, dir, name string) (ga, pa float64) {
 	}
 	if os.Getenv("LOGS_PA_DEBUG") != "" {
 		for k, n := range missed {
-			t.Logf("%s %4d got  %s\n               want %s", name, n, k[0], k[1])
+			t.Logf("%s %4d got  %s\n               want %s", filepath.Base(path), n, k[0], k[1])
 		}
 	}
-	return groupingAccuracy(res.Assignments, truth), float64(right) / float64(len(labels))
+	label := map[string]string{}
+	for i, id := range truth {
+		label[id] = paForm(labels[i])
+	}
+	fga, fta := templateAccuracy(res.Assignments, truth, func(id int, truth string) bool {
+		return text(id) == label[truth]
+	})
+	return measures{
+		ga:  groupingAccuracy(res.Assignments, truth),
+		pa:  float64(right) / float64(len(labels)),
+		fga: fga,
+		fta: fta,
+	}
 }
 
 // paForm is a template as PA compares it: tokens split on white space, a
@@ -186,4 +243,64 @@ func groupingAccuracy(pred []int, truth []string) float64 {
 		}
 	}
 	return float64(right) / float64(len(pred))
+}
+
+// templateAccuracy is FGA and FTA: the F1 over produced and true groups of
+// the groups that are right. A produced group is right for FGA when it holds
+// exactly the lines of one true group, and for FTA when all its lines share
+// one true group and sameText says its text is that group's label.
+func templateAccuracy(pred []int, truth []string, sameText func(pred int, truth string) bool) (fga, fta float64) {
+	predSize := map[int]int{}
+	trueSize := map[string]int{}
+	pairSize := map[[2]string]int{}
+	one := map[int]string{} // the true group of each produced group's first line
+	for i, p := range pred {
+		predSize[p]++
+		trueSize[truth[i]]++
+		pairSize[[2]string{fmt.Sprint(p), truth[i]}]++
+		if _, ok := one[p]; !ok {
+			one[p] = truth[i]
+		}
+	}
+	groups, texts := 0, 0
+	for p, n := range predSize {
+		k := pairSize[[2]string{fmt.Sprint(p), one[p]}]
+		if k != n { // lines of more than one true group
+			continue
+		}
+		if k == trueSize[one[p]] {
+			groups++
+		}
+		if sameText(p, one[p]) {
+			texts++
+		}
+	}
+	f1 := func(right int) float64 {
+		if right == 0 {
+			return 0
+		}
+		prec, rec := float64(right)/float64(len(predSize)), float64(right)/float64(len(trueSize))
+		return 2 * prec * rec / (prec + rec)
+	}
+	return f1(groups), f1(texts)
+}
+
+// TestTemplateAccuracy checks the F1 measures on a hand-made case: true
+// groups a (3 lines) and b (1); produced group 1 is exactly a with a's text,
+// group 2 holds b's line and nothing else but with the wrong text.
+func TestTemplateAccuracy(t *testing.T) {
+	pred := []int{1, 1, 1, 2}
+	truth := []string{"a", "a", "a", "b"}
+	fga, fta := templateAccuracy(pred, truth, func(p int, tr string) bool { return p == 1 && tr == "a" })
+	if fga != 1 {
+		t.Errorf("FGA = %v, want 1 (both groups exact)", fga)
+	}
+	if fta != 0.5 {
+		t.Errorf("FTA = %v, want 0.5 (one of two templates right)", fta)
+	}
+	// One group for all: no exact group, and FTA 0 as its lines mix labels.
+	fga, fta = templateAccuracy([]int{1, 1, 1, 1}, truth, func(int, string) bool { return true })
+	if fga != 0 || fta != 0 {
+		t.Errorf("merged: FGA %v FTA %v, want 0 0", fga, fta)
+	}
 }

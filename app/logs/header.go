@@ -192,8 +192,9 @@ func (h *header) fields(s []byte, i, n int) int {
 		committed bool
 		sawTime   bool
 		sawMonth  bool
-		words     int // words since the start or the last separator anchor
-		lead      = i // end of the leading dates, times and [groups]: the header without an anchor
+		words     int  // words since the start or the last separator anchor
+		anchorTok = -1 // the token that was the last separator anchor
+		lead      = i  // end of the leading dates, times and [groups]: the header without an anchor
 		leading   = true
 	)
 	for ; n < maxHeaderTokens; n++ {
@@ -211,7 +212,9 @@ func (h *header) fields(s []byte, i, n int) int {
 		case hTime:
 			h.firstTime = h.firstTime || n == 0
 			if committed && words <= 1 && s[i] == '[' {
-				end, words = j, 0 // a bracketed time after the fields: ip - user [time]
+				end, words, anchorTok = j, 0, n // a bracketed time after the fields: ip - user [time]
+			} else if committed {
+				words++ // a value after the separator (an address, a number) is the message's
 			}
 			sawTime = true
 			if isUpper(s[i]) && isMonth(s[i:j]) {
@@ -222,10 +225,13 @@ func (h *header) fields(s []byte, i, n int) int {
 			}
 		case hSep:
 			if sawTime && words <= 1 {
-				end, committed, words = j, true, 0
+				end, committed, words, anchorTok = j, true, 0, n
 			}
 		case hLevel:
-			if levelAnchor(s[i:j], n, sawTime, committed, words) {
+			// After a separator anchor, a level follows it directly
+			// ("- ERROR -"); one further on is the message's word, whatever
+			// field stands between ("app.exe - 10.0.0.7:80 error : …").
+			if (!committed || n == anchorTok+1) && levelAnchor(s[i:j], n, sawTime, committed, words) {
 				h.lvl0, h.lvl1 = levelSpan(s, i, j)
 				return h.afterLevel(s, j, n+1)
 			}

@@ -203,6 +203,17 @@ func (a *analyzer) absorb(b *analyzer) {
 		a.assign = append(a.assign, ids[si])
 	}
 	a.assignNo = append(a.assignNo, b.assignNo...)
+	for _, st := range b.entryStamp {
+		if st >= 0 {
+			st += stamps
+		}
+		a.entryStamp = append(a.entryStamp, st)
+	}
+	for si, refs := range b.examples {
+		for _, ref := range refs {
+			a.addExample(ids[si], ref)
+		}
+	}
 	a.lines += b.lines
 	a.entries += b.entries
 	a.blank += b.blank

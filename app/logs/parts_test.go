@@ -48,7 +48,7 @@ func TestPartsChangeNothing(t *testing.T) {
 	masks := []Mask{{Name: "job", Regex: `job-[0-9]+`}}
 	for name, in := range inputs {
 		total := bytes.Count(in, []byte{'\n'}) + 1
-		for _, opts := range []Options{{}, {SplitContinuations: true}, {IncludeAssignments: true}, {Masks: masks, NamedPlaceholders: true}} {
+		for _, opts := range []Options{{}, {SplitContinuations: true}, {IncludeAssignments: true}, {IncludePatterns: true}, {Masks: masks, NamedPlaceholders: true}} {
 			_, x := analyseInParts(t, in, total, opts, 1)
 			for _, parts := range []int{2, 4, 7} {
 				kept, y := analyseInParts(t, in, total, opts, parts)

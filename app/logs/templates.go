@@ -109,6 +109,7 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 			o.setText(lineText(text, r.ref), r.ref)
 		}
 	})
+	a.ids = id
 	res.Summary.Matched = len(res.Matches)
 	res.Summary.Outliers = len(res.Outliers)
 	if a.opts.IncludeAssignments {

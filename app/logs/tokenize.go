@@ -173,9 +173,10 @@ func (z *tokenizer) maskAt(s []byte, i int) int {
 }
 
 // unitOfValue joins a unit ("bytes", "KB", "sec") to the value before it,
-// so that "1190 bytes", "<1 sec" and "00:02" are all one value, and drops a
-// parenthesised value that only restates the one before it ("1190 bytes
-// (1.16 KB)"): such variants of a message keep its shape.
+// so that "1190 bytes", "<1 sec" and "00:02" are all one value. A
+// parenthesised value after it ("1190 bytes (1.16 KB)") stays a value of
+// its own: a message that has it is another event than one that has not,
+// as labelled logs count them (Loghub-2.0's corrected templates).
 func (z *tokenizer) unitOfValue(s []byte, i, j int) bool {
 	n := len(z.toks)
 	if n == 0 {
@@ -186,13 +187,6 @@ func (z *tokenizer) unitOfValue(s []byte, i, j int) bool {
 		return false
 	}
 	v.end = int32(j)
-	e := j
-	for e > i && (s[e-1] == ',' || s[e-1] == ';' || s[e-1] == '.') {
-		e--
-	}
-	if s[v.start] == '(' && s[e-1] == ')' && n > 1 && z.toks[n-2].masked && z.toks[n-2].keep == 0 {
-		z.toks, z.key = z.toks[:n-1], z.key[:v.at]
-	}
 	return true
 }
 

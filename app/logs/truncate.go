@@ -6,7 +6,8 @@ package logs
 // an input of all-different lines would otherwise make every line a
 // template and an outlier, and the answer several times the input's size.
 // The summary's counts, the matches and the timeline stay whole; the ids
-// of the templates left out are the ranks after the listed ones.
+// of the templates left out are the ranks after the listed ones. A
+// template's text counts its values' and its examples'.
 const (
 	MaxResultTemplates = 1000
 	MaxResultOutliers  = 1000
@@ -27,6 +28,11 @@ func (r *Result) truncate() {
 		for _, p := range t.Params {
 			for _, v := range p.Values {
 				n += len(v.Value)
+			}
+		}
+		if t.PatternInfo != nil {
+			for _, e := range t.Examples {
+				n += len(e.Text)
 			}
 		}
 		return n

@@ -38,7 +38,7 @@ func (s *Service) Refused(c echo.Context, who Caller, err error) {
 			"per_minute_recorded", AnonymousRowsPerMinute)
 	}
 	e := s.event(c, who, err)
-	e.Target = "gateway"
+	e.Target = who.target("gateway")
 	s.add(modelsRecord(e, who))
 }
 

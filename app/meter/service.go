@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"parapet/app/apierr"
 	"parapet/app/gateway"
 	"parapet/app/httpx"
+	"parapet/app/mail"
 	"parapet/app/metrics"
 	"parapet/app/ratelimit"
 	"parapet/models"
@@ -34,19 +36,23 @@ type Config struct {
 	// than any call (stream cap + drain), so only a crashed instance's
 	// holds ever expire.
 	HoldTTL time.Duration
+	// Mail sends the budget alerts to owners; nil sends none.
+	Mail mail.Mailer
 }
 
 // Service runs every gateway call: admit, call, record.
 type Service struct {
-	Proxy   *gateway.Proxy
-	rec     *Recorder
-	quota   *Quota
-	allow   *allowances
-	limiter ratelimit.Limiter
-	cfg     Config
-	log     *slog.Logger
-	anon    *sampler
-	started time.Time
+	Proxy    *gateway.Proxy
+	rec      *Recorder
+	quota    *Quota
+	budgets  *budgets
+	policies *policies
+	allow    *allowances
+	limiter  ratelimit.Limiter
+	cfg      Config
+	log      *slog.Logger
+	anon     *sampler
+	started  time.Time
 }
 
 // NewService builds the service; rc, when not nil, holds quota
@@ -58,7 +64,9 @@ func NewService(proxy *gateway.Proxy, db *models.DB, rc redis.UniversalClient, l
 	}
 	rec := NewRecorder(db, log)
 	return &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, cfg.RedisPrefix, log, rec),
-		allow: &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
+		budgets:  &budgets{db: db, redis: rc, prefix: cfg.RedisPrefix, log: log, mail: cfg.Mail, cache: map[string]budgetRead{}, alerted: map[string]bool{}},
+		policies: &policies{db: db, cache: map[string]policyRead{}},
+		allow:    &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
 		anon: newSampler(AnonymousRowsPerMinute, time.Minute), started: time.Now().UTC().Truncate(time.Second)}, nil
 }
 
@@ -78,6 +86,19 @@ type Caller struct {
 	OrgID  string
 	KeyID  string
 	UserID string
+	// Feature names the tool feature a call serves (logs.explain,
+	// scan.fix), "" for the gateway's own endpoints; it marks the call's
+	// audit record.
+	Feature string
+}
+
+// target is the audit record's target of who's call: t, marked with the
+// feature that made the call.
+func (who Caller) target(t string) string {
+	if who.Feature == "" {
+		return t
+	}
+	return who.Feature + " via " + t
 }
 
 // Sink is a dialect's encoder of a streamed answer.
@@ -107,7 +128,10 @@ type call struct {
 	dialect string
 	start   time.Time
 	req     *gateway.Request
+	embed   *gateway.EmbeddingsRequest // an embeddings call's, instead of req
 	hold    Hold
+	budgets []budgetHold
+	route   gateway.RouteInfo
 	report  *gateway.Report
 	reply   *gateway.Message
 	started bool // the stream's headers were sent: the answer is committed
@@ -150,11 +174,23 @@ func (s *Service) ReadRequest(c echo.Context, parse func([]byte, gateway.Default
 	if err := httpx.RequireJSON(c); err != nil {
 		return nil, err
 	}
-	body, err := httpx.ReadBody(c, gateway.MaxBodyBytes)
+	body, err := httpx.ReadBody(c, gateway.MaxMediaBodyBytes)
 	if err != nil {
 		return nil, err
 	}
-	return parse(body, s.Proxy.Defaults())
+	req, err := parse(body, s.Proxy.Defaults())
+	if len(body) > gateway.MaxBodyBytes && (err != nil || !req.HasMedia()) {
+		// Only images and documents earn the larger limit: a body above
+		// the smaller that does not carry one (or is not valid) is too
+		// large, whatever else is wrong with it.
+		msg := fmt.Sprintf("the request body is larger than the limit of %s (%s with images or documents)",
+			httpx.FormatBytes(gateway.MaxBodyBytes), httpx.FormatBytes(gateway.MaxMediaBodyBytes))
+		if err != nil {
+			msg += "; besides, " + apierr.From(err).Message
+		}
+		return nil, apierr.PayloadTooLarge(msg)
+	}
+	return req, err
 }
 
 func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
@@ -169,8 +205,19 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 	if d.Prepare != nil {
 		d.Prepare(c, req)
 	}
-	ctx := c.Request().Context()
-	if k.hold, err = s.admit(ctx, k, c.Response().Header()); err != nil {
+	if k.route, err = s.Proxy.Route(req.Model); err != nil {
+		return err
+	}
+	if err := s.policies.allowed(c.Request().Context(), k.who, req.Model); err != nil {
+		return err
+	}
+	ctx := gateway.WithOnTarget(c.Request().Context(), routeHeaders(c.Response().Header()))
+	// The reservation bounds the call's usage: the input bound, not its
+	// estimate, so that parallel calls at the quota's edge overspend by at
+	// most one call's reservation, whatever their text (emoji take about a
+	// token a byte). It is settled to the real usage when the call ends.
+	need := int64(gateway.InputTokensBound(req) + req.MaxTokens)
+	if k.hold, err = s.admit(ctx, k, need, c.Response().Header()); err != nil {
 		return err
 	}
 	gone := context.AfterFunc(ctx, metrics.GatewayDraining.Inc) // the client left: the core drains the upstream
@@ -206,6 +253,25 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 	return err
 }
 
+// Routing headers on every call that reached a provider: the provider and
+// the provider's model of the attempt that answered (or the last), and
+// how many attempts the call made.
+const (
+	HeaderProvider = "X-Parapet-Provider"
+	HeaderModel    = "X-Parapet-Model"
+	HeaderAttempts = "X-Parapet-Attempts"
+)
+
+// routeHeaders sets the routing headers before each attempt: a stream's
+// go out with its first event, which the attempt that answers sends.
+func routeHeaders(h http.Header) func(provider, model string, attempts int) {
+	return func(provider, model string, attempts int) {
+		h.Set(HeaderProvider, provider)
+		h.Set(HeaderModel, model)
+		h.Set(HeaderAttempts, strconv.Itoa(attempts))
+	}
+}
+
 // serverTiming is the Server-Timing header: the gateway's own time and the
 // upstream's, in milliseconds.
 func serverTiming(gw, up time.Duration) string {
@@ -229,7 +295,7 @@ const (
 
 // admit checks the entitlement and, for a playground user, the rate limit,
 // then reserves the call's worst case.
-func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, error) {
+func (s *Service) admit(ctx context.Context, k *call, need int64, h http.Header) (Hold, error) {
 	now := time.Now()
 	al, err := s.entitled(ctx, k.who.OrgID, now, false)
 	if err != nil {
@@ -240,11 +306,13 @@ func (s *Service) admit(ctx context.Context, k *call, h http.Header) (Hold, erro
 			return Hold{}, err
 		}
 	}
-	// The reservation bounds the call's usage: the input bound, not its
-	// estimate, so that parallel calls at the quota's edge overspend by at
-	// most one call's reservation, whatever their text (emoji take about a
-	// token a byte). It is settled to the real usage when the call ends.
-	need := int64(gateway.InputTokensBound(k.req) + k.req.MaxTokens)
+	// Money first: the record releases these holds whatever happens next.
+	if k.budgets, err = s.budgets.reserve(ctx, k, now, s.cfg.HoldTTL); err != nil {
+		if ae := apierr.From(err); ae.Code == "budget_exceeded" {
+			h.Set(HeaderShouldRetry, "false")
+		}
+		return Hold{}, err
+	}
 	hold, left, err := s.quota.reserve(ctx, k.who.OrgID, need, al.MonthlyTokens, al.UsedTokens, now, s.cfg.HoldTTL)
 	h.Set(HeaderQuotaLimit, itoa(al.MonthlyTokens))
 	h.Set(HeaderQuotaRemaining, itoa(max(left, 0)))
@@ -294,24 +362,33 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 		e.Model, e.Stream = &k.req.Model, &k.req.Stream
 		e.Target = "gateway: " + k.req.Model
 	}
+	if k.embed != nil {
+		e.Model, e.Stream = &k.embed.Model, ptr(false)
+		e.Target = "gateway: " + k.embed.Model + " (embeddings)"
+	}
+	e.Target = k.who.target(e.Target)
 	var used int64
 	if r := k.report; r != nil {
 		if r.Model != "" {
 			e.Model = &r.Model
 		}
-		used = int64(r.Usage.InputTokens + r.Usage.OutputTokens)
-		e.InputTokens, e.OutputTokens = ptr(int64(r.Usage.InputTokens)), ptr(int64(r.Usage.OutputTokens))
+		u := r.Usage
+		used = int64(u.Total()) // every bucket once: the quota counts their sum
+		e.InputTokens, e.OutputTokens = ptr(int64(u.InputTokens)), ptr(int64(u.OutputTokens))
+		e.CacheWriteTokens, e.CacheReadTokens = ptr(int64(u.CacheCreationInputTokens)), ptr(int64(u.CacheReadInputTokens))
+		e.ReasoningTokens = ptr(int64(u.ReasoningTokens))
 		e.UpstreamMs = ptr(r.Latency.Milliseconds())
 		if r.UsageFlag != "" {
 			e.UsageFlag = &r.UsageFlag
 		}
+		routeRecord(e, r)
 		if k.started && r.ErrorCode != "" {
 			// A stream that failed after it started answered 200 and
 			// ended with an error event: record how it really ended.
 			e.Status, e.ErrorCode = &r.Status, &r.ErrorCode
 		}
 		metrics.GatewayUpstreamSeconds.WithLabelValues(k.dialect, statusClass(*e.Status)).Observe(r.Latency.Seconds())
-		metrics.GatewayTokensIn.Add(float64(r.Usage.InputTokens))
+		metrics.GatewayTokensIn.Add(float64(r.Usage.AllInput()))
 		metrics.GatewayTokensOut.Add(float64(r.Usage.OutputTokens))
 	}
 	if s.cfg.LogContent && k.req != nil {
@@ -320,8 +397,18 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 	// Redis holds are settled now (the record is written behind the
 	// response); a database hold's usage leaves its reservation in the
 	// record's own transaction.
-	s.quota.settle(context.WithoutCancel(c.Request().Context()), k.hold, used)
+	bg := context.WithoutCancel(c.Request().Context())
+	s.quota.settle(bg, k.hold, used)
+	var cost int64
+	if e.CostMicros != nil {
+		cost = *e.CostMicros
+	}
+	s.budgets.settle(bg, k.budgets, cost)
+	if len(k.budgets) > 0 && cost > 0 {
+		s.budgets.alert(bg, k.budgets, cost)
+	}
 	rec := modelsRecord(e, k.who)
+	rec.Budgets = charges(k.budgets)
 	if k.hold.lease != nil {
 		rec.HoldID, rec.HoldTokens = k.hold.ID, used
 	}
@@ -457,25 +544,35 @@ type Model struct {
 	CreatedAt   string `json:"created_at"`
 	Created     int64  `json:"created"`
 	OwnedBy     string `json:"owned_by"`
+	// Kind is what the model serves: "chat" (messages, chat/completions)
+	// or "embeddings".
+	Kind string `json:"kind"`
 }
 
-// Model is the model of the list named id, and whether there is one: a
-// model not in the list is not for callers to look up.
-func (s *Service) Model(id string) (Model, bool) {
-	for _, m := range s.Models().Data {
-		if m.ID == id {
-			return m, true
-		}
-	}
-	return Model{}, false
-}
-
-// Models lists the models callers may name: the configured default (no
-// allowlist exists yet). created_at is when this gateway started serving
+// Models lists the models callers may name: GATEWAY_CONFIG's model
+// names; or, with one provider behind every name, the configured default
+// and the default embeddings model when the provider serves embeddings
+// and one is configured. created_at is when this gateway started serving
 // it.
 func (s *Service) Models() ModelList {
-	id := s.Proxy.Defaults().Model
-	m := Model{ID: id, Object: "model", Type: "model", DisplayName: id, CreatedAt: s.started.Format(time.RFC3339),
-		Created: s.started.Unix(), OwnedBy: "parapet"}
-	return ModelList{Object: "list", Data: []Model{m}, FirstID: &id, LastID: &id}
+	d := s.Proxy.Defaults()
+	model := func(id, kind string) Model {
+		return Model{ID: id, Object: "model", Type: "model", DisplayName: id, CreatedAt: s.started.Format(time.RFC3339),
+			Created: s.started.Unix(), OwnedBy: "parapet", Kind: kind}
+	}
+	l := ModelList{Object: "list", Data: []Model{}}
+	for _, id := range s.Proxy.ModelNames() {
+		kind := "chat"
+		if id == d.EmbeddingModel {
+			kind = "embeddings"
+		}
+		l.Data = append(l.Data, model(id, kind))
+	}
+	if !s.Proxy.Routed() && d.EmbeddingModel != "" && s.Proxy.Embeddings() && !slices.Contains(s.Proxy.ModelNames(), d.EmbeddingModel) {
+		l.Data = append(l.Data, model(d.EmbeddingModel, "embeddings"))
+	}
+	if len(l.Data) > 0 {
+		l.FirstID, l.LastID = &l.Data[0].ID, &l.Data[len(l.Data)-1].ID
+	}
+	return l
 }

@@ -83,7 +83,7 @@ func exposure(in *ingressRule, services []service, src string) string {
 // source names the CIDR as written, explaining odd /0 forms that look
 // private but are not.
 func source(in *ingressRule) string {
-	if in.cidrText == "0.0.0.0/0" || in.cidrText == "::/0" {
+	if in.named || in.cidrText == "0.0.0.0/0" || in.cidrText == "::/0" {
 		return in.cidrText
 	}
 	family := "IPv4"

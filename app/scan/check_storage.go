@@ -13,8 +13,12 @@ func (e *evaluator) checkS3Bucket(r *resource) {
 		if f.audience != "" {
 			who = f.audience
 		}
+		noun := "bucket"
+		if r.ptype == "azurerm_storage_container" {
+			noun = "container"
+		}
 		e.reportFlag(r, ruleS3PublicRead, "public_read", f,
-			"bucket "+strconv.Quote(r.name)+" allows public read ("+evidence(f, "public_read is true")+"): "+who+" can list and download its objects")
+			noun+" "+strconv.Quote(r.name)+" allows public read ("+evidence(f, "public_read is true")+"): "+who+" can list and download its objects")
 	}
 	e.checkEncrypted(r, ruleS3Unencrypted, "bucket", "")
 }

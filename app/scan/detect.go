@@ -124,6 +124,9 @@ func validateJSON(data []byte) error {
 // for the document inside an envelope.
 func scanDocument(data []byte, env *envelope, nested bool) (*Result, error) {
 	if !looksJSON(data) {
+		if looksHCL(data) { // a .tf file pasted alone
+			return scanHCL([]File{{Path: "main.tf", Data: data}}, env, true)
+		}
 		return scanYAML(data, env, nested)
 	}
 	res, err := scanFamily(data, env, nested, detectJSON(data))

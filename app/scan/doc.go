@@ -7,11 +7,15 @@
 //
 // Scan tells formats apart by content (detect.go): our own resource list
 // (SPEC 2.6, below), Terraform plans and state (terraform.go; the raw
-// state file, tfstate.go),
+// state file, tfstate.go), Terraform source pasted alone (a set of files
+// goes to ScanFiles: hcl_*.go evaluates it into the same graph),
 // CloudFormation templates in JSON or YAML (cloudformation.go, yaml.go),
 // and the envelope that adds suppressions and a baseline (envelope.go,
 // baseline.go). The other formats are normalized into one resource graph
-// (graph.go) whose families (family_*.go) feed the same checks; text.go
+// (graph.go) whose families (family_*.go) feed the same checks, on AWS,
+// Google Cloud (family_gcs.go, family_gcp_*.go) and Azure
+// (family_azure_*.go) alike: the rule names the danger, the resource type
+// the cloud, and rules_clouds.go gives each cloud's texts; text.go
 // reads byte-order marks and UTF-16. The decisions about defaults, unknown
 // values and linking are documented in those files and in views/docs/scanner.md.
 //
@@ -57,7 +61,10 @@
 // # Errors
 //
 // Scan returns *SyntaxError (line, column and encoding/json's message, or
-// the YAML parser's), *LimitError (input over MaxInputBytes, MaxResources,
+// the YAML or HCL parser's, with the file for Terraform source), *LimitError
+// (input over MaxInputBytes, MaxResources, MaxFiles, MaxPathDepth,
+// MaxModuleDepth, MaxModuleInstances, MaxHCLEvalBytes,
+// MaxExpressionOperators,
 // MaxDepth, MaxDocumentDepth, MaxYAMLAliases, MaxYAMLNodes,
 // MaxYAMLAliasBytes, MaxEvalBytes, MaxSuppressions, MaxSuppressionWork
 // or MaxFindings) or *ValidationError (every problem with its path, up

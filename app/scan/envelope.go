@@ -113,6 +113,26 @@ func (env *envelope) parse(data []byte) ([]byte, error) {
 	return doc, nil
 }
 
+// load reads suppressions (a JSON array) and a baseline given apart from
+// a document, as the CLI gives them.
+func (env *envelope) load(suppressions, baseline []byte) error {
+	var problems []Problem
+	if b := bytes.TrimSpace(suppressions); len(b) > 0 {
+		var list []json.RawMessage
+		if err := json.Unmarshal(b, &list); err != nil {
+			return &ValidationError{Problems: []Problem{{Path: "suppressions", Message: "must be a JSON array of suppressions: " + strings.TrimPrefix(err.Error(), "json: ")}}}
+		}
+		if err := env.readSuppressions(list, &problems); err != nil {
+			return err
+		}
+	}
+	env.readBaseline(baseline, &problems)
+	if len(problems) > 0 {
+		return validationError(problems)
+	}
+	return nil
+}
+
 // readSuppressions reads the suppressions of an envelope, JSON or YAML
 // (each re-encoded as JSON), adding their problems to problems.
 func (env *envelope) readSuppressions(list []json.RawMessage, problems *[]Problem) error {

@@ -38,6 +38,9 @@ const (
 // SyntaxError reports input that is not JSON. Msg uses encoding/json's
 // wording; Line and Column say where, for a person reading the pasted text.
 type SyntaxError struct {
+	// File is the file the error is in, for Terraform source sent as
+	// several files; empty for a single document.
+	File   string `json:"file,omitempty"`
 	Line   int    `json:"line"`   // 1-based
 	Column int    `json:"column"` // 1-based, in characters (not bytes) from the start of the line
 	Offset int    `json:"offset"` // 0-based byte offset of the offending byte; the input length at end of input
@@ -45,6 +48,9 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
+	if e.File != "" {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+	}
 	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
 }
 

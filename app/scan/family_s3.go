@@ -124,7 +124,7 @@ func linkAccountBlocks(nodes []*node, children map[*node][]*node, attached map[*
 	}
 	linked := false
 	for _, n := range nodes {
-		if fam := families[n.typ]; fam.kind == typeS3Bucket && len(fam.link) == 0 && n.typ != blocks[0].typ && n.skip == "" {
+		if canConfigure(blocks[0].typ, n.typ) && n.typ != blocks[0].typ && n.skip == "" {
 			children[n] = append(children[n], blocks...)
 			linked = true
 		}

@@ -50,7 +50,7 @@ func seed(f *testing.F, files ...string) {
 
 // FuzzTerraform fuzzes the plan and state adapter (terraform.go).
 func FuzzTerraform(f *testing.F) {
-	seed(f, "plan.json", "state.json")
+	seed(f, "plan.json", "state.json", "clouds/gcp_plan.json", "clouds/gcp_state.json", "clouds/azure_plan.json", "clouds/azure_state.json")
 	f.Add([]byte(`{"format_version":"1.2","planned_values":{"root_module":{"resources":[{"address":"module.a[\"x\"].aws_security_group_rule.r[0]","mode":"managed","type":"aws_security_group_rule","values":{"type":"ingress","from_port":-1,"to_port":-1,"protocol":"-1","cidr_blocks":["0.0.0.0/0"]}}]}},"resource_changes":[{"address":"x","mode":"managed","change":{"after_unknown":{"a":[true,{"b":true}]}}}]}`))
 	f.Add([]byte(`{"values":{"root_module":{"child_modules":[{"child_modules":[{}]}]}}}`))
 	f.Add([]byte(`{"version":4,"terraform_version":"1.9.5","lineage":"x","resources":[{"module":"module.m[\"k\"]","mode":"managed","type":"aws_s3_bucket_acl","name":"a","instances":[{"index_key":"k","attributes":{"bucket":"b","acl":"authenticated-read"}},{"index_key":1,"attributes_flat":{"acl":"public-read","grant.#":"0"}}]},{"mode":"managed","type":"aws_s3_bucket","name":"b","instances":[{"attributes":{"bucket":"b"}}]}]}`))

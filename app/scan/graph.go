@@ -66,24 +66,90 @@ type family struct {
 	// link lists the attributes naming the resource this type configures;
 	// empty for a primary resource.
 	link []string
+	// read builds the resource the checks see from a node of this type
+	// and the nodes linked to it; nil for the AWS families, which the
+	// builder reads by kind (builder.read).
+	read readFunc
+	// context names a resource that a primary resource of this type
+	// depends on without being part of it (an Azure container's storage
+	// account): ctxAttrs are the attributes naming it, the first one given
+	// counts, and ctxType its type. That resource is the node's context
+	// (graph.contexts).
+	ctxAttrs []string
+	ctxType  string
+	// computed are attributes the provider computes when the
+	// configuration leaves them out (public_access_prevention): a plan
+	// shows them unknown until apply, and when the plan's configuration
+	// does not set them they take the provider's documented default, as
+	// left out (leaveOutComputed).
+	computed []string
+	// linkValue turns the value of the linking attribute into the id or
+	// name of the resource it names, when the provider writes it otherwise
+	// (a GCS bucket IAM member's bucket is "b/NAME" in a state).
+	linkValue func(string) string
 }
 
-var families = map[string]family{
+// readFunc reads node n (with attributes attrs) and the nodes linked to
+// it into r.
+type readFunc func(b *builder, r *resource, n *node, attrs map[string]any, linked []*node, attrsOf func(*node) map[string]any)
+
+// families are the provider types the scanner reads, of every cloud.
+var families = mergeFamilies(awsFamilies, gcpFamilies, azureFamilies)
+
+func mergeFamilies(sets ...map[string]family) map[string]family {
+	out := map[string]family{}
+	for _, set := range sets {
+		for typ, f := range set {
+			out[typ] = f
+		}
+	}
+	return out
+}
+
+// cloud is the cloud a provider type belongs to: links and rule texts
+// never cross clouds.
+type cloud uint8
+
+const (
+	cloudAWS cloud = iota
+	cloudGCP
+	cloudAzure
+)
+
+func cloudOf(typ string) cloud {
+	switch {
+	case strings.HasPrefix(typ, "google_"):
+		return cloudGCP
+	case strings.HasPrefix(typ, "azurerm_"):
+		return cloudAzure
+	}
+	return cloudAWS
+}
+
+// canConfigure says whether a resource of type from (a linking type) can
+// configure one of type to: a primary resource of the same family and
+// cloud.
+func canConfigure(from, to string) bool {
+	f, t := families[from], families[to]
+	return t.kind != "" && t.kind == f.kind && len(t.link) == 0 && cloudOf(from) == cloudOf(to)
+}
+
+var awsFamilies = map[string]family{
 	"aws_s3_bucket":                                      {kind: typeS3Bucket},
-	"aws_s3_bucket_acl":                                  {typeS3Bucket, []string{"bucket"}},
-	"aws_s3_bucket_public_access_block":                  {typeS3Bucket, []string{"bucket"}},
-	"aws_s3_bucket_policy":                               {typeS3Bucket, []string{"bucket"}},
-	"aws_s3_bucket_server_side_encryption_configuration": {typeS3Bucket, []string{"bucket"}},
+	"aws_s3_bucket_acl":                                  {kind: typeS3Bucket, link: []string{"bucket"}},
+	"aws_s3_bucket_public_access_block":                  {kind: typeS3Bucket, link: []string{"bucket"}},
+	"aws_s3_bucket_policy":                               {kind: typeS3Bucket, link: []string{"bucket"}},
+	"aws_s3_bucket_server_side_encryption_configuration": {kind: typeS3Bucket, link: []string{"bucket"}},
 	"AWS::S3::Bucket":                                    {kind: typeS3Bucket},
-	"AWS::S3::BucketPolicy":                              {typeS3Bucket, []string{"Bucket"}},
+	"AWS::S3::BucketPolicy":                              {kind: typeS3Bucket, link: []string{"Bucket"}},
 	"aws_s3_account_public_access_block":                 {kind: typeS3Bucket}, // linked to every bucket: linkAccountBlocks
 
 	"aws_security_group":                  {kind: typeSecurityGroup},
 	"aws_default_security_group":          {kind: typeSecurityGroup}, // a VPC's default group, its ingress inline
-	"aws_security_group_rule":             {typeSecurityGroup, []string{"security_group_id"}},
-	"aws_vpc_security_group_ingress_rule": {typeSecurityGroup, []string{"security_group_id"}},
+	"aws_security_group_rule":             {kind: typeSecurityGroup, link: []string{"security_group_id"}},
+	"aws_vpc_security_group_ingress_rule": {kind: typeSecurityGroup, link: []string{"security_group_id"}},
 	"AWS::EC2::SecurityGroup":             {kind: typeSecurityGroup},
-	"AWS::EC2::SecurityGroupIngress":      {typeSecurityGroup, []string{"GroupId", "GroupName"}},
+	"AWS::EC2::SecurityGroupIngress":      {kind: typeSecurityGroup, link: []string{"GroupId", "GroupName"}},
 
 	"aws_iam_policy":       {kind: typeIAMPolicy},
 	"aws_iam_role_policy":  {kind: typeIAMPolicy},
@@ -118,6 +184,13 @@ type graph struct {
 	format string
 	nodes  []*node
 	byAddr map[string]*node
+	// contexts holds, for a node whose family has a context, the resource
+	// it depends on (family.ctxAttrs), when found: kept apart, as few
+	// nodes have one.
+	contexts map[*node]*node
+	// locs says where each resource, attribute and nested block is, by
+	// the path findings name (Terraform source only).
+	locs map[string]Location
 }
 
 func newGraph(format string) *graph { return &graph{format: format, byAddr: map[string]*node{}} }
@@ -138,16 +211,15 @@ func (g *graph) evaluate(env *envelope) *Result {
 		if !ok || len(fam.link) == 0 || n.skip != "" {
 			continue
 		}
-		if t := g.byAddr[n.target]; t != nil && t != n && t.skip == "" {
-			if tf, ok := families[t.typ]; ok && tf.kind == fam.kind && len(tf.link) == 0 {
-				children[t] = append(children[t], n)
-				attached[n] = true
-			}
+		if t := g.byAddr[n.target]; t != nil && t != n && t.skip == "" && canConfigure(n.typ, t.typ) {
+			children[t] = append(children[t], n)
+			attached[n] = true
 		}
 	}
 	linkAccountBlocks(g.nodes, children, attached)
-	e := &evaluator{format: g.format, env: env}
+	e := &evaluator{format: g.format, env: env, locs: g.locs}
 	nc := notChecked{}
+	b := &builder{g: g} // one for the document: the families' readers are called through func values, so it lives on the heap
 	for i, n := range g.nodes {
 		fam, ok := families[n.typ]
 		switch {
@@ -156,7 +228,7 @@ func (g *graph) evaluate(env *envelope) *Result {
 		case n.skip != "":
 			nc.add(n.typ, n.addr, n.skip)
 		case !attached[n]:
-			b := &builder{seq: 0}
+			b.seq = 0
 			r := b.resource(i, n, fam.kind, children[n])
 			e.check(r)
 		}
@@ -201,6 +273,7 @@ func (nc notChecked) list() []NotChecked {
 // order of the findings within the resource.
 type builder struct {
 	seq int
+	g   *graph // the document, for the contexts of its nodes
 }
 
 func (b *builder) next() int { b.seq++; return b.seq }
@@ -210,7 +283,7 @@ func (b *builder) resource(i int, n *node, kind string, linked []*node) *resourc
 	for k := range altReadings(n, linked) {
 		r.alt = append(r.alt, b.read(i, n, n.reading(k), kind, linked, func(c *node) map[string]any { return c.reading(k) }))
 	}
-	r.note, r.altNote = n.note, n.altNote
+	r.note, r.altNote = addNote(r.note, n.note), n.altNote // a family may have noted something on r
 	for _, c := range linked {
 		r.note, r.altNote = addNote(r.note, c.note), addNote(r.altNote, c.altNote)
 	}
@@ -238,6 +311,10 @@ func (n *node) reading(k int) map[string]any {
 
 func (b *builder) read(i int, n *node, attrs map[string]any, kind string, linked []*node, attrsOf func(*node) map[string]any) *resource {
 	r := &resource{index: i, typ: kind, name: n.addr, ptype: n.typ, line: n.line, suppress: n.suppress}
+	if read := families[n.typ].read; read != nil {
+		read(b, r, n, attrs, linked, attrsOf)
+		return r
+	}
 	switch kind {
 	case typeS3Bucket:
 		b.s3(r, n, attrs, linked, attrsOf)

@@ -253,11 +253,19 @@ func (r *reader) tfConfigModule(prefix string, config map[string]tfConfigResourc
 }
 
 // linkAttrs are the attributes whose references link a resource to the
-// one it configures: the only expressions read.
+// one it configures or depends on, and the computed ones whose absence
+// from the configuration says they were left out: the only expressions
+// read.
 var linkAttrs = func() map[string]bool {
 	m := map[string]bool{}
 	for _, f := range families {
 		for _, k := range f.link {
+			m[k] = true
+		}
+		for _, k := range f.ctxAttrs {
+			m[k] = true
+		}
+		for _, k := range f.computed {
 			m[k] = true
 		}
 	}

@@ -52,6 +52,12 @@ type resource struct {
 	// wildcard resource in two statements do not make an administrator.
 	statements []statement
 
+	// roles are grants of Google Cloud roles and the actions of Azure role
+	// definitions (family_gcp_iam.go, family_azure_iam.go), checked by
+	// checkRoles whatever the resource's type: a GCS bucket's IAM can
+	// grant roles/owner too.
+	roles []roleGrant
+
 	suppress []suppression
 }
 
@@ -109,11 +115,15 @@ func (st statement) subject(r *resource) string {
 type ingressRule struct {
 	index, offset int
 	protocol      protocol
-	from, to      int // the port range; meaningless for icmp and all
-	cidr          netip.Prefix
-	cidrText      string  // as written, for messages
-	path          string  // for the other formats: where the rule is
-	via           *Linked // the linked rule resource it comes from, if any
+	// named is set when cidrText names the source in words rather than
+	// as a CIDR written in the document: an Azure service tag, GCP's
+	// default source (it fits in protocol's padding).
+	named    bool
+	from, to int // the port range; meaningless for icmp and all
+	cidr     netip.Prefix
+	cidrText string  // as written, for messages
+	path     string  // for the other formats: where the rule is
+	via      *Linked // the linked rule resource it comes from, if any
 }
 
 type protocol uint8

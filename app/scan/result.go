@@ -1,5 +1,7 @@
 package scan
 
+import "strings"
+
 // Result is the outcome of one scan, the JSON contract of the scanner API:
 //
 //	{"summary":{"resources":21,"findings":14,
@@ -97,6 +99,10 @@ type Finding struct {
 	// Fingerprint identifies the finding across runs: rule, resource type
 	// and name, and the cause, never a line or a position.
 	Fingerprint string `json:"fingerprint"`
+	// Location is where to change it, for Terraform source: the
+	// attribute that decides the finding, or the resource's block when
+	// the attribute is missing.
+	Location *Location `json:"location,omitempty"`
 	// BaselineState is new or unchanged when the request had a baseline.
 	BaselineState string `json:"baseline_state,omitempty"`
 
@@ -107,6 +113,56 @@ type Finding struct {
 	offset int    // byte offset of the cause, for ranking and Line
 	cause  string // what makes this finding distinct within its resource and rule
 }
+
+// Location is a range in a file of Terraform source: lines and columns
+// from 1, columns in characters, the end exclusive as HCL gives it.
+type Location struct {
+	File        string `json:"file"`
+	StartLine   int    `json:"start_line"`
+	StartColumn int    `json:"start_column"`
+	EndLine     int    `json:"end_line"`
+	EndColumn   int    `json:"end_column"`
+}
+
+// locate finds the location of a cause's path: the path itself, else the
+// nearest enclosing attribute or block, else the resource's block.
+func locate(locs map[string]Location, at, resource string) *Location {
+	for p := at; p != ""; {
+		if l, ok := locs[p]; ok {
+			if p == at { // a whole rule, inline or apart: its source ranges decide
+				for _, k := range sourceRangeAttrs {
+					if l, ok := locs[p+"."+k]; ok {
+						return &l
+					}
+				}
+			}
+			return &l
+		}
+		switch {
+		case strings.HasSuffix(p, "]"):
+			k := strings.LastIndexByte(p, '[')
+			if k < 0 {
+				p = ""
+				break
+			}
+			p = p[:k]
+		default:
+			k := strings.LastIndexByte(p, '.')
+			if k < 0 {
+				p = ""
+				break
+			}
+			p = p[:k]
+		}
+	}
+	l := locs[resource]
+	return &l
+}
+
+// sourceRangeAttrs are the attributes that open a network rule to the
+// internet, across providers: a finding on a whole rule points at them.
+var sourceRangeAttrs = []string{"cidr_blocks", "ipv6_cidr_blocks", "cidr_ipv4", "cidr_ipv6",
+	"source_ranges", "source_address_prefix", "source_address_prefixes"}
 
 // ResourceRef names the resource a finding is about.
 type ResourceRef struct {

@@ -3,6 +3,7 @@ package scan
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -137,13 +138,13 @@ func securitySeverity(s Severity) string {
 func sarifRules() []sarifRule {
 	rules := make([]sarifRule, len(catalogue))
 	for k, r := range catalogue {
-		help := r.Remediation
-		if len(r.References) > 0 {
-			refs := make([]string, len(r.References))
-			for j, ref := range r.References {
-				refs[j] = ref.Source + " " + ref.ID
-			}
-			help += "\n\nReferences: " + strings.Join(refs, "; ") + "."
+		help := r.Remediation + helpReferences(r.References)
+		for _, c := range [...]struct {
+			name string
+			id   cloud
+		}{{"Google Cloud", cloudGCP}, {"Azure", cloudAzure}} {
+			t := &cloudTexts[c.id][k]
+			help += "\n\n" + c.name + ": " + t.Remediation + helpReferences(t.References)
 		}
 		rules[k] = sarifRule{
 			ID:                   r.ID,
@@ -159,6 +160,18 @@ func sarifRules() []sarifRule {
 		}
 	}
 	return rules
+}
+
+// helpReferences lists references after a rule's help text.
+func helpReferences(refs []Reference) string {
+	if len(refs) == 0 {
+		return ""
+	}
+	words := make([]string, len(refs))
+	for j, ref := range refs {
+		words[j] = ref.Source + " " + ref.ID
+	}
+	return "\n\nReferences: " + strings.Join(words, "; ") + "."
 }
 
 // pascalCase turns a rule id into a SARIF rule name: S3_PUBLIC_READ ->
@@ -181,12 +194,17 @@ func sarifResultOf(f *Finding, uri string) (sarifResult, error) {
 	if fp == "" { // a Result not made by Scan
 		fp = fingerprint(f)
 	}
+	loc := location(uri, f.Line, f.Resource.Name, fqn(f))
+	if l := f.Location; l != nil && l.File != "" { // Terraform source: the file and range to change
+		loc.PhysicalLocation.ArtifactLocation.URI = (&url.URL{Path: l.File}).String()
+		loc.PhysicalLocation.Region = &sarifRegion{StartLine: l.StartLine, StartColumn: l.StartColumn, EndLine: l.EndLine, EndColumn: l.EndColumn}
+	}
 	return sarifResult{
 		RuleID:              f.Rule,
 		RuleIndex:           int(id),
 		Level:               sarifLevel(f.Severity),
 		Message:             sarifText{Text: f.Message},
-		Locations:           []sarifLocation{location(uri, f.Line, f.Resource.Name, fqn(f))},
+		Locations:           []sarifLocation{loc},
 		PartialFingerprints: map[string]string{fingerprintKey: fp},
 		BaselineState:       f.BaselineState,
 	}, nil
@@ -195,7 +213,7 @@ func sarifResultOf(f *Finding, uri string) (sarifResult, error) {
 // defaultArtifact names the scanned file when the caller does not.
 var defaultArtifact = map[string]string{
 	FormatParapet: "resources.json", FormatTerraformPlan: "plan.json", FormatTerraformState: "state.json",
-	FormatCloudFormationJSON: "template.json", FormatCloudFormationYAML: "template.yaml",
+	FormatCloudFormationJSON: "template.json", FormatCloudFormationYAML: "template.yaml", FormatTerraformHCL: "main.tf",
 }
 
 // fqn is a finding's logical location: the JSON path of the resource in
@@ -305,7 +323,10 @@ type sarifArtifactLocation struct {
 }
 
 type sarifRegion struct {
-	StartLine int `json:"startLine"`
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+	EndLine     int `json:"endLine,omitempty"`
+	EndColumn   int `json:"endColumn,omitempty"`
 }
 
 type sarifLogicalLocation struct {

@@ -19,6 +19,10 @@ type Options struct {
 	// NoSizeLimit lifts MaxInputBytes, for benchmarks and tools that read
 	// local files; the HTTP front doors never set it.
 	NoSizeLimit bool
+	// Suppressions and Baseline are what an envelope would carry, for
+	// ScanFiles (the CLI): a JSON array of suppressions, and an earlier
+	// SARIF log or JSON result. Scan reads them from the envelope instead.
+	Suppressions, Baseline []byte
 }
 
 // ScanWith is Scan with options. It returns a *SyntaxError when the input
@@ -42,7 +46,19 @@ func ScanWith(input []byte, opts Options) (res *Result, err error) {
 	if err := checkUTF8(data); err != nil {
 		return nil, err
 	}
-	return scanDocument(data, &envelope{now: opts.Now}, false)
+	env := &envelope{now: opts.Now}
+	if len(opts.Suppressions) == 0 && len(opts.Baseline) == 0 {
+		return scanDocument(data, env, false)
+	}
+	// Given apart (the CLI): the document cannot be an envelope too.
+	if err := env.load(opts.Suppressions, opts.Baseline); err != nil {
+		return nil, err
+	}
+	if res, err = scanDocument(data, env, true); err != nil {
+		return nil, err
+	}
+	env.finish(res)
+	return res, nil
 }
 
 // scanOwn checks a document of our own format.
@@ -66,8 +82,9 @@ type evaluator struct {
 	blocks [][]hit           // hits of the resources before, in fixed-size blocks
 	seen   map[causeKey]bool // dedup for a resource with many hits
 	lines  lineCounter
-	buf    []byte // reused by path
-	hits   int    // in blocks, against MaxFindings
+	locs   map[string]Location // where the causes are, by path (Terraform source)
+	buf    []byte              // reused by path
+	hits   int                 // in blocks, against MaxFindings
 
 	format string    // the input's format, for each finding's source
 	env    *envelope // suppressions and baseline of the request
@@ -83,6 +100,7 @@ type hit struct {
 	reason, expires      string // set when suppressed
 	offset, line         int
 	via                  *Linked
+	loc                  *Location // in Terraform source
 }
 
 // hitBlock is the size of a block of hits. Blocks never move, where one
@@ -113,9 +131,13 @@ func (e *evaluator) check(r *resource) {
 		}
 	}
 	for k := range cur {
-		if e.format != FormatParapet { // read from another format: lines are the resource's, offsets only order
+		switch {
+		case e.locs != nil:
+			cur[k].loc = locate(e.locs, cur[k].path, r.name)
+			cur[k].line = cur[k].loc.StartLine
+		case e.format != FormatParapet: // read from another format: lines are the resource's, offsets only order
 			cur[k].line = r.line
-		} else {
+		default:
 			cur[k].line = e.lines.at(cur[k].offset)
 		}
 		// A suppression covers every cause of its rule on the resource.
@@ -145,6 +167,9 @@ func (e *evaluator) run(r *resource) {
 		e.checkIAMPolicy(r)
 	case typeDatabase:
 		e.checkDatabase(r)
+	}
+	if len(r.roles) > 0 {
+		e.checkRoles(r)
 	}
 }
 
@@ -320,11 +345,12 @@ func place(res *Result, next *[2][4]int, h *hit) {
 		s.Reason, s.Expires = h.reason, h.expires
 		f = &s.Finding
 	}
+	title, remediation, refs := textsOf(rule, h.rule, h.ptype)
 	*f = Finding{
-		Rule: rule.ID, Severity: rule.Severity, Title: rule.Title, Message: h.message, Remediation: rule.Remediation,
+		Rule: rule.ID, Severity: rule.Severity, Title: title, Message: h.message, Remediation: remediation,
 		Resource: ResourceRef{Type: typ, Name: h.name, Index: h.index},
-		Path:     h.path, References: rule.References, Line: h.line,
-		Source: Source{Format: res.Format, Linked: h.via},
+		Path:     h.path, References: refs, Line: h.line,
+		Source: Source{Format: res.Format, Linked: h.via}, Location: h.loc,
 		offset: h.offset, cause: h.cause,
 	}
 	f.Fingerprint = fingerprint(f)

@@ -129,13 +129,88 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 	if err := walk(values); err != nil {
 		return nil, err
 	}
-	l := newTFLinker(g, doc.Configuration)
+	leaveOutComputed(g, doc.Configuration)
+	newTFLinker(g, doc.Configuration).linkAll()
+	return g.evaluate(env), nil
+}
+
+// leaveOutComputed removes the computed attributes (family.computed) that
+// are unknown until apply only because the configuration leaves them out:
+// the provider fills in its documented default, which the families apply
+// to a value left out. Without the resource's configuration nothing is
+// removed: unknown stays unknown.
+func leaveOutComputed(g *graph, config map[string]tfConfigResource) {
+	if config == nil {
+		return
+	}
 	for _, n := range g.nodes {
-		if fam, ok := families[n.typ]; ok && len(fam.link) > 0 {
-			n.target = l.target(n, fam.link[0])
+		fam := families[n.typ]
+		if len(fam.computed) == 0 {
+			continue
+		}
+		module, local, _ := splitAddress(n.addr)
+		c, ok := config[stripModuleIndex(module)+stripIndex(local)]
+		if !ok {
+			continue
+		}
+		for _, k := range fam.computed {
+			if _, set := c.Expressions[k]; !set && isUnknown(n.attrs[k]) {
+				delete(n.attrs, k)
+			}
 		}
 	}
-	return g.evaluate(env), nil
+}
+
+// linkAll finds, for every node, the resource it configures (its
+// family's link) and the one it depends on (its family's context).
+func (l *tfLinker) linkAll() {
+	for _, n := range l.g.nodes {
+		l.linkNode(n, nil)
+	}
+}
+
+// linkNode sets n's target and context. named, when not nil (Terraform
+// source), names the resource an attribute's value came from, which
+// decides before the references and the values do.
+func (l *tfLinker) linkNode(n *node, named func(n *node, key string, accept linkAccept) string) {
+	fam, ok := families[n.typ]
+	if !ok {
+		return
+	}
+	find := func(key string, accept linkAccept) string {
+		if named != nil {
+			if t := named(n, key, accept); t != "" {
+				return t
+			}
+		}
+		return l.target(n, key, accept)
+	}
+	if len(fam.link) > 0 {
+		n.target = find(fam.link[0], linkAccept{from: n.typ})
+	}
+	for _, k := range fam.ctxAttrs {
+		if given(n.attrs, k) {
+			if c := l.g.byAddr[find(k, linkAccept{ctxType: fam.ctxType})]; c != nil {
+				if l.g.contexts == nil {
+					l.g.contexts = map[*node]*node{}
+				}
+				l.g.contexts[n] = c
+			}
+			break
+		}
+	}
+}
+
+// linkAccept says which types a linking attribute can name: a primary
+// resource that a resource of type from can configure, or with ctxType
+// the context type of a family.
+type linkAccept struct{ from, ctxType string }
+
+func (a linkAccept) ok(typ string) bool {
+	if a.ctxType != "" {
+		return typ == a.ctxType
+	}
+	return canConfigure(a.from, typ)
 }
 
 // markUnknown returns values with unknownValue wherever after_unknown says
@@ -282,35 +357,36 @@ func newTFLinker(g *graph, config map[string]tfConfigResource) *tfLinker {
 // one each instance configures: the attribute's value decides then, as it
 // does when no reference is of use, and nothing is guessed when it does
 // not.
-func (l *tfLinker) target(n *node, key string) string {
+//
+// accept says which types the attribute can name.
+func (l *tfLinker) target(n *node, key string, accept linkAccept) string {
 	module, local, index := splitAddress(n.addr)
 	modulePath := stripModuleIndex(module)
 	configAddr := modulePath + stripIndex(local)
 	if c, ok := l.config[configAddr]; ok {
-		kind := families[n.typ].kind
-		lr := l.linkRefs(configAddr, modulePath, key, c.Expressions[key].References, kind)
-		if t, done := l.fromRefs(lr, n, key, module, index); done {
+		lr := l.linkRefs(configAddr, modulePath, key, c.Expressions[key].References, accept)
+		if t, done := l.fromRefs(lr, n, key, module, index, accept); done {
 			return t
 		}
 		if t := l.byOutputs(module, c.Expressions[key].References); t != "" {
 			return t
 		}
 		if c.ForEachExpression != nil {
-			lr = l.linkRefs(configAddr, modulePath, "\x00for_each", c.ForEachExpression.References, kind)
-			if t, done := l.fromRefs(lr, n, key, module, index); done {
+			lr = l.linkRefs(configAddr, modulePath, "\x00for_each", c.ForEachExpression.References, accept)
+			if t, done := l.fromRefs(lr, n, key, module, index, accept); done {
 				return t
 			}
 		}
 	}
-	return l.byValue(n, key)
+	return l.byValue(n, key, accept)
 }
 
 // fromRefs returns what references say for n, in module instance module
 // with index key index: the instance they name, or when they name several
 // what n's value says; done is false when they say nothing.
-func (l *tfLinker) fromRefs(lr tfLinkRefs, n *node, key, module, index string) (target string, done bool) {
+func (l *tfLinker) fromRefs(lr tfLinkRefs, n *node, key, module, index string, accept linkAccept) (target string, done bool) {
 	if lr.several {
-		return l.byValue(n, key), true
+		return l.byValue(n, key, accept), true
 	}
 	if c := l.instance(module, index, lr.ref); lr.decides && c != nil {
 		return c.addr, true
@@ -318,16 +394,20 @@ func (l *tfLinker) fromRefs(lr tfLinkRefs, n *node, key, module, index string) (
 	return "", false
 }
 
-// byValue finds the one resource of n's family whose id or name is the
-// value of n's linking attribute (a group and a role may share a name).
-func (l *tfLinker) byValue(n *node, key string) string {
+// byValue finds the one resource of a type accept takes whose id or name
+// is the value of n's linking attribute (a group and a role may share a
+// name).
+func (l *tfLinker) byValue(n *node, key string, accept linkAccept) string {
 	s, ok := n.attrs[key].(string)
 	if !ok {
 		return ""
 	}
+	if f := families[n.typ].linkValue; f != nil {
+		s = f(s)
+	}
 	var found *node
 	for _, c := range l.ids[s] {
-		if families[c.typ].kind != families[n.typ].kind {
+		if !accept.ok(c.typ) {
 			continue
 		}
 		if found != nil && found != c {
@@ -344,16 +424,15 @@ func (l *tfLinker) byValue(n *node, key string) string {
 // linkRefs works out, once per configuration resource and attribute, what
 // refs say about the resource of kind its instances configure; modulePath
 // is the configuration resource's module path ("module.net.").
-func (l *tfLinker) linkRefs(configAddr, modulePath, attr string, refs []string, kind string) tfLinkRefs {
+func (l *tfLinker) linkRefs(configAddr, modulePath, attr string, refs []string, accept linkAccept) tfLinkRefs {
 	k := [2]string{configAddr, attr}
 	if lr, ok := l.refs[k]; ok {
 		return lr
 	}
 	var lr tfLinkRefs
 	for _, r := range parseRefs(refs) {
-		f, ok := families[l.types[modulePath+r.resource]]
-		if !ok || f.kind != kind || len(f.link) > 0 {
-			continue // not in the document, or not something kind configures
+		if typ, ok := l.types[modulePath+r.resource]; !ok || !accept.ok(typ) {
+			continue // not in the document, or not something the attribute can name
 		}
 		if lr.decides {
 			lr = tfLinkRefs{several: true}

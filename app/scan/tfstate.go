@@ -124,12 +124,7 @@ func scanStateFile(doc *tfDocument, env *envelope) (*Result, error) {
 			g.add(&node{addr: addr, typ: res.Type, line: in.Line, base: addr, attrs: attrs})
 		}
 	}
-	l := newTFLinker(g, nil)
-	for _, n := range g.nodes {
-		if fam, ok := families[n.typ]; ok && len(fam.link) > 0 {
-			n.target = l.target(n, fam.link[0])
-		}
-	}
+	newTFLinker(g, nil).linkAll()
 	return g.evaluate(env), nil
 }
 

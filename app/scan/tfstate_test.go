@@ -37,7 +37,7 @@ func TestRawStateFile(t *testing.T) {
     {"module": "module.db", "mode": "managed", "type": "aws_db_instance", "name": "main",
      "instances": [{"schema_version": 2, "attributes": {"id": "db-1", "publicly_accessible": true, "storage_encrypted": true},
        "sensitive_attributes": [[{"type": "get_attr", "value": "password"}]]}]},
-    {"mode": "managed", "type": "google_storage_bucket", "name": "g", "provider": "provider[\"registry.terraform.io/hashicorp/google\"]",
+    {"mode": "managed", "type": "google_compute_instance", "name": "g", "provider": "provider[\"registry.terraform.io/hashicorp/google\"]",
      "instances": [{"schema_version": 0, "attributes": {"name": "g"}}]}
   ],
   "check_results": null
@@ -59,7 +59,7 @@ func TestRawStateFile(t *testing.T) {
 	if lines[`aws_s3_bucket.b["site"]`] != 13 || lines["module.net[0].aws_security_group.web[0]"] != 20 || lines["module.db.aws_db_instance.main"] != 24 {
 		t.Errorf("lines %v", lines)
 	}
-	if len(res.NotChecked) != 1 || res.NotChecked[0].Type != "google_storage_bucket" {
+	if len(res.NotChecked) != 1 || res.NotChecked[0].Type != "google_compute_instance" {
 		t.Errorf("not checked %+v", res.NotChecked)
 	}
 

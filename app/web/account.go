@@ -65,6 +65,9 @@ func (p *Pages) SignUp(c echo.Context) error {
 	if err := p.startSession(c, user, ""); err != nil {
 		return err
 	}
+	if _, err := p.verifyInBackground(c, user); err != nil {
+		return err
+	}
 	p.issueDevice(c, user.Email)
 	return c.Redirect(http.StatusSeeOther, orDefault(f.Next, paths.Console))
 }
@@ -85,7 +88,11 @@ func (p *Pages) SignInPage(c echo.Context) error {
 	if CurrentOf(c).User != nil {
 		return c.Redirect(http.StatusSeeOther, orDefault(next, paths.Console))
 	}
-	return p.renderSignIn(c, http.StatusOK, views.AuthForm{Next: next})
+	f := views.AuthForm{Next: next}
+	if c.QueryParam("reset") == "1" {
+		f.Notice = "Your password is set, and every session of the account was signed out: sign in with the new one."
+	}
+	return p.renderSignIn(c, http.StatusOK, f)
 }
 
 func (p *Pages) renderSignIn(c echo.Context, status int, f views.AuthForm) error {

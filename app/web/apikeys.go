@@ -121,11 +121,9 @@ func (p *Pages) CreateKey(c echo.Context) error {
 	if err != nil {
 		return invalid(upperFirst(err.Error()) + ".")
 	}
-	choice := d.Expires
+	choice := expiryChoice(c)
 	if choice == "date" {
-		if choice = d.ExpiresOn; choice == "" {
-			return invalid("Choose the date the key expires on.")
-		}
+		return invalid("Choose the date the key expires on.")
 	}
 	expires, err := keys.ParseExpiry(choice, models.Now())
 	if err != nil {
@@ -144,6 +142,9 @@ func (p *Pages) CreateKey(c echo.Context) error {
 	if errors.Is(err, models.ErrTooManyKeys) {
 		d.Error = upperFirst(err.Error()) + "."
 		return p.renderKeys(c, http.StatusConflict, d)
+	}
+	if errors.Is(err, models.ErrMakerCannot) {
+		return p.keyForbidden(c, upperFirst(err.Error())+": ask an owner or an admin.")
 	}
 	if err != nil {
 		return err

@@ -43,6 +43,10 @@ func (p *Pages) invitationOfLink(c echo.Context) (*models.Invitation, views.Invi
 			return nil, d, err
 		} else if cur.User.Email != inv.Email {
 			d.State = "mismatch"
+		} else if cur.User.EmailVerifiedAt == nil {
+			// The invitation leans on the address: only its proven owner
+			// may take it.
+			d.State = "unverified"
 		}
 	}
 	return inv, d, nil
@@ -52,12 +56,13 @@ func (p *Pages) invitationOfLink(c echo.Context) (*models.Invitation, views.Invi
 var inviteStatus = map[string]int{
 	"invalid": http.StatusNotFound, models.InviteAccepted: http.StatusGone, models.InviteRevoked: http.StatusGone,
 	models.InviteExpired: http.StatusGone, "mismatch": http.StatusForbidden, "member": http.StatusConflict,
+	"unverified": http.StatusForbidden,
 }
 
 func (p *Pages) renderInvite(c echo.Context, d views.InviteData) error {
 	status, ok := inviteStatus[d.State]
-	if !ok {
-		status = http.StatusOK
+	if !ok || d.State == "unverified" && c.Request().Method != http.MethodPost {
+		status = http.StatusOK // what to do first; accepting is refused
 	}
 	return httpx.Render(c, status, views.Invite(Chrome(c, "Invitation"), d))
 }

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -32,6 +33,19 @@ func TestInvitationAcceptedInBrowser(t *testing.T) {
 		chromedp.SendKeys(`#email`, "fresh@example.com", chromedp.ByQuery),
 		chromedp.SendKeys(`#password`, "a long enough passphrase", chromedp.ByQuery),
 		chromedp.Click(`[data-testid=signup-form] button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid=invite-unverified]`, chromedp.ByQuery),
+	)
+	// The address is confirmed with the link the development mailer
+	// logged, then the invitation can be accepted.
+	verify := regexp.MustCompile(`/verify/[0-9A-Za-z]{32}`).FindString(env.Logs.String())
+	if verify == "" {
+		t.Fatal("no verification link mailed")
+	}
+	b.Run(
+		chromedp.Navigate(env.URL(verify)),
+		chromedp.Click(`[data-testid=confirm-email-form] button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid=verify-done]`, chromedp.ByQuery),
+		chromedp.Navigate(env.URL(link)),
 		chromedp.WaitVisible(`[data-testid=accept]`, chromedp.ByQuery),
 	)
 	if org, role := b.Text(`[data-testid=invite-org]`), b.Text(`[data-testid=invite-role]`); org != "boss@example.com org" || role != "admin" {

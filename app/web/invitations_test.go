@@ -92,6 +92,12 @@ func TestInvitationsInTheConsole(t *testing.T) {
 		if res.StatusCode != 303 || res.Header.Get("Location") != path {
 			t.Fatalf("sign-up came back to %q (%d)", res.Header.Get("Location"), res.StatusCode)
 		}
+		// The invitation leans on the address: an account that has not
+		// proven it cannot accept, and can once it has.
+		if res := guest.Submit(path, path, nil); res.StatusCode != 403 || res.Doc(t).Find("[data-testid=invite-unverified]").Length() != 1 {
+			t.Errorf("an unverified account accepting: %d, want 403 asking to confirm the address", res.StatusCode)
+		}
+		guest.VerifyEmail("new@example.com")
 		doc := guest.Get(path).Doc(t)
 		if doc.Find("[data-testid=invite-org]").Text() != "Acme" || doc.Find("[data-testid=invite-role]").Text() != "viewer" {
 			t.Errorf("the invitation page does not show the organization and role")
@@ -173,6 +179,7 @@ func TestInvitationsFollowTheirSender(t *testing.T) {
 	}
 	alt2 := env.Client()
 	alt2.SignUp("alt2@example.com")
+	alt2.VerifyEmail("alt2@example.com")
 	if res := alt2.Submit(demoted, demoted, nil); res.StatusCode != 410 || res.Doc(t).Find("[data-testid=invite-revoked]").Length() != 1 {
 		t.Errorf("accepting a demoted admin's invitation: %d", res.StatusCode)
 	}
@@ -181,6 +188,7 @@ func TestInvitationsFollowTheirSender(t *testing.T) {
 	}
 	alt := env.Client()
 	alt.SignUp("alt@example.com")
+	alt.VerifyEmail("alt@example.com")
 	if res := alt.Submit(removed, removed, nil); res.StatusCode != 410 || res.Doc(t).Find("[data-testid=invite-revoked]").Length() != 1 {
 		t.Errorf("accepting a removed admin's invitation: %d", res.StatusCode)
 	}
@@ -215,6 +223,7 @@ func TestInvitationTokenStaysOutOfTheRequestLog(t *testing.T) {
 	token := path[strings.LastIndex(path, "/")+1:]
 	guest := env.Client()
 	guest.SignUp("guest@example.com")
+	guest.VerifyEmail("guest@example.com")
 	if res := guest.Submit(path, path, nil); res.StatusCode != 303 {
 		t.Fatalf("accept: %d", res.StatusCode)
 	}

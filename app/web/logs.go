@@ -13,6 +13,7 @@ import (
 	"parapet/app/httpx"
 	"parapet/app/logs"
 	"parapet/views"
+	"parapet/views/paths"
 )
 
 // MaxLogsFormBytes bounds the log analyzer form's body: the 10 MiB the
@@ -24,8 +25,10 @@ const MaxLogsFormBytes = 2*logs.MaxInputBytes + 64<<10
 
 // LogsPage is the log analyzer (SPEC 1, "Log analyzer"): paste or drop a
 // log, or use the sample, and analyze it.
+// Its address may carry a patterns view (views.LogsFilter), shared as a
+// link: the page shows it, to be applied to the log once analyzed.
 func (p *Pages) LogsPage(c echo.Context) error {
-	return p.renderLogs(c, http.StatusOK, views.LogsData{})
+	return p.renderLogs(c, http.StatusOK, views.LogsData{Filter: views.ParseLogsFilter(c.QueryParam)})
 }
 
 // LogsRun analyses the posted log (form field "log") with the engine the
@@ -38,14 +41,17 @@ func (p *Pages) LogsPage(c echo.Context) error {
 // posts the form again, the log included, with a "view" field naming the
 // page (views.LogsView), and the log is analysed again. With htmx only
 // the paged list's section is swapped; when the log in the textarea is no
-// longer the one analysed, the whole result is. Nothing of the input is
-// stored or logged.
+// longer the one analysed, the whole result is. The patterns view's
+// filter (views.LogsFilter) travels the same way, as form fields, and
+// htmx puts it in the page's address. Nothing of the input is stored or
+// logged.
 func (p *Pages) LogsRun(c echo.Context) error {
 	input, report, err := readLogsInput(c)
 	if err != nil {
 		return err
 	}
 	view := views.ParseLogsView(c.Request().FormValue("view"))
+	filter := views.ParseLogsFilter(c.Request().FormValue)
 	status := http.StatusRequestEntityTooLarge
 	if report == nil {
 		report, status, err = runLogs(c.Request().Context(), input, view)
@@ -53,6 +59,7 @@ func (p *Pages) LogsRun(c echo.Context) error {
 			return err
 		}
 	}
+	report.Filter = filter
 	if httpx.IsHTMX(c) {
 		if view.Target == "matches" || view.Target == "outliers" {
 			if report.Result != nil && view.Digest == report.View.Digest {
@@ -69,6 +76,8 @@ func (p *Pages) LogsRun(c echo.Context) error {
 		if err := addJSON(report); err != nil {
 			return err
 		}
+		// The address keeps the view (never the log), to be shared.
+		c.Response().Header().Set("HX-Push-Url", filter.URL())
 		return httpx.Stream(c, http.StatusOK, views.LogsResult(*report))
 	}
 	if err := addJSON(report); err != nil {
@@ -82,6 +91,7 @@ func (p *Pages) LogsRun(c echo.Context) error {
 }
 
 func (p *Pages) renderLogs(c echo.Context, status int, d views.LogsData) error {
+	d.AI = p.aiHelp(c, paths.LogAnalyzer+"/explain")
 	return streamPage(c, status, "Log Analyzer", "logs", views.Logs, d)
 }
 
@@ -112,7 +122,7 @@ func readLogsInput(c echo.Context) ([]byte, *views.LogsReport, error) {
 func runLogs(ctx context.Context, input []byte, view views.LogsView) (*views.LogsReport, int, error) {
 	ctx, cancel := context.WithTimeout(ctx, logs.Timeout)
 	defer cancel()
-	res, err := logs.Analyze(ctx, input, logs.Options{IncludeParams: true})
+	res, err := logs.Analyze(ctx, input, logs.Options{IncludeParams: true, IncludePatterns: true})
 	if err != nil {
 		var lim *logs.LimitError
 		switch {

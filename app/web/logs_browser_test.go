@@ -77,8 +77,8 @@ func TestLogsInBrowser(t *testing.T) {
 	if got := b.Text(`[data-testid=summary-matched] strong`); got != thousandsOf(int64(want.Summary.Matched)) {
 		t.Errorf("matched tile %q, want %d", got, want.Summary.Matched)
 	}
-	if n := b.Count(`[data-testid=template-row] progress`); n == 0 {
-		t.Error("no template bars")
+	if n := b.Count(`[data-testid=pattern-row]`); n != len(want.Templates) {
+		t.Errorf("%d pattern rows, want %d", n, len(want.Templates))
 	}
 	b.Screenshot("logs")
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"parapet/app/apptest"
 	"parapet/app/logs"
 )
@@ -73,18 +75,30 @@ func TestLogsComparePage(t *testing.T) {
 			}
 			return r.AttrOr("data-category", ""), r.Find("[data-testid=change-template]").Text(), r.Find("[data-testid=change-ratio]").Text()
 		}
-		if cat, tmpl, change := row("new"); cat != "error" || !strings.Contains(tmpl, "could not be rendered") || change != "new" {
+		if cat, tmpl, change := row("new"); cat != "error" || !strings.Contains(tmpl, "could not be rendered") || change != "↑ new" {
 			t.Errorf("new: %s %q %s", cat, tmpl, change)
 		}
-		if _, tmpl, change := row("gone"); !strings.Contains(tmpl, "vacuum of orders") || change != "gone" {
+		if _, tmpl, change := row("gone"); !strings.Contains(tmpl, "vacuum of orders") || change != "↓ gone" {
 			t.Errorf("gone: %q %s", tmpl, change)
 		}
 		// 4 of 247 lines before, 40 of 285 after.
-		if cat, tmpl, change := row("changed"); cat != "reliability" || !strings.Contains(tmpl, "lock wait exceeded") || change != "×8.667" {
+		if cat, tmpl, change := row("changed"); cat != "reliability" || !strings.Contains(tmpl, "lock wait exceeded") || change != "↑ 767%" {
 			t.Errorf("changed: %s %q %s", cat, tmpl, change)
 		}
-		if got := frag.Find("[data-testid=changed-row] [data-testid=change-baseline]").Text(); got != "4 · 16.194/1k" {
-			t.Errorf("baseline of the changed template %q", got)
+		// Side by side: the count and the rate per 1,000 lines, plain.
+		for id, want := range map[string]string{"change-baseline": "4", "change-baseline-rate": "16.2", "change-current": "40", "change-current-rate": "140"} {
+			if got := frag.Find("[data-testid=changed-row] [data-testid=" + id + "]").Text(); got != want {
+				t.Errorf("changed template's %s %q, want %q", id, got, want)
+			}
+		}
+		if got := frag.Find("[data-testid=new-row] [data-testid=change-baseline]").Text(); got != "—" {
+			t.Errorf("a new template's baseline count %q", got)
+		}
+		// New and gone lead.
+		var order []string
+		frag.Find("[data-testid=compare-report] > section").Each(func(_ int, s *goquery.Selection) { order = append(order, s.AttrOr("id", "")) })
+		if strings.Join(order, ",") != "compare-new,compare-gone,compare-changed" {
+			t.Errorf("sections in order %v", order)
 		}
 		if got := frag.Find("[data-testid=summary-unchanged] strong").Text(); got != "1" {
 			t.Errorf("unchanged %q", got)

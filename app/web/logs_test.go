@@ -126,7 +126,7 @@ func TestLogsPage(t *testing.T) {
 			t.Errorf("Cache-Control %q", res.Header.Get("Cache-Control"))
 		}
 		frag := res.Doc(t)
-		want, err := logs.Analyze(context.Background(), []byte(logs.Sample()), logs.Options{IncludeParams: true})
+		want, err := logs.Analyze(context.Background(), []byte(logs.Sample()), logs.Options{IncludeParams: true, IncludePatterns: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,24 +182,46 @@ func TestLogsPage(t *testing.T) {
 			first.Find("[data-testid=outlier-count]").Contents().First().Text() != fmt.Sprint(o.Count) {
 			t.Errorf("first outlier %q, want %+v", first.Text(), o)
 		}
-		tmpl := frag.Find("[data-testid=template-row]")
-		if tmpl.Length() != min(20, len(want.Templates)) || tmpl.Find("progress").Length() != tmpl.Length() {
-			t.Errorf("%d template rows with %d bars", tmpl.Length(), tmpl.Find("progress").Length())
+		// The patterns lead: one row per template, with its count and
+		// share, opening to its values and lines.
+		if frag.Find("[data-testid=logs-report] section").First().AttrOr("id", "") != "log-patterns" {
+			t.Error("the result does not lead with the patterns")
 		}
-		if got := tmpl.First().Find("[data-testid=template-text]").Text(); got != want.Templates[0].Template {
-			t.Errorf("top template %q, want %q", got, want.Templates[0].Template)
+		pats := frag.Find("[data-testid=pattern-row]")
+		if pats.Length() != len(want.Templates) {
+			t.Errorf("%d pattern rows, want %d", pats.Length(), len(want.Templates))
 		}
-		// The values behind the top template's placeholders open under it.
-		if ps := want.Templates[0].Params; len(ps) == 0 {
+		top := want.Templates[0]
+		row0 := pats.First()
+		if got := row0.Find("[data-testid=pattern-text]").Text(); got != top.Template {
+			t.Errorf("top pattern %q, want %q", got, top.Template)
+		}
+		if got := row0.Find("[data-testid=pattern-count]").Text(); !strings.HasPrefix(got, fmt.Sprintf("%d lines · ", top.Count)) {
+			t.Errorf("top pattern count %q, want %d lines", got, top.Count)
+		}
+		if ps := top.Params; len(ps) == 0 {
 			t.Error("the sample's top template has no values to show")
-		} else {
-			vals := tmpl.First().Find("details.template-params [data-testid=template-params] li code")
-			if vals.Length() == 0 || vals.First().Text() != ps[0].Values[0].Value {
-				t.Errorf("values behind the top template: %q, want first %q", vals.First().Text(), ps[0].Values[0].Value)
-			}
+		} else if vals := row0.Find("details [data-testid=pattern-values] dd code"); vals.Length() == 0 || vals.First().Text() != ps[0].Values[0].Value {
+			t.Errorf("values behind the top template: %q, want row0 %q", vals.First().Text(), ps[0].Values[0].Value)
 		}
-		if p := tmpl.First().Find("progress"); p.AttrOr("value", "") != fmt.Sprint(want.Templates[0].Count) || p.AttrOr("max", "") != fmt.Sprint(want.Templates[0].Count) {
-			t.Errorf("top template bar %v", p.Nodes[0].Attr)
+		if row0.Find("details [data-testid=pattern-examples] [data-testid=pattern-example]").Length() == 0 {
+			t.Error("the top pattern does not open to its row0 lines")
+		}
+		// Every matched line is under its pattern.
+		perPattern := map[int]int{}
+		for _, m := range want.Matches {
+			perPattern[m.TemplateID] = min(perPattern[m.TemplateID]+1, 10)
+		}
+		shownLines := 0
+		for _, n := range perPattern {
+			shownLines += n
+		}
+		if n := frag.Find("[data-testid=pattern-match]").Length(); n != shownLines || n == 0 {
+			t.Errorf("%d matched lines under patterns, want %d", n, shownLines)
+		}
+		if csv := frag.Find("template#logs-patterns-csv").Text(); !strings.HasPrefix(strings.TrimSpace(csv), "id,template,count,share_percent,category,matched,first,last") ||
+			strings.Count(strings.TrimSpace(csv), "\n") != len(want.Templates) {
+			t.Errorf("the patterns CSV:\n%s", csv)
 		}
 		// The download: the API's JSON body, with the time of this run.
 		var got struct {
@@ -238,12 +260,12 @@ func TestLogsPage(t *testing.T) {
 		if frag.Find("script, img, b").Length() != 0 {
 			t.Error("the line text made elements")
 		}
-		texts := frag.Find("[data-testid=match-text]")
+		texts := frag.Find("[data-testid=log-matches] [data-testid=match-text]")
 		if texts.Length() != 2 || texts.First().Text() != strings.Split(hostile, "\n")[0] || texts.Eq(1).Text() != strings.Split(hostile, "\n")[1] {
 			t.Errorf("escaped lines read %q", texts.Text())
 		}
-		if got := logsAttrs(frag, "mark.kw", "title"); len(got) != 2 || frag.Find("mark.kw").First().Text() != "ERROR" || frag.Find("mark.kw").Eq(1).Text() != "FATAL" {
-			t.Errorf("marks %q", frag.Find("mark.kw").Text())
+		if got := logsAttrs(frag, "[data-testid=log-matches] mark.kw", "title"); len(got) != 2 || frag.Find("[data-testid=log-matches] mark.kw").First().Text() != "ERROR" || frag.Find("[data-testid=log-matches] mark.kw").Eq(1).Text() != "FATAL" {
+			t.Errorf("marks %q", frag.Find("[data-testid=log-matches] mark.kw").Text())
 		}
 		if strings.Contains(frag.Find("template#logs-json-data").Text(), "</template") {
 			t.Error("the JSON download can close its template")
@@ -254,7 +276,7 @@ func TestLogsPage(t *testing.T) {
 		if frag.Find("[data-testid=match-row] [data-testid=cut]").Length() != 1 || !strings.Contains(frag.Find("[data-testid=summary-lines]").Text(), "1 line cut") {
 			t.Errorf("the cut line is not flagged: %q", frag.Find("[data-testid=summary-lines]").Text())
 		}
-		if n := len(frag.Find("[data-testid=match-text]").Text()); n > 2100 {
+		if n := len(frag.Find("[data-testid=log-matches] [data-testid=match-text]").Text()); n > 2100 {
 			t.Errorf("the table shows %d bytes of one line", n)
 		}
 	})
@@ -485,11 +507,11 @@ func TestLogsPageTruncated(t *testing.T) {
 	if got := frag.Find("[data-testid=outliers-left-out]").Text(); !strings.HasPrefix(got, "5 later outliers are not listed") || !strings.Contains(got, "the first 1,000 of 1,005") {
 		t.Errorf("outliers note %q", got)
 	}
-	if got := frag.Find("[data-testid=log-templates] p").First().Text(); !strings.Contains(got, "of 1,005 templates") || !strings.Contains(got, "lists the 1,000 most frequent") {
+	if got := frag.Find("[data-testid=patterns-range]").Text(); !strings.Contains(got, "1,005 patterns") || !strings.Contains(got, "The first 100 are shown") || !strings.Contains(got, "The 5 rarest are not listed") {
 		t.Errorf("templates note %q", strings.Join(strings.Fields(got), " "))
 	}
 	sample := logsHTMX(t, c, token, logs.Sample()).Doc(t)
-	if sample.Find("[data-testid=outliers-left-out]").Length() != 0 || !strings.Contains(sample.Find("[data-testid=log-templates] p").Text(), "lists every template") {
+	if sample.Find("[data-testid=outliers-left-out]").Length() != 0 || strings.Contains(sample.Find("[data-testid=patterns-range]").Text(), "not listed") {
 		t.Error("the sample's page says something is left out")
 	}
 }

@@ -101,7 +101,7 @@ func TestLogsTimelineAndCompareInBrowser(t *testing.T) {
 	if got := b.Text(`[data-testid=new-row] [data-testid=change-template]`); !strings.Contains(got, "could not be rendered") {
 		t.Errorf("the new template %q", got)
 	}
-	if got := b.Text(`[data-testid=changed-row] [data-testid=change-ratio]`); got != "×8.667" {
+	if got := b.Text(`[data-testid=changed-row] [data-testid=change-ratio]`); got != "↑ 767%" {
 		t.Errorf("the changed ratio %q", got)
 	}
 	b.Screenshot("logs-compare")

@@ -64,7 +64,12 @@ func (p *Pages) SetMemberRole(c echo.Context) error {
 	case !models.CanAssign(cur.Org.Role, role):
 		return p.renderMembers(c, http.StatusForbidden, "Only an owner can make someone an owner.")
 	}
-	err = models.SetMemberRole(c.Request().Context(), p.DB.DB, cur.Org.ID, cur.User.ID, target.UserID, role)
+	if models.Lowers(target.Role, role) {
+		if asked, err := p.askAboutKeys(c, target, role); err != nil || asked {
+			return err
+		}
+	}
+	ended, err := models.SetMemberRole(c.Request().Context(), p.DB.DB, cur.Org.ID, cur.User.ID, target.UserID, role, keptKeys(c)...)
 	if errors.Is(err, models.ErrLastOwner) {
 		return p.renderMembers(c, http.StatusConflict, upperFirst(err.Error())+".")
 	}
@@ -76,6 +81,7 @@ func (p *Pages) SetMemberRole(c echo.Context) error {
 	}
 	detail := target.Role + " → " + role
 	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionMemberRole, Target: target.Email, Detail: &detail})
+	p.recordEndedKeys(c, ended, target.Email+", whose role was lowered to "+role)
 	return c.Redirect(http.StatusSeeOther, paths.Members)
 }
 
@@ -89,7 +95,10 @@ func (p *Pages) RemoveMember(c echo.Context) error {
 	if target.UserID == cur.User.ID {
 		return p.renderMembers(c, http.StatusUnprocessableEntity, "To leave the organization, use “Leave”.")
 	}
-	err = models.RemoveMember(c.Request().Context(), p.DB.DB, cur.Org.ID, cur.User.ID, target.UserID)
+	if asked, err := p.askAboutKeys(c, target, ""); err != nil || asked {
+		return err
+	}
+	ended, err := models.RemoveMember(c.Request().Context(), p.DB.DB, cur.Org.ID, cur.User.ID, target.UserID, keptKeys(c)...)
 	if errors.Is(err, models.ErrLastOwner) {
 		return p.renderMembers(c, http.StatusConflict, upperFirst(err.Error())+".")
 	}
@@ -100,6 +109,7 @@ func (p *Pages) RemoveMember(c echo.Context) error {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionMemberRemove, Target: target.Email})
+	p.recordEndedKeys(c, ended, target.Email+", who was removed")
 	return c.Redirect(http.StatusSeeOther, paths.Members)
 }
 
@@ -110,7 +120,7 @@ func (p *Pages) LeaveOrg(c echo.Context) error {
 	if cur.Org == nil {
 		return c.Redirect(http.StatusSeeOther, paths.Orgs)
 	}
-	err := models.RemoveMember(c.Request().Context(), p.DB.DB, cur.Org.ID, "", cur.User.ID)
+	ended, err := models.RemoveMember(c.Request().Context(), p.DB.DB, cur.Org.ID, "", cur.User.ID)
 	if errors.Is(err, models.ErrLastOwner) {
 		return p.renderMembers(c, http.StatusConflict, "You are the last owner: "+err.Error()+".")
 	}
@@ -118,6 +128,7 @@ func (p *Pages) LeaveOrg(c echo.Context) error {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{OrgID: &cur.Org.ID, ActorUserID: &cur.User.ID, Action: models.ActionMemberLeave, Target: cur.User.Email})
+	p.recordEndedKeys(c, ended, cur.User.Email+", who left")
 	if err := p.setOrg(c, ""); err != nil {
 		return err
 	}

@@ -66,13 +66,13 @@ func TestDemotedAdminCannotActOnAStaleCheck(t *testing.T) {
 		tm := newTeam(t, env)
 		ctx := t.Context()
 		admin, member := tm.ids[models.RoleAdmin], tm.ids[models.RoleMember]
-		if err := models.SetMemberRole(ctx, env.DB.DB, tm.org.ID, "", admin, models.RoleViewer); err != nil {
+		if _, err := models.SetMemberRole(ctx, env.DB.DB, tm.org.ID, "", admin, models.RoleViewer); err != nil {
 			t.Fatal(err)
 		}
-		if err := models.SetMemberRole(ctx, env.DB.DB, tm.org.ID, admin, member, models.RoleViewer); err != models.ErrActorCannot {
+		if _, err := models.SetMemberRole(ctx, env.DB.DB, tm.org.ID, admin, member, models.RoleViewer); err != models.ErrActorCannot {
 			t.Errorf("a demoted admin's role change: %v, want ErrActorCannot", err)
 		}
-		if err := models.RemoveMember(ctx, env.DB.DB, tm.org.ID, admin, member); err != models.ErrActorCannot {
+		if _, err := models.RemoveMember(ctx, env.DB.DB, tm.org.ID, admin, member); err != models.ErrActorCannot {
 			t.Errorf("a demoted admin's removal: %v, want ErrActorCannot", err)
 		}
 		if m, _ := models.MemberOf(ctx, env.DB.DB, tm.org.ID, member); m == nil || m.Role != models.RoleMember {

@@ -8,6 +8,7 @@ import (
 
 	"parapet/app/httpx"
 	"parapet/app/mail"
+	"parapet/models"
 )
 
 // notifyTimeout bounds the delivery of one notice, which runs after the
@@ -15,9 +16,14 @@ import (
 const notifyTimeout = 30 * time.Second
 
 // notify mails a notice of a credential change (ASVS 2.2.3) to the
-// account's address, in the background; a failure is logged.
-func (p *Pages) notify(c echo.Context, to, subject, body string) {
-	rid := httpx.RequestID(c)
+// account's address, in the background; a failure is logged. An address
+// not confirmed yet is mailed nothing but verification links and password
+// resets (verify.go): it may be someone else's.
+func (p *Pages) notify(c echo.Context, u *models.User, subject, body string) {
+	if u.EmailVerifiedAt == nil {
+		return
+	}
+	to, rid := u.Email, httpx.RequestID(c)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 		defer cancel()

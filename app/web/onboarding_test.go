@@ -53,6 +53,7 @@ func TestOnboardingJoinAndSoleOwner(t *testing.T) {
 	}
 	guest := env.Client()
 	guest.SignUp("second@example.com")
+	guest.VerifyEmail("second@example.com") // only a confirmed address accepts an invitation
 	res := guest.Submit(pathOf(t, link), pathOf(t, link), nil)
 	if res.StatusCode != 303 || res.Header.Get("Location") != "/console?joined=1" {
 		t.Fatalf("accepting: %d to %q", res.StatusCode, res.Header.Get("Location"))

@@ -69,7 +69,7 @@ func (p *Pages) ChangePassword(c echo.Context) error {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionPasswordChange, Target: user.Email, OrgID: orgIDOf(cur)})
-	p.notify(c, user.Email, "Your Parapet password was changed",
+	p.notify(c, user, "Your Parapet password was changed",
 		"The password of your Parapet account "+user.Email+" was changed, and every other session of the account was signed out.\n\n"+
 			"If this was not you, reset your password at once and tell your organization's owner.")
 	orgID := ""

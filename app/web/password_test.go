@@ -101,6 +101,7 @@ func TestChangePasswordNotice(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
 	c := env.Client()
 	c.SignUp("notice@example.com")
+	c.VerifyEmail("notice@example.com") // an unconfirmed address is mailed no notices
 	res := c.Submit("/console/account", "/console/account/password", url.Values{"current_password": {apptest.TestPassword},
 		"new_password": {"a fresh long passphrase"}, "confirm_password": {"a fresh long passphrase"}})
 	if res.StatusCode != 303 {

@@ -16,8 +16,14 @@ import (
 // get 404 so the page's existence is not advertised.
 func RequireStaff(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if u := CurrentOf(c).User; u == nil || !u.IsStaff {
+		u := CurrentOf(c).User
+		if u == nil || !u.IsStaff {
 			return echo.NewHTTPError(http.StatusNotFound)
+		}
+		if u.TOTPEnabledAt == nil {
+			// Staff pages change what the public API shows: they take a
+			// second factor (ASVS 4.3.1), as an organization may require.
+			return sendToEnrol(c, "staff")
 		}
 		return next(c)
 	}

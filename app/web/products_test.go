@@ -23,6 +23,18 @@ func TestStaffProductsPage(t *testing.T) {
 		if err := models.SetStaff(context.Background(), env.DB.DB, s.UserID, true); err != nil {
 			t.Fatal(err)
 		}
+		// Staff pages take a second factor: a staff account without one is
+		// sent to set it up, for the pages and their forms alike.
+		for _, res := range []*apptest.Response{c.Get("/console/products"),
+			c.Submit("/console/account", "/console/products", url.Values{"slug": {"x"}})} {
+			if res.StatusCode != 303 || res.Header.Get("Location") != "/console/account/2fa?required=staff" {
+				t.Fatalf("staff without two-factor sign-in: %d to %q", res.StatusCode, res.Header.Get("Location"))
+			}
+		}
+		if n := c.Get("/console/account/2fa?required=staff").Doc(t).Find("[data-testid=totp-required-staff]").Length(); n != 1 {
+			t.Error("the enrolment page does not say why")
+		}
+		enrolTOTP(t, c)
 		page := c.Get("/console/products")
 		if page.StatusCode != 200 || page.Doc(t).Find("[data-testid=product]").Length() < 5 {
 			t.Fatalf("staff products page: %d", page.StatusCode)

@@ -15,9 +15,10 @@ import (
 func TestProductURLValidation(t *testing.T) {
 	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
 		s := env.Seed(t, "staff-url@example.com")
-		env.DB.Model(&models.User{}).Where("id = ?", s.UserID).Update("is_staff", true)
 		c := env.Client()
 		c.SignIn(s.Email, apptest.TestPassword)
+		// Staff pages take a second factor: marked as set up once signed in.
+		env.DB.Model(&models.User{}).Where("id = ?", s.UserID).Updates(map[string]any{"is_staff": true, "totp_enabled_at": models.Now()})
 		form := func(slug, u string) url.Values {
 			return url.Values{"slug": {slug}, "name": {"Evil"}, "tagline": {"t"}, "description": {"d"},
 				"category": {"security"}, "platform_pillar": {"security"}, "lifecycle": {"concept"}, "url": {u}}

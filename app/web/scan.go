@@ -54,7 +54,7 @@ func (p *Pages) ScanRun(c echo.Context) error {
 	}
 	status := http.StatusRequestEntityTooLarge
 	if report == nil {
-		if report, status, err = p.runScan(c, in.data); err != nil {
+		if report, status, err = p.runScan(c, in.data, in.source); err != nil {
 			return err
 		}
 		report.FileName = in.fileName
@@ -70,6 +70,7 @@ func (p *Pages) ScanRun(c echo.Context) error {
 }
 
 func (p *Pages) renderScan(c echo.Context, status int, d views.ScanData) error {
+	d.AI = p.aiHelp(c, paths.ConfigScanner+"/fix")
 	return streamPage(c, status, "Config Scanner", "scan", views.Scan, d)
 }
 
@@ -79,6 +80,7 @@ type scanInput struct {
 	data     []byte
 	fileName string
 	pasted   string
+	source   []scan.File // Terraform files or a folder, scanned instead of data
 }
 
 // readScanInput reads the form's document. Over the size limit it returns
@@ -98,6 +100,12 @@ func readScanInput(c echo.Context) (scanInput, *views.ScanReport, error) {
 	// browser's CRLF changes nothing but the size, and keeps line numbers.
 	in := scanInput{data: bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))}
 	in.pasted = string(in.data)
+	if files, report, err := uploadedSource(c); err != nil || report != nil {
+		return scanInput{}, report, err
+	} else if len(files) > 0 {
+		in.source = files
+		return in, nil, nil
+	}
 	if data, name, err := uploadedFile(c); err != nil {
 		return scanInput{}, nil, err
 	} else if name != "" && fileWins(in.data, data) {
@@ -161,8 +169,16 @@ func (p *Pages) scanPageURL(c echo.Context) string {
 // runScan scans input and makes the report, with the status a full page
 // answers with. Before it encodes the downloads, it charges the analysis
 // pool for them: past the pool's wait the answer is 503 busy.
-func (p *Pages) runScan(c echo.Context, input []byte) (*views.ScanReport, int, error) {
-	rep, status := scanReport(input)
+func (p *Pages) runScan(c echo.Context, input []byte, source []scan.File) (*views.ScanReport, int, error) {
+	// Parsing HCL takes far more memory per byte than the body's estimate.
+	cost := scan.SourceCost(source)
+	if len(source) == 0 && scan.IsSource(input) {
+		cost = scan.SourceCost([]scan.File{{Data: input}})
+	}
+	if err := pool.Charge(c, cost); err != nil {
+		return nil, 0, err
+	}
+	rep, status := scanReport(input, source)
 	if rep.Result == nil {
 		return rep, status, nil
 	}
@@ -181,11 +197,29 @@ func (p *Pages) runScan(c echo.Context, input []byte) (*views.ScanReport, int, e
 
 // scanReport scans input: the report without its downloads, and the
 // status a full page answers with.
-func scanReport(input []byte) (*views.ScanReport, int) {
+func scanReport(input []byte, source []scan.File) (*views.ScanReport, int) {
+	if len(source) > 0 {
+		res, err := scan.ScanFiles(source, scan.Options{})
+		rep, status := reportOf(res, err, nil)
+		if res != nil {
+			rep.Sources = sourceLines(res, source)
+		}
+		return rep, status
+	}
 	if len(bytes.TrimSpace(input)) == 0 {
 		return &views.ScanReport{Empty: true}, http.StatusUnprocessableEntity
 	}
 	res, err := scan.Scan(input)
+	rep, status := reportOf(res, err, input)
+	if res != nil && res.Format == scan.FormatTerraformHCL { // a .tf pasted alone
+		rep.Sources = sourceLines(res, []scan.File{{Path: "main.tf", Data: input}})
+	}
+	return rep, status
+}
+
+// reportOf is the report of a scan's outcome; input, when given, is the
+// document, for the excerpt of a syntax error.
+func reportOf(res *scan.Result, err error, input []byte) (*views.ScanReport, int) {
 	if err != nil {
 		var syn *scan.SyntaxError
 		var lim *scan.LimitError
@@ -193,7 +227,7 @@ func scanReport(input []byte) (*views.ScanReport, int) {
 		switch {
 		case errors.As(err, &syn):
 			rep := &views.ScanReport{Syntax: syn}
-			if utf8.Valid(input) { // a UTF-16 file's lines are not the bytes' lines
+			if input != nil && utf8.Valid(input) { // a UTF-16 file's lines are not the bytes' lines
 				rep.SyntaxLine, rep.SyntaxCaret = excerpt(input, syn)
 			}
 			return rep, http.StatusUnprocessableEntity

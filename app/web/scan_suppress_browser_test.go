@@ -107,8 +107,3 @@ func TestScanSuppressInBrowser(t *testing.T) {
 	}
 	b.ExpectNoProblems()
 }
-
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}

@@ -17,7 +17,7 @@ import (
 // the form that confirms it; when on, how many recovery codes are left and
 // the form that turns it off.
 func (p *Pages) TwoFactorPage(c echo.Context) error {
-	return p.renderTwoFactor(c, http.StatusOK, views.TwoFactorData{Required: c.QueryParam("required") == "1"})
+	return p.renderTwoFactor(c, http.StatusOK, views.TwoFactorData{Required: c.QueryParam("required") == "1", StaffRequired: c.QueryParam("required") == "staff"})
 }
 
 func (p *Pages) renderTwoFactor(c echo.Context, status int, d views.TwoFactorData) error {
@@ -96,7 +96,7 @@ func (p *Pages) EnableTwoFactor(c echo.Context) error {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPEnable, Target: user.Email, OrgID: orgIDOf(CurrentOf(c))})
-	p.notify(c, user.Email, "Two-factor sign-in was turned on for your Parapet account",
+	p.notify(c, user, "Two-factor sign-in was turned on for your Parapet account",
 		"Two-factor sign-in was turned on for your Parapet account "+user.Email+": signing in now takes a code from an authenticator app.\n\n"+
 			"If this was not you, someone else holds the authenticator: change your password at once and tell your organization's owner.")
 	now := models.Now()
@@ -134,7 +134,7 @@ func (p *Pages) DisableTwoFactor(c echo.Context) error {
 		return err
 	}
 	_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPDisable, Target: user.Email, OrgID: orgIDOf(CurrentOf(c))})
-	p.notify(c, user.Email, "Two-factor sign-in was turned off for your Parapet account",
+	p.notify(c, user, "Two-factor sign-in was turned off for your Parapet account",
 		"Two-factor sign-in was turned off for your Parapet account "+user.Email+": a password alone now signs in.\n\n"+
 			"If this was not you, change your password at once, turn two-factor sign-in on again and tell your organization's owner.")
 	return c.Redirect(http.StatusSeeOther, paths.TwoFactor)
@@ -150,11 +150,18 @@ func (p *Pages) Require2FA(next echo.HandlerFunc) echo.HandlerFunc {
 		if cur.Org == nil || !cur.Org.Require2FA || cur.User == nil || cur.User.TOTPEnabledAt != nil {
 			return next(c)
 		}
-		target := paths.TwoFactor + "?required=1"
-		if httpx.IsHTMX(c) {
-			c.Response().Header().Set("HX-Redirect", target)
-			return c.NoContent(http.StatusForbidden)
-		}
-		return c.Redirect(http.StatusSeeOther, target)
+		return sendToEnrol(c, "1")
 	}
+}
+
+// sendToEnrol sends a member who needs a second factor to set one up;
+// why is the page's "required" parameter: "1" for an organization's rule,
+// "staff" for the staff pages.
+func sendToEnrol(c echo.Context, why string) error {
+	target := paths.TwoFactor + "?required=" + why
+	if httpx.IsHTMX(c) {
+		c.Response().Header().Set("HX-Redirect", target)
+		return c.NoContent(http.StatusForbidden)
+	}
+	return c.Redirect(http.StatusSeeOther, target)
 }

@@ -205,7 +205,8 @@ func TestTwoFactorOffIsThrottled(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
 	c := env.Client()
 	c.SignUp("off@example.com")
-	secret, _, _ := enrolTOTP(t, c) // one wrong password on the way, counted
+	c.VerifyEmail("off@example.com") // an unconfirmed address is mailed no notices
+	secret, _, _ := enrolTOTP(t, c)  // one wrong password on the way, counted
 	wrong := 0
 	for ; wrong < 10; wrong++ {
 		res := c.Submit("/console/account/2fa", "/console/account/2fa/disable", url.Values{"code": {"111111"}})
@@ -242,6 +243,7 @@ func TestTwoFactorOffIsThrottled(t *testing.T) {
 	// Another account turns it off with its code: told by mail.
 	d := env.Client()
 	d.SignUp("off2@example.com")
+	d.VerifyEmail("off2@example.com")
 	secret, _, _ = enrolTOTP(t, d)
 	code, _ = totp.GenerateCode(secret, time.Now().Add(30*time.Second))
 	if res := d.Submit("/console/account/2fa", "/console/account/2fa/disable", url.Values{"code": {code}}); res.StatusCode != 303 {

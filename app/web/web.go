@@ -42,6 +42,10 @@ type Deps struct {
 	// PublicURL is our origin for the CSRF origin check and the links sent
 	// by mail ("" = the request's own scheme and host).
 	PublicURL string
+	// ShowMailLinks has the pages that mail a link (password reset, email
+	// verification) show it too: in development without SMTP_URL, where
+	// nothing is delivered, so `go run .` needs no mail server.
+	ShowMailLinks bool
 }
 
 // Pages serves the browser routes.

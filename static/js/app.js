@@ -66,13 +66,17 @@
   }
 
   // data-fill="#textarea" + data-source="#template": put the sample text in.
+  // Both may be comma lists, paired in order (compare fills two logs).
   function fill(btn) {
-    var target = document.querySelector(btn.dataset.fill);
-    var source = document.querySelector(btn.dataset.source);
-    if (target && source) {
-      target.value = source.content ? source.content.textContent : source.textContent;
-      target.dispatchEvent(new Event("input", { bubbles: true }));
-    }
+    var sources = btn.dataset.source.split(",");
+    btn.dataset.fill.split(",").forEach(function (sel, i) {
+      var target = document.querySelector(sel);
+      var source = document.querySelector(sources[i] || "");
+      if (target && source) {
+        target.value = source.content ? source.content.textContent : source.textContent;
+        target.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    });
   }
 
   // data-filter="x" inside a data-filter-scope: show only the
@@ -179,6 +183,24 @@
     if (ev.target instanceof HTMLSelectElement) showWhen(ev.target);
     var input = closest(ev, "[data-dropzone] input[type=file]");
     if (input && input.files.length) load(input.closest("[data-dropzone]"), input.files[0]);
+  });
+  // Terraform source chosen as files or a folder (input[data-source-files],
+  // views/scan.templ): htmx's FormData names a folder's files by their
+  // base name, so each is sent again under its path in the folder, and
+  // files Terraform does not read (a .git directory, images) are left out.
+  var sourceFile = /\.(tf|tf\.json|tfvars|tfvars\.json|json|tpl|tftpl|ya?ml|txt|sh)$/;
+  document.addEventListener("htmx:configRequest", function (ev) {
+    var inputs = ev.detail.elt.querySelectorAll ? ev.detail.elt.querySelectorAll("input[data-source-files]") : [];
+    if (!inputs.length) return;
+    var fd = ev.detail.formData;
+    fd.delete("source");
+    inputs.forEach(function (input) {
+      Array.prototype.forEach.call(input.files, function (f) {
+        var path = f.webkitRelativePath || f.name;
+        if (!sourceFile.test(path) || /(^|\/)\./.test(path)) return;
+        fd.append("source", f, path);
+      });
+    });
   });
   document.addEventListener("dragover", function (ev) {
     var zone = closest(ev, "[data-dropzone]");

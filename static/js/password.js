@@ -5,31 +5,80 @@
 (function () {
   "use strict";
 
-  // strength scores a password 0-4 from its length and variety. It is a
-  // guide only: the server enforces the rules (length, common passwords).
+  // strength grades a password the server accepts 2-4 ("Fair" to
+  // "Strong") from its length and variety: a guide within the rules.
   function strength(pw) {
-    if (pw.length < 12) return pw.length === 0 ? 0 : 1;
     var kinds = 0;
     [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].forEach(function (re) {
       if (re.test(pw)) kinds++;
     });
-    var unique = new Set(pw).size;
     var score = 2;
     if (pw.length >= 16 || kinds >= 3) score++;
     if (pw.length >= 20 && kinds >= 2) score++;
-    if (unique < 6) score = Math.min(score, 1);
+    if (new Set(pw).size < 6) score = 2;
     return Math.min(score, 4);
   }
 
   var words = ["", "Too weak", "Fair", "Good", "Strong"];
+  var seq = 0;
+  var timer = null;
 
-  function update(input) {
+  // emailOf is the address the password must not contain: the form's
+  // email field (sign-up, reset); signed in, the server knows it.
+  function emailOf(input) {
+    var f = input.form && input.form.querySelector("input[name=email]");
+    return f ? f.value : "";
+  }
+
+  // localProblem mirrors the rules of auth.CheckNewPassword that need no
+  // list (length, the email's name), to answer at once.
+  function localProblem(pw, email) {
+    var n = Array.from(pw).length;
+    if (n < 12) return "at least 12 characters";
+    if (n > 128) return "at most 128 characters";
+    var local = email.toLowerCase().split("@")[0];
+    if (local.length >= 3 && pw.toLowerCase().indexOf(local) >= 0) return "it contains your email's name";
+    return "";
+  }
+
+  function show(input, score, label) {
     var meter = document.getElementById(input.dataset.strengthMeter);
     if (!meter) return;
     var text = document.getElementById(input.dataset.strengthMeter + "-text");
-    var s = strength(input.value);
-    meter.value = s;
-    if (text) text.textContent = words[s];
+    meter.value = score;
+    if (text) text.textContent = label;
+  }
+
+  // update grades the password: the rules first, the common-password list
+  // on the server (the same check the form makes), and only then a grade,
+  // so the meter never calls "Fair" what the form refuses.
+  function update(input) {
+    var pw = input.value;
+    var mine = ++seq;
+    clearTimeout(timer);
+    if (pw === "") return show(input, 0, "");
+    var problem = localProblem(pw, emailOf(input));
+    if (problem) return show(input, 1, "Too weak: " + problem);
+    show(input, 0, "Checking…");
+    timer = setTimeout(function () { check(input, pw, mine); }, 250);
+  }
+
+  function check(input, pw, mine) {
+    var body = new URLSearchParams();
+    body.set("password", pw);
+    body.set("email", emailOf(input));
+    var tok = input.form && input.form.querySelector("input[name=_csrf]");
+    if (tok) body.set("_csrf", tok.value);
+    fetch(input.dataset.check, { method: "POST", body: body, credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (v) {
+        if (mine !== seq) return;
+        if (!v) return show(input, 0, "");
+        if (!v.ok) return show(input, 1, "Too weak: " + (v.problem === "common" ? "one of the most common passwords" : v.message));
+        var s = strength(pw);
+        show(input, s, words[s]);
+      })
+      .catch(function () { if (mine === seq) show(input, 0, ""); });
   }
 
   function init(root) {

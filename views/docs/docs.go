@@ -41,8 +41,9 @@ var navigation = []struct {
 	{"Start", []string{"getting-started", "security-model"}},
 	{"Console", []string{"console", "api", APIReference}},
 	{"Log analyzer", []string{"logs", "logs-reading", "logs-compare", "logs-timeline"}},
-	{"Configuration scanner", []string{"scanner", "scanner-checks", "scanner-suppressions"}},
-	{"LLM gateway", []string{"gateway", "gateway-limits"}},
+	{"AI help", []string{"ai-help"}},
+	{"Configuration scanner", []string{"scanner", "scanner-terraform", "scanner-checks", "scanner-suppressions"}},
+	{"LLM gateway", []string{"gateway", "gateway-routing", "gateway-limits"}},
 	{"Running Parapet", []string{"configuration", "operations", "architecture", "performance"}},
 }
 

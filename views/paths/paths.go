@@ -42,6 +42,10 @@ const (
 	Playground       = "/gateway/app"
 	PlaygroundChat   = "/gateway/app/chat"
 	AccountChanged   = Account + "?changed=1"
+	ForgotPassword   = "/console/password/forgot"
+	SignInAfterReset = SignIn + "?reset=1"
+	VerifyEmail      = "/console/account/verify"
+	CheckPassword    = "/console/password/check"
 	GatewayCallsLog  = Audit + "?action=gateway.call"
 )
 
@@ -80,3 +84,10 @@ func DocsPage(slug string) string { return Docs + "/" + url.PathEscape(slug) }
 
 // SignInThen is the sign-in page that returns to next afterwards.
 func SignInThen(next string) string { return SignIn + "?next=" + url.QueryEscape(next) }
+
+// ResetPassword is a password reset link's page (the token is the link's
+// secret).
+func ResetPassword(token string) string { return "/console/password/reset/" + url.PathEscape(token) }
+
+// ConfirmEmail is an email verification link's page.
+func ConfirmEmail(token string) string { return "/verify/" + url.PathEscape(token) }

@@ -2,7 +2,7 @@
 // code today, against a fake upstream: a system prompt as cached text
 // blocks, top-level cache_control, thinking disabled, metadata.user_id,
 // the stream helpers, models.list's paging parameters, refusals that must
-// be clear (thinking enabled, a tool_use turn, an image), a stream aborted
+// be clear (a thinking budget below 1,024, a server tool, an image that is not one), a stream aborted
 // midway, and an upstream's refusal that the SDK must not retry. Prints
 // one JSON object for the Go test to check.
 import Anthropic from "@anthropic-ai/sdk";
@@ -49,8 +49,8 @@ out.pages = pages;
 
 const refused = {};
 for (const [name, extra] of Object.entries({
-  thinking: { thinking: { type: "enabled", budget_tokens: 1024 } },
-  tool_use: { messages: [...user, { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "f", input: {} }] }] },
+  thinking: { thinking: { type: "enabled", budget_tokens: 512 } },
+  tool_use: { tools: [{ type: "web_search_20250305", name: "web_search" }] },
   image: { messages: [{ role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } }] }] },
 })) {
   try {

@@ -1,8 +1,9 @@
 // Drives Parapet's gateway with the official openai SDK as users write code
 // today, against a fake upstream: the newer options (max_completion_tokens,
 // developer role, seed, metadata, safety_identifier, store false, logprobs
-// false, response_format text), refusals that must be clear (n > 1, tools,
-// a tool turn, an image part, json output), headers through withResponse,
+// false, response_format text), refusals that must be clear (n > 1, a
+// custom tool, a function turn, an image by plain http, a json_schema
+// without its schema), headers through withResponse,
 // a stream aborted midway, and an upstream's refusal that the SDK must not
 // retry. Prints one JSON object for the Go test to check.
 import OpenAI from "openai";
@@ -33,10 +34,10 @@ out.request_id = response.headers.get("x-request-id") === data._request_id && da
 const refused = {};
 for (const [name, extra] of Object.entries({
   n: { n: 2 },
-  tools: { tools: [{ type: "function", function: { name: "f", parameters: { type: "object" } } }] },
-  tool_turn: { messages: [...user, { role: "tool", tool_call_id: "c1", content: "42" }] },
-  image: { messages: [{ role: "user", content: [{ type: "text", text: "What?" }, { type: "image_url", image_url: { url: "https://example.com/a.png" } }] }] },
-  json: { response_format: { type: "json_object" } },
+  tools: { tools: [{ type: "custom", custom: { name: "f" } }] },
+  tool_turn: { messages: [...user, { role: "function", name: "f", content: "42" }] },
+  image: { messages: [{ role: "user", content: [{ type: "text", text: "What?" }, { type: "image_url", image_url: { url: "http://169.254.169.254/a.png" } }] }] },
+  json: { response_format: { type: "json_schema", json_schema: { name: "answer" } } },
 })) {
   try {
     await client.chat.completions.create({ model: "claude-test", messages: user, ...extra });

@@ -1,0 +1,113 @@
+package api_test
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"parapet/app/apptest"
+	"parapet/models"
+)
+
+// loopResult is what a tool-use loop script prints for one loop.
+type loopResult struct {
+	FirstStop string            `json:"first_stop"`
+	Tool      string            `json:"tool"`
+	Input     map[string]string `json:"input"`
+	ID        string            `json:"id"`
+	LastStop  string            `json:"last_stop"`
+	Text      string            `json:"text"`
+}
+
+// Each official SDK runs a whole tool-use loop, streamed and not, against
+// a fake provider of each style: the tool call reaches the client with
+// the provider's id, its input whole (streamed as input_json_delta or as
+// tool-call argument fragments), and the result goes back to the
+// provider in its own form under that same id, which the fake checks
+// before it answers.
+func TestOfficialSDKsToolLoop(t *testing.T) {
+	for _, sdk := range []struct{ script, pkg, base, toolStop, endStop string }{
+		{"anthropic_sdk_tools.mjs", "@anthropic-ai/sdk", "/gateway", "tool_use", "end_turn"},
+		{"openai_sdk_tools.mjs", "openai", "/gateway/v1", "tool_calls", "stop"},
+	} {
+		for _, style := range []string{"messages", "openai"} {
+			t.Run(sdk.pkg+" to "+style, func(t *testing.T) {
+				up := agentUpstream(t, style)
+				var got struct{ Plain, Stream loopResult }
+				runSDK(t, sdk.script, sdk.pkg, sdk.base, &got, agentOptions(up, style)...)
+				id := map[string]string{"messages": messagesToolID, "openai": openAIToolID}[style]
+				for name, r := range map[string]loopResult{"create": got.Plain, "stream": got.Stream} {
+					if r.FirstStop != sdk.toolStop || r.Tool != "get_weather" || r.Input["city"] != "Paris" || r.ID != id {
+						t.Errorf("%s: the tool call %+v", name, r)
+					}
+					if r.Text != agentAnswer || r.LastStop != sdk.endStop {
+						t.Errorf("%s: the answer after the result: %q (%s), want %q", name, r.Text, r.LastStop, agentAnswer)
+					}
+				}
+			})
+		}
+	}
+}
+
+// Embeddings through the openai SDK return the provider's vectors (the
+// SDK's default base64 decoded by the SDK itself, and floats), are
+// metered by the provider's input tokens and recorded; the embeddings
+// model is listed as such. A messages-style provider refuses them by name.
+func TestOfficialOpenAISDKEmbeddings(t *testing.T) {
+	var got struct {
+		One    []float64
+		Two    [][]float64
+		Usage  int
+		Models []string
+		Error  string
+	}
+	up := agentUpstream(t, "openai")
+	runSDK(t, "openai_sdk_embeddings.mjs", "openai", "/gateway/v1", &got,
+		append(agentOptions(up, "openai"), apptest.WithEnv("GATEWAY_EMBEDDING_MODEL", "embed-test"))...)
+	want := []float64{0.5, -0.25, 0.125}
+	if !reflect.DeepEqual(got.One, want) || len(got.Two) != 2 || !reflect.DeepEqual(got.Two[1], want) || got.Usage != 21 {
+		t.Errorf("embeddings %+v", got)
+	}
+	if strings.Join(got.Models, ",") != "model-test:chat,embed-test:embeddings" {
+		t.Errorf("models.list: %v", got.Models)
+	}
+	got.Error = ""
+	runSDK(t, "openai_sdk_embeddings.mjs", "openai", "/gateway/v1", &got, agentOptions(agentUpstream(t, "messages"), "messages")...)
+	if got.Error != "BadRequestError | 400 | embeddings_not_supported" {
+		t.Errorf("a messages-style provider: %q", got.Error)
+	}
+}
+
+// An embeddings call is admitted, metered and recorded like a chat: its
+// input tokens in the audit record and the month's usage.
+func TestGatewayEmbeddingsMetered(t *testing.T) {
+	up := agentUpstream(t, "openai")
+	env := apptest.New(t, apptest.Databases(t)[0], append(agentOptions(up, "openai"), apptest.WithEnv("GATEWAY_EMBEDDING_MODEL", "embed-test"))...)
+	s := env.Seed(t, "embed@example.com")
+	res := env.Client().PostJSON("/gateway/v1/embeddings", `{"input":["a","b","c"]}`, bearer(s.Key)...)
+	if res.StatusCode != 200 || !strings.Contains(res.Body, `"prompt_tokens":21`) || res.Header.Get("X-Quota-Remaining") == "" {
+		t.Fatalf("%d %s", res.StatusCode, res.Body)
+	}
+	if up.lastBody()["model"] != "embed-test" {
+		t.Errorf("the provider got %v", up.lastBody())
+	}
+	for body, want := range map[string]string{
+		`{"input":[]}`:                           "input must be a string or an array of 1 to 2048 strings",
+		`{"input":[[1,2]]}`:                      "input[0] is not supported as token ids",
+		`{"input":"a","encoding_format":"int8"}`: `encoding_format must be \"float\" or \"base64\"`,
+		`{"input":"a","dimensions":0}`:           "dimensions must be an integer between 1 and 4096",
+	} {
+		if res := env.Client().PostJSON("/gateway/v1/embeddings", body, bearer(s.Key)...); res.StatusCode != 400 || !strings.Contains(res.Body, want) {
+			t.Errorf("%s: %d %s", body, res.StatusCode, res.Body)
+		}
+	}
+	e := waitEvents(t, env, 5)[0]
+	if *e.InputTokens != 21 || *e.OutputTokens != 0 || *e.Model != "embed-test" || *e.Status != 200 {
+		t.Errorf("recorded %+v", e)
+	}
+	a, err := models.AllowanceOf(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(models.Now()))
+	if err != nil || a.UsedTokens != 21 {
+		t.Errorf("the quota counted %d (%v)", a.UsedTokens, err)
+	}
+}

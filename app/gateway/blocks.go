@@ -1,0 +1,180 @@
+package gateway
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Block types of the neutral model: Anthropic's content block types, which
+// are a superset of what Chat Completions carries (its text and image
+// parts, tool_calls and role "tool" turns map onto them; see
+// openai_translate.go).
+const (
+	BlockText             = "text"
+	BlockImage            = "image"
+	BlockDocument         = "document"
+	BlockToolUse          = "tool_use"
+	BlockToolResult       = "tool_result"
+	BlockThinking         = "thinking"
+	BlockRedactedThinking = "redacted_thinking"
+)
+
+// ContentBlock is one block of a turn or of an answer in the neutral
+// model. Type selects which fields are meaningful:
+//
+//	text               Text
+//	image, document    Source (documents also Title, Context, Citations)
+//	tool_use           ID, Name, Input (a JSON object)
+//	tool_result        ToolUseID, Content (text and image blocks), IsError
+//	thinking           Thinking, Signature
+//	redacted_thinking  Data
+//
+// CacheControl is the client's cache breakpoint, kept as sent. It
+// marshals to exactly Anthropic's wire form of that block type.
+type ContentBlock struct {
+	Type string
+	Text string
+
+	ID    string
+	Name  string
+	Input json.RawMessage
+
+	ToolUseID string
+	Content   []ContentBlock
+	IsError   *bool // as sent: absent, false or true
+	// contentString: the tool result's content was sent as a string (its
+	// one text block, or none), and is forwarded as one.
+	contentString bool
+
+	Source    *Source
+	Title     string
+	Context   string
+	Citations json.RawMessage
+
+	Thinking  string
+	Signature string
+	Data      string
+
+	CacheControl json.RawMessage
+
+	// bound is an image's or a document's input token bound, measured
+	// when the request was parsed (see media.go).
+	bound int
+}
+
+// Source is where an image or a document is: base64 data with its media
+// type, a URL (passed to the provider as a URL, never fetched here), or,
+// for a document, plain text (Data).
+type Source struct {
+	Type      string `json:"type"` // "base64", "url" or "text"
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
+}
+
+// blockWire is every field any block type has, as Anthropic names them.
+type blockWire struct {
+	Type         string          `json:"type"`
+	Text         *string         `json:"text,omitempty"`
+	ID           string          `json:"id,omitempty"`
+	Name         string          `json:"name,omitempty"`
+	Input        json.RawMessage `json:"input,omitempty"`
+	ToolUseID    string          `json:"tool_use_id,omitempty"`
+	Content      any             `json:"content,omitempty"`
+	IsError      *bool           `json:"is_error,omitempty"`
+	Source       *Source         `json:"source,omitempty"`
+	Title        string          `json:"title,omitempty"`
+	Context      string          `json:"context,omitempty"`
+	Citations    json.RawMessage `json:"citations,omitempty"`
+	Thinking     *string         `json:"thinking,omitempty"`
+	Signature    *string         `json:"signature,omitempty"`
+	Data         string          `json:"data,omitempty"`
+	CacheControl json.RawMessage `json:"cache_control,omitempty"`
+}
+
+// MarshalJSON writes the block in Anthropic's wire form: a text block
+// always has its text (even ""), a tool_use block its input ({} when
+// none), a thinking block its thinking (and its signature once known).
+func (b ContentBlock) MarshalJSON() ([]byte, error) {
+	w := blockWire{Type: b.Type, CacheControl: b.CacheControl}
+	switch b.Type {
+	case BlockText:
+		w.Text = &b.Text
+	case BlockToolUse:
+		w.ID, w.Name, w.Input = b.ID, b.Name, b.Input
+		if len(w.Input) == 0 {
+			w.Input = json.RawMessage(`{}`)
+		}
+	case BlockToolResult:
+		w.ToolUseID, w.IsError = b.ToolUseID, b.IsError
+		switch {
+		case b.contentString:
+			w.Content = toolResultText(b)
+			if len(b.Content) == 0 {
+				w.Content = nil // "" as sent: omitted, which means the same
+			}
+		case b.Content != nil:
+			w.Content = b.Content
+		}
+	case BlockImage, BlockDocument:
+		w.Source, w.Title, w.Context, w.Citations = b.Source, b.Title, b.Context, b.Citations
+	case BlockThinking:
+		// A streamed block starts without its signature, which a
+		// signature_delta brings.
+		w.Thinking = &b.Thinking
+		if b.Signature != "" {
+			w.Signature = &b.Signature
+		}
+	case BlockRedactedThinking:
+		w.Data = b.Data
+	default:
+		return nil, fmt.Errorf("unknown content block type %q", b.Type)
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads a block of an upstream's answer (or stream). Types
+// this gateway does not relay are kept by type only: checkMessage and the
+// accumulator refuse them.
+func (b *ContentBlock) UnmarshalJSON(data []byte) error {
+	var w blockWire
+	if err := decodeUpstream(data, &w); err != nil {
+		return err
+	}
+	*b = ContentBlock{Type: w.Type, ID: w.ID, Name: w.Name, Input: w.Input, Source: w.Source,
+		ToolUseID: w.ToolUseID, IsError: w.IsError, Data: w.Data}
+	if w.Text != nil {
+		b.Text = *w.Text
+	}
+	if w.Thinking != nil {
+		b.Thinking = *w.Thinking
+	}
+	if w.Signature != nil {
+		b.Signature = *w.Signature
+	}
+	return nil
+}
+
+// answerBlock says whether an answer may carry a block of this type: text,
+// tool calls and thinking (server tools, which requests cannot ask for,
+// are not relayed).
+func answerBlock(typ string) bool {
+	switch typ {
+	case BlockText, BlockToolUse, BlockThinking, BlockRedactedThinking:
+		return true
+	}
+	return false
+}
+
+// payload is the block's own content as text: what the client is sent of
+// it and what output estimates count (signatures and redacted data are
+// opaque and the provider's, not text).
+func (b *ContentBlock) payload() string {
+	switch b.Type {
+	case BlockToolUse:
+		return b.Name + string(b.Input)
+	case BlockThinking:
+		return b.Thinking
+	}
+	return b.Text
+}

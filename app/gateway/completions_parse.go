@@ -1,0 +1,533 @@
+package gateway
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// The Chat Completions dialect's turns and agent fields, read into the
+// neutral model (the Messages API's blocks):
+//
+//	system, developer messages   the system prompt, in order
+//	user content parts           text, image_url → image (a data URL's
+//	                             base64, or an https URL), file → document
+//	                             (a PDF's file_data)
+//	assistant tool_calls         tool_use blocks (arguments: a JSON object)
+//	role "tool" messages         tool_result blocks of one user turn
+//	tools, tool_choice,          Tools, ToolChoice (parallel_tool_calls
+//	parallel_tool_calls          false: DisableParallel)
+//	response_format              Format
+//	reasoning_effort             Reasoning (budgetOf)
+
+// parseOpenAIMessages splits the messages into the system prompt and the
+// conversation.
+func parseOpenAIMessages(top object) (string, []ChatMessage, *Error) {
+	items, err := messageItems(top)
+	if err != nil {
+		return "", nil, err
+	}
+	var system []string
+	var msgs []ChatMessage
+	var c blockCounter
+	for i, item := range items {
+		path := index("messages", i)
+		m, ok := decodeObject(item, path)
+		if !ok {
+			return "", nil, invalid("%s must be an object", path)
+		}
+		role, _ := asString(m.fields["role"])
+		switch role {
+		case "system", "developer":
+			if err := m.only("role", "content", "name"); err != nil {
+				return "", nil, err
+			}
+			blocks, err := parseParts(m, "system", &c)
+			if err != nil {
+				return "", nil, err
+			}
+			system = append(system, textOf(blocks))
+		case "user":
+			if err := m.only("role", "content", "name"); err != nil {
+				return "", nil, err
+			}
+			blocks, err := parseParts(m, "user", &c)
+			if err != nil {
+				return "", nil, err
+			}
+			msgs = appendUserTurn(msgs, blocks, false)
+		case "assistant":
+			turn, err := parseAssistantTurn(m)
+			if err != nil {
+				return "", nil, err
+			}
+			msgs = append(msgs, turn)
+		case "tool":
+			block, err := parseToolTurn(m)
+			if err != nil {
+				return "", nil, err
+			}
+			msgs = appendUserTurn(msgs, []ContentBlock{block}, true)
+		case "function":
+			return "", nil, invalid("%s \"function\" is not supported: it is deprecated; use tools and role \"tool\"", m.name("role"))
+		default:
+			return "", nil, invalid("%s must be %s", m.name("role"), oneOf([]string{"system", "developer", "user", "assistant", "tool"}))
+		}
+	}
+	if len(msgs) == 0 {
+		return "", nil, invalid("messages must hold at least one user or assistant message")
+	}
+	return strings.Join(system, "\n\n"), msgs, nil
+}
+
+// appendUserTurn adds a user turn's blocks. Tool results join the user
+// turn before them when it holds tool results only, and a user message
+// joins the tool results before it: Anthropic wants every result of an
+// assistant turn's calls in the one next turn, results first.
+func appendUserTurn(msgs []ChatMessage, blocks []ContentBlock, toolResult bool) []ChatMessage {
+	if n := len(msgs); n > 0 && msgs[n-1].Role == "user" && onlyToolResults(msgs[n-1].Blocks) {
+		last := &msgs[n-1]
+		last.Blocks = append(last.Blocks, blocks...)
+		last.Content = textOf(last.Blocks)
+		return msgs
+	}
+	turn := ChatMessage{Role: "user", Content: textOf(blocks), Blocks: blocks}
+	if !toolResult && len(blocks) == 1 && blocks[0].Type == BlockText {
+		turn.Blocks = nil // a plain string turn, as sent
+	}
+	return append(msgs, turn)
+}
+
+func onlyToolResults(blocks []ContentBlock) bool {
+	for _, b := range blocks {
+		if b.Type != BlockToolResult {
+			return false
+		}
+	}
+	return len(blocks) > 0
+}
+
+// parseParts reads a message's content: a non-blank string, or parts
+// (text; for a user, image_url and file too).
+func parseParts(m object, role string, c *blockCounter) ([]ContentBlock, *Error) {
+	raw, _ := m.get("content")
+	path := m.name("content")
+	if s, ok := asString(raw); ok && strings.TrimSpace(s) != "" {
+		return []ContentBlock{{Type: BlockText, Text: s}}, nil
+	}
+	items, ok := asArray(raw)
+	if !ok || len(items) == 0 {
+		return nil, invalid("%s must be a non-empty string or a non-empty array of content parts", path)
+	}
+	blocks := make([]ContentBlock, 0, len(items))
+	for i, item := range items {
+		ppath := index(path, i)
+		p, ok := decodeObject(item, ppath)
+		if !ok {
+			return nil, invalid("%s must be an object", ppath)
+		}
+		typ, _ := asString(p.fields["type"])
+		if typ != "text" && role != "user" {
+			return nil, invalid("%s %q is not supported in a %s message: text only", p.name("type"), typ, role)
+		}
+		var b ContentBlock
+		var err *Error
+		switch typ {
+		case "text":
+			b, err = parseTextPart(p)
+		case "image_url":
+			b, err = parseImagePart(p, c)
+		case "file":
+			b, err = parseFilePart(p, c)
+		case "":
+			return nil, invalid("%s is required", p.name("type"))
+		default:
+			return nil, invalid("%s %q is not supported: this gateway relays text, image_url and file (PDF) parts", p.name("type"), typ)
+		}
+		if err != nil {
+			return nil, err
+		}
+		blocks = append(blocks, b)
+	}
+	return blocks, nil
+}
+
+func parseTextPart(p object) (ContentBlock, *Error) {
+	if err := p.only("type", "text"); err != nil {
+		return ContentBlock{}, err
+	}
+	text, ok := asString(p.fields["text"])
+	if !ok || strings.TrimSpace(text) == "" {
+		return ContentBlock{}, invalid("%s must be a non-empty string", p.name("text"))
+	}
+	return ContentBlock{Type: BlockText, Text: text}, nil
+}
+
+// parseImagePart reads {"type":"image_url","image_url":{"url","detail"}}:
+// a data URL of a PNG, JPEG, GIF or WebP, or an https URL (passed on,
+// never fetched). detail is accepted and dropped (the bound assumes the
+// most detailed reading).
+func parseImagePart(p object, c *blockCounter) (ContentBlock, *Error) {
+	if err := p.only("type", "image_url"); err != nil {
+		return ContentBlock{}, err
+	}
+	if err := c.addMedia(p.path); err != nil {
+		return ContentBlock{}, err
+	}
+	iu, ok, err := parseChild(p, "image_url", "url", "detail")
+	if err != nil {
+		return ContentBlock{}, err
+	}
+	if !ok {
+		return ContentBlock{}, invalid("%s is required", p.name("image_url"))
+	}
+	if d, ok := iu.get("detail"); ok && d != "auto" && d != "low" && d != "high" {
+		return ContentBlock{}, invalid(`%s must be "auto", "low" or "high"`, iu.name("detail"))
+	}
+	u, _ := asString(iu.fields["url"])
+	if mediaType, data, ok := dataURL(u); ok {
+		src, bound, err := imageData(mediaType, data, iu.name("url"))
+		return ContentBlock{Type: BlockImage, Source: src, bound: bound}, err
+	}
+	url, err := parseMediaURL(iu)
+	if err != nil {
+		return ContentBlock{}, invalid("%s must be a data URL (data:image/png;base64,…) or an https URL", iu.name("url"))
+	}
+	return ContentBlock{Type: BlockImage, Source: &Source{Type: "url", URL: url}, bound: MaxImageTokens}, nil
+}
+
+// dataURL splits "data:MEDIA;base64,DATA".
+func dataURL(u string) (mediaType, data string, ok bool) {
+	rest, ok := strings.CutPrefix(u, "data:")
+	if !ok {
+		return "", "", false
+	}
+	head, data, ok := strings.Cut(rest, ",")
+	mediaType, ok2 := strings.CutSuffix(head, ";base64")
+	return mediaType, data, ok && ok2
+}
+
+// parseFilePart reads {"type":"file","file":{"file_data","filename"}}: a
+// PDF as a data URL. file_id (OpenAI's stored files) is refused: it means
+// nothing to another provider.
+func parseFilePart(p object, c *blockCounter) (ContentBlock, *Error) {
+	if err := p.only("type", "file"); err != nil {
+		return ContentBlock{}, err
+	}
+	if err := c.addMedia(p.path); err != nil {
+		return ContentBlock{}, err
+	}
+	f, ok, err := parseChild(p, "file", "file_data", "filename", "file_id")
+	if err != nil {
+		return ContentBlock{}, err
+	}
+	if !ok {
+		return ContentBlock{}, invalid("%s is required", p.name("file"))
+	}
+	if _, ok := f.get("file_id"); ok {
+		return ContentBlock{}, invalid("%s is not supported: send the PDF as file_data", f.name("file_id"))
+	}
+	fd, _ := asString(f.fields["file_data"])
+	mediaType, data, ok := dataURL(fd)
+	if !ok {
+		return ContentBlock{}, invalid("%s must be a data URL (data:application/pdf;base64,…)", f.name("file_data"))
+	}
+	src, bound, err := pdfData(mediaType, data, f.name("file_data"))
+	b := ContentBlock{Type: BlockDocument, Source: src, bound: bound}
+	if name, ok := asString(f.fields["filename"]); ok {
+		b.Title = name
+	}
+	return b, err
+}
+
+// parseAssistantTurn reads an assistant message: content (string, text
+// parts, or null with tool_calls), refusal (kept as text) and tool_calls.
+func parseAssistantTurn(m object) (ChatMessage, *Error) {
+	if err := m.only("role", "content", "name", "tool_calls", "refusal"); err != nil {
+		return ChatMessage{}, err
+	}
+	var blocks []ContentBlock
+	if _, ok := m.get("content"); ok {
+		if s, isString := asString(m.fields["content"]); !isString || s != "" {
+			texts, err := parseParts(m, "assistant", nil)
+			if err != nil {
+				return ChatMessage{}, err
+			}
+			blocks = texts
+		}
+	}
+	if raw, ok := m.get("refusal"); ok {
+		if s, ok := asString(raw); ok && s != "" {
+			blocks = append(blocks, ContentBlock{Type: BlockText, Text: s})
+		}
+	}
+	calls, err := parseToolCalls(m)
+	if err != nil {
+		return ChatMessage{}, err
+	}
+	if len(blocks) == 0 && len(calls) == 0 {
+		return ChatMessage{}, invalid("%s must be a non-empty string or array of content parts, or tool_calls given", m.name("content"))
+	}
+	turn := ChatMessage{Role: "assistant", Content: textOf(blocks)}
+	if len(calls) > 0 || len(blocks) > 1 {
+		turn.Blocks = append(blocks, calls...)
+	}
+	return turn, nil
+}
+
+// parseToolCalls reads an assistant's tool_calls as tool_use blocks.
+func parseToolCalls(m object) ([]ContentBlock, *Error) {
+	raw, ok := m.get("tool_calls")
+	if !ok {
+		return nil, nil
+	}
+	items, ok := asArray(raw)
+	if !ok {
+		return nil, invalid("%s must be an array", m.name("tool_calls"))
+	}
+	blocks := make([]ContentBlock, len(items))
+	for i, item := range items {
+		path := index(m.name("tool_calls"), i)
+		tc, ok := decodeObject(item, path)
+		if !ok {
+			return nil, invalid("%s must be an object", path)
+		}
+		if err := tc.only("id", "type", "function"); err != nil {
+			return nil, err
+		}
+		if t, ok := tc.get("type"); ok && t != "function" {
+			return nil, invalid(`%s must be "function"`, tc.name("type"))
+		}
+		id, err := parseToolID(tc.fields["id"], tc.name("id"))
+		if err != nil {
+			return nil, err
+		}
+		fn, ok, err := parseChild(tc, "function", "name", "arguments")
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, invalid("%s is required", tc.name("function"))
+		}
+		name, err := parseToolName(fn.fields["name"], fn.name("name"))
+		if err != nil {
+			return nil, err
+		}
+		args, _ := asString(fn.fields["arguments"])
+		input, ok := argumentsObject(args)
+		if !ok {
+			return nil, invalid("%s must be a string holding a JSON object", fn.name("arguments"))
+		}
+		blocks[i] = ContentBlock{Type: BlockToolUse, ID: id, Name: name, Input: input}
+	}
+	return blocks, nil
+}
+
+// argumentsObject reads a tool call's arguments, a JSON object in a
+// string ("" for none, as some servers send for a tool without
+// parameters).
+func argumentsObject(args string) (json.RawMessage, bool) {
+	if strings.TrimSpace(args) == "" {
+		return json.RawMessage(`{}`), true
+	}
+	v, ok := decodeJSON([]byte(args))
+	if _, isObject := v.(map[string]any); !ok || !isObject {
+		return nil, false
+	}
+	b, err := json.Marshal(v)
+	return b, err == nil
+}
+
+// parseToolTurn reads a role "tool" message as a tool_result block.
+func parseToolTurn(m object) (ContentBlock, *Error) {
+	if err := m.only("role", "content", "tool_call_id", "name"); err != nil {
+		return ContentBlock{}, err
+	}
+	id, err := parseToolID(m.fields["tool_call_id"], m.name("tool_call_id"))
+	if err != nil {
+		return ContentBlock{}, err
+	}
+	b := ContentBlock{Type: BlockToolResult, ToolUseID: id}
+	if s, ok := asString(m.fields["content"]); ok && s == "" {
+		return b, nil // an empty result is a result
+	}
+	texts, err := parseParts(m, "tool", nil)
+	if err != nil {
+		return ContentBlock{}, err
+	}
+	b.Content = texts
+	return b, nil
+}
+
+// parseOpenAIAgentFields reads tools, tool_choice, parallel_tool_calls,
+// response_format and reasoning_effort (after max_tokens, which bounds
+// the thinking budget).
+func parseOpenAIAgentFields(top object, req *Request) *Error {
+	var err *Error
+	if req.Tools, err = parseOpenAITools(top); err != nil {
+		return err
+	}
+	if req.ToolChoice, err = parseOpenAIToolChoice(top, req.Tools); err != nil {
+		return err
+	}
+	if raw, ok := top.get("parallel_tool_calls"); ok {
+		b, ok := asBool(raw)
+		if !ok {
+			return invalid("parallel_tool_calls must be a boolean")
+		}
+		if !b && len(req.Tools) > 0 {
+			if req.ToolChoice == nil {
+				req.ToolChoice = &ToolChoice{Type: "auto"}
+			}
+			req.ToolChoice.DisableParallel = true
+		}
+	}
+	if req.Format, err = parseResponseFormat(top); err != nil {
+		return err
+	}
+	if raw, ok := top.get("reasoning_effort"); ok {
+		effort, _ := asString(raw)
+		if effort == "none" {
+			return nil
+		}
+		if _, known := effortBudgets[effort]; !known {
+			return invalid(`reasoning_effort must be "none", "minimal", "low", "medium" or "high"`)
+		}
+		budget, ok := budgetOf(effort, req.MaxTokens)
+		if !ok {
+			return invalid("reasoning_effort needs max_completion_tokens above %d: the thinking budget is part of it", minThinkingBudget)
+		}
+		req.Reasoning = &Reasoning{Effort: effort, BudgetTokens: budget}
+	}
+	return nil
+}
+
+// parseOpenAITools reads [{"type":"function","function":{"name",
+// "description","parameters","strict"}}]; custom tools (free-form input)
+// are refused by name: a messages-style provider has none.
+func parseOpenAITools(top object) ([]Tool, *Error) {
+	raw, ok := top.get("tools")
+	if !ok {
+		return nil, nil
+	}
+	items, ok := asArray(raw)
+	if !ok {
+		return nil, invalid("tools must be an array")
+	}
+	if len(items) > MaxTools {
+		return nil, invalid("tools must have at most %d entries", MaxTools)
+	}
+	tools := make([]Tool, len(items))
+	for i, item := range items {
+		path := index("tools", i)
+		o, ok := decodeObject(item, path)
+		if !ok {
+			return nil, invalid("%s must be an object", path)
+		}
+		if t, _ := asString(o.fields["type"]); t != "function" {
+			return nil, invalid("%s %q is not supported: this gateway relays function tools", o.name("type"), t)
+		}
+		fn, ok, err := parseChild(o, "function", "name", "description", "parameters", "strict")
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, invalid("%s is required", o.name("function"))
+		}
+		if err := o.only("type", "function"); err != nil {
+			return nil, err
+		}
+		if tools[i], err = parseToolFields(fn, "parameters"); err != nil {
+			return nil, err
+		}
+	}
+	return tools, uniqueToolNames(tools)
+}
+
+// parseOpenAIToolChoice reads "auto", "none", "required" or
+// {"type":"function","function":{"name"}}.
+func parseOpenAIToolChoice(top object, tools []Tool) (*ToolChoice, *Error) {
+	raw, ok := top.get("tool_choice")
+	if !ok {
+		return nil, nil
+	}
+	var tc *ToolChoice
+	switch raw {
+	case "auto", "none":
+		tc = &ToolChoice{Type: raw.(string)}
+	case "required":
+		tc = &ToolChoice{Type: "any"}
+	default:
+		o, ok := decodeObject(raw, "tool_choice")
+		if !ok || o.fields["type"] != "function" {
+			return nil, invalid(`tool_choice must be "auto", "none", "required" or {"type":"function","function":{"name"}}`)
+		}
+		if err := o.only("type", "function"); err != nil {
+			return nil, err
+		}
+		fn, ok, err := parseChild(o, "function", "name")
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, invalid("tool_choice.function is required")
+		}
+		name, err := parseToolName(fn.fields["name"], fn.name("name"))
+		if err != nil {
+			return nil, err
+		}
+		tc = &ToolChoice{Type: "tool", Name: name}
+	}
+	return tc, checkToolChoice(tc, tools, "tool_choice")
+}
+
+// parseResponseFormat reads {"type":"text"} (nothing asked),
+// {"type":"json_object"} or {"type":"json_schema","json_schema":{"name",
+// "description","schema","strict"}}.
+func parseResponseFormat(top object) (*ResponseFormat, *Error) {
+	o, ok, err := parseChild(top, "response_format", "type", "json_schema")
+	if err != nil || !ok {
+		return nil, err
+	}
+	switch o.fields["type"] {
+	case "text":
+		return nil, nil
+	case "json_object":
+		return &ResponseFormat{Type: "json_object"}, nil
+	case "json_schema":
+	default:
+		return nil, invalid(`response_format.type must be "text", "json_object" or "json_schema"`)
+	}
+	js, ok, err := parseChild(o, "json_schema", "name", "description", "schema", "strict")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, invalid("response_format.json_schema is required")
+	}
+	f := &ResponseFormat{Type: "json_schema"}
+	if f.Name, err = parseToolName(js.fields["name"], js.name("name")); err != nil {
+		return nil, err
+	}
+	if d, ok := js.get("description"); ok {
+		s, ok := asString(d)
+		if !ok || len(s) > MaxToolDescription {
+			return nil, invalid("%s must be a string of at most %d bytes", js.name("description"), MaxToolDescription)
+		}
+		f.Description = s
+	}
+	raw, ok := js.get("schema")
+	if !ok {
+		return nil, invalid("%s is required", js.name("schema"))
+	}
+	if f.Schema, err = parseSchema(raw, js.name("schema")); err != nil {
+		return nil, err
+	}
+	if raw, ok := js.get("strict"); ok {
+		b, ok := asBool(raw)
+		if !ok {
+			return nil, invalid("%s must be a boolean", js.name("strict"))
+		}
+		f.Strict = &b
+	}
+	return f, nil
+}

@@ -1,0 +1,184 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+)
+
+// Secrets as they appear in real inputs; none may survive masking.
+var planted = map[string]string{
+	"aws_access_key":  "AKIAIOSFODNN7EXAMPLE",
+	"aws_secret":      "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+	"pem":             "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq98sT0\nq0x6YmVsbG8=\n-----END RSA PRIVATE KEY-----",
+	"postgres":        "s3cr3t-Pg-pass",
+	"bearer":          "abcDEF123ghiJKL456mnoPQR",
+	"ppk":             "ppk_9xHgeqdLH4oZD7tOtQ7fPRGMqDaqoL3VypIb",
+	"jwt":             "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfMSJ9.c2lnbmF0dXJlLXZhbHVl",
+	"master_password": "Sup3rS3cretMaster!",
+	"gcp":             "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+	"azure_account":   "dGhpc2lzYXZlcnlsb25nYXp1cmVzdG9yYWdla2V5dmFsdWUxMjM0NTY3ODkw+/abcd==",
+	"github":          "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij",
+	"client_secret":   "Xy7-client-secret-value",
+}
+
+func TestText(t *testing.T) {
+	cases := []struct {
+		name, in string
+		secrets  []string // must be gone
+		keep     []string // must stay
+		kinds    []string // kinds masked, in order
+	}{
+		{"aws pair in logfmt", "level=info access_key_id=AKIAIOSFODNN7EXAMPLE aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY region=eu-west-1",
+			[]string{planted["aws_access_key"], planted["aws_secret"]}, []string{"region=eu-west-1", "level=info"}, []string{"aws_access_key", "key"}},
+		{"aws secret alone", "creds " + planted["aws_secret"] + " used", []string{planted["aws_secret"]}, []string{"creds", "used"}, []string{"aws_secret_key"}},
+		{"hex digest kept", "commit 3f786850e387550fdab836ed7e6dc881de23001b", nil, []string{"3f786850e387550fdab836ed7e6dc881de23001b"}, nil},
+		{"pem", "key:\n" + planted["pem"] + "\nend", []string{"MIIEowIBAAKCAQEA7bq98sT0", "PRIVATE KEY"}, []string{"key:", "end"}, []string{"private_key"}},
+		{"pem escaped in json", `{"private_key":"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n"}`, []string{"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"}, nil, nil},
+		{"pem cut short", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", []string{"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ"}, nil, []string{"private_key"}},
+		{"postgres url", "connecting to postgres://app:" + planted["postgres"] + "@db.internal:5432/prod", []string{planted["postgres"]}, []string{"postgres://app:", "@db.internal:5432/prod"}, []string{"url_password"}},
+		{"bearer", "Authorization: Bearer " + planted["bearer"], []string{planted["bearer"]}, []string{"Authorization"}, nil},
+		{"bearer jwt", "Authorization: Bearer " + planted["jwt"], []string{planted["jwt"], "c2lnbmF0dXJl"}, nil, []string{"jwt"}},
+		{"ppk", "key=" + planted["ppk"] + " rejected", []string{planted["ppk"]}, []string{"rejected"}, []string{"parapet_key"}},
+		{"json property", `{"MasterUserPassword": "` + planted["master_password"] + `", "Engine": "postgres"}`, []string{planted["master_password"]}, []string{`"Engine": "postgres"`}, []string{"password"}},
+		{"yaml property", "MasterUsername: admin\nMasterUserPassword: " + planted["master_password"] + "\n", []string{planted["master_password"]}, []string{"MasterUsername: admin"}, []string{"password"}},
+		{"yaml reference kept", "MasterUserPassword: !Ref DBPassword\n", nil, []string{"!Ref DBPassword"}, nil},
+		{"json reference kept", `"MasterUserPassword": {"Ref": "DBPassword"}`, nil, []string{`{"Ref": "DBPassword"}`}, nil},
+		{"hcl", "  password = \"" + planted["master_password"] + "\"\n  username = \"admin\"", []string{planted["master_password"]}, []string{`username = "admin"`}, nil},
+		{"hcl reference kept", "  password = var.db_password", nil, []string{"var.db_password"}, nil},
+		{"gcp", "key=" + planted["gcp"], []string{planted["gcp"]}, nil, []string{"gcp_api_key"}},
+		{"azure connection string", "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=" + planted["azure_account"] + ";EndpointSuffix=core.windows.net",
+			[]string{planted["azure_account"], "dGhpc2lz"}, []string{"AccountName=acct", "EndpointSuffix=core.windows.net"}, nil},
+		{"ado connection string", "Server=tcp:db;Database=app;User Id=sa;Password=Pa55word!;", []string{"Pa55word!"}, []string{"Database=app"}, []string{"password"}},
+		{"github", "token " + planted["github"], []string{planted["github"]}, nil, []string{"github_token"}},
+		{"client secret in escaped json", `msg="{\"client_secret\":\"` + planted["client_secret"] + `\"}"`, []string{planted["client_secret"]}, nil, []string{"secret"}},
+		{"query string", "GET /cb?code=1&access_token=abc.def-ghi&state=x", []string{"abc.def-ghi"}, []string{"state=x", "code=1"}, []string{"token"}},
+		{"token counts kept", "usage input_tokens=12 output_tokens=5 token_count=3", nil, []string{"input_tokens=12", "token_count=3"}, nil},
+		{"template placeholder kept", "login failed password=<*> user=<*>", nil, []string{"password=<*>"}, nil},
+		{"booleans kept", `{"secret": true, "password": null}`, nil, []string{`"secret": true`, `"password": null`}, nil},
+		{"no secrets", "2024-01-01 ERROR connection refused to 10.0.0.1:5432", nil, []string{"connection refused to 10.0.0.1:5432"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := New()
+			out := r.Text(tc.in)
+			for _, s := range tc.secrets {
+				if strings.Contains(out, s) {
+					t.Errorf("%q survived: %s", s, out)
+				}
+			}
+			for _, s := range tc.keep {
+				if !strings.Contains(out, s) {
+					t.Errorf("%q was lost: %s", s, out)
+				}
+			}
+			if tc.kinds != nil {
+				var kinds []string
+				for _, m := range r.Masks() {
+					kinds = append(kinds, m.Kind)
+				}
+				if strings.Join(kinds, ",") != strings.Join(tc.kinds, ",") {
+					t.Errorf("masked %v, want %v: %s", kinds, tc.kinds, out)
+				}
+			}
+			if restore(r, out) != tc.in {
+				t.Errorf("placeholders do not restore the input:\n%s", out)
+			}
+		})
+	}
+}
+
+// The same value gets the same placeholder, in one text and across texts.
+func TestStablePlaceholders(t *testing.T) {
+	r := New()
+	a := r.Text("password=hunter22 and again password=hunter22")
+	b := r.Text(`{"db_password":"hunter22","other_password":"different1"}`)
+	if strings.Count(a, "<REDACTED_PASSWORD_1>") != 2 || !strings.Contains(b, "<REDACTED_PASSWORD_1>") || !strings.Contains(b, "<REDACTED_PASSWORD_2>") {
+		t.Errorf("placeholders not stable: %s / %s", a, b)
+	}
+	if v, ok := r.Original("<REDACTED_PASSWORD_2>"); !ok || v != "different1" {
+		t.Errorf("Original = %q, %v", v, ok)
+	}
+	if len(r.Masks()) != 2 {
+		t.Errorf("masks %v", r.Masks())
+	}
+}
+
+func TestAllPlanted(t *testing.T) {
+	var b strings.Builder
+	for k, v := range planted {
+		switch k {
+		case "postgres":
+			b.WriteString("dsn=postgres://u:" + v + "@h/db\n")
+		case "bearer":
+			b.WriteString("Authorization: Bearer " + v + "\n")
+		case "master_password":
+			b.WriteString(`"MasterUserPassword": "` + v + "\"\n")
+		case "azure_account":
+			b.WriteString("AccountKey=" + v + ";\n")
+		case "client_secret":
+			b.WriteString("client_secret=" + v + "\n")
+		default:
+			b.WriteString("value " + v + "\n")
+		}
+	}
+	out := New().Text(b.String())
+	for k, v := range planted {
+		if strings.Contains(out, v) {
+			t.Errorf("%s survived: %s", k, out)
+		}
+	}
+}
+
+func restore(r *Redactor, s string) string {
+	return Placeholder.ReplaceAllStringFunc(s, func(ph string) string {
+		if v, ok := r.Original(ph); ok {
+			return v
+		}
+		return ph
+	})
+}
+
+// Masking never loses text: every placeholder restores exactly the value
+// it replaced, and masking masked text masks nothing more.
+func FuzzText(f *testing.F) {
+	for _, v := range planted {
+		f.Add("secret=" + v + " x")
+	}
+	f.Add(`{"password":"a\"b","token":'x'}`)
+	f.Add("postgres://u:p@h -----BEGIN PRIVATE KEY-----")
+	f.Fuzz(func(t *testing.T, in string) {
+		if strings.Contains(in, "REDACTED_") {
+			return
+		}
+		r := New()
+		out := r.Text(in)
+		if got := restore(r, out); got != in {
+			t.Fatalf("restore(%q) = %q", out, got)
+		}
+		n := len(r.Masks())
+		if again := r.Text(out); again != out || len(r.Masks()) != n {
+			t.Fatalf("masking masked text changed it: %q -> %q", out, again)
+		}
+	})
+}
+
+func TestLinesMultiLineKey(t *testing.T) {
+	lines := strings.Split("start\nkey -----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oMNrz4ZUxy7m\noAoGCCqGSM49AwEHoUQDQgAE\n-----END EC PRIVATE KEY----- done password=hunter22\nend", "\n")
+	r := New()
+	out := r.Lines(lines)
+	if len(out) != len(lines) {
+		t.Fatalf("%d lines for %d", len(out), len(lines))
+	}
+	joined := strings.Join(out, "\n")
+	for _, s := range []string{"MHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oMNrz4ZUxy7m", "oAoGCCqGSM49AwEHoUQDQgAE", "hunter22", "PRIVATE KEY"} {
+		if strings.Contains(joined, s) {
+			t.Errorf("%q survived: %s", s, joined)
+		}
+	}
+	if out[0] != "start" || out[5] != "end" || !strings.HasPrefix(out[1], "key <REDACTED_PRIVATE_KEY_1>") || !strings.Contains(out[4], " done password=<REDACTED_PASSWORD_2>") {
+		t.Errorf("lines %q", out)
+	}
+	if v, _ := r.Original("<REDACTED_PRIVATE_KEY_1>"); !strings.HasPrefix(v, "-----BEGIN EC") || !strings.HasSuffix(v, "-----END EC PRIVATE KEY-----") {
+		t.Errorf("original %q", v)
+	}
+}

@@ -1,0 +1,305 @@
+package scan
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/netip"
+	"path"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+// The functions Terraform source may call: go-cty's standard library under
+// Terraform's names, try and can, cidrsubnet and cidrhost, and file reading
+// only the files sent. A function the scanner lacks (or one that fails)
+// makes its expression unknown, never a guess. Each function's result is
+// counted against MaxHCLEvalBytes, and the ones whose result can be the
+// product of their arguments' sizes (join, replace, formatlist) are
+// refused past it before they run.
+func (ev *hclEval) functions() map[string]function.Function {
+	fs := map[string]function.Function{
+		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc, "max": stdlib.MaxFunc,
+		"min": stdlib.MinFunc, "parseint": stdlib.ParseIntFunc, "signum": stdlib.SignumFunc,
+		"chomp": stdlib.ChompFunc, "format": stdlib.FormatFunc, "formatlist": stdlib.FormatListFunc,
+		"join": stdlib.JoinFunc, "lower": stdlib.LowerFunc, "upper": stdlib.UpperFunc, "replace": stdlib.ReplaceFunc,
+		"split": stdlib.SplitFunc, "strrev": stdlib.ReverseFunc, "substr": stdlib.SubstrFunc, "title": stdlib.TitleFunc,
+		"trim": stdlib.TrimFunc, "trimprefix": stdlib.TrimPrefixFunc, "trimsuffix": stdlib.TrimSuffixFunc,
+		"trimspace": stdlib.TrimSpaceFunc, "regex": stdlib.RegexFunc, "regexall": stdlib.RegexAllFunc,
+		"coalesce": stdlib.CoalesceFunc, "coalescelist": stdlib.CoalesceListFunc, "compact": stdlib.CompactFunc,
+		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "distinct": stdlib.DistinctFunc,
+		"element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc, "keys": stdlib.KeysFunc,
+		"length": stdlib.LengthFunc, "lookup": stdlib.LookupFunc, "merge": stdlib.MergeFunc,
+		"reverse": stdlib.ReverseListFunc, "setintersection": stdlib.SetIntersectionFunc,
+		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc, "slice": stdlib.SliceFunc,
+		"sort": stdlib.SortFunc, "values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,
+		"chunklist": stdlib.ChunklistFunc, "index": stdlib.IndexFunc,
+		"jsonencode": stdlib.JSONEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc, "csvdecode": stdlib.CSVDecodeFunc,
+		"tobool": stdlib.MakeToFunc(cty.Bool), "tonumber": stdlib.MakeToFunc(cty.Number),
+		"tostring": stdlib.MakeToFunc(cty.String), "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+		"toset": stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)), "tomap": stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
+		"cidrsubnet": function.New(&function.Spec{
+			Params: []function.Parameter{{Name: "prefix", Type: cty.String}, {Name: "newbits", Type: cty.Number}, {Name: "netnum", Type: cty.Number}},
+			Type:   function.StaticReturnType(cty.String),
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				nb, _ := args[1].AsBigFloat().Int64()
+				nn, _ := args[2].AsBigFloat().Int64()
+				s, err := cidrSubnet(args[0].AsString(), nb, nn)
+				return cty.StringVal(s), err
+			},
+		}),
+		"cidrhost": function.New(&function.Spec{
+			Params: []function.Parameter{{Name: "prefix", Type: cty.String}, {Name: "hostnum", Type: cty.Number}},
+			Type:   function.StaticReturnType(cty.String),
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				hn, _ := args[1].AsBigFloat().Int64()
+				s, err := cidrHost(args[0].AsString(), hn)
+				return cty.StringVal(s), err
+			},
+		}),
+		"file": function.New(&function.Spec{
+			Params: []function.Parameter{{Name: "path", Type: cty.String}},
+			Type:   function.StaticReturnType(cty.String),
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				p := path.Join(ev.set.root, args[0].AsString())
+				data, ok := ev.set.files[p]
+				if !ok || strings.HasPrefix(p, "../") {
+					return cty.NilVal, fmt.Errorf("%s is not among the files sent", args[0].AsString())
+				}
+				return cty.StringVal(string(data)), nil
+			},
+		}),
+	}
+	for name, f := range fs {
+		fs[name] = ev.counted(name, f)
+	}
+	fs["try"], fs["can"] = tryfunc.TryFunc, tryfunc.CanFunc
+	fs[iterateFunc] = function.New(&function.Spec{
+		Type: function.StaticReturnType(cty.Bool),
+		Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+			if ev.cost += iterationBytes; ev.cost > MaxHCLEvalBytes {
+				return cty.NilVal, errEvalLimit
+			}
+			return cty.True, nil
+		},
+	})
+	return fs
+}
+
+// iterationBytes is what one iteration of a for expression or a dynamic
+// block counts against MaxHCLEvalBytes: about what it allocates.
+const iterationBytes = 64
+
+// multiplying are the functions whose result may be as large as the
+// product of their arguments' sizes.
+var multiplying = map[string]bool{"join": true, "replace": true, "formatlist": true, "format": true}
+
+var errEvalLimit = errors.New("over the evaluation limit")
+
+// counted wraps f so that its result is counted against MaxHCLEvalBytes.
+func (ev *hclEval) counted(name string, f function.Function) function.Function {
+	spec := &function.Spec{Params: f.Params(), VarParam: f.VarParam(),
+		Type: func(args []cty.Value) (cty.Type, error) { return f.ReturnTypeForValues(args) },
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			left := MaxHCLEvalBytes - ev.cost
+			if multiplying[name] {
+				a, b := 0, 0
+				for _, x := range args {
+					s := valueSize(x, left) + 1
+					if s > a {
+						a, b = s, a
+					} else if s > b {
+						b = s
+					}
+				}
+				if a*b > left || (name == "format" || name == "formatlist") && len(args) > 0 && wideVerb(args[0]) {
+					ev.cost = MaxHCLEvalBytes + 1
+					return cty.NilVal, errEvalLimit
+				}
+			}
+			if name == "jsondecode" && len(args) == 1 && args[0].Type() == cty.String {
+				if err := checkNesting("jsondecode", []byte(args[0].AsString())); err != nil {
+					return cty.NilVal, err
+				}
+			}
+			v, err := f.Call(args)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			if ev.cost += valueSize(v, left+1); ev.cost > MaxHCLEvalBytes {
+				return cty.NilVal, errEvalLimit
+			}
+			return v, nil
+		}}
+	return function.New(spec)
+}
+
+// wideVerb says whether a format string pads or cuts to more than 1,000
+// characters ("%99999999s"), which would allocate that much per verb.
+func wideVerb(v cty.Value) bool {
+	if v.Type() != cty.String || !v.IsKnown() || v.IsNull() {
+		return false
+	}
+	s := v.AsString()
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			continue
+		}
+		n := 0
+		for i++; i < len(s) && strings.IndexByte("-+# 0.0123456789[]", s[i]) >= 0; i++ {
+			if c := s[i]; c >= '0' && c <= '9' {
+				if n = n*10 + int(c-'0'); n > 1000 {
+					return true
+				}
+			} else {
+				n = 0
+			}
+		}
+	}
+	return false
+}
+
+func cidrBase(prefix string) (netip.Prefix, int, *big.Int, error) {
+	p, err := netip.ParsePrefix(prefix)
+	if err != nil {
+		return p, 0, nil, fmt.Errorf("invalid CIDR expression: %w", err)
+	}
+	p = p.Masked()
+	return p, p.Addr().BitLen(), new(big.Int).SetBytes(p.Addr().AsSlice()), nil
+}
+
+func cidrString(v *big.Int, bits, prefixLen int) string {
+	b := make([]byte, bits/8)
+	v.FillBytes(b)
+	a, _ := netip.AddrFromSlice(b)
+	return netip.PrefixFrom(a, prefixLen).String()
+}
+
+// policyDocumentJSON is the json attribute of an aws_iam_policy_document
+// data source, built from its statement blocks as the provider builds it,
+// with source_policy_documents' statements before them and
+// override_policy_documents' replacing those of the same sid. Unknown when
+// anything it needs is.
+func policyDocumentJSON(attrs map[string]any) cty.Value {
+	if hasUnknown(attrs) {
+		return cty.UnknownVal(cty.String)
+	}
+	var stmts []any
+	for _, src := range listOf(attrs["source_policy_documents"]) {
+		stmts = append(stmts, docStatements(src)...)
+	}
+	for _, s := range listOf(attrs["statement"]) {
+		stmts = append(stmts, statementJSON(mapOf(s)))
+	}
+	for _, src := range listOf(attrs["override_policy_documents"]) {
+		for _, o := range docStatements(src) {
+			sid, _ := mapOf(o)["Sid"].(string)
+			replaced := false
+			for i, s := range stmts {
+				if id, _ := mapOf(s)["Sid"].(string); sid != "" && id == sid {
+					stmts[i], replaced = o, true
+				}
+			}
+			if !replaced {
+				stmts = append(stmts, o)
+			}
+		}
+	}
+	version, _ := attrs["version"].(string)
+	if version == "" {
+		version = "2012-10-17"
+	}
+	doc := map[string]any{"Version": version, "Statement": nonNil(stmts)}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return cty.UnknownVal(cty.String)
+	}
+	return cty.StringVal(string(b))
+}
+
+func docStatements(src any) []any {
+	s, _ := src.(string)
+	var doc map[string]any
+	if json.Unmarshal([]byte(s), &doc) != nil {
+		return nil
+	}
+	return listOf(doc["Statement"])
+}
+
+func statementJSON(s map[string]any) map[string]any {
+	out := map[string]any{"Effect": "Allow"}
+	if e, ok := s["effect"].(string); ok && e != "" {
+		out["Effect"] = e
+	}
+	if sid, ok := s["sid"].(string); ok && sid != "" {
+		out["Sid"] = sid
+	}
+	for from, to := range map[string]string{"actions": "Action", "not_actions": "NotAction", "resources": "Resource", "not_resources": "NotResource"} {
+		if v, ok := s[from]; ok && v != nil {
+			out[to] = v
+		}
+	}
+	for from, to := range map[string]string{"principals": "Principal", "not_principals": "NotPrincipal"} {
+		ps := listOf(s[from])
+		if len(ps) == 0 {
+			continue
+		}
+		m := map[string]any{}
+		for _, p := range ps {
+			pm := mapOf(p)
+			typ, _ := pm["type"].(string)
+			ids := listOf(pm["identifiers"])
+			if typ == "*" {
+				out[to] = "*"
+				m = nil
+				break
+			}
+			prev, _ := m[typ].([]any)
+			m[typ] = append(prev, ids...)
+		}
+		if m != nil {
+			out[to] = m
+		}
+	}
+	if cs := listOf(s["condition"]); len(cs) > 0 {
+		cond := map[string]any{}
+		for _, c := range cs {
+			cm := mapOf(c)
+			test, _ := cm["test"].(string)
+			variable, _ := cm["variable"].(string)
+			t, _ := cond[test].(map[string]any)
+			if t == nil {
+				t = map[string]any{}
+				cond[test] = t
+			}
+			t[variable] = cm["values"]
+		}
+		out["Condition"] = cond
+	}
+	return out
+}
+
+func hasUnknown(v any) bool {
+	switch x := v.(type) {
+	case unknownValue:
+		return true
+	case []any:
+		for _, e := range x {
+			if hasUnknown(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if hasUnknown(e) {
+				return true
+			}
+		}
+	}
+	return false
+}

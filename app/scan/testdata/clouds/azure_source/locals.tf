@@ -1,0 +1,4 @@
+locals {
+  subscription = "/subscriptions/${var.subscription_id}"
+  rg_scope     = "${local.subscription}/resourceGroups/${var.resource_group}"
+}

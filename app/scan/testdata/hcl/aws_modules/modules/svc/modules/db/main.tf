@@ -1,0 +1,13 @@
+variable "name" {
+  type = string
+}
+
+variable "public" {
+  type    = bool
+  default = false
+}
+
+resource "aws_db_instance" "this" {
+  identifier          = var.name
+  publicly_accessible = var.public
+}
