@@ -335,7 +335,8 @@ func TestPlaygroundChatByRoleAndTwoFactor(t *testing.T) {
 // A playground turn may carry an image (above the 1 MiB body limit of a
 // text-only call) and ask for thinking, as the page's attach button and
 // Thinking switch send them; a file that is not an image is refused with
-// a JSON 400 naming the block, before any stream.
+// a JSON 400 naming the block, before any stream, and so is thinking
+// without room below max_tokens.
 func TestPlaygroundChatImageAndThinking(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
 	c, s := playgroundSignedIn(t, env, "painter@example.com")
@@ -368,8 +369,13 @@ func TestPlaygroundChatImageAndThinking(t *testing.T) {
 	if res.StatusCode != 400 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") || !strings.Contains(res.Body, "messages[0].content[0]") {
 		t.Errorf("a text file sent as a PNG: %d %s", res.StatusCode, res.Body)
 	}
+	// Thinking's budget (at least 1,024) must stay below max_tokens.
+	res = c.PostJSON("/gateway/app/chat", `{"messages":[{"role":"user","content":"Think."}],"max_tokens":1024,"thinking":{"type":"enabled","budget_tokens":1024}}`, "X-CSRF-Token", tok)
+	if res.StatusCode != 400 || !strings.Contains(res.Body, "thinking.budget_tokens must be below max_tokens") {
+		t.Errorf("thinking without room below max_tokens: %d %s", res.StatusCode, res.Body)
+	}
 	events := gatewayCalls(t, env, s.OrgID)
-	if len(events) != 2 {
-		t.Fatalf("%d records for 2 calls", len(events))
+	if len(events) != 3 {
+		t.Fatalf("%d records for 3 calls", len(events))
 	}
 }
