@@ -21,6 +21,7 @@ import (
 	"parapet/app/session"
 	"parapet/app/web"
 	"parapet/models"
+	"parapet/views/docs"
 )
 
 // App is one instance of the product: its configuration, dependencies and
@@ -51,6 +52,11 @@ type App struct {
 // out.
 func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	log := out.Logger()
+	// The documentation is rendered once, here: a page missing from its
+	// navigation or failing to render stops start-up, not a reader.
+	if _, err := docs.Load(); err != nil {
+		return nil, err
+	}
 	a := &App{cfg: cfg, log: log, db: db, groups: map[string]*Group{}, routeSet: map[string]bool{}}
 	sessions := session.NewStore(db.DB, cfg.SessionSecret, a.requestIsHTTPS, func(r *http.Request) string { return a.e.IPExtractor(r) })
 	verifier := keys.NewVerifier(db.DB, log)
@@ -69,7 +75,7 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	proxy, err := gateway.New(gateway.Config{URL: g.UpstreamURL, Key: g.UpstreamKey, Style: g.UpstreamStyle, Model: g.Model, EmbeddingModel: g.EmbeddingModel,
 		MaxTokens: g.MaxTokens, MaxTokensCap: g.MaxTokensCap, ConnectTimeout: g.ConnectTimeout, Timeout: g.Timeout,
 		FirstByteTimeout: g.FirstByteTimeout, StreamIdleTimeout: g.StreamIdleTimeout, StreamMaxDuration: g.StreamMaxDuration,
-		DrainTimeout: g.DrainTimeout, DemoWordDelay: g.DemoWordDelay})
+		DrainTimeout: g.DrainTimeout, DemoWordDelay: g.DemoWordDelay, Routing: g.Routing, Breakers: newBreakers(rc, cfg.RedisPrefix, log)})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
@@ -78,7 +84,7 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 		quotaRedis = rc
 	}
 	a.gateway, err = meter.NewService(proxy, db, quotaRedis, limiter, log, meter.Config{LogContent: g.LogContent,
-		UserRateLimit: cfg.GatewayRateLimitPerMinute, HoldTTL: proxy.HoldTTL(), RedisPrefix: cfg.RedisPrefix})
+		UserRateLimit: cfg.GatewayRateLimitPerMinute, HoldTTL: proxy.HoldTTL(), RedisPrefix: cfg.RedisPrefix, Mail: mailer})
 	if err != nil {
 		return nil, fmt.Errorf("gateway service: %w", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"parapet/app/gateway"
 )
 
 // Config is everything the application reads from the environment. Each
@@ -17,6 +19,7 @@ import (
 type Config struct {
 	Env             string // "development" or "production"
 	Port            string
+	Host            string // listen address; "" is every interface
 	DatabaseURL     string
 	RedisURL        string
 	RedisPrefix     string // before every key we keep in Redis
@@ -50,6 +53,9 @@ type Config struct {
 
 // GatewayConfig configures the LLM gateway's upstream provider.
 type GatewayConfig struct {
+	// ConfigSource is GATEWAY_CONFIG as given; Routing is what it says.
+	ConfigSource      string
+	Routing           *gateway.Routing
 	UpstreamURL       string
 	UpstreamKey       string
 	UpstreamStyle     string // "messages" or "openai"
@@ -74,7 +80,7 @@ func (c Config) Production() bool { return c.Env == "production" }
 
 // DemoUpstream reports whether the gateway answers from the built-in demo
 // provider (development only, when no upstream URL is configured).
-func (c Config) DemoUpstream() bool { return c.Gateway.UpstreamURL == "" }
+func (c Config) DemoUpstream() bool { return c.Gateway.UpstreamURL == "" && c.Gateway.Routing == nil }
 
 // DefaultDatabaseURL is where `go run .` keeps its data on a fresh machine.
 const DefaultDatabaseURL = "sqlite:./data/parapet.db"
@@ -130,9 +136,19 @@ func LoadConfig(getenv func(string) string) (Config, []string, error) {
 	}
 	if c.Production() {
 		for _, s := range table {
-			if s.Required != "" && unset[s.Name] {
+			if s.Required != "" && unset[s.Name] && (s.Unless == "" || unset[s.Unless]) {
 				return c, nil, fmt.Errorf("%s must be set in production (%s)", s.Name, s.Required)
 			}
+		}
+	}
+	if src := c.Gateway.ConfigSource; src != "" {
+		r, err := gateway.LoadRouting(src, getenv)
+		if err != nil {
+			return c, nil, fmt.Errorf("GATEWAY_CONFIG: %w", err)
+		}
+		c.Gateway.Routing = r
+		if strings.Contains(src, "\n") {
+			c.setEffective("GATEWAY_CONFIG", fmt.Sprintf("(YAML, %d lines: below)", strings.Count(strings.TrimSpace(src), "\n")+1), "environment")
 		}
 	}
 	warnings, err := c.derive()
@@ -157,7 +173,7 @@ func (c *Config) derive() ([]string, error) {
 		c.setEffective("SESSION_SECRET", string(c.SessionSecret), "generated")
 		warnings = append(warnings, "SESSION_SECRET is not set: using a generated one, so sessions end when the process restarts")
 	}
-	if g.UpstreamURL == "" {
+	if g.UpstreamURL == "" && g.Routing == nil {
 		warnings = append(warnings, "GATEWAY_UPSTREAM_URL is not set: the gateway answers from the built-in demo upstream")
 	}
 	if g.Model == "" {

@@ -43,7 +43,9 @@ func (a *App) routes() {
 	}
 	pages := a.group("", areaPages, page(httpx.LimitBody(pageFormLimit))...)
 	pages.GET("/", p.Home)
-	pages.GET("/docs", p.Docs)
+	pages.GET("/docs", p.DocsHome)
+	pages.GET("/docs/api-reference", p.Docs)
+	pages.GET("/docs/:page", p.DocsPage)
 	pages.GET("/console/signup", p.SignUpPage)
 	pages.GET("/console/signin", p.SignInPage)
 	pages.POST("/console/signout", p.SignOut)

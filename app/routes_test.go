@@ -21,7 +21,7 @@ func TestPathsAreRouted(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
 	e := env.App.Echo()
 	for _, link := range []struct{ method, path string }{
-		{"GET", paths.Home}, {"GET", paths.Docs}, {"GET", paths.OpenAPI}, {"GET", paths.Console},
+		{"GET", paths.Home}, {"GET", paths.Docs}, {"GET", paths.DocsPage("console")}, {"GET", paths.APIReference}, {"GET", paths.OpenAPI}, {"GET", paths.Console},
 		{"GET", paths.SignUp}, {"POST", paths.SignUp}, {"GET", paths.SignIn}, {"POST", paths.SignIn}, {"POST", paths.SignOut},
 		{"GET", paths.Orgs}, {"POST", paths.Orgs}, {"POST", paths.SwitchOrg}, {"GET", paths.Keys}, {"POST", paths.Keys},
 		{"POST", paths.RevokeKey("key_123")}, {"GET", paths.Usage}, {"GET", paths.Audit}, {"GET", paths.GatewayCallsLog},
@@ -43,8 +43,8 @@ func TestPathsAreRouted(t *testing.T) {
 			t.Errorf("%s %s is not routed (matched %q)", link.method, link.path, route)
 		}
 	}
-	if res := env.Client().Get(paths.Docs); res.StatusCode != http.StatusOK || !strings.Contains(res.Body, "/readyz") {
-		t.Errorf("GET %s: %d, or no /readyz in the reference", paths.Docs, res.StatusCode)
+	if res := env.Client().Get(paths.APIReference); res.StatusCode != http.StatusOK || !strings.Contains(res.Body, "/readyz") {
+		t.Errorf("GET %s: %d, or no /readyz in the reference", paths.APIReference, res.StatusCode)
 	}
 }
 

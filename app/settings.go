@@ -3,7 +3,9 @@ package app
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +26,8 @@ type setting struct {
 	Required string
 	// Secret values are neither trimmed nor printed.
 	Secret bool
+	// Unless names the setting that, when set, makes this one not Required.
+	Unless string
 	Parse  func(v string) error
 }
 
@@ -33,6 +37,7 @@ type setting struct {
 func settings(c *Config) []setting {
 	return []setting{
 		{Name: "PORT", Default: "8080", Doc: "HTTP port", Parse: c.port},
+		{Name: "HOST", Shown: "unset: every interface", Doc: "the address to listen on: unset for every interface, as a platform's router expects; `127.0.0.1` keeps a laptop's server off the network", Parse: c.host},
 		{Name: "PARAPET_ENV", Default: "development", Doc: "`development` or `production`", Parse: c.env},
 		{Name: "DATABASE_URL", Default: DefaultDatabaseURL, Required: "postgres://...",
 			Doc:   "`postgres://…`/`postgresql://…` for Postgres, `sqlite:PATH` for the embedded SQLite (directory created)",
@@ -48,10 +53,10 @@ func settings(c *Config) []setting {
 		{Name: "RATE_LIMIT_PER_MINUTE", Default: "60", Doc: "public and tool APIs: requests per rolling minute per key (and per IP without a valid key)",
 			Parse: integer(1, 10_000_000, &c.RateLimitPerMinute)},
 		{Name: "GATEWAY_RATE_LIMIT_PER_MINUTE", Default: "60", Doc: "the gateway's own per-key budget", Parse: integer(1, 10_000_000, &c.GatewayRateLimitPerMinute)},
-		{Name: "GATEWAY_UPSTREAM_URL", Shown: "unset: built-in demo upstream (development only)",
+		{Name: "GATEWAY_UPSTREAM_URL", Unless: "GATEWAY_CONFIG", Shown: "unset: built-in demo upstream (development only)",
 			Required: "e.g. https://api.anthropic.com; the demo upstream is for development only",
 			Doc:      "the LLM provider's base URL, e.g. `https://api.anthropic.com`", Parse: c.upstreamURL},
-		{Name: "GATEWAY_UPSTREAM_KEY", Secret: true, Required: "the provider's API key", Doc: "the provider's API key. Never logged or echoed", Parse: text(&c.Gateway.UpstreamKey)},
+		{Name: "GATEWAY_UPSTREAM_KEY", Unless: "GATEWAY_CONFIG", Secret: true, Required: "the provider's API key", Doc: "the provider's API key. Never logged or echoed", Parse: text(&c.Gateway.UpstreamKey)},
 		{Name: "GATEWAY_UPSTREAM_STYLE", Default: "messages", Doc: "`messages` (Anthropic Messages API) or `openai` (Chat Completions)",
 			Parse: oneOf([]string{"messages", "openai"}, &c.Gateway.UpstreamStyle)},
 		{Name: "GATEWAY_MODEL", Shown: "`parapet-demo` (demo), `claude-sonnet-4-5` (real upstream)", Doc: "default model when a request names none", Parse: text(&c.Gateway.Model)},
@@ -66,6 +71,9 @@ func settings(c *Config) []setting {
 		{Name: "GATEWAY_STREAM_IDLE_TIMEOUT", Default: "60s", Doc: "longest silence between a stream's bytes (not a total limit)", Parse: duration(&c.Gateway.StreamIdleTimeout)},
 		{Name: "GATEWAY_STREAM_MAX_DURATION", Default: "10m", Doc: "the longest a stream may run in all", Parse: duration(&c.Gateway.StreamMaxDuration)},
 		{Name: "GATEWAY_DRAIN_TIMEOUT", Default: "10s", Doc: "how long the upstream of a call whose client left is read on, so its own usage is metered", Parse: duration(&c.Gateway.DrainTimeout)},
+		{Name: "GATEWAY_CONFIG", Shown: "unset: one provider (`GATEWAY_UPSTREAM_*`) behind every model name",
+			Doc:   "providers and model routes (see Providers and routing): the path of a YAML file, or the YAML itself when the value holds a newline; keys only as `${ENV_NAME}`. Replaces `GATEWAY_UPSTREAM_*` and `GATEWAY_MODEL`",
+			Parse: text(&c.Gateway.ConfigSource)},
 		{Name: "GATEWAY_DEMO_WORD_DELAY", Default: "15ms", Doc: "pace of the demo upstream's words (development)", Parse: c.demoWordDelay},
 		{Name: "PUBLIC_URL", Shown: "unset: the request's own origin (development)",
 			Required: "the address users reach Parapet at, such as https://parapet.example.com",
@@ -165,6 +173,16 @@ func (c *Config) port(v string) error {
 	return nil
 }
 
+func (c *Config) host(v string) error {
+	if v != "" && net.ParseIP(v) == nil && !hostName.MatchString(v) {
+		return fmt.Errorf("must be an IP address or a host name, not %q", v)
+	}
+	c.Host = v
+	return nil
+}
+
+var hostName = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$`)
+
 func (c *Config) env(v string) error {
 	return oneOf([]string{"development", "production"}, &c.Env)(strings.ToLower(v))
 }
@@ -228,7 +246,10 @@ func ConfigTable() string {
 			def = "—"
 		}
 		doc := s.Doc
-		if s.Required != "" {
+		switch {
+		case s.Required != "" && s.Unless != "":
+			doc += ". Required in production without `" + s.Unless + "`."
+		case s.Required != "":
 			doc += ". Required in production."
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", s.Name, def, doc)

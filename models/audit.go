@@ -36,6 +36,14 @@ type AuditEvent struct {
 	// UsageFlag is how a gateway call's tokens were known: nil for the
 	// upstream's report, "clamped" or "estimated".
 	UsageFlag *string
+	// Provider is the provider that answered a gateway call (or was tried
+	// last); Attempts every attempt, as JSON ([{provider, model, status,
+	// code, ms}]); CostMicros its cost in micro-dollars at the prices of
+	// PriceVersion, nil when the model has no price.
+	Provider     *string
+	Attempts     *string
+	CostMicros   *int64
+	PriceVersion *string
 }
 
 // Audit actions.

@@ -94,6 +94,8 @@ type UsageRecord struct {
 	// event) what is left of a lease that is given back.
 	HoldID     string
 	HoldTokens int64
+	// Budgets are the money budgets the call's cost counts against.
+	Budgets []BudgetCharge
 }
 
 // eventsPerInsert bounds the rows of one INSERT of a batch's events. The
@@ -115,6 +117,11 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 	type dayKey struct{ org, product, actor, day string }
 	months, days, holds := map[monthKey]*usageSums{}, map[dayKey]*usageSums{}, map[string]int64{}
 	var events []*AuditEvent
+	type charge struct {
+		BudgetCharge
+		cost int64
+	}
+	var charges []charge
 	for _, r := range recs {
 		if r.HoldID != "" {
 			holds[r.HoldID] += r.HoldTokens
@@ -133,7 +140,7 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 		if e.OrgID == nil {
 			continue
 		}
-		var in, out int64
+		var in, out, cost int64
 		// Every input bucket counts, each once (see UsageRecord).
 		for _, n := range []*int64{e.InputTokens, e.CacheWriteTokens, e.CacheReadTokens} {
 			if n != nil {
@@ -143,8 +150,14 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 		if e.OutputTokens != nil {
 			out = *e.OutputTokens
 		}
-		bump(months, monthKey{*e.OrgID, r.ProductID, Period(e.CreatedAt)}, in+out, 0)
-		bump(days, dayKey{*e.OrgID, r.ProductID, r.Actor, Day(e.CreatedAt)}, in, out)
+		if e.CostMicros != nil {
+			cost = *e.CostMicros
+		}
+		for _, b := range r.Budgets {
+			charges = append(charges, charge{b, cost})
+		}
+		bump(months, monthKey{*e.OrgID, r.ProductID, Period(e.CreatedAt)}, in+out, 0, cost)
+		bump(days, dayKey{*e.OrgID, r.ProductID, r.Actor, Day(e.CreatedAt)}, in, out, cost)
 	}
 	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if len(events) > 0 {
@@ -153,17 +166,19 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 			}
 		}
 		for k, m := range months {
-			if err := tx.Exec(`INSERT INTO usage_counters (org_id, product_id, period, requests, tokens) VALUES (?, ?, ?, ?, ?)
-				ON CONFLICT (org_id, product_id, period) DO UPDATE SET requests = usage_counters.requests + excluded.requests, tokens = usage_counters.tokens + excluded.tokens`,
-				k.org, k.product, k.period, m.requests, m.in).Error; err != nil {
+			if err := tx.Exec(`INSERT INTO usage_counters (org_id, product_id, period, requests, tokens, cost_micros) VALUES (?, ?, ?, ?, ?, ?)
+				ON CONFLICT (org_id, product_id, period) DO UPDATE SET requests = usage_counters.requests + excluded.requests, tokens = usage_counters.tokens + excluded.tokens,
+				cost_micros = usage_counters.cost_micros + excluded.cost_micros`,
+				k.org, k.product, k.period, m.requests, m.in, m.cost).Error; err != nil {
 				return err
 			}
 		}
 		for k, d := range days {
-			if err := tx.Exec(`INSERT INTO usage_daily (org_id, product_id, actor, day, requests, input_tokens, output_tokens) VALUES (?, ?, ?, ?, ?, ?, ?)
+			if err := tx.Exec(`INSERT INTO usage_daily (org_id, product_id, actor, day, requests, input_tokens, output_tokens, cost_micros) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (org_id, product_id, actor, day) DO UPDATE SET requests = usage_daily.requests + excluded.requests,
-				input_tokens = usage_daily.input_tokens + excluded.input_tokens, output_tokens = usage_daily.output_tokens + excluded.output_tokens`,
-				k.org, k.product, k.actor, k.day, d.requests, d.in, d.out).Error; err != nil {
+				input_tokens = usage_daily.input_tokens + excluded.input_tokens, output_tokens = usage_daily.output_tokens + excluded.output_tokens,
+				cost_micros = usage_daily.cost_micros + excluded.cost_micros`,
+				k.org, k.product, k.actor, k.day, d.requests, d.in, d.out, d.cost).Error; err != nil {
 				return err
 			}
 		}
@@ -172,20 +187,26 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 				return err
 			}
 		}
+		for _, c := range charges {
+			if err := chargeBudget(tx, c.BudgetCharge, c.cost); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 }
 
 // usageSums is a batch's increments of one counter row.
-type usageSums struct{ requests, in, out int64 }
+type usageSums struct{ requests, in, out, cost int64 }
 
-func bump[K comparable](m map[K]*usageSums, k K, in, out int64) {
+func bump[K comparable](m map[K]*usageSums, k K, in, out, cost int64) {
 	if m[k] == nil {
 		m[k] = &usageSums{}
 	}
 	m[k].requests++
 	m[k].in += in
 	m[k].out += out
+	m[k].cost += cost
 }
 
 // DailyUsage is one actor's usage on one day.
@@ -196,13 +217,14 @@ type DailyUsage struct {
 	Requests     int64
 	InputTokens  int64
 	OutputTokens int64
+	CostMicros   int64 // the calls' cost in micro-dollars (those with a price)
 }
 
 // UsageByDay lists an organization's usage of a product since a day,
 // newest day first, with each actor's display name (key name or email).
 func UsageByDay(ctx context.Context, db *gorm.DB, orgID, productID, sinceDay string) ([]DailyUsage, error) {
 	var rows []DailyUsage
-	err := db.WithContext(ctx).Raw(`SELECT d.actor, COALESCE(k.name, u.email, d.actor) AS actor_name, d.day, d.requests, d.input_tokens, d.output_tokens
+	err := db.WithContext(ctx).Raw(`SELECT d.actor, COALESCE(k.name, u.email, d.actor) AS actor_name, d.day, d.requests, d.input_tokens, d.output_tokens, d.cost_micros
 		FROM usage_daily d
 		LEFT JOIN api_keys k ON k.id = d.actor
 		LEFT JOIN users u ON u.id = d.actor

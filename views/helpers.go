@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"html"
 	"net/url"
 	"strings"
 
@@ -135,4 +136,51 @@ func forwardLifecycles(current string) []string {
 		return models.Lifecycles
 	}
 	return models.Lifecycles[r:]
+}
+
+func boolText(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// soleOwner is the current member being the organization's only owner,
+// who may not leave it (it would have none).
+func soleOwner(d MembersData) bool {
+	if d.Role != models.RoleOwner {
+		return false
+	}
+	owners := 0
+	for _, m := range d.Members {
+		if m.Role == models.RoleOwner {
+			owners++
+		}
+	}
+	return owners == 1
+}
+
+// nameParts cuts a resource name at its seams: after '.', '_', '-', '/',
+// ':' or ']', and before a capital that follows a lower-case letter.
+func nameParts(name string) []string {
+	var parts []string
+	start := 0
+	for i := 1; i < len(name); i++ {
+		prev, c := name[i-1], name[i]
+		if strings.IndexByte("._-/:]", prev) >= 0 || prev >= 'a' && prev <= 'z' && c >= 'A' && c <= 'Z' {
+			parts = append(parts, name[start:i])
+			start = i
+		}
+	}
+	return append(parts, name[start:])
+}
+
+// breakableHTML is the name escaped, its parts joined by <wbr> (in Go, as
+// templ would put spaces between the parts).
+func breakableHTML(name string) string {
+	parts := nameParts(name)
+	for i, p := range parts {
+		parts[i] = html.EscapeString(p)
+	}
+	return strings.Join(parts, "<wbr>")
 }

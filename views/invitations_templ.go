@@ -268,7 +268,7 @@ func Invitations(c Chrome, d InvitationsData) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if len(d.Invitations) == 0 {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<p class=\"muted\">No invitations yet.</p>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<p class=\"muted\" data-testid=\"no-invitations\">No invitations yet. An invited teammate gets a link to join this organization with the role chosen here.</p>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -108,8 +108,9 @@ func (a *API) CountTokens(c echo.Context) error {
 // may call, in a list both official SDKs read: OpenAI's object "list" /
 // "model" with created, and Anthropic's type "model", display_name,
 // created_at and the page fields has_more, first_id, last_id, paged as
-// Anthropic's (limit, after_id, before_id). This beta has no model
-// allowlist: the list is the configured default model.
+// Anthropic's (limit, after_id, before_id): GATEWAY_CONFIG's model names
+// (or the default model) that the organization's and the key's model
+// policies allow.
 func (a *API) Models(c echo.Context) error {
 	c.Response().Header().Set("request-id", httpx.RequestID(c))
 	if err := a.Gateway.Entitled(c.Request().Context(), Principal(c).OrgID); err != nil {
@@ -128,7 +129,11 @@ func (a *API) Models(c echo.Context) error {
 	if after != "" && before != "" {
 		return apierr.InvalidRequest("after_id and before_id cannot both be given")
 	}
-	return c.JSON(http.StatusOK, a.Gateway.Models().Page(after, before, limit))
+	l, err := a.Gateway.ModelsFor(c.Request().Context(), caller(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, l.Page(after, before, limit))
 }
 
 // Model answers GET /gateway/v1/models/{model_id} with one model of the
@@ -144,7 +149,10 @@ func (a *API) Model(c echo.Context) error {
 	if u, err := url.PathUnescape(id); err == nil {
 		id = u // the SDKs escape the id, "/" included
 	}
-	m, ok := a.Gateway.Model(id)
+	m, ok, err := a.Gateway.ModelFor(c.Request().Context(), caller(c), id)
+	if err != nil {
+		return err
+	}
 	if !ok {
 		return apierr.NotFound(fmt.Sprintf("model %q is not available to this organization: GET /gateway/v1/models lists those that are", id))
 	}

@@ -13,6 +13,7 @@ import (
 	"parapet/app/apptest"
 	"parapet/app/openapi"
 	"parapet/models"
+	"parapet/views/paths"
 )
 
 // schemaCheck validates a JSON value against the subset of JSON Schema the
@@ -294,9 +295,9 @@ func TestOpenAPIAndDocsAreServed(t *testing.T) {
 	if res.StatusCode != 200 || doc["openapi"] != "3.1.0" {
 		t.Fatalf("/openapi.json: %d %v", res.StatusCode, doc["openapi"])
 	}
-	page := c.Get("/docs")
+	page := c.Get(paths.APIReference)
 	if page.StatusCode != 200 {
-		t.Fatalf("/docs: %d", page.StatusCode)
+		t.Fatalf("%s: %d", paths.APIReference, page.StatusCode)
 	}
 	d := page.Doc(t)
 	for _, want := range []string{"GET /v1/health", "GET /v1/products", "GET /v1/products/{slug}"} {

@@ -34,7 +34,7 @@ type runner struct {
 // Each file declares the commands of its noun, beside the code that runs
 // them, so that a synopsis stays next to the flags it names.
 var commands = slices.Concat(baseCommands, userCommands, orgCommands, keyCommands, memberCommands,
-	inviteCommands, productCommands, entitlementCommands, scanCommands)
+	inviteCommands, productCommands, entitlementCommands, budgetCommands, policyCommands, scanCommands)
 
 // baseCommands are the service's own: help is answered by Run itself.
 var baseCommands = []command{
@@ -183,12 +183,25 @@ func runServe(ctx context.Context, r *runner, c *cmdline) error {
 		return err
 	}
 	defer a.Close()
-	ln, err := net.Listen("tcp", ":"+cfg.Port)
+	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, cfg.Port))
 	if err != nil {
 		return err
 	}
-	log.Info("parapet listening", "addr", "http://localhost:"+cfg.Port, "env", cfg.Env)
+	// A plain line on stdout, whatever the log's format: the first
+	// `go run .` compiles for a minute, and this says it is ready.
+	url := listenURL(cfg.Host, cfg.Port)
+	fmt.Fprintf(r.stdout, "Parapet is listening on %s\n", url)
+	log.Info("parapet listening", "addr", url, "env", cfg.Env)
 	return a.Serve(ctx, ln)
+}
+
+// listenURL is the address to open in a browser: every interface is
+// reached as localhost.
+func listenURL(host, port string) string {
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func runMigrate(ctx context.Context, r *runner, c *cmdline) error {

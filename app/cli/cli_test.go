@@ -118,7 +118,8 @@ func TestHelpListsEveryCommand(t *testing.T) {
 		"user create --email E  (password on stdin)",
 		"user staff --email E [--revoke]",
 		"org create --name N [--owner EMAIL]",
-		"key create --org ORG --name N [--scope S]... [--expires 7|30|90|YYYY-MM-DD|never] [--json]",
+		"key create --org ORG --name N [--scope S]... [--model M]... [--expires 7|30|90|YYYY-MM-DD|never] [--json]",
+		"key set KEY_ID --models M1,M2 (empty: the organization's)",
 		"key list --org ORG [--json]",
 		"key revoke KEY_ID",
 		"member list --org ORG [--json]",
@@ -131,6 +132,8 @@ func TestHelpListsEveryCommand(t *testing.T) {
 		"product create --slug S --name N --lifecycle L --url U [--tagline T] [--description D] [--category C] [--pillar P]",
 		"product set SLUG [--lifecycle L] [--name N] [--tagline T] [--description D] [--category C] [--pillar P] [--url U]",
 		"entitlement set --org ORG --product SLUG (--monthly-tokens N | --revoke)",
+		"budget set --org ORG (--monthly-usd N | --clear) [--key KEY_ID]",
+		"policy set --org ORG --models M1,M2 (empty: every model)",
 	} {
 		if !strings.Contains(out, "\n  "+want) {
 			t.Errorf("help does not list %q:\n%s", want, out)

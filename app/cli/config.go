@@ -31,5 +31,12 @@ func runConfig(_ context.Context, r *runner, c *cmdline) error {
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\n", e.Name, v, e.Source)
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if rt := cfg.Gateway.Routing; rt != nil {
+		// Checked by r.config(): print it as the gateway reads it.
+		fmt.Fprintf(r.stdout, "\nGATEWAY_CONFIG (checked; keys masked):\n%s", rt.Masked())
+	}
+	return nil
 }

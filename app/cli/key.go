@@ -13,8 +13,9 @@ import (
 )
 
 var keyCommands = []command{
-	{"key create", "--org ORG --name N [--scope S]... [--expires 7|30|90|YYYY-MM-DD|never] [--json]",
+	{"key create", "--org ORG --name N [--scope S]... [--model M]... [--expires 7|30|90|YYYY-MM-DD|never] [--json]",
 		"create an API key and print it: it is shown only this once", runKeyCreate},
+	{"key set", "KEY_ID --models M1,M2 (empty: the organization's)", "set the gateway models a key may call", runKeySet},
 	{"key list", "--org ORG [--json]", "list an organization's API keys (their hints, never the keys)", keyList.run},
 	{"key revoke", "KEY_ID", "revoke an API key", runKeyRevoke},
 }
@@ -28,6 +29,8 @@ func runKeyCreate(ctx context.Context, r *runner, c *cmdline) error {
 	var scopeList stringList
 	c.Var(&scopeList, "scope", "a scope the key holds: public, logs, scan or gateway (repeat it, or separate with commas; default every scope)")
 	expiry := c.String("expires", "never", "when the key stops working: 7, 30 or 90 (days), a date YYYY-MM-DD, or never")
+	var modelList stringList
+	c.Var(&modelList, "model", "a gateway model the key may call (repeat it; default the organization's)")
 	if _, err := c.parse(); err != nil {
 		return err
 	}
@@ -46,13 +49,23 @@ func runKeyCreate(ctx context.Context, r *runner, c *cmdline) error {
 	if err != nil {
 		return usageError{"--expires: " + err.Error()}
 	}
+	keyModels, err := parseModels(strings.Join(modelList, ","))
+	if err != nil {
+		return usageError{"--model: " + err.Error()}
+	}
 	return r.withDB(ctx, c, func(w *work) error {
+		if err := checkModels(w.cfg, keyModels); err != nil {
+			return err
+		}
 		text, hash, hint := keys.Generate()
 		k := &models.APIKey{ID: models.NewID("key"), OrgID: w.org.ID, Name: keyName, Hint: hint, Hash: hash, CreatedAt: models.Now(),
 			Scopes: scopes, ExpiresAt: expiresAt}
 		err := w.audited(func(tx *gorm.DB) (*models.AuditEvent, error) {
 			ev := &models.AuditEvent{OrgID: &k.OrgID, Action: models.ActionKeyCreate, Target: k.AuditTarget()}
-			return ev, models.CreateAPIKey(ctx, tx, k)
+			if err := models.CreateAPIKey(ctx, tx, k); err != nil {
+				return nil, err
+			}
+			return ev, models.SetModelPolicy(tx, k.OrgID, k.ID, keyModels)
 		})
 		if err != nil {
 			return err

@@ -27,7 +27,6 @@ type accumulator struct {
 	bytes int // the answer so far: its blocks and their text
 }
 
-func (a *accumulator) started() bool  { return a.msg != nil }
 func (a *accumulator) inBlock() bool  { return a.open }
 func (a *accumulator) complete() bool { return a.stopped }
 

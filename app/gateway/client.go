@@ -18,20 +18,33 @@ import (
 // upstream is overloaded, error mapping, and a Report for audit.
 type Proxy struct {
 	cfg    Config
-	up     Upstream
 	client *http.Client // nil for in-process upstreams
-	scrub  *scrubber
+	scrub  *scrubber    // the one provider's key, without GATEWAY_CONFIG
+	// pass is the one route of every model name without GATEWAY_CONFIG;
+	// routes (by name) those of the configuration otherwise.
+	pass     *route
+	routes   map[string]*route
+	weights  map[string][]int // a weighted route's targets' weights
+	names    []string         // the model names, in order
+	breakers Breakers
 }
 
-// New builds the Proxy for cfg: the demo upstream when cfg.URL is empty,
-// otherwise the adapter for cfg.Style.
+// New builds the Proxy for cfg: with cfg.Routing, its providers and
+// routes; else the demo upstream when cfg.URL is empty, otherwise the
+// adapter for cfg.Style, behind every model name.
 func New(cfg Config) (*Proxy, error) {
+	if cfg.Routing != nil {
+		cfg.Model = cfg.Routing.DefaultModel
+	}
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
+	if cfg.Routing != nil {
+		return newRouted(cfg), nil
+	}
 	if cfg.URL == "" {
-		return &Proxy{cfg: cfg, up: &Demo{WordDelay: cfg.DemoWordDelay}}, nil
+		return newPassThrough(cfg, "demo", &Demo{WordDelay: cfg.DemoWordDelay}, nil), nil
 	}
 	client := newHTTPClient(cfg.ConnectTimeout)
 	sc := newScrubber(cfg.Key)
@@ -39,34 +52,49 @@ func New(cfg Config) (*Proxy, error) {
 	if cfg.Style == StyleOpenAI {
 		up = newOpenAIAdapter(client, cfg, sc)
 	}
-	return &Proxy{cfg: cfg, up: up, client: client, scrub: sc}, nil
+	p := newPassThrough(cfg, "upstream", up, sc)
+	p.client = client
+	return p, nil
 }
 
 // NewWithUpstream builds a Proxy around any Upstream, e.g. a Demo without
-// delay or a fake in a handler's tests. cfg.URL, Key and Style are ignored.
+// delay or a fake in a handler's tests. cfg.URL, Key, Style and Routing
+// are ignored.
 func NewWithUpstream(cfg Config, up Upstream) (*Proxy, error) {
-	cfg.URL = ""
+	cfg.URL, cfg.Routing = "", nil
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
-	return &Proxy{cfg: cfg, up: up}, nil
+	return newPassThrough(cfg, "upstream", up, nil), nil
 }
 
 // Defaults are what the request parsers need from the configuration.
 func (p *Proxy) Defaults() Defaults {
 	d := Defaults{Model: p.cfg.Model, MaxTokens: p.cfg.MaxTokens, MaxTokensCap: p.cfg.MaxTokensCap, EmbeddingModel: p.cfg.EmbeddingModel}
-	if p.cfg.URL != "" {
+	if p.pass != nil && p.cfg.URL != "" {
+		// One provider: the parsers refuse what its style cannot do.
+		// Routed, each target's adapter translates what it can.
 		d.Style = p.cfg.Style
 	}
 	return d
 }
 
-// Embeddings reports whether the provider serves embeddings (openai
-// style, or the demo).
+// Embeddings reports whether a provider serves embeddings (openai style,
+// or the demo).
 func (p *Proxy) Embeddings() bool {
-	_, ok := p.up.(embedder)
-	return ok
+	routes := p.routes
+	if p.pass != nil {
+		routes = map[string]*route{"*": p.pass}
+	}
+	for _, r := range routes {
+		for _, t := range r.targets {
+			if _, ok := t.up.(embedder); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Close releases the pooled idle connections (at shutdown, and in tests).
@@ -80,7 +108,15 @@ func (p *Proxy) Close() {
 type Report struct {
 	Model    string // the model that answered as the upstream named it, else the one requested
 	Stream   bool
-	Attempts int // 2 when the upstream was overloaded and the retry ran
+	Attempts int // len(Tries)
+	// Provider and TargetModel are the last target tried: the one that
+	// answered, when the call succeeded. Tries lists every attempt.
+	Provider    string
+	TargetModel string
+	Tries       []Attempt
+	// price is TargetModel's, nil when unknown (see Cost).
+	price        *Price
+	priceVersion string
 	// Latency runs from the call to the end of the upstream's answer (or
 	// the failure), retry included.
 	Latency time.Duration
@@ -109,27 +145,11 @@ type Report struct {
 // either way.
 func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, error) {
 	c := p.begin(ctx, req, false)
-	up, d := detach(withScrubber(ctx, c.scrub), p.cfg.DrainTimeout)
+	up, d := detach(ctx, p.cfg.DrainTimeout)
 	defer d.end()
 	total := time.AfterFunc(p.cfg.Timeout, func() { d.cancel(errTotalTimeout) })
 	defer total.Stop()
-	var msg *Message
-	var err *Error
-	for attempt := 1; ; attempt++ {
-		c.report.Attempts = attempt
-		var upErr error
-		msg, upErr = p.up.Complete(up, req)
-		if err = p.classify(c.parent, up, upErr); err == nil {
-			err = checkMessage(msg)
-		}
-		if err == nil || attempt > 1 || !overloaded(err) {
-			break
-		}
-		if waitErr := p.backoff(up, err); waitErr != nil {
-			err = p.classify(c.parent, up, waitErr)
-			break
-		}
-	}
+	msg, err := p.completeRoute(ctx, c, up)
 	if err == nil {
 		// Whether or not the client is still there: the answer is
 		// recorded either way, so the key is scrubbed from it first.
@@ -153,6 +173,60 @@ func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, e
 		return nil, c.end(nil, err), err
 	}
 	return msg, c.end(msg, nil), nil
+}
+
+// completeRoute tries the call's targets in turn (see attempts) until one
+// answers, or fails in a way the next cannot help with. An attempt that is
+// not the last has FirstByteTimeout to answer: a provider that stalls
+// must leave time for the next.
+func (p *Proxy) completeRoute(ctx context.Context, c *call, up context.Context) (*Message, *Error) {
+	at, err := p.attemptsOf(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	for t := at.take(); t != nil; {
+		actx, cancel := context.WithCancelCause(withScrubber(up, c.scrub))
+		stall := time.AfterFunc(p.cfg.FirstByteTimeout, func() { cancel(errFirstByte) })
+		if !at.more() {
+			stall.Stop() // the last target has what is left of Timeout
+		}
+		start := time.Now()
+		msg, upErr := t.up.Complete(actx, t.request(c.req))
+		stall.Stop()
+		if err = p.classify(c.parent, actx, upErr); err == nil {
+			err = checkMessage(msg)
+		}
+		cancel(nil)
+		at.done(t, start, err)
+		if err == nil {
+			return msg, nil
+		}
+		if t = p.nextTarget(up, at, t, err); t == nil && at.waitErr != nil {
+			return nil, p.classify(c.parent, up, at.waitErr)
+		}
+	}
+	if len(c.report.Tries) == 0 {
+		return nil, at.noTarget()
+	}
+	return nil, err
+}
+
+// nextTarget is the target to try after t failed with err, or nil: the
+// same one once more when the only provider was overloaded (after a
+// jitter; at.waitErr says why not when the wait failed), else the next
+// whose breaker is closed when t's provider failed. The caller's own
+// error, or its leaving, ends the call.
+func (p *Proxy) nextTarget(up context.Context, at *attempts, t *target, err *Error) *target {
+	switch {
+	case at.retry && len(at.c.report.Tries) == 1 && overloaded(err):
+		if at.waitErr = p.backoff(up, err); at.waitErr != nil {
+			return nil
+		}
+		return at.again(t)
+	case providerFailed(err):
+		return at.take()
+	}
+	return nil
 }
 
 // cutOff tells whether the gateway ended an upstream call (the drain or
@@ -215,23 +289,12 @@ func (c *call) clean(msg *Message) string {
 // client received it.
 func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error) (*Message, Report, error) {
 	c := p.begin(ctx, req, true)
-	up, d := detach(withScrubber(ctx, c.scrub), p.cfg.DrainTimeout)
+	up, d := detach(ctx, p.cfg.DrainTimeout)
 	defer d.end()
 	s := &streamCall{p: p, c: c, emit: emit, drain: d}
 	maxTimer := time.AfterFunc(p.cfg.StreamMaxDuration, func() { d.cancel(errMaxDuration) })
 	defer maxTimer.Stop()
-	var err *Error
-	for attempt := 1; ; attempt++ {
-		c.report.Attempts = attempt
-		err = p.streamOnce(c.parent, up, req, s.forward)
-		if err == nil || attempt > 1 || s.acc.started() || !overloaded(err) {
-			break
-		}
-		if waitErr := p.backoff(up, err); waitErr != nil {
-			err = p.classify(c.parent, up, waitErr)
-			break
-		}
-	}
+	err := p.streamRoute(ctx, s, up)
 	if !s.acc.complete() {
 		// The stream failed, or its client left and the upstream did not
 		// finish in time.
@@ -259,6 +322,35 @@ func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error
 		return nil, c.end(s.acc.msg, err), err
 	}
 	return s.acc.msg, c.end(s.acc.msg, nil), nil
+}
+
+// streamRoute tries the call's targets in turn (see attempts) while no
+// content has reached the client: each attempt's opening events are held
+// back (holdBack) until its first content, so the client sees one
+// message_start, whichever target answers. After content, a failure ends
+// the stream: answers are never spliced.
+func (p *Proxy) streamRoute(ctx context.Context, s *streamCall, up context.Context) *Error {
+	c := s.c
+	at, err := p.attemptsOf(ctx, c)
+	if err != nil {
+		return err
+	}
+	for t := at.take(); t != nil; {
+		hb := &holdBack{forward: s.forward, hold: at.more()}
+		start := time.Now()
+		err = p.streamOnce(c.parent, withScrubber(up, c.scrub), t.up, t.request(c.req), hb.emit)
+		at.done(t, start, err)
+		if err == nil || hb.sent {
+			return err
+		}
+		if t = p.nextTarget(up, at, t, err); t == nil && at.waitErr != nil {
+			return p.classify(c.parent, up, at.waitErr)
+		}
+	}
+	if len(c.report.Tries) == 0 {
+		return at.noTarget()
+	}
+	return err
 }
 
 // streamCall is one Stream call's state between the upstream and the client.
@@ -420,7 +512,7 @@ func (s *streamCall) estimate() {
 // call, then for StreamIdleTimeout between bytes. Every byte from the
 // upstream resets it; it is stopped while an event is being written, so a
 // slow client does not count as a silent upstream.
-func (p *Proxy) streamOnce(parent, ctx context.Context, req *Request, emit func(Event) error) *Error {
+func (p *Proxy) streamOnce(parent, ctx context.Context, up Upstream, req *Request, emit func(Event) error) *Error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	idle := p.cfg.StreamIdleTimeout
@@ -438,7 +530,7 @@ func (p *Proxy) streamOnce(parent, ctx context.Context, req *Request, emit func(
 		watchdog.Reset(idle)
 	}
 	ctx = withActivity(ctx, touch)
-	err := p.up.Stream(ctx, req, func(ev Event) error {
+	err := up.Stream(ctx, req, func(ev Event) error {
 		watchdog.Stop()
 		defer touch()
 		return emit(ev)
@@ -576,10 +668,15 @@ type tokenCounter interface {
 // and then estimated is true. An upstream that fails to count is not an
 // error here: the estimate stands in.
 func (p *Proxy) CountTokens(ctx context.Context, req *Request) (n int, estimated bool) {
-	if tc, ok := p.up.(tokenCounter); ok {
-		ctx, cancel := context.WithTimeout(ctx, p.cfg.FirstByteTimeout)
+	r, _ := p.routeOf(req.Model)
+	if r == nil {
+		return EstimateInputTokens(req), true
+	}
+	t := r.targets[0]
+	if tc, ok := t.up.(tokenCounter); ok {
+		ctx, cancel := context.WithTimeout(withScrubber(ctx, t.scrub.sparing(req.callerTexts()...)), p.cfg.FirstByteTimeout)
 		defer cancel()
-		if n, err := tc.CountTokens(ctx, req); err == nil {
+		if n, err := tc.CountTokens(ctx, t.request(req)); err == nil {
 			return n, false
 		}
 	}

@@ -619,8 +619,8 @@ func TestNewValidatesConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := p.up.(*Demo); !ok || p.Defaults() != (Defaults{Model: DemoModel, MaxTokens: 1024, MaxTokensCap: 8192, EmbeddingModel: DemoEmbeddingModel}) {
-		t.Errorf("no URL: upstream %T, defaults %+v", p.up, p.Defaults())
+	if _, ok := p.pass.targets[0].up.(*Demo); !ok || p.Defaults() != (Defaults{Model: DemoModel, MaxTokens: 1024, MaxTokensCap: 8192, EmbeddingModel: DemoEmbeddingModel}) {
+		t.Errorf("no URL: upstream %T, defaults %+v", p.pass.targets[0].up, p.Defaults())
 	}
 }
 

@@ -142,6 +142,21 @@ type embedder interface {
 	Embed(ctx context.Context, req *EmbeddingsRequest) (*Embeddings, error)
 }
 
+// embedderOf is the first target of model's route that serves
+// embeddings, or nil.
+func (p *Proxy) embedderOf(model string) (*target, embedder) {
+	r, err := p.routeOf(model)
+	if err != nil {
+		return nil, nil
+	}
+	for _, t := range r.targets {
+		if e, ok := t.up.(embedder); ok {
+			return t, e
+		}
+	}
+	return nil, nil
+}
+
 // Embed answers req through the provider, under the non-streamed call's
 // total timeout; the Report carries the input tokens (checked against the
 // bound, estimated when the provider reported none).
@@ -152,12 +167,19 @@ func (p *Proxy) Embed(ctx context.Context, req *EmbeddingsRequest) (*Embeddings,
 		rep.Latency, rep.Status, rep.ErrorCode = time.Since(start), e.Status, e.Code
 		return nil, rep, e
 	}
-	up, ok := p.up.(embedder)
-	if !ok {
+	t, up := p.embedderOf(req.Model)
+	if up == nil {
 		return fail(&Error{Status: http.StatusBadRequest, Code: CodeEmbeddingsNotSupported,
-			Message: "this gateway's provider (messages style) serves no embeddings"})
+			Message: fmt.Sprintf("no provider of model %q serves embeddings (the messages style has none)", req.Model)})
 	}
-	sc := p.scrub.sparing(append([]string{req.Model, req.User}, req.Input...)...)
+	if t.model != "" {
+		r := *req
+		r.Model = t.model
+		req = &r
+	}
+	rep.Provider, rep.TargetModel = t.provider, req.Model
+	rep.price, rep.priceVersion = t.price, t.priceVersion
+	sc := t.scrub.sparing(append([]string{req.Model, req.User}, req.Input...)...)
 	callCtx, cancel := context.WithTimeoutCause(withScrubber(ctx, sc), p.cfg.Timeout, errTotalTimeout)
 	defer cancel()
 	emb, err := up.Embed(callCtx, req)

@@ -86,6 +86,10 @@ func upstreamStatusError(status int, header http.Header, body []byte, sc *scrubb
 		status != http.StatusTooManyRequests {
 		cause = fmt.Errorf("%w: %w", errRefused, cause)
 	}
+	switch status {
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		cause = fmt.Errorf("%w: %w", errProviderFailed, cause)
+	}
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		// The upstream rejected the gateway's own credentials. Its message is
@@ -104,7 +108,12 @@ func upstreamStatusError(status int, header http.Header, body []byte, sc *scrubb
 		if upMessage != "" {
 			msg += ": " + upMessage
 		}
-		return upstreamError(msg, cause)
+		e := upstreamError(msg, cause)
+		if status >= 500 {
+			// When to come back: its breaker stays open that long.
+			e.RetryAfter = parseRetryAfter(header.Get("Retry-After"), time.Now())
+		}
+		return e
 	}
 }
 

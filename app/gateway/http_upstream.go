@@ -136,7 +136,7 @@ func readJSON(resp *http.Response, v any) error {
 // errInterrupted is a connection that failed after the upstream had started
 // answering.
 func errInterrupted(cause error) *Error {
-	return upstreamError("the connection to the upstream was interrupted", cause)
+	return upstreamError("the connection to the upstream was interrupted", fmt.Errorf("%w: %w", errConnectionCut, cause))
 }
 
 // readEvent reads the next server-sent event of a stream that must still

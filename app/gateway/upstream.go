@@ -67,6 +67,13 @@ type Config struct {
 	// the upstream's own usage is recorded: 10s.
 	DrainTimeout time.Duration
 
+	// Routing, when set (GATEWAY_CONFIG), replaces URL, Key, Style and
+	// Model: its providers, its model names and their targets.
+	Routing *Routing
+	// Breakers holds the targets' circuit breakers; nil lets every call
+	// through.
+	Breakers Breakers
+
 	// DemoWordDelay paces the demo upstream's words (no URL); 0 streams
 	// at once, which tests and benchmarks use.
 	DemoWordDelay time.Duration
@@ -78,7 +85,7 @@ func (c Config) withDefaults() Config {
 	if c.Model == "" && c.URL == "" {
 		c.Model = DemoModel
 	}
-	if c.EmbeddingModel == "" && c.URL == "" {
+	if c.EmbeddingModel == "" && c.URL == "" && c.Routing == nil {
 		c.EmbeddingModel = DemoEmbeddingModel
 	}
 	c.MaxTokens = cmp.Or(c.MaxTokens, 1024)
@@ -94,7 +101,7 @@ func (c Config) withDefaults() Config {
 
 func (c Config) validate() error {
 	var errs []error
-	if c.URL != "" {
+	if c.URL != "" && c.Routing == nil {
 		u, err := url.Parse(c.URL)
 		switch {
 		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":

@@ -47,6 +47,12 @@ func (s *Service) serveEmbeddings(c echo.Context, k *call) error {
 		k.report = &report
 		return err
 	}
+	if k.route, err = s.Proxy.Route(req.Model); err != nil {
+		return err
+	}
+	if err := s.policies.allowed(c.Request().Context(), k.who, req.Model); err != nil {
+		return err
+	}
 	ctx := c.Request().Context()
 	if k.hold, err = s.admit(ctx, k, int64(req.InputTokensBound()), c.Response().Header()); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"parapet/app/apierr"
 	"parapet/app/gateway"
 	"parapet/app/httpx"
+	"parapet/app/mail"
 	"parapet/app/metrics"
 	"parapet/app/ratelimit"
 	"parapet/models"
@@ -34,19 +36,23 @@ type Config struct {
 	// than any call (stream cap + drain), so only a crashed instance's
 	// holds ever expire.
 	HoldTTL time.Duration
+	// Mail sends the budget alerts to owners; nil sends none.
+	Mail mail.Mailer
 }
 
 // Service runs every gateway call: admit, call, record.
 type Service struct {
-	Proxy   *gateway.Proxy
-	rec     *Recorder
-	quota   *Quota
-	allow   *allowances
-	limiter ratelimit.Limiter
-	cfg     Config
-	log     *slog.Logger
-	anon    *sampler
-	started time.Time
+	Proxy    *gateway.Proxy
+	rec      *Recorder
+	quota    *Quota
+	budgets  *budgets
+	policies *policies
+	allow    *allowances
+	limiter  ratelimit.Limiter
+	cfg      Config
+	log      *slog.Logger
+	anon     *sampler
+	started  time.Time
 }
 
 // NewService builds the service; rc, when not nil, holds quota
@@ -58,7 +64,9 @@ func NewService(proxy *gateway.Proxy, db *models.DB, rc redis.UniversalClient, l
 	}
 	rec := NewRecorder(db, log)
 	return &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, cfg.RedisPrefix, log, rec),
-		allow: &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
+		budgets:  &budgets{db: db, redis: rc, prefix: cfg.RedisPrefix, log: log, mail: cfg.Mail, cache: map[string]budgetRead{}, alerted: map[string]bool{}},
+		policies: &policies{db: db, cache: map[string]policyRead{}},
+		allow:    &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
 		anon: newSampler(AnonymousRowsPerMinute, time.Minute), started: time.Now().UTC().Truncate(time.Second)}, nil
 }
 
@@ -122,6 +130,8 @@ type call struct {
 	req     *gateway.Request
 	embed   *gateway.EmbeddingsRequest // an embeddings call's, instead of req
 	hold    Hold
+	budgets []budgetHold
+	route   gateway.RouteInfo
 	report  *gateway.Report
 	reply   *gateway.Message
 	started bool // the stream's headers were sent: the answer is committed
@@ -195,7 +205,13 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 	if d.Prepare != nil {
 		d.Prepare(c, req)
 	}
-	ctx := c.Request().Context()
+	if k.route, err = s.Proxy.Route(req.Model); err != nil {
+		return err
+	}
+	if err := s.policies.allowed(c.Request().Context(), k.who, req.Model); err != nil {
+		return err
+	}
+	ctx := gateway.WithOnTarget(c.Request().Context(), routeHeaders(c.Response().Header()))
 	// The reservation bounds the call's usage: the input bound, not its
 	// estimate, so that parallel calls at the quota's edge overspend by at
 	// most one call's reservation, whatever their text (emoji take about a
@@ -237,6 +253,25 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 	return err
 }
 
+// Routing headers on every call that reached a provider: the provider and
+// the provider's model of the attempt that answered (or the last), and
+// how many attempts the call made.
+const (
+	HeaderProvider = "X-Parapet-Provider"
+	HeaderModel    = "X-Parapet-Model"
+	HeaderAttempts = "X-Parapet-Attempts"
+)
+
+// routeHeaders sets the routing headers before each attempt: a stream's
+// go out with its first event, which the attempt that answers sends.
+func routeHeaders(h http.Header) func(provider, model string, attempts int) {
+	return func(provider, model string, attempts int) {
+		h.Set(HeaderProvider, provider)
+		h.Set(HeaderModel, model)
+		h.Set(HeaderAttempts, strconv.Itoa(attempts))
+	}
+}
+
 // serverTiming is the Server-Timing header: the gateway's own time and the
 // upstream's, in milliseconds.
 func serverTiming(gw, up time.Duration) string {
@@ -270,6 +305,13 @@ func (s *Service) admit(ctx context.Context, k *call, need int64, h http.Header)
 		if err := s.limitUser(ctx, k.who.UserID, h); err != nil {
 			return Hold{}, err
 		}
+	}
+	// Money first: the record releases these holds whatever happens next.
+	if k.budgets, err = s.budgets.reserve(ctx, k, now, s.cfg.HoldTTL); err != nil {
+		if ae := apierr.From(err); ae.Code == "budget_exceeded" {
+			h.Set(HeaderShouldRetry, "false")
+		}
+		return Hold{}, err
 	}
 	hold, left, err := s.quota.reserve(ctx, k.who.OrgID, need, al.MonthlyTokens, al.UsedTokens, now, s.cfg.HoldTTL)
 	h.Set(HeaderQuotaLimit, itoa(al.MonthlyTokens))
@@ -339,6 +381,7 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 		if r.UsageFlag != "" {
 			e.UsageFlag = &r.UsageFlag
 		}
+		routeRecord(e, r)
 		if k.started && r.ErrorCode != "" {
 			// A stream that failed after it started answered 200 and
 			// ended with an error event: record how it really ended.
@@ -354,8 +397,18 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 	// Redis holds are settled now (the record is written behind the
 	// response); a database hold's usage leaves its reservation in the
 	// record's own transaction.
-	s.quota.settle(context.WithoutCancel(c.Request().Context()), k.hold, used)
+	bg := context.WithoutCancel(c.Request().Context())
+	s.quota.settle(bg, k.hold, used)
+	var cost int64
+	if e.CostMicros != nil {
+		cost = *e.CostMicros
+	}
+	s.budgets.settle(bg, k.budgets, cost)
+	if len(k.budgets) > 0 && cost > 0 {
+		s.budgets.alert(bg, k.budgets, cost)
+	}
 	rec := modelsRecord(e, k.who)
+	rec.Budgets = charges(k.budgets)
 	if k.hold.lease != nil {
 		rec.HoldID, rec.HoldTokens = k.hold.ID, used
 	}
@@ -496,31 +549,30 @@ type Model struct {
 	Kind string `json:"kind"`
 }
 
-// Model is the model of the list named id, and whether there is one: a
-// model not in the list is not for callers to look up.
-func (s *Service) Model(id string) (Model, bool) {
-	for _, m := range s.Models().Data {
-		if m.ID == id {
-			return m, true
-		}
-	}
-	return Model{}, false
-}
-
-// Models lists the models callers may name: the configured default (no
-// allowlist exists yet), and the default embeddings model when the
-// provider serves embeddings and one is configured. created_at is when
-// this gateway started serving it.
+// Models lists the models callers may name: GATEWAY_CONFIG's model
+// names; or, with one provider behind every name, the configured default
+// and the default embeddings model when the provider serves embeddings
+// and one is configured. created_at is when this gateway started serving
+// it.
 func (s *Service) Models() ModelList {
 	d := s.Proxy.Defaults()
 	model := func(id, kind string) Model {
 		return Model{ID: id, Object: "model", Type: "model", DisplayName: id, CreatedAt: s.started.Format(time.RFC3339),
 			Created: s.started.Unix(), OwnedBy: "parapet", Kind: kind}
 	}
-	l := ModelList{Object: "list", Data: []Model{model(d.Model, "chat")}}
-	if d.EmbeddingModel != "" && s.Proxy.Embeddings() {
+	l := ModelList{Object: "list", Data: []Model{}}
+	for _, id := range s.Proxy.ModelNames() {
+		kind := "chat"
+		if id == d.EmbeddingModel {
+			kind = "embeddings"
+		}
+		l.Data = append(l.Data, model(id, kind))
+	}
+	if !s.Proxy.Routed() && d.EmbeddingModel != "" && s.Proxy.Embeddings() && !slices.Contains(s.Proxy.ModelNames(), d.EmbeddingModel) {
 		l.Data = append(l.Data, model(d.EmbeddingModel, "embeddings"))
 	}
-	l.FirstID, l.LastID = &l.Data[0].ID, &l.Data[len(l.Data)-1].ID
+	if len(l.Data) > 0 {
+		l.FirstID, l.LastID = &l.Data[0].ID, &l.Data[len(l.Data)-1].ID
+	}
 	return l
 }

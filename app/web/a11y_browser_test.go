@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -63,19 +64,42 @@ func auditPage(t *testing.T, b *apptest.Browser, axe, name string) {
 	}
 }
 
-// fitsPhone checks, at phone width, that the page does not scroll
-// sideways and that every table of records (keys, members, invitations,
-// audit) fits its container, its rows stacked.
-func fitsPhone(t *testing.T, b *apptest.Browser, name string) {
+// fits checks that the page does not scroll sideways, that no table is
+// wider than the box that scrolls it (a wide table hides its last columns:
+// the row's actions), and that no visible button is cut off by its
+// scrolling box or the window.
+func fits(t *testing.T, b *apptest.Browser, name string) {
 	t.Helper()
-	var over struct {
-		Page   int `json:"page"`
-		Tables int `json:"tables"`
-	}
-	b.Run(chromedp.Evaluate(`({page: document.documentElement.scrollWidth - window.innerWidth,
-		tables: Math.max(0, ...[...document.querySelectorAll('.stack-table')].map(t => t.scrollWidth - t.parentElement.clientWidth))})`, &over))
-	if over.Page > 0 || over.Tables > 0 {
-		t.Errorf("%s at phone width: the page overflows by %dpx, a table by %dpx", name, over.Page, over.Tables)
+	const check = `(() => {
+		const out = [], win = window.innerWidth, doc = document.documentElement;
+		if (doc.scrollWidth > win) out.push('the page scrolls sideways by ' + (doc.scrollWidth - win) + 'px');
+		const scroller = el => {
+			for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+				if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX)) return p;
+			}
+			return null;
+		};
+		const label = el => el.tagName.toLowerCase() + (el.dataset.testid ? '[data-testid=' + el.dataset.testid + ']' : '') + ' "' + el.textContent.trim().slice(0, 30) + '"';
+		const shown = el => el.checkVisibility({visibilityProperty: true});
+		for (const el of document.querySelectorAll('main table')) {
+			if (!shown(el)) continue;
+			const box = scroller(el), room = box ? box.clientWidth : win;
+			const w = Math.round(el.getBoundingClientRect().width);
+			if (w > room + 1) out.push('table ' + label(el).slice(0, 60) + ' is ' + w + 'px wide in a ' + room + 'px box');
+		}
+		for (const el of document.querySelectorAll('main button, main [role=button], main input[type=submit]')) {
+			if (!shown(el)) continue;
+			const r = el.getBoundingClientRect(), box = scroller(el);
+			const edge = box ? Math.min(box.getBoundingClientRect().right, win) : win;
+			const start = box ? box.getBoundingClientRect().left : 0;
+			if (r.right > edge + 1 || r.left < start - 1) out.push('button ' + label(el) + ' is cut off');
+		}
+		return out.slice(0, 8);
+	})()`
+	var problems []string
+	b.Run(chromedp.Evaluate(check, &problems))
+	for _, p := range problems {
+		t.Errorf("%s: %s", name, p)
 	}
 }
 
@@ -105,31 +129,54 @@ func TestAccessibilityOfEveryPage(t *testing.T) {
 		return c
 	}(), "guest@example.com", "member")
 
+	// Pages of records as they look in use: ten keys with long names, fifty
+	// audit events.
+	for i := range 9 {
+		env.SeedKey(t, s.OrgID, "deploy-pipeline-production-eu-west-"+itoa(int64(i)))
+	}
+	for i := range 50 {
+		model, in, out := "claude-sonnet-4-5-20250929", int64(1200+i), int64(350)
+		if err := models.RecordAudit(ctx, env.DB.DB, &models.AuditEvent{OrgID: &s.OrgID, ActorUserID: &s.UserID, Action: models.ActionGatewayCall,
+			Target: "POST /gateway/v1/chat/completions", IP: "2001:db8:85a3::8a2e:370:" + itoa(int64(7334+i)), RequestID: "req_" + strings.Repeat("f3", 12) + itoa(int64(i)),
+			Model: &model, InputTokens: &in, OutputTokens: &out}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The desktop in the light theme, the phone in the dark one (as the
+	// system asks): every page is audited in both themes and at both widths
+	// in two passes, and the colours do not depend on the width.
 	for _, width := range []int64{1280, 390} {
+		dark := width < 500
+		theme := map[bool]string{false: "light", true: "dark"}[dark]
 		// One browser per part: each has its own time limit.
 		visitor := func(b *apptest.Browser) func(name, path, ready string, then ...chromedp.Action) {
 			b.Run(chromedp.EmulateViewport(width, 900))
+			if dark {
+				b.Run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}))
+			}
 			return func(name, path, ready string, then ...chromedp.Action) {
 				t.Helper()
 				b.Run(append([]chromedp.Action{chromedp.Navigate(env.URL(path)), chromedp.WaitVisible(ready, chromedp.ByQuery)}, then...)...)
-				auditPage(t, b, axe, name+" @"+itoa(width))
-				if width < 500 {
-					fitsPhone(t, b, name)
-				}
+				auditPage(t, b, axe, name+" @"+itoa(width)+" "+theme)
+				fits(t, b, name+" @"+itoa(width))
+				b.Screenshot("page-" + strings.NewReplacer(" ", "-", "(", "", ")", "").Replace(name) + "-" + itoa(width) + "-" + theme)
 			}
 		}
 		signIn := func(b *apptest.Browser) {
 			b.Run(
 				chromedp.Navigate(env.URL("/console/signin")),
 				apptest.SubmitSignIn(s.Email, apptest.TestPassword),
-				chromedp.WaitVisible(`[data-testid=current-org]`, chromedp.ByQuery),
+				// In the DOM: on a phone the header's links are in the menu.
+				chromedp.WaitReady(`[data-testid=current-org]`, chromedp.ByQuery),
 			)
 		}
 		// Signed out.
 		b := apptest.NewBrowser(t)
 		visit := visitor(b)
 		visit("home", "/", "main")
-		visit("docs", "/docs", "[data-testid=doc-endpoint]")
+		visit("docs", "/docs", "[data-testid=docs-content]")
+		visit("api reference", "/docs/api-reference", "[data-testid=doc-endpoint]")
 		visit("sign-up", "/console/signup", "[data-testid=signup-form]")
 		visit("invitation (visitor)", pathOf(t, link), "[data-testid=invite-pending]")
 		visit("invitation (invalid)", "/invite/org_x/nope", "[data-testid=invite-invalid]")
@@ -151,29 +198,34 @@ func TestAccessibilityOfEveryPage(t *testing.T) {
 		visit("console", "/console", "main h1")
 		visit("organizations", "/console/orgs", "[data-testid=orgs-table]")
 		visit("keys", "/console/keys", "[data-testid=keys-table]")
-		visit("key created", "/console/keys", "#key-name",
+		visit("key created", "/console/keys", "[data-testid=new-key-toggle]", apptest.OpenNewKeyForm(),
 			chromedp.SendKeys(`#key-name`, "a11y-"+itoa(width), chromedp.ByQuery),
 			chromedp.Click(`[data-testid=create-key-form] button[type=submit]`, chromedp.ByQuery),
 			chromedp.WaitVisible(`[data-testid=new-key-value]`, chromedp.ByQuery), apptest.Settled())
-		visit("key form error", "/console/keys", "#key-name",
+		visit("key form error", "/console/keys", "[data-testid=new-key-toggle]", apptest.OpenNewKeyForm(),
 			chromedp.SendKeys(`#key-name`, "a11y-"+itoa(width), chromedp.ByQuery),
 			chromedp.Click(`[data-testid=create-key-form] button[type=submit]`, chromedp.ByQuery),
 			chromedp.WaitVisible(`[data-testid=form-error]`, chromedp.ByQuery), apptest.Settled())
-		b.Screenshot("a11y-keys-" + itoa(width))
+		b = apptest.NewBrowser(t)
+		visit = visitor(b)
+		signIn(b)
 		visit("members", "/console/members", "[data-testid=members-table]")
 		visit("delete organization refused", "/console/members", "#confirm-name",
 			chromedp.SendKeys(`#confirm-name`, "not its name", chromedp.ByQuery),
 			chromedp.Click(`[data-testid=delete-org]`, chromedp.ByQuery),
 			chromedp.WaitVisible(`[data-testid=form-error]`, chromedp.ByQuery), apptest.Settled())
-		b.Screenshot("a11y-members-" + itoa(width))
+		b = apptest.NewBrowser(t)
+		visit = visitor(b)
+		signIn(b)
 		visit("invitations", "/console/invitations", "[data-testid=invitations-table]")
 		visit("invitation created", "/console/invitations", "#invite-email",
 			chromedp.SendKeys(`#invite-email`, "x"+itoa(width)+"@example.com", chromedp.ByQuery),
 			chromedp.Click(`[data-testid=invite-form] button[type=submit]`, chromedp.ByQuery),
 			chromedp.WaitVisible(`[data-testid=new-invitation]`, chromedp.ByQuery))
-		b.Screenshot("a11y-invitations-" + itoa(width))
 		visit("audit", "/console/audit", "[data-testid=audit-table]")
-		b.Screenshot("a11y-audit-" + itoa(width))
+		b = apptest.NewBrowser(t)
+		visit = visitor(b)
+		signIn(b)
 		visit("usage", "/console/usage", "main h1")
 		visit("account", "/console/account", "[data-testid=password-form]")
 		// Staff pages take a second factor: on for this visit only, as the

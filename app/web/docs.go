@@ -12,13 +12,41 @@ import (
 
 	"parapet/app/openapi"
 	"parapet/views"
+	"parapet/views/docs"
 )
+
+// DocsHome is the documentation's first page, getting started.
+func (p *Pages) DocsHome(c echo.Context) error { return docsPage(c, "getting-started") }
+
+// DocsPage is one page of the documentation, from views/docs/PAGE.md.
+func (p *Pages) DocsPage(c echo.Context) error { return docsPage(c, c.Param("page")) }
+
+func docsPage(c echo.Context, slug string) error {
+	site, err := docs.Load()
+	if err != nil {
+		return err
+	}
+	page, ok := site.Page(slug)
+	if !ok {
+		return echo.NewHTTPError(http.StatusNotFound, "There is no such documentation page.")
+	}
+	v := views.DocsView{Nav: site.Nav, Current: slug, Title: page.Title, TOC: page.TOC, HTML: page.HTML}
+	return renderPage(c, http.StatusOK, page.Title, "docs", views.DocsPage, v)
+}
 
 // Docs is the readable API reference, made from the OpenAPI document.
 func (p *Pages) Docs(c echo.Context) error {
 	d, err := apiDoc()
 	if err != nil {
 		return err
+	}
+	site, err := docs.Load()
+	if err != nil {
+		return err
+	}
+	d.Shell = views.DocsView{Nav: site.Nav, Current: docs.APIReference, Title: "API reference"}
+	for _, s := range d.Sections {
+		d.Shell.TOC = append(d.Shell.TOC, docs.Heading{Level: 2, ID: docs.Slug(s.Name), Text: s.Name})
 	}
 	return renderPage(c, http.StatusOK, "API reference", "docs", views.Docs, d)
 }

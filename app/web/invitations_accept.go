@@ -108,5 +108,5 @@ func (p *Pages) AcceptInvitation(c echo.Context) error {
 	if err := p.setOrg(c, inv.OrgID); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, paths.Console)
+	return c.Redirect(http.StatusSeeOther, paths.ConsoleJoined)
 }

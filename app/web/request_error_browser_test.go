@@ -22,9 +22,9 @@ func TestRefusedHTMXRequestSaysWhy(t *testing.T) {
 		apptest.SubmitSignIn(s.Email, apptest.TestPassword),
 		chromedp.WaitVisible(`[data-testid=current-org]`, chromedp.ByQuery),
 		chromedp.Navigate(env.URL("/console/keys")),
-		chromedp.WaitVisible(`[data-testid=revoke]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-testid=key-actions]`, chromedp.ByQuery),
 		chromedp.Evaluate(`document.body.setAttribute("hx-headers", '{"X-CSRF-Token":"stale"}')`, nil),
-		chromedp.Click(`[data-testid=revoke]`, chromedp.ByQuery),
+		apptest.Revoke(),
 		chromedp.WaitVisible(`[data-testid=request-error]`, chromedp.ByQuery),
 	)
 	if got := b.Text(`[data-testid=request-error]`); !strings.Contains(got, "expired") {
@@ -40,12 +40,12 @@ func TestRefusedHTMXRequestSaysWhy(t *testing.T) {
 
 	// A refusal the page words itself (the role changed since the page
 	// was shown: it may no longer revoke the key) is shown in those words.
-	b.Run(chromedp.Navigate(env.URL("/console/keys")), chromedp.WaitVisible(`[data-testid=revoke]`, chromedp.ByQuery))
+	b.Run(chromedp.Navigate(env.URL("/console/keys")), chromedp.WaitVisible(`[data-testid=key-actions]`, chromedp.ByQuery))
 	if err := env.DB.Exec(`UPDATE memberships SET role = ? WHERE user_id = ?`, models.RoleViewer, s.UserID).Error; err != nil {
 		t.Fatal(err)
 	}
 	b.Run(
-		chromedp.Click(`[data-testid=revoke]`, chromedp.ByQuery),
+		apptest.Revoke(),
 		chromedp.WaitVisible(`[data-testid=request-error]`, chromedp.ByQuery),
 	)
 	if got := b.Text(`[data-testid=request-error]`); !strings.Contains(got, "cannot revoke or roll this key") {

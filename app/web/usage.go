@@ -14,8 +14,9 @@ import (
 const usageDays = 30
 
 // UsagePage shows the current organization's gateway usage: this month's
-// token quota and entitlement, and requests and tokens per key or
-// playground user per day for the last 30 days (UTC).
+// token quota and entitlement, its money budget and spend, and requests,
+// tokens and cost per key or playground user per day for the last 30
+// days (UTC).
 func (p *Pages) UsagePage(c echo.Context) error {
 	now := time.Now().UTC()
 	d := views.UsageData{Month: now.Format("January 2006"), Days: usageDays,
@@ -28,6 +29,13 @@ func (p *Pages) UsagePage(c echo.Context) error {
 		}
 		if d.Rows, err = models.UsageByDay(ctx, p.DB.DB, org.ID, models.GatewayProductID, d.Since); err != nil {
 			return err
+		}
+		budgets, err := models.BudgetsOf(ctx, p.DB.DB, org.ID, "", models.Period(now))
+		if err != nil {
+			return err
+		}
+		if len(budgets) > 0 {
+			d.Budget = &budgets[0]
 		}
 	}
 	return renderPage(c, http.StatusOK, "Gateway usage", "console", views.Usage, d)

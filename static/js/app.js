@@ -31,6 +31,40 @@
     }
   }
 
+  // data-copy-text="value": copy that value (a long id cut short on the
+  // page, views/layout.templ's clippedValue).
+  function copyText(btn) {
+    var label = btn.dataset.label || btn.textContent;
+    btn.dataset.label = label;
+    var done = function (word) {
+      btn.textContent = word;
+      setTimeout(function () { btn.textContent = label; }, 1500);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(btn.dataset.copyText).then(function () { done("Copied"); }, function () { done("Not copied"); });
+    } else {
+      done("Not copied");
+    }
+  }
+
+  // data-dialog-open="#dialog": the page's own confirmation, modal (focus
+  // kept inside, Escape closes it); the row menu that opened it folds.
+  function openDialog(btn) {
+    var dialog = document.querySelector(btn.dataset.dialogOpen);
+    if (!dialog) return;
+    var menu = btn.closest("details");
+    if (menu) menu.open = false;
+    dialog.showModal();
+  }
+
+  // data-shown-when="#select" + data-shown-value="v": shown only while
+  // that select holds v (the key form's date, for "On a date").
+  function showWhen(select) {
+    document.querySelectorAll("[data-shown-when]").forEach(function (el) {
+      if (document.querySelector(el.dataset.shownWhen) === select) el.hidden = select.value !== el.dataset.shownValue;
+    });
+  }
+
   // data-fill="#textarea" + data-source="#template": put the sample text in.
   // Both may be comma lists, paired in order (compare fills two logs).
   function fill(btn) {
@@ -104,6 +138,8 @@
   // server error, a lost connection) is shown here, at the top of the page,
   // in the server's own words, rather than the click doing nothing.
   function requestError(text) {
+    // A confirmation dialog that sent the request would hide the message.
+    document.querySelectorAll("dialog[open]").forEach(function (d) { d.close(); });
     var main = document.querySelector("main");
     if (!main) return;
     var box = main.querySelector("[data-request-error]");
@@ -136,11 +172,15 @@
   document.addEventListener("click", function (ev) {
     var el;
     if ((el = closest(ev, "[data-copy]"))) copy(el);
+    else if ((el = closest(ev, "[data-copy-text]"))) copyText(el);
+    else if ((el = closest(ev, "[data-dialog-open]"))) openDialog(el);
+    else if ((el = closest(ev, "[data-dialog-close]"))) el.closest("dialog").close();
     else if ((el = closest(ev, "[data-fill]"))) fill(el);
     else if ((el = closest(ev, "[data-filter]"))) filter(el);
     else if ((el = closest(ev, "[data-download]"))) download(el);
   });
   document.addEventListener("change", function (ev) {
+    if (ev.target instanceof HTMLSelectElement) showWhen(ev.target);
     var input = closest(ev, "[data-dropzone] input[type=file]");
     if (input && input.files.length) load(input.closest("[data-dropzone]"), input.files[0]);
   });

@@ -10,6 +10,8 @@ const (
 	Home             = "/"
 	Docs             = "/docs"
 	OpenAPI          = "/openapi.json"
+	APIReference     = "/docs/api-reference"
+	ConsoleJoined    = "/console?joined=1" // after accepting an invitation
 	Console          = "/console"
 	SignUp           = "/console/signup"
 	SignIn           = "/console/signin"
@@ -73,7 +75,10 @@ func ProductSaved(slug string) string { return Products + "?saved=" + url.QueryE
 
 // DocsOperation is the API reference at one operation (its OpenAPI
 // operationId).
-func DocsOperation(operationID string) string { return Docs + "#" + operationID }
+func DocsOperation(operationID string) string { return APIReference + "#" + operationID }
+
+// DocsPage is the documentation page made from views/docs/slug.md.
+func DocsPage(slug string) string { return Docs + "/" + url.PathEscape(slug) }
 
 // SignInThen is the sign-in page that returns to next afterwards.
 func SignInThen(next string) string { return SignIn + "?next=" + url.QueryEscape(next) }
