@@ -180,7 +180,9 @@ func (a *App) routes() {
 	// gateway's own deadlines.
 	// A visitor (who may hold a visitor's CSRF token) is refused before
 	// the body is read.
-	chat := a.group("/gateway/app/chat", areaPlayground, a.gatewayCalls, https, httpx.LimitBody(apiBodyLimit), p.LoadUser,
+	// Its turns may carry images: the media limit, as on the Messages
+	// endpoint (the service refuses a body above apiBodyLimit without one).
+	chat := a.group("/gateway/app/chat", areaPlayground, a.gatewayCalls, https, httpx.LimitBody(gatewayMediaLimit), p.LoadUser,
 		web.NoStore, web.RequireSession, p.CSRF, httpx.CleanJSON)
 	chat.POST("", p.PlaygroundChat)
 
