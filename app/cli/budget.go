@@ -15,7 +15,6 @@ var budgetCommands = []command{
 		"set or clear an organization's (or one of its keys') monthly gateway budget in USD", runBudgetSet},
 }
 
-
 // runBudgetSet sets an organization's monthly gateway budget in money, or
 // one key's with --key; --clear removes it. Calls that could pass it are
 // refused with 429 budget_exceeded.
