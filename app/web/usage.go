@@ -89,7 +89,7 @@ func (p *Pages) renderUsage(c echo.Context, status int, notice, problem string) 
 		return err
 	}
 	until := to // the chart of this month ends today
-	if tomorrow := now.AddDate(0, 0, 1); tomorrow.Before(to) {
+	if tomorrow := now.Truncate(24*time.Hour).AddDate(0, 0, 1); tomorrow.Before(to) {
 		until = tomorrow
 	}
 	d.Daily = everyDay(days, from, until)
