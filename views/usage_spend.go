@@ -149,13 +149,6 @@ func strOf(s *string) string {
 	return *s
 }
 
-func numOf(n *int64) string {
-	if n == nil {
-		return "—"
-	}
-	return Thousands(*n)
-}
-
 func callStatus(r models.CallRow) string {
 	if r.Status == nil {
 		return "—"
