@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -46,6 +47,11 @@ func (p *Pages) relyingParty(r *http.Request) (*webauthn.WebAuthn, error) {
 	u, err := url.Parse(origin)
 	if err != nil {
 		return nil, err
+	}
+	if net.ParseIP(u.Hostname()) != nil {
+		// WebAuthn scopes passkeys to a domain: browsers refuse an address.
+		return nil, apierr.New(http.StatusBadRequest, "passkeys_unavailable",
+			"passkeys work only on a domain name: open this site as "+strings.Replace(origin, u.Hostname(), "localhost", 1)+" or set PUBLIC_URL")
 	}
 	timeout := webauthn.TimeoutConfig{Enforce: true, Timeout: ceremonyTTL, TimeoutUVD: ceremonyTTL}
 	return webauthn.New(&webauthn.Config{

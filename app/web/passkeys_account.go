@@ -51,7 +51,7 @@ func (p *Pages) BeginPasskeyRegistration(c echo.Context) error {
 	}
 	rp, err := p.relyingParty(c.Request())
 	if err != nil {
-		return err
+		return passkeyError(c, err)
 	}
 	pu, _, err := p.loadPasskeyUser(c.Request().Context(), user)
 	if err != nil {
@@ -90,7 +90,7 @@ func (p *Pages) FinishPasskeyRegistration(c echo.Context) error {
 	}
 	rp, err := p.relyingParty(c.Request())
 	if err != nil {
-		return err
+		return passkeyError(c, err)
 	}
 	pu, _, err := p.loadPasskeyUser(ctx, user)
 	if err != nil {

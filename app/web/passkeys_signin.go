@@ -43,7 +43,7 @@ func (p *Pages) countPasskeyAttempt(c echo.Context) ([]string, error) {
 func (p *Pages) BeginPasskeySignIn(c echo.Context) error {
 	rp, err := p.relyingParty(c.Request())
 	if err != nil {
-		return err
+		return passkeyError(c, err)
 	}
 	assertion, sd, err := rp.BeginDiscoverableLogin(webauthn.WithUserVerification(protocol.VerificationRequired))
 	if err != nil {
@@ -95,7 +95,7 @@ func (p *Pages) BeginPasskeySecondStep(c echo.Context) error {
 	}
 	rp, err := p.relyingParty(c.Request())
 	if err != nil {
-		return err
+		return passkeyError(c, err)
 	}
 	assertion, sd, err := rp.BeginLogin(pu, webauthn.WithUserVerification(protocol.VerificationPreferred))
 	if err != nil {
