@@ -117,9 +117,13 @@ func orNotFound(err error) error {
 // did not move past the stored one (a cloned authenticator, or a replay
 // racing this one), except for authenticators that always send 0.
 func UsePasskey(ctx context.Context, db *gorm.DB, id string, signCount uint32) (bool, error) {
-	res := db.WithContext(ctx).Model(&Passkey{}).
-		Where("id = ? AND (sign_count < ? OR (sign_count = 0 AND ? = 0))", id, int64(signCount), int64(signCount)).
-		Updates(map[string]any{"sign_count": int64(signCount), "last_used_at": Now()})
+	q := db.WithContext(ctx).Model(&Passkey{}).Where("id = ?", id)
+	if signCount == 0 {
+		q = q.Where("sign_count = 0")
+	} else {
+		q = q.Where("sign_count < ?", int64(signCount))
+	}
+	res := q.Updates(map[string]any{"sign_count": int64(signCount), "last_used_at": Now()})
 	return res.RowsAffected == 1, res.Error
 }
 
