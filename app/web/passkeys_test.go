@@ -70,8 +70,11 @@ func (k *softKey) authData(flags byte, attested []byte) []byte {
 func (k *softKey) create(opts options) string {
 	k.t.Helper()
 	k.user, _ = b64.DecodeString(opts.PublicKey.User.ID)
-	pub := k.key.PublicKey
-	cose, err := webauthncbor.Marshal(map[int]any{1: 2, 3: -7, -1: 1, -2: pub.X.FillBytes(make([]byte, 32)), -3: pub.Y.FillBytes(make([]byte, 32))})
+	pub, err := k.key.PublicKey.Bytes() // 0x04 || X || Y
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	cose, err := webauthncbor.Marshal(map[int]any{1: 2, 3: -7, -1: 1, -2: pub[1:33], -3: pub[33:65]})
 	if err != nil {
 		k.t.Fatal(err)
 	}
