@@ -11,11 +11,13 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/go-webauthn/webauthn/protocol/webauthncbor"
 
 	"parapet/app/apptest"
+	"parapet/app/web"
 	"parapet/models"
 )
 
@@ -238,4 +240,44 @@ func TestPasskeyCeremonyErrors(t *testing.T) {
 			t.Errorf("%d refused answers audited, want 4", failures)
 		}
 	}, apptest.WithEnv("PUBLIC_URL", "http://localhost"))
+}
+
+// Passkey sign-ins count on the sign-in throttle per client network: of
+// 40 concurrent bad answers from one address, at most SignInLimit are
+// checked; the rest get 429 with Retry-After, and a good passkey is then
+// refused too until the window ends.
+func TestPasskeySignInThrottleConcurrent(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("PUBLIC_URL", "http://localhost"))
+	alice := env.Client()
+	alice.SignUp("alice@example.com")
+	k := newSoftKey(t, env)
+	registerPasskey(t, alice, k, "key")
+
+	v := env.Client()
+	tok := v.CSRF("/console/signin")
+	bogus := k.get(b64.EncodeToString([]byte("never issued")))
+	var wg sync.WaitGroup
+	codes := make(chan int, 40)
+	for range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := v.PostJSON("/console/signin/passkey/finish", bogus, "X-CSRF-Token", tok)
+			if res.StatusCode == 429 && res.Header.Get("Retry-After") == "" {
+				t.Error("429 without Retry-After")
+			}
+			codes <- res.StatusCode
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	counts := map[int]int{}
+	for c := range codes {
+		counts[c]++
+	}
+	if counts[429] < 40-web.SignInLimit || counts[429]+counts[400] != 40 {
+		t.Errorf("answers to 40 concurrent bad sign-ins: %v", counts)
+	}
+	ch := beginSignIn(t, v, "/console/signin/passkey/begin", tok)
+	wantError(t, v.PostJSON("/console/signin/passkey/finish", k.get(ch), "X-CSRF-Token", tok), 429, "rate_limited")
 }
