@@ -20,15 +20,12 @@ import (
 // address's failures, forgiven on success.
 func (p *Pages) countPasskeyAttempt(c echo.Context) ([]string, error) {
 	ctx := c.Request().Context()
-	r, err := p.Throttle.Hit(ctx, "signin:checks:"+httpx.ClientNetwork(c), ChecksPerAddress, SignInWindow)
-	if err != nil {
+	if err := p.countPasskeyCheck(c); err != nil {
 		return nil, err
 	}
-	if !r.Allowed {
-		return nil, apierr.RateLimited(tooMany(c, r.RetryAfter, "Too many sign-in attempts from your network."), 0)
-	}
 	key := "signin:address:" + httpx.ClientNetwork(c)
-	if r, err = p.Throttle.Hit(ctx, key, SignInLimit, SignInWindow); err != nil {
+	r, err := p.Throttle.Hit(ctx, key, SignInLimit, SignInWindow)
+	if err != nil {
 		return nil, err
 	}
 	if !r.Allowed {
@@ -37,10 +34,27 @@ func (p *Pages) countPasskeyAttempt(c echo.Context) ([]string, error) {
 	return []string{key}, nil
 }
 
+// countPasskeyCheck counts a step of a passkey sign-in against the client
+// network's never-forgiven checks: a begin stores a ceremony, so begins
+// are bounded too, not only answers.
+func (p *Pages) countPasskeyCheck(c echo.Context) error {
+	r, err := p.Throttle.Hit(c.Request().Context(), "signin:checks:"+httpx.ClientNetwork(c), ChecksPerAddress, SignInWindow)
+	if err != nil {
+		return err
+	}
+	if !r.Allowed {
+		return apierr.RateLimited(tooMany(c, r.RetryAfter, "Too many sign-in attempts from your network."), 0)
+	}
+	return nil
+}
+
 // BeginPasskeySignIn starts a sign-in without a password: the options for
 // navigator.credentials.get, with no allowed credentials, so the browser
 // offers the passkeys it holds for this site (discoverable credentials).
 func (p *Pages) BeginPasskeySignIn(c echo.Context) error {
+	if err := p.countPasskeyCheck(c); err != nil {
+		return passkeyError(c, err)
+	}
 	rp, err := p.relyingParty(c.Request())
 	if err != nil {
 		return passkeyError(c, err)
@@ -81,6 +95,9 @@ func (p *Pages) BeginPasskeySecondStep(c echo.Context) error {
 	pending, ok := p.pendingOf(c)
 	if !ok {
 		return passkeyError(c, errCeremonyGone)
+	}
+	if err := p.countPasskeyCheck(c); err != nil {
+		return passkeyError(c, err)
 	}
 	user, err := models.UserByID(c.Request().Context(), p.DB.DB, pending.UserID)
 	if err != nil {
