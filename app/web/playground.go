@@ -51,7 +51,7 @@ func (p *Pages) PlaygroundChat(c echo.Context) error {
 	cur := CurrentOf(c)
 	who := meter.Caller{UserID: cur.User.ID}
 	if org := cur.Org; org != nil {
-		if org.Require2FA && cur.User.TOTPEnabledAt == nil {
+		if org.Require2FA && !cur.User.HasSecondFactor() {
 			return apierr.New(http.StatusForbidden, "forbidden", "your organization requires two-factor sign-in: set it up at "+paths.TwoFactor+", then chat")
 		}
 		if !models.Can(org.Role, models.PermChat) {
