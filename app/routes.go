@@ -54,6 +54,10 @@ func (a *App) routes() {
 	auth.POST("/console/signin", p.SignIn)
 	auth.GET("/console/signin/2fa", p.SecondStepPage)
 	auth.POST("/console/signin/2fa", p.SecondStep)
+	auth.POST("/console/signin/passkey/begin", p.BeginPasskeySignIn)
+	auth.POST("/console/signin/passkey/finish", p.FinishPasskeySignIn)
+	auth.POST("/console/signin/2fa/passkey/begin", p.BeginPasskeySecondStep)
+	auth.POST("/console/signin/2fa/passkey/finish", p.FinishPasskeySecondStep)
 	pages.GET("/console/password/forgot", p.ForgotPasswordPage)
 	auth.POST("/console/password/forgot", p.ForgotPassword)
 	pages.GET("/console/password/reset/:token", p.ResetPasswordPage)
@@ -79,6 +83,10 @@ func (a *App) routes() {
 	account.GET("/console/account/2fa", p.TwoFactorPage)
 	account.POST("/console/account/2fa", p.EnableTwoFactor)
 	account.POST("/console/account/2fa/disable", p.DisableTwoFactor)
+	account.POST("/console/account/passkeys/begin", p.BeginPasskeyRegistration)
+	account.POST("/console/account/passkeys/finish", p.FinishPasskeyRegistration)
+	account.POST("/console/account/passkeys/:id/rename", p.RenamePasskey)
+	account.POST("/console/account/passkeys/:id/remove", p.RemovePasskey)
 	account.GET("/console/account/verify", p.VerifyPage)
 	account.POST("/console/account/verify", p.ResendVerification)
 	console := a.group("/console", areaPages, page(httpx.LimitBody(pageFormLimit), web.RequireUser, p.Require2FA)...)
@@ -101,6 +109,9 @@ func (a *App) routes() {
 	console.POST("/invitations/:id/revoke", p.RevokeInvitation)
 	console.GET("/audit", p.AuditPage)
 	console.GET("/usage", p.UsagePage)
+	console.GET("/usage/calls.csv", p.UsageCSV)
+	console.POST("/usage/budget", p.SetGatewayBudget)
+	console.POST("/usage/models", p.SetGatewayModels)
 	console.GET("/products", p.ProductsPage, web.RequireStaff)
 	console.POST("/products", p.CreateProduct, web.RequireStaff)
 	console.POST("/products/:slug", p.UpdateProduct, web.RequireStaff)
@@ -182,7 +193,9 @@ func (a *App) routes() {
 	// gateway's own deadlines.
 	// A visitor (who may hold a visitor's CSRF token) is refused before
 	// the body is read.
-	chat := a.group("/gateway/app/chat", areaPlayground, a.gatewayCalls, https, httpx.LimitBody(apiBodyLimit), p.LoadUser,
+	// Its turns may carry images: the media limit, as on the Messages
+	// endpoint (the service refuses a body above apiBodyLimit without one).
+	chat := a.group("/gateway/app/chat", areaPlayground, a.gatewayCalls, https, httpx.LimitBody(gatewayMediaLimit), p.LoadUser,
 		web.NoStore, web.RequireSession, p.CSRF, httpx.CleanJSON)
 	chat.POST("", p.PlaygroundChat)
 

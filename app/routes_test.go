@@ -24,7 +24,7 @@ func TestPathsAreRouted(t *testing.T) {
 		{"GET", paths.Home}, {"GET", paths.Docs}, {"GET", paths.DocsPage("console")}, {"GET", paths.APIReference}, {"GET", paths.OpenAPI}, {"GET", paths.Console},
 		{"GET", paths.SignUp}, {"POST", paths.SignUp}, {"GET", paths.SignIn}, {"POST", paths.SignIn}, {"POST", paths.SignOut},
 		{"GET", paths.Orgs}, {"POST", paths.Orgs}, {"POST", paths.SwitchOrg}, {"GET", paths.Keys}, {"POST", paths.Keys},
-		{"POST", paths.RevokeKey("key_123")}, {"GET", paths.Usage}, {"GET", paths.Audit}, {"GET", paths.GatewayCallsLog},
+		{"POST", paths.RevokeKey("key_123")}, {"GET", paths.Usage}, {"GET", paths.UsageCSV}, {"POST", paths.UsageBudget}, {"POST", paths.UsageModels}, {"GET", paths.Audit}, {"GET", paths.GatewayCallsLog},
 		{"GET", paths.Account}, {"GET", paths.AccountChanged}, {"POST", paths.ChangePassword},
 		{"GET", paths.Products}, {"POST", paths.Products}, {"POST", paths.Product("gateway")}, {"GET", paths.ProductSaved("gateway")},
 		{"GET", paths.LogAnalyzer}, {"POST", paths.LogAnalyzer}, {"GET", paths.ConfigScanner}, {"POST", paths.ConfigScanner},

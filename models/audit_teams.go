@@ -17,4 +17,8 @@ const (
 	ActionTOTPDisable     = "totp.disable"
 	ActionTOTPFailure     = "totp.failure" // a wrong second-step code: counted by the throttle
 	ActionRecoveryCodeUse = "totp.recovery_code"
+	ActionPasskeyAdd      = "passkey.add"
+	ActionPasskeyRename   = "passkey.rename"
+	ActionPasskeyRemove   = "passkey.remove"
+	ActionPasskeyFailure  = "passkey.failure" // an answer that failed its checks (wrong challenge, unknown credential, bad signature)
 )

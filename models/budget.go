@@ -18,6 +18,10 @@ type Budget struct {
 	Reserved      int64
 }
 
+// MaxBudgetUSD bounds a monthly budget: a typo of a few zeros must not
+// read as "no limit" to whoever reads it later.
+const MaxBudgetUSD = 10_000_000
+
 // ActionBudgetSet is the audit action of a budget set or cleared.
 const ActionBudgetSet = "budget.set"
 

@@ -15,7 +15,11 @@ type MemberRow struct {
 	Role          string
 	CreatedAt     time.Time // when they joined
 	TOTPEnabledAt *time.Time
+	PasskeyCount  int
 }
+
+// HasSecondFactor tells whether the member signs in with TOTP or a passkey.
+func (m MemberRow) HasSecondFactor() bool { return m.TOTPEnabledAt != nil || m.PasskeyCount > 0 }
 
 // ErrLastOwner refuses a change that would leave an organization without
 // an owner.
@@ -29,7 +33,7 @@ var ErrAlreadyMember = errors.New("already a member of this organization")
 func MembersOfOrg(ctx context.Context, db *gorm.DB, orgID string) ([]MemberRow, error) {
 	var out []MemberRow
 	err := db.WithContext(ctx).Table("memberships").
-		Select("memberships.user_id, users.email, memberships.role, memberships.created_at, users.totp_enabled_at").
+		Select("memberships.user_id, users.email, memberships.role, memberships.created_at, users.totp_enabled_at, users.passkey_count").
 		Joins("JOIN users ON users.id = memberships.user_id").
 		Where("memberships.org_id = ?", orgID).
 		Order("CASE memberships.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'member' THEN 2 ELSE 3 END, users.email").
@@ -41,7 +45,7 @@ func MembersOfOrg(ctx context.Context, db *gorm.DB, orgID string) ([]MemberRow, 
 func MemberOf(ctx context.Context, db *gorm.DB, orgID, userID string) (*MemberRow, error) {
 	var out MemberRow
 	res := db.WithContext(ctx).Table("memberships").
-		Select("memberships.user_id, users.email, memberships.role, memberships.created_at, users.totp_enabled_at").
+		Select("memberships.user_id, users.email, memberships.role, memberships.created_at, users.totp_enabled_at, users.passkey_count").
 		Joins("JOIN users ON users.id = memberships.user_id").
 		Where("memberships.org_id = ? AND memberships.user_id = ?", orgID, userID).
 		Limit(1).Scan(&out)

@@ -30,6 +30,7 @@ const (
 	PermDeleteOrg     Permission = "delete the organization"
 	PermHandleLeaks   Permission = "see and handle leaked keys" // the leak banner
 	PermChat          Permission = "chat in the playground"     // spends the organization's gateway quota
+	PermGatewayLimits Permission = "set gateway budgets and models"
 )
 
 var permissions = map[Permission][]string{
@@ -43,6 +44,7 @@ var permissions = map[Permission][]string{
 	PermDeleteOrg:     {RoleOwner},
 	PermHandleLeaks:   {RoleOwner},
 	PermChat:          {RoleOwner, RoleAdmin, RoleMember},
+	PermGatewayLimits: {RoleOwner, RoleAdmin},
 }
 
 // Can reports whether a role has a permission.

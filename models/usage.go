@@ -220,15 +220,16 @@ type DailyUsage struct {
 	CostMicros   int64 // the calls' cost in micro-dollars (those with a price)
 }
 
-// UsageByDay lists an organization's usage of a product since a day,
-// newest day first, with each actor's display name (key name or email).
-func UsageByDay(ctx context.Context, db *gorm.DB, orgID, productID, sinceDay string) ([]DailyUsage, error) {
+// UsageByDay lists an organization's usage of a product from a day until
+// (before) another, newest day first, with each actor's display name (key
+// name or email).
+func UsageByDay(ctx context.Context, db *gorm.DB, orgID, productID, sinceDay, untilDay string) ([]DailyUsage, error) {
 	var rows []DailyUsage
 	err := db.WithContext(ctx).Raw(`SELECT d.actor, COALESCE(k.name, u.email, d.actor) AS actor_name, d.day, d.requests, d.input_tokens, d.output_tokens, d.cost_micros
 		FROM usage_daily d
 		LEFT JOIN api_keys k ON k.id = d.actor
 		LEFT JOIN users u ON u.id = d.actor
-		WHERE d.org_id = ? AND d.product_id = ? AND d.day >= ?
-		ORDER BY d.day DESC, actor_name`, orgID, productID, sinceDay).Scan(&rows).Error
+		WHERE d.org_id = ? AND d.product_id = ? AND d.day >= ? AND d.day < ?
+		ORDER BY d.day DESC, actor_name`, orgID, productID, sinceDay, untilDay).Scan(&rows).Error
 	return rows, err
 }

@@ -26,7 +26,15 @@ type User struct {
 	// EmailVerifiedAt is when the address was proven by a link mailed to
 	// it (or vouched for by an operator); nil until then.
 	EmailVerifiedAt *time.Time
+	// PasskeyCount is how many passkeys the account holds (kept with the
+	// passkeys rows, in the same transaction).
+	PasskeyCount int
 }
+
+// HasSecondFactor tells whether the account signs in with more than a
+// password: TOTP on, or a passkey. An organization that requires
+// two-factor sign-in, and the staff pages, accept either.
+func (u *User) HasSecondFactor() bool { return u.TOTPEnabledAt != nil || u.PasskeyCount > 0 }
 
 // ErrEmailTaken is returned when an account with the email exists.
 var ErrEmailTaken = errors.New("an account with this email already exists")

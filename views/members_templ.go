@@ -184,7 +184,7 @@ func Members(c Chrome, d MembersData) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					if m.TOTPEnabledAt != nil {
+					if m.HasSecondFactor() {
 						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "on")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err

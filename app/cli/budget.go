@@ -15,10 +15,6 @@ var budgetCommands = []command{
 		"set or clear an organization's (or one of its keys') monthly gateway budget in USD", runBudgetSet},
 }
 
-// maxMonthlyUSD bounds a budget: a typo of a few zeros must not read as
-// "no limit" to whoever reads it later.
-const maxMonthlyUSD = 10_000_000
-
 // runBudgetSet sets an organization's monthly gateway budget in money, or
 // one key's with --key; --clear removes it. Calls that could pass it are
 // refused with 429 budget_exceeded.
@@ -34,8 +30,8 @@ func runBudgetSet(ctx context.Context, r *runner, c *cmdline) error {
 	switch {
 	case given["monthly-usd"] == given["clear"]:
 		return usageError{"give exactly one of --monthly-usd and --clear"}
-	case !*clear && (math.IsNaN(*usd) || *usd <= 0 || *usd > maxMonthlyUSD):
-		return usageError{fmt.Sprintf("--monthly-usd must be more than 0 and at most %d", maxMonthlyUSD)}
+	case !*clear && (math.IsNaN(*usd) || *usd <= 0 || *usd > models.MaxBudgetUSD):
+		return usageError{fmt.Sprintf("--monthly-usd must be more than 0 and at most %d", models.MaxBudgetUSD)}
 	}
 	micros := int64(math.Round(*usd * 1e6))
 	if *clear {

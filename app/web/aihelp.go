@@ -24,7 +24,7 @@ func (p *Pages) AICaller(c echo.Context) (meter.Caller, error) {
 	if org == nil {
 		return meter.Caller{}, apierr.New(http.StatusForbidden, "forbidden", "AI help runs on an organization's gateway quota: create or choose an organization at "+paths.Orgs+" first")
 	}
-	if org.Require2FA && cur.User.TOTPEnabledAt == nil {
+	if org.Require2FA && !cur.User.HasSecondFactor() {
 		return meter.Caller{}, apierr.New(http.StatusForbidden, "forbidden", "your organization requires two-factor sign-in: set it up at "+paths.TwoFactor+", then try again")
 	}
 	if !models.Can(org.Role, models.PermChat) {

@@ -23,6 +23,8 @@ func (p *Pages) AccountPage(c echo.Context) error {
 		d.Flash = "The session is ended."
 	case c.QueryParam("ended") != "":
 		d.Flash = "Every other session is ended."
+	case c.QueryParam("passkey") != "":
+		d.Flash = passkeyFlash[c.QueryParam("passkey")]
 	}
 	return p.renderAccount(c, http.StatusOK, d)
 }
@@ -30,6 +32,9 @@ func (p *Pages) AccountPage(c echo.Context) error {
 func (p *Pages) renderAccount(c echo.Context, status int, d views.AccountData) error {
 	var err error
 	if d.Sessions, err = p.sessionRows(c); err != nil {
+		return err
+	}
+	if d.Passkeys, err = p.passkeyRows(c); err != nil {
 		return err
 	}
 	ch := Chrome(c, "Account")

@@ -20,6 +20,13 @@ import (
 func (p *Pages) PlaygroundPage(c echo.Context) error {
 	def := p.Gateway.Service.Proxy.Defaults()
 	d := views.PlaygroundData{Demo: p.Gateway.Demo, Model: def.Model, MaxTokens: def.MaxTokens, MaxTokensCap: def.MaxTokensCap}
+	// The models offered are GET /gateway/v1/models' chat models, from the
+	// same list, so the page offers only what the caller may call.
+	for _, m := range p.Gateway.Service.Models().Data {
+		if m.Kind == "chat" {
+			d.Models = append(d.Models, m.ID)
+		}
+	}
 	if org := CurrentOf(c).Org; org != nil {
 		a, err := models.AllowanceOf(c.Request().Context(), p.DB.DB, org.ID, models.GatewayProductID, models.Period(time.Now()))
 		if err != nil {
@@ -44,7 +51,7 @@ func (p *Pages) PlaygroundChat(c echo.Context) error {
 	cur := CurrentOf(c)
 	who := meter.Caller{UserID: cur.User.ID}
 	if org := cur.Org; org != nil {
-		if org.Require2FA && cur.User.TOTPEnabledAt == nil {
+		if org.Require2FA && !cur.User.HasSecondFactor() {
 			return apierr.New(http.StatusForbidden, "forbidden", "your organization requires two-factor sign-in: set it up at "+paths.TwoFactor+", then chat")
 		}
 		if !models.Can(org.Role, models.PermChat) {
@@ -55,10 +62,10 @@ func (p *Pages) PlaygroundChat(c echo.Context) error {
 	return p.Gateway.Service.Serve(c, who, playgroundDialect)
 }
 
-// playgroundDialect is /chat's, always streamed.
+// playgroundDialect is /chat's with images and thinking, always streamed.
 var playgroundDialect = meter.Dialect{Name: "playground",
 	Parse: func(body []byte, d gateway.Defaults) (*gateway.Request, error) {
-		req, err := gateway.ParseChatRequest(body, d)
+		req, err := gateway.ParsePlaygroundRequest(body, d)
 		if err == nil {
 			req.Stream = true
 		}

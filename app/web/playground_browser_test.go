@@ -96,7 +96,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	if got := b.Text(`[data-testid=chat-assistant] .chat-text`); got != want {
 		t.Errorf("the reply reads\n%q\nwant the demo's full answer\n%q", got, want)
 	}
-	if got := b.Text(`[data-testid=chat-user]`); got != question {
+	if got := b.Text(`[data-testid=chat-user] .chat-text`); got != question {
 		t.Errorf("user bubble %q", got)
 	}
 	usage := b.Text(`[data-testid=usage]`)

@@ -2,8 +2,13 @@ package web_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"image"
+	"image/png"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strings"
@@ -99,8 +104,13 @@ func TestPlaygroundPage(t *testing.T) {
 			doc.Find("textarea#pg-message").Length() != 1 || doc.Find("[data-testid=send]").Text() != "Send" || doc.Find("[data-testid=clear]").Text() != "Clear" {
 			t.Error("the thread, the labelled message box, Send or Clear is missing")
 		}
-		if v, _ := doc.Find("#pg-model").Attr("value"); v != "parapet-demo" {
-			t.Errorf("model %q", v)
+		// The models are GET /gateway/v1/models' chat models, the default chosen.
+		if opts := doc.Find("select#pg-model option"); opts.Length() != 1 || opts.Text() != "parapet-demo" || opts.AttrOr("selected", "no") == "no" {
+			t.Errorf("model options %d %q", opts.Length(), opts.Text())
+		}
+		if doc.Find("label[for=pg-temperature]").Length() != 1 || doc.Find("input#pg-image[type=file]").Length() != 1 ||
+			doc.Find("[data-testid=stop][hidden]").Length() != 1 || doc.Find("[data-testid=view-code]").Length() != 1 {
+			t.Error("temperature, image, a hidden Stop or View code is missing")
 		}
 		mt := doc.Find("#pg-max-tokens")
 		if v, _ := mt.Attr("value"); v != "1024" {
@@ -319,5 +329,53 @@ func TestPlaygroundChatByRoleAndTwoFactor(t *testing.T) {
 	}
 	if res := chat(models.RoleMember); res.StatusCode != 403 || !strings.Contains(res.Body, "two-factor") || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 		t.Errorf("a member without two-factor sign-in: %d %s", res.StatusCode, res.Body)
+	}
+}
+
+// A playground turn may carry an image (above the 1 MiB body limit of a
+// text-only call) and ask for thinking, as the page's attach button and
+// Thinking switch send them; a file that is not an image is refused with
+// a JSON 400 naming the block, before any stream, and so is thinking
+// without room below max_tokens.
+func TestPlaygroundChatImageAndThinking(t *testing.T) {
+	env := apptest.New(t, apptest.Databases(t)[0])
+	c, s := playgroundSignedIn(t, env, "painter@example.com")
+	tok := c.CSRF("/gateway/app")
+	// Noise does not compress: a PNG of about 1.9 MB.
+	img := image.NewNRGBA(image.Rect(0, 0, 700, 700))
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range img.Pix {
+		img.Pix[i] = byte(r.Uint32())
+	}
+	var png64 bytes.Buffer
+	enc := base64.NewEncoder(base64.StdEncoding, &png64)
+	if err := png.Encode(enc, img); err != nil {
+		t.Fatal(err)
+	}
+	enc.Close()
+	turn := func(mediaType, data string) string {
+		return `{"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"` + mediaType + `","data":"` + data +
+			`"}},{"type":"text","text":"What is in this picture?"}]}],"max_tokens":2048,"thinking":{"type":"enabled","budget_tokens":1024}}`
+	}
+	body := turn("image/png", png64.String())
+	if len(body) <= 1<<20 {
+		t.Fatalf("the body is %d bytes: not above the text-only limit", len(body))
+	}
+	res := c.PostJSON("/gateway/app/chat", body, "X-CSRF-Token", tok, "Accept", "text/event-stream")
+	if res.StatusCode != 200 || !strings.Contains(res.Body, "event: message_stop") {
+		t.Fatalf("an image turn with thinking: %d\n%.500s", res.StatusCode, res.Body)
+	}
+	res = c.PostJSON("/gateway/app/chat", turn("image/png", base64.StdEncoding.EncodeToString([]byte("not a picture at all"))), "X-CSRF-Token", tok)
+	if res.StatusCode != 400 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") || !strings.Contains(res.Body, "messages[0].content[0]") {
+		t.Errorf("a text file sent as a PNG: %d %s", res.StatusCode, res.Body)
+	}
+	// Thinking's budget (at least 1,024) must stay below max_tokens.
+	res = c.PostJSON("/gateway/app/chat", `{"messages":[{"role":"user","content":"Think."}],"max_tokens":1024,"thinking":{"type":"enabled","budget_tokens":1024}}`, "X-CSRF-Token", tok)
+	if res.StatusCode != 400 || !strings.Contains(res.Body, "thinking.budget_tokens must be below max_tokens") {
+		t.Errorf("thinking without room below max_tokens: %d %s", res.StatusCode, res.Body)
+	}
+	events := gatewayCalls(t, env, s.OrgID)
+	if len(events) != 3 {
+		t.Fatalf("%d records for 3 calls", len(events))
 	}
 }

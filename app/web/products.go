@@ -20,7 +20,7 @@ func RequireStaff(next echo.HandlerFunc) echo.HandlerFunc {
 		if u == nil || !u.IsStaff {
 			return echo.NewHTTPError(http.StatusNotFound)
 		}
-		if u.TOTPEnabledAt == nil {
+		if !u.HasSecondFactor() {
 			// Staff pages change what the public API shows: they take a
 			// second factor (ASVS 4.3.1), as an organization may require.
 			return sendToEnrol(c, "staff")

@@ -147,7 +147,7 @@ func (p *Pages) DisableTwoFactor(c echo.Context) error {
 func (p *Pages) Require2FA(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		cur := CurrentOf(c)
-		if cur.Org == nil || !cur.Org.Require2FA || cur.User == nil || cur.User.TOTPEnabledAt != nil {
+		if cur.Org == nil || !cur.Org.Require2FA || cur.User == nil || cur.User.HasSecondFactor() {
 			return next(c)
 		}
 		return sendToEnrol(c, "1")

@@ -52,10 +52,12 @@ func (p *Pages) checkSecondFactor(ctx context.Context, user *models.User, code s
 }
 
 // beginSecondStep is the sign-in handler's hook: for an account with
-// two-factor sign-in it sets the cookie, sends the browser to the code
-// form and reports true; otherwise it does nothing and reports false.
+// two-factor sign-in (TOTP, or a passkey: an account that counts as having
+// a second factor never signs in with its password alone) it sets the
+// cookie, sends the browser to the second step and reports true;
+// otherwise it does nothing and reports false.
 func (p *Pages) beginSecondStep(c echo.Context, user *models.User, next string) (bool, error) {
-	if user.TOTPEnabledAt == nil {
+	if !user.HasSecondFactor() {
 		return false, nil
 	}
 	v, err := p.codec(secondStepTTL).Encode(secondStepCookie, pendingSecondStep{UserID: user.ID, Next: next})
@@ -86,8 +88,20 @@ func (p *Pages) clearSecondStep(c echo.Context) {
 		SameSite: http.SameSiteLaxMode, Secure: p.IsHTTPS(c.Request())})
 }
 
+// renderSecondStep shows the code form to an account with TOTP, and the
+// passkey button to an account with a passkey.
 func (p *Pages) renderSecondStep(c echo.Context, status int, errMsg string) error {
-	return renderPage(c, status, "Two-factor sign-in", "signin", views.SecondStep, errMsg)
+	d := views.SecondStepData{Error: errMsg}
+	if pending, ok := p.pendingOf(c); ok {
+		user, err := models.UserByID(c.Request().Context(), p.DB.DB, pending.UserID)
+		if err != nil && !errors.Is(err, models.ErrNotFound) {
+			return err
+		}
+		if err == nil {
+			d.Code, d.Passkey = user.TOTPEnabledAt != nil, user.PasskeyCount > 0
+		}
+	}
+	return renderPage(c, status, "Two-factor sign-in", "signin", views.SecondStep, d)
 }
 
 // SecondStepPage asks for the code; without a pending sign-in it sends the

@@ -31,6 +31,9 @@ const (
 	DeleteOrg        = "/console/settings/delete-org"
 	SignInCode       = "/console/signin/2fa"
 	Usage            = "/console/usage"
+	UsageCSV         = Usage + "/calls.csv"
+	UsageBudget      = Usage + "/budget"
+	UsageModels      = Usage + "/models"
 	Audit            = "/console/audit"
 	Account          = "/console/account"
 	ChangePassword   = "/console/account/password"
@@ -91,3 +94,20 @@ func ResetPassword(token string) string { return "/console/password/reset/" + ur
 
 // ConfirmEmail is an email verification link's page.
 func ConfirmEmail(token string) string { return "/verify/" + url.PathEscape(token) }
+
+// Passkeys: the steps of WebAuthn ceremonies (static/js/passkeys.js posts
+// to them) and the account page's forms.
+const (
+	PasskeyRegisterBegin  = "/console/account/passkeys/begin"
+	PasskeyRegisterFinish = "/console/account/passkeys/finish"
+	PasskeySignInBegin    = "/console/signin/passkey/begin"
+	PasskeySignInFinish   = "/console/signin/passkey/finish"
+	PasskeySecondBegin    = "/console/signin/2fa/passkey/begin"
+	PasskeySecondFinish   = "/console/signin/2fa/passkey/finish"
+)
+
+// RenamePasskey is the form that renames the passkey id.
+func RenamePasskey(id string) string { return Account + "/passkeys/" + url.PathEscape(id) + "/rename" }
+
+// RemovePasskey is the form that removes the passkey id.
+func RemovePasskey(id string) string { return Account + "/passkeys/" + url.PathEscape(id) + "/remove" }
