@@ -114,7 +114,7 @@ func Home(c Chrome) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\" width=\"640\" height=\"380\" loading=\"lazy\" alt=\"The log analyzer's result: 227 lines analyzed, 38 matches (1 fatal, 10 error, 27 reliability), 21 outliers and 32 templates, above a timeline of the lines in 5-second buckets with the errors marked\" data-testid=\"shot-logs\"><p>Paste a log sample and see the fatal, error and reliability lines, the templates your lines follow, and the rare lines that deserve a look.</p><footer><a href=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\" width=\"640\" height=\"380\" loading=\"lazy\" alt=\"The log analyzer's result: 227 lines analyzed, 38 matches (1 fatal, 10 error, 27 reliability), 21 outliers and 32 templates, above a timeline of the lines in 5-second buckets with the errors marked\" data-testid=\"shot-logs\"><p>Paste a log and see its patterns, the fatal, error and reliability lines, and the rare lines that deserve a look; ask the model to explain one, secrets masked.</p><footer><a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -140,7 +140,7 @@ func Home(c Chrome) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\" width=\"640\" height=\"380\" loading=\"lazy\" alt=\"The config scanner's result: 16 findings in 21 resources counted by severity, and the first, a critical publicly readable S3 bucket, with its fix and a Suppress button\" data-testid=\"shot-scanner\"><p>Paste a Terraform plan, a CloudFormation template or a JSON list of resources and get findings ranked by severity: public buckets, open security groups, wildcard IAM, exposed databases.</p><footer><a href=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\" width=\"640\" height=\"380\" loading=\"lazy\" alt=\"The config scanner's result: 16 findings in 21 resources counted by severity, and the first, a critical publicly readable S3 bucket, with its fix and a Suppress button\" data-testid=\"shot-scanner\"><p>Drop your Terraform source, a plan, a CloudFormation template or a JSON list of resources, on AWS, Google Cloud or Azure, and get findings ranked by severity at the line to change, with fixes the scanner verifies.</p><footer><a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -166,7 +166,7 @@ func Home(c Chrome) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "\" width=\"640\" height=\"380\" loading=\"lazy\" alt=\"The gateway playground: a question, the model's streamed answer with its token counts, and the month's remaining token quota beside the model settings\" data-testid=\"shot-playground\"><p>One endpoint for your LLM calls with organization keys, rate limits, monthly token quotas and an audit trail. Try it in the playground.</p><footer><a href=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "\" width=\"640\" height=\"380\" loading=\"lazy\" alt=\"The gateway playground: a question, the model's streamed answer with its token counts, and the month's remaining token quota beside the model settings\" data-testid=\"shot-playground\"><p>One endpoint for your LLM calls and agents, in the Anthropic and OpenAI dialects, with organization keys, fallback across providers, budgets in dollars and an audit trail. Try it in the playground.</p><footer><a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
