@@ -248,7 +248,7 @@ func patternsCSV(rows []patternRow, lines int) []byte {
 	_ = w.Write([]string{"id", "template", "count", "share_percent", "category", "matched", "first", "last"})
 	for _, r := range rows {
 		t := r.T
-		rec := []string{itoa(t.ID), cellText(t.Template), itoa(t.Count), strconv.FormatFloat(100*float64(t.Count)/float64(max(lines, 1)), 'f', 2, 64), "", "", "", ""}
+		rec := []string{itoa(t.ID), CSVCell(t.Template), itoa(t.Count), strconv.FormatFloat(100*float64(t.Count)/float64(max(lines, 1)), 'f', 2, 64), "", "", "", ""}
 		if p := t.PatternInfo; p != nil {
 			rec[4], rec[5], rec[6], rec[7] = string(p.Category), itoa(p.Matched), p.First, p.Last
 		}
@@ -258,8 +258,10 @@ func patternsCSV(rows []patternRow, lines int) []byte {
 	return b.Bytes()
 }
 
-// cellText guards a CSV cell against formula injection.
-func cellText(s string) string {
+// CSVCell keeps a text cell from being read as a formula by a spreadsheet:
+// one that starts with =, +, -, @, a tab or a carriage return gets a
+// leading apostrophe (OWASP's advice for CSV injection).
+func CSVCell(s string) string {
 	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 		return "'" + s
 	}

@@ -4,12 +4,12 @@ import (
 	"encoding/csv"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"parapet/models"
+	"parapet/views"
 	"parapet/views/paths"
 )
 
@@ -74,20 +74,10 @@ func callCSVRow(r *models.CallRow) []string {
 	if r.Stream != nil {
 		stream = strconv.FormatBool(*r.Stream)
 	}
-	return []string{r.CreatedAt.UTC().Format(time.RFC3339Nano), csvCell(deref(r.ActorKeyID)), csvCell(deref(r.ActorKeyName)),
-		csvCell(deref(r.ActorEmail)), csvCell(deref(r.Model)), csvCell(deref(r.Provider)), num(r.Status), csvCell(deref(r.ErrorCode)), stream,
-		num(r.InputTokens), num(r.CacheWriteTokens), num(r.CacheReadTokens), num(r.OutputTokens), cost, csvCell(deref(r.PriceVersion)),
-		num(r.UpstreamMs), num(r.TotalMs), csvCell(deref(r.Attempts)), csvCell(r.RequestID)}
-}
-
-// csvCell keeps a text cell from being read as a formula by a spreadsheet:
-// one that starts with =, +, -, @, a tab or a carriage return gets a
-// leading apostrophe (OWASP's advice for CSV injection).
-func csvCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
+	return []string{r.CreatedAt.UTC().Format(time.RFC3339Nano), views.CSVCell(deref(r.ActorKeyID)), views.CSVCell(deref(r.ActorKeyName)),
+		views.CSVCell(deref(r.ActorEmail)), views.CSVCell(deref(r.Model)), views.CSVCell(deref(r.Provider)), num(r.Status), views.CSVCell(deref(r.ErrorCode)), stream,
+		num(r.InputTokens), num(r.CacheWriteTokens), num(r.CacheReadTokens), num(r.OutputTokens), cost, views.CSVCell(deref(r.PriceVersion)),
+		num(r.UpstreamMs), num(r.TotalMs), views.CSVCell(deref(r.Attempts)), views.CSVCell(r.RequestID)}
 }
 
 func deref(s *string) string {
