@@ -183,6 +183,9 @@ func TestTemplateDisplay(t *testing.T) {
 		{[]string{"connect to db.internal:5432 from [::1]:40000"}, "connect to <*> from [<*>"},
 		{[]string{"GET /users/1234/orders returned"}, "GET <*> returned"},
 		{[]string{"Resolved node-7 to /default-rack"}, "Resolved <*> to /default-rack"},
+		// A path of several segments is a place, a value even when constant.
+		{[]string{"autoindex: directory listing denied for /usr/share/nginx/html/", "autoindex: directory listing denied for /usr/share/nginx/html/"},
+			"autoindex: directory listing denied for <*>"},
 		// Values beyond ASCII share no part of a character: "ñ" and "Ü"
 		// open with the same byte.
 		{[]string{"batch ñ00 done", "batch Ü00 done"}, "batch <*> done"},

@@ -33,7 +33,7 @@ var gaSystems = []struct {
 	corr measures // floors against the corrected labels
 }{
 	{"HDFS", measures{1.000, 1.000, 1.000, 1.000}, measures{1.000, 1.000, 1.000, 1.000}},
-	{"Apache", measures{1.000, 0.984, 1.000, 0.833}, measures{1.000, 0.984, 1.000, 0.833}},
+	{"Apache", measures{1.000, 1.000, 1.000, 1.000}, measures{1.000, 1.000, 1.000, 1.000}},
 	{"OpenSSH", measures{0.994, 0.992, 0.884, 0.730}, measures{0.996, 0.991, 0.941, 0.705}},
 	{"Zookeeper", measures{0.994, 0.995, 0.933, 0.933}, measures{0.994, 0.995, 0.933, 0.933}},
 	{"BGL", measures{0.989, 0.938, 0.931, 0.871}, measures{0.989, 0.973, 0.931, 0.880}},
@@ -69,8 +69,8 @@ func (m measures) div(n float64) measures {
 
 // Average floors, of each label set.
 var (
-	origAverageFloor = measures{0.994, 0.981, 0.951, 0.879}
-	corrAverageFloor = measures{0.994, 0.985, 0.960, 0.871}
+	origAverageFloor = measures{0.994, 0.984, 0.951, 0.907}
+	corrAverageFloor = measures{0.994, 0.987, 0.961, 0.900}
 )
 
 // loghubPath is where the Loghub samples are, beside the repository, or

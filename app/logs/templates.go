@@ -262,9 +262,9 @@ func wordByte(c byte) bool { return isAlnum(c) || c >= 0x80 }
 
 // constantValue renders a value that never changed, rep, whose first k
 // bytes are a key kept literal. A plain word after a key ("tty=ssh") and a
-// path without digits ("/default-rack") are names, shown as they are; any
-// other value is masked, keeping the key, the wrapping punctuation and a
-// unit joined to it ("(<*>)", "<*> ms").
+// path of one segment without digits ("/default-rack") are names, shown as
+// they are; any other value is masked, keeping the key, the wrapping
+// punctuation and a unit joined to it ("(<*>)", "<*> ms").
 func constantValue(rep string, k int) string {
 	core := trimPunct([]byte(rep[k:]))
 	if len(core) == 0 || k > 0 && plainWord(core) || plainPath(core) {
@@ -288,13 +288,16 @@ func plainWord(t []byte) bool {
 	return len(t) > 0 && isLetter(t[0])
 }
 
-// plainPath reports an absolute path of plain words: no digits, no dots.
+// plainPath reports an absolute path of one plain word: no digits, no dots,
+// no further '/'. A path of several segments ("/var/www/html/") is a place
+// in a file system, which differs between hosts and installs even when one
+// sample shows it constant: a value.
 func plainPath(t []byte) bool {
 	if len(t) < 2 || t[0] != '/' {
 		return false
 	}
-	for _, c := range t {
-		if !isLetter(c) && c != '-' && c != '_' && c != '/' {
+	for _, c := range t[1:] {
+		if !isLetter(c) && c != '-' && c != '_' {
 			return false
 		}
 	}
