@@ -373,7 +373,8 @@ func sameExcept(a, b []string, p int) bool {
 
 // similarity is the share of agreeing tokens among the positions where the
 // template or the shape has a literal token. It gives up, returning 0, once
-// too many tokens disagree for the share to reach simThreshold.
+// too many tokens disagree for the share to reach simThreshold, or at a
+// difference that makes another event: two keys, an empty value, a plural.
 func similarity(tmpl, toks []string) float64 {
 	lit, eq := 0, 0
 	limit := int((1-simThreshold)*float64(len(toks))) + 1 // more differences than this fail
@@ -385,7 +386,7 @@ func similarity(tmpl, toks []string) float64 {
 		lit++
 		if a == t {
 			eq++
-		} else if lit-eq > limit || partlyMasked(a) && partlyMasked(t) || emptyValue(a, t) || emptyValue(t, a) {
+		} else if lit-eq > limit || partlyMasked(a) && partlyMasked(t) || emptyValue(a, t) || emptyValue(t, a) || pluralPair(a, t) {
 			return 0
 		}
 	}
@@ -393,6 +394,31 @@ func similarity(tmpl, toks []string) float64 {
 		return 1
 	}
 	return float64(eq) / float64(lit)
+}
+
+// pluralPair reports a word and its plural ("failure;" and "failures;"):
+// the message's own wording for a count, which makes another event as
+// labelled logs count them, not a value that varies. Values (user names,
+// states) do not differ by a final 's' alone.
+func pluralPair(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(b) != len(a)+1 {
+		return false
+	}
+	i := commonPrefix(a, b)
+	return i > 1 && b[i] == 's' && isLower(b[i-1]) && a[i:] == b[i+1:] && !hasLetter(a[i:])
+}
+
+// hasLetter reports an ASCII letter in t.
+func hasLetter(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if isLetter(t[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // splitConstants splits c at the first wildcard position whose values are

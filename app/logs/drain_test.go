@@ -91,6 +91,15 @@ func TestMining(t *testing.T) {
 			want: slices.Repeat([]int{1}, 9),
 		},
 		{
+			name: "a word and its plural are two events",
+			lines: []string{
+				"Replica db-2 is 1 transaction behind the primary;",
+				"Replica db-3 is 14 transactions behind the primary;",
+				"Replica db-4 is 1 transaction behind the primary;",
+			},
+			want: []int{1, 2, 1},
+		},
+		{
 			name: "different keys are different messages",
 			lines: []string{
 				"[PhoneIntfMgr] getDataEnabled: subId=1 phoneId=1",
