@@ -554,8 +554,16 @@ func variable(t []byte) bool {
 		return true // path
 	case len(core) >= 3 && core[0] == '.' && (core[1] == '/' || core[1] == '.' && core[2] == '/'):
 		return true // relative path
+	case notAvailable(core):
+		return true
 	}
 	return wordValue(core)
+}
+
+// notAvailable reports "n/a" (or "N/A"), written where a value is missing:
+// it stands in the value's place ("path:n/a", "path:/a/b"), so it is one.
+func notAvailable(t []byte) bool {
+	return len(t) == 3 && t[1] == '/' && lower(t[0]) == 'n' && lower(t[2]) == 'a'
 }
 
 // wordValue reports values written without digits: long hex words, host
