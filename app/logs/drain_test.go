@@ -192,6 +192,9 @@ func TestTemplateDisplay(t *testing.T) {
 		{[]string{"connect to db.internal:5432 from [::1]:40000"}, "connect to <*> from [<*>"},
 		{[]string{"GET /users/1234/orders returned"}, "GET <*> returned"},
 		{[]string{"Resolved node-7 to /default-rack"}, "Resolved <*> to /default-rack"},
+		// A capital and one digit names a level or a class.
+		{[]string{"Corrected ECC error in L2 cache, bank 3", "Corrected ECC error in L2 cache, bank 5"},
+			"Corrected ECC error in L2 cache, bank <*>"},
 		// "n/a" stands where a value is missing: a value.
 		{[]string{"Backup finished: snapshot:n/a reason:quota", "Backup finished: snapshot:n/a reason:quota"},
 			"Backup finished: snapshot:<*> reason:quota"},

@@ -586,12 +586,13 @@ func wordValue(core []byte) bool {
 }
 
 // namedWithDigit reports a name written with a digit rather than a value:
-// a versioned name (SOCKS5, IPv6) or two or more lower-case letters and a
+// a versioned name (SOCKS5, IPv6), a capital and one digit naming a level
+// or a class (L2 cache, P0, C1), or two or more lower-case letters and a
 // single final digit (ssh2, sha1, ext4). A word that varies this way (node1,
 // node2) is still found by the miner, which compares lines.
 func namedWithDigit(t []byte) bool {
 	if len(t) > 0 && isUpper(t[0]) {
-		return versionedName(t) || protocolVersion(t)
+		return len(t) == 2 && isDigit(t[1]) || versionedName(t) || protocolVersion(t)
 	}
 	n := len(t) - 1
 	if n < 2 || !isDigit(t[n]) {
