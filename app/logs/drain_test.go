@@ -170,6 +170,28 @@ func firstSeen(ids []int) []int {
 	return out
 }
 
+// TestKeyValueSeenElsewhere: a word after a key is kept as a name
+// ("tty=ssh") only when the key holds no other value in the input; "user=root"
+// in one event is a user name that happens to be constant there when other
+// lines of the log hold "user=git".
+func TestKeyValueSeenElsewhere(t *testing.T) {
+	res := analyze(t, strings.Join([]string{
+		"session opened for user=root tty=ssh by (uid=0)",
+		"session opened for user=root tty=ssh by (uid=0)",
+		"authentication failure; logname= uid=0 euid=0 user=git",
+		"authentication failure; logname= uid=0 euid=0 user=git",
+	}, "\n"), Options{})
+	var got []string
+	for _, tp := range res.Templates {
+		got = append(got, tp.Template)
+	}
+	slices.Sort(got)
+	want := []string{"authentication failure; logname= uid=<*> euid=<*> user=<*>", "session opened for user=<*> tty=ssh by (uid=<*>)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("templates %q, want %q", got, want)
+	}
+}
+
 func TestTemplateDisplay(t *testing.T) {
 	tests := []struct {
 		lines []string
@@ -201,6 +223,9 @@ func TestTemplateDisplay(t *testing.T) {
 		// A path of several segments is a place, a value even when constant.
 		{[]string{"autoindex: directory listing denied for /usr/share/nginx/html/", "autoindex: directory listing denied for /usr/share/nginx/html/"},
 			"autoindex: directory listing denied for <*>"},
+		// A literal stands where a value stands: true, false, null are values.
+		{[]string{"cache warm: enabled=true evicted=null", "cache warm: enabled=true evicted=null"},
+			"cache warm: enabled=<*> evicted=<*>"},
 		// Values beyond ASCII share no part of a character: "ñ" and "Ü"
 		// open with the same byte.
 		{[]string{"batch ñ00 done", "batch Ü00 done"}, "batch <*> done"},

@@ -554,7 +554,7 @@ func variable(t []byte) bool {
 		return true // path
 	case len(core) >= 3 && core[0] == '.' && (core[1] == '/' || core[1] == '.' && core[2] == '/'):
 		return true // relative path
-	case notAvailable(core):
+	case notAvailable(core), literalValue(core):
 		return true
 	}
 	return wordValue(core)
@@ -734,4 +734,15 @@ func skipSpace(s []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// literalValue is a JSON or language literal (true, false, null, nil,
+// None): it stands where a value stands, so it is one (the Loghub-2.0
+// convention), even when a sample happens to hold only one of them.
+func literalValue(t []byte) bool {
+	switch string(t) {
+	case "true", "false", "null", "True", "False", "TRUE", "FALSE", "NULL", "nil", "None":
+		return true
+	}
+	return false
 }
