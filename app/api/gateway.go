@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -64,7 +65,11 @@ var messagesDialect = meter.Dialect{Name: "messages", Parse: gateway.ParseMessag
 
 var openAIDialect = meter.Dialect{Name: "openai", Parse: gateway.ParseCompletionsRequest,
 	Reply: func(c echo.Context, msg *gateway.Message) error {
-		return c.JSON(http.StatusOK, gateway.NewCompletion(msg, time.Now()))
+		b, err := json.Marshal(gateway.NewCompletion(msg, time.Now()))
+		if err != nil {
+			return err
+		}
+		return replyJSON(c, b)
 	},
 	Stream: func(sse *gateway.SSEWriter, req *gateway.Request) meter.Sink {
 		return gateway.NewCompletionStream(sse, req, time.Now())
@@ -75,7 +80,24 @@ func replyMessage(c echo.Context, msg *gateway.Message) error {
 	if err != nil {
 		return err
 	}
-	return c.JSONBlob(http.StatusOK, append(b, '\n')) // as c.JSON ends it
+	return replyJSON(c, b)
+}
+
+// replyJSON sends a call's answer, with its length, and pushes it out at
+// once: the client has the whole answer before the call's record, the
+// access log line and the metrics are written, which the handler does
+// after, off the client's wait.
+func replyJSON(c echo.Context, b []byte) error {
+	b = append(b, '\n') // as c.JSON ends it
+	r := c.Response()
+	r.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	r.Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
+	r.WriteHeader(http.StatusOK)
+	if _, err := r.Write(b); err != nil {
+		return err
+	}
+	r.Flush()
+	return nil
 }
 
 func messagesStream(sse *gateway.SSEWriter, _ *gateway.Request) meter.Sink { return sse }

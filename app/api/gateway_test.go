@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -153,6 +154,11 @@ func TestGatewayMessagesUpstream(t *testing.T) {
 				if res.Header.Get(name) == "" {
 					t.Errorf("missing %s", name)
 				}
+			}
+			// The answer is sent with its length (and pushed out before
+			// the call's record is written), so a client reads it whole.
+			if cl := res.Header.Get("Content-Length"); cl != strconv.Itoa(len(res.Body)) {
+				t.Errorf("Content-Length %q for a body of %d bytes", cl, len(res.Body))
 			}
 
 			// Streaming: the Messages events, in order.
