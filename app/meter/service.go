@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -53,6 +54,38 @@ type Service struct {
 	log      *slog.Logger
 	anon     *sampler
 	started  time.Time
+	answered unrecorded
+}
+
+// unrecorded counts the calls whose answer went out before their record
+// was queued (a non-streamed answer is sent first, so the client does not
+// wait for the bookkeeping): Flush waits for them too.
+type unrecorded struct {
+	mu   sync.Mutex
+	n    int
+	zero sync.Cond
+}
+
+func (u *unrecorded) add() {
+	u.mu.Lock()
+	u.n++
+	u.mu.Unlock()
+}
+
+func (u *unrecorded) done() {
+	u.mu.Lock()
+	if u.n--; u.n == 0 {
+		u.zero.Broadcast()
+	}
+	u.mu.Unlock()
+}
+
+func (u *unrecorded) wait() {
+	u.mu.Lock()
+	for u.n > 0 {
+		u.zero.Wait()
+	}
+	u.mu.Unlock()
 }
 
 // NewService builds the service; rc, when not nil, holds quota
@@ -63,15 +96,20 @@ func NewService(proxy *gateway.Proxy, db *models.DB, rc redis.UniversalClient, l
 		return nil, err
 	}
 	rec := NewRecorder(db, log)
-	return &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, cfg.RedisPrefix, log, rec),
+	s := &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, cfg.RedisPrefix, log, rec),
 		budgets:  &budgets{db: db, redis: rc, prefix: cfg.RedisPrefix, log: log, mail: cfg.Mail, cache: map[string]budgetRead{}, alerted: map[string]bool{}},
 		policies: &policies{db: db, cache: map[string]policyRead{}},
 		allow:    &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
-		anon: newSampler(AnonymousRowsPerMinute, time.Minute), started: time.Now().UTC().Truncate(time.Second)}, nil
+		anon: newSampler(AnonymousRowsPerMinute, time.Minute), started: time.Now().UTC().Truncate(time.Second)}
+	s.answered.zero.L = &s.answered.mu
+	return s, nil
 }
 
-// Flush waits until every record queued so far is written.
-func (s *Service) Flush() { s.rec.Flush() }
+// Flush waits until every call answered so far is recorded and written.
+func (s *Service) Flush() {
+	s.answered.wait()
+	s.rec.Flush()
+}
 
 // Close writes the queued records, then releases the upstream connections.
 func (s *Service) Close() {
@@ -135,6 +173,9 @@ type call struct {
 	report  *gateway.Report
 	reply   *gateway.Message
 	started bool // the stream's headers were sent: the answer is committed
+	// answered: a non-streamed answer is on its way before the record
+	// (counted in Service.answered until it is queued).
+	answered bool
 }
 
 const servedKey = "gateway_served"
@@ -154,11 +195,13 @@ func (s *Service) Serve(c echo.Context, who Caller, d Dialect) error {
 		// (a 500) and settles its reservation; recoverPanic answers it.
 		if r := recover(); r != nil {
 			s.record(c, k, apierr.Internal(fmt.Errorf("panic: %v", r)))
+			s.recorded(k)
 			panic(r)
 		}
 	}()
 	err := s.serve(c, k, d)
 	s.record(c, k, err)
+	s.recorded(k)
 	if k.started {
 		return nil
 	}
@@ -166,6 +209,14 @@ func (s *Service) Serve(c echo.Context, who Caller, d Dialect) error {
 		c.Response().Header().Set(HeaderShouldRetry, "false")
 	}
 	return err
+}
+
+// recorded ends the count of k's answer as unrecorded.
+func (s *Service) recorded(k *call) {
+	if k.answered {
+		k.answered = false
+		s.answered.done()
+	}
 }
 
 // ReadRequest reads a gateway call's JSON body and validates it with parse
@@ -235,6 +286,8 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 		if err != nil {
 			return err
 		}
+		s.answered.add()
+		k.answered = true
 		return d.Reply(c, msg)
 	}
 	sse := gateway.NewSSEWriter(c.Response())
