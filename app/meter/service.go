@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -62,20 +63,27 @@ func NewService(proxy *gateway.Proxy, db *models.DB, rc redis.UniversalClient, l
 	if err != nil {
 		return nil, err
 	}
-	rec := NewRecorder(db, log)
-	return &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, cfg.RedisPrefix, log, rec),
-		budgets:  &budgets{db: db, redis: rc, prefix: cfg.RedisPrefix, log: log, mail: cfg.Mail, cache: map[string]budgetRead{}, alerted: map[string]bool{}},
+	bg := &budgets{db: db, redis: rc, prefix: cfg.RedisPrefix, log: log, mail: cfg.Mail, cache: map[string]budgetRead{}, alerted: map[string]bool{}}
+	bg.sent = sync.NewCond(&bg.mu)
+	rec := NewRecorder(db, log, bg.alert)
+	return &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, cfg.RedisPrefix, log, rec), budgets: bg,
 		policies: &policies{db: db, cache: map[string]policyRead{}},
 		allow:    &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
 		anon: newSampler(AnonymousRowsPerMinute, time.Minute), started: time.Now().UTC().Truncate(time.Second)}, nil
 }
 
-// Flush waits until every record queued so far is written.
-func (s *Service) Flush() { s.rec.Flush() }
+// Flush waits until every record queued so far is written, and the
+// budget alerts they caused are mailed.
+func (s *Service) Flush() {
+	s.rec.Flush()
+	s.budgets.wait()
+}
 
-// Close writes the queued records, then releases the upstream connections.
+// Close writes the queued records and mails their budget alerts, then
+// releases the upstream connections.
 func (s *Service) Close() {
 	s.rec.Close()
+	s.budgets.wait()
 	_ = s.allow.stmt.Close()
 	s.Proxy.Close()
 }
@@ -404,9 +412,6 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 		cost = *e.CostMicros
 	}
 	s.budgets.settle(bg, k.budgets, cost)
-	if len(k.budgets) > 0 && cost > 0 {
-		s.budgets.alert(bg, k.budgets, cost)
-	}
 	rec := modelsRecord(e, k.who)
 	rec.Budgets = charges(k.budgets)
 	if k.hold.lease != nil {
