@@ -186,9 +186,13 @@ func TestGatewayBudgetMailsOwners(t *testing.T) {
 				{3, 429, nil},
 				{2, 200, []int{100}},
 			})
+			var name string
+			if err := env.DB.Raw(`SELECT name FROM api_keys WHERE id = ?`, kt.KeyID).Scan(&name).Error; err != nil {
+				t.Fatal(err)
+			}
 			for _, m := range env.Mails()[before:] {
-				if !strings.Contains(m.Body, kt.KeyID) {
-					t.Errorf("a key's budget mail does not name the key %s: %q", kt.KeyID, m.Body)
+				if !strings.Contains(m.Body, name) || !strings.Contains(m.Body, kt.KeyID) {
+					t.Errorf("a key's budget mail does not name the key %q (%s): %q", name, kt.KeyID, m.Body)
 				}
 			}
 		})

@@ -281,7 +281,12 @@ func (b *budgets) mailOwners(ctx context.Context, a budgetAlert) {
 	}
 	what := "Your organization's monthly gateway budget"
 	if s.KeyID != "" {
-		what = "The monthly gateway budget of key " + s.KeyID
+		// Owners know a key by its name; the id tells apart two of one name.
+		var name string
+		if err := b.db.WithContext(ctx).Raw(`SELECT name FROM api_keys WHERE id = ?`, s.KeyID).Scan(&name).Error; err != nil {
+			b.log.Warn("reading the key for a budget alert failed", "error", err)
+		}
+		what = fmt.Sprintf("The monthly gateway budget of key %q (%s)", name, s.KeyID)
 	}
 	body := fmt.Sprintf("%s (%s) has reached %d%% in %s.\n\nCalls that would pass it are refused with budget_exceeded. The console's usage page shows the spend by day, model and key.\n",
 		what, usd(s.MonthlyMicros), a.threshold, s.Period)
