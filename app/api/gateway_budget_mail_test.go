@@ -56,26 +56,39 @@ func spendCents(env *apptest.Env, key string, cents int) *apptest.Response {
 		fmt.Sprintf(`{"model":"cents","max_tokens":%d,"messages":[{"role":"user","content":"Hi"}]}`, cents), "Authorization", "Bearer "+key)
 }
 
-// team is an organization with two owners, an admin and a member, and a
-// key of the first owner's.
+// team is an organization with two owners, an admin and a member, all
+// with confirmed addresses, and an owner whose address is not confirmed
+// yet; and a key of the first owner's.
 type team struct {
 	apptest.Seeded
-	owners, others []string // emails
+	owners, others []string // emails: those to mail, those not to
 }
 
 func newTeam(t *testing.T, env *apptest.Env, name string) team {
 	t.Helper()
+	ctx := context.Background()
 	s := env.Seed(t, name+"-owner@example.com")
+	if err := models.SetEmailVerified(ctx, env.DB.DB, s.UserID); err != nil {
+		t.Fatal(err)
+	}
 	tm := team{Seeded: s, owners: []string{s.Email}}
-	for _, role := range []string{models.RoleOwner, models.RoleAdmin, models.RoleMember} {
-		u, err := models.CreateUser(context.Background(), env.DB.DB, name+"-"+role+"2@example.com", "x")
+	for _, m := range []struct {
+		role      string
+		confirmed bool
+	}{{models.RoleOwner, true}, {models.RoleAdmin, true}, {models.RoleMember, true}, {models.RoleOwner, false}} {
+		u, err := models.CreateUser(ctx, env.DB.DB, fmt.Sprintf("%s-%s-%t@example.com", name, m.role, m.confirmed), "x")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := models.AddMember(context.Background(), env.DB.DB, s.OrgID, u.ID, role); err != nil {
+		if err := models.AddMember(ctx, env.DB.DB, s.OrgID, u.ID, m.role); err != nil {
 			t.Fatal(err)
 		}
-		if role == models.RoleOwner {
+		if m.confirmed {
+			if err := models.SetEmailVerified(ctx, env.DB.DB, u.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if m.role == models.RoleOwner && m.confirmed {
 			tm.owners = append(tm.owners, u.Email)
 		} else {
 			tm.others = append(tm.others, u.Email)
@@ -155,8 +168,9 @@ func spend(t *testing.T, env *apptest.Env, key string, owners []string, steps []
 	}
 }
 
-// An organization's $1 budget: the owners — and no one else — are mailed
-// once as its spend passes 50%, 80% and 100% (both of the first two at
+// An organization's $1 budget: the owners — and no one else, nor an owner
+// whose address is not confirmed — are mailed once as its spend passes
+// 50%, 80% and 100% (both of the first two at
 // once when one call jumps past them); calls refused for the budget and
 // calls under a threshold already passed mail nothing. A key's own
 // budget is mailed the same way, naming the key.

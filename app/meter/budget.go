@@ -273,9 +273,11 @@ func (b *budgets) mailOwners(ctx context.Context, a budgetAlert) {
 		return
 	}
 	s := a.spend
+	// An address not confirmed yet is mailed nothing but verification
+	// links and password resets: it may be someone else's.
 	var owners []string
-	if err := b.db.WithContext(ctx).Raw(`SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.org_id = ? AND m.role = ?`,
-		s.OrgID, models.RoleOwner).Scan(&owners).Error; err != nil {
+	if err := b.db.WithContext(ctx).Raw(`SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id
+		WHERE m.org_id = ? AND m.role = ? AND u.email_verified_at IS NOT NULL`, s.OrgID, models.RoleOwner).Scan(&owners).Error; err != nil {
 		b.log.Warn("reading the owners for a budget alert failed", "error", err)
 		return
 	}
