@@ -80,7 +80,7 @@ func settings(c *Config) []setting {
 			Doc: "our origin, e.g. `https://parapet.example.com`: product URLs in the API and links in mail are made absolute with it, " +
 				"the CSRF origin check compares with it, and when it is `https://` plain HTTP is redirected to it", Parse: c.publicURL},
 		{Name: "SMTP_URL", Shown: "unset: mail goes to the server log (in production, without its body)", Secret: true,
-			Doc:   "`smtp://user:password@host:587?from=noreply@example.com` (STARTTLS when offered): where notices of credential changes and invitations are sent",
+			Doc:   "`smtp://user:password@host:587?from=noreply@example.com` (STARTTLS when offered): where notices of credential changes, invitations and the gateway budgets' 50/80/100% alerts are sent",
 			Parse: text(&c.SMTPURL)},
 		{Name: "REDIS_PREFIX", Shown: "empty", Doc: "put before every key Parapet keeps in Redis (rate limits, throttles, quotas), so several deployments can share one Redis",
 			Parse: text(&c.RedisPrefix)},

@@ -123,22 +123,35 @@ type BudgetCharge struct {
 	HoldID               string
 }
 
+// BudgetSpend is a budget's spend this period once a call's cost was
+// charged to it: what its alerts compare with it.
+type BudgetSpend struct {
+	OrgID, KeyID, Period       string
+	MonthlyMicros, SpentMicros int64
+}
+
 // chargeBudget applies c with the call's cost, inside the record's
-// transaction: the spend and the end of the hold land together.
-func chargeBudget(tx *gorm.DB, c BudgetCharge, cost int64) error {
+// transaction: the spend and the end of the hold land together. It
+// returns the budget's spend after it (MonthlyMicros 0 for a budget
+// cleared meanwhile).
+func chargeBudget(tx *gorm.DB, c BudgetCharge, cost int64) (BudgetSpend, error) {
 	var held int64
 	if c.HoldID != "" {
 		var rows []struct{ Micros int64 }
 		if err := tx.Raw(`DELETE FROM budget_holds WHERE id = ? RETURNING micros`, c.HoldID).Scan(&rows).Error; err != nil {
-			return err
+			return BudgetSpend{}, err
 		}
 		if len(rows) == 1 { // else it expired and was released meanwhile
 			held = rows[0].Micros
 		}
 	}
-	return tx.Exec(`INSERT INTO budget_counters (org_id, key_id, period, spent_micros, reserved_micros) VALUES (?, ?, ?, ?, 0)
+	s := BudgetSpend{OrgID: c.OrgID, KeyID: c.KeyID, Period: c.Period}
+	err := tx.Raw(`INSERT INTO budget_counters (org_id, key_id, period, spent_micros, reserved_micros) VALUES (?, ?, ?, ?, 0)
 		ON CONFLICT (org_id, key_id, period) DO UPDATE SET spent_micros = budget_counters.spent_micros + excluded.spent_micros,
-		reserved_micros = budget_counters.reserved_micros - ?`, c.OrgID, c.KeyID, c.Period, cost, held).Error
+		reserved_micros = budget_counters.reserved_micros - ?
+		RETURNING spent_micros, COALESCE((SELECT monthly_micros FROM gateway_budgets WHERE org_id = ? AND key_id = ?), 0) AS monthly_micros`,
+		c.OrgID, c.KeyID, c.Period, cost, held, c.OrgID, c.KeyID).Row().Scan(&s.SpentMicros, &s.MonthlyMicros)
+	return s, err
 }
 
 // MarkBudgetAlert records that a budget's threshold (50, 80, 100) was

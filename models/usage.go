@@ -111,8 +111,9 @@ const eventsPerInsert = 8
 // read-modify-write), so concurrent writers cannot lose each other's
 // tokens; the transaction means a call is recorded whole or not at all.
 // The increments of a batch are summed first, so a busy gateway writes one
-// row per counter, day and hold per batch rather than per call.
-func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
+// row per counter, day and hold per batch rather than per call. It returns
+// the spend, once the batch is committed, of each budget it charged a cost.
+func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) ([]BudgetSpend, error) {
 	type monthKey struct{ org, product, period string }
 	type dayKey struct{ org, product, actor, day string }
 	months, days, holds := map[monthKey]*usageSums{}, map[dayKey]*usageSums{}, map[string]int64{}
@@ -159,7 +160,8 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 		bump(months, monthKey{*e.OrgID, r.ProductID, Period(e.CreatedAt)}, in+out, 0, cost)
 		bump(days, dayKey{*e.OrgID, r.ProductID, r.Actor, Day(e.CreatedAt)}, in, out, cost)
 	}
-	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	var spends []BudgetSpend
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if len(events) > 0 {
 			if err := tx.CreateInBatches(events, eventsPerInsert).Error; err != nil {
 				return err
@@ -188,12 +190,20 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) error {
 			}
 		}
 		for _, c := range charges {
-			if err := chargeBudget(tx, c.BudgetCharge, c.cost); err != nil {
+			s, err := chargeBudget(tx, c.BudgetCharge, c.cost)
+			if err != nil {
 				return err
+			}
+			if c.cost > 0 && s.MonthlyMicros > 0 {
+				spends = append(spends, s)
 			}
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return spends, nil
 }
 
 // usageSums is a batch's increments of one counter row.

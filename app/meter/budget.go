@@ -67,7 +67,9 @@ type budgets struct {
 
 	mu      sync.Mutex
 	cache   map[string]budgetRead // by org/key
-	alerted map[string]bool       // thresholds this instance has recorded
+	alerted map[string]bool       // thresholds this instance saw reached
+	sending int                   // alerts being mailed
+	sent    *sync.Cond            // on mu: sending fell to 0
 }
 
 // budgetHold is a call's reservation against one budget.
@@ -187,66 +189,112 @@ func charges(holds []budgetHold) []models.BudgetCharge {
 	return out
 }
 
-// alert mails the organization's owners when a call's cost took a budget
-// past 50, 80 or 100% this month, once each per month.
-func (b *budgets) alert(ctx context.Context, holds []budgetHold, cost int64) {
-	for _, h := range holds {
-		for _, t := range crossed(h.budget, cost) {
-			memo := fmt.Sprintf("%s/%s/%s/%d", h.budget.OrgID, h.budget.KeyID, h.period, t)
-			b.mu.Lock()
-			seen := b.alerted[memo]
+// alert mails the organization's owners when a budget's spend, as a
+// commit of records left it, is at or past 50, 80 or 100% of it: once
+// each per month (budget_alerts; this instance's memo spares a database
+// write per call past a threshold). The spend is the database's, with
+// the call's own cost and every call recorded before it on any instance,
+// so the call that passes a threshold sees it passed however calls
+// overlap, and one that jumps past two mails both. The mails go behind
+// the writer: a slow mail server must not hold up the records, and so
+// the budgets' holds.
+func (b *budgets) alert(spends []models.BudgetSpend) {
+	var due []budgetAlert
+	b.mu.Lock()
+	for _, s := range spends {
+		for _, t := range budgetThresholds {
+			if s.SpentMicros*100 < s.MonthlyMicros*int64(t) {
+				break
+			}
+			a := budgetAlert{s, t}
+			if b.alerted[a.memo()] {
+				continue
+			}
 			if len(b.alerted) >= 10_000 {
 				clear(b.alerted)
 			}
-			b.alerted[memo] = true
-			b.mu.Unlock()
-			if seen {
-				continue // this instance saw it: no database write per call past a threshold
-			}
-			first, err := models.MarkBudgetAlert(ctx, b.db.DB, h.budget.OrgID, h.budget.KeyID, h.period, t)
-			if err != nil {
-				b.log.Warn("recording a budget alert failed", "error", err)
-				continue
-			}
-			if first {
-				b.mailOwners(ctx, h, t)
-			}
+			b.alerted[a.memo()] = true
+			due = append(due, a)
 		}
+	}
+	if len(due) > 0 {
+		b.sending++
+	}
+	b.mu.Unlock()
+	if len(due) > 0 {
+		go b.send(due)
 	}
 }
 
-func (b *budgets) mailOwners(ctx context.Context, h budgetHold, threshold int) {
+// budgetAlert is a threshold a budget's spend reached.
+type budgetAlert struct {
+	spend     models.BudgetSpend
+	threshold int
+}
+
+func (a budgetAlert) memo() string {
+	return fmt.Sprintf("%s/%s/%s/%d", a.spend.OrgID, a.spend.KeyID, a.spend.Period, a.threshold)
+}
+
+// send mails the alerts not yet recorded by any instance, in order.
+func (b *budgets) send(due []budgetAlert) {
+	ctx := context.Background()
+	for _, a := range due {
+		first, err := models.MarkBudgetAlert(ctx, b.db.DB, a.spend.OrgID, a.spend.KeyID, a.spend.Period, a.threshold)
+		if err != nil {
+			b.log.Warn("recording a budget alert failed", "error", err)
+			b.mu.Lock()
+			delete(b.alerted, a.memo()) // the next call past it tries again
+			b.mu.Unlock()
+			continue
+		}
+		if first {
+			b.mailOwners(ctx, a)
+		}
+	}
+	b.mu.Lock()
+	if b.sending--; b.sending == 0 {
+		b.sent.Broadcast()
+	}
+	b.mu.Unlock()
+}
+
+// wait returns once the alerts under way are mailed.
+func (b *budgets) wait() {
+	b.mu.Lock()
+	for b.sending > 0 {
+		b.sent.Wait()
+	}
+	b.mu.Unlock()
+}
+
+func (b *budgets) mailOwners(ctx context.Context, a budgetAlert) {
 	if b.mail == nil {
 		return
 	}
+	s := a.spend
+	// An address not confirmed yet is mailed nothing but verification
+	// links and password resets: it may be someone else's.
 	var owners []string
-	if err := b.db.WithContext(ctx).Raw(`SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.org_id = ? AND m.role = ?`,
-		h.budget.OrgID, models.RoleOwner).Scan(&owners).Error; err != nil {
+	if err := b.db.WithContext(ctx).Raw(`SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id
+		WHERE m.org_id = ? AND m.role = ? AND u.email_verified_at IS NOT NULL`, s.OrgID, models.RoleOwner).Scan(&owners).Error; err != nil {
 		b.log.Warn("reading the owners for a budget alert failed", "error", err)
 		return
 	}
 	what := "Your organization's monthly gateway budget"
-	if h.budget.KeyID != "" {
-		what = "The monthly gateway budget of key " + h.budget.KeyID
+	if s.KeyID != "" {
+		// Owners know a key by its name; the id tells apart two of one name.
+		var name string
+		if err := b.db.WithContext(ctx).Raw(`SELECT name FROM api_keys WHERE id = ?`, s.KeyID).Scan(&name).Error; err != nil {
+			b.log.Warn("reading the key for a budget alert failed", "error", err)
+		}
+		what = fmt.Sprintf("The monthly gateway budget of key %q (%s)", name, s.KeyID)
 	}
+	body := fmt.Sprintf("%s (%s) has reached %d%% in %s.\n\nCalls that would pass it are refused with budget_exceeded. The console's usage page shows the spend by day, model and key.\n",
+		what, usd(s.MonthlyMicros), a.threshold, s.Period)
 	for _, to := range owners {
-		body := fmt.Sprintf("%s (%s) has reached %d%% in %s.\n\nCalls that would pass it are refused with budget_exceeded. The console's usage page shows the spend by day, model and key.\n",
-			what, usd(h.budget.MonthlyMicros), threshold, h.period)
-		if err := b.mail.Send(ctx, mail.Message{To: to, Subject: fmt.Sprintf("Parapet: %d%% of a gateway budget spent", threshold), Body: body}); err != nil {
+		if err := b.mail.Send(ctx, mail.Message{To: to, Subject: fmt.Sprintf("Parapet: %d%% of a gateway budget spent", a.threshold), Body: body}); err != nil {
 			b.log.Warn("mailing a budget alert failed", "error", err)
 		}
 	}
-}
-
-// crossed is the thresholds a call's cost took a budget past: spent
-// before the call (as last read) and after.
-func crossed(bg models.Budget, cost int64) []int {
-	var out []int
-	for _, t := range budgetThresholds {
-		line := bg.MonthlyMicros * int64(t) / 100
-		if bg.SpentMicros+cost >= line && cost > 0 {
-			out = append(out, t)
-		}
-	}
-	return out
 }

@@ -24,8 +24,9 @@ import (
 // batch wakes the writer, which then lingers for more, so a busy gateway
 // pays no goroutine wake-up per call.
 type Recorder struct {
-	db  *models.DB
-	log *slog.Logger
+	db      *models.DB
+	log     *slog.Logger
+	charged func([]models.BudgetSpend) // nil: no one to tell
 
 	mu      sync.Mutex
 	queue   []models.UsageRecord // waiting for the writer
@@ -54,9 +55,10 @@ const (
 	linger = 20 * time.Millisecond
 )
 
-// NewRecorder starts the writer.
-func NewRecorder(db *models.DB, log *slog.Logger) *Recorder {
-	r := &Recorder{db: db, log: log, kick: make(chan struct{}, 1), full: make(chan struct{}, 1), done: make(chan struct{})}
+// NewRecorder starts the writer. charged, when not nil, is told the spend
+// of the budgets each commit charged, as the database counted it then.
+func NewRecorder(db *models.DB, log *slog.Logger, charged func([]models.BudgetSpend)) *Recorder {
+	r := &Recorder{db: db, log: log, charged: charged, kick: make(chan struct{}, 1), full: make(chan struct{}, 1), done: make(chan struct{})}
 	r.idle = sync.NewCond(&r.mu)
 	go r.run()
 	return r
@@ -162,7 +164,11 @@ func (r *Recorder) write(batch []models.UsageRecord) {
 func (r *Recorder) commit(batch []models.UsageRecord) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return models.RecordUsage(ctx, r.db.DB, batch)
+	spends, err := models.RecordUsage(ctx, r.db.DB, batch)
+	if len(spends) > 0 && r.charged != nil {
+		r.charged(spends)
+	}
+	return err
 }
 
 // Flush waits until every record queued so far is written.

@@ -38,7 +38,7 @@ func TestRecorderHoldsAtMostItsQueueInAnOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	logs := &apptest.SyncBuffer{}
-	rec := meter.NewRecorder(db, slog.New(slog.NewTextHandler(logs, nil)))
+	rec := meter.NewRecorder(db, slog.New(slog.NewTextHandler(logs, nil)), nil)
 
 	proxy.Stop()
 	record := func() models.UsageRecord {
@@ -77,7 +77,7 @@ func TestRecorderHoldsAtMostItsQueueInAnOutage(t *testing.T) {
 func TestRecorderWritesRecordsWhateverTheirText(t *testing.T) {
 	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
 		s := env.Seed(t, "text@example.com")
-		rec := meter.NewRecorder(env.DB, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		rec := meter.NewRecorder(env.DB, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 		bad := "evil\x00\x1b[31m\xff\xfe"
 		e := &models.AuditEvent{Action: models.ActionGatewayCall, Target: "gateway: " + bad, IP: "127.0.0.1", RequestID: "req_text",
 			OrgID: &s.OrgID, ActorKeyID: &s.KeyID, Model: &bad, Detail: &bad, InputTokens: ptr(int64(3)), OutputTokens: ptr(int64(4))}

@@ -95,9 +95,10 @@ func NewService(proxy *gateway.Proxy, db *models.DB, rc redis.UniversalClient, l
 	if err != nil {
 		return nil, err
 	}
-	rec := NewRecorder(db, log)
-	s := &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, cfg.RedisPrefix, log, rec),
-		budgets:  &budgets{db: db, redis: rc, prefix: cfg.RedisPrefix, log: log, mail: cfg.Mail, cache: map[string]budgetRead{}, alerted: map[string]bool{}},
+	bg := &budgets{db: db, redis: rc, prefix: cfg.RedisPrefix, log: log, mail: cfg.Mail, cache: map[string]budgetRead{}, alerted: map[string]bool{}}
+	bg.sent = sync.NewCond(&bg.mu)
+	rec := NewRecorder(db, log, bg.alert)
+	s := &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, cfg.RedisPrefix, log, rec), budgets: bg,
 		policies: &policies{db: db, cache: map[string]policyRead{}},
 		allow:    &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
 		anon: newSampler(AnonymousRowsPerMinute, time.Minute), started: time.Now().UTC().Truncate(time.Second)}
@@ -105,15 +106,19 @@ func NewService(proxy *gateway.Proxy, db *models.DB, rc redis.UniversalClient, l
 	return s, nil
 }
 
-// Flush waits until every call answered so far is recorded and written.
+// Flush waits until every call answered so far is recorded and written,
+// and the budget alerts they caused are mailed.
 func (s *Service) Flush() {
 	s.answered.wait()
 	s.rec.Flush()
+	s.budgets.wait()
 }
 
-// Close writes the queued records, then releases the upstream connections.
+// Close writes the queued records and mails their budget alerts, then
+// releases the upstream connections.
 func (s *Service) Close() {
 	s.rec.Close()
+	s.budgets.wait()
 	_ = s.allow.stmt.Close()
 	s.Proxy.Close()
 }
@@ -457,9 +462,6 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 		cost = *e.CostMicros
 	}
 	s.budgets.settle(bg, k.budgets, cost)
-	if len(k.budgets) > 0 && cost > 0 {
-		s.budgets.alert(bg, k.budgets, cost)
-	}
 	rec := modelsRecord(e, k.who)
 	rec.Budgets = charges(k.budgets)
 	if k.hold.lease != nil {

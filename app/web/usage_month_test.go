@@ -43,7 +43,7 @@ func recordCalls(t *testing.T, env *apptest.Env, calls []spendCall) []string {
 		recs = append(recs, models.UsageRecord{Event: e, ProductID: models.GatewayProductID, Actor: key})
 		ids = append(ids, e.RequestID)
 	}
-	if err := models.RecordUsage(context.Background(), env.DB.DB, recs); err != nil {
+	if _, err := models.RecordUsage(context.Background(), env.DB.DB, recs); err != nil {
 		t.Fatal(err)
 	}
 	return ids
