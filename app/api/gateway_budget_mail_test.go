@@ -102,7 +102,10 @@ func setBudget(t *testing.T, env *apptest.Env, orgID, keyID string, cents int64)
 	}
 }
 
-var mailPercent = regexp.MustCompile(`(\d+)%`)
+var (
+	mailPercent = regexp.MustCompile(`(\d+)%`)
+	mailAmount  = regexp.MustCompile(`\(\$\d+\.\d\d\)`) // the budgets here are whole cents: "($1.00)"
+)
 
 // budgetAlerts maps each recipient of a budget mail to the percentages
 // they were mailed, in order. A budget mail names its percentage in its
@@ -117,6 +120,9 @@ func budgetAlerts(t *testing.T, mails []apptest.Mail) map[string][]int {
 		}
 		if !strings.Contains(m.Body, pct[0]) || !strings.Contains(m.Body, models.Period(time.Now())) {
 			t.Errorf("the mail %q does not name its percentage and month: %q", m.Subject, m.Body)
+		}
+		if !mailAmount.MatchString(m.Body) {
+			t.Errorf("the mail %q does not give the budget in dollars and cents: %q", m.Subject, m.Body)
 		}
 		n, _ := strconv.Atoi(pct[1])
 		out[m.To] = append(out[m.To], n)

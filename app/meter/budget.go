@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,7 +49,13 @@ func errPriceUnknown(model string) *apierr.Error {
 
 // usd formats micro-dollars as dollars.
 func usd(micros int64) string {
-	return "$" + strconv.FormatFloat(float64(micros)/1e6, 'f', 6, 64)
+	// Cents as people write them ($25.00), and the micro-dollars only
+	// where they count ($0.00015).
+	s := strings.TrimRight(strconv.FormatFloat(float64(micros)/1e6, 'f', 6, 64), "0")
+	if i := strings.IndexByte(s, '.'); len(s)-i < 3 {
+		s += strings.Repeat("0", 3-(len(s)-i))
+	}
+	return "$" + s
 }
 
 type budgetRead struct {
