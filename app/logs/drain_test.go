@@ -66,6 +66,16 @@ func TestMining(t *testing.T) {
 			want:  slices.Repeat([]int{1}, 30),
 		},
 		{
+			name: "an empty bracketed value is the value left blank, not another event",
+			lines: []string{
+				"accepted connection from 10.0.0.5 (build01.example.org) port 51122",
+				"accepted connection from 10.0.0.9 () port 40410",
+				"accepted connection from 10.0.3.7 (laptop-7.corp.example.com) port 60001",
+				"accepted connection from 10.0.0.11 () port 51200",
+			},
+			want: []int{1, 1, 1, 1},
+		},
+		{
 			name: "protocol names stay apart, and so do variants with an optional parenthesised value",
 			lines: []string{
 				"proxy.example.com:5070 open through proxy p.example.com:5070 HTTPS",

@@ -78,7 +78,7 @@ func proxyLog(lines int) labelledLog {
 
 // syslogLog is a Linux syslog of several hosts and programs: PAM's
 // messages with an optional user= part, users and hosts that vary, ftpd's
-// address with its name in parentheses, and the kernel's and daemons' odd
+// address with its name, or nothing, in parentheses, and the kernel's and daemons' odd
 // lines, some rare.
 func syslogLog(lines int) labelledLog {
 	r := rand.New(rand.NewPCG(3, 5))
@@ -122,7 +122,9 @@ func syslogLog(lines int) labelledLog {
 			tmpl = "connection from <*> (<*>) at <*> <*> <*> <*> <*>" // a date inside a message: each field a value
 		case x < 900:
 			fmt.Fprintf(&b, "ftpd[%d]: connection from %s () at Fri Jun 17 07:07:00 2005", pid, ip())
-			tmpl = "connection from <*> () at <*> <*> <*> <*> <*>"
+			// The name is left empty when the address did not resolve: the
+			// same event, as Loghub-2.0's corrected Linux labels have it.
+			tmpl = "connection from <*> (<*>) at <*> <*> <*> <*> <*>"
 		case x < 950:
 			fmt.Fprintf(&b, "xinetd[%d]: START: ftp pid=%d from=%s", pid, pid+1, ip())
 			tmpl = "START: ftp pid=<*> from=<*>"
