@@ -498,10 +498,33 @@ func byteSet(s string) (set [256]bool) {
 func colonKeyLen(t []byte) int {
 	start, i := keyName(t, &colonOpen, false)
 	if i-start < 2 || i+1 >= len(t) || t[i] != ':' || t[i+1] == '/' || t[i+1] == ':' ||
-		isHostname(t[start:i]) {
+		isHostname(t[start:i]) || hostPort(t[start:i], t[i+1:]) {
 		return 0
 	}
 	return i + 1
+}
+
+// hostPort reports a name of three or more lower-case labels before a
+// port ("edge.cdn.example.asia:443"): a host, whatever its top-level domain
+// (isHostname knows the common ones), not a key, which is one word ("sid:1").
+func hostPort(name, port []byte) bool {
+	port = trimPunct(port)
+	if len(port) < 2 || len(port) > 5 || !allOf(port, cDigit) {
+		return false
+	}
+	dots := 0
+	for i, c := range name {
+		switch {
+		case c == '.':
+			if i == 0 || name[i-1] == '.' {
+				return false
+			}
+			dots++
+		case charClass[c]&cHostChar == 0:
+			return false
+		}
+	}
+	return dots >= 2 && name[len(name)-1] != '.'
 }
 
 // class is a set of character classes, for the scanners.

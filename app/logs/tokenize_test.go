@@ -29,6 +29,7 @@ func TestMasking(t *testing.T) {
 		{"hex", "fault at 0x7ffd12ab", "fault at <*>"},
 		{"hex word", "digest deadbeefcafe", "digest <*>"},
 		{"ipv4 and port", "from 10.0.0.1:5432 closed", "from <*> closed"},
+		{"host and port, any top-level domain", "open edge.cdn.example.asia:443 via proxy", "open <*> via proxy"},
 		{"ipv6", "from fe80::1ff:fe23:4567:890a closed", "from <*> closed"},
 		{"uuid", "order 123e4567-e89b-12d3-a456-426614174000 shipped", "order <*> shipped"},
 		{"timestamp", "expires 2024-03-18T09:14:02Z now", "expires <*> now"},
