@@ -213,6 +213,9 @@ func TestTemplateDisplay(t *testing.T) {
 			"Accepted password for root port <*> ssh2"},
 		{[]string{"login user=bob tty=ssh", "login user=amy tty=ssh"}, "login user=<*> tty=ssh"},
 		{[]string{"took 150ms", "took 2.5s"}, "took <*>"},
+		// A blank value among values shows as the value it stands for.
+		{[]string{"client 10.0.0.9 () connected", "client 172.16.4.5 (build01.example.org) connected"},
+			"client <*> (<*>) connected"},
 		// Typed values are masked even when constant in the sample.
 		{[]string{"Accepted password for root from 10.0.0.1 port 22 ssh2", "Accepted password for root from 10.0.0.1 port 22 ssh2"},
 			"Accepted password for root from <*> port <*> ssh2"},
