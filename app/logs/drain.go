@@ -287,7 +287,7 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 		slotsOf(c, func(k slot) {
 			a, ok := anchors[k]
 			t := c.toks[k.p]
-			if !ok || a == ci || constantWord(t) || partlyMasked(t) || emptyValue(t, clusters[a].toks[k.p]) || !sameExcept(c.toks, clusters[a].toks, k.p) {
+			if !ok || a == ci || constantWord(t) || partlyMasked(t) || !sameExcept(c.toks, clusters[a].toks, k.p) {
 				return
 			}
 			if x, y := find(ci), find(a); x != y {
@@ -317,22 +317,6 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 		out = append(out, newCluster(shapes, members[r]))
 	}
 	return out
-}
-
-// emptyValue reports a token that is only brackets or punctuation ("()",
-// "[]", `""`) where the other holds a value in them ("(\xff)"): the value
-// left out is an optional part, which makes another event ("connection
-// from <*> () at" is not "connection from <*> (<*>) at").
-func emptyValue(t, other string) bool {
-	if len(t) == 0 || len(t) > 4 || !partlyMasked(other) && other != maskedTok && other != wildTok {
-		return false
-	}
-	for i := 0; i < len(t); i++ {
-		if isLetter(t[i]) || isDigit(t[i]) || t[i] >= 0x80 {
-			return false
-		}
-	}
-	return strings.ContainsAny(t, "([{<\"'")
 }
 
 // partlyMasked reports a token with a literal key and a masked value ("uid=\xff").
@@ -374,7 +358,7 @@ func sameExcept(a, b []string, p int) bool {
 // similarity is the share of agreeing tokens among the positions where the
 // template or the shape has a literal token. It gives up, returning 0, once
 // too many tokens disagree for the share to reach simThreshold, or at a
-// difference that makes another event: two keys, an empty value, a plural.
+// difference that makes another event: two keys, a plural.
 func similarity(tmpl, toks []string) float64 {
 	lit, eq := 0, 0
 	limit := int((1-simThreshold)*float64(len(toks))) + 1 // more differences than this fail
@@ -386,7 +370,7 @@ func similarity(tmpl, toks []string) float64 {
 		lit++
 		if a == t {
 			eq++
-		} else if lit-eq > limit || partlyMasked(a) && partlyMasked(t) || emptyValue(a, t) || emptyValue(t, a) || pluralPair(a, t) {
+		} else if lit-eq > limit || partlyMasked(a) && partlyMasked(t) || pluralPair(a, t) {
 			return 0
 		}
 	}

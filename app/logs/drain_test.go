@@ -66,7 +66,17 @@ func TestMining(t *testing.T) {
 			want:  slices.Repeat([]int{1}, 30),
 		},
 		{
-			name: "protocol names stay apart, and so do variants with an optional parenthesised value",
+			name: "an empty bracketed value is the value left blank, not another event",
+			lines: []string{
+				"accepted connection from 10.0.0.5 (build01.example.org) port 51122",
+				"accepted connection from 10.0.0.9 () port 40410",
+				"accepted connection from 10.0.3.7 (laptop-7.corp.example.com) port 60001",
+				"accepted connection from 10.0.0.11 () port 51200",
+			},
+			want: []int{1, 1, 1, 1},
+		},
+		{
+			name: "protocol names stay apart, and a size restated in parentheses is the same event",
 			lines: []string{
 				"proxy.example.com:5070 open through proxy p.example.com:5070 HTTPS",
 				"proxy.example.com:5070 open through proxy p.example.com:5070 SOCKS5",
@@ -76,7 +86,7 @@ func TestMining(t *testing.T) {
 				"proxy.example.com:5070 open through proxy p.example.com:5070 HTTPS",
 				"proxy.example.com:5070 close, 9 bytes sent, 2048 bytes (2.00 KB) received, lifetime 00:01",
 			},
-			want: []int{1, 2, 3, 4, 5, 1, 5},
+			want: []int{1, 2, 3, 3, 3, 1, 3},
 		},
 		{
 			name: "a few frequent words at a place are constants",
@@ -203,6 +213,9 @@ func TestTemplateDisplay(t *testing.T) {
 			"Accepted password for root port <*> ssh2"},
 		{[]string{"login user=bob tty=ssh", "login user=amy tty=ssh"}, "login user=<*> tty=ssh"},
 		{[]string{"took 150ms", "took 2.5s"}, "took <*>"},
+		// A blank value among values shows as the value it stands for.
+		{[]string{"client 10.0.0.9 () connected", "client 172.16.4.5 (build01.example.org) connected"},
+			"client <*> (<*>) connected"},
 		// Typed values are masked even when constant in the sample.
 		{[]string{"Accepted password for root from 10.0.0.1 port 22 ssh2", "Accepted password for root from 10.0.0.1 port 22 ssh2"},
 			"Accepted password for root from <*> port <*> ssh2"},

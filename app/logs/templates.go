@@ -234,17 +234,22 @@ func valueAt(shapes []*shape, members []int32, p int, kv *keyValues) string {
 	sh := shapes[members[0]]
 	rep := sh.vals[p]
 	pre, suf := rep[:sh.lcp[p]], rep[len(rep)-int(sh.lcs[p]):]
-	minLen := len(rep)
+	minLen, same := len(rep), int(sh.lcp[p]) >= len(rep) // the shape's lines share all of it
 	for _, si := range members[1:] {
 		o := shapes[si]
 		v := o.vals[p]
 		minLen = min(minLen, len(v))
+		same = same && v == rep && int(o.lcp[p]) >= len(v)
 		pre = pre[:commonPrefix(pre, v[:o.lcp[p]])]
 		suf = suf[len(suf)-commonSuffix(suf, v[len(v)-int(o.lcs[p]):]):]
 	}
-	if len(pre)+len(suf) >= minLen {
+	if same {
 		return constantValue(rep, keptPrefix(sh.toks[p]), kv)
 	}
+	// A value may be all shared part: "()" among "(db1)" and "(db2)" shares
+	// "(" and ")" with them, and shows as "(<*>)".
+	pre = pre[:min(len(pre), minLen)]
+	suf = suf[len(suf)-min(len(suf), minLen-len(pre)):]
 	// Do not cut inside a word or number: "blk_-69" and "blk_-12" share
 	// "blk_-", not "blk_-6" or more; "ñ00" and "Ü00" share no byte of
 	// their first letter, which would be no text.

@@ -102,6 +102,12 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 				continue
 			}
 		}
+		if s[i] == '(' {
+			if e := z.restatedValue(s, i); e > 0 {
+				i = e
+				continue
+			}
+		}
 		// Find the token's end and, on the way, the classes of its bytes,
 		// which settle most tokens without a second look.
 		j, or := scanToken(s, i)
@@ -173,10 +179,8 @@ func (z *tokenizer) maskAt(s []byte, i int) int {
 }
 
 // unitOfValue joins a unit ("bytes", "KB", "sec") to the value before it,
-// so that "1190 bytes", "<1 sec" and "00:02" are all one value. A
-// parenthesised value after it ("1190 bytes (1.16 KB)") stays a value of
-// its own: a message that has it is another event than one that has not,
-// as labelled logs count them (Loghub-2.0's corrected templates).
+// so that "1190 bytes", "<1 sec" and "00:02" are all one value (and so is a
+// restatement in parentheses after it, see restatedValue).
 func (z *tokenizer) unitOfValue(s []byte, i, j int) bool {
 	n := len(z.toks)
 	if n == 0 {
@@ -188,6 +192,57 @@ func (z *tokenizer) unitOfValue(s []byte, i, j int) bool {
 	}
 	v.end = int32(j)
 	return true
+}
+
+// restatedValue joins to the value before it a parenthesised number and
+// unit that restates it ("1190 bytes (1.16 KB)") and returns where it ends;
+// 0 when there is none. Whether the restatement is
+// printed depends on the value (a size from 1 KiB on), not on the event, so
+// a line with it is the same event as one without (Loghub-2.0's corrected
+// labels count them so).
+func (z *tokenizer) restatedValue(s []byte, i int) int {
+	n := len(z.toks)
+	if n == 0 {
+		return 0
+	}
+	v := &z.toks[n-1]
+	if !v.masked || v.keep != 0 || hasNonSpace(s[v.end:i]) {
+		return 0
+	}
+	end := i + 1
+	for end < len(s) && end-i <= 24 && s[end] != ')' && s[end] != '(' {
+		end++
+	}
+	if end >= len(s) || s[end] != ')' {
+		return 0
+	}
+	num, after := s[i+1:end], end+1
+	if after < len(s) && (s[after] == ',' || s[after] == ';') {
+		after++ // the value's own punctuation: "(1.16 KB),"
+	}
+	if after < len(s) && !isSpace(s[after]) {
+		return 0
+	}
+	k := indexByte(num, ' ')
+	if k <= 0 || !unitWord(num[k+1:]) {
+		return 0 // a bare number in parentheses is a count of its own ("exceptions (35591533)")
+	}
+	for _, c := range num[:k] {
+		if !isDigit(c) && c != '.' && c != ',' {
+			return 0
+		}
+	}
+	v.end = int32(after)
+	return after
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
 }
 
 // unitStart marks the bytes a unit starts with: a quick test before unitWord.
@@ -443,10 +498,33 @@ func byteSet(s string) (set [256]bool) {
 func colonKeyLen(t []byte) int {
 	start, i := keyName(t, &colonOpen, false)
 	if i-start < 2 || i+1 >= len(t) || t[i] != ':' || t[i+1] == '/' || t[i+1] == ':' ||
-		isHostname(t[start:i]) {
+		isHostname(t[start:i]) || hostPort(t[start:i], t[i+1:]) {
 		return 0
 	}
 	return i + 1
+}
+
+// hostPort reports a name of three or more lower-case labels before a
+// port ("edge.cdn.example.asia:443"): a host, whatever its top-level domain
+// (isHostname knows the common ones), not a key, which is one word ("sid:1").
+func hostPort(name, port []byte) bool {
+	port = trimPunct(port)
+	if len(port) < 2 || len(port) > 5 || !allOf(port, cDigit) {
+		return false
+	}
+	dots := 0
+	for i, c := range name {
+		switch {
+		case c == '.':
+			if i == 0 || name[i-1] == '.' {
+				return false
+			}
+			dots++
+		case charClass[c]&cHostChar == 0:
+			return false
+		}
+	}
+	return dots >= 2 && name[len(name)-1] != '.'
 }
 
 // class is a set of character classes, for the scanners.
