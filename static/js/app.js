@@ -217,4 +217,13 @@
     zone.classList.remove("dragover");
     if (ev.dataTransfer.files.length) load(zone, ev.dataTransfer.files[0]);
   });
+
+  // On a phone the section tabs scroll sideways in one row: show the
+  // current one (it may be past the screen's edge).
+  document.querySelectorAll(".console-tabs ul").forEach(function (ul) {
+    var cur = ul.querySelector("[aria-current=page]");
+    if (cur && ul.scrollWidth > ul.clientWidth) {
+      ul.scrollLeft = cur.offsetLeft - ul.offsetLeft - (ul.clientWidth - cur.offsetWidth) / 2;
+    }
+  });
 })();
