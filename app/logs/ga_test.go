@@ -36,8 +36,8 @@ var gaSystems = []struct {
 	{"Apache", measures{1.000, 1.000, 1.000, 1.000}, measures{1.000, 1.000, 1.000, 1.000}},
 	{"OpenSSH", measures{0.998, 0.995, 0.943, 0.754}, measures{1.000, 0.996, 1.000, 0.807}},
 	{"Zookeeper", measures{0.994, 0.996, 0.933, 0.952}, measures{0.994, 0.996, 0.933, 0.952}},
-	{"BGL", measures{0.989, 0.939, 0.931, 0.888}, measures{0.989, 0.974, 0.931, 0.897}},
-	{"Hadoop", measures{0.988, 0.980, 0.960, 0.890}, measures{0.988, 0.966, 0.960, 0.899}},
+	{"BGL", measures{0.987, 0.939, 0.913, 0.878}, measures{0.987, 0.974, 0.913, 0.887}},
+	{"Hadoop", measures{0.985, 0.980, 0.933, 0.880}, measures{0.985, 0.966, 0.933, 0.871}},
 }
 
 // measures are GA, PA, FGA and FTA, in that order.
@@ -69,8 +69,8 @@ func (m measures) div(n float64) measures {
 
 // Average floors, of each label set.
 var (
-	origAverageFloor = measures{0.995, 0.985, 0.961, 0.913}
-	corrAverageFloor = measures{0.995, 0.988, 0.970, 0.925}
+	origAverageFloor = measures{0.993, 0.985, 0.953, 0.910}
+	corrAverageFloor = measures{0.994, 0.988, 0.963, 0.919}
 )
 
 // loghubPath is where the Loghub samples are, beside the repository, or
@@ -209,11 +209,20 @@ func accuracy(t testing.TB, res *Result, path string) measures {
 	for i, id := range truth {
 		label[id] = paForm(labels[i])
 	}
-	fga, fta := templateAccuracy(res.Assignments, truth, func(id int, truth string) bool {
+	// Lines are grouped by their template's text, as Loghub-2.0's
+	// evaluator groups them: two templates that read the same are one.
+	byText, first := make([]int, len(res.Assignments)), map[string]int{}
+	for i, id := range res.Assignments {
+		if _, ok := first[text(id)]; !ok {
+			first[text(id)] = id
+		}
+		byText[i] = first[text(id)]
+	}
+	fga, fta := templateAccuracy(byText, truth, func(id int, truth string) bool {
 		return text(id) == label[truth]
 	})
 	return measures{
-		ga:  groupingAccuracy(res.Assignments, truth),
+		ga:  groupingAccuracy(byText, truth),
 		pa:  float64(right) / float64(len(labels)),
 		fga: fga,
 		fta: fta,
