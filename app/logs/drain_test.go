@@ -180,28 +180,6 @@ func firstSeen(ids []int) []int {
 	return out
 }
 
-// TestKeyValueSeenElsewhere: a word after a key is kept as a name
-// ("tty=ssh") only when the key holds no other value in the input; "user=root"
-// in one event is a user name that happens to be constant there when other
-// lines of the log hold "user=git".
-func TestKeyValueSeenElsewhere(t *testing.T) {
-	res := analyze(t, strings.Join([]string{
-		"session opened for user=root tty=ssh by (uid=0)",
-		"session opened for user=root tty=ssh by (uid=0)",
-		"authentication failure; logname= uid=0 euid=0 user=git",
-		"authentication failure; logname= uid=0 euid=0 user=git",
-	}, "\n"), Options{})
-	var got []string
-	for _, tp := range res.Templates {
-		got = append(got, tp.Template)
-	}
-	slices.Sort(got)
-	want := []string{"authentication failure; logname= uid=<*> euid=<*> user=<*>", "session opened for user=<*> tty=ssh by (uid=<*>)"}
-	if !slices.Equal(got, want) {
-		t.Errorf("templates %q, want %q", got, want)
-	}
-}
-
 func TestTemplateDisplay(t *testing.T) {
 	tests := []struct {
 		lines []string

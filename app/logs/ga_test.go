@@ -34,7 +34,7 @@ var gaSystems = []struct {
 }{
 	{"HDFS", measures{1.000, 1.000, 1.000, 1.000}, measures{1.000, 1.000, 1.000, 1.000}},
 	{"Apache", measures{1.000, 1.000, 1.000, 1.000}, measures{1.000, 1.000, 1.000, 1.000}},
-	{"OpenSSH", measures{0.998, 0.995, 0.943, 0.754}, measures{1.000, 0.996, 1.000, 0.807}},
+	{"OpenSSH", measures{0.998, 0.995, 0.943, 0.791}, measures{0.999, 0.995, 0.999, 0.768}},
 	{"Zookeeper", measures{0.994, 0.996, 0.933, 0.952}, measures{0.994, 0.996, 0.933, 0.952}},
 	{"BGL", measures{0.987, 0.939, 0.913, 0.878}, measures{0.987, 0.974, 0.913, 0.887}},
 	{"Hadoop", measures{0.985, 0.980, 0.933, 0.880}, measures{0.985, 0.966, 0.933, 0.871}},
@@ -70,7 +70,7 @@ func (m measures) div(n float64) measures {
 // Average floors, of each label set.
 var (
 	origAverageFloor = measures{0.993, 0.985, 0.953, 0.910}
-	corrAverageFloor = measures{0.994, 0.988, 0.963, 0.919}
+	corrAverageFloor = measures{0.994, 0.988, 0.963, 0.913}
 )
 
 // loghubPath is where the Loghub samples are, beside the repository, or

@@ -55,9 +55,8 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 			names = append(names, "<*>")
 		}
 	}
-	kv := &keyValues{shapes: shapes}
 	for n, c := range clusters {
-		toks := display(shapes, c, names, kv)
+		toks := display(shapes, c, names)
 		res.Templates[n] = Template{ID: n + 1, Template: strings.Join(toks, " "), Count: c.count}
 		if a.opts.IncludeParams {
 			res.Templates[n].Params = templateParams(shapes, c, toks)
@@ -211,7 +210,7 @@ func lineHeader(s string, ref lineRef) LineHeader {
 // is shown as <*> even when it never changed in the sample: "port 22" seen
 // with one port only is still a port (typed masking), so the template reads
 // the same whatever sample it was mined from.
-func display(shapes []*shape, c *cluster, names []string, kv *keyValues) []string {
+func display(shapes []*shape, c *cluster, names []string) []string {
 	out := make([]string, len(c.toks))
 	for p, t := range c.toks {
 		switch k := strings.Index(t, maskMarkerString); {
@@ -221,7 +220,7 @@ func display(shapes []*shape, c *cluster, names []string, kv *keyValues) []strin
 			// A custom mask's value, with the text around it in the token.
 			out[p] = t[:k] + names[t[k+2]] + t[k+3:]
 		default:
-			out[p] = valueAt(shapes, c.members, p, kv)
+			out[p] = valueAt(shapes, c.members, p)
 		}
 	}
 	return out
@@ -230,7 +229,7 @@ func display(shapes []*shape, c *cluster, names []string, kv *keyValues) []strin
 // valueAt renders the values at position p of the members. The shared part
 // shown is at least the kept key ("uid=") and the punctuation that wraps
 // the value ("(", "):"); a value seen once shows no more than that.
-func valueAt(shapes []*shape, members []int32, p int, kv *keyValues) string {
+func valueAt(shapes []*shape, members []int32, p int) string {
 	sh := shapes[members[0]]
 	rep := sh.vals[p]
 	pre, suf := rep[:sh.lcp[p]], rep[len(rep)-int(sh.lcs[p]):]
@@ -244,7 +243,7 @@ func valueAt(shapes []*shape, members []int32, p int, kv *keyValues) string {
 		suf = suf[len(suf)-commonSuffix(suf, v[len(v)-int(o.lcs[p]):]):]
 	}
 	if same {
-		return constantValue(rep, keptPrefix(sh.toks[p]), kv)
+		return constantValue(rep, keptPrefix(sh.toks[p]))
 	}
 	// A value may be all shared part: "()" among "(db1)" and "(db2)" shares
 	// "(" and ")" with them, and shows as "(<*>)".
@@ -267,14 +266,14 @@ func valueAt(shapes []*shape, members []int32, p int, kv *keyValues) string {
 func wordByte(c byte) bool { return isAlnum(c) || c >= 0x80 }
 
 // constantValue renders a value that never changed, rep, whose first k
-// bytes are a key kept literal. A plain word after a key that holds no other
-// value in the input (kv: "tty=ssh") and a path of one segment without
-// digits ("/default-rack") are names, shown as they are; any other value is
+// bytes are a key kept literal. A plain word after a key ("tty=ssh"; not
+// a literal such as true or null) and a path of one segment without digits
+// ("/default-rack") are names, shown as they are; any other value is
 // masked, keeping the key, the wrapping punctuation and a unit joined to it
 // ("(<*>)", "<*> ms").
-func constantValue(rep string, k int, kv *keyValues) string {
+func constantValue(rep string, k int) string {
 	core := trimPunct([]byte(rep[k:]))
-	if len(core) == 0 || k > 0 && plainWord(core) && !literalValue(core) && !kv.varies(rep[:k]) || plainPath(core) {
+	if len(core) == 0 || k > 0 && plainWord(core) && !literalValue(core) || plainPath(core) {
 		return rep
 	}
 	open := k + strings.Index(rep[k:], string(core))
