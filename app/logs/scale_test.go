@@ -120,12 +120,12 @@ func syslogLog(lines int) labelledLog {
 		case x < 850:
 			a := ip()
 			fmt.Fprintf(&b, "ftpd[%d]: connection from %s (%s) at Fri Jun 17 07:07:00 2005", pid, a, strings.ReplaceAll(a, ".", "-")+".example.net")
-			tmpl = "connection from <*> (<*>) at <*> <*> <*> <*> <*>" // a date inside a message: each field a value
+			tmpl = "connection from <*> (<*>) at <*>" // a date inside a message: one value
 		case x < 900:
 			fmt.Fprintf(&b, "ftpd[%d]: connection from %s () at Fri Jun 17 07:07:00 2005", pid, ip())
 			// The name is left empty when the address did not resolve: the
 			// same event, as Loghub-2.0's corrected Linux labels have it.
-			tmpl = "connection from <*> (<*>) at <*> <*> <*> <*> <*>"
+			tmpl = "connection from <*> (<*>) at <*>"
 		case x < 950:
 			fmt.Fprintf(&b, "xinetd[%d]: START: ftp pid=%d from=%s", pid, pid+1, ip())
 			tmpl = "START: ftp pid=<*> from=<*>"

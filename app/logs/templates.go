@@ -245,6 +245,9 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 	if same {
 		return constantValue(rep, keptPrefix(sh.toks[p]))
 	}
+	if manyWordDate(rep) {
+		return "<*>" // what dates share ("Fri Jun 17 07:07:") says nothing of the event
+	}
 	// A value may be all shared part: "()" among "(db1)" and "(db2)" shares
 	// "(" and ")" with them, and shows as "(<*>)".
 	pre = pre[:min(len(pre), minLen)]

@@ -138,7 +138,7 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 			// Could be a host name, a hex word or a month: look closer.
 			masked = wordValue(trimPunct(s[i:j]))
 		}
-		if !masked && unitStart[s[i]] && z.unitOfValue(s, i, j) {
+		if !masked && unitStart[s[i]] && z.unitOfValue(s, i, j) || masked && keep == 0 && z.joinsDate(s, i, j) {
 			i = j
 			continue
 		}
