@@ -232,7 +232,7 @@ func closers(line []byte) bool {
 // own: in a timestamped log it was written by another writer, not as the
 // rest of the entry above (see the rules above).
 func standsAlone(line []byte) bool {
-	t := bytes.TrimRight(line, " \r")
+	t := trimEnd(line)
 	switch c := t[0]; {
 	case c == '{':
 		return t[len(t)-1] == '}'
@@ -246,6 +246,17 @@ func standsAlone(line []byte) bool {
 		return len(t) > 6 && t[1] == '-' && t[2] == ' ' && bytes.HasSuffix(t, []byte(" --"))
 	}
 	return logfmtRecord(t)
+}
+
+// trimEnd is line without the spaces and carriage returns that end it:
+// bytes.TrimRight(line, " \r"), without building a set of the two bytes
+// for every line.
+func trimEnd(line []byte) []byte {
+	n := len(line)
+	for n > 0 && (line[n-1] == ' ' || line[n-1] == '\r') {
+		n--
+	}
+	return line[:n]
 }
 
 // processDeath reports what a shell prints when a child dies of a signal:
@@ -291,7 +302,7 @@ func opensTrace(line []byte) traceKind {
 	case bytes.HasPrefix(line, []byte("panic: ")) || bytes.HasPrefix(line, []byte("fatal error: ")) || goroutineLine(line):
 		return traceGo
 	case bytes.HasPrefix(line, []byte("thread '")) && bytes.Contains(line, []byte("' panicked at ")):
-		if bytes.HasSuffix(bytes.TrimRight(line, " \r"), []byte(":")) {
+		if bytes.HasSuffix(trimEnd(line), []byte(":")) {
 			return traceRustMessage
 		}
 		return traceRust

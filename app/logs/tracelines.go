@@ -11,7 +11,7 @@ import "bytes"
 // "created by main.main in goroutine 1", the runtime's note of elided
 // frames, and the go command's "exit status 2".
 func goTraceLine(t []byte) bool {
-	t = bytes.TrimRight(t, " \r")
+	t = trimEnd(t)
 	switch {
 	case bytes.HasPrefix(t, []byte("[signal ")), bytes.HasPrefix(t, []byte("[recovered")),
 		bytes.HasPrefix(t, []byte("created by ")), bytes.HasPrefix(t, []byte("...additional frames elided...")):
@@ -25,7 +25,7 @@ func goTraceLine(t []byte) bool {
 
 // goroutineLine reports "goroutine 7 [running]:" and the like.
 func goroutineLine(t []byte) bool {
-	t = bytes.TrimRight(t, " \r")
+	t = trimEnd(t)
 	rest, ok := bytes.CutPrefix(t, []byte("goroutine "))
 	if !ok {
 		return false
@@ -81,7 +81,7 @@ func moreLine(t []byte) bool {
 	if !ok {
 		return false
 	}
-	n, tail, _ := bytes.Cut(bytes.TrimRight(rest, " \r"), []byte(" "))
+	n, tail, _ := bytes.Cut(trimEnd(rest), []byte(" "))
 	return len(n) > 0 && bareNumber(n) && (string(tail) == "more" || string(tail) == "common frames omitted")
 }
 
