@@ -163,7 +163,7 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	switch {
 	case indented:
 		return j.trace != traceNone || !j.rules.indentedInput, false
-	case c == 'T' && bytes.HasPrefix(line, []byte("Traceback (most recent call last):")):
+	case c == 'T' && tracebackLine(line):
 		j.trace = tracePython
 		return !quiet, false
 	case (c == 'D' || c == 'T') && chainSentence(line):
@@ -286,9 +286,13 @@ func logfmtRecord(t []byte) bool {
 // panic.
 func (j *joiner) opens(line []byte) {
 	j.trace = traceNone
-	switch line[0] {
+	switch c := line[0]; c {
 	case 'T', 'D':
-		j.continues(line, false)
+		// What continues would set, without the tests that follow
+		// there, which set nothing for such a line.
+		if c == 'T' && tracebackLine(line) || chainSentence(line) {
+			j.trace = tracePython
+		}
 	case 'p', 'f', 'g', 't':
 		j.trace = opensTrace(line)
 	}

@@ -46,6 +46,11 @@ func goFuncLine(t []byte) bool {
 	return bytes.IndexByte(name, ' ') < 0 && (bytes.IndexByte(name, '.') > 0 || string(name) == "panic")
 }
 
+// tracebackLine reports the line that opens a Python traceback.
+func tracebackLine(t []byte) bool {
+	return bytes.HasPrefix(t, []byte("Traceback (most recent call last):"))
+}
+
 // chainSentence reports the sentences that chain Python tracebacks.
 func chainSentence(t []byte) bool {
 	return bytes.HasPrefix(t, []byte("During handling of the above exception")) ||
