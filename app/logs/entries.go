@@ -270,7 +270,7 @@ func processDeath(t []byte) bool {
 // first at the start, one of them level= or lvl=.
 func logfmtRecord(t []byte) bool {
 	k := 0
-	for k < len(t) && (isAlnum(t[k]) || t[k] == '_' || t[k] == '.') {
+	for k < len(t) && recordKeyByte[t[k]] {
 		k++
 	}
 	if k == 0 || k == len(t) || t[k] != '=' {
@@ -279,6 +279,10 @@ func logfmtRecord(t []byte) bool {
 	return bytes.HasPrefix(t, []byte("level=")) || bytes.HasPrefix(t, []byte("lvl=")) ||
 		bytes.Contains(t, []byte(" level=")) || bytes.Contains(t, []byte(" lvl="))
 }
+
+// recordKeyByte marks the bytes of logfmtRecord's first key: letters,
+// digits and "_.".
+var recordKeyByte = byteSet(alnumBytes + "_.")
 
 // opens notes a line that opens an entry: a trace may start there. Only
 // lines opening with 'T' or 'D' can start a Python one (see continues),

@@ -90,6 +90,10 @@ func moreLine(t []byte) bool {
 	return len(n) > 0 && bareNumber(n) && (string(tail) == "more" || string(tail) == "common frames omitted")
 }
 
+// exceptionNameByte marks the bytes of an exception's qualified name:
+// letters, digits and "_.$".
+var exceptionNameByte = byteSet(alnumBytes + "_.$")
+
 // exceptionLine reports a line naming an exception: an identifier, dotted
 // when qualified is set, that ends in Error, Exception or Throwable,
 // followed by ':' or nothing ("ValueError: bad", "java.io.IOException").
@@ -97,7 +101,7 @@ func moreLine(t []byte) bool {
 func exceptionLine(t []byte, qualified bool) bool {
 	k := 0
 	dots := 0
-	for k < len(t) && (isAlnum(t[k]) || t[k] == '_' || t[k] == '.' || t[k] == '$') {
+	for k < len(t) && exceptionNameByte[t[k]] {
 		if t[k] == '.' {
 			dots++
 		}
