@@ -24,6 +24,10 @@ type wordEntry struct {
 	key   []byte
 	patch []int32 // the tokens whose text in key has digits
 	wordy bool
+	// shape is the index of the shape of key in the analysis, once
+	// known, -1 before (see shapeSet.add). A message replayed from the
+	// entry without a patch has that key, so that shape.
+	shape int32
 }
 
 // plainWords tokenizes s[i:] as z.words(s, i, len(s), true) does, from the
@@ -38,6 +42,9 @@ func (z *tokenizer) plainWords(s []byte, i int) {
 	e := c.of(c.norm)
 	if string(e.norm) == string(c.norm) && e.norm != nil {
 		z.replay(s, i, e)
+		if len(e.patch) == 0 {
+			z.entry = e
+		}
 		return
 	}
 	z.words(s, i, len(s), true)
@@ -54,6 +61,10 @@ func (z *tokenizer) plainWords(s []byte, i int) {
 	}
 	e.key = append(e.key[:0], z.key...)
 	e.wordy = z.wordy
+	e.shape = -1
+	if len(e.patch) == 0 {
+		z.entry = e
+	}
 }
 
 // keyLen is how many bytes of the token's text its shape key holds: the
