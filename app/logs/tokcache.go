@@ -1,6 +1,9 @@
 package logs
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // Messages that msgCache misses often differ from a recent one only in
 // the digits of their values ("PacketResponder 1 for block blk_3886..."):
@@ -92,18 +95,20 @@ func (z *tokenizer) replay(s []byte, i int, e *wordEntry) {
 	}
 }
 
-// digitless returns s with every digit as '0', in buf.
+// digitless returns s with every digit as '0', in buf: eight bytes at a
+// time, read from s and written once.
 func digitless(buf, s []byte) []byte {
-	buf = append(buf[:0], s...)
+	buf = slices.Grow(buf[:0], len(s))[:len(s)]
 	k := 0
-	for ; k+8 <= len(buf); k += 8 {
-		w := buf[k : k+8]
-		binary.LittleEndian.PutUint64(w, digitWord(binary.LittleEndian.Uint64(w)))
+	for ; k+8 <= len(s); k += 8 {
+		binary.LittleEndian.PutUint64(buf[k:k+8], digitWord(binary.LittleEndian.Uint64(s[k:k+8])))
 	}
-	for ; k < len(buf); k++ {
-		if isDigit(buf[k]) {
-			buf[k] = '0'
+	for ; k < len(s); k++ {
+		c := s[k]
+		if isDigit(c) {
+			c = '0'
 		}
+		buf[k] = c
 	}
 	return buf
 }
