@@ -192,6 +192,7 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	}
 	j.trace = traceNone
 	switch {
+	case !frameStart[c]: // none of the tests below can hold: most timestamps open with a digit
 	case c == 'a' && bytes.HasPrefix(line, []byte("at ")) && bytes.IndexByte(line, '(') > 0,
 		c == 'C' && bytes.HasPrefix(line, []byte("Caused by: ")),
 		c == 'W' && bytes.HasPrefix(line, []byte("Wrapped by: ")),
@@ -279,6 +280,10 @@ func logfmtRecord(t []byte) bool {
 	return bytes.HasPrefix(t, []byte("level=")) || bytes.HasPrefix(t, []byte("lvl=")) ||
 		bytes.Contains(t, []byte(" level=")) || bytes.Contains(t, []byte(" lvl="))
 }
+
+// frameStart marks the bytes that open a line continues tests for below
+// the traces' own: letters and "./[]})\"".
+var frameStart = byteSet(letterBytes + "./[]})\"")
 
 // recordKeyByte marks the bytes of logfmtRecord's first key: letters,
 // digits and "_.".

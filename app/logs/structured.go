@@ -219,8 +219,12 @@ func logfmtStart(s []byte, i int) bool {
 // logfmtKeyByte marks the bytes of a logfmt key: letters, digits and "_.-@".
 var logfmtKeyByte = byteSet(alnumBytes + "_.-@")
 
-// alnumBytes are the ASCII letters and digits, for byteSet.
-const alnumBytes = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+// letterBytes and alnumBytes are the ASCII letters, and those and the
+// digits, for byteSet.
+const (
+	letterBytes = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	alnumBytes  = letterBytes + "0123456789"
+)
 
 // scanLogfmt reads s[i:] as logfmt: key=value pairs, values bare or
 // double-quoted, at least two pairs and nothing else but for a quoted
