@@ -51,7 +51,12 @@ func (ls *layoutSet) fit(s []byte) *layout {
 	ls.lineWords = 0
 	for k := 0; k < ls.n; k++ {
 		l := &ls.all[ls.order[k]]
-		if len(s) < l.size || l.whole && len(s) != l.size || !ls.fits(s, l) {
+		if len(s) < l.size || l.whole && len(s) != l.size {
+			continue
+		}
+		// Most layouts tried differ in their last word (see fits): when a
+		// layout tried before made it, the test is made here, without a call.
+		if n := len(l.key); n > 0 && n <= ls.lineWords && ls.line[n-1] != l.key[n-1] || !ls.fits(s, l) {
 			continue
 		}
 		ls.toFront(k)
