@@ -692,7 +692,10 @@ var procEnd = []byte("]:")
 // two lines as the input holds them, so that offsets in it are the
 // entry's; else nil.
 func (a *analyzer) dotnetText(input []byte, ref lineRef) []byte {
-	if ref.cut || ref.fixed || a.opts.SplitContinuations || a.join.rules.indentedInput {
+	// The header line has a colon after its four-letter level, which
+	// rules out most lines without a call.
+	if ref.end-ref.start < 10 || input[ref.start+4] != ':' ||
+		ref.cut || ref.fixed || a.opts.SplitContinuations || a.join.rules.indentedInput {
 		return nil
 	}
 	two := dotnetMessage(input, int(ref.start), int(ref.end))
