@@ -51,10 +51,12 @@ func tracebackLine(t []byte) bool {
 	return bytes.HasPrefix(t, []byte("Traceback (most recent call last):"))
 }
 
-// chainSentence reports the sentences that chain Python tracebacks.
+// chainSentence reports the sentences that chain Python tracebacks. Their
+// second byte rules out most lines (a syslog's "Dec 10 ...") without a
+// comparison of the whole.
 func chainSentence(t []byte) bool {
-	return bytes.HasPrefix(t, []byte("During handling of the above exception")) ||
-		bytes.HasPrefix(t, []byte("The above exception was the direct cause"))
+	return len(t) > 1 && (t[1] == 'u' && bytes.HasPrefix(t, []byte("During handling of the above exception")) ||
+		t[1] == 'h' && bytes.HasPrefix(t, []byte("The above exception was the direct cause")))
 }
 
 // rubyFrame reports a Ruby backtrace line: "app/models/user.rb:10:in
