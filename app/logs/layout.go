@@ -127,7 +127,7 @@ func (ls *layoutSet) fits(s []byte, l *layout) bool {
 	key := l.key
 	line := ls.line[:len(key)]
 	for k := ls.lineWords; k < len(line); k++ {
-		line[k] = digitWord(binary.LittleEndian.Uint64(s[8*k:]))
+		line[k] = digitWord(binary.LittleEndian.Uint64(s[8*k : 8*k+8]))
 	}
 	ls.lineWords = max(ls.lineWords, len(line))
 	if n := len(key); n > 0 && line[n-1] != key[n-1] {
