@@ -83,11 +83,12 @@ func (t *tok) keyLen() int32 {
 // shape key.
 func (z *tokenizer) replay(s []byte, i int, e *wordEntry) {
 	z.wordy = e.wordy
-	z.toks = append(z.toks[:0], e.toks...)
-	for k := range z.toks {
-		z.toks[k].start += int32(i)
-		z.toks[k].end += int32(i)
+	toks := append(z.toks[:0], e.toks...)
+	for k := range toks { // a local slice: no bounds check in the loop
+		toks[k].start += int32(i)
+		toks[k].end += int32(i)
 	}
+	z.toks = toks
 	z.key = append(z.key[:0], e.key...)
 	for _, k := range e.patch {
 		t := &z.toks[k]
