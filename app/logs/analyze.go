@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"regexp"
@@ -422,7 +423,7 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 		line := input[start:end]
 		blank := !hasNonSpace(line)
 		joins := !blank && join && entry.no > 0 && !opening && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
-			!a.lastRef.cut && !a.lastRef.fixed && a.continues(line, no) && utf8.Valid(line) // nothing joins a cut or mended line
+			!a.lastRef.cut && !a.lastRef.fixed && a.continues(line, no) && validUTF8(line) // nothing joins a cut or mended line
 		if start == stop && !blank && !joins {
 			break
 		}
@@ -565,7 +566,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		ref.cut = true
 		a.cut++
 	}
-	if !utf8.Valid(text) {
+	if !validUTF8(text) {
 		a.fix = appendValid(a.fix[:0], text)
 		text = a.fix
 		ref.fixed = true
@@ -691,14 +692,42 @@ var procEnd = []byte("]:")
 // two lines as the input holds them, so that offsets in it are the
 // entry's; else nil.
 func (a *analyzer) dotnetText(input []byte, ref lineRef) []byte {
-	if ref.cut || ref.fixed || a.opts.SplitContinuations || a.join.rules.indentedInput {
+	// The header line has a colon after its four-letter level, which
+	// rules out most lines without a call.
+	if ref.end-ref.start < 10 || input[ref.start+4] != ':' ||
+		ref.cut || ref.fixed || a.opts.SplitContinuations || a.join.rules.indentedInput {
 		return nil
 	}
 	two := dotnetMessage(input, int(ref.start), int(ref.end))
-	if len(two) > MaxLineBytes || !utf8.Valid(two) {
+	if len(two) > MaxLineBytes || !validUTF8(two) {
 		return nil
 	}
 	return two
+}
+
+// validUTF8 reports whether s is valid UTF-8, as utf8.Valid does. Most
+// lines are ASCII: their bytes are tested 32 and 16 at a time, the last
+// 16 overlapping those before, and only a line with another byte is
+// decoded (utf8.Valid goes byte by byte after its last 32-byte block).
+func validUTF8(s []byte) bool {
+	const high = 0x8080808080808080
+	if len(s) < 16 {
+		return utf8.Valid(s)
+	}
+	t := s
+	for len(t) >= 32 {
+		if (binary.LittleEndian.Uint64(t)|binary.LittleEndian.Uint64(t[8:])|
+			binary.LittleEndian.Uint64(t[16:])|binary.LittleEndian.Uint64(t[24:]))&high != 0 {
+			return utf8.Valid(s)
+		}
+		t = t[32:]
+	}
+	// Fewer than 32 bytes are left: their first 16, and the last 16.
+	if len(t) > 16 && (binary.LittleEndian.Uint64(t)|binary.LittleEndian.Uint64(t[8:]))&high != 0 {
+		return utf8.Valid(s)
+	}
+	t = s[len(s)-16:]
+	return (binary.LittleEndian.Uint64(t)|binary.LittleEndian.Uint64(t[8:]))&high == 0 || utf8.Valid(s)
 }
 
 // appendValid appends s with every run of invalid UTF-8 replaced by U+FFFD.

@@ -360,3 +360,19 @@ func TestOutliersShowTheirHeader(t *testing.T) {
 	}
 	t.Fatalf("line 51 is not an outlier: %+v", res.Outliers)
 }
+
+// validUTF8 answers as utf8.Valid does, whatever the length and wherever
+// a non-ASCII byte falls.
+func TestValidUTF8(t *testing.T) {
+	ascii := strings.Repeat("abcdefgh", 9)
+	for n := 0; n <= len(ascii); n++ {
+		for at := 0; at <= n; at++ {
+			for _, ins := range []string{"", "é", "\xff", "\xe2\x82", "€", "\xc3", "\x80"} {
+				s := []byte(ascii[:at] + ins + ascii[at:n])
+				if got, want := validUTF8(s), utf8.Valid(s); got != want {
+					t.Fatalf("validUTF8(%q) = %v, utf8.Valid says %v", s, got, want)
+				}
+			}
+		}
+	}
+}

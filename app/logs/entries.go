@@ -163,7 +163,7 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	switch {
 	case indented:
 		return j.trace != traceNone || !j.rules.indentedInput, false
-	case c == 'T' && bytes.HasPrefix(line, []byte("Traceback (most recent call last):")):
+	case c == 'T' && tracebackLine(line):
 		j.trace = tracePython
 		return !quiet, false
 	case (c == 'D' || c == 'T') && chainSentence(line):
@@ -192,6 +192,7 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	}
 	j.trace = traceNone
 	switch {
+	case !frameStart[c]: // none of the tests below can hold: most timestamps open with a digit
 	case c == 'a' && bytes.HasPrefix(line, []byte("at ")) && bytes.IndexByte(line, '(') > 0,
 		c == 'C' && bytes.HasPrefix(line, []byte("Caused by: ")),
 		c == 'W' && bytes.HasPrefix(line, []byte("Wrapped by: ")),
@@ -232,7 +233,7 @@ func closers(line []byte) bool {
 // own: in a timestamped log it was written by another writer, not as the
 // rest of the entry above (see the rules above).
 func standsAlone(line []byte) bool {
-	t := bytes.TrimRight(line, " \r")
+	t := trimEnd(line)
 	switch c := t[0]; {
 	case c == '{':
 		return t[len(t)-1] == '}'
@@ -248,6 +249,17 @@ func standsAlone(line []byte) bool {
 	return logfmtRecord(t)
 }
 
+// trimEnd is line without the spaces and carriage returns that end it:
+// bytes.TrimRight(line, " \r"), without building a set of the two bytes
+// for every line.
+func trimEnd(line []byte) []byte {
+	n := len(line)
+	for n > 0 && (line[n-1] == ' ' || line[n-1] == '\r') {
+		n--
+	}
+	return line[:n]
+}
+
 // processDeath reports what a shell prints when a child dies of a signal:
 // "Segmentation fault (core dumped)", "Killed", "Aborted", ...
 func processDeath(t []byte) bool {
@@ -259,7 +271,7 @@ func processDeath(t []byte) bool {
 // first at the start, one of them level= or lvl=.
 func logfmtRecord(t []byte) bool {
 	k := 0
-	for k < len(t) && (isAlnum(t[k]) || t[k] == '_' || t[k] == '.') {
+	for k < len(t) && recordKeyByte[t[k]] {
 		k++
 	}
 	if k == 0 || k == len(t) || t[k] != '=' {
@@ -269,15 +281,27 @@ func logfmtRecord(t []byte) bool {
 		bytes.Contains(t, []byte(" level=")) || bytes.Contains(t, []byte(" lvl="))
 }
 
+// frameStart marks the bytes that open a line continues tests for below
+// the traces' own: letters and "./[]})\"".
+var frameStart = byteSet(letterBytes + "./[]})\"")
+
+// recordKeyByte marks the bytes of logfmtRecord's first key: letters,
+// digits and "_.".
+var recordKeyByte = byteSet(alnumBytes + "_.")
+
 // opens notes a line that opens an entry: a trace may start there. Only
 // lines opening with 'T' or 'D' can start a Python one (see continues),
 // only 'p', 'f' or 'g' a Go panic or goroutine dump, and only 't' a Rust
 // panic.
 func (j *joiner) opens(line []byte) {
 	j.trace = traceNone
-	switch line[0] {
+	switch c := line[0]; c {
 	case 'T', 'D':
-		j.continues(line, false)
+		// What continues would set, without the tests that follow
+		// there, which set nothing for such a line.
+		if c == 'T' && tracebackLine(line) || chainSentence(line) {
+			j.trace = tracePython
+		}
 	case 'p', 'f', 'g', 't':
 		j.trace = opensTrace(line)
 	}
@@ -291,7 +315,7 @@ func opensTrace(line []byte) traceKind {
 	case bytes.HasPrefix(line, []byte("panic: ")) || bytes.HasPrefix(line, []byte("fatal error: ")) || goroutineLine(line):
 		return traceGo
 	case bytes.HasPrefix(line, []byte("thread '")) && bytes.Contains(line, []byte("' panicked at ")):
-		if bytes.HasSuffix(bytes.TrimRight(line, " \r"), []byte(":")) {
+		if bytes.HasSuffix(trimEnd(line), []byte(":")) {
 			return traceRustMessage
 		}
 		return traceRust

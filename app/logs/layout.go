@@ -51,7 +51,12 @@ func (ls *layoutSet) fit(s []byte) *layout {
 	ls.lineWords = 0
 	for k := 0; k < ls.n; k++ {
 		l := &ls.all[ls.order[k]]
-		if len(s) < l.size || l.whole && len(s) != l.size || !ls.fits(s, l) {
+		if len(s) < l.size || l.whole && len(s) != l.size {
+			continue
+		}
+		// Most layouts tried differ in their last word (see fits): when a
+		// layout tried before made it, the test is made here, without a call.
+		if n := len(l.key); n > 0 && n <= ls.lineWords && ls.line[n-1] != l.key[n-1] || !ls.fits(s, l) {
 			continue
 		}
 		ls.toFront(k)
@@ -122,7 +127,7 @@ func (ls *layoutSet) fits(s []byte, l *layout) bool {
 	key := l.key
 	line := ls.line[:len(key)]
 	for k := ls.lineWords; k < len(line); k++ {
-		line[k] = digitWord(binary.LittleEndian.Uint64(s[8*k:]))
+		line[k] = digitWord(binary.LittleEndian.Uint64(s[8*k : 8*k+8]))
 	}
 	ls.lineWords = max(ls.lineWords, len(line))
 	if n := len(key); n > 0 && line[n-1] != key[n-1] {

@@ -86,14 +86,25 @@ func newShapeSet(maxRefs int) shapeSet {
 	return shapeSet{index: make(map[string]int32), maxRefs: maxRefs}
 }
 
-// add records one line whose tokens z has just produced from text.
+// add records one line whose tokens z has just produced from text. The
+// shape of a key replayed from the tokenizer's cache (tokcache.go) is
+// known there without a look-up.
 func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
-	si, ok := ss.index[string(z.shapeKey())]
-	if !ok {
-		si = int32(len(ss.shapes))
-		ss.shapes = append(ss.shapes, newShape(z, text))
-		ss.shapes[si].first = ref.no
-		ss.index[ss.shapes[si].key] = si
+	var si int32
+	ok := false
+	if e := z.entry; e != nil && e.shape >= 0 {
+		si, ok = e.shape, true
+	} else {
+		si, ok = ss.index[string(z.shapeKey())]
+		if !ok {
+			si = int32(len(ss.shapes))
+			ss.shapes = append(ss.shapes, newShape(z, text))
+			ss.shapes[si].first = ref.no
+			ss.index[ss.shapes[si].key] = si
+		}
+		if e != nil {
+			e.shape = si
+		}
 	}
 	ss.count(si, ref)
 	if sh := ss.shapes[si]; ok {

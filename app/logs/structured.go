@@ -206,12 +206,25 @@ func logfmtStart(s []byte, i int) bool {
 	if i < len(s) && s[i] == '"' {
 		return true
 	}
+	if i >= len(s) || !isLetter(s[i]) {
+		return false
+	}
 	j := i
-	for j < len(s) && (isAlnum(s[j]) || s[j] == '_' || s[j] == '.' || s[j] == '-' || s[j] == '@') {
+	for j < len(s) && logfmtKeyByte[s[j]] {
 		j++
 	}
-	return j > i && j < len(s) && s[j] == '=' && isLetter(s[i])
+	return j < len(s) && s[j] == '='
 }
+
+// logfmtKeyByte marks the bytes of a logfmt key: letters, digits and "_.-@".
+var logfmtKeyByte = byteSet(alnumBytes + "_.-@")
+
+// letterBytes and alnumBytes are the ASCII letters, and those and the
+// digits, for byteSet.
+const (
+	letterBytes = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	alnumBytes  = letterBytes + "0123456789"
+)
 
 // scanLogfmt reads s[i:] as logfmt: key=value pairs, values bare or
 // double-quoted, at least two pairs and nothing else but for a quoted
@@ -236,7 +249,7 @@ func scanLogfmt(s []byte, i int) structSpans {
 			break
 		}
 		k := i
-		for i < len(s) && (isAlnum(s[i]) || s[i] == '_' || s[i] == '.' || s[i] == '-' || s[i] == '@') {
+		for i < len(s) && logfmtKeyByte[s[i]] {
 			i++
 		}
 		if i == k || i >= len(s) || s[i] != '=' || !isLetter(s[k]) && s[k] != '@' {

@@ -189,11 +189,22 @@ func firstLine(s string) string {
 	return s
 }
 
+// trimBlankEnd is s without the spaces and tabs that end it:
+// strings.TrimRight(s, " \t"), without building a set of the two bytes
+// for every line of the result.
+func trimBlankEnd(s string) string {
+	n := len(s)
+	for n > 0 && (s[n-1] == ' ' || s[n-1] == '\t') {
+		n--
+	}
+	return s[:n]
+}
+
 // lineHeader is the header part of a line's text s.
 func lineHeader(s string, ref lineRef) LineHeader {
 	var h LineHeader
 	if hdr := min(int(ref.hdr), len(s)); hdr > 0 {
-		h.Header = strings.TrimRight(s[:hdr], " \t")
+		h.Header = trimBlankEnd(s[:hdr])
 	}
 	if ref.lvl1 > ref.lvl0 && int(ref.lvl1) <= len(s) {
 		h.Level = s[ref.lvl0:ref.lvl1]

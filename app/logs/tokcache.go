@@ -1,6 +1,9 @@
 package logs
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // Messages that msgCache misses often differ from a recent one only in
 // the digits of their values ("PacketResponder 1 for block blk_3886..."):
@@ -24,6 +27,10 @@ type wordEntry struct {
 	key   []byte
 	patch []int32 // the tokens whose text in key has digits
 	wordy bool
+	// shape is the index of the shape of key in the analysis, once
+	// known, -1 before (see shapeSet.add). A message replayed from the
+	// entry without a patch has that key, so that shape.
+	shape int32
 }
 
 // plainWords tokenizes s[i:] as z.words(s, i, len(s), true) does, from the
@@ -38,6 +45,9 @@ func (z *tokenizer) plainWords(s []byte, i int) {
 	e := c.of(c.norm)
 	if string(e.norm) == string(c.norm) && e.norm != nil {
 		z.replay(s, i, e)
+		if len(e.patch) == 0 {
+			z.entry = e
+		}
 		return
 	}
 	z.words(s, i, len(s), true)
@@ -54,6 +64,10 @@ func (z *tokenizer) plainWords(s []byte, i int) {
 	}
 	e.key = append(e.key[:0], z.key...)
 	e.wordy = z.wordy
+	e.shape = -1
+	if len(e.patch) == 0 {
+		z.entry = e
+	}
 }
 
 // keyLen is how many bytes of the token's text its shape key holds: the
@@ -69,11 +83,12 @@ func (t *tok) keyLen() int32 {
 // shape key.
 func (z *tokenizer) replay(s []byte, i int, e *wordEntry) {
 	z.wordy = e.wordy
-	z.toks = append(z.toks[:0], e.toks...)
-	for k := range z.toks {
-		z.toks[k].start += int32(i)
-		z.toks[k].end += int32(i)
+	toks := append(z.toks[:0], e.toks...)
+	for k := range toks { // a local slice: no bounds check in the loop
+		toks[k].start += int32(i)
+		toks[k].end += int32(i)
 	}
+	z.toks = toks
 	z.key = append(z.key[:0], e.key...)
 	for _, k := range e.patch {
 		t := &z.toks[k]
@@ -81,18 +96,20 @@ func (z *tokenizer) replay(s []byte, i int, e *wordEntry) {
 	}
 }
 
-// digitless returns s with every digit as '0', in buf.
+// digitless returns s with every digit as '0', in buf: eight bytes at a
+// time, read from s and written once.
 func digitless(buf, s []byte) []byte {
-	buf = append(buf[:0], s...)
+	buf = slices.Grow(buf[:0], len(s))[:len(s)]
 	k := 0
-	for ; k+8 <= len(buf); k += 8 {
-		w := buf[k : k+8]
-		binary.LittleEndian.PutUint64(w, digitWord(binary.LittleEndian.Uint64(w)))
+	for ; k+8 <= len(s); k += 8 {
+		binary.LittleEndian.PutUint64(buf[k:k+8], digitWord(binary.LittleEndian.Uint64(s[k:k+8])))
 	}
-	for ; k < len(buf); k++ {
-		if isDigit(buf[k]) {
-			buf[k] = '0'
+	for ; k < len(s); k++ {
+		c := s[k]
+		if isDigit(c) {
+			c = '0'
 		}
+		buf[k] = c
 	}
 	return buf
 }

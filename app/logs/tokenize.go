@@ -40,13 +40,16 @@ type tokenizer struct {
 	spans  []maskSpan
 	spanAt int
 	cache  wordCache
+	// entry is the cache entry whose key is the key of the message just
+	// tokenized, digits and all; nil when there is none.
+	entry *wordEntry
 }
 
 // tokenize splits the message s[from:] into tokens and builds its shape key.
 // A JSON or logfmt message with a message field is templated by that
 // field's words alone (see structured.go).
 func (z *tokenizer) tokenize(s []byte, from int) {
-	z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false
+	z.toks, z.key, z.wordy, z.entry = z.toks[:0], z.key[:0], false, nil
 	i := skipSpace(s, from)
 	z.st = structSpans{}
 	if len(z.masks) > 0 {

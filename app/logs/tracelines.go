@@ -11,7 +11,7 @@ import "bytes"
 // "created by main.main in goroutine 1", the runtime's note of elided
 // frames, and the go command's "exit status 2".
 func goTraceLine(t []byte) bool {
-	t = bytes.TrimRight(t, " \r")
+	t = trimEnd(t)
 	switch {
 	case bytes.HasPrefix(t, []byte("[signal ")), bytes.HasPrefix(t, []byte("[recovered")),
 		bytes.HasPrefix(t, []byte("created by ")), bytes.HasPrefix(t, []byte("...additional frames elided...")):
@@ -25,7 +25,7 @@ func goTraceLine(t []byte) bool {
 
 // goroutineLine reports "goroutine 7 [running]:" and the like.
 func goroutineLine(t []byte) bool {
-	t = bytes.TrimRight(t, " \r")
+	t = trimEnd(t)
 	rest, ok := bytes.CutPrefix(t, []byte("goroutine "))
 	if !ok {
 		return false
@@ -46,10 +46,17 @@ func goFuncLine(t []byte) bool {
 	return bytes.IndexByte(name, ' ') < 0 && (bytes.IndexByte(name, '.') > 0 || string(name) == "panic")
 }
 
-// chainSentence reports the sentences that chain Python tracebacks.
+// tracebackLine reports the line that opens a Python traceback.
+func tracebackLine(t []byte) bool {
+	return bytes.HasPrefix(t, []byte("Traceback (most recent call last):"))
+}
+
+// chainSentence reports the sentences that chain Python tracebacks. Their
+// second byte rules out most lines (a syslog's "Dec 10 ...") without a
+// comparison of the whole.
 func chainSentence(t []byte) bool {
-	return bytes.HasPrefix(t, []byte("During handling of the above exception")) ||
-		bytes.HasPrefix(t, []byte("The above exception was the direct cause"))
+	return len(t) > 1 && (t[1] == 'u' && bytes.HasPrefix(t, []byte("During handling of the above exception")) ||
+		t[1] == 'h' && bytes.HasPrefix(t, []byte("The above exception was the direct cause")))
 }
 
 // rubyFrame reports a Ruby backtrace line: "app/models/user.rb:10:in
@@ -81,9 +88,13 @@ func moreLine(t []byte) bool {
 	if !ok {
 		return false
 	}
-	n, tail, _ := bytes.Cut(bytes.TrimRight(rest, " \r"), []byte(" "))
+	n, tail, _ := bytes.Cut(trimEnd(rest), []byte(" "))
 	return len(n) > 0 && bareNumber(n) && (string(tail) == "more" || string(tail) == "common frames omitted")
 }
+
+// exceptionNameByte marks the bytes of an exception's qualified name:
+// letters, digits and "_.$".
+var exceptionNameByte = byteSet(alnumBytes + "_.$")
 
 // exceptionLine reports a line naming an exception: an identifier, dotted
 // when qualified is set, that ends in Error, Exception or Throwable,
@@ -92,7 +103,7 @@ func moreLine(t []byte) bool {
 func exceptionLine(t []byte, qualified bool) bool {
 	k := 0
 	dots := 0
-	for k < len(t) && (isAlnum(t[k]) || t[k] == '_' || t[k] == '.' || t[k] == '$') {
+	for k < len(t) && exceptionNameByte[t[k]] {
 		if t[k] == '.' {
 			dots++
 		}
