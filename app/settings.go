@@ -89,7 +89,7 @@ func settings(c *Config) []setting {
 		{Name: "TOOLS_RATE_LIMIT_PER_MINUTE", Default: "30", Doc: "runs of the log analyzer's and scanner's pages per user per rolling minute",
 			Parse: integer(1, 10_000_000, &c.ToolsRateLimitPerMinute)},
 		{Name: "ANALYSIS_CONCURRENCY", Shown: "number of CPUs", Doc: "analyses (logs and scan, page and API) running at once per instance", Parse: integer(1, 1024, &c.AnalysisConcurrency)},
-		{Name: "ANALYSIS_MEMORY_MB", Default: "512", Doc: "memory budget of the running analyses, each estimated at 20 × its body + 4 MiB, and a scan 3 KiB more per finding once its findings are known (one larger than the budget runs alone)",
+		{Name: "ANALYSIS_MEMORY_MB", Default: "512", Doc: "memory budget of the running analyses, each estimated at 20 × its body + 4 MiB, and a scan 3 KiB more per finding once its findings are known (one larger than the budget runs alone); `parapet serve` also asks Go's collector to keep the process within it + 64 MiB unless GOMEMLIMIT is set",
 			Parse: c.analysisMemory},
 		{Name: "ANALYSIS_WAIT", Default: "3s", Doc: "how long an analysis waits for room before 503 `busy`", Parse: duration(&c.AnalysisWait)},
 		{Name: "METRICS_TOKEN", Shown: "unset: `/metrics` is off", Secret: true, Doc: "the bearer token Prometheus sends to scrape `/metrics` (see Operations)", Parse: text(&c.MetricsToken)},
