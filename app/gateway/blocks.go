@@ -3,6 +3,9 @@ package gateway
 import (
 	"encoding/json"
 	"fmt"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Block types of the neutral model: Anthropic's content block types, which
@@ -141,6 +144,23 @@ func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 	if err := decodeUpstream(data, &w); err != nil {
 		return err
 	}
+	b.fromWire(w)
+	return nil
+}
+
+// UnmarshalJSONFrom is UnmarshalJSON for the v2 decoder that reads every
+// upstream answer: the block is decoded where it stands, not read out and
+// parsed a second time.
+func (b *ContentBlock) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var w blockWire
+	if err := jsonv2.UnmarshalDecode(dec, &w); err != nil {
+		return err
+	}
+	b.fromWire(w)
+	return nil
+}
+
+func (b *ContentBlock) fromWire(w blockWire) {
 	*b = ContentBlock{Type: w.Type, ID: w.ID, Name: w.Name, Input: w.Input, Source: w.Source,
 		ToolUseID: w.ToolUseID, IsError: w.IsError, Data: w.Data}
 	if w.Text != nil {
@@ -152,7 +172,6 @@ func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 	if w.Signature != nil {
 		b.Signature = *w.Signature
 	}
-	return nil
 }
 
 // answerBlock says whether an answer may carry a block of this type: text,

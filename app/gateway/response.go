@@ -49,27 +49,50 @@ func (m Message) MarshalJSON() ([]byte, error) { return m.JSON() }
 // JSON is the message in the exact wire shape, fields in Anthropic's order:
 // type and role are fixed, an empty content is [] (never null) and an
 // unset stop_reason is null, as in a streamed message_start. A handler
-// writes these bytes as they are: an encoder given the Message would read
-// them again to check and compact them.
+// writes these bytes as they are. They are put together here, each block
+// and string encoded once, because an encoder given the Message would
+// read every block's own encoding again to check and compact it (every
+// non-streamed answer pays this).
 func (m Message) JSON() ([]byte, error) {
-	w := struct {
-		ID           string         `json:"id"`
-		Type         string         `json:"type"`
-		Role         string         `json:"role"`
-		Model        string         `json:"model"`
-		Content      []ContentBlock `json:"content"`
-		StopReason   *string        `json:"stop_reason"`
-		StopSequence *string        `json:"stop_sequence"`
-		Usage        Usage          `json:"usage"`
-	}{ID: m.ID, Type: "message", Role: "assistant", Model: m.Model, Content: m.Content,
-		StopSequence: m.StopSequence, Usage: m.Usage}
-	if w.Content == nil {
-		w.Content = []ContentBlock{}
+	b := make([]byte, 0, 256)
+	b = appendString(append(b, `{"id":`...), m.ID)
+	b = appendString(append(b, `,"type":"message","role":"assistant","model":`...), m.Model)
+	b = append(b, `,"content":[`...)
+	for i, c := range m.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		block, err := c.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, block...)
 	}
-	if m.StopReason != "" {
-		w.StopReason = &m.StopReason
+	b = append(b, `],"stop_reason":`...)
+	if m.StopReason == "" {
+		b = append(b, "null"...)
+	} else {
+		b = appendString(b, m.StopReason)
 	}
-	return json.Marshal(w)
+	b = append(b, `,"stop_sequence":`...)
+	if m.StopSequence == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendString(b, *m.StopSequence)
+	}
+	usage, err := json.Marshal(m.Usage)
+	if err != nil {
+		return nil, err
+	}
+	b = append(append(b, `,"usage":`...), usage...)
+	return append(b, '}'), nil
+}
+
+// appendString appends s as encoding/json writes a string (HTML
+// characters and invalid UTF-8 escaped the same way).
+func appendString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s) // a string always encodes
+	return append(b, q...)
 }
 
 // newMessageID makes an id in the Messages API's format for answers whose

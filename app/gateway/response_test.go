@@ -22,15 +22,29 @@ func TestMessageJSON(t *testing.T) {
 		{"stream skeleton: empty content and null stop_reason",
 			Message{ID: "msg_1", Model: "m", Usage: Usage{InputTokens: 3}},
 			`{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":0}}`},
+		{"strings escaped as encoding/json escapes them, every block type",
+			Message{ID: "msg_<1>", Model: "m&m", Content: []ContentBlock{
+				{Type: BlockThinking, Thinking: "a < b", Signature: "sig"},
+				{Type: "text", Text: "bad \xff byte, \u2028 and \"quotes\""},
+				{Type: BlockToolUse, ID: "toolu_1", Name: "get", Input: json.RawMessage(`{"q": "<x>"}`)},
+			}, StopReason: StopToolUse, Usage: Usage{InputTokens: 3, OutputTokens: 9, CacheReadInputTokens: 2}},
+			`{"id":"msg_\u003c1\u003e","type":"message","role":"assistant","model":"m\u0026m","content":[` +
+				`{"type":"thinking","thinking":"a \u003c b","signature":"sig"},{"type":"text","text":"bad \ufffd byte, \u2028 and \"quotes\""},` +
+				`{"type":"tool_use","id":"toolu_1","name":"get","input":{"q":"\u003cx\u003e"}}],"stop_reason":"tool_use","stop_sequence":null,` +
+				`"usage":{"input_tokens":3,"output_tokens":9,"cache_read_input_tokens":2}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := json.Marshal(tt.msg)
+			// JSON, and an encoder given the Message, write the same bytes.
+			got, err := tt.msg.JSON()
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got) != tt.want {
-				t.Errorf("got  %s\nwant %s", got, tt.want)
+				t.Errorf("JSON: got  %s\nwant %s", got, tt.want)
+			}
+			if got, err = json.Marshal(tt.msg); err != nil || string(got) != tt.want {
+				t.Errorf("json.Marshal: got  %s (%v)\nwant %s", got, err, tt.want)
 			}
 		})
 	}
