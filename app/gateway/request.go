@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,14 +77,25 @@ type ChatMessage struct {
 }
 
 func (m ChatMessage) MarshalJSON() ([]byte, error) {
-	var content any = m.Content
-	if m.Blocks != nil {
-		content = m.Blocks
+	// Put together, each block encoded once: an encoder given the blocks
+	// would read each one's own encoding again (every call sends turns).
+	b := appendString(append(make([]byte, 0, 64+len(m.Content)), `{"role":`...), m.Role)
+	b = append(b, `,"content":`...)
+	if m.Blocks == nil {
+		return append(appendString(b, m.Content), '}'), nil
 	}
-	return json.Marshal(struct {
-		Role    string `json:"role"`
-		Content any    `json:"content"`
-	}{m.Role, content})
+	b = append(b, '[')
+	for i, c := range m.Blocks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		block, err := c.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, block...)
+	}
+	return append(b, "]}"...), nil
 }
 
 // callerTexts are the texts the caller wrote, in the body or in a

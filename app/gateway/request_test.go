@@ -421,3 +421,24 @@ func TestNullUnsupportedOptionIsAbsent(t *testing.T) {
 		t.Errorf("messages: %v", err)
 	}
 }
+
+// A turn encodes as the Messages API's turn, strings escaped as
+// encoding/json escapes them: content a string, or its blocks.
+func TestChatMessageJSON(t *testing.T) {
+	tests := []struct {
+		msg  ChatMessage
+		want string
+	}{
+		{ChatMessage{Role: "user", Content: "a <b> & \"c\""}, `{"role":"user","content":"a \u003cb\u003e \u0026 \"c\""}`},
+		{ChatMessage{Role: "assistant", Content: "ignored", Blocks: []ContentBlock{{Type: BlockText, Text: "Hi"},
+			{Type: BlockToolUse, ID: "toolu_1", Name: "get"}}},
+			`{"role":"assistant","content":[{"type":"text","text":"Hi"},{"type":"tool_use","id":"toolu_1","name":"get","input":{}}]}`},
+		{ChatMessage{Role: "user", Blocks: []ContentBlock{}}, `{"role":"user","content":[]}`},
+	}
+	for _, tt := range tests {
+		got, err := json.Marshal([]ChatMessage{tt.msg}) // as a request body holds it
+		if err != nil || string(got) != "["+tt.want+"]" {
+			t.Errorf("%+v: got %s (%v), want [%s]", tt.msg, got, err, tt.want)
+		}
+	}
+}
