@@ -84,18 +84,11 @@ func (m ChatMessage) MarshalJSON() ([]byte, error) {
 	if m.Blocks == nil {
 		return append(appendString(b, m.Content), '}'), nil
 	}
-	b = append(b, '[')
-	for i, c := range m.Blocks {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		block, err := c.MarshalJSON()
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, block...)
+	b, err := appendBlocks(b, m.Blocks)
+	if err != nil {
+		return nil, err
 	}
-	return append(b, "]}"...), nil
+	return append(b, '}'), nil
 }
 
 // callerTexts are the texts the caller wrote, in the body or in a

@@ -57,18 +57,11 @@ func (m Message) JSON() ([]byte, error) {
 	b := make([]byte, 0, 256)
 	b = appendString(append(b, `{"id":`...), m.ID)
 	b = appendString(append(b, `,"type":"message","role":"assistant","model":`...), m.Model)
-	b = append(b, `,"content":[`...)
-	for i, c := range m.Content {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		block, err := c.MarshalJSON()
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, block...)
+	b, err := appendBlocks(append(b, `,"content":`...), m.Content)
+	if err != nil {
+		return nil, err
 	}
-	b = append(b, `],"stop_reason":`...)
+	b = append(b, `,"stop_reason":`...)
 	if m.StopReason == "" {
 		b = append(b, "null"...)
 	} else {
@@ -86,6 +79,23 @@ func (m Message) JSON() ([]byte, error) {
 	}
 	b = append(append(b, `,"usage":`...), usage...)
 	return append(b, '}'), nil
+}
+
+// appendBlocks appends blocks as a JSON array ([] for none), each block's
+// own encoding as it is.
+func appendBlocks(b []byte, blocks []ContentBlock) ([]byte, error) {
+	b = append(b, '[')
+	for i, c := range blocks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		block, err := c.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, block...)
+	}
+	return append(b, ']'), nil
 }
 
 // appendString appends s as encoding/json writes a string (HTML

@@ -24,8 +24,7 @@ const (
 	dateZone // UTC, GMT, EDT: after a time
 )
 
-var weekdayNames = newWordSet("mon", "tue", "wed", "thu", "fri", "sat", "sun",
-	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+var weekdayNames = newWordSet(weekdays...)
 
 // datePartOf names the part of a date t is, without its trailing comma.
 func datePartOf(t []byte) datePart {
@@ -42,7 +41,7 @@ func datePartOf(t []byte) datePart {
 		if len(t) >= 3 && weekdayNames.has(t) && titleOrUpper(t) {
 			return dateWeekday
 		}
-		if len(t) >= 3 && dateNames.has(t) && allUpper(t) {
+		if len(t) >= 3 && dateNames.has(t) && titleOrUpper(t) && isUpper(t[1]) { // all capitals
 			return dateZone
 		}
 	case allOf(t, cDigit):
@@ -147,15 +146,6 @@ func (z *tokenizer) joinsDate(s []byte, i, j int) bool {
 		return false
 	}
 	v.end = int32(j)
-	return true
-}
-
-func allUpper(t []byte) bool {
-	for _, c := range t {
-		if !isUpper(c) {
-			return false
-		}
-	}
 	return true
 }
 

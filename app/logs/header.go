@@ -1032,11 +1032,13 @@ func allLower(t []byte) bool {
 // Month and weekday names.
 var (
 	monthNames = newWordSet(months...)
-	dateNames  = newWordSet(append(months, "mon", "tue", "wed", "thu", "fri", "sat", "sun",
-		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+	dateNames  = newWordSet(append(append(months, weekdays...),
 		"utc", "gmt", "cet", "cest", "eet", "eest", "wet", "bst", "ist", "jst", "kst", "msk",
 		"est", "edt", "cst", "cdt", "mst", "mdt", "pst", "pdt", "akst", "akdt", "hst", "aest", "aedt")...)
 )
+
+var weekdays = []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun",
+	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 
 var months = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
 	"january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"}
