@@ -71,11 +71,11 @@ const (
 
 // RecordAudit writes one audit event; the id and time are filled in.
 func RecordAudit(ctx context.Context, db *gorm.DB, e *AuditEvent) error {
-	if e.ID == "" {
-		e.ID = NewID("evt")
-	}
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = Now()
+	}
+	if e.ID == "" {
+		e.ID = NewEventID(e.CreatedAt)
 	}
 	return db.WithContext(ctx).Create(e).Error
 }

@@ -67,3 +67,19 @@ func randomID(prefix string, n int) string {
 // Now is the database's clock: UTC, truncated to microseconds so that a
 // value read back from Postgres equals the one written.
 func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+// NewEventID makes an audit event's id: evt_, the time in milliseconds as
+// eight base62 digits, then twelve random ones (about 71 bits). Events are
+// written in time order, so ids that sort by time are added at the right
+// edge of the primary key's index rather than on a random page of it: a
+// busy gateway's batch dirties a few pages of that index, not one a row.
+func NewEventID(t time.Time) string {
+	var b [32]byte
+	copy(b[:], "evt_")
+	ms := uint64(t.UnixMilli())
+	for i := 11; i >= 4; i-- { // 62^8 ms is about 6,900 years
+		b[i] = base62[ms%62]
+		ms /= 62
+	}
+	return string(b[:12]) + randomID("", 12)
+}

@@ -131,11 +131,11 @@ func RecordUsage(ctx context.Context, db *gorm.DB, recs []UsageRecord) ([]Budget
 		if e == nil {
 			continue
 		}
-		if e.ID == "" {
-			e.ID = NewID("evt")
-		}
 		if e.CreatedAt.IsZero() {
 			e.CreatedAt = Now()
+		}
+		if e.ID == "" {
+			e.ID = NewEventID(e.CreatedAt)
 		}
 		events = append(events, e)
 		if e.OrgID == nil {
