@@ -17,9 +17,9 @@ import (
 // streams, cancellation when the caller goes away, one retry when the
 // upstream is overloaded, error mapping, and a Report for audit.
 type Proxy struct {
-	cfg    Config
-	client *http.Client // nil for in-process upstreams
-	scrub  *scrubber    // the one provider's key, without GATEWAY_CONFIG
+	cfg       Config
+	transport *http.Transport // nil for in-process upstreams
+	scrub     *scrubber       // the one provider's key, without GATEWAY_CONFIG
 	// pass is the one route of every model name without GATEWAY_CONFIG;
 	// routes (by name) those of the configuration otherwise.
 	pass     *route
@@ -46,14 +46,14 @@ func New(cfg Config) (*Proxy, error) {
 	if cfg.URL == "" {
 		return newPassThrough(cfg, "demo", &Demo{WordDelay: cfg.DemoWordDelay}, nil), nil
 	}
-	client := newHTTPClient(cfg.ConnectTimeout)
+	transport := newTransport(cfg.ConnectTimeout)
 	sc := newScrubber(cfg.Key)
-	var up Upstream = newMessagesAdapter(client, cfg, sc)
+	var up Upstream = newMessagesAdapter(transport, cfg, sc)
 	if cfg.Style == StyleOpenAI {
-		up = newOpenAIAdapter(client, cfg, sc)
+		up = newOpenAIAdapter(transport, cfg, sc)
 	}
 	p := newPassThrough(cfg, "upstream", up, sc)
-	p.client = client
+	p.transport = transport
 	return p, nil
 }
 
@@ -99,8 +99,8 @@ func (p *Proxy) Embeddings() bool {
 
 // Close releases the pooled idle connections (at shutdown, and in tests).
 func (p *Proxy) Close() {
-	if p.client != nil {
-		p.client.CloseIdleConnections()
+	if p.transport != nil {
+		p.transport.CloseIdleConnections()
 	}
 }
 

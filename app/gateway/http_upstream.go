@@ -22,36 +22,34 @@ const (
 	maxErrorBytes    = 64 << 10 // an error body; only its message is used
 )
 
-// newHTTPClient is the one pooled client all calls to the upstream share.
-// It has no overall Timeout: the Proxy bounds each call through its context
-// (total for non-streamed calls, idle for streams), which a client-wide
-// timeout could not distinguish.
-func newHTTPClient(connectTimeout time.Duration) *http.Client {
+// newTransport is the one pooled transport all calls to the upstream share.
+// Calls go to it directly, not through an http.Client: an API answers, it
+// does not redirect, and following a redirect would resend the key
+// (x-api-key is not stripped across hosts), so a client's redirect and
+// header-copying work was all cost. There is no overall timeout either: the
+// Proxy bounds each call through its context (total for non-streamed calls,
+// idle for streams).
+func newTransport(connectTimeout time.Duration) *http.Transport {
 	dialer := &net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}
-	return &http.Client{
-		Transport: &http.Transport{
-			Proxy:                 http.ProxyFromEnvironment,
-			DialContext:           dialer.DialContext,
-			ForceAttemptHTTP2:     true,
-			TLSHandshakeTimeout:   connectTimeout,
-			MaxIdleConns:          128,
-			MaxIdleConnsPerHost:   64, // every call goes to one host: keep a gateway's worth warm
-			IdleConnTimeout:       90 * time.Second,
-			ExpectContinueTimeout: time.Second,
-		},
-		// An API answers, it does not redirect; following a redirect would
-		// resend the key (x-api-key is not stripped across hosts).
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true,
+		TLSHandshakeTimeout:   connectTimeout,
+		MaxIdleConns:          128,
+		MaxIdleConnsPerHost:   64, // every call goes to one host: keep a gateway's worth warm
+		IdleConnTimeout:       90 * time.Second,
+		ExpectContinueTimeout: time.Second,
 	}
 }
 
 // httpUpstream is what both HTTP adapters share: where to send, with which
 // credentials, and how to turn a failed answer into an *Error.
 type httpUpstream struct {
-	client *http.Client
-	base   string
-	scrub  *scrubber
-	auth   http.Header // the style's credential headers, made once
+	transport *http.Transport
+	base      string
+	scrub     *scrubber
+	auth      http.Header // the style's credential headers, made once
 }
 
 // The headers every call sends, made once: a request shares their value
@@ -85,7 +83,7 @@ func (u *httpUpstream) post(ctx context.Context, path string, body any, stream b
 		req.Header[k] = v
 	}
 	maps.Copy(req.Header, u.auth)
-	resp, err := u.client.Do(req)
+	resp, err := u.transport.RoundTrip(req)
 	if err != nil {
 		// No answer at all: refused, reset, DNS, TLS or connect timeout. (A
 		// cancelled or timed-out context is reclassified by the Proxy.)

@@ -16,8 +16,8 @@ type messagesAdapter struct {
 	http httpUpstream
 }
 
-func newMessagesAdapter(client *http.Client, cfg Config, sc *scrubber) *messagesAdapter {
-	return &messagesAdapter{http: httpUpstream{client: client, base: cfg.URL, scrub: sc,
+func newMessagesAdapter(transport *http.Transport, cfg Config, sc *scrubber) *messagesAdapter {
+	return &messagesAdapter{http: httpUpstream{transport: transport, base: cfg.URL, scrub: sc,
 		auth: http.Header{"X-Api-Key": {cfg.Key}, "Anthropic-Version": {anthropicVersion}}}}
 }
 

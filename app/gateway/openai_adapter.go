@@ -17,12 +17,12 @@ type openAIAdapter struct {
 	http httpUpstream
 }
 
-func newOpenAIAdapter(client *http.Client, cfg Config, sc *scrubber) *openAIAdapter {
+func newOpenAIAdapter(transport *http.Transport, cfg Config, sc *scrubber) *openAIAdapter {
 	auth := http.Header{}
 	if cfg.Key != "" { // local servers often need none
 		auth.Set("Authorization", "Bearer "+cfg.Key)
 	}
-	return &openAIAdapter{http: httpUpstream{client: client, base: cfg.URL, scrub: sc, auth: auth}}
+	return &openAIAdapter{http: httpUpstream{transport: transport, base: cfg.URL, scrub: sc, auth: auth}}
 }
 
 func (a *openAIAdapter) Complete(ctx context.Context, req *Request) (*Message, error) {

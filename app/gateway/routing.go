@@ -56,10 +56,10 @@ func newPassThrough(cfg Config, provider string, up Upstream, sc *scrubber) *Pro
 }
 
 // newRouted is the Proxy of cfg.Routing: one adapter per provider, all on
-// one pooled client, and a route per model name.
+// one pooled transport, and a route per model name.
 func newRouted(cfg Config) *Proxy {
-	client := newHTTPClient(cfg.ConnectTimeout)
-	p := &Proxy{cfg: cfg, client: client, routes: map[string]*route{}, weights: map[string][]int{}, breakers: cfg.Breakers}
+	transport := newTransport(cfg.ConnectTimeout)
+	p := &Proxy{cfg: cfg, transport: transport, routes: map[string]*route{}, weights: map[string][]int{}, breakers: cfg.Breakers}
 	type provider struct {
 		up    Upstream
 		scrub *scrubber
@@ -69,9 +69,9 @@ func newRouted(cfg Config) *Proxy {
 	for _, pc := range cfg.Routing.Providers {
 		sc := newScrubber(pc.Key)
 		pcfg := Config{URL: pc.URL, Key: pc.Key, Style: pc.Style}
-		var up Upstream = newMessagesAdapter(client, pcfg, sc)
+		var up Upstream = newMessagesAdapter(transport, pcfg, sc)
 		if pc.Style == StyleOpenAI {
-			up = newOpenAIAdapter(client, pcfg, sc)
+			up = newOpenAIAdapter(transport, pcfg, sc)
 		}
 		providers[pc.Name] = provider{up: up, scrub: sc, style: pc.Style}
 	}
