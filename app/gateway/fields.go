@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // The request parsers decode JSON objects field by field rather than into
@@ -19,17 +21,65 @@ type object struct {
 	fields map[string]any
 }
 
-// decodeJSON decodes a whole body in one pass, numbers kept as their text
-// (json.Number), so that the parsers below only look at Go values; ok is
-// false for anything but one JSON value.
+// decodeJSON decodes a whole body in one pass into maps, slices, strings,
+// bools and numbers kept as their text (json.Number), so that the parsers
+// below only look at Go values; ok is false for anything but one JSON
+// value. It reads tokens with jsontext rather than encoding/json's
+// reflection (a quarter of the time on a short request, which every call
+// pays), keeping encoding/json's reading: a name given twice keeps its
+// last value, and invalid UTF-8 is replaced (the API's body check has
+// refused it before).
 func decodeJSON(body []byte) (v any, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if dec.Decode(&v) != nil {
+	dec := jsontext.NewDecoder(bytes.NewReader(body), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	v, err := readValue(dec)
+	if err != nil {
 		return nil, false
 	}
-	_, err := dec.Token()
+	_, err = dec.ReadToken()
 	return v, err == io.EOF
+}
+
+// readValue reads the next JSON value of dec. Its recursion is bounded by
+// jsontext's nesting limit.
+func readValue(dec *jsontext.Decoder) (any, error) {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return nil, err
+	}
+	switch tok.Kind() {
+	case '{':
+		m := map[string]any{}
+		for dec.PeekKind() != '}' {
+			name, err := dec.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			if m[name.String()], err = readValue(dec); err != nil {
+				return nil, err
+			}
+		}
+		_, err = dec.ReadToken()
+		return m, err
+	case '[':
+		a := []any{}
+		for dec.PeekKind() != ']' {
+			v, err := readValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		_, err = dec.ReadToken()
+		return a, err
+	case '"':
+		return tok.String(), nil
+	case '0':
+		return json.Number(tok.String()), nil
+	case 't', 'f':
+		return tok.Bool(), nil
+	default: // 'n'
+		return nil, nil
+	}
 }
 
 // decodeObject reads v as a JSON object; ok is false for anything else.
