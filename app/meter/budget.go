@@ -75,8 +75,7 @@ type budgets struct {
 	mu      sync.Mutex
 	cache   map[string]budgetRead // by org/key
 	alerted map[string]bool       // thresholds this instance saw reached
-	sending int                   // alerts being mailed
-	sent    *sync.Cond            // on mu: sending fell to 0
+	mailing inFlight              // alerts being mailed
 }
 
 // budgetHold is a call's reservation against one budget.
@@ -225,7 +224,7 @@ func (b *budgets) alert(spends []models.BudgetSpend) {
 		}
 	}
 	if len(due) > 0 {
-		b.sending++
+		b.mailing.add()
 	}
 	b.mu.Unlock()
 	if len(due) > 0 {
@@ -259,20 +258,7 @@ func (b *budgets) send(due []budgetAlert) {
 			b.mailOwners(ctx, a)
 		}
 	}
-	b.mu.Lock()
-	if b.sending--; b.sending == 0 {
-		b.sent.Broadcast()
-	}
-	b.mu.Unlock()
-}
-
-// wait returns once the alerts under way are mailed.
-func (b *budgets) wait() {
-	b.mu.Lock()
-	for b.sending > 0 {
-		b.sent.Wait()
-	}
-	b.mu.Unlock()
+	b.mailing.done()
 }
 
 func (b *budgets) mailOwners(ctx context.Context, a budgetAlert) {

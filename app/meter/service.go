@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -54,38 +53,7 @@ type Service struct {
 	log      *slog.Logger
 	anon     *sampler
 	started  time.Time
-	answered unrecorded
-}
-
-// unrecorded counts the calls whose answer went out before their record
-// was queued (a non-streamed answer is sent first, so the client does not
-// wait for the bookkeeping): Flush waits for them too.
-type unrecorded struct {
-	mu   sync.Mutex
-	n    int
-	zero sync.Cond
-}
-
-func (u *unrecorded) add() {
-	u.mu.Lock()
-	u.n++
-	u.mu.Unlock()
-}
-
-func (u *unrecorded) done() {
-	u.mu.Lock()
-	if u.n--; u.n == 0 {
-		u.zero.Broadcast()
-	}
-	u.mu.Unlock()
-}
-
-func (u *unrecorded) wait() {
-	u.mu.Lock()
-	for u.n > 0 {
-		u.zero.Wait()
-	}
-	u.mu.Unlock()
+	answered inFlight // calls answered before their record was queued (see serve)
 }
 
 // NewService builds the service; rc, when not nil, holds quota
@@ -96,13 +64,11 @@ func NewService(proxy *gateway.Proxy, db *models.DB, rc redis.UniversalClient, l
 		return nil, err
 	}
 	bg := &budgets{db: db, redis: rc, prefix: cfg.RedisPrefix, log: log, mail: cfg.Mail, cache: map[string]budgetRead{}, alerted: map[string]bool{}}
-	bg.sent = sync.NewCond(&bg.mu)
 	rec := NewRecorder(db, log, bg.alert)
 	s := &Service{Proxy: proxy, rec: rec, quota: NewQuota(db, rc, cfg.RedisPrefix, log, rec), budgets: bg,
 		policies: &policies{db: db, cache: map[string]policyRead{}},
 		allow:    &allowances{stmt: stmt, m: map[string]allowanceRead{}}, limiter: limiter, cfg: cfg, log: log,
 		anon: newSampler(AnonymousRowsPerMinute, time.Minute), started: time.Now().UTC().Truncate(time.Second)}
-	s.answered.zero.L = &s.answered.mu
 	return s, nil
 }
 
@@ -111,14 +77,14 @@ func NewService(proxy *gateway.Proxy, db *models.DB, rc redis.UniversalClient, l
 func (s *Service) Flush() {
 	s.answered.wait()
 	s.rec.Flush()
-	s.budgets.wait()
+	s.budgets.mailing.wait()
 }
 
 // Close writes the queued records and mails their budget alerts, then
 // releases the upstream connections.
 func (s *Service) Close() {
 	s.rec.Close()
-	s.budgets.wait()
+	s.budgets.mailing.wait()
 	_ = s.allow.stmt.Close()
 	s.Proxy.Close()
 }
