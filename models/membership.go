@@ -28,14 +28,19 @@ var ErrLastOwner = errors.New("an organization always keeps at least one owner: 
 // ErrAlreadyMember means the user already belongs to the organization.
 var ErrAlreadyMember = errors.New("already a member of this organization")
 
+// members selects an organization's members with what the console shows
+// of each.
+func members(ctx context.Context, db *gorm.DB) *gorm.DB {
+	return db.WithContext(ctx).Table("memberships").
+		Select("memberships.user_id, users.email, memberships.role, memberships.created_at, users.totp_enabled_at, users.passkey_count").
+		Joins("JOIN users ON users.id = memberships.user_id")
+}
+
 // MembersOfOrg lists an organization's members, owners first, then by
 // email.
 func MembersOfOrg(ctx context.Context, db *gorm.DB, orgID string) ([]MemberRow, error) {
 	var out []MemberRow
-	err := db.WithContext(ctx).Table("memberships").
-		Select("memberships.user_id, users.email, memberships.role, memberships.created_at, users.totp_enabled_at, users.passkey_count").
-		Joins("JOIN users ON users.id = memberships.user_id").
-		Where("memberships.org_id = ?", orgID).
+	err := members(ctx, db).Where("memberships.org_id = ?", orgID).
 		Order("CASE memberships.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'member' THEN 2 ELSE 3 END, users.email").
 		Scan(&out).Error
 	return out, err
@@ -44,16 +49,8 @@ func MembersOfOrg(ctx context.Context, db *gorm.DB, orgID string) ([]MemberRow, 
 // MemberOf finds one member of an organization, or ErrNotFound.
 func MemberOf(ctx context.Context, db *gorm.DB, orgID, userID string) (*MemberRow, error) {
 	var out MemberRow
-	res := db.WithContext(ctx).Table("memberships").
-		Select("memberships.user_id, users.email, memberships.role, memberships.created_at, users.totp_enabled_at, users.passkey_count").
-		Joins("JOIN users ON users.id = memberships.user_id").
-		Where("memberships.org_id = ? AND memberships.user_id = ?", orgID, userID).
-		Limit(1).Scan(&out)
-	if res.Error != nil {
-		return nil, res.Error
-	}
-	if res.RowsAffected == 0 {
-		return nil, ErrNotFound
+	if err := members(ctx, db).Where("memberships.org_id = ? AND memberships.user_id = ?", orgID, userID).Take(&out).Error; err != nil {
+		return nil, notFound(err)
 	}
 	return &out, nil
 }

@@ -117,13 +117,17 @@ func CreateOrg(ctx context.Context, db *gorm.DB, name, ownerID string, gatewayMo
 // ErrSlugTaken means no free slug could be found for a name.
 var ErrSlugTaken = errors.New("could not find a free slug for this name; choose another name")
 
+// orgsWithRole selects organizations with their member's role.
+func orgsWithRole(ctx context.Context, db *gorm.DB) *gorm.DB {
+	return db.WithContext(ctx).Table("organizations").
+		Select("organizations.*, memberships.role").
+		Joins("JOIN memberships ON memberships.org_id = organizations.id")
+}
+
 // OrgsOfUser lists the organizations a user belongs to, by name.
 func OrgsOfUser(ctx context.Context, db *gorm.DB, userID string) ([]OrgWithRole, error) {
 	var out []OrgWithRole
-	err := db.WithContext(ctx).Table("organizations").
-		Select("organizations.*, memberships.role").
-		Joins("JOIN memberships ON memberships.org_id = organizations.id").
-		Where("memberships.user_id = ?", userID).
+	err := orgsWithRole(ctx, db).Where("memberships.user_id = ?", userID).
 		Order("organizations.name, organizations.slug").
 		Scan(&out).Error
 	return out, err
@@ -133,16 +137,8 @@ func OrgsOfUser(ctx context.Context, db *gorm.DB, userID string) ([]OrgWithRole,
 // ErrNotFound otherwise, so a stranger cannot tell whether it exists.
 func OrgForMember(ctx context.Context, db *gorm.DB, orgID, userID string) (*OrgWithRole, error) {
 	var out OrgWithRole
-	res := db.WithContext(ctx).Table("organizations").
-		Select("organizations.*, memberships.role").
-		Joins("JOIN memberships ON memberships.org_id = organizations.id").
-		Where("organizations.id = ? AND memberships.user_id = ?", orgID, userID).
-		Limit(1).Scan(&out)
-	if res.Error != nil {
-		return nil, res.Error
-	}
-	if res.RowsAffected == 0 {
-		return nil, ErrNotFound
+	if err := orgsWithRole(ctx, db).Where("organizations.id = ? AND memberships.user_id = ?", orgID, userID).Take(&out).Error; err != nil {
+		return nil, notFound(err)
 	}
 	return &out, nil
 }
