@@ -405,42 +405,22 @@ func parseOpenAIAgentFields(top object, req *Request) *Error {
 // "description","parameters","strict"}}]; custom tools (free-form input)
 // are refused by name: a messages-style provider has none.
 func parseOpenAITools(top object) ([]Tool, *Error) {
-	raw, ok := top.get("tools")
-	if !ok {
-		return nil, nil
-	}
-	items, ok := asArray(raw)
-	if !ok {
-		return nil, invalid("tools must be an array")
-	}
-	if len(items) > MaxTools {
-		return nil, invalid("tools must have at most %d entries", MaxTools)
-	}
-	tools := make([]Tool, len(items))
-	for i, item := range items {
-		path := index("tools", i)
-		o, ok := decodeObject(item, path)
-		if !ok {
-			return nil, invalid("%s must be an object", path)
-		}
+	return parseTools(top, func(o object) (Tool, *Error) {
 		if t, _ := asString(o.fields["type"]); t != "function" {
-			return nil, invalid("%s %q is not supported: this gateway relays function tools", o.name("type"), t)
+			return Tool{}, invalid("%s %q is not supported: this gateway relays function tools", o.name("type"), t)
 		}
 		fn, ok, err := parseChild(o, "function", "name", "description", "parameters", "strict")
 		if err != nil {
-			return nil, err
+			return Tool{}, err
 		}
 		if !ok {
-			return nil, invalid("%s is required", o.name("function"))
+			return Tool{}, invalid("%s is required", o.name("function"))
 		}
 		if err := o.only("type", "function"); err != nil {
-			return nil, err
+			return Tool{}, err
 		}
-		if tools[i], err = parseToolFields(fn, "parameters"); err != nil {
-			return nil, err
-		}
-	}
-	return tools, uniqueToolNames(tools)
+		return parseToolFields(fn, "parameters")
+	})
 }
 
 // parseOpenAIToolChoice reads "auto", "none", "required" or

@@ -13,7 +13,7 @@ import (
 func TestDecodeJSONReadsAsEncodingJSON(t *testing.T) {
 	for _, body := range []string{
 		`{"model":"m","max_tokens":16,"messages":[{"role":"user","content":"Hi"}]}`,
-		`{"a":1,"a":2}`,                      // a name twice: the last value
+		`{"a":1,"a":2}`, // a name twice: the last value
 		`{"n":[0,-0,1.50,1e400,-12e-3,123456789012345678901234567890]}`, // numbers as their text
 		`{"s":"\u00e9\ud83d\ude00\n\"\\\/","t":true,"f":false,"z":null,"e":{},"l":[]}`,
 		`[1,"two",[3],{"four":4}]`,

@@ -137,6 +137,28 @@ func parseCacheControl(o object) (json.RawMessage, *Error) {
 // and the like, whose type is versioned) are refused by name: this
 // gateway relays what a provider of either style can run.
 func parseMessagesTools(top object) ([]Tool, *Error) {
+	return parseTools(top, func(o object) (Tool, *Error) {
+		if typ, ok := o.get("type"); ok && typ != "custom" {
+			s, _ := asString(typ)
+			return Tool{}, invalid("%s %q is not supported: this gateway relays client tools only (server tools such as web search are not)", o.name("type"), s)
+		}
+		if err := o.only("type", "name", "description", "input_schema", "cache_control", "strict"); err != nil {
+			return Tool{}, err
+		}
+		t, err := parseToolFields(o, "input_schema")
+		if err != nil {
+			return Tool{}, err
+		}
+		if t.CacheControl, err = parseCacheControl(o); err != nil {
+			return Tool{}, err
+		}
+		return t, nil
+	})
+}
+
+// parseTools reads "tools": an array of at most MaxTools objects, each read
+// by item in its dialect's shape, with names that differ.
+func parseTools(top object, item func(object) (Tool, *Error)) ([]Tool, *Error) {
 	raw, ok := top.get("tools")
 	if !ok {
 		return nil, nil
@@ -149,27 +171,16 @@ func parseMessagesTools(top object) ([]Tool, *Error) {
 		return nil, invalid("tools must have at most %d entries", MaxTools)
 	}
 	tools := make([]Tool, len(items))
-	for i, item := range items {
+	for i, raw := range items {
 		path := index("tools", i)
-		o, ok := decodeObject(item, path)
+		o, ok := decodeObject(raw, path)
 		if !ok {
 			return nil, invalid("%s must be an object", path)
 		}
-		if typ, ok := o.get("type"); ok && typ != "custom" {
-			s, _ := asString(typ)
-			return nil, invalid("%s %q is not supported: this gateway relays client tools only (server tools such as web search are not)", o.name("type"), s)
-		}
-		if err := o.only("type", "name", "description", "input_schema", "cache_control", "strict"); err != nil {
+		var err *Error
+		if tools[i], err = item(o); err != nil {
 			return nil, err
 		}
-		t, err := parseToolFields(o, "input_schema")
-		if err != nil {
-			return nil, err
-		}
-		if t.CacheControl, err = parseCacheControl(o); err != nil {
-			return nil, err
-		}
-		tools[i] = t
 	}
 	return tools, uniqueToolNames(tools)
 }
