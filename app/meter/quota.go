@@ -33,8 +33,9 @@ type Quota struct {
 	log    *slog.Logger
 	rec    *Recorder // writes lease releases, after the usage queued before them
 
-	mu     sync.Mutex
-	leases map[string]*lease // the current lease per organization and month
+	mu       sync.Mutex
+	leases   map[string]*lease        // the current lease per organization and month
+	renewing map[string]chan struct{} // closed when the lease being taken for a key is in place
 }
 
 // Lease bounds (database reservations).
@@ -65,7 +66,7 @@ type Hold struct {
 // NewQuota reserves in Redis when rc is not nil (its keys after prefix),
 // else in the database.
 func NewQuota(db *models.DB, rc redis.UniversalClient, prefix string, log *slog.Logger, rec *Recorder) *Quota {
-	return &Quota{db: db, redis: rc, prefix: prefix, log: log, rec: rec, leases: map[string]*lease{}}
+	return &Quota{db: db, redis: rc, prefix: prefix, log: log, rec: rec, leases: map[string]*lease{}, renewing: map[string]chan struct{}{}}
 }
 
 // reserve holds n tokens for orgID this month, within monthly; used is the
@@ -87,19 +88,48 @@ func (q *Quota) reserve(ctx context.Context, orgID string, n, monthly, used int6
 	return q.reserveDB(ctx, h, monthly, used, now, ttl)
 }
 
-// reserveDB serves h from the current lease, or leases anew.
+// reserveDB serves h from the current lease, or leases anew. One call at a
+// time takes a new lease for a key; the calls that find the lease spent
+// meanwhile wait for it rather than each writing a lease of its own: on a
+// busy gateway the lease ran out under dozens of calls at once, which then
+// queued for the database's writer behind the usage records.
 func (q *Quota) reserveDB(ctx context.Context, h Hold, monthly, used int64, now time.Time, ttl time.Duration) (Hold, int64, error) {
 	key := h.OrgID + "/" + h.Period
-	q.mu.Lock()
-	if l := q.leases[key]; l != nil && !l.retired && l.credit >= h.Tokens {
-		l.credit -= h.Tokens
-		l.inUse++
-		h.ID, h.lease = l.id, l
-		left := l.left + l.credit
+	for {
+		q.mu.Lock()
+		if l := q.leases[key]; l != nil && !l.retired && l.credit >= h.Tokens {
+			l.credit -= h.Tokens
+			l.inUse++
+			h.ID, h.lease = l.id, l
+			left := l.left + l.credit
+			q.mu.Unlock()
+			return h, left, nil
+		}
+		renewed := q.renewing[key]
+		if renewed == nil {
+			renewed = make(chan struct{})
+			q.renewing[key] = renewed
+			q.mu.Unlock()
+			defer func() {
+				q.mu.Lock()
+				delete(q.renewing, key)
+				q.mu.Unlock()
+				close(renewed)
+			}()
+			return q.lease(ctx, key, h, monthly, used, now, ttl)
+		}
 		q.mu.Unlock()
-		return h, left, nil
+		select {
+		case <-renewed: // try the new lease (or take the next one)
+		case <-ctx.Done():
+			return h, 0, ctx.Err()
+		}
 	}
-	q.mu.Unlock()
+}
+
+// lease reserves a new lease for key in the database, h's tokens taken
+// from it, and makes it the key's current one.
+func (q *Quota) lease(ctx context.Context, key string, h Hold, monthly, used int64, now time.Time, ttl time.Duration) (Hold, int64, error) {
 	size := h.Tokens + min(LeaseMaxTokens, max(0, monthly-used-h.Tokens)/8)
 	mh := models.Hold{ID: models.NewID("hold"), OrgID: h.OrgID, ProductID: models.GatewayProductID, Period: h.Period,
 		Tokens: size, ExpiresAt: now.Add(LeaseWindow + ttl)}
