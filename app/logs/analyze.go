@@ -479,7 +479,7 @@ func (a *analyzer) continues(line []byte, no int) bool {
 		a.headOf, a.headEnd = int32(no), a.head.end(line)
 		// A line that opens with a time opens an entry, also when the
 		// header finder does not know the rest of its header.
-		cont = a.headEnd == 0 && !a.head.firstTime && !opensWithTime(line)
+		cont = a.headEnd == 0 && !a.head.firstTime && !opensWithTime(line) && !standsAlone(line)
 	}
 	return cont
 }

@@ -152,9 +152,10 @@ const (
 )
 
 // continues reports whether line continues the entry above (there is
-// one), or that it does when it has no header and does not open with a
-// timestamp (needHeader): the caller finds the header, which it needs
-// anyway for a line that opens an entry, as most lines do.
+// one), or that it does when it has no header, does not open with a
+// timestamp and does not stand alone (needHeader): the caller finds the
+// header, which it needs anyway for a line that opens an entry, as most
+// lines do, and only a line without one is looked at further.
 // A traceback does not continue an entry at a quiet level (such as INFO):
 // it was printed beside the log, not by that entry.
 func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
@@ -209,7 +210,7 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 		(c == '}' || c == ']' || c == ')' || c == '"') && closers(line):
 		return true, false
 	}
-	return false, j.rules.timeHeader && !standsAlone(line)
+	return false, j.rules.timeHeader
 }
 
 // closers reports a line of closing brackets alone ("}", "});", "],"),
