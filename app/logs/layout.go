@@ -9,16 +9,26 @@ import "encoding/binary"
 // date names, which hold none) answers alike for all ten. So a line that
 // holds the bytes an earlier line's walk read, digit for digit replaced by
 // any other, gets the same answer at the same offsets. A layout is those
-// bytes, with every digit as '0', and the answer; checking a line against
-// one costs a few operations on eight bytes at a time (see layoutWord).
+// bytes, with every digit as '0', and the answer.
+//
+// The layouts are kept in a tree of their bytes, eight at a time (a radix
+// tree: a node holds the run of words its layouts share after its
+// parent's), so that a line is looked up in a few steps whatever the
+// number of layouts: a log's lines mostly share their first words (the
+// time's, digits aside) and part ways at a logger's or thread's name. A
+// line that fits two layouts gets the same answer from either: walk,
+// reading the same bytes, would have stopped at the same place in the
+// lines that taught them.
 
 type layout struct {
-	// The bytes walk read, eight at a time, the last word's bytes past
-	// size zero.
-	key       []layoutWord
-	last      uint64 // the bytes of the last word that count
-	size      int    // bytes in key
-	whole     bool   // they are the whole line: walk read to its end
+	// The bytes walk read: the full words are the path to the node that
+	// lists the layout, the bytes of the next word that count (mask) are
+	// tail's.
+	tail      layoutWord
+	mask      uint64
+	size      int   // bytes walk read
+	whole     bool  // they are the whole line: walk read to its end
+	next      int32 // the next layout of its node, plus one
 	hdr       int
 	lvl0      int
 	lvl1      int
@@ -36,108 +46,102 @@ type layoutWord struct {
 	bytes, digits uint64
 }
 
-// maxLayoutWords bounds a layout's key: a walk that read more bytes teaches
+// layoutNode is a node of the tree of layouts. Its children, its siblings
+// and its layouts are lists by index into the set's nodes and layouts
+// plus one, 0 ending them; no two children of a node open with the same
+// word.
+type layoutNode struct {
+	run    []layoutWord // the words after its parent's
+	child  int32        // its first child
+	next   int32        // its parent's next child
+	ends   int32        // its first layout: one whose full words end with run
+	nChild uint8        // children, up to maxBranch
+	nEnds  uint8        // layouts, up to maxBranch
+}
+
+// maxLayoutWords bounds a layout's bytes: a walk that read more teaches
 // none.
 const maxLayoutWords = 32
 
-// layoutSet holds the layouts learned last, tried most recently used first.
+// maxLayouts bounds the layouts kept: when one more is learned, all are
+// forgotten (a log has far fewer; only an input of ever new headers comes
+// to it, and such lines are walked anyway). maxBranch bounds a node's
+// children and layouts, which a line may go through one by one: a line
+// that would add one more is walked whenever it comes.
+const (
+	maxLayouts = 1024
+	maxBranch  = 64
+)
+
+// layoutSet holds the layouts learned.
 type layoutSet struct {
-	all   [32]layout
-	order [32]uint8 // indexes into all, most recently used first
-	n     int       // layouts learned, up to len(all)
-	off   bool      // nothing fits: tests compare results with and without the layouts
+	nodes []layoutNode // the root first, its run empty
+	all   []layout
+	off   bool // nothing fits: tests compare results with and without the layouts
 }
 
-// fit returns the layout s fits, or nil. The last word of a layout is
-// compared first, here: where layouts of a log differ (a logger's name) is
-// usually further than where they agree (the time).
+// fit returns a layout s fits, or nil.
 func (ls *layoutSet) fit(s []byte) *layout {
-	if ls.off {
+	if ls.off || len(ls.nodes) == 0 {
 		return nil
 	}
-	for k := 0; k < ls.n; k++ {
-		l := &ls.all[ls.order[k]]
-		n := len(l.key)
-		if len(s) < l.size || l.whole && len(s) != l.size ||
-			n > 0 && !l.key[n-1].fits(wordAt(s, 8*(n-1))&l.last) || !l.fits(s[:8*max(n-1, 0)]) {
+	n, i := 0, 0 // the node whose run ends at s[i], all of s before fitting
+	for {
+		node := &ls.nodes[n]
+		if node.ends != 0 {
+			x := wordAt(s, i)
+			for e := node.ends; e != 0; e = ls.all[e-1].next {
+				if l := &ls.all[e-1]; len(s) >= l.size && (!l.whole || len(s) == l.size) && l.tail.fits(x&l.mask) {
+					return l
+				}
+			}
+		}
+		if i+8 > len(s) {
+			return nil
+		}
+		c := ls.child(n, binary.LittleEndian.Uint64(s[i:]))
+		if c == 0 {
+			return nil
+		}
+		n = int(c - 1)
+		run := ls.nodes[n].run
+		end := i + 8*len(run)
+		if end > len(s) || len(run) > 1 && !runFits(s[i+8:end], run[1:]) {
+			return nil
+		}
+		i = end
+	}
+}
+
+// child returns the child of node n whose run opens with a word that the
+// eight bytes x fit, plus one, or 0. The child found is made the first:
+// the lines of a log come back to the layouts they used lately.
+func (ls *layoutSet) child(n int, x uint64) int32 {
+	prev := int32(0)
+	for c := ls.nodes[n].child; c != 0; prev, c = c, ls.nodes[c-1].next {
+		if !ls.nodes[c-1].run[0].fits(x) {
 			continue
 		}
-		ls.toFront(k)
-		return l
+		if prev != 0 {
+			ls.nodes[prev-1].next = ls.nodes[c-1].next
+			ls.nodes[c-1].next = ls.nodes[n].child
+			ls.nodes[n].child = c
+		}
+		return c
 	}
-	return nil
+	return 0
 }
 
-// toFront makes the k-th most recently used layout the most recent.
-func (ls *layoutSet) toFront(k int) {
-	if k == 0 {
-		return // most lines fit the layout the line before fitted
-	}
-	first := ls.order[k]
-	copy(ls.order[1:k+1], ls.order[:k])
-	ls.order[0] = first
-}
-
-// answer sets the header from l and returns its end. The words are l's
-// own, for reading only: walk writes its own elsewhere.
-func (h *header) answer(l *layout) int {
-	h.words = l.words
-	h.lvl0, h.lvl1, h.firstTime = l.lvl0, l.lvl1, l.firstTime
-	return l.hdr
-}
-
-// learn makes a layout of the line s that walk just read, whose header
-// ends at hdr, in place of the one used least recently.
-func (h *header) learn(s []byte, hdr int) {
-	if h.open {
-		return // walk read further than its tokens
-	}
-	reach := min(h.reach+1, len(s)) // the byte after the last token too
-	if h.eol {
-		reach = len(s)
-	}
-	if reach > 8*maxLayoutWords {
-		return
-	}
-	ls := &h.layouts
-	if ls.n < len(ls.all) {
-		ls.order[ls.n] = uint8(ls.n)
-		ls.n++
-	}
-	ls.toFront(ls.n - 1) // the least recently used, or the new slot
-	l := &ls.all[ls.order[0]]
-	l.key = l.key[:0]
-	for at := 0; at < reach; at += 8 {
-		x := wordAt(s[:reach], at)
-		d := digitMask(x)
-		l.key = append(l.key, layoutWord{x &^ d, d})
-	}
-	l.last = ^uint64(0) >> (8 * ((8 - reach%8) % 8))
-	l.size = reach
-	l.whole = reach == len(s)
-	l.hdr, l.lvl0, l.lvl1, l.firstTime = hdr, h.lvl0, h.lvl1, h.firstTime
-	l.words = l.words[:0]
-	if cap(l.kws) < len(h.words) {
-		l.kws = make([]wordKeyword, len(h.words))
-	}
-	l.kws = l.kws[:len(h.words)]
-	for k, w := range h.words {
-		l.kws[k] = wordKeyword{}
-		l.words = append(l.words, headWord{w.start, w.end, &l.kws[k]})
-	}
-}
-
-// fits reports whether the words of l but its last fit s, as long as they,
-// two at a time.
-func (l *layout) fits(s []byte) bool {
-	key := l.key
-	for len(s) >= 16 && len(key) >= 2 {
-		if !key[0].fits(binary.LittleEndian.Uint64(s)) || !key[1].fits(binary.LittleEndian.Uint64(s[8:])) {
+// runFits reports whether s, as long as the words run, fits them, two
+// words at a time.
+func runFits(s []byte, run []layoutWord) bool {
+	for len(s) >= 16 && len(run) >= 2 {
+		if !run[0].fits(binary.LittleEndian.Uint64(s)) || !run[1].fits(binary.LittleEndian.Uint64(s[8:])) {
 			return false
 		}
-		s, key = s[16:], key[2:]
+		s, run = s[16:], run[2:]
 	}
-	return len(s) < 8 || key[0].fits(binary.LittleEndian.Uint64(s))
+	return len(s) < 8 || run[0].fits(binary.LittleEndian.Uint64(s))
 }
 
 // fits reports whether x holds w's bytes, digits aside: where w.digits
@@ -151,6 +155,107 @@ func (w layoutWord) fits(x uint64) bool {
 	)
 	y := x ^ w.bytes
 	return y&^w.digits == 0 && (y+w.digits&six)&high == 0
+}
+
+// newLayoutWord is the layout word of the eight bytes x.
+func newLayoutWord(x uint64) layoutWord {
+	d := digitMask(x)
+	return layoutWord{x &^ d, d}
+}
+
+// answer sets the header from l and returns its end. The words are l's
+// own, for reading only: walk writes its own elsewhere.
+func (h *header) answer(l *layout) int {
+	h.words = l.words
+	h.lvl0, h.lvl1, h.firstTime = l.lvl0, l.lvl1, l.firstTime
+	return l.hdr
+}
+
+// learn makes a layout of the line s that walk just read, whose header
+// ends at hdr.
+func (h *header) learn(s []byte, hdr int) {
+	if h.open {
+		return // walk read further than its tokens
+	}
+	reach := min(h.reach+1, len(s)) // the byte after the last token too
+	if h.eol {
+		reach = len(s)
+	}
+	if reach > 8*maxLayoutWords {
+		return
+	}
+	ls := &h.layouts
+	if len(ls.nodes) == 0 || len(ls.all) == maxLayouts {
+		ls.nodes = append(ls.nodes[:0], layoutNode{})
+		ls.all = ls.all[:0]
+	}
+	n := ls.path(s[:reach&^7])
+	if n < 0 || ls.nodes[n].nEnds == maxBranch {
+		return
+	}
+	// A slot of a layout forgotten keeps its slices for this one.
+	if len(ls.all) < cap(ls.all) {
+		ls.all = ls.all[:len(ls.all)+1]
+	} else {
+		ls.all = append(ls.all, layout{})
+	}
+	l := &ls.all[len(ls.all)-1]
+	at := reach &^ 7
+	l.mask = ^uint64(0) >> (8 * (8 - (reach - at))) // none when reach is at
+	l.tail = newLayoutWord(wordAt(s[:reach], at))
+	l.size = reach
+	l.whole = reach == len(s)
+	node := &ls.nodes[n]
+	l.next, node.ends = node.ends, int32(len(ls.all))
+	node.nEnds++
+	l.hdr, l.lvl0, l.lvl1, l.firstTime = hdr, h.lvl0, h.lvl1, h.firstTime
+	l.words = l.words[:0]
+	if cap(l.kws) < len(h.words) {
+		l.kws = make([]wordKeyword, len(h.words))
+	}
+	l.kws = l.kws[:len(h.words)]
+	for k, w := range h.words {
+		l.kws[k] = wordKeyword{}
+		l.words = append(l.words, headWord{w.start, w.end, &l.kws[k]})
+	}
+}
+
+// path returns the node whose path is the words of s, made as needed: a
+// child for words no child opens with, a node split where its run and s
+// part ways. It returns -1 when a node has maxBranch children already.
+func (ls *layoutSet) path(s []byte) int {
+	n := 0
+	for len(s) > 0 {
+		c := ls.child(n, binary.LittleEndian.Uint64(s))
+		if c == 0 {
+			if ls.nodes[n].nChild == maxBranch {
+				return -1
+			}
+			run := make([]layoutWord, len(s)/8)
+			for k := range run {
+				run[k] = newLayoutWord(binary.LittleEndian.Uint64(s[8*k:]))
+			}
+			ls.nodes = append(ls.nodes, layoutNode{run: run, next: ls.nodes[n].child})
+			ls.nodes[n].child = int32(len(ls.nodes))
+			ls.nodes[n].nChild++
+			return len(ls.nodes) - 1
+		}
+		n = int(c - 1)
+		run := ls.nodes[n].run
+		m := 1
+		for m < len(run) && 8*m < len(s) && run[m].fits(binary.LittleEndian.Uint64(s[8*m:])) {
+			m++
+		}
+		if m < len(run) {
+			// The words from run[m] on go to a child of their own, with
+			// the node's children and layouts.
+			node := ls.nodes[n]
+			ls.nodes = append(ls.nodes, layoutNode{run: node.run[m:], child: node.child, ends: node.ends, nChild: node.nChild, nEnds: node.nEnds})
+			ls.nodes[n] = layoutNode{run: node.run[:m:m], child: int32(len(ls.nodes)), next: node.next, nChild: 1}
+		}
+		s = s[8*m:]
+	}
+	return n
 }
 
 // wordAt returns the eight bytes of s at i, zeros past its end.
