@@ -80,14 +80,16 @@ type layoutSet struct {
 	off   bool // nothing fits: tests compare results with and without the layouts
 }
 
-// fit returns a layout s fits, or nil.
+// fit returns a layout s fits, or nil. It is child and runFits written
+// out: calls in its loop cost as much as the words it compares.
 func (ls *layoutSet) fit(s []byte) *layout {
 	if ls.off || len(ls.nodes) == 0 {
 		return nil
 	}
-	n, i := 0, 0 // the node whose run ends at s[i], all of s before fitting
+	nodes := ls.nodes
+	n, i := int32(0), 0 // the node whose run ends at s[i], all of s before fitting
 	for {
-		node := &ls.nodes[n]
+		node := &nodes[n]
 		if node.ends != 0 {
 			x := wordAt(s, i)
 			for e := node.ends; e != 0; e = ls.all[e-1].next {
@@ -99,17 +101,35 @@ func (ls *layoutSet) fit(s []byte) *layout {
 		if i+8 > len(s) {
 			return nil
 		}
-		c := ls.child(n, binary.LittleEndian.Uint64(s[i:]))
+		x := binary.LittleEndian.Uint64(s[i:])
+		prev, c := int32(0), node.child
+		for c != 0 && !nodes[c-1].run[0].fits(x) {
+			prev, c = c, nodes[c-1].next
+		}
 		if c == 0 {
 			return nil
 		}
-		n = int(c - 1)
-		run := ls.nodes[n].run
-		end := i + 8*len(run)
-		if end > len(s) || len(run) > 1 && !runFits(s[i+8:end], run[1:]) {
+		child := &nodes[c-1]
+		if prev != 0 { // to the front (see child)
+			nodes[prev-1].next, child.next, node.child = child.next, node.child, c
+		}
+		// The rest of its run, two words at a time.
+		run, rest := child.run[1:], s[i+8:]
+		if len(rest) < 8*len(run) {
 			return nil
 		}
-		i = end
+		for ; len(run) >= 2 && len(rest) >= 16; run, rest = run[2:], rest[16:] {
+			if !run[0].fits(binary.LittleEndian.Uint64(rest)) || !run[1].fits(binary.LittleEndian.Uint64(rest[8:])) {
+				return nil
+			}
+		}
+		if len(run) > 0 && len(rest) >= 8 {
+			if !run[0].fits(binary.LittleEndian.Uint64(rest)) {
+				return nil
+			}
+			rest = rest[8:]
+		}
+		n, i = c-1, len(s)-len(rest)
 	}
 }
 
@@ -130,18 +150,6 @@ func (ls *layoutSet) child(n int, x uint64) int32 {
 		return c
 	}
 	return 0
-}
-
-// runFits reports whether s, as long as the words run, fits them, two
-// words at a time.
-func runFits(s []byte, run []layoutWord) bool {
-	for len(s) >= 16 && len(run) >= 2 {
-		if !run[0].fits(binary.LittleEndian.Uint64(s)) || !run[1].fits(binary.LittleEndian.Uint64(s[8:])) {
-			return false
-		}
-		s, run = s[16:], run[2:]
-	}
-	return len(s) < 8 || run[0].fits(binary.LittleEndian.Uint64(s))
 }
 
 // fits reports whether x holds w's bytes, digits aside: where w.digits
