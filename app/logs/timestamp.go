@@ -539,11 +539,14 @@ func (p *stampParser) parseDotted(s []byte) (int64, bool) {
 // and a zone may follow.
 func (p *stampParser) parseCompact(s []byte) (int64, bool) {
 	at := [3]int{9, 11, 13} // hour, minute, second after T
-	if len(s) > 8 && s[8] == ' ' {
+	switch {
+	case len(s) > 8 && s[8] == ' ':
 		at = [3]int{9, 12, 15}
 		if len(s) < 17 || s[11] != ':' || s[14] != ':' {
 			return 0, false
 		}
+	case len(s) <= 8 || s[8] != 'T':
+		return 0, false // as candidates requires: the memo's format is tried without it
 	}
 	y, ok1 := d4(s, 0)
 	mo, ok2 := d2(s, 4)
