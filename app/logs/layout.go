@@ -46,17 +46,16 @@ type layoutWord struct {
 	bytes, digits uint64
 }
 
-// layoutNode is a node of the tree of layouts. Its children, its siblings
-// and its layouts are lists by index into the set's nodes and layouts
-// plus one, 0 ending them; no two children of a node open with the same
-// word.
+// layoutNode is a node of the tree of layouts. Its children are reached by
+// their first words, keys, no two alike; the rest of a child's words are
+// its run. Its layouts are a list by index into the set's layouts plus
+// one, 0 ending it.
 type layoutNode struct {
-	run    []layoutWord // the words after its parent's
-	child  int32        // its first child
-	next   int32        // its parent's next child
-	ends   int32        // its first layout: one whose full words end with run
-	nChild uint8        // children, up to maxBranch
-	nEnds  uint8        // layouts, up to maxBranch
+	run   []layoutWord // the words after the key that leads here
+	keys  []layoutWord // the first words of its children, up to maxBranch
+	kids  []int32      // its children, by index into the set's nodes
+	ends  int32        // its first layout: one whose full words end with run
+	nEnds uint8        // layouts, up to maxBranch
 }
 
 // maxLayoutWords bounds a layout's bytes: a walk that read more teaches
@@ -80,41 +79,34 @@ type layoutSet struct {
 	off   bool // nothing fits: tests compare results with and without the layouts
 }
 
-// fit returns a layout s fits, or nil. It is child and runFits written
-// out: calls in its loop cost as much as the words it compares.
+// fit returns a layout s fits, or nil.
 func (ls *layoutSet) fit(s []byte) *layout {
 	if ls.off || len(ls.nodes) == 0 {
 		return nil
 	}
-	nodes := ls.nodes
-	n, i := int32(0), 0 // the node whose run ends at s[i], all of s before fitting
+	nodes, n := ls.nodes, 0
+	rest := s // what follows the path to node n
 	for {
 		node := &nodes[n]
 		if node.ends != 0 {
-			x := wordAt(s, i)
+			x := wordAt(rest, 0)
 			for e := node.ends; e != 0; e = ls.all[e-1].next {
 				if l := &ls.all[e-1]; len(s) >= l.size && (!l.whole || len(s) == l.size) && l.tail.fits(x&l.mask) {
 					return l
 				}
 			}
 		}
-		if i+8 > len(s) {
+		if len(rest) < 8 {
 			return nil
 		}
-		x := binary.LittleEndian.Uint64(s[i:])
-		prev, c := int32(0), node.child
-		for c != 0 && !nodes[c-1].run[0].fits(x) {
-			prev, c = c, nodes[c-1].next
-		}
-		if c == 0 {
+		k := node.find(binary.LittleEndian.Uint64(rest))
+		if k < 0 {
 			return nil
 		}
-		child := &nodes[c-1]
-		if prev != 0 { // to the front (see child)
-			nodes[prev-1].next, child.next, node.child = child.next, node.child, c
-		}
+		n = int(node.kids[k])
 		// The rest of its run, two words at a time.
-		run, rest := child.run[1:], s[i+8:]
+		run := nodes[n].run
+		rest = rest[8:]
 		if len(rest) < 8*len(run) {
 			return nil
 		}
@@ -129,27 +121,24 @@ func (ls *layoutSet) fit(s []byte) *layout {
 			}
 			rest = rest[8:]
 		}
-		n, i = c-1, len(s)-len(rest)
 	}
 }
 
-// child returns the child of node n whose run opens with a word that the
-// eight bytes x fit, plus one, or 0. The child found is made the first:
-// the lines of a log come back to the layouts they used lately.
-func (ls *layoutSet) child(n int, x uint64) int32 {
-	prev := int32(0)
-	for c := ls.nodes[n].child; c != 0; prev, c = c, ls.nodes[c-1].next {
-		if !ls.nodes[c-1].run[0].fits(x) {
+// find returns the index of the key of node that the eight bytes x fit,
+// or -1. The key found is swapped with the first: the lines of a log come
+// back to the layouts they used lately.
+func (node *layoutNode) find(x uint64) int {
+	for k := range node.keys {
+		if !node.keys[k].fits(x) {
 			continue
 		}
-		if prev != 0 {
-			ls.nodes[prev-1].next = ls.nodes[c-1].next
-			ls.nodes[c-1].next = ls.nodes[n].child
-			ls.nodes[n].child = c
+		if k > 0 {
+			node.keys[0], node.keys[k] = node.keys[k], node.keys[0]
+			node.kids[0], node.kids[k] = node.kids[k], node.kids[0]
 		}
-		return c
+		return 0
 	}
-	return 0
+	return -1
 }
 
 // fits reports whether x holds w's bytes, digits aside: where w.digits
@@ -229,28 +218,31 @@ func (h *header) learn(s []byte, hdr int) {
 }
 
 // path returns the node whose path is the words of s, made as needed: a
-// child for words no child opens with, a node split where its run and s
-// part ways. It returns -1 when a node has maxBranch children already.
+// child for a word no key fits, a node split where its run and s part
+// ways. It returns -1 when a node has maxBranch children already.
 func (ls *layoutSet) path(s []byte) int {
 	n := 0
 	for len(s) > 0 {
-		c := ls.child(n, binary.LittleEndian.Uint64(s))
-		if c == 0 {
-			if ls.nodes[n].nChild == maxBranch {
+		x := binary.LittleEndian.Uint64(s)
+		s = s[8:]
+		k := ls.nodes[n].find(x)
+		if k < 0 {
+			if len(ls.nodes[n].keys) == maxBranch {
 				return -1
 			}
 			run := make([]layoutWord, len(s)/8)
 			for k := range run {
 				run[k] = newLayoutWord(binary.LittleEndian.Uint64(s[8*k:]))
 			}
-			ls.nodes = append(ls.nodes, layoutNode{run: run, next: ls.nodes[n].child})
-			ls.nodes[n].child = int32(len(ls.nodes))
-			ls.nodes[n].nChild++
-			return len(ls.nodes) - 1
+			ls.nodes = append(ls.nodes, layoutNode{run: run})
+			c := len(ls.nodes) - 1
+			ls.nodes[n].keys = append(ls.nodes[n].keys, newLayoutWord(x))
+			ls.nodes[n].kids = append(ls.nodes[n].kids, int32(c))
+			return c
 		}
-		n = int(c - 1)
+		n = int(ls.nodes[n].kids[k])
 		run := ls.nodes[n].run
-		m := 1
+		m := 0
 		for m < len(run) && 8*m < len(s) && run[m].fits(binary.LittleEndian.Uint64(s[8*m:])) {
 			m++
 		}
@@ -258,8 +250,8 @@ func (ls *layoutSet) path(s []byte) int {
 			// The words from run[m] on go to a child of their own, with
 			// the node's children and layouts.
 			node := ls.nodes[n]
-			ls.nodes = append(ls.nodes, layoutNode{run: node.run[m:], child: node.child, ends: node.ends, nChild: node.nChild, nEnds: node.nEnds})
-			ls.nodes[n] = layoutNode{run: node.run[:m:m], child: int32(len(ls.nodes)), next: node.next, nChild: 1}
+			ls.nodes = append(ls.nodes, layoutNode{run: node.run[m+1:], keys: node.keys, kids: node.kids, ends: node.ends, nEnds: node.nEnds})
+			ls.nodes[n] = layoutNode{run: node.run[:m:m], keys: []layoutWord{node.run[m]}, kids: []int32{int32(len(ls.nodes) - 1)}}
 		}
 		s = s[8*m:]
 	}
