@@ -592,11 +592,15 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		}
 	}
 	dotnet := false
-	if two := a.dotnetText(input, ref); two != nil {
-		// The message under .NET's console header is read with it: the
-		// header line is the entry's header, its first word the level
-		// (dotnet.go).
-		text, hdr, dotnet = two, len(text), true
+	// .NET's console header line has a colon after its four-letter
+	// level, which rules out most lines here, without a call.
+	if ref.end-ref.start >= 10 && input[ref.start+4] == ':' {
+		if two := a.dotnetText(input, ref); two != nil {
+			// The message under .NET's console header is read with it:
+			// the header line is the entry's header, its first word the
+			// level (dotnet.go).
+			text, hdr, dotnet = two, len(text), true
+		}
 	}
 	msg := text[hdr:]
 	e, seen := a.msgs.lookup(msg)
@@ -690,12 +694,9 @@ var procEnd = []byte("]:")
 // dotnetText is the text of the entry opening at ref when its first line
 // is .NET's console header and the message line under it joins it: the
 // two lines as the input holds them, so that offsets in it are the
-// entry's; else nil.
+// entry's; else nil. The caller has seen the colon after the level.
 func (a *analyzer) dotnetText(input []byte, ref lineRef) []byte {
-	// The header line has a colon after its four-letter level, which
-	// rules out most lines without a call.
-	if ref.end-ref.start < 10 || input[ref.start+4] != ':' ||
-		ref.cut || ref.fixed || a.opts.SplitContinuations || a.join.rules.indentedInput {
+	if ref.cut || ref.fixed || a.opts.SplitContinuations || a.join.rules.indentedInput {
 		return nil
 	}
 	two := dotnetMessage(input, int(ref.start), int(ref.end))
