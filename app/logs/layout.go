@@ -99,11 +99,19 @@ func (ls *layoutSet) fit(s []byte) *layout {
 		if len(rest) < 8 {
 			return nil
 		}
-		k := node.find(binary.LittleEndian.Uint64(rest))
-		if k < 0 {
+		// node.find, written out: a call here costs as much as the search.
+		x, keys, k := binary.LittleEndian.Uint64(rest), node.keys, 0
+		for k < len(keys) && !keys[k].fits(x) {
+			k++
+		}
+		if k == len(keys) {
 			return nil
 		}
-		n = int(node.kids[k])
+		if k > 0 {
+			keys[0], keys[k] = keys[k], keys[0]
+			node.kids[0], node.kids[k] = node.kids[k], node.kids[0]
+		}
+		n = int(node.kids[0])
 		// The rest of its run, two words at a time.
 		run := nodes[n].run
 		rest = rest[8:]
