@@ -618,6 +618,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	// The header and level first: the shape keeps ref for its outliers.
 	ref.hdr, ref.structured = uint16(hdr), e.structured
 	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
+	fromHead := !dotnet && e.lvl1 <= e.lvl0
 	if dotnet {
 		ref.lvl0, ref.lvl1 = 0, 4
 	}
@@ -638,7 +639,13 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	}
 	si := e.shape
 	lvl := levelNone
-	if ref.lvl1 > ref.lvl0 {
+	if l := a.head.level; l != nil && fromHead && ref.lvl1 > ref.lvl0 {
+		// The header's level word is its layout's: its kind is kept there.
+		if !l.known {
+			l.kind, l.known = a.levels.of(text[ref.lvl0:ref.lvl1]), true
+		}
+		lvl = l.kind
+	} else if ref.lvl1 > ref.lvl0 {
 		lvl = a.levels.of(text[ref.lvl0:ref.lvl1])
 	} else if e.quiet {
 		lvl = levelQuiet

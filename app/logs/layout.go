@@ -1,6 +1,9 @@
 package logs
 
-import "encoding/binary"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // Most lines of a log share their header's layout: the same tokens in the
 // same places, only the digits of dates, times and numbers change. What
@@ -35,6 +38,17 @@ type layout struct {
 	firstTime bool
 	words     []headWord
 	kws       []wordKeyword // the keywords of words
+	// The kind of its level word, kept when the word has no digit:
+	// every line that fits the layout holds the same word then (a digit
+	// may change a level: <3> and <4>, pino's 30 and 40).
+	level      layoutLevel
+	fixedLevel bool
+}
+
+// layoutLevel is the level kind of a layout's level word, looked up once.
+type layoutLevel struct {
+	kind  levelKind
+	known bool
 }
 
 // layoutWord is eight bytes of a layout: the bytes of the line that taught
@@ -173,6 +187,10 @@ func newLayoutWord(x uint64) layoutWord {
 func (h *header) answer(l *layout) int {
 	h.words = l.words
 	h.lvl0, h.lvl1, h.firstTime = l.lvl0, l.lvl1, l.firstTime
+	h.level = nil
+	if l.fixedLevel {
+		h.level = &l.level
+	}
 	return l.hdr
 }
 
@@ -214,6 +232,7 @@ func (h *header) learn(s []byte, hdr int) {
 	l.next, node.ends = node.ends, int32(len(ls.all))
 	node.nEnds++
 	l.hdr, l.lvl0, l.lvl1, l.firstTime = hdr, h.lvl0, h.lvl1, h.firstTime
+	l.level, l.fixedLevel = layoutLevel{}, h.lvl1 > h.lvl0 && h.lvl1 <= reach && !bytes.ContainsAny(s[h.lvl0:h.lvl1], "0123456789")
 	l.words = l.words[:0]
 	if cap(l.kws) < len(h.words) {
 		l.kws = make([]wordKeyword, len(h.words))
