@@ -66,10 +66,16 @@ type layoutWord struct {
 // one, 0 ending it.
 type layoutNode struct {
 	run   []layoutWord // the words after the key that leads here
-	keys  []layoutWord // the first words of its children, up to maxBranch
-	kids  []int32      // its children, by index into the set's nodes
+	kids  []layoutKid  // its children, up to maxBranch
 	ends  int32        // its first layout: one whose full words end with run
 	nEnds uint8        // layouts, up to maxBranch
+}
+
+// layoutKid is a child of a layout node: its first word, and its index in
+// the set's nodes.
+type layoutKid struct {
+	key  layoutWord
+	node int32
 }
 
 // maxLayoutWords bounds a layout's bytes: a walk that read more teaches
@@ -114,18 +120,17 @@ func (ls *layoutSet) fit(s []byte) *layout {
 			return nil
 		}
 		// node.find, written out: a call here costs as much as the search.
-		x, keys, k := binary.LittleEndian.Uint64(rest), node.keys, 0
-		for k < len(keys) && !keys[k].fits(x) {
+		x, kids, k := binary.LittleEndian.Uint64(rest), node.kids, 0
+		for k < len(kids) && !kids[k].key.fits(x) {
 			k++
 		}
-		if k == len(keys) {
+		if k == len(kids) {
 			return nil
 		}
 		if k > 0 {
-			keys[0], keys[k] = keys[k], keys[0]
-			node.kids[0], node.kids[k] = node.kids[k], node.kids[0]
+			kids[0], kids[k] = kids[k], kids[0]
 		}
-		n = int(node.kids[0])
+		n = int(kids[0].node)
 		// The rest of its run, two words at a time.
 		run := nodes[n].run
 		rest = rest[8:]
@@ -150,12 +155,11 @@ func (ls *layoutSet) fit(s []byte) *layout {
 // or -1. The key found is swapped with the first: the lines of a log come
 // back to the layouts they used lately.
 func (node *layoutNode) find(x uint64) int {
-	for k := range node.keys {
-		if !node.keys[k].fits(x) {
+	for k := range node.kids {
+		if !node.kids[k].key.fits(x) {
 			continue
 		}
 		if k > 0 {
-			node.keys[0], node.keys[k] = node.keys[k], node.keys[0]
 			node.kids[0], node.kids[k] = node.kids[k], node.kids[0]
 		}
 		return 0
@@ -254,7 +258,7 @@ func (ls *layoutSet) path(s []byte) int {
 		s = s[8:]
 		k := ls.nodes[n].find(x)
 		if k < 0 {
-			if len(ls.nodes[n].keys) == maxBranch {
+			if len(ls.nodes[n].kids) == maxBranch {
 				return -1
 			}
 			run := make([]layoutWord, len(s)/8)
@@ -263,11 +267,10 @@ func (ls *layoutSet) path(s []byte) int {
 			}
 			ls.nodes = append(ls.nodes, layoutNode{run: run})
 			c := len(ls.nodes) - 1
-			ls.nodes[n].keys = append(ls.nodes[n].keys, newLayoutWord(x))
-			ls.nodes[n].kids = append(ls.nodes[n].kids, int32(c))
+			ls.nodes[n].kids = append(ls.nodes[n].kids, layoutKid{newLayoutWord(x), int32(c)})
 			return c
 		}
-		n = int(ls.nodes[n].kids[k])
+		n = int(ls.nodes[n].kids[k].node)
 		run := ls.nodes[n].run
 		m := 0
 		for m < len(run) && 8*m < len(s) && run[m].fits(binary.LittleEndian.Uint64(s[8*m:])) {
@@ -277,8 +280,8 @@ func (ls *layoutSet) path(s []byte) int {
 			// The words from run[m] on go to a child of their own, with
 			// the node's children and layouts.
 			node := ls.nodes[n]
-			ls.nodes = append(ls.nodes, layoutNode{run: node.run[m+1:], keys: node.keys, kids: node.kids, ends: node.ends, nEnds: node.nEnds})
-			ls.nodes[n] = layoutNode{run: node.run[:m:m], keys: []layoutWord{node.run[m]}, kids: []int32{int32(len(ls.nodes) - 1)}}
+			ls.nodes = append(ls.nodes, layoutNode{run: node.run[m+1:], kids: node.kids, ends: node.ends, nEnds: node.nEnds})
+			ls.nodes[n] = layoutNode{run: node.run[:m:m], kids: []layoutKid{{node.run[m], int32(len(ls.nodes) - 1)}}}
 		}
 		s = s[8*m:]
 	}
