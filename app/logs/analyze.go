@@ -490,10 +490,14 @@ func (a *analyzer) continues(line []byte, no int) bool {
 func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
 	a.lines += n
 	a.entries++
-	end := ref.end
-	if end == first {
-		return
+	if ref.end != first { // most entries are one line: no call for them
+		a.finishJoined(input, ref, first)
 	}
+}
+
+// finishJoined is finish for an entry of more than one line.
+func (a *analyzer) finishJoined(input []byte, ref lineRef, first int32) {
+	end := ref.end
 	if a.opts.IncludePatterns {
 		a.extendExample(ref.no, end)
 	}
