@@ -296,6 +296,16 @@ var recordKeyByte = byteSet(alnumBytes + "_.")
 // panic.
 func (j *joiner) opens(line []byte) {
 	j.trace = traceNone
+	if traceOpener[line[0]] { // inlined: most lines open with none of them
+		j.opensAt(line)
+	}
+}
+
+// traceOpener marks the bytes a line that opens a trace opens with.
+var traceOpener = byteSet("TDpfgt")
+
+// opensAt is opens for a line whose first byte may open a trace.
+func (j *joiner) opensAt(line []byte) {
 	switch c := line[0]; c {
 	case 'T', 'D':
 		// What continues would set, without the tests that follow
