@@ -474,7 +474,10 @@ func (a *analyzer) messageHit(text []byte, hdr int, si int32) keywordHit {
 // continues reports whether line, numbered no, continues the entry above.
 // When that depends on its header, the header found is kept for a.line.
 func (a *analyzer) continues(line []byte, no int) bool {
-	cont, needHeader := a.join.continues(line, a.lastLevel == levelQuiet)
+	cont, needHeader := false, a.join.rules.timeHeader // what continues says of a plain line
+	if !a.join.plain(line) {
+		cont, needHeader = a.join.continues(line, a.lastLevel == levelQuiet)
+	}
 	if needHeader {
 		a.headOf, a.headEnd = int32(no), a.head.end(line)
 		// A line that opens with a time opens an entry, also when the

@@ -213,6 +213,21 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	return false, j.rules.timeHeader
 }
 
+// plain reports a line continues would answer "no, unless its header
+// says so" for without a test: out of a trace, one that opens with neither
+// a blank nor a byte of frameStart (a digit, as most timestamps do).
+func (j *joiner) plain(line []byte) bool {
+	return j.trace == traceNone && plainStart[line[0]]
+}
+
+// plainStart marks the bytes that are neither blanks nor frameStart's.
+var plainStart = func() (set [256]bool) {
+	for c := range set {
+		set[c] = !frameStart[c] && c != ' ' && c != '\t'
+	}
+	return set
+}()
+
 // closers reports a line of closing brackets alone ("}", "});", "],"),
 // maybe after a quote ("\"}"): the end of an object printed over several
 // lines, as Node.js prints an error's properties, or a pretty-printed JSON
