@@ -678,7 +678,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 			}
 			e.hit, e.hitDone = a.messageHit(text, hdr, si), true
 		}
-		hit = a.headKeyword(text, hdr)
+		hit = a.headHit(text, hdr)
 		if m := e.hit; m.kw >= 0 {
 			if m.start, m.end = m.start+hdr, m.end+hdr; better(m, hit) {
 				hit = m
@@ -704,6 +704,21 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 }
 
 var procEnd = []byte("]:")
+
+// headHit is headKeyword's answer, kept with the header's layout: its
+// words are the layout's, whose keyword hits are the same in every line
+// that fits it, so only where the header ends (the columns or a klog
+// header may move it) changes the answer.
+func (a *analyzer) headHit(text []byte, hdr int) keywordHit {
+	c := a.head.hit
+	if c == nil {
+		return a.headKeyword(text, hdr)
+	}
+	if !c.known || c.hdr != hdr {
+		c.hit, c.hdr, c.known = a.headKeyword(text, hdr), hdr, true
+	}
+	return c.hit
+}
 
 // dotnetText is the text of the entry opening at ref when its first line
 // is .NET's console header and the message line under it joins it: the

@@ -66,6 +66,8 @@ type header struct {
 	// The level kind of the layout the last line fitted, when its level
 	// word is that of every line that fits it (see layout); else nil.
 	level *layoutLevel
+	// Its header keyword hit, kept with the layout: nil when walked.
+	hit *layoutHit
 }
 
 // headWord is a header token that may hold a keyword, with where its
@@ -120,7 +122,7 @@ func (h *header) end(s []byte) int {
 		hdr = h.answer(l)
 	} else {
 		h.reach, h.eol, h.open = 0, false, false
-		h.level = nil
+		h.level, h.hit = nil, nil
 		h.words = h.walked[:0]
 		hdr = h.walk(s)
 		h.walked = h.words

@@ -43,6 +43,17 @@ type layout struct {
 	// may change a level: <3> and <4>, pino's 30 and 40).
 	level      layoutLevel
 	fixedLevel bool
+	// The best keyword hit of its words in a header that ends at hdr:
+	// the words and their hits are the layout's (see wordKeyword).
+	hit layoutHit
+}
+
+// layoutHit is a layout's header keyword hit for a header end, looked up
+// once.
+type layoutHit struct {
+	hit   keywordHit
+	hdr   int
+	known bool
 }
 
 // layoutLevel is the level kind of a layout's level word, looked up once.
@@ -191,7 +202,7 @@ func newLayoutWord(x uint64) layoutWord {
 func (h *header) answer(l *layout) int {
 	h.words = l.words
 	h.lvl0, h.lvl1, h.firstTime = l.lvl0, l.lvl1, l.firstTime
-	h.level = nil
+	h.level, h.hit = nil, &l.hit
 	if l.fixedLevel {
 		h.level = &l.level
 	}
@@ -236,6 +247,7 @@ func (h *header) learn(s []byte, hdr int) {
 	l.next, node.ends = node.ends, int32(len(ls.all))
 	node.nEnds++
 	l.hdr, l.lvl0, l.lvl1, l.firstTime = hdr, h.lvl0, h.lvl1, h.firstTime
+	l.hit = layoutHit{}
 	l.level, l.fixedLevel = layoutLevel{}, h.lvl1 > h.lvl0 && h.lvl1 <= reach && !bytes.ContainsAny(s[h.lvl0:h.lvl1], "0123456789")
 	l.words = l.words[:0]
 	if cap(l.kws) < len(h.words) {
