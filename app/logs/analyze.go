@@ -736,8 +736,8 @@ func (a *analyzer) dotnetText(input []byte, ref lineRef) []byte {
 }
 
 // validUTF8 reports whether s is valid UTF-8, as utf8.Valid does. Most
-// lines are ASCII: their bytes are tested 32 and 16 at a time, the last
-// 16 overlapping those before, and only a line with another byte is
+// lines are ASCII: their bytes are tested 64, 32 and 16 at a time, the
+// last 16 overlapping those before, and only a line with another byte is
 // decoded (utf8.Valid goes byte by byte after its last 32-byte block).
 func validUTF8(s []byte) bool {
 	const high = 0x8080808080808080
@@ -745,7 +745,17 @@ func validUTF8(s []byte) bool {
 		return utf8.Valid(s)
 	}
 	t := s
-	for len(t) >= 32 {
+	for len(t) >= 64 {
+		u := t[:64]
+		if (binary.LittleEndian.Uint64(u)|binary.LittleEndian.Uint64(u[8:])|
+			binary.LittleEndian.Uint64(u[16:])|binary.LittleEndian.Uint64(u[24:])|
+			binary.LittleEndian.Uint64(u[32:])|binary.LittleEndian.Uint64(u[40:])|
+			binary.LittleEndian.Uint64(u[48:])|binary.LittleEndian.Uint64(u[56:]))&high != 0 {
+			return utf8.Valid(s)
+		}
+		t = t[64:]
+	}
+	if len(t) >= 32 {
 		if (binary.LittleEndian.Uint64(t)|binary.LittleEndian.Uint64(t[8:])|
 			binary.LittleEndian.Uint64(t[16:])|binary.LittleEndian.Uint64(t[24:]))&high != 0 {
 			return utf8.Valid(s)
