@@ -162,9 +162,10 @@ func (ls *layoutSet) fit(s []byte) *layout {
 	}
 }
 
-// find returns the index of the key of node that the eight bytes x fit,
-// or -1. The key found is swapped with the first: the lines of a log come
-// back to the layouts they used lately.
+// find returns the index in node.kids of the child whose key the eight
+// bytes x fit, or -1. The child found is swapped with the first, so its
+// index is 0: the lines of a log come back to the layouts they used
+// lately.
 func (node *layoutNode) find(x uint64) int {
 	for k := range node.kids {
 		if !node.kids[k].key.fits(x) {
