@@ -474,12 +474,15 @@ func (a *analyzer) messageHit(text []byte, hdr int, si int32) keywordHit {
 // continues reports whether line, numbered no, continues the entry above.
 // When that depends on its header, the header found is kept for a.line.
 func (a *analyzer) continues(line []byte, no int) bool {
-	cont, needHeader := a.join.continues(line, a.lastLevel == levelQuiet)
+	cont, needHeader := false, a.join.rules.timeHeader // what continues says of a plain line
+	if !a.join.plain(line) {
+		cont, needHeader = a.join.continues(line, a.lastLevel == levelQuiet)
+	}
 	if needHeader {
 		a.headOf, a.headEnd = int32(no), a.head.end(line)
 		// A line that opens with a time opens an entry, also when the
 		// header finder does not know the rest of its header.
-		cont = a.headEnd == 0 && !a.head.firstTime && !opensWithTime(line)
+		cont = a.headEnd == 0 && !a.head.firstTime && !opensWithTime(line) && !standsAlone(line)
 	}
 	return cont
 }
@@ -490,10 +493,14 @@ func (a *analyzer) continues(line []byte, no int) bool {
 func (a *analyzer) finish(input []byte, ref lineRef, first int32, n int) {
 	a.lines += n
 	a.entries++
-	end := ref.end
-	if end == first {
-		return
+	if ref.end != first { // most entries are one line: no call for them
+		a.finishJoined(input, ref, first)
 	}
+}
+
+// finishJoined is finish for an entry of more than one line.
+func (a *analyzer) finishJoined(input []byte, ref lineRef, first int32) {
+	end := ref.end
 	if a.opts.IncludePatterns {
 		a.extendExample(ref.no, end)
 	}
@@ -592,11 +599,15 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		}
 	}
 	dotnet := false
-	if two := a.dotnetText(input, ref); two != nil {
-		// The message under .NET's console header is read with it: the
-		// header line is the entry's header, its first word the level
-		// (dotnet.go).
-		text, hdr, dotnet = two, len(text), true
+	// .NET's console header line has a colon after its four-letter
+	// level, which rules out most lines here, without a call.
+	if ref.end-ref.start >= 10 && input[ref.start+4] == ':' {
+		if two := a.dotnetText(input, ref); two != nil {
+			// The message under .NET's console header is read with it:
+			// the header line is the entry's header, its first word the
+			// level (dotnet.go).
+			text, hdr, dotnet = two, len(text), true
+		}
 	}
 	msg := text[hdr:]
 	e, seen := a.msgs.lookup(msg)
@@ -614,6 +625,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	// The header and level first: the shape keeps ref for its outliers.
 	ref.hdr, ref.structured = uint16(hdr), e.structured
 	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
+	fromHead := !dotnet && e.lvl1 <= e.lvl0
 	if dotnet {
 		ref.lvl0, ref.lvl1 = 0, 4
 	}
@@ -634,7 +646,13 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	}
 	si := e.shape
 	lvl := levelNone
-	if ref.lvl1 > ref.lvl0 {
+	if l := a.head.level; l != nil && fromHead && ref.lvl1 > ref.lvl0 {
+		// The header's level word is its layout's: its kind is kept there.
+		if !l.known {
+			l.kind, l.known = a.levels.of(text[ref.lvl0:ref.lvl1]), true
+		}
+		lvl = l.kind
+	} else if ref.lvl1 > ref.lvl0 {
 		lvl = a.levels.of(text[ref.lvl0:ref.lvl1])
 	} else if e.quiet {
 		lvl = levelQuiet
@@ -660,7 +678,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 			}
 			e.hit, e.hitDone = a.messageHit(text, hdr, si), true
 		}
-		hit = a.headKeyword(text, hdr)
+		hit = a.headHit(text, hdr)
 		if m := e.hit; m.kw >= 0 {
 			if m.start, m.end = m.start+hdr, m.end+hdr; better(m, hit) {
 				hit = m
@@ -687,15 +705,27 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 
 var procEnd = []byte("]:")
 
+// headHit is headKeyword's answer, kept with the header's layout: its
+// words are the layout's, whose keyword hits are the same in every line
+// that fits it, so only where the header ends (the columns or a klog
+// header may move it) changes the answer.
+func (a *analyzer) headHit(text []byte, hdr int) keywordHit {
+	c := a.head.hit
+	if c == nil {
+		return a.headKeyword(text, hdr)
+	}
+	if !c.known || c.hdr != hdr {
+		c.hit, c.hdr, c.known = a.headKeyword(text, hdr), hdr, true
+	}
+	return c.hit
+}
+
 // dotnetText is the text of the entry opening at ref when its first line
 // is .NET's console header and the message line under it joins it: the
 // two lines as the input holds them, so that offsets in it are the
-// entry's; else nil.
+// entry's; else nil. The caller has seen the colon after the level.
 func (a *analyzer) dotnetText(input []byte, ref lineRef) []byte {
-	// The header line has a colon after its four-letter level, which
-	// rules out most lines without a call.
-	if ref.end-ref.start < 10 || input[ref.start+4] != ':' ||
-		ref.cut || ref.fixed || a.opts.SplitContinuations || a.join.rules.indentedInput {
+	if ref.cut || ref.fixed || a.opts.SplitContinuations || a.join.rules.indentedInput {
 		return nil
 	}
 	two := dotnetMessage(input, int(ref.start), int(ref.end))
@@ -706,8 +736,8 @@ func (a *analyzer) dotnetText(input []byte, ref lineRef) []byte {
 }
 
 // validUTF8 reports whether s is valid UTF-8, as utf8.Valid does. Most
-// lines are ASCII: their bytes are tested 32 and 16 at a time, the last
-// 16 overlapping those before, and only a line with another byte is
+// lines are ASCII: their bytes are tested 64, 32 and 16 at a time, the
+// last 16 overlapping those before, and only a line with another byte is
 // decoded (utf8.Valid goes byte by byte after its last 32-byte block).
 func validUTF8(s []byte) bool {
 	const high = 0x8080808080808080
@@ -715,7 +745,17 @@ func validUTF8(s []byte) bool {
 		return utf8.Valid(s)
 	}
 	t := s
-	for len(t) >= 32 {
+	for len(t) >= 64 {
+		u := t[:64]
+		if (binary.LittleEndian.Uint64(u)|binary.LittleEndian.Uint64(u[8:])|
+			binary.LittleEndian.Uint64(u[16:])|binary.LittleEndian.Uint64(u[24:])|
+			binary.LittleEndian.Uint64(u[32:])|binary.LittleEndian.Uint64(u[40:])|
+			binary.LittleEndian.Uint64(u[48:])|binary.LittleEndian.Uint64(u[56:]))&high != 0 {
+			return utf8.Valid(s)
+		}
+		t = t[64:]
+	}
+	if len(t) >= 32 {
 		if (binary.LittleEndian.Uint64(t)|binary.LittleEndian.Uint64(t[8:])|
 			binary.LittleEndian.Uint64(t[16:])|binary.LittleEndian.Uint64(t[24:]))&high != 0 {
 			return utf8.Valid(s)

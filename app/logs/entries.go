@@ -152,9 +152,10 @@ const (
 )
 
 // continues reports whether line continues the entry above (there is
-// one), or that it does when it has no header and does not open with a
-// timestamp (needHeader): the caller finds the header, which it needs
-// anyway for a line that opens an entry, as most lines do.
+// one), or that it does when it has no header, does not open with a
+// timestamp and does not stand alone (needHeader): the caller finds the
+// header, which it needs anyway for a line that opens an entry, as most
+// lines do, and only a line without one is looked at further.
 // A traceback does not continue an entry at a quiet level (such as INFO):
 // it was printed beside the log, not by that entry.
 func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
@@ -209,8 +210,23 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 		(c == '}' || c == ']' || c == ')' || c == '"') && closers(line):
 		return true, false
 	}
-	return false, j.rules.timeHeader && !standsAlone(line)
+	return false, j.rules.timeHeader
 }
+
+// plain reports a line continues would answer "no, unless its header
+// says so" for without a test: out of a trace, one that opens with neither
+// a blank nor a byte of frameStart (a digit, as most timestamps do).
+func (j *joiner) plain(line []byte) bool {
+	return j.trace == traceNone && plainStart[line[0]]
+}
+
+// plainStart marks the bytes that are neither blanks nor frameStart's.
+var plainStart = func() (set [256]bool) {
+	for c := range set {
+		set[c] = !frameStart[c] && c != ' ' && c != '\t'
+	}
+	return set
+}()
 
 // closers reports a line of closing brackets alone ("}", "});", "],"),
 // maybe after a quote ("\"}"): the end of an object printed over several
@@ -295,6 +311,16 @@ var recordKeyByte = byteSet(alnumBytes + "_.")
 // panic.
 func (j *joiner) opens(line []byte) {
 	j.trace = traceNone
+	if traceOpener[line[0]] { // inlined: most lines open with none of them
+		j.opensAt(line)
+	}
+}
+
+// traceOpener marks the bytes a line that opens a trace opens with.
+var traceOpener = byteSet("TDpfgt")
+
+// opensAt is opens for a line whose first byte may open a trace.
+func (j *joiner) opensAt(line []byte) {
 	switch c := line[0]; c {
 	case 'T', 'D':
 		// What continues would set, without the tests that follow

@@ -100,7 +100,7 @@ func continues(j *joiner, line string) bool {
 	cont, needHeader := j.continues([]byte(line), false)
 	if needHeader {
 		var h header
-		cont = h.end([]byte(line)) == 0 && !h.firstTime
+		cont = h.end([]byte(line)) == 0 && !h.firstTime && !standsAlone([]byte(line))
 	}
 	return cont
 }

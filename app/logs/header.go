@@ -63,6 +63,11 @@ type header struct {
 	open  bool
 	// walk's words: words may be a layout's (see answer).
 	walked []headWord
+	// The level kind of the layout the last line fitted, when its level
+	// word is that of every line that fits it (see layout); else nil.
+	level *layoutLevel
+	// Its header keyword hit, kept with the layout: nil when walked.
+	hit *layoutHit
 }
 
 // headWord is a header token that may hold a keyword, with where its
@@ -117,6 +122,7 @@ func (h *header) end(s []byte) int {
 		hdr = h.answer(l)
 	} else {
 		h.reach, h.eol, h.open = 0, false, false
+		h.level, h.hit = nil, nil
 		h.words = h.walked[:0]
 		hdr = h.walk(s)
 		h.walked = h.words
@@ -150,7 +156,7 @@ func (h *header) klogAfter(s []byte, hdr int) int {
 		}
 		switch t := s[i:j]; {
 		case len(t) > 2 && t[len(t)-1] == ']' && glogSource(t):
-			h.lvl0, h.lvl1 = k, k+1
+			h.lvl0, h.lvl1, h.level = k, k+1, nil
 			return j
 		case len(t) == 0 || !timeField(t):
 			return hdr

@@ -281,26 +281,59 @@ func TestFormatHeadersWithLayouts(t *testing.T) {
 	}
 	var memo header
 	for _, line := range all {
-		var fresh header
-		s := []byte(line)
-		got, want := memo.end(s), fresh.end(s)
-		span := func(h *header) [][2]int32 {
-			var ws [][2]int32
-			for _, w := range h.words {
-				if int(w.end) <= got { // words past the header are never read
-					ws = append(ws, [2]int32{w.start, w.end})
+		sameHeader(t, &memo, line)
+	}
+}
+
+// sameHeader checks that memo, with the layouts of the lines it read,
+// finds in line the header, level and words a fresh finder finds.
+func sameHeader(t *testing.T, memo *header, line string) {
+	t.Helper()
+	var fresh header
+	s := []byte(line)
+	got, want := memo.end(s), fresh.end(s)
+	span := func(h *header) [][2]int32 {
+		var ws [][2]int32
+		for _, w := range h.words {
+			if int(w.end) <= got { // words past the header are never read
+				ws = append(ws, [2]int32{w.start, w.end})
+			}
+		}
+		return ws
+	}
+	if got != want || memo.lvl0 != fresh.lvl0 || memo.lvl1 != fresh.lvl1 || !slices.Equal(span(memo), span(&fresh)) {
+		t.Errorf("%q: header %d level %d-%d words %v with layouts; %d %d-%d %v without",
+			line, got, memo.lvl0, memo.lvl1, span(memo), want, fresh.lvl0, fresh.lvl1, span(&fresh))
+	}
+	for _, w := range fresh.words {
+		if w.end <= w.start || bytes.ContainsAny(s[w.start:w.end], " ") && s[w.start] != '[' {
+			t.Errorf("%q: word %q", line, s[w.start:w.end])
+		}
+	}
+}
+
+// The layouts kept are bounded (maxLayouts, maxBranch): a log of more
+// headers than they hold still gets from them what a fresh finder gives,
+// before and after they are forgotten.
+func TestHeaderLayoutsBounded(t *testing.T) {
+	name := func(k int) string { // a name without digits: a layout of its own
+		return string(rune('a'+k%26)) + string(rune('a'+k/26%26)) + string(rune('a'+k/676%26))
+	}
+	for _, c := range []struct{ threads, loggers int }{
+		{maxBranch + 6, 2},    // more threads than a node's children
+		{2, maxLayouts/2 + 6}, // more layouts than are kept
+		{maxLayouts/maxBranch + 1, maxBranch - 1},
+	} {
+		var memo header
+		for round := range 2 {
+			for th := range c.threads {
+				for lg := range c.loggers {
+					sameHeader(t, &memo, fmt.Sprintf("2024-03-05 10:%02d:00,%03d INFO [%s] com.example.%s: started %d", round, th, name(th), name(lg), lg))
 				}
 			}
-			return ws
 		}
-		if got != want || memo.lvl0 != fresh.lvl0 || memo.lvl1 != fresh.lvl1 || !slices.Equal(span(&memo), span(&fresh)) {
-			t.Errorf("%q: header %d level %d-%d words %v with layouts; %d %d-%d %v without",
-				line, got, memo.lvl0, memo.lvl1, span(&memo), want, fresh.lvl0, fresh.lvl1, span(&fresh))
-		}
-		for _, w := range fresh.words {
-			if w.end <= w.start || bytes.ContainsAny(s[w.start:w.end], " ") && s[w.start] != '[' {
-				t.Errorf("%q: word %q", line, s[w.start:w.end])
-			}
+		if n := len(memo.layouts.all); n == 0 || n > maxLayouts {
+			t.Errorf("%d layouts kept", n)
 		}
 	}
 }

@@ -103,11 +103,12 @@ type minuteMemo struct {
 	at     int
 	key    [17]byte
 	base   int64
+	year   [4]byte // an asctime's, which follows its seconds
 }
 
 // minuteLen is, for the formats the memo serves, the length of a
 // timestamp up to its minute; tail reads the rest.
-var minuteLen = [...]int{fmtISO: 16, fmtBGL: 16, fmtHDFS: 11, fmtSyslog: 12, fmtKlog: 11, fmtAccess: 17, fmtJSON: 0, fmtUS: 0, fmtDayMonth: 0, fmtDotted: 16, fmtCompact: 0, fmtEpoch: 0}
+var minuteLen = [...]int{fmtISO: 16, fmtBGL: 16, fmtHDFS: 11, fmtSyslog: 12, fmtAsctime: 16, fmtKlog: 11, fmtAccess: 17, fmtJSON: 0, fmtUS: 0, fmtDayMonth: 0, fmtDotted: 16, fmtCompact: 0, fmtEpoch: 0}
 
 // parse returns the Unix time (seconds, UTC) of the line's timestamp:
 // where the line before had its own, else for a JSON line its time
@@ -202,16 +203,40 @@ func (p *stampParser) parseAt(s []byte, i int, f stampFormat) (int64, bool) {
 	n := minuteLen[f]
 	m := &p.memo
 	if n > 0 && m.format == f && m.at == i && i+n <= len(s) && string(s[i:i+n]) == string(m.key[:n]) {
-		sec, off, ok := tail(s[i:], f)
-		return m.base + int64(sec) - off, ok
+		if f != fmtAsctime {
+			sec, off, ok := tail(s[i:], f)
+			return m.base + int64(sec) - off, ok
+		}
+		if sec, ok := m.asctimeRest(s[i:]); ok {
+			return m.base + int64(sec), true
+		}
 	}
 	t, ok := p.parseFull(s[i:], f)
 	if ok && n > 0 {
 		sec, off, _ := tail(s[i:], f)
 		m.format, m.at, m.base = f, i, t-int64(sec)+off
 		copy(m.key[:], s[i:i+n])
+		if f == fmtAsctime {
+			y0 := asctimeYear(s[i:])
+			copy(m.year[:], s[i+y0+1:])
+		}
 	}
 	return t, ok
+}
+
+// asctimeRest reads the seconds of an asctime at the start of s whose
+// minute is the memo's, and checks that its year is too: what
+// parseAsctime reads past the minute.
+func (m *minuteMemo) asctimeRest(s []byte) (int, bool) {
+	if len(s) < 24 || s[16] != ':' {
+		return 0, false
+	}
+	sec, ok := d2(s, 17)
+	y0 := asctimeYear(s)
+	if !ok || sec > 60 || y0 < 0 || y0+5 > len(s) || string(s[y0+1:y0+5]) != string(m.year[:]) || !ended(s, y0+5) {
+		return 0, false
+	}
+	return sec, true
 }
 
 // parseFull reads a timestamp of format f at the start of s.
@@ -514,11 +539,14 @@ func (p *stampParser) parseDotted(s []byte) (int64, bool) {
 // and a zone may follow.
 func (p *stampParser) parseCompact(s []byte) (int64, bool) {
 	at := [3]int{9, 11, 13} // hour, minute, second after T
-	if len(s) > 8 && s[8] == ' ' {
+	switch {
+	case len(s) > 8 && s[8] == ' ':
 		at = [3]int{9, 12, 15}
 		if len(s) < 17 || s[11] != ':' || s[14] != ':' {
 			return 0, false
 		}
+	case len(s) <= 8 || s[8] != 'T':
+		return 0, false // as candidates requires: the memo's format is tried without it
 	}
 	y, ok1 := d4(s, 0)
 	mo, ok2 := d2(s, 4)
@@ -583,16 +611,12 @@ func (p *stampParser) parseSyslog(s []byte) (int64, bool) {
 func (p *stampParser) parseAsctime(s []byte) (int64, bool) {
 	// Sun Dec 04 04:47:44 2005, or Sun Dec  4 …, or with a fraction of
 	// the second as Apache 2.4 writes it (Tue Mar 05 15:03:10.123456
-	// 2024): the year after the seconds keeps it out of the memo.
+	// 2024): the memo checks the year after the seconds (asctimeRest).
 	if len(s) < 24 || s[3] != ' ' || s[7] != ' ' || s[10] != ' ' || s[13] != ':' || s[16] != ':' || weekday(s[:3]) < 0 {
 		return 0, false
 	}
-	y0 := 19 // the space before the year
-	if s[y0] == '.' {
-		for y0++; y0 < len(s) && isDigit(s[y0]); y0++ {
-		}
-	}
-	if y0 >= len(s) || s[y0] != ' ' {
+	y0 := asctimeYear(s)
+	if y0 < 0 {
 		return 0, false
 	}
 	mo := month(s[4:7])
@@ -604,6 +628,20 @@ func (p *stampParser) parseAsctime(s []byte) (int64, bool) {
 		return 0, false
 	}
 	return p.checked(int64(y), mo, d, h, mi, sec, 0)
+}
+
+// asctimeYear returns where the space before an asctime's year is, after
+// the seconds and their fraction if any, or -1.
+func asctimeYear(s []byte) int {
+	y0 := 19
+	if s[y0] == '.' {
+		for y0++; y0 < len(s) && isDigit(s[y0]); y0++ {
+		}
+	}
+	if y0 >= len(s) || s[y0] != ' ' {
+		return -1
+	}
+	return y0
 }
 
 func (p *stampParser) parseKlog(s []byte) (int64, bool) {

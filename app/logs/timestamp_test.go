@@ -153,6 +153,9 @@ func FuzzTimestamp(f *testing.F) {
 	f.Add("2024-03-18T09:14:02Z a", "2024-03-18T09:14:61Z b")
 	f.Add("081109 203615 a", "081109 2036159 b")
 	f.Add("Dec 10 06:55:46 a", "Dec 10 06:55:4")
+	f.Add("[Sun Dec 04 04:47:44 2005] a", "[Sun Dec 04 04:47:45 2011] b") // the memo's minute, another year
+	f.Add("[Sun Dec 04 04:47:44 2005] a", "[Sun Dec 04 04:47:45.123 2005] b")
+	f.Add("[Sun Dec 04 04:47:44 2005] a", "[Sun Dec 04 04:47:45 20051] b")
 	f.Add("1710151505 a", "1710151506.5 b")
 	f.Add("1710151505123 a", "1710151506123\tb")
 	lo, hi := unixOf(1969, 12, 31, 0, 0, 0), unixOf(2100, 1, 2, 0, 0, 0)
