@@ -34,8 +34,15 @@ type Quota struct {
 	rec    *Recorder // writes lease releases, after the usage queued before them
 
 	mu       sync.Mutex
-	leases   map[string]*lease        // the current lease per organization and month
-	renewing map[string]chan struct{} // closed when the lease being taken for a key is in place
+	leases   map[string]*lease   // the current lease per organization and month
+	renewing map[string]*renewal // the lease being taken for a key
+}
+
+// renewal is a lease being taken: done is closed when it is in place or
+// failed with err.
+type renewal struct {
+	done chan struct{}
+	err  error
 }
 
 // Lease bounds (database reservations).
@@ -66,7 +73,7 @@ type Hold struct {
 // NewQuota reserves in Redis when rc is not nil (its keys after prefix),
 // else in the database.
 func NewQuota(db *models.DB, rc redis.UniversalClient, prefix string, log *slog.Logger, rec *Recorder) *Quota {
-	return &Quota{db: db, redis: rc, prefix: prefix, log: log, rec: rec, leases: map[string]*lease{}, renewing: map[string]chan struct{}{}}
+	return &Quota{db: db, redis: rc, prefix: prefix, log: log, rec: rec, leases: map[string]*lease{}, renewing: map[string]*renewal{}}
 }
 
 // reserve holds n tokens for orgID this month, within monthly; used is the
@@ -105,26 +112,41 @@ func (q *Quota) reserveDB(ctx context.Context, h Hold, monthly, used int64, now 
 			q.mu.Unlock()
 			return h, left, nil
 		}
-		renewed := q.renewing[key]
-		if renewed == nil {
-			renewed = make(chan struct{})
-			q.renewing[key] = renewed
+		r := q.renewing[key]
+		if r == nil {
+			r = &renewal{done: make(chan struct{})}
+			q.renewing[key] = r
 			q.mu.Unlock()
-			defer func() {
-				q.mu.Lock()
-				delete(q.renewing, key)
-				q.mu.Unlock()
-				close(renewed)
-			}()
-			return q.lease(ctx, key, h, monthly, used, now, ttl)
+			return q.renew(ctx, key, r, h, monthly, used, now, ttl)
 		}
 		q.mu.Unlock()
 		select {
-		case <-renewed: // try the new lease (or take the next one)
+		case <-r.done:
+			// A full quota may still hold a smaller call, and a renewal
+			// its own caller gave up on tells nothing: try again. Any
+			// other failure is the database's, and each waiting call
+			// trying it in turn would only queue them behind it.
+			if err := r.err; err != nil && !errors.Is(err, models.ErrQuotaFull) &&
+				!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+				return h, 0, err
+			}
 		case <-ctx.Done():
 			return h, 0, ctx.Err()
 		}
 	}
+}
+
+// renew takes the lease of renewal r and then ends r, whatever happens,
+// so that the calls waiting for it go on.
+func (q *Quota) renew(ctx context.Context, key string, r *renewal, h Hold, monthly, used int64, now time.Time, ttl time.Duration) (_ Hold, left int64, err error) {
+	defer func() {
+		q.mu.Lock()
+		delete(q.renewing, key)
+		r.err = err
+		q.mu.Unlock()
+		close(r.done)
+	}()
+	return q.lease(ctx, key, h, monthly, used, now, ttl)
 }
 
 // lease reserves a new lease for key in the database, h's tokens taken
