@@ -5,11 +5,15 @@ package logs
 // the template miner then works on shapes, whose number grows with the
 // variety of the log, not with its length.
 type shape struct {
-	key   string         // tokens joined by sep, masked values as wild
-	toks  []string       // the tokens, slices of key
-	vals  []string       // the first line's token text, for display
-	lcp   []uint16       // per token: prefix shared by every value seen (a literal's whole length)
-	lcs   []uint16       // per token: suffix shared by every value seen
+	key  string   // tokens joined by sep, masked values as wild
+	toks []string // the tokens, slices of key
+	vals []string // the first line's token text, for display
+	lcp  []uint16 // per token: prefix shared by every value seen (a literal's whole length)
+	lcs  []uint16 // per token: suffix shared by every value seen
+	// live lists the masked tokens whose values still share a prefix or
+	// a suffix: only they can shrink, and most masked tokens (numbers,
+	// addresses) share nothing after a few lines.
+	live  []int32
 	kws   []shapeKeyword // keywords among the literal tokens, in order
 	count int
 	lines []lineRef // the lines, while count <= the rare cut-off; nil after
@@ -107,14 +111,26 @@ func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 		}
 	}
 	ss.count(si, ref)
-	if sh := ss.shapes[si]; ok {
-		for p := range z.toks {
-			if t := &z.toks[p]; t.masked && (sh.lcp[p] > 0 || sh.lcs[p] > 0) {
-				sh.lcp[p], sh.lcs[p] = common(sh.vals[p], text[t.start:t.end], sh.lcp[p], sh.lcs[p])
-			}
-		}
+	if ok {
+		ss.shapes[si].share(z.toks, text)
 	}
 	return si
+}
+
+// share shrinks the shared prefix and suffix of the shape's masked tokens to
+// what the values of toks, in text, share with them, and drops from live
+// the tokens left sharing nothing.
+func (sh *shape) share(toks []tok, text []byte) {
+	live := sh.live[:0]
+	for _, p := range sh.live {
+		t := &toks[p]
+		lcp, lcs := common(sh.vals[p], text[t.start:t.end], sh.lcp[p], sh.lcs[p])
+		sh.lcp[p], sh.lcs[p] = lcp, lcs
+		if lcp > 0 || lcs > 0 {
+			live = append(live, p)
+		}
+	}
+	sh.live = live
 }
 
 // count records one more line of shape si. A line whose message repeats
@@ -169,10 +185,15 @@ func (sh *shape) absorb(o *shape, maxRefs int) {
 	} else {
 		sh.lines = nil
 	}
-	for p, v := range o.vals {
-		sh.lcp[p] = min(sh.lcp[p], o.lcp[p], clamp16(commonPrefix(sh.vals[p], v)))
-		sh.lcs[p] = min(sh.lcs[p], o.lcs[p], clamp16(commonSuffix(sh.vals[p], v)))
+	live := sh.live[:0]
+	for _, p := range sh.live {
+		sh.lcp[p] = min(sh.lcp[p], o.lcp[p], clamp16(commonPrefix(sh.vals[p], o.vals[p])))
+		sh.lcs[p] = min(sh.lcs[p], o.lcs[p], clamp16(commonSuffix(sh.vals[p], o.vals[p])))
+		if sh.lcp[p] > 0 || sh.lcs[p] > 0 {
+			live = append(live, p)
+		}
 	}
+	sh.live = live
 }
 
 func newShape(z *tokenizer, text []byte) *shape {
@@ -221,6 +242,9 @@ func newShape(z *tokenizer, text []byte) *shape {
 		// A literal token is shared whole by every line; add shrinks the
 		// shared part of masked ones.
 		sh.lcp[p], sh.lcs[p] = clamp16(len(sh.vals[p])), clamp16(len(sh.vals[p]))
+		if t.masked && len(sh.vals[p]) > 0 {
+			sh.live = append(sh.live, int32(p))
+		}
 	}
 	return sh
 }
@@ -229,11 +253,11 @@ func newShape(z *tokenizer, text []byte) *shape {
 // The usual case, an unchanged prefix and suffix, costs two comparisons.
 func common(rep string, v []byte, lcp, lcs uint16) (uint16, uint16) {
 	p := min(int(lcp), len(v))
-	if rep[:p] != string(v[:p]) {
+	if p > 0 && rep[:p] != string(v[:p]) { // (the compiler compares empty strings too)
 		p = commonPrefix(rep[:p], string(v[:p]))
 	}
 	s := min(int(lcs), len(v))
-	if rep[len(rep)-s:] != string(v[len(v)-s:]) {
+	if s > 0 && rep[len(rep)-s:] != string(v[len(v)-s:]) {
 		s = commonSuffix(rep[len(rep)-s:], string(v[len(v)-s:]))
 	}
 	return uint16(p), uint16(s)
