@@ -23,7 +23,8 @@ type wordCache struct {
 
 type wordEntry struct {
 	norm  []byte
-	toks  []tok // from the message's start
+	toks  []tok // in the line of the message stored, which started at from
+	from  int32
 	key   []byte
 	patch []int32 // the tokens whose text in key has digits
 	wordy bool
@@ -45,22 +46,16 @@ func (z *tokenizer) plainWords(s []byte, i int) {
 	e := c.of(c.norm)
 	if string(e.norm) == string(c.norm) && e.norm != nil {
 		z.replay(s, i, e)
-		if len(e.patch) == 0 {
-			z.entry = e
-		}
 		return
 	}
 	z.words(s, i, len(s), true)
 	e.norm = append(e.norm[:0], c.norm...)
-	e.toks = append(e.toks[:0], z.toks...)
+	e.toks, e.from = append(e.toks[:0], z.toks...), int32(i)
 	e.patch = e.patch[:0]
 	for k := range e.toks {
-		t := &e.toks[k]
-		if anyOf(s[t.start:t.start+t.keyLen()], cDigit) {
+		if e.toks[k].digits {
 			e.patch = append(e.patch, int32(k))
 		}
-		t.start -= int32(i)
-		t.end -= int32(i)
 	}
 	e.key = append(e.key[:0], z.key...)
 	e.wordy = z.wordy
@@ -83,16 +78,27 @@ func (t *tok) keyLen() int32 {
 // shape key.
 func (z *tokenizer) replay(s []byte, i int, e *wordEntry) {
 	z.wordy = e.wordy
+	d := int32(i) - e.from
+	if d == 0 && len(e.patch) == 0 {
+		// The tokens and key are the entry's, where they stand: most
+		// repeats of a message have a header of the same length.
+		z.ownToks, z.ownKey = z.toks, z.key
+		z.toks, z.key, z.lent, z.entry = e.toks, e.key, true, e
+		return
+	}
 	toks := append(z.toks[:0], e.toks...)
 	for k := range toks { // a local slice: no bounds check in the loop
-		toks[k].start += int32(i)
-		toks[k].end += int32(i)
+		toks[k].start += d
+		toks[k].end += d
 	}
 	z.toks = toks
 	z.key = append(z.key[:0], e.key...)
 	for _, k := range e.patch {
 		t := &z.toks[k]
 		copy(z.key[t.at+1:], s[t.start:t.start+t.keyLen()]) // after the separator
+	}
+	if len(e.patch) == 0 {
+		z.entry = e
 	}
 }
 

@@ -26,6 +26,7 @@ type tok struct {
 	at         int32 // length of the shape key before this token
 	masked     bool
 	wordy      bool // has a letter g-z: a masked value may hold a keyword
+	digits     bool // its text in the shape key may have a digit (see wordCache)
 }
 
 // tokenizer is reused across lines so that tokenizing does not allocate.
@@ -43,12 +44,21 @@ type tokenizer struct {
 	// entry is the cache entry whose key is the key of the message just
 	// tokenized, digits and all; nil when there is none.
 	entry *wordEntry
+	// lent says toks and key are an entry's, replayed in place (see
+	// replay); ownToks and ownKey are then the tokenizer's own, which
+	// the next message is tokenized into.
+	lent    bool
+	ownToks []tok
+	ownKey  []byte
 }
 
 // tokenize splits the message s[from:] into tokens and builds its shape key.
 // A JSON or logfmt message with a message field is templated by that
 // field's words alone (see structured.go).
 func (z *tokenizer) tokenize(s []byte, from int) {
+	if z.lent {
+		z.toks, z.key, z.lent = z.ownToks, z.ownKey, false
+	}
 	z.toks, z.key, z.wordy, z.entry = z.toks[:0], z.key[:0], false, nil
 	i := skipSpace(s, from)
 	z.st = structSpans{}
@@ -145,7 +155,7 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 			i = j
 			continue
 		}
-		z.push(s, i, j, keep, masked, or&cWordy != 0)
+		z.push(s, i, j, keep, masked, or)
 		i = j
 	}
 }
@@ -310,17 +320,22 @@ func scanToken(s []byte, i int) (int, class) {
 // add pushes the token s[i:j], classified from scratch.
 func (z *tokenizer) add(s []byte, i, j int) {
 	masked, keep := classify(s[i:j], allClasses)
-	z.push(s, i, j, keep, masked, true)
+	z.push(s, i, j, keep, masked, allClasses)
 }
 
-// push appends the token s[i:j] and its part of the shape key. The token is
-// written field by field into its slot: copying a tok assembled piecewise on
-// the stack stalls on store forwarding, and this is the hot path.
-func (z *tokenizer) push(s []byte, i, j int, keep int32, masked, wordy bool) {
+// push appends the token s[i:j] and its part of the shape key; or holds the
+// classes of its bytes (allClasses: not known, any may be there). The token
+// is written field by field into its slot: copying a tok assembled
+// piecewise on the stack stalls on store forwarding, and this is the hot
+// path.
+func (z *tokenizer) push(s []byte, i, j int, keep int32, masked bool, or class) {
 	z.toks = append(z.toks, tok{})
 	t := &z.toks[len(z.toks)-1]
 	t.start, t.end, t.keep, t.at = int32(i), int32(j), keep, int32(len(z.key))
+	wordy := or&cWordy != 0
 	t.masked, t.wordy = masked, wordy
+	// A masked value's key holds its kept prefix alone.
+	t.digits = or&cDigit != 0 && (!masked || keep > 0 && anyOf(s[i:i+int(keep)], cDigit))
 	if !masked {
 		z.key = append(append(z.key, sep), s[i:j]...)
 		return
@@ -353,7 +368,7 @@ func (z *tokenizer) json(s []byte, i int) bool {
 			}
 			k := skipSpace(s, e)
 			if k < len(s) && s[k] == ':' {
-				z.push(s, i, k+1, 0, false, false)
+				z.push(s, i, k+1, 0, false, allClasses)
 				inMsg = messageKey(s[i+1 : e-1])
 				i = k + 1
 				continue
@@ -361,7 +376,7 @@ func (z *tokenizer) json(s []byte, i int) bool {
 			if inMsg {
 				z.words(s, i+1, e-1, false)
 			} else {
-				z.push(s, i, e, 0, true, true)
+				z.push(s, i, e, 0, true, allClasses)
 			}
 			i = e
 		case c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':' || isSpace(c):
@@ -371,7 +386,7 @@ func (z *tokenizer) json(s []byte, i int) bool {
 			for j < len(s) && s[j] != ',' && s[j] != '}' && s[j] != ']' && !isSpace(s[j]) {
 				j++
 			}
-			z.push(s, i, j, 0, true, true)
+			z.push(s, i, j, 0, true, allClasses)
 			i = j
 		}
 	}
