@@ -612,7 +612,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 		e.table = !e.status.ok() && !e.structured && mayBeTable(msg)
 	}
 	// The header and level first: the shape keeps ref for its outliers.
-	ref.hdr, ref.structured = uint16(hdr), e.structured
+	ref.hdr, ref.head, ref.structured = uint16(hdr), uint16(blankEnd(text[:hdr])), e.structured
 	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
 	if dotnet {
 		ref.lvl0, ref.lvl1 = 0, 4

@@ -72,6 +72,7 @@ type lineRef struct {
 	no         int32  // 1-based input line number
 	start, end int32  // byte span in the input, after cutting
 	hdr        uint16 // length of the header (lines are at most MaxLineBytes)
+	head       uint16 // of the header without the blanks that end it (LineHeader.Header)
 	lvl0, lvl1 uint16 // the level word in the line; equal when none
 	cut        bool
 	fixed      bool // invalid UTF-8 was replaced

@@ -189,22 +189,27 @@ func firstLine(s string) string {
 	return s
 }
 
-// trimBlankEnd is s without the spaces and tabs that end it:
-// strings.TrimRight(s, " \t"), without building a set of the two bytes
-// for every line of the result.
-func trimBlankEnd(s string) string {
+// blankEnd is the length of s without the spaces and tabs that end it:
+// that of strings.TrimRight(s, " \t"), without building a set of the two
+// bytes for every line.
+func blankEnd[T ~string | ~[]byte](s T) int {
 	n := len(s)
 	for n > 0 && (s[n-1] == ' ' || s[n-1] == '\t') {
 		n--
 	}
-	return s[:n]
+	return n
 }
 
 // lineHeader is the header part of a line's text s.
 func lineHeader(s string, ref lineRef) LineHeader {
 	var h LineHeader
-	if hdr := min(int(ref.hdr), len(s)); hdr > 0 {
-		h.Header = trimBlankEnd(s[:hdr])
+	switch hdr := min(int(ref.hdr), len(s)); {
+	case hdr == int(ref.hdr):
+		// Measured as the line was read: the input's bytes, read again
+		// here, would miss the processor's caches for most lines.
+		h.Header = s[:ref.head]
+	case hdr > 0:
+		h.Header = s[:blankEnd(s[:hdr])]
 	}
 	if ref.lvl1 > ref.lvl0 && int(ref.lvl1) <= len(s) {
 		h.Level = s[ref.lvl0:ref.lvl1]
