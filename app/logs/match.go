@@ -139,13 +139,18 @@ func (a *analyzer) headKeyword(text []byte, hdr int) keywordHit {
 		}
 		var h keywordHit
 		var ok bool
-		if w.kw != nil {
-			h, ok = w.kw.of(text[w.start:w.end])
-		} else {
+		switch k := w.kw; {
+		case k != nil && k.done: // most words: looked for before, here without a call
+			h, ok = k.hit, k.found
+		case k != nil:
+			h, ok = k.of(text[w.start:w.end])
+		default:
 			h, ok = findKeyword(text[w.start:w.end])
 		}
-		if h = (keywordHit{h.kw, h.start + int(w.start), h.end + int(w.start)}); ok && better(h, best) {
-			best = h
+		if ok {
+			if h.start, h.end = h.start+int(w.start), h.end+int(w.start); better(h, best) {
+				best = h
+			}
 		}
 	}
 	return best
