@@ -120,15 +120,18 @@ func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 
 // share shrinks the shared prefix and suffix of the shape's masked tokens to
 // what the values of toks, in text, share with them, and drops from live
-// the tokens left sharing nothing.
+// the tokens left sharing nothing (the order of live does not matter).
 func (sh *shape) share(toks []tok, text []byte) {
-	live := sh.live[:0]
-	for _, p := range sh.live {
+	live := sh.live
+	for k := 0; k < len(live); k++ {
+		p := live[k]
 		t := &toks[p]
 		lcp, lcs := common(sh.vals[p], text[t.start:t.end], sh.lcp[p], sh.lcs[p])
 		sh.lcp[p], sh.lcs[p] = lcp, lcs
-		if lcp > 0 || lcs > 0 {
-			live = append(live, p)
+		if lcp == 0 && lcs == 0 {
+			live[k] = live[len(live)-1]
+			live = live[:len(live)-1]
+			k--
 		}
 	}
 	sh.live = live

@@ -103,12 +103,18 @@ func (z *tokenizer) replay(s []byte, i int, e *wordEntry) {
 }
 
 // digitless returns s with every digit as '0', in buf: eight bytes at a
-// time, read from s and written once.
+// time, read from s and written once; past the first eight, the last few
+// are done with the eight bytes that end s, overlapping those before.
 func digitless(buf, s []byte) []byte {
 	buf = slices.Grow(buf[:0], len(s))[:len(s)]
 	k := 0
 	for ; k+8 <= len(s); k += 8 {
 		binary.LittleEndian.PutUint64(buf[k:k+8], digitWord(binary.LittleEndian.Uint64(s[k:k+8])))
+	}
+	if k < len(s) && k >= 8 {
+		k = len(s) - 8
+		binary.LittleEndian.PutUint64(buf[k:k+8], digitWord(binary.LittleEndian.Uint64(s[k:k+8])))
+		return buf
 	}
 	for ; k < len(s); k++ {
 		c := s[k]
