@@ -98,14 +98,16 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 		for i := from; i < to; i++ {
 			if i < len(a.matches) {
 				m := &a.matches[i]
-				res.Matches[i] = m.record(id)
+				m.record(&res.Matches[i], id)
 				res.Matches[i].setText(lineText(text, m.ref), m.ref)
 				continue
 			}
+			// Field by field into the zeroed slot: a record built aside
+			// and copied in is written twice.
 			r := rare[uint32(order[i-len(a.matches)])]
-			t := res.Templates[r.tmpl]
+			t := &res.Templates[r.tmpl]
 			o := &res.Outliers[i-len(a.matches)]
-			*o = Outlier{Line: int(r.ref.no), Template: t.Template, TemplateID: t.ID, Count: t.Count, Cut: r.ref.cut}
+			o.Line, o.Template, o.TemplateID, o.Count, o.Cut = int(r.ref.no), t.Template, t.ID, t.Count, r.ref.cut
 			o.setText(lineText(text, r.ref), r.ref)
 		}
 	})
@@ -159,9 +161,9 @@ func sortByLine(keys []uint64) {
 	copy(keys, src) // nothing to copy when src is keys
 }
 
-// record is the match as the result shows it, but for its text; id is
-// the template id of each shape.
-func (m *matchRef) record(id []int) Match {
+// record sets r, zero, to the match as the result shows it, but for its
+// text; id is the template id of each shape.
+func (m *matchRef) record(r *Match, id []int) {
 	cat := m.category()
 	// The keyword found names the match, unless the level made it more
 	// severe than that keyword: then the level word does.
@@ -174,7 +176,8 @@ func (m *matchRef) record(id []int) Match {
 	if w, ok := statusWord(m.hit); ok { // an HTTP access line's status (access.go)
 		word, start, end = w, m.hit.start, m.hit.end
 	}
-	return Match{Line: int(m.ref.no), Category: cat, Keyword: word, Start: start, End: end, TemplateID: id[m.shape], Cut: m.ref.cut}
+	r.Line, r.Category, r.Keyword, r.Start, r.End = int(m.ref.no), cat, word, start, end
+	r.TemplateID, r.Cut = id[m.shape], m.ref.cut
 }
 
 // minPieceLines is the fewest lines of the result built by one piece.
@@ -193,7 +196,8 @@ func lineText(text string, ref lineRef) string {
 
 // setText sets the text of the match's line or entry, ref.
 func (m *Match) setText(text string, ref lineRef) {
-	m.Text, m.LineHeader = text, lineHeader(text, ref)
+	m.Text = text
+	m.LineHeader.set(text, ref)
 	if ref.joined && strings.Contains(m.Text, "\r\n") { // an entry of CRLF lines
 		m.Start -= strings.Count(m.Text[:m.Start], "\r\n")
 		m.End -= strings.Count(m.Text[:m.End], "\r\n")
@@ -209,7 +213,8 @@ func (m *Match) setText(text string, ref lineRef) {
 
 // setText sets the text of the outlier's line or entry, ref.
 func (o *Outlier) setText(text string, ref lineRef) {
-	o.Text, o.LineHeader = text, lineHeader(text, ref)
+	o.Text = text
+	o.LineHeader.set(text, ref)
 	if ref.joined {
 		o.Text = strings.ReplaceAll(o.Text, "\r\n", "\n")
 	}
@@ -234,9 +239,8 @@ func blankEnd[T ~string | ~[]byte](s T) int {
 	return n
 }
 
-// lineHeader is the header part of a line's text s.
-func lineHeader(s string, ref lineRef) LineHeader {
-	var h LineHeader
+// set sets h, zero, to the header part of a line's text s.
+func (h *LineHeader) set(s string, ref lineRef) {
 	switch hdr := min(int(ref.hdr), len(s)); {
 	case hdr == int(ref.hdr):
 		// Measured as the line was read: the input's bytes, read again
@@ -251,7 +255,6 @@ func lineHeader(s string, ref lineRef) LineHeader {
 	if hdr := min(int(ref.hdr), len(s)); ref.structured {
 		h.Fields = structuredFields(firstLine(s[hdr:]))
 	}
-	return h
 }
 
 // display renders the tokens of a template: literal tokens as they are, a
