@@ -28,28 +28,46 @@ type wordEntry struct {
 	key   []byte
 	patch []int32 // the tokens whose text in key has digits
 	wordy bool
+	// bare says the message stored opens with a word that is no logfmt
+	// key (see logfmtStart, which reads digits alike), and so does any
+	// message of its norm: it is plain text, with no structure to look for.
+	bare bool
 	// shape is the index of the shape of key in the analysis, once
 	// known, -1 before (see shapeSet.add). A message replayed from the
 	// entry without a patch has that key, so that shape.
 	shape int32
 }
 
-// plainWords tokenizes s[i:] as z.words(s, i, len(s), true) does, from the
-// cache when a message with the same bytes but digits was tokenized lately.
-func (z *tokenizer) plainWords(s []byte, i int) {
+// lookup returns the cache's entry for the message msg, nil when the cache
+// is off, and whether it holds msg's tokens: those of a message with the
+// same bytes but digits, tokenized lately.
+func (z *tokenizer) lookup(msg []byte) (*wordEntry, bool) {
 	c := &z.cache
 	if len(z.masks) > 0 || c.off {
+		return nil, false
+	}
+	c.norm = digitless(c.norm, msg)
+	e := c.of(c.norm)
+	return e, e.norm != nil && string(e.norm) == string(c.norm)
+}
+
+// plainWords tokenizes s[i:] as z.words(s, i, len(s), true) does, from the
+// cache when it holds its tokens; e and hit are what lookup returned for
+// it, e nil when not looked up yet.
+func (z *tokenizer) plainWords(s []byte, i int, e *wordEntry, hit bool) {
+	if e == nil {
+		e, hit = z.lookup(s[i:])
+	}
+	switch {
+	case hit:
+		z.replay(s, i, e)
+		return
+	case e == nil: // the cache is off
 		z.words(s, i, len(s), true)
 		return
 	}
-	c.norm = digitless(c.norm, s[i:])
-	e := c.of(c.norm)
-	if string(e.norm) == string(c.norm) && e.norm != nil {
-		z.replay(s, i, e)
-		return
-	}
 	z.words(s, i, len(s), true)
-	e.norm = append(e.norm[:0], c.norm...)
+	e.norm = append(e.norm[:0], z.cache.norm...)
 	e.toks, e.from = append(e.toks[:0], z.toks...), int32(i)
 	e.patch = e.patch[:0]
 	for k := range e.toks {
@@ -59,6 +77,7 @@ func (z *tokenizer) plainWords(s []byte, i int) {
 	}
 	e.key = append(e.key[:0], z.key...)
 	e.wordy = z.wordy
+	e.bare = i < len(s) && isLetter(s[i]) && !logfmtStart(s, i)
 	e.shape = -1
 	if len(e.patch) == 0 {
 		z.entry = e

@@ -65,6 +65,17 @@ func (z *tokenizer) tokenize(s []byte, from int) {
 	if len(z.masks) > 0 {
 		z.spans, z.spanAt = findMasks(z.masks, s, i, len(s), z.spans), 0
 	}
+	// A message that opens with a word is looked up first: when it is
+	// like one tokenized lately that was plain text, so is it, and its
+	// tokens are replayed without looking for structure.
+	var e *wordEntry
+	hit := false
+	if i < len(s) && isLetter(s[i]) {
+		if e, hit = z.lookup(s[i:]); hit && e.bare {
+			z.replay(s, i, e)
+			return
+		}
+	}
 	if i < len(s) && (s[i] == '{' || s[i] == '"' || isLetter(s[i])) {
 		if z.st = scanStructured(s, i); z.st.ok && z.st.msg1 > z.st.msg0 {
 			z.words(s, z.st.msg0, z.st.msg1, false)
@@ -79,7 +90,7 @@ func (z *tokenizer) tokenize(s []byte, from int) {
 		}
 		z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false // drop what the failed JSON attempt left
 	}
-	z.plainWords(s, i)
+	z.plainWords(s, i, e, hit)
 }
 
 // words tokenizes s[i:end] on white space. With quotes set, a double-quoted
