@@ -608,8 +608,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 			e.lvl0, e.lvl1 = int32(st.lvl0-hdr), int32(st.lvl1-hdr)
 		}
 		e.structured, e.quiet = a.z.st.ok, a.z.st.quiet()
-		e.status = accessStatus(msg, &a.z.st, hdr)
-		e.table = !e.status.ok() && !e.structured && mayBeTable(msg)
+		e.status, e.table = a.z.access(msg, hdr) // accessStatus and mayBeTable (tokcache.go)
 	}
 	// The header and level first: the shape keeps ref for its outliers.
 	ref.hdr, ref.head, ref.structured = uint16(hdr), uint16(blankEnd(text[:hdr])), e.structured

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"encoding/binary"
 	"slices"
 )
@@ -32,6 +33,9 @@ type wordEntry struct {
 	// key (see logfmtStart, which reads digits alike), and so does any
 	// message of its norm: it is plain text, with no structure to look for.
 	bare bool
+	// known says noStatus and table are set, for a message of the norm
+	// tokenized as plain text (see tokenizer.access).
+	known, noStatus, table bool
 	// shape is the index of the shape of key in the analysis, once
 	// known, -1 before (see shapeSet.add). A message replayed from the
 	// entry without a patch has that key, so that shape.
@@ -61,6 +65,7 @@ func (z *tokenizer) plainWords(s []byte, i int, e *wordEntry, hit bool) {
 	switch {
 	case hit:
 		z.replay(s, i, e)
+		z.match = e
 		return
 	case e == nil: // the cache is off
 		z.words(s, i, len(s), true)
@@ -78,10 +83,33 @@ func (z *tokenizer) plainWords(s []byte, i int, e *wordEntry, hit bool) {
 	e.key = append(e.key[:0], z.key...)
 	e.wordy = z.wordy
 	e.bare = i < len(s) && isLetter(s[i]) && !logfmtStart(s, i)
+	e.known = false
 	e.shape = -1
+	z.match = e
 	if len(e.patch) == 0 {
 		z.entry = e
 	}
+}
+
+// access returns accessStatus(msg, &z.st, hdr) for the message just
+// tokenized, msg, and whether with no status it may be a table row of one
+// (mayBeTable). A plain-text message without a double quote and not
+// ASP.NET's has no status (see accessStatus), and that test and mayBeTable
+// read digits alike: the word cache keeps their answers for its norm.
+func (z *tokenizer) access(msg []byte, hdr int) (accessLine, bool) {
+	e := z.match
+	if e == nil || z.st.ok {
+		st := accessStatus(msg, &z.st, hdr)
+		return st, !st.ok() && !z.st.ok && mayBeTable(msg)
+	}
+	if !e.known {
+		e.known, e.noStatus, e.table = true, aspNetAt(msg) < 0 && bytes.IndexByte(msg, '"') < 0, mayBeTable(msg)
+	}
+	if e.noStatus {
+		return notAccess, e.table
+	}
+	st := accessStatus(msg, &z.st, hdr)
+	return st, !st.ok() && e.table
 }
 
 // keyLen is how many bytes of the token's text its shape key holds: the

@@ -42,8 +42,9 @@ type tokenizer struct {
 	spanAt int
 	cache  wordCache
 	// entry is the cache entry whose key is the key of the message just
-	// tokenized, digits and all; nil when there is none.
-	entry *wordEntry
+	// tokenized, digits and all; nil when there is none. match is the
+	// entry of its norm, when it was tokenized as plain text.
+	entry, match *wordEntry
 	// lent says toks and key are an entry's, replayed in place (see
 	// replay); ownToks and ownKey are then the tokenizer's own, which
 	// the next message is tokenized into.
@@ -59,7 +60,7 @@ func (z *tokenizer) tokenize(s []byte, from int) {
 	if z.lent {
 		z.toks, z.key, z.lent = z.ownToks, z.ownKey, false
 	}
-	z.toks, z.key, z.wordy, z.entry = z.toks[:0], z.key[:0], false, nil
+	z.toks, z.key, z.wordy, z.entry, z.match = z.toks[:0], z.key[:0], false, nil, nil
 	i := skipSpace(s, from)
 	z.st = structSpans{}
 	if len(z.masks) > 0 {
@@ -73,6 +74,7 @@ func (z *tokenizer) tokenize(s []byte, from int) {
 	if i < len(s) && isLetter(s[i]) {
 		if e, hit = z.lookup(s[i:]); hit && e.bare {
 			z.replay(s, i, e)
+			z.match = e
 			return
 		}
 	}
