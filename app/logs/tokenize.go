@@ -164,7 +164,10 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 			// Could be a host name, a hex word or a month: look closer.
 			masked = wordValue(trimPunct(s[i:j]))
 		}
-		if !masked && unitStart[s[i]] && z.unitOfValue(s, i, j) || masked && keep == 0 && z.joinsDate(s, i, j) {
+		// A unit, or a date's next part, joins a whole masked value
+		// before it.
+		if n := len(z.toks); n > 0 && z.toks[n-1].masked && z.toks[n-1].keep == 0 &&
+			(!masked && unitStart[s[i]] && z.unitOfValue(s, i, j) || masked && keep == 0 && z.joinsDate(s, i, j)) {
 			i = j
 			continue
 		}
