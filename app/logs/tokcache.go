@@ -126,7 +126,19 @@ func (t *tok) keyLen() int32 {
 func (z *tokenizer) replay(s []byte, i int, e *wordEntry) {
 	z.wordy = e.wordy
 	d := int32(i) - e.from
-	if d == 0 && len(e.patch) == 0 {
+	// The key's text with digits (a name such as ssh2 or HTTP/1.1, most
+	// often) is usually the entry's message's: then so is the key, and
+	// its shape.
+	same := true
+	for _, k := range e.patch {
+		t := &e.toks[k]
+		n := t.keyLen()
+		if string(e.key[t.at+1:t.at+1+n]) != string(s[t.start+d:t.start+d+n]) { // after the separator
+			same = false
+			break
+		}
+	}
+	if d == 0 && same {
 		// The tokens and key are the entry's, where they stand: most
 		// repeats of a message have a header of the same length.
 		z.ownToks, z.ownKey = z.toks, z.key
@@ -140,12 +152,13 @@ func (z *tokenizer) replay(s []byte, i int, e *wordEntry) {
 	}
 	z.toks = toks
 	z.key = append(z.key[:0], e.key...)
+	if same {
+		z.entry = e
+		return
+	}
 	for _, k := range e.patch {
 		t := &z.toks[k]
-		copy(z.key[t.at+1:], s[t.start:t.start+t.keyLen()]) // after the separator
-	}
-	if len(e.patch) == 0 {
-		z.entry = e
+		copy(z.key[t.at+1:], s[t.start:t.start+t.keyLen()])
 	}
 }
 
