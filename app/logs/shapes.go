@@ -126,8 +126,14 @@ func (sh *shape) share(toks []tok, text []byte) {
 	for k := 0; k < len(live); k++ {
 		p := live[k]
 		t := &toks[p]
-		lcp, lcs := common(sh.vals[p], text[t.start:t.end], sh.lcp[p], sh.lcs[p])
-		sh.lcp[p], sh.lcs[p] = lcp, lcs
+		rep, v := sh.vals[p], text[t.start:t.end]
+		// The usual case, an unchanged prefix and suffix, costs two
+		// comparisons (which the compiler makes of empty strings too).
+		lcp, lcs := min(int(sh.lcp[p]), len(v)), min(int(sh.lcs[p]), len(v))
+		if lcp > 0 && rep[:lcp] != string(v[:lcp]) || lcs > 0 && rep[len(rep)-lcs:] != string(v[len(v)-lcs:]) {
+			lcp, lcs = shrunk(rep, v, lcp, lcs)
+		}
+		sh.lcp[p], sh.lcs[p] = uint16(lcp), uint16(lcs)
 		if lcp == 0 && lcs == 0 {
 			live[k] = live[len(live)-1]
 			live = live[:len(live)-1]
@@ -253,18 +259,10 @@ func newShape(z *tokenizer, text []byte) *shape {
 	return sh
 }
 
-// common shrinks a shared prefix and suffix length of rep to what v shares.
-// The usual case, an unchanged prefix and suffix, costs two comparisons.
-func common(rep string, v []byte, lcp, lcs uint16) (uint16, uint16) {
-	p := min(int(lcp), len(v))
-	if p > 0 && rep[:p] != string(v[:p]) { // (the compiler compares empty strings too)
-		p = commonPrefix(rep[:p], string(v[:p]))
-	}
-	s := min(int(lcs), len(v))
-	if s > 0 && rep[len(rep)-s:] != string(v[len(v)-s:]) {
-		s = commonSuffix(rep[len(rep)-s:], string(v[len(v)-s:]))
-	}
-	return uint16(p), uint16(s)
+// shrunk is the prefix and suffix that rep and v share, within p and s
+// bytes.
+func shrunk(rep string, v []byte, p, s int) (int, int) {
+	return commonPrefix(rep[:p], string(v[:p])), commonSuffix(rep[len(rep)-s:], string(v[len(v)-s:]))
 }
 
 func clamp16(n int) uint16 {
