@@ -11,10 +11,13 @@ import "hash/maphash"
 // bounds memory and keeps the work per line independent of the input's
 // length; 256 entries catch about as many repeats in the Loghub samples as
 // 4096 did.
-const cacheSlots = 256
+const (
+	cacheBits  = 8
+	cacheSlots = 1 << cacheBits
+)
 
 // slots are the entries of a direct-mapped cache, one per hash of a key
-// (msgCache, wordCache). They are allocated on first use.
+// (msgCache). They are allocated on first use.
 type slots[E any] struct {
 	seed    maphash.Seed
 	entries *[cacheSlots]E

@@ -3,6 +3,8 @@ package logs
 import (
 	"bytes"
 	"encoding/binary"
+	"hash/maphash"
+	"math/bits"
 	"slices"
 )
 
@@ -15,11 +17,13 @@ import (
 // with every digit as '0'. Custom masks are regular expressions, which may
 // tell digits apart: with them nothing is kept.
 
-// wordCache is a direct-mapped cache of the tokens of recent messages.
+// wordCache is a direct-mapped cache of the tokens of recent messages. Its
+// entries are allocated on first use.
 type wordCache struct {
-	slots[wordEntry]
-	norm []byte // scratch: the message being looked up, digits as '0'
-	off  bool   // every look-up misses: tests compare results with and without the cache
+	entries *[cacheSlots]wordEntry
+	seed    uint64
+	norm    []byte // scratch: the message being looked up, digits as '0'
+	off     bool   // every look-up misses: tests compare results with and without the cache
 }
 
 type wordEntry struct {
@@ -50,8 +54,12 @@ func (z *tokenizer) lookup(msg []byte) (*wordEntry, bool) {
 	if len(z.masks) > 0 || c.off {
 		return nil, false
 	}
-	c.norm = digitless(c.norm, msg)
-	e := c.of(c.norm)
+	if c.entries == nil {
+		c.entries, c.seed = new([cacheSlots]wordEntry), maphash.Comparable(maphash.MakeSeed(), 0)
+	}
+	var h uint64
+	c.norm, h = normOf(c.norm, msg, c.seed)
+	e := &c.entries[h>>(64-cacheBits)]
 	return e, e.norm != nil && string(e.norm) == string(c.norm)
 }
 
@@ -161,6 +169,40 @@ func (z *tokenizer) replay(s []byte, i int, e *wordEntry) {
 		copy(z.key[t.at+1:], s[t.start:t.start+t.keyLen()])
 	}
 }
+
+// normOf returns s with every digit as '0' (digitless(buf, s)) and a hash
+// of that from seed, whose high bits are as good as any: each word made is
+// multiplied into the hash, with no second reading of the bytes.
+func normOf(buf, s []byte, seed uint64) ([]byte, uint64) {
+	buf = slices.Grow(buf[:0], len(s))[:len(s)]
+	h := seed ^ uint64(len(s))
+	k := 0
+	for ; k+8 <= len(s); k += 8 {
+		w := digitWord(binary.LittleEndian.Uint64(s[k : k+8]))
+		binary.LittleEndian.PutUint64(buf[k:k+8], w)
+		h = (bits.RotateLeft64(h, 23) ^ w) * hashMul
+	}
+	if k < len(s) && k >= 8 {
+		k = len(s) - 8
+		w := digitWord(binary.LittleEndian.Uint64(s[k : k+8]))
+		binary.LittleEndian.PutUint64(buf[k:k+8], w)
+		return buf, (bits.RotateLeft64(h, 23) ^ w) * hashMul
+	}
+	var w uint64
+	for ; k < len(s); k++ {
+		c := s[k]
+		if isDigit(c) {
+			c = '0'
+		}
+		buf[k] = c
+		w = w<<8 | uint64(c)
+	}
+	return buf, (bits.RotateLeft64(h, 23) ^ w) * hashMul
+}
+
+// hashMul is odd, 2^64 over the golden ratio: a multiply by it carries
+// every bit of a word into the high bits of the product.
+const hashMul = 0x9e3779b97f4a7c15
 
 // digitless returns s with every digit as '0', in buf: eight bytes at a
 // time, read from s and written once; past the first eight, the last few
