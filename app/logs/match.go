@@ -173,18 +173,7 @@ func (a *analyzer) msgKeyword(text []byte, hdr int, sh *shape) keywordHit {
 	if !z.wordy {
 		return best // no masked value with letters on this line
 	}
-	hits := a.hits[:0]
-	for i := range z.toks {
-		if t := &z.toks[i]; t.masked && t.wordy {
-			from := int(t.start + t.keep)
-			n := len(hits)
-			scanKeywords(text[from:t.end], &hits)
-			for k := n; k < len(hits); k++ {
-				hits[k].start += from
-				hits[k].end += from
-			}
-		}
-	}
+	hits := z.valueHits(text, a.hits[:0])
 	for _, h := range hits {
 		take(h)
 	}

@@ -40,6 +40,10 @@ type wordEntry struct {
 	// known says noStatus and table are set, for a message of the norm
 	// tokenized as plain text (see tokenizer.access).
 	known, noStatus, table bool
+	// hits are the keywords in the masked values with letters, once
+	// hitsKnown (see tokenizer.valueHits), offsets in the line stored.
+	hits      []keywordHit
+	hitsKnown bool
 	// shape is the index of the shape of key in the analysis, once
 	// known, -1 before (see shapeSet.add). A message replayed from the
 	// entry without a patch has that key, so that shape.
@@ -73,7 +77,6 @@ func (z *tokenizer) plainWords(s []byte, i int, e *wordEntry, hit bool) {
 	switch {
 	case hit:
 		z.replay(s, i, e)
-		z.match = e
 		return
 	case e == nil: // the cache is off
 		z.words(s, i, len(s), true)
@@ -91,9 +94,9 @@ func (z *tokenizer) plainWords(s []byte, i int, e *wordEntry, hit bool) {
 	e.key = append(e.key[:0], z.key...)
 	e.wordy = z.wordy
 	e.bare = i < len(s) && isLetter(s[i]) && !logfmtStart(s, i)
-	e.known = false
+	e.known, e.hitsKnown = false, false
 	e.shape = -1
-	z.match = e
+	z.match, z.shift = e, 0
 	if len(e.patch) == 0 {
 		z.entry = e
 	}
@@ -120,6 +123,41 @@ func (z *tokenizer) access(msg []byte, hdr int) (accessLine, bool) {
 	return st, !st.ok() && e.table
 }
 
+// valueHits appends to hits the keywords in the masked values with letters
+// of the message just tokenized, offsets in its line text. Keywords are
+// words of letters, which a digit ends or continues whatever its value:
+// the word cache keeps them for its norm.
+func (z *tokenizer) valueHits(text []byte, hits []keywordHit) []keywordHit {
+	e := z.match
+	if e != nil && e.hitsKnown {
+		for _, h := range e.hits {
+			h.start, h.end = h.start+int(z.shift), h.end+int(z.shift)
+			hits = append(hits, h)
+		}
+		return hits
+	}
+	n := len(hits)
+	for i := range z.toks {
+		if t := &z.toks[i]; t.masked && t.wordy {
+			from := int(t.start + t.keep)
+			m := len(hits)
+			scanKeywords(text[from:t.end], &hits)
+			for k := m; k < len(hits); k++ {
+				hits[k].start += from
+				hits[k].end += from
+			}
+		}
+	}
+	if e != nil {
+		e.hits, e.hitsKnown = e.hits[:0], true
+		for _, h := range hits[n:] {
+			h.start, h.end = h.start-int(z.shift), h.end-int(z.shift)
+			e.hits = append(e.hits, h)
+		}
+	}
+	return hits
+}
+
 // keyLen is how many bytes of the token's text its shape key holds: the
 // kept prefix of a masked value, a literal whole.
 func (t *tok) keyLen() int32 {
@@ -134,6 +172,7 @@ func (t *tok) keyLen() int32 {
 func (z *tokenizer) replay(s []byte, i int, e *wordEntry) {
 	z.wordy = e.wordy
 	d := int32(i) - e.from
+	z.match, z.shift = e, d
 	// The key's text with digits (a name such as ssh2 or HTTP/1.1, most
 	// often) is usually the entry's message's: then so is the key, and
 	// its shape.

@@ -45,6 +45,7 @@ type tokenizer struct {
 	// tokenized, digits and all; nil when there is none. match is the
 	// entry of its norm, when it was tokenized as plain text.
 	entry, match *wordEntry
+	shift        int32 // where the message starts less where match's did
 	// lent says toks and key are an entry's, replayed in place (see
 	// replay); ownToks and ownKey are then the tokenizer's own, which
 	// the next message is tokenized into.
@@ -74,7 +75,6 @@ func (z *tokenizer) tokenize(s []byte, from int) {
 	if i < len(s) && isLetter(s[i]) {
 		if e, hit = z.lookup(s[i:]); hit && e.bare {
 			z.replay(s, i, e)
-			z.match = e
 			return
 		}
 	}
