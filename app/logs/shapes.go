@@ -5,11 +5,9 @@ package logs
 // the template miner then works on shapes, whose number grows with the
 // variety of the log, not with its length.
 type shape struct {
-	key  string   // tokens joined by sep, masked values as wild
-	toks []string // the tokens, slices of key
-	vals []string // the first line's token text, for display
-	lcp  []uint16 // per token: prefix shared by every value seen (a literal's whole length)
-	lcs  []uint16 // per token: suffix shared by every value seen
+	key  string       // tokens joined by sep, masked values as wild
+	toks []string     // the tokens, slices of key
+	vals []tokenValue // per token
 	// live lists the masked tokens whose values still share a prefix or
 	// a suffix: only they can shrink, and most masked tokens (numbers,
 	// addresses) share nothing after a few lines.
@@ -20,6 +18,15 @@ type shape struct {
 	first int32     // the first line's number
 
 	params []valueCounts // with IncludeParams: values seen per token
+}
+
+// tokenValue is a token's text in a shape's first line, for display, and
+// the prefix and suffix of it that every value seen shares (a literal's
+// whole length). One struct rather than three slices: a line of the shape
+// reads them together, with one bounds check.
+type tokenValue struct {
+	val      string
+	lcp, lcs uint16
 }
 
 // shapeKeyword is a keyword found in the literal tokens of a shape, located
@@ -125,15 +132,15 @@ func (sh *shape) share(toks []tok, text []byte) {
 	live := sh.live
 	for k := 0; k < len(live); k++ {
 		p := live[k]
-		t := &toks[p]
-		rep, v := sh.vals[p], text[t.start:t.end]
+		t, tv := &toks[p], &sh.vals[p]
+		rep, v := tv.val, text[t.start:t.end]
 		// The usual case, an unchanged prefix and suffix, costs two
 		// comparisons (which the compiler makes of empty strings too).
-		lcp, lcs := min(int(sh.lcp[p]), len(v)), min(int(sh.lcs[p]), len(v))
+		lcp, lcs := min(int(tv.lcp), len(v)), min(int(tv.lcs), len(v))
 		if lcp > 0 && rep[:lcp] != string(v[:lcp]) || lcs > 0 && rep[len(rep)-lcs:] != string(v[len(v)-lcs:]) {
 			lcp, lcs = shrunk(rep, v, lcp, lcs)
 		}
-		sh.lcp[p], sh.lcs[p] = uint16(lcp), uint16(lcs)
+		tv.lcp, tv.lcs = uint16(lcp), uint16(lcs)
 		if lcp == 0 && lcs == 0 {
 			live[k] = live[len(live)-1]
 			live = live[:len(live)-1]
@@ -187,7 +194,7 @@ func (ss *shapeSet) merge(o *shapeSet) []int32 {
 // absorb counts the lines of o, the same shape, in sh. What o's values
 // share with sh's first values is what o's first values share with sh's
 // first (o's values share at least lcp with o's first, and where o's first
-// differs earlier, so does one of them); see common.
+// differs earlier, so does one of them); see share.
 func (sh *shape) absorb(o *shape, maxRefs int) {
 	sh.count += o.count
 	if sh.count <= maxRefs {
@@ -197,9 +204,10 @@ func (sh *shape) absorb(o *shape, maxRefs int) {
 	}
 	live := sh.live[:0]
 	for _, p := range sh.live {
-		sh.lcp[p] = min(sh.lcp[p], o.lcp[p], clamp16(commonPrefix(sh.vals[p], o.vals[p])))
-		sh.lcs[p] = min(sh.lcs[p], o.lcs[p], clamp16(commonSuffix(sh.vals[p], o.vals[p])))
-		if sh.lcp[p] > 0 || sh.lcs[p] > 0 {
+		tv, ov := &sh.vals[p], &o.vals[p]
+		tv.lcp = min(tv.lcp, ov.lcp, clamp16(commonPrefix(tv.val, ov.val)))
+		tv.lcs = min(tv.lcs, ov.lcs, clamp16(commonSuffix(tv.val, ov.val)))
+		if tv.lcp > 0 || tv.lcs > 0 {
 			live = append(live, p)
 		}
 	}
@@ -212,9 +220,7 @@ func newShape(z *tokenizer, text []byte) *shape {
 	sh := &shape{
 		key:  key,
 		toks: make([]string, 0, n),
-		vals: make([]string, n),
-		lcp:  make([]uint16, n),
-		lcs:  make([]uint16, n),
+		vals: make([]tokenValue, n),
 		kws:  keywordsOf(z, text),
 	}
 	for len(key) > 0 || len(sh.toks) < n {
@@ -243,16 +249,17 @@ func newShape(z *tokenizer, text []byte) *shape {
 	}
 	all := string(buf)
 	for p, t := range z.toks {
+		tv := &sh.vals[p]
 		if t.masked {
 			l := int(t.end - t.start)
-			sh.vals[p], all = all[:l], all[l:]
+			tv.val, all = all[:l], all[l:]
 		} else {
-			sh.vals[p] = sh.toks[p]
+			tv.val = sh.toks[p]
 		}
 		// A literal token is shared whole by every line; add shrinks the
 		// shared part of masked ones.
-		sh.lcp[p], sh.lcs[p] = clamp16(len(sh.vals[p])), clamp16(len(sh.vals[p]))
-		if t.masked && len(sh.vals[p]) > 0 {
+		tv.lcp, tv.lcs = clamp16(len(tv.val)), clamp16(len(tv.val))
+		if t.masked && len(tv.val) > 0 {
 			sh.live = append(sh.live, int32(p))
 		}
 	}

@@ -284,16 +284,17 @@ func display(shapes []*shape, c *cluster, names []string) []string {
 // the value ("(", "):"); a value seen once shows no more than that.
 func valueAt(shapes []*shape, members []int32, p int) string {
 	sh := shapes[members[0]]
-	rep := sh.vals[p]
-	pre, suf := rep[:sh.lcp[p]], rep[len(rep)-int(sh.lcs[p]):]
-	minLen, same := len(rep), int(sh.lcp[p]) >= len(rep) // the shape's lines share all of it
+	tv := sh.vals[p]
+	rep := tv.val
+	pre, suf := rep[:tv.lcp], rep[len(rep)-int(tv.lcs):]
+	minLen, same := len(rep), int(tv.lcp) >= len(rep) // the shape's lines share all of it
 	for _, si := range members[1:] {
-		o := shapes[si]
-		v := o.vals[p]
+		o := shapes[si].vals[p]
+		v := o.val
 		minLen = min(minLen, len(v))
-		same = same && v == rep && int(o.lcp[p]) >= len(v)
-		pre = pre[:commonPrefix(pre, v[:o.lcp[p]])]
-		suf = suf[len(suf)-commonSuffix(suf, v[len(v)-int(o.lcs[p]):]):]
+		same = same && v == rep && int(o.lcp) >= len(v)
+		pre = pre[:commonPrefix(pre, v[:o.lcp])]
+		suf = suf[len(suf)-commonSuffix(suf, v[len(v)-int(o.lcs):]):]
 	}
 	if same {
 		return constantValue(rep, keptPrefix(sh.toks[p]))
