@@ -17,11 +17,13 @@ import (
 // with every digit as '0'. Custom masks are regular expressions, which may
 // tell digits apart: with them nothing is kept.
 
-// wordCache is a direct-mapped cache of the tokens of recent messages. Its
-// entries are allocated on first use.
+// wordCache is a two-way set-associative cache of the tokens of recent
+// messages. Its entries are allocated on first use.
 type wordCache struct {
 	entries *[cacheSlots]wordEntry
 	seed    uint64
+	hash    uint64 // of the norm last looked up
+	tick    uint32 // look-ups so far
 	norm    []byte // scratch: the message being looked up, digits as '0'
 	off     bool   // every look-up misses: tests compare results with and without the cache
 }
@@ -48,6 +50,9 @@ type wordEntry struct {
 	// known, -1 before (see shapeSet.add). A message replayed from the
 	// entry without a patch has that key, so that shape.
 	shape int32
+	// hash is the norm's; tick, when the entry was stored or hit last.
+	hash uint64
+	tick uint32
 }
 
 // lookup returns the cache's entry for the message msg, nil when the cache
@@ -61,10 +66,22 @@ func (z *tokenizer) lookup(msg []byte) (*wordEntry, bool) {
 	if c.entries == nil {
 		c.entries, c.seed = new([cacheSlots]wordEntry), maphash.Comparable(maphash.MakeSeed(), 0)
 	}
-	var h uint64
-	c.norm, h = normOf(c.norm, msg, c.seed)
-	e := &c.entries[h>>(64-cacheBits)]
-	return e, e.norm != nil && string(e.norm) == string(c.norm)
+	// Two ways a set: of two norms that fall in one set (and there are
+	// more than sets in a sample's recent lines), neither evicts the
+	// other; a miss takes the way used less lately.
+	c.norm, c.hash = normOf(c.norm, msg, c.seed)
+	ways := c.entries[c.hash>>(64-cacheBits)&^1:][:2]
+	c.tick++
+	for k := range ways {
+		if e := &ways[k]; e.hash == c.hash && e.norm != nil && string(e.norm) == string(c.norm) {
+			e.tick = c.tick
+			return e, true
+		}
+	}
+	if ways[0].tick < ways[1].tick {
+		return &ways[0], false
+	}
+	return &ways[1], false
 }
 
 // plainWords tokenizes s[i:] as z.words(s, i, len(s), true) does, from the
@@ -96,6 +113,7 @@ func (z *tokenizer) plainWords(s []byte, i int, e *wordEntry, hit bool) {
 	e.bare = i < len(s) && isLetter(s[i]) && !logfmtStart(s, i)
 	e.known, e.hitsKnown = false, false
 	e.shape = -1
+	e.hash, e.tick = z.cache.hash, z.cache.tick
 	z.match, z.shift = e, 0
 	if len(e.patch) == 0 {
 		z.entry = e
