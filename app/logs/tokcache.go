@@ -284,3 +284,46 @@ func digitless(buf, s []byte) []byte {
 	}
 	return buf
 }
+
+// Tokens with a key, a path or an address ("src:", "uid=0", "[preauth]",
+// "/var/www/html/") are the costly ones to classify, and a log repeats a
+// few hundred of them over and over. classify depends on the token's bytes
+// and their classes alone: classCache keeps its answer for recent ones.
+
+// classCache is a direct-mapped cache of classify's answers.
+type classCache struct {
+	entries [cacheSlots]classEntry
+}
+
+type classEntry struct {
+	tok    []byte
+	or     class
+	keep   int32
+	masked bool
+}
+
+// classify is classify(t, or), from the cache when t was classified lately.
+func (c *classCache) classify(t []byte, or class) (bool, int32) {
+	e := &c.entries[tokenHash(t, or)>>(64-cacheBits)]
+	if e.or == or && e.tok != nil && string(e.tok) == string(t) {
+		return e.masked, e.keep
+	}
+	e.masked, e.keep = classify(t, or)
+	e.tok, e.or = append(e.tok[:0], t...), or
+	return e.masked, e.keep
+}
+
+// tokenHash hashes a token and its classes from its length and its first
+// and last eight bytes (the whole of most tokens): tokens that share all
+// that only take each other's entry.
+func tokenHash(t []byte, or class) uint64 {
+	h := (uint64(len(t))<<16 | uint64(or)) * hashMul
+	if len(t) < 8 {
+		for _, c := range t {
+			h = (h ^ uint64(c)) * hashMul
+		}
+		return h
+	}
+	h = (h ^ binary.LittleEndian.Uint64(t)) * hashMul
+	return (h ^ binary.LittleEndian.Uint64(t[len(t)-8:])) * hashMul
+}

@@ -37,10 +37,11 @@ type tokenizer struct {
 	st    structSpans // of a JSON or logfmt message
 	// Custom masks, and their matches in the line being tokenized, from
 	// the one at spanAt on.
-	masks  []*regexp.Regexp
-	spans  []maskSpan
-	spanAt int
-	cache  wordCache
+	masks   []*regexp.Regexp
+	spans   []maskSpan
+	spanAt  int
+	cache   wordCache
+	classes classCache
 	// entry is the cache entry whose key is the key of the message just
 	// tokenized, digits and all; nil when there is none. match is the
 	// entry of its norm, when it was tokenized as plain text.
@@ -159,7 +160,7 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 			masked = or&(cWordy|cHexLower|cHexUpper) == 0 || // no letter: a number, an address
 				!namedWithDigit(trimPunct(s[i:j])) && (or&cSpecial == 0 || !callName(s[i:j]))
 		case or&cSpecial != 0:
-			masked, keep = classify(s[i:j], or)
+			masked, keep = z.classes.classify(s[i:j], or)
 		case or&cDot != 0 || or&cWordy == 0 || isUpper(s[i]):
 			// Could be a host name, a hex word or a month: look closer.
 			masked = wordValue(trimPunct(s[i:j]))
