@@ -286,11 +286,13 @@ func digitless(buf, s []byte) []byte {
 }
 
 // Tokens with a key, a path or an address ("src:", "uid=0", "[preauth]",
-// "/var/www/html/") are the costly ones to classify, and a log repeats a
-// few hundred of them over and over. classify depends on the token's bytes
-// and their classes alone: classCache keeps its answer for recent ones.
+// "/var/www/html/") and words that may be names ("Received",
+// "dfs.DataNode$PacketResponder:") are the costly ones to classify, and a
+// log repeats a few hundred of them over and over. Their classification
+// depends on their bytes and classes alone: classCache keeps it for recent
+// ones.
 
-// classCache is a direct-mapped cache of classify's answers.
+// classCache is a direct-mapped cache of wordKind's answers.
 type classCache struct {
 	entries [cacheSlots]classEntry
 }
@@ -302,15 +304,24 @@ type classEntry struct {
 	masked bool
 }
 
-// classify is classify(t, or), from the cache when t was classified lately.
-func (c *classCache) classify(t []byte, or class) (bool, int32) {
+// of is wordKind(t, or), from the cache when t was classified lately.
+func (c *classCache) of(t []byte, or class) (bool, int32) {
 	e := &c.entries[tokenHash(t, or)>>(64-cacheBits)]
 	if e.or == or && e.tok != nil && string(e.tok) == string(t) {
 		return e.masked, e.keep
 	}
-	e.masked, e.keep = classify(t, or)
+	e.masked, e.keep = wordKind(t, or)
 	e.tok, e.or = append(e.tok[:0], t...), or
 	return e.masked, e.keep
+}
+
+// wordKind decides whether words masks the token t, with classes or, that
+// is no number (see words), and how much of it is kept.
+func wordKind(t []byte, or class) (masked bool, keep int32) {
+	if or&cSpecial != 0 {
+		return classify(t, or)
+	}
+	return wordValue(trimPunct(t)), 0
 }
 
 // tokenHash hashes a token and its classes from its length and its first

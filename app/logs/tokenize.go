@@ -159,11 +159,10 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 			// with a digit (SOCKS5, HTTP2, IPv6, ssh2) or a call (jk2_init()).
 			masked = or&(cWordy|cHexLower|cHexUpper) == 0 || // no letter: a number, an address
 				!namedWithDigit(trimPunct(s[i:j])) && (or&cSpecial == 0 || !callName(s[i:j]))
-		case or&cSpecial != 0:
-			masked, keep = z.classes.classify(s[i:j], or)
-		case or&cDot != 0 || or&cWordy == 0 || isUpper(s[i]):
-			// Could be a host name, a hex word or a month: look closer.
-			masked = wordValue(trimPunct(s[i:j]))
+		case or&cSpecial != 0 || or&cDot != 0 || or&cWordy == 0 || isUpper(s[i]):
+			// A key, a path or an address, or what could be a host name,
+			// a hex word or a month: look closer (see wordKind).
+			masked, keep = z.classes.of(s[i:j], or)
 		}
 		// A unit, or a date's next part, joins a whole masked value
 		// before it.
