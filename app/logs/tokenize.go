@@ -350,7 +350,9 @@ func (z *tokenizer) push(s []byte, i, j int, keep int32, masked bool, or class) 
 	t.start, t.end, t.keep, t.at = int32(i), int32(j), keep, int32(len(z.key))
 	wordy := or&cWordy != 0
 	t.masked, t.wordy = masked, wordy
-	// A masked value's key holds its kept prefix alone.
+	// A masked value's key holds its kept prefix alone. (or may miss the
+	// bytes of a quoted value that words ran past, but a token with a
+	// digit there is a value, masked: see classify and variable.)
 	t.digits = or&cDigit != 0 && (!masked || keep > 0 && anyOf(s[i:i+int(keep)], cDigit))
 	if !masked {
 		z.key = append(append(z.key, sep), s[i:j]...)
