@@ -621,7 +621,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	}
 	if !seen {
 		e.shape = a.set.add(&a.z, text, ref)
-		a.msgs.store(e, msg)
+		a.msgs.store(e, msg, input)
 	} else {
 		a.set.count(e.shape, ref)
 	}

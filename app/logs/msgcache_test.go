@@ -61,3 +61,43 @@ func TestMessageCacheChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestMessageCacheMendedLines repeats messages with invalid UTF-8, which
+// are mended in scratch memory the next line overwrites: the cache must
+// keep a copy of them, not a view of the scratch.
+func TestMessageCacheMendedLines(t *testing.T) {
+	// Many distinct messages of one length, which share cache entries.
+	var b bytes.Buffer
+	for i := range 2000 {
+		n := (i * 7919) % 1000
+		word := []byte{'a' + byte(n%26), 'a' + byte(n/26%26), 'a' + byte(n/676)}
+		fmt.Fprintf(&b, "2024-01-02 03:04:%02d task \xff%s %s\n", i%60, word, []string{"failed", "passed"}[n%2])
+	}
+	in := b.Bytes()
+	total := bytes.Count(in, []byte{'\n'})
+	results := make([][]byte, 2)
+	for k, off := range []bool{false, true} {
+		a := newAnalyzer(Options{IncludeAssignments: true}, in, total, nil, nil)
+		a.msgs.off = off
+		res, err := a.run(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results[k], _ = json.Marshal(res)
+	}
+	if !bytes.Equal(results[0], results[1]) {
+		t.Error("the message cache changed the result of mended lines")
+	}
+}
+
+func TestWithin(t *testing.T) {
+	in := []byte("0123456789")
+	for _, c := range []struct {
+		b    []byte
+		want bool
+	}{{in[2:5], true}, {in, true}, {in[:0], false}, {[]byte("234"), false}} {
+		if got := within(c.b, in); got != c.want {
+			t.Errorf("within(%q) = %v", c.b, got)
+		}
+	}
+}
