@@ -1,5 +1,7 @@
 package logs
 
+import "slices"
+
 // A shape is one distinct sequence of message tokens after masking. Lines
 // are reduced to shapes while the input is read (one map look-up per line);
 // the template miner then works on shapes, whose number grows with the
@@ -41,9 +43,8 @@ type shapeKeyword struct {
 // joined by spaces, a masked value replaced by a NUL byte (no word character,
 // no phrase separator). Every keyword is kept, not only the best: whether
 // one counts depends on the line (see dismissed).
-func keywordsOf(z *tokenizer, text []byte) []shapeKeyword {
-	var buf []byte
-	starts := make([]int, len(z.toks))
+func keywordsOf(z *tokenizer, text []byte, sc *keywordScratch) []shapeKeyword {
+	buf, starts := sc.buf[:0], slices.Grow(sc.starts[:0], len(z.toks))[:len(z.toks)]
 	for i, t := range z.toks {
 		if i > 0 {
 			buf = append(buf, ' ')
@@ -56,14 +57,18 @@ func keywordsOf(z *tokenizer, text []byte) []shapeKeyword {
 			buf = append(buf, text[t.start:t.end]...)
 		}
 	}
-	var hits []keywordHit
+	hits := sc.hits[:0]
 	scanKeywords(buf, &hits)
+	sc.buf, sc.starts, sc.hits = buf, starts, hits
 	at := func(off int, end bool) (int, int32) {
 		i := len(starts) - 1
 		for i > 0 && (starts[i] > off || end && starts[i] == off) {
 			i--
 		}
 		return i, int32(off - starts[i])
+	}
+	if len(hits) == 0 {
+		return nil
 	}
 	kws := make([]shapeKeyword, len(hits))
 	for i, h := range hits {
@@ -92,6 +97,14 @@ type shapeSet struct {
 	index   map[string]int32
 	shapes  []*shape
 	maxRefs int // lines kept per shape: the largest possible rare cut-off
+	scratch keywordScratch
+}
+
+// keywordScratch is keywordsOf's working memory, reused from shape to shape.
+type keywordScratch struct {
+	buf    []byte
+	starts []int
+	hits   []keywordHit
 }
 
 func newShapeSet(maxRefs int) shapeSet {
@@ -110,7 +123,7 @@ func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 		si, ok = ss.index[string(z.shapeKey())]
 		if !ok {
 			si = int32(len(ss.shapes))
-			ss.shapes = append(ss.shapes, newShape(z, text))
+			ss.shapes = append(ss.shapes, newShape(z, text, &ss.scratch))
 			ss.shapes[si].first = ref.no
 			ss.index[ss.shapes[si].key] = si
 		}
@@ -214,14 +227,14 @@ func (sh *shape) absorb(o *shape, maxRefs int) {
 	sh.live = live
 }
 
-func newShape(z *tokenizer, text []byte) *shape {
+func newShape(z *tokenizer, text []byte, sc *keywordScratch) *shape {
 	key := string(z.shapeKey())
 	n := len(z.toks)
 	sh := &shape{
 		key:  key,
 		toks: make([]string, 0, n),
 		vals: make([]tokenValue, n),
-		kws:  keywordsOf(z, text),
+		kws:  keywordsOf(z, text, sc),
 	}
 	for len(key) > 0 || len(sh.toks) < n {
 		i := 0
