@@ -1,6 +1,9 @@
 package logs
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // A shape is one distinct sequence of message tokens after masking. Lines
 // are reduced to shapes while the input is read (one map look-up per line);
@@ -235,6 +238,8 @@ func newShape(z *tokenizer, text []byte, sc *keywordScratch) *shape {
 		toks: make([]string, 0, n),
 		vals: make([]tokenValue, n),
 		kws:  keywordsOf(z, text, sc),
+		// Room for a few lines: every shape has one, most a few more.
+		lines: make([]lineRef, 0, 4),
 	}
 	for len(key) > 0 || len(sh.toks) < n {
 		i := 0
@@ -247,20 +252,24 @@ func newShape(z *tokenizer, text []byte, sc *keywordScratch) *shape {
 		}
 		key = key[i:]
 	}
-	// One allocation holds the text of all masked tokens.
-	size := 0
+	// One allocation holds the text of all masked tokens, and one their
+	// live list.
+	size, masked := 0, 0
 	for _, t := range z.toks {
 		if t.masked {
 			size += int(t.end - t.start)
+			masked++
 		}
 	}
-	buf := make([]byte, 0, size)
+	var b strings.Builder
+	b.Grow(size)
 	for _, t := range z.toks {
 		if t.masked {
-			buf = append(buf, text[t.start:t.end]...)
+			b.Write(text[t.start:t.end])
 		}
 	}
-	all := string(buf)
+	all := b.String()
+	sh.live = make([]int32, 0, masked)
 	for p, t := range z.toks {
 		tv := &sh.vals[p]
 		if t.masked {
