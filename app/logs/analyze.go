@@ -619,11 +619,10 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 			e.lvl0, e.lvl1 = int32(st.lvl0-hdr), int32(st.lvl1-hdr)
 		}
 		e.structured, e.quiet = a.z.st.ok, a.z.st.quiet()
-		e.status = accessStatus(msg, &a.z.st, hdr)
-		e.table = !e.status.ok() && !e.structured && mayBeTable(msg)
+		e.status, e.table = a.z.access(msg, hdr) // accessStatus and mayBeTable (tokcache.go)
 	}
 	// The header and level first: the shape keeps ref for its outliers.
-	ref.hdr, ref.structured = uint16(hdr), e.structured
+	ref.hdr, ref.head, ref.structured = uint16(hdr), uint16(blankEnd(text[:hdr])), e.structured
 	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
 	fromHead := !dotnet && e.lvl1 <= e.lvl0
 	if dotnet {
@@ -634,7 +633,7 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	}
 	if !seen {
 		e.shape = a.set.add(&a.z, text, ref)
-		a.msgs.store(e, msg)
+		a.msgs.store(e, msg, input)
 	} else {
 		a.set.count(e.shape, ref)
 	}

@@ -222,11 +222,18 @@ func mergeVariables(shapes []*shape, clusters []*cluster) []*cluster {
 
 // bucketOf is the Drain bucket of a token sequence.
 func bucketOf(toks []string) bucketKey {
-	k := bucketKey{n: len(toks)}
-	for i := 0; i < len(toks) && i < prefixTokens; i++ {
-		k.first += toks[i] + "\xfe"
+	first := toks[:min(len(toks), prefixTokens)]
+	size := len(first)
+	for _, t := range first {
+		size += len(t)
 	}
-	return k
+	var b strings.Builder // one allocation, not one per token
+	b.Grow(size)
+	for _, t := range first {
+		b.WriteString(t)
+		b.WriteByte(sep)
+	}
+	return bucketKey{n: len(toks), first: b.String()}
 }
 
 // mergeVariants merges clusters of equal length that differ in exactly one

@@ -139,13 +139,18 @@ func (a *analyzer) headKeyword(text []byte, hdr int) keywordHit {
 		}
 		var h keywordHit
 		var ok bool
-		if w.kw != nil {
-			h, ok = w.kw.of(text[w.start:w.end])
-		} else {
+		switch k := w.kw; {
+		case k != nil && k.done: // most words: looked for before, here without a call
+			h, ok = k.hit, k.found
+		case k != nil:
+			h, ok = k.of(text[w.start:w.end])
+		default:
 			h, ok = findKeyword(text[w.start:w.end])
 		}
-		if h = (keywordHit{h.kw, h.start + int(w.start), h.end + int(w.start)}); ok && better(h, best) {
-			best = h
+		if ok {
+			if h.start, h.end = h.start+int(w.start), h.end+int(w.start); better(h, best) {
+				best = h
+			}
 		}
 	}
 	return best
@@ -168,18 +173,7 @@ func (a *analyzer) msgKeyword(text []byte, hdr int, sh *shape) keywordHit {
 	if !z.wordy {
 		return best // no masked value with letters on this line
 	}
-	hits := a.hits[:0]
-	for i := range z.toks {
-		if t := &z.toks[i]; t.masked && t.wordy {
-			from := int(t.start + t.keep)
-			n := len(hits)
-			scanKeywords(text[from:t.end], &hits)
-			for k := n; k < len(hits); k++ {
-				hits[k].start += from
-				hits[k].end += from
-			}
-		}
-	}
+	hits := z.valueHits(text, a.hits[:0])
 	for _, h := range hits {
 		take(h)
 	}

@@ -1,6 +1,10 @@
 package logs
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"slices"
+	"unsafe"
+)
 
 // Real logs repeat whole messages: after the header, half the lines or more
 // of most Loghub samples repeat a message seen shortly before ("Connection
@@ -11,10 +15,13 @@ import "hash/maphash"
 // bounds memory and keeps the work per line independent of the input's
 // length; 256 entries catch about as many repeats in the Loghub samples as
 // 4096 did.
-const cacheSlots = 256
+const (
+	cacheBits  = 8
+	cacheSlots = 1 << cacheBits
+)
 
 // slots are the entries of a direct-mapped cache, one per hash of a key
-// (msgCache, wordCache). They are allocated on first use.
+// (msgCache). They are allocated on first use.
 type slots[E any] struct {
 	seed    maphash.Seed
 	entries *[cacheSlots]E
@@ -35,7 +42,9 @@ type msgCache struct {
 }
 
 type msgEntry struct {
-	msg   []byte
+	msg []byte
+	// own says msg is the entry's copy, not a view of the input.
+	own   bool
 	used  bool
 	shape int32
 	hit   keywordHit // offsets within the message; kw -1 for none
@@ -59,7 +68,24 @@ func (c *msgCache) lookup(msg []byte) (*msgEntry, bool) {
 	return e, e.used && !c.off && string(e.msg) == string(msg)
 }
 
-// store keeps msg as the message of e, whose other fields are filled.
-func (c *msgCache) store(e *msgEntry, msg []byte) {
-	e.msg, e.used = append(e.msg[:0], msg...), true
+// store keeps msg as the message of e, whose other fields are filled. A
+// message in input, which does not change while it is analysed, is kept
+// as it stands; any other (a line mended in scratch memory) is copied,
+// never into a view of the input.
+func (c *msgCache) store(e *msgEntry, msg, input []byte) {
+	switch {
+	case within(msg, input):
+		e.msg, e.own = msg, false
+	case e.own:
+		e.msg = append(e.msg[:0], msg...)
+	default:
+		e.msg, e.own = slices.Clone(msg), true
+	}
+	e.used = true
+}
+
+// within reports whether b lies in the memory of in.
+func within(b, in []byte) bool {
+	p, lo := uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(unsafe.Pointer(unsafe.SliceData(in)))
+	return len(b) > 0 && p >= lo && p+uintptr(len(b)) <= lo+uintptr(len(in))
 }

@@ -61,3 +61,80 @@ func TestMessageCacheChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestMessageCacheMendedLines repeats messages with invalid UTF-8, which
+// are mended in scratch memory the next line overwrites: the cache must
+// keep a copy of them, not a view of the scratch.
+func TestMessageCacheMendedLines(t *testing.T) {
+	// Many distinct messages of one length, which share cache entries.
+	var b bytes.Buffer
+	for i := range 2000 {
+		n := (i * 7919) % 1000
+		word := []byte{'a' + byte(n%26), 'a' + byte(n/26%26), 'a' + byte(n/676)}
+		fmt.Fprintf(&b, "2024-01-02 03:04:%02d task \xff%s %s\n", i%60, word, []string{"failed", "passed"}[n%2])
+	}
+	in := b.Bytes()
+	total := bytes.Count(in, []byte{'\n'})
+	results := make([][]byte, 2)
+	for k, off := range []bool{false, true} {
+		a := newAnalyzer(Options{IncludeAssignments: true}, in, total, nil, nil)
+		a.msgs.off = off
+		res, err := a.run(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results[k], _ = json.Marshal(res)
+	}
+	if !bytes.Equal(results[0], results[1]) {
+		t.Error("the message cache changed the result of mended lines")
+	}
+}
+
+func TestWithin(t *testing.T) {
+	in := []byte("0123456789")
+	for _, c := range []struct {
+		b    []byte
+		want bool
+	}{{in[2:5], true}, {in, true}, {in[:0], false}, {[]byte("234"), false}} {
+		if got := within(c.b, in); got != c.want {
+			t.Errorf("within(%q) = %v", c.b, got)
+		}
+	}
+}
+
+// FuzzCachesChangeNothing analyses an input followed by itself with every
+// digit changed and by itself again, so that the caches meet messages
+// alike but for their digits, with the caches and without, and wants the
+// same results.
+func FuzzCachesChangeNothing(f *testing.F) {
+	f.Add([]byte("2024-01-02 03:04:05 INFO job 12 done path=/tmp/x-1 state=ok\n"))
+	f.Add([]byte("Dec 10 06:55:46 host sshd[1]: Failed password for root from 1.2.3.4 port 22 ssh2\n"))
+	f.Add([]byte("a=1 b=\"x 2\" {\"k\":[1,\"v\"]}\n[ERROR] E0101 \xff9\nGET /a/1 \"GET /x HTTP/1.1\" 500 12\n"))
+	f.Add([]byte("10.1.2.3 - - [10/Oct/2024:13:55:36 +0000] \"GET /i 1 HTTP/1.1\" 404 2326\nReceived block blk_-12 of size 3 from /10.0.0.1\n"))
+	f.Fuzz(func(t *testing.T, input []byte) {
+		other := bytes.Clone(input)
+		for i, c := range other {
+			if isDigit(c) {
+				other[i] = '0' + (c-'0'+3)%10
+			}
+		}
+		in := append(append(append(bytes.Clone(input), '\n'), other...), append([]byte{'\n'}, input...)...)
+		if len(in) > MaxInputBytes {
+			return
+		}
+		total := lineCount(in)
+		var results [2][]byte
+		for k, off := range []bool{false, true} {
+			a := newAnalyzer(Options{IncludeAssignments: true}, in, total, nil, nil)
+			a.msgs.off, a.z.cache.off, a.head.layouts.off = off, off, off
+			res, err := a.run(context.Background(), in)
+			if err != nil {
+				return
+			}
+			results[k], _ = json.Marshal(res)
+		}
+		if !bytes.Equal(results[0], results[1]) {
+			t.Errorf("the caches changed the result of %q", in)
+		}
+	})
+}

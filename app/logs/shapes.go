@@ -1,21 +1,37 @@
 package logs
 
+import (
+	"slices"
+	"strings"
+)
+
 // A shape is one distinct sequence of message tokens after masking. Lines
 // are reduced to shapes while the input is read (one map look-up per line);
 // the template miner then works on shapes, whose number grows with the
 // variety of the log, not with its length.
 type shape struct {
-	key   string         // tokens joined by sep, masked values as wild
-	toks  []string       // the tokens, slices of key
-	vals  []string       // the first line's token text, for display
-	lcp   []uint16       // per token: prefix shared by every value seen (a literal's whole length)
-	lcs   []uint16       // per token: suffix shared by every value seen
+	key  string       // tokens joined by sep, masked values as wild
+	toks []string     // the tokens, slices of key
+	vals []tokenValue // per token
+	// live lists the masked tokens whose values still share a prefix or
+	// a suffix: only they can shrink, and most masked tokens (numbers,
+	// addresses) share nothing after a few lines.
+	live  []int32
 	kws   []shapeKeyword // keywords among the literal tokens, in order
 	count int
 	lines []lineRef // the lines, while count <= the rare cut-off; nil after
 	first int32     // the first line's number
 
 	params []valueCounts // with IncludeParams: values seen per token
+}
+
+// tokenValue is a token's text in a shape's first line, for display, and
+// the prefix and suffix of it that every value seen shares (a literal's
+// whole length). One struct rather than three slices: a line of the shape
+// reads them together, with one bounds check.
+type tokenValue struct {
+	val      string
+	lcp, lcs uint16
 }
 
 // shapeKeyword is a keyword found in the literal tokens of a shape, located
@@ -30,9 +46,8 @@ type shapeKeyword struct {
 // joined by spaces, a masked value replaced by a NUL byte (no word character,
 // no phrase separator). Every keyword is kept, not only the best: whether
 // one counts depends on the line (see dismissed).
-func keywordsOf(z *tokenizer, text []byte) []shapeKeyword {
-	var buf []byte
-	starts := make([]int, len(z.toks))
+func keywordsOf(z *tokenizer, text []byte, sc *keywordScratch) []shapeKeyword {
+	buf, starts := sc.buf[:0], slices.Grow(sc.starts[:0], len(z.toks))[:len(z.toks)]
 	for i, t := range z.toks {
 		if i > 0 {
 			buf = append(buf, ' ')
@@ -45,14 +60,18 @@ func keywordsOf(z *tokenizer, text []byte) []shapeKeyword {
 			buf = append(buf, text[t.start:t.end]...)
 		}
 	}
-	var hits []keywordHit
+	hits := sc.hits[:0]
 	scanKeywords(buf, &hits)
+	sc.buf, sc.starts, sc.hits = buf, starts, hits
 	at := func(off int, end bool) (int, int32) {
 		i := len(starts) - 1
 		for i > 0 && (starts[i] > off || end && starts[i] == off) {
 			i--
 		}
 		return i, int32(off - starts[i])
+	}
+	if len(hits) == 0 {
+		return nil
 	}
 	kws := make([]shapeKeyword, len(hits))
 	for i, h := range hits {
@@ -68,6 +87,7 @@ type lineRef struct {
 	no         int32  // 1-based input line number
 	start, end int32  // byte span in the input, after cutting
 	hdr        uint16 // length of the header (lines are at most MaxLineBytes)
+	head       uint16 // of the header without the blanks that end it (LineHeader.Header)
 	lvl0, lvl1 uint16 // the level word in the line; equal when none
 	cut        bool
 	fixed      bool // invalid UTF-8 was replaced
@@ -80,6 +100,14 @@ type shapeSet struct {
 	index   map[string]int32
 	shapes  []*shape
 	maxRefs int // lines kept per shape: the largest possible rare cut-off
+	scratch keywordScratch
+}
+
+// keywordScratch is keywordsOf's working memory, reused from shape to shape.
+type keywordScratch struct {
+	buf    []byte
+	starts []int
+	hits   []keywordHit
 }
 
 func newShapeSet(maxRefs int) shapeSet {
@@ -98,7 +126,7 @@ func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 		si, ok = ss.index[string(z.shapeKey())]
 		if !ok {
 			si = int32(len(ss.shapes))
-			ss.shapes = append(ss.shapes, newShape(z, text))
+			ss.shapes = append(ss.shapes, newShape(z, text, &ss.scratch))
 			ss.shapes[si].first = ref.no
 			ss.index[ss.shapes[si].key] = si
 		}
@@ -107,14 +135,35 @@ func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 		}
 	}
 	ss.count(si, ref)
-	if sh := ss.shapes[si]; ok {
-		for p := range z.toks {
-			if t := &z.toks[p]; t.masked && (sh.lcp[p] > 0 || sh.lcs[p] > 0) {
-				sh.lcp[p], sh.lcs[p] = common(sh.vals[p], text[t.start:t.end], sh.lcp[p], sh.lcs[p])
-			}
-		}
+	if ok {
+		ss.shapes[si].share(z.toks, text)
 	}
 	return si
+}
+
+// share shrinks the shared prefix and suffix of the shape's masked tokens to
+// what the values of toks, in text, share with them, and drops from live
+// the tokens left sharing nothing (the order of live does not matter).
+func (sh *shape) share(toks []tok, text []byte) {
+	live := sh.live
+	for k := 0; k < len(live); k++ {
+		p := live[k]
+		t, tv := &toks[p], &sh.vals[p]
+		rep, v := tv.val, text[t.start:t.end]
+		// The usual case, an unchanged prefix and suffix, costs two
+		// comparisons (which the compiler makes of empty strings too).
+		lcp, lcs := min(int(tv.lcp), len(v)), min(int(tv.lcs), len(v))
+		if lcp > 0 && rep[:lcp] != string(v[:lcp]) || lcs > 0 && rep[len(rep)-lcs:] != string(v[len(v)-lcs:]) {
+			lcp, lcs = shrunk(rep, v, lcp, lcs)
+		}
+		tv.lcp, tv.lcs = uint16(lcp), uint16(lcs)
+		if lcp == 0 && lcs == 0 {
+			live[k] = live[len(live)-1]
+			live = live[:len(live)-1]
+			k--
+		}
+	}
+	sh.live = live
 }
 
 // count records one more line of shape si. A line whose message repeats
@@ -161,7 +210,7 @@ func (ss *shapeSet) merge(o *shapeSet) []int32 {
 // absorb counts the lines of o, the same shape, in sh. What o's values
 // share with sh's first values is what o's first values share with sh's
 // first (o's values share at least lcp with o's first, and where o's first
-// differs earlier, so does one of them); see common.
+// differs earlier, so does one of them); see share.
 func (sh *shape) absorb(o *shape, maxRefs int) {
 	sh.count += o.count
 	if sh.count <= maxRefs {
@@ -169,22 +218,28 @@ func (sh *shape) absorb(o *shape, maxRefs int) {
 	} else {
 		sh.lines = nil
 	}
-	for p, v := range o.vals {
-		sh.lcp[p] = min(sh.lcp[p], o.lcp[p], clamp16(commonPrefix(sh.vals[p], v)))
-		sh.lcs[p] = min(sh.lcs[p], o.lcs[p], clamp16(commonSuffix(sh.vals[p], v)))
+	live := sh.live[:0]
+	for _, p := range sh.live {
+		tv, ov := &sh.vals[p], &o.vals[p]
+		tv.lcp = min(tv.lcp, ov.lcp, clamp16(commonPrefix(tv.val, ov.val)))
+		tv.lcs = min(tv.lcs, ov.lcs, clamp16(commonSuffix(tv.val, ov.val)))
+		if tv.lcp > 0 || tv.lcs > 0 {
+			live = append(live, p)
+		}
 	}
+	sh.live = live
 }
 
-func newShape(z *tokenizer, text []byte) *shape {
+func newShape(z *tokenizer, text []byte, sc *keywordScratch) *shape {
 	key := string(z.shapeKey())
 	n := len(z.toks)
 	sh := &shape{
 		key:  key,
 		toks: make([]string, 0, n),
-		vals: make([]string, n),
-		lcp:  make([]uint16, n),
-		lcs:  make([]uint16, n),
-		kws:  keywordsOf(z, text),
+		vals: make([]tokenValue, n),
+		kws:  keywordsOf(z, text, sc),
+		// Room for a few lines: every shape has one, most a few more.
+		lines: make([]lineRef, 0, 4),
 	}
 	for len(key) > 0 || len(sh.toks) < n {
 		i := 0
@@ -197,46 +252,46 @@ func newShape(z *tokenizer, text []byte) *shape {
 		}
 		key = key[i:]
 	}
-	// One allocation holds the text of all masked tokens.
-	size := 0
+	// One allocation holds the text of all masked tokens, and one their
+	// live list.
+	size, masked := 0, 0
 	for _, t := range z.toks {
 		if t.masked {
 			size += int(t.end - t.start)
+			masked++
 		}
 	}
-	buf := make([]byte, 0, size)
+	var b strings.Builder
+	b.Grow(size)
 	for _, t := range z.toks {
 		if t.masked {
-			buf = append(buf, text[t.start:t.end]...)
+			b.Write(text[t.start:t.end])
 		}
 	}
-	all := string(buf)
+	all := b.String()
+	sh.live = make([]int32, 0, masked)
 	for p, t := range z.toks {
+		tv := &sh.vals[p]
 		if t.masked {
 			l := int(t.end - t.start)
-			sh.vals[p], all = all[:l], all[l:]
+			tv.val, all = all[:l], all[l:]
 		} else {
-			sh.vals[p] = sh.toks[p]
+			tv.val = sh.toks[p]
 		}
 		// A literal token is shared whole by every line; add shrinks the
 		// shared part of masked ones.
-		sh.lcp[p], sh.lcs[p] = clamp16(len(sh.vals[p])), clamp16(len(sh.vals[p]))
+		tv.lcp, tv.lcs = clamp16(len(tv.val)), clamp16(len(tv.val))
+		if t.masked && len(tv.val) > 0 {
+			sh.live = append(sh.live, int32(p))
+		}
 	}
 	return sh
 }
 
-// common shrinks a shared prefix and suffix length of rep to what v shares.
-// The usual case, an unchanged prefix and suffix, costs two comparisons.
-func common(rep string, v []byte, lcp, lcs uint16) (uint16, uint16) {
-	p := min(int(lcp), len(v))
-	if rep[:p] != string(v[:p]) {
-		p = commonPrefix(rep[:p], string(v[:p]))
-	}
-	s := min(int(lcs), len(v))
-	if rep[len(rep)-s:] != string(v[len(v)-s:]) {
-		s = commonSuffix(rep[len(rep)-s:], string(v[len(v)-s:]))
-	}
-	return uint16(p), uint16(s)
+// shrunk is the prefix and suffix that rep and v share, within p and s
+// bytes.
+func shrunk(rep string, v []byte, p, s int) (int, int) {
+	return commonPrefix(rep[:p], string(v[:p])), commonSuffix(rep[len(rep)-s:], string(v[len(v)-s:]))
 }
 
 func clamp16(n int) uint16 {

@@ -73,7 +73,7 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 			}
 		}
 	}
-	slices.Sort(order)
+	sortByLine(order)
 	for _, m := range a.matches {
 		switch m.category() {
 		case CategoryFatal:
@@ -98,14 +98,16 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 		for i := from; i < to; i++ {
 			if i < len(a.matches) {
 				m := &a.matches[i]
-				res.Matches[i] = m.record(id)
+				m.record(&res.Matches[i], id)
 				res.Matches[i].setText(lineText(text, m.ref), m.ref)
 				continue
 			}
+			// Field by field into the zeroed slot: a record built aside
+			// and copied in is written twice.
 			r := rare[uint32(order[i-len(a.matches)])]
-			t := res.Templates[r.tmpl]
+			t := &res.Templates[r.tmpl]
 			o := &res.Outliers[i-len(a.matches)]
-			*o = Outlier{Line: int(r.ref.no), Template: t.Template, TemplateID: t.ID, Count: t.Count, Cut: r.ref.cut}
+			o.Line, o.Template, o.TemplateID, o.Count, o.Cut = int(r.ref.no), t.Template, t.ID, t.Count, r.ref.cut
 			o.setText(lineText(text, r.ref), r.ref)
 		}
 	})
@@ -125,9 +127,43 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	return res
 }
 
-// record is the match as the result shows it, but for its text; id is
-// the template id of each shape.
-func (m *matchRef) record(id []int) Match {
+// sortByLine sorts keys, line number << 32 | index, by line number, as
+// slices.Sort would (line numbers are distinct): a radix sort of 11-bit
+// digits, two passes over the keys for up to 2^22 lines, instead of a
+// comparison sort's dozen and more comparisons a key.
+func sortByLine(keys []uint64) {
+	const bits, digits = 11, 1 << 11
+	if len(keys) < digits {
+		slices.Sort(keys)
+		return
+	}
+	var last uint64
+	for _, k := range keys {
+		last = max(last, k>>32)
+	}
+	src, dst := keys, make([]uint64, len(keys))
+	for shift := 32; last>>(shift-32) > 0; shift += bits {
+		var at [digits]int
+		for _, k := range src {
+			at[k>>shift%digits]++
+		}
+		n := 0
+		for d, c := range at {
+			at[d], n = n, n+c
+		}
+		for _, k := range src {
+			d := k >> shift % digits
+			dst[at[d]] = k
+			at[d]++
+		}
+		src, dst = dst, src
+	}
+	copy(keys, src) // nothing to copy when src is keys
+}
+
+// record sets r, zero, to the match as the result shows it, but for its
+// text; id is the template id of each shape.
+func (m *matchRef) record(r *Match, id []int) {
 	cat := m.category()
 	// The keyword found names the match, unless the level made it more
 	// severe than that keyword: then the level word does.
@@ -140,7 +176,8 @@ func (m *matchRef) record(id []int) Match {
 	if w, ok := statusWord(m.hit); ok { // an HTTP access line's status (access.go)
 		word, start, end = w, m.hit.start, m.hit.end
 	}
-	return Match{Line: int(m.ref.no), Category: cat, Keyword: word, Start: start, End: end, TemplateID: id[m.shape], Cut: m.ref.cut}
+	r.Line, r.Category, r.Keyword, r.Start, r.End = int(m.ref.no), cat, word, start, end
+	r.TemplateID, r.Cut = id[m.shape], m.ref.cut
 }
 
 // minPieceLines is the fewest lines of the result built by one piece.
@@ -159,7 +196,8 @@ func lineText(text string, ref lineRef) string {
 
 // setText sets the text of the match's line or entry, ref.
 func (m *Match) setText(text string, ref lineRef) {
-	m.Text, m.LineHeader = text, lineHeader(text, ref)
+	m.Text = text
+	m.LineHeader.set(text, ref)
 	if ref.joined && strings.Contains(m.Text, "\r\n") { // an entry of CRLF lines
 		m.Start -= strings.Count(m.Text[:m.Start], "\r\n")
 		m.End -= strings.Count(m.Text[:m.End], "\r\n")
@@ -175,7 +213,8 @@ func (m *Match) setText(text string, ref lineRef) {
 
 // setText sets the text of the outlier's line or entry, ref.
 func (o *Outlier) setText(text string, ref lineRef) {
-	o.Text, o.LineHeader = text, lineHeader(text, ref)
+	o.Text = text
+	o.LineHeader.set(text, ref)
 	if ref.joined {
 		o.Text = strings.ReplaceAll(o.Text, "\r\n", "\n")
 	}
@@ -189,22 +228,26 @@ func firstLine(s string) string {
 	return s
 }
 
-// trimBlankEnd is s without the spaces and tabs that end it:
-// strings.TrimRight(s, " \t"), without building a set of the two bytes
-// for every line of the result.
-func trimBlankEnd(s string) string {
+// blankEnd is the length of s without the spaces and tabs that end it:
+// that of strings.TrimRight(s, " \t"), without building a set of the two
+// bytes for every line.
+func blankEnd[T ~string | ~[]byte](s T) int {
 	n := len(s)
 	for n > 0 && (s[n-1] == ' ' || s[n-1] == '\t') {
 		n--
 	}
-	return s[:n]
+	return n
 }
 
-// lineHeader is the header part of a line's text s.
-func lineHeader(s string, ref lineRef) LineHeader {
-	var h LineHeader
-	if hdr := min(int(ref.hdr), len(s)); hdr > 0 {
-		h.Header = trimBlankEnd(s[:hdr])
+// set sets h, zero, to the header part of a line's text s.
+func (h *LineHeader) set(s string, ref lineRef) {
+	switch hdr := min(int(ref.hdr), len(s)); {
+	case hdr == int(ref.hdr):
+		// Measured as the line was read: the input's bytes, read again
+		// here, would miss the processor's caches for most lines.
+		h.Header = s[:ref.head]
+	case hdr > 0:
+		h.Header = s[:blankEnd(s[:hdr])]
 	}
 	if ref.lvl1 > ref.lvl0 && int(ref.lvl1) <= len(s) {
 		h.Level = s[ref.lvl0:ref.lvl1]
@@ -212,7 +255,6 @@ func lineHeader(s string, ref lineRef) LineHeader {
 	if hdr := min(int(ref.hdr), len(s)); ref.structured {
 		h.Fields = structuredFields(firstLine(s[hdr:]))
 	}
-	return h
 }
 
 // display renders the tokens of a template: literal tokens as they are, a
@@ -242,16 +284,17 @@ func display(shapes []*shape, c *cluster, names []string) []string {
 // the value ("(", "):"); a value seen once shows no more than that.
 func valueAt(shapes []*shape, members []int32, p int) string {
 	sh := shapes[members[0]]
-	rep := sh.vals[p]
-	pre, suf := rep[:sh.lcp[p]], rep[len(rep)-int(sh.lcs[p]):]
-	minLen, same := len(rep), int(sh.lcp[p]) >= len(rep) // the shape's lines share all of it
+	tv := sh.vals[p]
+	rep := tv.val
+	pre, suf := rep[:tv.lcp], rep[len(rep)-int(tv.lcs):]
+	minLen, same := len(rep), int(tv.lcp) >= len(rep) // the shape's lines share all of it
 	for _, si := range members[1:] {
-		o := shapes[si]
-		v := o.vals[p]
+		o := shapes[si].vals[p]
+		v := o.val
 		minLen = min(minLen, len(v))
-		same = same && v == rep && int(o.lcp[p]) >= len(v)
-		pre = pre[:commonPrefix(pre, v[:o.lcp[p]])]
-		suf = suf[len(suf)-commonSuffix(suf, v[len(v)-int(o.lcs[p]):]):]
+		same = same && v == rep && int(o.lcp) >= len(v)
+		pre = pre[:commonPrefix(pre, v[:o.lcp])]
+		suf = suf[len(suf)-commonSuffix(suf, v[len(v)-int(o.lcs):]):]
 	}
 	if same {
 		return constantValue(rep, keptPrefix(sh.toks[p]))

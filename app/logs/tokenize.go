@@ -26,6 +26,7 @@ type tok struct {
 	at         int32 // length of the shape key before this token
 	masked     bool
 	wordy      bool // has a letter g-z: a masked value may hold a keyword
+	digits     bool // its text in the shape key may have a digit (see wordCache)
 }
 
 // tokenizer is reused across lines so that tokenizing does not allocate.
@@ -36,24 +37,47 @@ type tokenizer struct {
 	st    structSpans // of a JSON or logfmt message
 	// Custom masks, and their matches in the line being tokenized, from
 	// the one at spanAt on.
-	masks  []*regexp.Regexp
-	spans  []maskSpan
-	spanAt int
-	cache  wordCache
+	masks   []*regexp.Regexp
+	spans   []maskSpan
+	spanAt  int
+	cache   wordCache
+	classes classCache
 	// entry is the cache entry whose key is the key of the message just
-	// tokenized, digits and all; nil when there is none.
-	entry *wordEntry
+	// tokenized, digits and all; nil when there is none. match is the
+	// entry of its norm, when it was tokenized as plain text.
+	entry, match *wordEntry
+	shift        int32 // where the message starts less where match's did
+	// lent says toks and key are an entry's, replayed in place (see
+	// replay); ownToks and ownKey are then the tokenizer's own, which
+	// the next message is tokenized into.
+	lent    bool
+	ownToks []tok
+	ownKey  []byte
 }
 
 // tokenize splits the message s[from:] into tokens and builds its shape key.
 // A JSON or logfmt message with a message field is templated by that
 // field's words alone (see structured.go).
 func (z *tokenizer) tokenize(s []byte, from int) {
-	z.toks, z.key, z.wordy, z.entry = z.toks[:0], z.key[:0], false, nil
+	if z.lent {
+		z.toks, z.key, z.lent = z.ownToks, z.ownKey, false
+	}
+	z.toks, z.key, z.wordy, z.entry, z.match = z.toks[:0], z.key[:0], false, nil, nil
 	i := skipSpace(s, from)
 	z.st = structSpans{}
 	if len(z.masks) > 0 {
 		z.spans, z.spanAt = findMasks(z.masks, s, i, len(s), z.spans), 0
+	}
+	// A message that opens with a word is looked up first: when it is
+	// like one tokenized lately that was plain text, so is it, and its
+	// tokens are replayed without looking for structure.
+	var e *wordEntry
+	hit := false
+	if i < len(s) && isLetter(s[i]) {
+		if e, hit = z.lookup(s[i:]); hit && e.bare {
+			z.replay(s, i, e)
+			return
+		}
 	}
 	if i < len(s) && (s[i] == '{' || s[i] == '"' || isLetter(s[i])) {
 		if z.st = scanStructured(s, i); z.st.ok && z.st.msg1 > z.st.msg0 {
@@ -69,7 +93,7 @@ func (z *tokenizer) tokenize(s []byte, from int) {
 		}
 		z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false // drop what the failed JSON attempt left
 	}
-	z.plainWords(s, i)
+	z.plainWords(s, i, e, hit)
 }
 
 // words tokenizes s[i:end] on white space. With quotes set, a double-quoted
@@ -135,17 +159,19 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 			// with a digit (SOCKS5, HTTP2, IPv6, ssh2) or a call (jk2_init()).
 			masked = or&(cWordy|cHexLower|cHexUpper) == 0 || // no letter: a number, an address
 				!namedWithDigit(trimPunct(s[i:j])) && (or&cSpecial == 0 || !callName(s[i:j]))
-		case or&cSpecial != 0:
-			masked, keep = classify(s[i:j], or)
-		case or&cDot != 0 || or&cWordy == 0 || isUpper(s[i]):
-			// Could be a host name, a hex word or a month: look closer.
-			masked = wordValue(trimPunct(s[i:j]))
+		case or&cSpecial != 0 || or&cDot != 0 || or&cWordy == 0 || isUpper(s[i]):
+			// A key, a path or an address, or what could be a host name,
+			// a hex word or a month: look closer (see wordKind).
+			masked, keep = z.classes.of(s[i:j], or)
 		}
-		if !masked && unitStart[s[i]] && z.unitOfValue(s, i, j) || masked && keep == 0 && z.joinsDate(s, i, j) {
+		// A unit, or a date's next part, joins a whole masked value
+		// before it.
+		if n := len(z.toks); n > 0 && z.toks[n-1].masked && z.toks[n-1].keep == 0 &&
+			(!masked && unitStart[s[i]] && z.unitOfValue(s, i, j) || masked && keep == 0 && z.joinsDate(s, i, j)) {
 			i = j
 			continue
 		}
-		z.push(s, i, j, keep, masked, or&cWordy != 0)
+		z.push(s, i, j, keep, masked, or)
 		i = j
 	}
 }
@@ -310,17 +336,24 @@ func scanToken(s []byte, i int) (int, class) {
 // add pushes the token s[i:j], classified from scratch.
 func (z *tokenizer) add(s []byte, i, j int) {
 	masked, keep := classify(s[i:j], allClasses)
-	z.push(s, i, j, keep, masked, true)
+	z.push(s, i, j, keep, masked, allClasses)
 }
 
-// push appends the token s[i:j] and its part of the shape key. The token is
-// written field by field into its slot: copying a tok assembled piecewise on
-// the stack stalls on store forwarding, and this is the hot path.
-func (z *tokenizer) push(s []byte, i, j int, keep int32, masked, wordy bool) {
+// push appends the token s[i:j] and its part of the shape key; or holds the
+// classes of its bytes (allClasses: not known, any may be there). The token
+// is written field by field into its slot: copying a tok assembled
+// piecewise on the stack stalls on store forwarding, and this is the hot
+// path.
+func (z *tokenizer) push(s []byte, i, j int, keep int32, masked bool, or class) {
 	z.toks = append(z.toks, tok{})
 	t := &z.toks[len(z.toks)-1]
 	t.start, t.end, t.keep, t.at = int32(i), int32(j), keep, int32(len(z.key))
+	wordy := or&cWordy != 0
 	t.masked, t.wordy = masked, wordy
+	// A masked value's key holds its kept prefix alone. (or may miss the
+	// bytes of a quoted value that words ran past, but a token with a
+	// digit there is a value, masked: see classify and variable.)
+	t.digits = or&cDigit != 0 && (!masked || keep > 0 && anyOf(s[i:i+int(keep)], cDigit))
 	if !masked {
 		z.key = append(append(z.key, sep), s[i:j]...)
 		return
@@ -353,7 +386,7 @@ func (z *tokenizer) json(s []byte, i int) bool {
 			}
 			k := skipSpace(s, e)
 			if k < len(s) && s[k] == ':' {
-				z.push(s, i, k+1, 0, false, false)
+				z.push(s, i, k+1, 0, false, allClasses)
 				inMsg = messageKey(s[i+1 : e-1])
 				i = k + 1
 				continue
@@ -361,7 +394,7 @@ func (z *tokenizer) json(s []byte, i int) bool {
 			if inMsg {
 				z.words(s, i+1, e-1, false)
 			} else {
-				z.push(s, i, e, 0, true, true)
+				z.push(s, i, e, 0, true, allClasses)
 			}
 			i = e
 		case c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':' || isSpace(c):
@@ -371,7 +404,7 @@ func (z *tokenizer) json(s []byte, i int) bool {
 			for j < len(s) && s[j] != ',' && s[j] != '}' && s[j] != ']' && !isSpace(s[j]) {
 				j++
 			}
-			z.push(s, i, j, 0, true, true)
+			z.push(s, i, j, 0, true, allClasses)
 			i = j
 		}
 	}
@@ -478,14 +511,24 @@ func keyName(t []byte, open *[256]bool, digits bool) (start, end int) {
 		i++
 	}
 	start = i
-	for i < len(t) && (isLetter(t[i]) || digits && isDigit(t[i]) || t[i] == '_' || t[i] == '.' || t[i] == '-') {
+	name := &keyLetters // one look-up a byte rather than five comparisons
+	if digits {
+		name = &keyAlnums
+	}
+	for i < len(t) && name[t[i]] {
 		i++
 	}
 	return start, i
 }
 
-// The punctuation that may open a key=value and a key:value token.
-var kvOpen, colonOpen = byteSet("([{,"), byteSet("([{<")
+// The punctuation that may open a key=value and a key:value token, and
+// the bytes of a key's name, without digits and with.
+var (
+	kvOpen, colonOpen     = byteSet("([{,"), byteSet("([{<")
+	keyLetters, keyAlnums = byteSet(keyNameBytes), byteSet(keyNameBytes + "0123456789")
+)
+
+const keyNameBytes = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.-"
 
 func byteSet(s string) (set [256]bool) {
 	for _, c := range []byte(s) {
