@@ -783,7 +783,10 @@ func (p *stampParser) checked(y int64, mo, d, h, mi, sec int, off int64) (int64,
 	if h > 23 || mi > 59 || sec > 60 {
 		return 0, false
 	}
-	date := y<<9 | int64(mo)<<5 | int64(d)
+	// The key of the date keeps the fields apart whatever their digits
+	// (two at most for the month and day), so that an invalid date never
+	// passes for the one checked before.
+	date := y<<16 | int64(mo)<<8 | int64(d)
 	if date != p.lastDate || p.lastDate == 0 {
 		if y < 1970 || y > 2099 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) {
 			return 0, false
