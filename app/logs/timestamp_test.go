@@ -159,6 +159,9 @@ func FuzzTimestamp(f *testing.F) {
 	f.Add("[Sun Dec 04 04:47:44 2005] a", "[Sun Dec 04 04:47:45.123 2005] b")
 	f.Add("[Sun Dec 04 04:47:44 2005] a", "[Sun Dec 04 04:47:45 20051] b")
 	f.Add("2015-07-29 19:13:24 a", "2010-87-29 19:13:24 b") // an invalid date whose fields' bits overlap a valid one's
+	f.Add("Mar 11 06:00:00 a", "Mar 11 18:00:00 b")         // a day ahead of testNow: the year before from noon on
+	f.Add("I0311 06:00:00.000000 a", "I0311 18:00:00.000000 b")
+	f.Add("2015-07-29 19:13:24 a", "2015-07-29 19:14:24 b")
 	f.Add("1710151505 a", "1710151506.5 b")
 	f.Add("1710151505123 a", "1710151506123\tb")
 	lo, hi := unixOf(1969, 12, 31, 0, 0, 0), unixOf(2100, 1, 2, 0, 0, 0)
