@@ -126,6 +126,13 @@ var hourAt = [...]int{fmtISO: 11, fmtBGL: 11, fmtHDFS: 7, fmtSyslog: 7, fmtAscti
 // first stampWindow bytes.
 func (p *stampParser) parse(line []byte) (int64, bool) {
 	if at := p.lastAt; p.lastFmt != fmtNone && (at == 0 || at < len(line) && !isAlnum(line[at-1])) {
+		// Most lines: the memo's date where the line before had its
+		// timestamp, looked up here rather than in a call.
+		if m := &p.memo; m.format == p.lastFmt && m.at == at && m.sameDate(line[at:]) {
+			if t, ok := m.timeOfDay(line[at:]); ok {
+				return m.base + t, true
+			}
+		}
 		if t, ok := p.parseAt(line, at, p.lastFmt); ok {
 			return t, true
 		}
@@ -207,15 +214,10 @@ func firstNonSpace(s []byte) int {
 	return k
 }
 
-// parseAt reads a timestamp of format f at s[i:], from the memo when
-// it has the same date there.
+// parseAt reads a timestamp of format f at s[i:] in full, and keeps its
+// date in the memo.
 func (p *stampParser) parseAt(s []byte, i int, f stampFormat) (int64, bool) {
 	m := &p.memo
-	if m.format == f && m.at == i && m.sameDate(s[i:]) {
-		if t, ok := m.timeOfDay(s[i:]); ok {
-			return m.base + t, true
-		}
-	}
 	t, ok := p.parseFull(s[i:], f)
 	if ok && hourAt[f] > 0 && len(s)-i >= 12 {
 		m.remember(s[i:], f)
