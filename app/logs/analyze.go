@@ -405,22 +405,22 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 	nextSeg, opening := a.in.segmentLine(seg), false
 	for start < len(input) {
 		raw, next := nextLine(input, start)
-		end := start + len(raw)
+		line := raw
+		if len(line) > 0 && line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+		end := start + len(line)
 		no++
 		if no == nextSeg {
 			a.join.rules, opening = a.in.segments[seg].rules, true
 			seg++
 			nextSeg = a.in.segmentLine(seg)
 		}
-		if no%4096 == 0 {
+		if no&4095 == 0 {
 			if err := ctx.Err(); err != nil {
 				return start, err
 			}
 		}
-		if end > start && input[end-1] == '\r' {
-			end--
-		}
-		line := input[start:end]
 		blank := !hasNonSpace(line)
 		joins := !blank && join && entry.no > 0 && !opening && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
 			!a.lastRef.cut && !a.lastRef.fixed && a.continues(line, no) && validUTF8(line) // nothing joins a cut or mended line
