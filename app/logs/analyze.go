@@ -441,7 +441,7 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 			}
 			entry, first, lines = lineRef{no: int32(no), start: int32(start), end: int32(end)}, int32(end), 1
 			a.lastStamp = stamp
-			a.line(input, entry)
+			a.line(input, entry, line)
 			if join {
 				a.join.opens(line)
 			}
@@ -566,8 +566,10 @@ func doubled[T any](s []T) []T {
 	return slices.Grow(s, max(len(s), 1))
 }
 
-func (a *analyzer) line(input []byte, ref lineRef) {
-	text, cut := cutLine(input[ref.start:ref.end])
+// line analyses the line at ref, line (input[ref.start:ref.end], which
+// read has at hand).
+func (a *analyzer) line(input []byte, ref lineRef, line []byte) {
+	text, cut := cutLine(line)
 	if cut {
 		ref.end = ref.start + int32(len(text))
 		ref.cut = true
@@ -600,8 +602,9 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	}
 	dotnet := false
 	// .NET's console header line has a colon after its four-letter
-	// level, which rules out most lines here, without a call.
-	if ref.end-ref.start >= 10 && input[ref.start+4] == ':' {
+	// level, which rules out most lines here, without a call. (A mended
+	// text's bytes may not be the line's, but no mended line is read so.)
+	if len(text) >= 10 && text[4] == ':' {
 		if two := a.dotnetText(input, ref); two != nil {
 			// The message under .NET's console header is read with it:
 			// the header line is the entry's header, its first word the
