@@ -109,15 +109,15 @@ type dateMemo struct {
 	at           int
 	w0, w1       uint64
 	mask0, mask1 uint64
-	hour, minute int  // where they are in the timestamp
-	sep          byte // between them, 0 for none
+	hour         int  // where the time of day is in the timestamp
+	sep          byte // between hour, minute and second, 0 for none
 	base         int64
 	year         [4]byte // an asctime's, which follows its seconds
 }
 
 // hourAt is, for the formats the memo serves, where the hour of a
-// timestamp is: the length of its date. The minute follows the hour
-// after a separator (BGL's dot, others' colon), HDFS's without one.
+// timestamp is: the length of its date. The minute and the second follow
+// it after a separator each (BGL's dot, others' colon), HDFS's without.
 var hourAt = [...]int{fmtISO: 11, fmtBGL: 11, fmtHDFS: 7, fmtSyslog: 7, fmtAsctime: 11, fmtKlog: 6, fmtAccess: 12, fmtJSON: 0, fmtUS: 0, fmtDayMonth: 0, fmtDotted: 11, fmtCompact: 0, fmtEpoch: 0}
 
 // parse returns the Unix time (seconds, UTC) of the line's timestamp:
@@ -244,10 +244,10 @@ func (m *dateMemo) remember(s []byte, f stampFormat) {
 	}
 	m.w0 = binary.LittleEndian.Uint64(s) & m.mask0
 	m.w1 = binary.LittleEndian.Uint64(s[4:]) & m.mask1
-	m.hour, m.minute, m.sep = n, n+3, ':'
+	m.hour, m.sep = n, ':'
 	switch f {
 	case fmtHDFS:
-		m.minute, m.sep = n+2, 0
+		m.sep = 0
 	case fmtBGL:
 		m.sep = '.'
 	case fmtAsctime:
@@ -267,18 +267,46 @@ func (m *dateMemo) sameDate(s []byte) bool {
 // hour, minute and seconds, less a zone's offset, checked as the format's
 // full parser checks them (so that their answers are the same).
 func (m *dateMemo) timeOfDay(s []byte) (int64, bool) {
-	h, ok1 := d2(s, m.hour)
-	min, ok2 := d2(s, m.minute)
-	if !ok1 || !ok2 || h > 23 || min > 59 || m.sep != 0 && s[m.hour+2] != m.sep {
+	t := s[m.hour:] // the memo's date is there: its hour is in s
+	var h, min, sec int
+	var ok1, ok2, ok3 bool
+	end := m.hour
+	if m.sep == 0 { // HDFS: hhmmss
+		if len(t) < 6 {
+			return 0, false
+		}
+		h, ok1 = d2(t, 0)
+		min, ok2 = d2(t, 2)
+		sec, ok3 = d2(t, 4)
+		end += 6
+	} else {
+		if len(t) < 8 || t[2] != m.sep || t[5] != m.sep {
+			return 0, false
+		}
+		h, ok1 = d2(t, 0)
+		min, ok2 = d2(t, 3)
+		sec, ok3 = d2(t, 6)
+		end += 8
+	}
+	if !ok1 || !ok2 || !ok3 || h > 23 || min > 59 || sec > 60 {
 		return 0, false
 	}
-	var sec int
+	// What follows the seconds, as tail reads it.
 	var off int64
-	var ok bool
-	if m.format == fmtAsctime {
-		sec, ok = m.asctimeRest(s)
-	} else {
-		sec, off, ok = tail(s, m.format)
+	ok := true
+	switch m.format {
+	case fmtISO, fmtDotted:
+		end = fraction(s, end)
+		var found bool
+		if off, found = meridiemShift(s, end, h); !found {
+			off, ok = zone(s, end)
+		}
+	case fmtAccess:
+		off, ok = zone(s, end)
+	case fmtAsctime:
+		ok = m.asctimeYearIs(s)
+	default:
+		ok = ended(s, end)
 	}
 	return int64(h*3600+min*60+sec) - off, ok
 }
@@ -302,19 +330,15 @@ func (p *stampParser) sameYearAllDay(s []byte, f stampFormat) bool {
 	return p.yearOf(mo, d, 0, 0) == p.yearOf(mo, d, 23, 59)
 }
 
-// asctimeRest reads the seconds of an asctime at the start of s whose
-// date is the memo's, and checks that its year is too: what
-// parseAsctime reads past the minute.
-func (m *dateMemo) asctimeRest(s []byte) (int, bool) {
-	if len(s) < 24 || s[16] != ':' {
-		return 0, false
+// asctimeYearIs reports whether an asctime at the start of s, its date
+// and time of day read, has the memo's year: what parseAsctime reads
+// past the seconds.
+func (m *dateMemo) asctimeYearIs(s []byte) bool {
+	if len(s) < 24 {
+		return false
 	}
-	sec, ok := d2(s, 17)
 	y0 := asctimeYear(s)
-	if !ok || sec > 60 || y0 < 0 || y0+5 > len(s) || string(s[y0+1:y0+5]) != string(m.year[:]) || !ended(s, y0+5) {
-		return 0, false
-	}
-	return sec, true
+	return y0 >= 0 && y0+5 <= len(s) && string(s[y0+1:y0+5]) == string(m.year[:]) && ended(s, y0+5)
 }
 
 // parseFull reads a timestamp of format f at the start of s.
@@ -343,8 +367,8 @@ var parsers = [...]func(*stampParser, []byte) (int64, bool){
 
 // tail reads what follows the minute of a timestamp of format f at the
 // start of s: the seconds, and for ISO and access-log times the zone.
-// The full parsers read their seconds with it too, so that the memo's
-// answer is the full parse's.
+// The full parsers read their seconds with it; the memo's timeOfDay reads
+// them as it does (the memo's answer must be the full parse's).
 func tail(s []byte, f stampFormat) (sec int, off int64, ok bool) {
 	at := 17 // where the seconds are: after hh:mm (ISO) or hh.mm (BGL)
 	switch f {
@@ -689,7 +713,7 @@ func (p *stampParser) parseSyslog(s []byte) (int64, bool) {
 func (p *stampParser) parseAsctime(s []byte) (int64, bool) {
 	// Sun Dec 04 04:47:44 2005, or Sun Dec  4 …, or with a fraction of
 	// the second as Apache 2.4 writes it (Tue Mar 05 15:03:10.123456
-	// 2024): the memo checks the year after the seconds (asctimeRest).
+	// 2024): the memo checks the year after the seconds (asctimeYearIs).
 	if len(s) < 24 || s[3] != ' ' || s[7] != ' ' || s[10] != ' ' || s[13] != ':' || s[16] != ':' || weekday(s[:3]) < 0 {
 		return 0, false
 	}
