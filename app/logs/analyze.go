@@ -404,23 +404,30 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 	a.join.rules = rules
 	nextSeg, opening := a.in.segmentLine(seg), false
 	for start < len(input) {
-		raw, next := nextLine(input, start)
-		end := start + len(raw)
+		// nextLine, written out: it is too big to be inlined, and its
+		// call cost a third of the search.
+		raw := input[start:]
+		next := bytes.IndexByte(raw, '\n')
+		if next < 0 {
+			next = len(raw) // the last line, without a '\n'
+		}
+		raw, next = raw[:next], start+next+1
+		line := raw
+		if len(line) > 0 && line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+		end := start + len(line)
 		no++
 		if no == nextSeg {
 			a.join.rules, opening = a.in.segments[seg].rules, true
 			seg++
 			nextSeg = a.in.segmentLine(seg)
 		}
-		if no%4096 == 0 {
+		if no&4095 == 0 {
 			if err := ctx.Err(); err != nil {
 				return start, err
 			}
 		}
-		if end > start && input[end-1] == '\r' {
-			end--
-		}
-		line := input[start:end]
 		blank := !hasNonSpace(line)
 		joins := !blank && join && entry.no > 0 && !opening && lines < MaxEntryLines && end-int(entry.start) <= MaxEntryBytes &&
 			!a.lastRef.cut && !a.lastRef.fixed && a.continues(line, no) && validUTF8(line) // nothing joins a cut or mended line
@@ -441,7 +448,7 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 			}
 			entry, first, lines = lineRef{no: int32(no), start: int32(start), end: int32(end)}, int32(end), 1
 			a.lastStamp = stamp
-			a.line(input, entry)
+			a.line(input, entry, line)
 			if join {
 				a.join.opens(line)
 			}
@@ -566,8 +573,10 @@ func doubled[T any](s []T) []T {
 	return slices.Grow(s, max(len(s), 1))
 }
 
-func (a *analyzer) line(input []byte, ref lineRef) {
-	text, cut := cutLine(input[ref.start:ref.end])
+// line analyses the line at ref, line (input[ref.start:ref.end], which
+// read has at hand).
+func (a *analyzer) line(input []byte, ref lineRef, line []byte) {
+	text, cut := cutLine(line)
 	if cut {
 		ref.end = ref.start + int32(len(text))
 		ref.cut = true
@@ -600,8 +609,9 @@ func (a *analyzer) line(input []byte, ref lineRef) {
 	}
 	dotnet := false
 	// .NET's console header line has a colon after its four-letter
-	// level, which rules out most lines here, without a call.
-	if ref.end-ref.start >= 10 && input[ref.start+4] == ':' {
+	// level, which rules out most lines here, without a call. (A mended
+	// text's bytes may not be the line's, but no mended line is read so.)
+	if len(text) >= 10 && text[4] == ':' {
 		if two := a.dotnetText(input, ref); two != nil {
 			// The message under .NET's console header is read with it:
 			// the header line is the entry's header, its first word the

@@ -1,6 +1,8 @@
 package logs
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -156,6 +158,10 @@ func FuzzTimestamp(f *testing.F) {
 	f.Add("[Sun Dec 04 04:47:44 2005] a", "[Sun Dec 04 04:47:45 2011] b") // the memo's minute, another year
 	f.Add("[Sun Dec 04 04:47:44 2005] a", "[Sun Dec 04 04:47:45.123 2005] b")
 	f.Add("[Sun Dec 04 04:47:44 2005] a", "[Sun Dec 04 04:47:45 20051] b")
+	f.Add("2015-07-29 19:13:24 a", "2010-87-29 19:13:24 b") // an invalid date whose fields' bits overlap a valid one's
+	f.Add("Mar 11 06:00:00 a", "Mar 11 18:00:00 b")         // a day ahead of testNow: the year before from noon on
+	f.Add("I0311 06:00:00.000000 a", "I0311 18:00:00.000000 b")
+	f.Add("2015-07-29 19:13:24 a", "2015-07-29 19:14:24 b")
 	f.Add("1710151505 a", "1710151506.5 b")
 	f.Add("1710151505123 a", "1710151506123\tb")
 	lo, hi := unixOf(1969, 12, 31, 0, 0, 0), unixOf(2100, 1, 2, 0, 0, 0)
@@ -180,4 +186,30 @@ func FuzzTimestamp(f *testing.F) {
 			t.Fatalf("%q: %s does not read back (%d, %v)", line, rfc3339(got), back, ok)
 		}
 	})
+}
+
+// The memo's reading of a line (its date the line before's) is the full
+// parse's: the Loghub samples' lines, in order and with random digits of
+// their time of day and date changed, read by one parser and each by a
+// fresh one, give the same times (where both read them at the same place
+// in the same format: a parser tries the place of the line before's first).
+func TestTimestampMemoMatchesFullParse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	memo := stampParser{now: testNow}
+	for _, sys := range gaSystems {
+		for _, line := range bytes.Split(loghubLog(t, sys.name), []byte{'\n'}) {
+			line = bytes.Clone(line)
+			for range 2 {
+				if k := rng.IntN(24); k < len(line) && isDigit(line[k]) {
+					line[k] = byte('0' + rng.IntN(10))
+				}
+			}
+			got, ok := memo.parse(line)
+			fresh := stampParser{now: testNow}
+			want, ok2 := fresh.parse(line)
+			if ok != ok2 || memo.lastFmt == fresh.lastFmt && memo.lastAt == fresh.lastAt && got != want {
+				t.Fatalf("%s %q: %d %v, fresh parser %d %v", sys.name, line, got, ok, want, ok2)
+			}
+		}
+	}
 }
