@@ -149,14 +149,117 @@ func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 }
 
 // UnmarshalJSONFrom is UnmarshalJSON for the v2 decoder that reads every
-// upstream answer: the block is decoded where it stands, not read out and
-// parsed a second time.
+// upstream answer: the block is decoded where it stands, token by token,
+// as v2 reads blockWire by reflection (a test compares them; reflection was
+// most of an answer's decoding): names matched exactly, each once, null a
+// field's zero value, a value of another type an error, unknown names
+// skipped.
 func (b *ContentBlock) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	var w blockWire
-	if err := jsonv2.UnmarshalDecode(dec, &w); err != nil {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	switch tok.Kind() {
+	case 'n':
+		b.fromWire(w)
+		return nil
+	case '{':
+	default:
+		return fmt.Errorf("a content block must be an object, not %v", tok.Kind())
+	}
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		switch name.String() {
+		case "type":
+			err = readString(dec, &w.Type)
+		case "text":
+			err = readStringPtr(dec, &w.Text)
+		case "id":
+			err = readString(dec, &w.ID)
+		case "name":
+			err = readString(dec, &w.Name)
+		case "input":
+			err = readRaw(dec, &w.Input)
+		case "tool_use_id":
+			err = readString(dec, &w.ToolUseID)
+		case "title":
+			err = readString(dec, &w.Title)
+		case "context":
+			err = readString(dec, &w.Context)
+		case "citations":
+			err = readRaw(dec, &w.Citations)
+		case "thinking":
+			err = readStringPtr(dec, &w.Thinking)
+		case "signature":
+			err = readStringPtr(dec, &w.Signature)
+		case "data":
+			err = readString(dec, &w.Data)
+		case "cache_control":
+			err = readRaw(dec, &w.CacheControl)
+		case "content":
+			err = jsonv2.UnmarshalDecode(dec, &w.Content)
+		case "is_error":
+			err = jsonv2.UnmarshalDecode(dec, &w.IsError)
+		case "source":
+			err = jsonv2.UnmarshalDecode(dec, &w.Source)
+		default:
+			err = dec.SkipValue()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
 	b.fromWire(w)
+	return nil
+}
+
+// readString reads a JSON string, or null as "", into s.
+func readString(dec *jsontext.Decoder, s *string) error {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	switch tok.Kind() {
+	case '"':
+		*s = tok.String()
+	case 'n':
+		*s = ""
+	default:
+		return fmt.Errorf("expected a string, not %v", tok.Kind())
+	}
+	return nil
+}
+
+// readStringPtr reads a JSON string into a new *s, or null as nil.
+func readStringPtr(dec *jsontext.Decoder, s **string) error {
+	var v string
+	if dec.PeekKind() == 'n' {
+		_, err := dec.ReadToken()
+		*s = nil
+		return err
+	}
+	if err := readString(dec, &v); err != nil {
+		return err
+	}
+	*s = &v
+	return nil
+}
+
+// readRaw copies the next JSON value, as it stands, into m (null as
+// "null"), as json.RawMessage's own method does.
+func readRaw(dec *jsontext.Decoder, m *json.RawMessage) error {
+	v, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	*m = append((*m)[:0], v...)
 	return nil
 }
 

@@ -1,9 +1,11 @@
 package gateway
 
 import (
+	"fmt"
 	"math"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Usage flags, as Report.UsageFlag and the audit record carry them.
@@ -156,10 +158,46 @@ func (u Usage) AllInput() int {
 // UnmarshalJSON reads counts leniently: a fraction, a negative number or a
 // huge one is kept in range here and flagged, never refused, since the
 // answer itself may be fine.
-func (u *Usage) UnmarshalJSON(b []byte) error {
+func (u *Usage) UnmarshalJSON(b []byte) error { return jsonv2.Unmarshal(b, u) }
+
+// UnmarshalJSONFrom is UnmarshalJSON where usage stands in an answer: read
+// token by token (each count as v2 reads a *float64), not read out and
+// parsed a second time.
+func (u *Usage) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	var w usageWire
-	if err := jsonv2.Unmarshal(b, &w); err != nil {
+	tok, err := dec.ReadToken()
+	if err != nil {
 		return err
+	}
+	switch tok.Kind() {
+	case 'n':
+	case '{':
+		for dec.PeekKind() != '}' {
+			name, err := dec.ReadToken()
+			if err != nil {
+				return err
+			}
+			switch name.String() {
+			case "input_tokens":
+				err = jsonv2.UnmarshalDecode(dec, &w.InputTokens)
+			case "output_tokens":
+				err = jsonv2.UnmarshalDecode(dec, &w.OutputTokens)
+			case "cache_creation_input_tokens":
+				err = jsonv2.UnmarshalDecode(dec, &w.CacheCreationInputTokens)
+			case "cache_read_input_tokens":
+				err = jsonv2.UnmarshalDecode(dec, &w.CacheReadInputTokens)
+			default:
+				err = dec.SkipValue()
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("usage must be an object, not %v", tok.Kind())
 	}
 	*u = lenientUsage(w.InputTokens, w.OutputTokens)
 	u.CacheCreationInputTokens = u.read(w.CacheCreationInputTokens)
