@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -30,7 +31,14 @@ type object struct {
 // last value, and invalid UTF-8 is replaced (the API's body check has
 // refused it before).
 func decodeJSON(body []byte) (v any, ok bool) {
-	dec := jsontext.NewDecoder(bytes.NewReader(body), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	dec := decoders.Get().(*jsontext.Decoder)
+	defer func() {
+		dec.Reset(noBody) // the pool keeps no body alive
+		decoders.Put(dec)
+	}()
+	// From a bytes.Buffer the decoder reads the body where it is, without
+	// copying it into a buffer of its own.
+	dec.Reset(bytes.NewBuffer(body), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	v, err := readValue(dec)
 	if err != nil {
 		return nil, false
@@ -38,6 +46,13 @@ func decodeJSON(body []byte) (v any, ok bool) {
 	_, err = dec.ReadToken()
 	return v, err == io.EOF
 }
+
+// decoders are decodeJSON's, reused: a decoder is a large allocation, which
+// every call made for a body of a few dozen bytes.
+var (
+	decoders = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
+	noBody   = bytes.NewReader(nil)
+)
 
 // readValue reads the next JSON value of dec. Its recursion is bounded by
 // jsontext's nesting limit.
