@@ -17,6 +17,7 @@ import (
 	"parapet/app/keys"
 	"parapet/app/mail"
 	"parapet/app/meter"
+	"parapet/app/metrics"
 	"parapet/app/pool"
 	"parapet/app/session"
 	"parapet/app/web"
@@ -75,7 +76,8 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	proxy, err := gateway.New(gateway.Config{URL: g.UpstreamURL, Key: g.UpstreamKey, Style: g.UpstreamStyle, Model: g.Model, EmbeddingModel: g.EmbeddingModel,
 		MaxTokens: g.MaxTokens, MaxTokensCap: g.MaxTokensCap, ConnectTimeout: g.ConnectTimeout, Timeout: g.Timeout,
 		FirstByteTimeout: g.FirstByteTimeout, StreamIdleTimeout: g.StreamIdleTimeout, StreamMaxDuration: g.StreamMaxDuration,
-		DrainTimeout: g.DrainTimeout, DemoWordDelay: g.DemoWordDelay, Routing: g.Routing, Breakers: newBreakers(rc, cfg.RedisPrefix, log)})
+		DrainTimeout: g.DrainTimeout, DemoWordDelay: g.DemoWordDelay, Routing: g.Routing, Breakers: newBreakers(rc, cfg.RedisPrefix, log),
+		Draining: metrics.GatewayDraining.Add})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}

@@ -85,6 +85,7 @@ func TestGatewayMetersCutStreams(t *testing.T) {
 			release := make(chan struct{})
 			up := deltaUpstream(t, release)
 			env, s := gatewayEnv(t, apptest.Databases(t)[0], up, apptest.WithEnv("GATEWAY_DRAIN_TIMEOUT", "300ms"))
+			draining := metricValue(t, "parapet_gateway_draining_calls")
 			for range 4 {
 				cutStream(t, env, s.Key, `"d8 "`)
 			}
@@ -106,6 +107,9 @@ func TestGatewayMetersCutStreams(t *testing.T) {
 			}
 			if len(evs) != 4 || out < 36/2 {
 				t.Errorf("%d records, %d output tokens metered for 36 deltas delivered", len(evs), out)
+			}
+			if v := metricValue(t, "parapet_gateway_draining_calls"); v != draining {
+				t.Errorf("%v calls still counted as draining once all are recorded, want %v", v, draining)
 			}
 		})
 	}
@@ -136,6 +140,7 @@ func TestGatewayMetersLeftCalls(t *testing.T) {
 				}
 			})
 			env, s := gatewayEnv(t, apptest.Databases(t)[0], up, apptest.WithEnv("GATEWAY_DRAIN_TIMEOUT", "300ms"))
+			draining := metricValue(t, "parapet_gateway_draining_calls")
 			for range 4 {
 				ctx, cancel := context.WithCancel(context.Background())
 				req, _ := http.NewRequestWithContext(ctx, "POST", env.URL("/gateway/v1/messages"),
@@ -160,6 +165,9 @@ func TestGatewayMetersLeftCalls(t *testing.T) {
 			evs := waitEvents(t, env, 4)
 			if len(evs) != 4 {
 				t.Fatalf("%d records for 4 calls", len(evs))
+			}
+			if v := metricValue(t, "parapet_gateway_draining_calls"); v != draining {
+				t.Errorf("%v calls still counted as draining once all are recorded, want %v", v, draining)
 			}
 			for _, e := range evs {
 				if *e.Status != 499 || *e.ErrorCode != "client_closed_request" {

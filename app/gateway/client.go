@@ -145,7 +145,7 @@ type Report struct {
 // either way.
 func (p *Proxy) Complete(ctx context.Context, req *Request) (*Message, Report, error) {
 	c := p.begin(ctx, req, false)
-	up, d := detach(ctx, p.cfg.DrainTimeout)
+	up, d := detach(ctx, p.cfg.DrainTimeout, p.cfg.Draining)
 	defer d.end()
 	total := time.AfterFunc(p.cfg.Timeout, func() { d.cancel(errTotalTimeout) })
 	defer total.Stop()
@@ -289,7 +289,7 @@ func (c *call) clean(msg *Message) string {
 // client received it.
 func (p *Proxy) Stream(ctx context.Context, req *Request, emit func(Event) error) (*Message, Report, error) {
 	c := p.begin(ctx, req, true)
-	up, d := detach(ctx, p.cfg.DrainTimeout)
+	up, d := detach(ctx, p.cfg.DrainTimeout, p.cfg.Draining)
 	defer d.end()
 	s := &streamCall{p: p, c: c, emit: emit, drain: d}
 	maxTimer := time.AfterFunc(p.cfg.StreamMaxDuration, func() { d.cancel(errMaxDuration) })

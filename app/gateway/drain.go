@@ -11,9 +11,10 @@ import (
 // moment the client is gone, to finish, so that what the upstream spends
 // is metered from its own report. Complete and Stream each hold one.
 type drain struct {
-	timeout time.Duration
-	cancel  context.CancelCauseFunc // ends the upstream call, with a cause
-	unwatch func() bool
+	timeout  time.Duration
+	cancel   context.CancelCauseFunc // ends the upstream call, with a cause
+	unwatch  func() bool
+	draining func(delta float64) // Config.Draining, or nil
 
 	mu    sync.Mutex
 	gone  error // why the client left; nil while it is there
@@ -24,9 +25,9 @@ type drain struct {
 // detach gives the upstream call of the client ctx its own context: not
 // cancelled with ctx, whose end only starts the drain. The caller must
 // call end when the call is over.
-func detach(ctx context.Context, timeout time.Duration) (context.Context, *drain) {
+func detach(ctx context.Context, timeout time.Duration, draining func(float64)) (context.Context, *drain) {
 	up, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-	d := &drain{timeout: timeout, cancel: cancel}
+	d := &drain{timeout: timeout, cancel: cancel, draining: draining}
 	d.unwatch = context.AfterFunc(ctx, func() { d.leave(context.Cause(ctx)) })
 	return up, d
 }
@@ -44,6 +45,9 @@ func (d *drain) leave(cause error) {
 	}
 	d.gone = cause
 	d.timer = time.AfterFunc(d.timeout, func() { d.cancel(errDrainTimeout) })
+	if d.draining != nil {
+		d.draining(1)
+	}
 }
 
 // left is why the client left, nil while it is there.
@@ -60,6 +64,9 @@ func (d *drain) end() error {
 	d.unwatch()
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.gone != nil && !d.ended && d.draining != nil {
+		d.draining(-1)
+	}
 	d.ended = true
 	if d.timer != nil {
 		d.timer.Stop()

@@ -73,6 +73,11 @@ type Config struct {
 	// Breakers holds the targets' circuit breakers; nil lets every call
 	// through.
 	Breakers Breakers
+	// Draining, when set, is told +1 when a call's client leaves while its
+	// upstream is still read (the drain) and -1 when that call ends: the
+	// draining-calls gauge, kept by the core that already watches the
+	// client rather than by a second watch on every call.
+	Draining func(delta float64)
 
 	// DemoWordDelay paces the demo upstream's words (no URL); 0 streams
 	// at once, which tests and benchmarks use.

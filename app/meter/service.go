@@ -242,12 +242,6 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 	if k.hold, err = s.admit(ctx, k, need, c.Response().Header()); err != nil {
 		return err
 	}
-	gone := context.AfterFunc(ctx, metrics.GatewayDraining.Inc) // the client left: the core drains the upstream
-	defer func() {
-		if !gone() {
-			metrics.GatewayDraining.Dec()
-		}
-	}()
 	if !req.Stream {
 		// The server's write timeout is shorter than a long completion.
 		_ = http.NewResponseController(c.Response().Writer).SetWriteDeadline(time.Now().Add(s.Proxy.Timeout() + 10*time.Second))
