@@ -25,15 +25,18 @@ type target struct {
 	// priceVersion is where price came from: the built-in table's
 	// version or ConfigPriceVersion.
 	priceVersion string
+	// breaker names its circuit breaker (see breakerKey), made once: every
+	// call asks the breaker twice.
+	breaker string
 }
 
-// BreakerKey names a target's circuit breaker: provider/model, or
+// breakerKey names a target's circuit breaker: provider/model, or
 // provider/* for a pass-through target.
-func (t *target) BreakerKey() string {
-	if t.model == "" {
-		return t.provider + "/*"
+func breakerKey(provider, model string) string {
+	if model == "" {
+		return provider + "/*"
 	}
-	return t.provider + "/" + t.model
+	return provider + "/" + model
 }
 
 // request is req as sent to t: its model replaced by t's.
@@ -50,7 +53,7 @@ func (t *target) request(req *Request) *Request {
 // It has no breaker: with nowhere else to send a call, refusing calls
 // for a cooldown would only add to the provider's own failures.
 func newPassThrough(cfg Config, provider string, up Upstream, sc *scrubber) *Proxy {
-	t := &target{provider: provider, style: cfg.Style, up: up, scrub: sc}
+	t := &target{provider: provider, style: cfg.Style, up: up, scrub: sc, breaker: breakerKey(provider, "")}
 	return &Proxy{cfg: cfg, scrub: sc, pass: &route{name: "*", targets: []*target{t}, retry: true},
 		names: []string{cfg.Model}}
 }
@@ -80,7 +83,8 @@ func newRouted(cfg Config) *Proxy {
 		var weights []int
 		for _, tc := range m.Targets {
 			pv := providers[tc.Provider]
-			t := &target{provider: tc.Provider, model: tc.Model, style: pv.style, up: pv.up, scrub: pv.scrub}
+			t := &target{provider: tc.Provider, model: tc.Model, style: pv.style, up: pv.up, scrub: pv.scrub,
+				breaker: breakerKey(tc.Provider, tc.Model)}
 			switch bp, ok := BuiltinPrice(tc.Model); {
 			case m.Price != nil:
 				t.price, t.priceVersion = m.Price, ConfigPriceVersion
@@ -136,7 +140,7 @@ func (r *route) order(weights []int) []*target {
 	return out
 }
 
-// Breakers is the circuit breakers' state, one per target (BreakerKey):
+// Breakers is the circuit breakers' state, one per target (breakerKey):
 // in memory, or shared through Redis (app/breaker). The Proxy asks before
 // each attempt and reports how it ended; nil lets every call through.
 type Breakers interface {
@@ -290,7 +294,7 @@ func (a *attempts) take() *target {
 		if a.p.breakers == nil {
 			return a.begin(t)
 		}
-		ok, until := a.p.breakers.Allow(t.BreakerKey(), time.Now())
+		ok, until := a.p.breakers.Allow(t.breaker, time.Now())
 		if ok {
 			return a.begin(t)
 		}
@@ -335,7 +339,7 @@ func (a *attempts) done(t *target, start time.Time, err *Error) {
 		if err != nil {
 			retryAfter = time.Duration(err.RetryAfter) * time.Second
 		}
-		a.p.breakers.Done(t.BreakerKey(), at.failed, retryAfter, time.Now())
+		a.p.breakers.Done(t.breaker, at.failed, retryAfter, time.Now())
 	}
 }
 
