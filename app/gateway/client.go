@@ -628,7 +628,7 @@ type call struct {
 }
 
 func (p *Proxy) begin(ctx context.Context, req *Request, stream bool) *call {
-	return &call{req: req, scrub: p.scrub.sparing(req.callerTexts()...), parent: ctx, start: time.Now(),
+	return &call{req: req, scrub: p.scrub.sparing(req.callerTexts), parent: ctx, start: time.Now(),
 		report: Report{Model: req.Model, Stream: stream}}
 }
 
@@ -674,7 +674,7 @@ func (p *Proxy) CountTokens(ctx context.Context, req *Request) (n int, estimated
 	}
 	t := r.targets[0]
 	if tc, ok := t.up.(tokenCounter); ok {
-		ctx, cancel := context.WithTimeout(withScrubber(ctx, t.scrub.sparing(req.callerTexts()...)), p.cfg.FirstByteTimeout)
+		ctx, cancel := context.WithTimeout(withScrubber(ctx, t.scrub.sparing(req.callerTexts)), p.cfg.FirstByteTimeout)
 		defer cancel()
 		if n, err := tc.CountTokens(ctx, t.request(req)); err == nil {
 			return n, false

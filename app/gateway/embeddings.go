@@ -179,7 +179,7 @@ func (p *Proxy) Embed(ctx context.Context, req *EmbeddingsRequest) (*Embeddings,
 	}
 	rep.Provider, rep.TargetModel = t.provider, req.Model
 	rep.price, rep.priceVersion = t.price, t.priceVersion
-	sc := t.scrub.sparing(append([]string{req.Model, req.User}, req.Input...)...)
+	sc := t.scrub.sparing(func() []string { return append([]string{req.Model, req.User}, req.Input...) })
 	callCtx, cancel := context.WithTimeoutCause(withScrubber(ctx, sc), p.cfg.Timeout, errTotalTimeout)
 	defer cancel()
 	emb, err := up.Embed(callCtx, req)

@@ -370,7 +370,7 @@ var errConnectionCut = errors.New("connection cut")
 // useTarget points the call at t: its scrubber (t's key, sparing what the
 // caller wrote) and, for the Report, its provider, model and price.
 func (c *call) useTarget(t *target) {
-	c.scrub = t.scrub.sparing(c.req.callerTexts()...)
+	c.scrub = t.scrub.sparing(c.req.callerTexts)
 	c.report.Provider = t.provider
 	c.report.TargetModel = cleanName(modelOr(t.model, c.req.Model), maxModelLen)
 	c.report.price, c.report.priceVersion = t.price, t.priceVersion

@@ -56,16 +56,18 @@ func (s *scrubber) isGram(w uint64) bool {
 	return ok
 }
 
-// sparing is s for one call whose request holds texts: the runs of the
-// key the caller wrote itself (every MinScrubRun characters of them) are
-// its own text, not a leak, and are not redacted. Redacting them would
-// tell the caller, through an upstream that quotes the request (a 404's
-// "model: <name>", a model asked to repeat a text), whether its guess
-// extends a run of the key: the key would fall a character at a time.
-func (s *scrubber) sparing(texts ...string) *scrubber {
+// sparing is s for one call whose request holds the texts callerTexts
+// gives: the runs of the key the caller wrote itself (every MinScrubRun
+// characters of them) are its own text, not a leak, and are not redacted.
+// Redacting them would tell the caller, through an upstream that quotes
+// the request (a 404's "model: <name>", a model asked to repeat a text),
+// whether its guess extends a run of the key: the key would fall a
+// character at a time. The texts are only gathered when there is a key.
+func (s *scrubber) sparing(callerTexts func() []string) *scrubber {
 	if s == nil || s.key == "" {
 		return s
 	}
+	texts := callerTexts()
 	if len(s.key) < MinScrubRun {
 		for _, t := range texts {
 			if strings.Contains(t, s.key) {
