@@ -227,7 +227,8 @@ func (z *tokenizer) replay(s []byte, i int, e *wordEntry) {
 	}
 }
 
-// normOf returns s with every digit as '0' (digitless(buf, s)) and a hash
+// normOf returns s with every digit as '0', in buf (eight bytes at a time,
+// past the first eight the last few with the eight that end s), and a hash
 // of that from seed, whose high bits are as good as any: each word made is
 // multiplied into the hash, with no second reading of the bytes.
 func normOf(buf, s []byte, seed uint64) ([]byte, uint64) {
@@ -260,30 +261,6 @@ func normOf(buf, s []byte, seed uint64) ([]byte, uint64) {
 // hashMul is odd, 2^64 over the golden ratio: a multiply by it carries
 // every bit of a word into the high bits of the product.
 const hashMul = 0x9e3779b97f4a7c15
-
-// digitless returns s with every digit as '0', in buf: eight bytes at a
-// time, read from s and written once; past the first eight, the last few
-// are done with the eight bytes that end s, overlapping those before.
-func digitless(buf, s []byte) []byte {
-	buf = slices.Grow(buf[:0], len(s))[:len(s)]
-	k := 0
-	for ; k+8 <= len(s); k += 8 {
-		binary.LittleEndian.PutUint64(buf[k:k+8], digitWord(binary.LittleEndian.Uint64(s[k:k+8])))
-	}
-	if k < len(s) && k >= 8 {
-		k = len(s) - 8
-		binary.LittleEndian.PutUint64(buf[k:k+8], digitWord(binary.LittleEndian.Uint64(s[k:k+8])))
-		return buf
-	}
-	for ; k < len(s); k++ {
-		c := s[k]
-		if isDigit(c) {
-			c = '0'
-		}
-		buf[k] = c
-	}
-	return buf
-}
 
 // Tokens with a key, a path or an address ("src:", "uid=0", "[preauth]",
 // "/var/www/html/") and words that may be names ("Received",
