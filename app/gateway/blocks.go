@@ -156,68 +156,76 @@ func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 // skipped.
 func (b *ContentBlock) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	var w blockWire
+	err := readObject(dec, "a content block", func(name string) error {
+		switch name {
+		case "type":
+			return readString(dec, &w.Type)
+		case "text":
+			return readStringPtr(dec, &w.Text)
+		case "id":
+			return readString(dec, &w.ID)
+		case "name":
+			return readString(dec, &w.Name)
+		case "input":
+			return readRaw(dec, &w.Input)
+		case "tool_use_id":
+			return readString(dec, &w.ToolUseID)
+		case "title":
+			return readString(dec, &w.Title)
+		case "context":
+			return readString(dec, &w.Context)
+		case "citations":
+			return readRaw(dec, &w.Citations)
+		case "thinking":
+			return readStringPtr(dec, &w.Thinking)
+		case "signature":
+			return readStringPtr(dec, &w.Signature)
+		case "data":
+			return readString(dec, &w.Data)
+		case "cache_control":
+			return readRaw(dec, &w.CacheControl)
+		case "content":
+			return jsonv2.UnmarshalDecode(dec, &w.Content)
+		case "is_error":
+			return jsonv2.UnmarshalDecode(dec, &w.IsError)
+		case "source":
+			return jsonv2.UnmarshalDecode(dec, &w.Source)
+		}
+		return dec.SkipValue()
+	})
+	if err != nil {
+		return err
+	}
+	b.fromWire(w)
+	return nil
+}
+
+// readObject reads a JSON object from dec, handing each name to field,
+// which reads its value; null reads as an object without names, as v2
+// reads null into a struct (its zero value).
+func readObject(dec *jsontext.Decoder, what string, field func(name string) error) error {
 	tok, err := dec.ReadToken()
 	if err != nil {
 		return err
 	}
 	switch tok.Kind() {
 	case 'n':
-		b.fromWire(w)
 		return nil
 	case '{':
 	default:
-		return fmt.Errorf("a content block must be an object, not %v", tok.Kind())
+		return fmt.Errorf("%s must be an object, not %v", what, tok.Kind())
 	}
 	for dec.PeekKind() != '}' {
 		name, err := dec.ReadToken()
 		if err != nil {
 			return err
 		}
-		switch name.String() {
-		case "type":
-			err = readString(dec, &w.Type)
-		case "text":
-			err = readStringPtr(dec, &w.Text)
-		case "id":
-			err = readString(dec, &w.ID)
-		case "name":
-			err = readString(dec, &w.Name)
-		case "input":
-			err = readRaw(dec, &w.Input)
-		case "tool_use_id":
-			err = readString(dec, &w.ToolUseID)
-		case "title":
-			err = readString(dec, &w.Title)
-		case "context":
-			err = readString(dec, &w.Context)
-		case "citations":
-			err = readRaw(dec, &w.Citations)
-		case "thinking":
-			err = readStringPtr(dec, &w.Thinking)
-		case "signature":
-			err = readStringPtr(dec, &w.Signature)
-		case "data":
-			err = readString(dec, &w.Data)
-		case "cache_control":
-			err = readRaw(dec, &w.CacheControl)
-		case "content":
-			err = jsonv2.UnmarshalDecode(dec, &w.Content)
-		case "is_error":
-			err = jsonv2.UnmarshalDecode(dec, &w.IsError)
-		case "source":
-			err = jsonv2.UnmarshalDecode(dec, &w.Source)
-		default:
-			err = dec.SkipValue()
-		}
-		if err != nil {
+		if err := field(name.String()); err != nil {
 			return err
 		}
 	}
-	if _, err := dec.ReadToken(); err != nil {
-		return err
-	}
-	b.fromWire(w)
-	return nil
+	_, err = dec.ReadToken()
+	return err
 }
 
 // readString reads a JSON string, or null as "", into s.

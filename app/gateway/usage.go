@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"fmt"
 	"math"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -165,39 +164,21 @@ func (u *Usage) UnmarshalJSON(b []byte) error { return jsonv2.Unmarshal(b, u) }
 // parsed a second time.
 func (u *Usage) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	var w usageWire
-	tok, err := dec.ReadToken()
+	err := readObject(dec, "usage", func(name string) error {
+		switch name {
+		case "input_tokens":
+			return jsonv2.UnmarshalDecode(dec, &w.InputTokens)
+		case "output_tokens":
+			return jsonv2.UnmarshalDecode(dec, &w.OutputTokens)
+		case "cache_creation_input_tokens":
+			return jsonv2.UnmarshalDecode(dec, &w.CacheCreationInputTokens)
+		case "cache_read_input_tokens":
+			return jsonv2.UnmarshalDecode(dec, &w.CacheReadInputTokens)
+		}
+		return dec.SkipValue()
+	})
 	if err != nil {
 		return err
-	}
-	switch tok.Kind() {
-	case 'n':
-	case '{':
-		for dec.PeekKind() != '}' {
-			name, err := dec.ReadToken()
-			if err != nil {
-				return err
-			}
-			switch name.String() {
-			case "input_tokens":
-				err = jsonv2.UnmarshalDecode(dec, &w.InputTokens)
-			case "output_tokens":
-				err = jsonv2.UnmarshalDecode(dec, &w.OutputTokens)
-			case "cache_creation_input_tokens":
-				err = jsonv2.UnmarshalDecode(dec, &w.CacheCreationInputTokens)
-			case "cache_read_input_tokens":
-				err = jsonv2.UnmarshalDecode(dec, &w.CacheReadInputTokens)
-			default:
-				err = dec.SkipValue()
-			}
-			if err != nil {
-				return err
-			}
-		}
-		if _, err := dec.ReadToken(); err != nil {
-			return err
-		}
-	default:
-		return fmt.Errorf("usage must be an object, not %v", tok.Kind())
 	}
 	*u = lenientUsage(w.InputTokens, w.OutputTokens)
 	u.CacheCreationInputTokens = u.read(w.CacheCreationInputTokens)
