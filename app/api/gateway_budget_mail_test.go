@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -262,20 +261,9 @@ func TestGatewayBudgetMailsOnceAcrossInstances(t *testing.T) {
 			a, b := apptest.Start(t, cfg), apptest.Start(t, cfg)
 			tm := newTeam(t, a, "cluster")
 			setBudget(t, a, tm.OrgID, "", 100)
-			var wg sync.WaitGroup
-			var mu sync.Mutex
-			counts := map[int]int{}
-			for i := 0; i < 40; i++ {
-				wg.Add(1)
-				go func(env *apptest.Env) {
-					defer wg.Done()
-					st := spendCents(env, tm.Key, 5).StatusCode
-					mu.Lock()
-					counts[st]++
-					mu.Unlock()
-				}([]*apptest.Env{a, b}[i%2])
-			}
-			wg.Wait()
+			counts := statusesOf(40, []*apptest.Env{a, b}, func(env *apptest.Env) int {
+				return spendCents(env, tm.Key, 5).StatusCode
+			})
 			a.App.FlushAudit()
 			b.App.FlushAudit()
 			if counts[200] != 20 || counts[429] != 20 {

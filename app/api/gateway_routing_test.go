@@ -368,23 +368,13 @@ func TestGatewayBudgetHoldsUnderConcurrency(t *testing.T) {
 	// max_tokens 50 reserves 21×3.75 + 50×15 = 829 µ$ (rounded up), and
 	// costs 10×3 + 40×15 = 630 µ$.
 	const reserved = 829
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	counts := map[int]int{}
-	for i := 0; i < 40; i++ {
-		wg.Add(1)
-		go func(env *apptest.Env) {
-			defer wg.Done()
-			r := routedCall{"/gateway/v1/messages", false}.do(env.Client(), s.Key, "smart")
-			mu.Lock()
-			counts[r.StatusCode]++
-			mu.Unlock()
-			if r.StatusCode == 429 && (!strings.Contains(string(r.Body), "budget_exceeded") || r.Header.Get("X-Should-Retry") != "false") {
-				t.Errorf("429 %s", r.Body)
-			}
-		}([]*apptest.Env{a, b}[i%2])
-	}
-	wg.Wait()
+	counts := statusesOf(40, []*apptest.Env{a, b}, func(env *apptest.Env) int {
+		r := routedCall{"/gateway/v1/messages", false}.do(env.Client(), s.Key, "smart")
+		if r.StatusCode == 429 && (!strings.Contains(string(r.Body), "budget_exceeded") || r.Header.Get("X-Should-Retry") != "false") {
+			t.Errorf("429 %s", r.Body)
+		}
+		return r.StatusCode
+	})
 	a.App.FlushAudit()
 	b.App.FlushAudit()
 	var spent, counter int64
@@ -430,25 +420,16 @@ func TestGatewayBudgetInTheDatabase(t *testing.T) {
 				r := routedCall{"/gateway/v1/chat", false}.do(env.Client(), s.Key, "mystery")
 				return r.StatusCode == 403 && strings.Contains(string(r.Body), "price_unknown")
 			})
-			var wg sync.WaitGroup
-			var ok atomic.Int32
-			for i := 0; i < 20; i++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					if (routedCall{"/gateway/v1/messages", false}).do(env.Client(), s.Key, "smart").StatusCode == 200 {
-						ok.Add(1)
-					}
-				}()
-			}
-			wg.Wait()
+			ok := statusesOf(20, []*apptest.Env{env}, func(env *apptest.Env) int {
+				return routedCall{"/gateway/v1/messages", false}.do(env.Client(), s.Key, "smart").StatusCode
+			})[200]
 			env.App.FlushAudit()
 			var c struct{ Spent, Reserved int64 }
 			if err := env.DB.Raw(`SELECT spent_micros AS spent, reserved_micros AS reserved FROM budget_counters WHERE org_id = ? AND key_id = ''`, s.OrgID).Scan(&c).Error; err != nil {
 				t.Fatal(err)
 			}
-			if ok.Load() == 0 || ok.Load() == 20 || c.Spent != int64(ok.Load())*630 || c.Spent > 5_000+829 || c.Reserved != 0 {
-				t.Errorf("%d of 20 answered; spent %d reserved %d", ok.Load(), c.Spent, c.Reserved)
+			if ok == 0 || ok == 20 || c.Spent != int64(ok)*630 || c.Spent > 5_000+829 || c.Reserved != 0 {
+				t.Errorf("%d of 20 answered; spent %d reserved %d", ok, c.Spent, c.Reserved)
 			}
 		})
 	}
@@ -497,4 +478,24 @@ func TestGatewayModelPolicies(t *testing.T) {
 	if r := c.Get("/gateway/v1/models/smart", "Authorization", "Bearer "+s.Key); r.StatusCode != 404 {
 		t.Errorf("a model the key may not call is retrieved: %d", r.StatusCode)
 	}
+}
+
+// statusesOf makes n calls at once, spread over envs in turn (the instances
+// sharing a budget), and counts the statuses call returns.
+func statusesOf(n int, envs []*apptest.Env, call func(env *apptest.Env) int) map[int]int {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	counts := map[int]int{}
+	for i := range n {
+		wg.Add(1)
+		go func(env *apptest.Env) {
+			defer wg.Done()
+			st := call(env)
+			mu.Lock()
+			counts[st]++
+			mu.Unlock()
+		}(envs[i%len(envs)])
+	}
+	wg.Wait()
+	return counts
 }
