@@ -621,14 +621,16 @@ func checkMessage(m *Message) *Error {
 // call measures one Proxy call for its Report.
 type call struct {
 	req    *Request
-	scrub  *scrubber       // the Proxy's, sparing what the caller wrote
+	scrub  *scrubber       // the target's, sparing what the caller wrote (useTarget)
 	parent context.Context // the caller's
 	start  time.Time
 	report Report
 }
 
 func (p *Proxy) begin(ctx context.Context, req *Request, stream bool) *call {
-	return &call{req: req, scrub: p.scrub.sparing(req.callerTexts), parent: ctx, start: time.Now(),
+	// The call's scrubber is its target's, set as each attempt begins
+	// (useTarget): nothing is scrubbed before one.
+	return &call{req: req, parent: ctx, start: time.Now(),
 		report: Report{Model: req.Model, Stream: stream}}
 }
 
