@@ -95,46 +95,8 @@ type blockWire struct {
 	CacheControl json.RawMessage `json:"cache_control,omitempty"`
 }
 
-// MarshalJSON writes the block in Anthropic's wire form: a text block
-// always has its text (even ""), a tool_use block its input ({} when
-// none), a thinking block its thinking (and its signature once known).
-func (b ContentBlock) MarshalJSON() ([]byte, error) {
-	w := blockWire{Type: b.Type, CacheControl: b.CacheControl}
-	switch b.Type {
-	case BlockText:
-		w.Text = &b.Text
-	case BlockToolUse:
-		w.ID, w.Name, w.Input = b.ID, b.Name, b.Input
-		if len(w.Input) == 0 {
-			w.Input = json.RawMessage(`{}`)
-		}
-	case BlockToolResult:
-		w.ToolUseID, w.IsError = b.ToolUseID, b.IsError
-		switch {
-		case b.contentString:
-			w.Content = toolResultText(b)
-			if len(b.Content) == 0 {
-				w.Content = nil // "" as sent: omitted, which means the same
-			}
-		case b.Content != nil:
-			w.Content = b.Content
-		}
-	case BlockImage, BlockDocument:
-		w.Source, w.Title, w.Context, w.Citations = b.Source, b.Title, b.Context, b.Citations
-	case BlockThinking:
-		// A streamed block starts without its signature, which a
-		// signature_delta brings.
-		w.Thinking = &b.Thinking
-		if b.Signature != "" {
-			w.Signature = &b.Signature
-		}
-	case BlockRedactedThinking:
-		w.Data = b.Data
-	default:
-		return nil, fmt.Errorf("unknown content block type %q", b.Type)
-	}
-	return json.Marshal(w)
-}
+// MarshalJSON writes the block in Anthropic's wire form (appendBlock).
+func (b ContentBlock) MarshalJSON() ([]byte, error) { return appendBlock(nil, &b) }
 
 // UnmarshalJSON reads a block of an upstream's answer (or stream). Types
 // this gateway does not relay are kept by type only: checkMessage and the

@@ -65,7 +65,7 @@ var (
 // answer is read, closed and mapped to an *Error.
 // extra headers (may be nil) are sent besides the credentials.
 func (u *httpUpstream) post(ctx context.Context, path string, body any, stream bool, extra http.Header) (*http.Response, error) {
-	b, err := json.Marshal(body)
+	b, err := encodeBody(body)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +102,16 @@ func (u *httpUpstream) post(ctx context.Context, path string, body any, stream b
 	}
 	resp.Body = &activityReader{ReadCloser: resp.Body, touch: activityFrom(ctx)}
 	return resp, nil
+}
+
+// encodeBody is a request body's JSON: appended by the body itself when it
+// can (the Messages request every call of that style sends), else
+// encoding/json's.
+func encodeBody(body any) ([]byte, error) {
+	if a, ok := body.(interface{ appendJSON([]byte) ([]byte, error) }); ok {
+		return a.appendJSON(make([]byte, 0, 512))
+	}
+	return json.Marshal(body)
 }
 
 // decodeUpstream reads one JSON document from the upstream (an answer, a

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 )
 
 // anthropicVersion is the Messages API version the adapter speaks.
@@ -35,6 +36,83 @@ type messagesRequest struct {
 	StopSequences []string          `json:"stop_sequences,omitempty"`
 	Stream        bool              `json:"stream,omitempty"`
 	Metadata      *messagesMetadata `json:"metadata,omitempty"`
+}
+
+// appendJSON appends the request as encoding/json writes it (see
+// wire_encode.go): every call sends one.
+func (r messagesRequest) appendJSON(b []byte) ([]byte, error) {
+	var err error
+	b = appendString(append(b, `{"model":`...), r.Model)
+	b = strconv.AppendInt(append(b, `,"max_tokens":`...), int64(r.MaxTokens), 10)
+	switch s := r.System.(type) {
+	case nil:
+	case string:
+		b = appendString(append(b, `,"system":`...), s)
+	case []ContentBlock:
+		if b, err = appendBlocks(append(b, `,"system":`...), s); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("system prompt of type %T", s)
+	}
+	b = append(b, `,"messages":`...)
+	if r.Messages == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range r.Messages {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendTurn(b, &r.Messages[i]); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if len(r.Tools) > 0 {
+		if b, err = appendTools(append(b, `,"tools":`...), r.Tools); err != nil {
+			return nil, err
+		}
+	}
+	if c := r.ToolChoice; c != nil {
+		b = appendString(append(b, `,"tool_choice":{"type":`...), c.Type)
+		b = appendOmitEmpty(b, `,"name":`, c.Name)
+		if c.DisableParallelToolUse {
+			b = append(b, `,"disable_parallel_tool_use":true`...)
+		}
+		b = append(b, '}')
+	}
+	if t := r.Thinking; t != nil {
+		b = appendString(append(b, `,"thinking":{"type":`...), t.Type)
+		b = append(strconv.AppendInt(append(b, `,"budget_tokens":`...), int64(t.BudgetTokens), 10), '}')
+	}
+	if b, err = appendNumber(b, `,"temperature":`, r.Temperature); err != nil {
+		return nil, err
+	}
+	if b, err = appendNumber(b, `,"top_p":`, r.TopP); err != nil {
+		return nil, err
+	}
+	if r.TopK != nil {
+		b = strconv.AppendInt(append(b, `,"top_k":`...), int64(*r.TopK), 10)
+	}
+	if len(r.StopSequences) > 0 {
+		b = append(b, `,"stop_sequences":[`...)
+		for i, s := range r.StopSequences {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, s)
+		}
+		b = append(b, ']')
+	}
+	if r.Stream {
+		b = append(b, `,"stream":true`...)
+	}
+	if m := r.Metadata; m != nil {
+		b = append(appendString(append(b, `,"metadata":{"user_id":`...), m.UserID), '}')
+	}
+	return append(b, '}'), nil
 }
 
 type messagesMetadata struct {

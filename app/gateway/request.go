@@ -77,18 +77,7 @@ type ChatMessage struct {
 }
 
 func (m ChatMessage) MarshalJSON() ([]byte, error) {
-	// Put together, each block encoded once: an encoder given the blocks
-	// would read each one's own encoding again (every call sends turns).
-	b := appendString(append(make([]byte, 0, 64+len(m.Content)), `{"role":`...), m.Role)
-	b = append(b, `,"content":`...)
-	if m.Blocks == nil {
-		return append(appendString(b, m.Content), '}'), nil
-	}
-	b, err := appendBlocks(b, m.Blocks)
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '}'), nil
+	return appendTurn(make([]byte, 0, 64+len(m.Content)), &m)
 }
 
 // callerTexts are the texts the caller wrote, in the body or in a

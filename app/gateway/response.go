@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"crypto/rand"
-	"encoding/json"
 	"strings"
 )
 
@@ -49,10 +48,7 @@ func (m Message) MarshalJSON() ([]byte, error) { return m.JSON() }
 // JSON is the message in the exact wire shape, fields in Anthropic's order:
 // type and role are fixed, an empty content is [] (never null) and an
 // unset stop_reason is null, as in a streamed message_start. A handler
-// writes these bytes as they are. They are put together here, each block
-// and string encoded once, because an encoder given the Message would
-// read every block's own encoding again to check and compact it (every
-// non-streamed answer pays this).
+// writes these bytes as they are (appended as wire_encode.go says why).
 func (m Message) JSON() ([]byte, error) {
 	b := make([]byte, 0, 256)
 	b = appendString(append(b, `{"id":`...), m.ID)
@@ -73,36 +69,7 @@ func (m Message) JSON() ([]byte, error) {
 	} else {
 		b = appendString(b, *m.StopSequence)
 	}
-	usage, err := json.Marshal(m.Usage)
-	if err != nil {
-		return nil, err
-	}
-	b = append(append(b, `,"usage":`...), usage...)
-	return append(b, '}'), nil
-}
-
-// appendBlocks appends blocks as a JSON array ([] for none), each block's
-// own encoding as it is.
-func appendBlocks(b []byte, blocks []ContentBlock) ([]byte, error) {
-	b = append(b, '[')
-	for i, c := range blocks {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		block, err := c.MarshalJSON()
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, block...)
-	}
-	return append(b, ']'), nil
-}
-
-// appendString appends s as encoding/json writes a string (HTML
-// characters and invalid UTF-8 escaped the same way).
-func appendString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s) // a string always encodes
-	return append(b, q...)
+	return append(appendUsage(append(b, `,"usage":`...), m.Usage), '}'), nil
 }
 
 // newMessageID makes an id in the Messages API's format for answers whose
