@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -118,8 +119,8 @@ func (b *ContentBlock) UnmarshalJSON(data []byte) error {
 // skipped.
 func (b *ContentBlock) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	var w blockWire
-	err := readObject(dec, "a content block", func(name string) error {
-		switch name {
+	err := readObject(dec, "a content block", func(name []byte) error {
+		switch string(name) {
 		case "type":
 			return readString(dec, &w.Type)
 		case "text":
@@ -164,8 +165,10 @@ func (b *ContentBlock) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 
 // readObject reads a JSON object from dec, handing each name to field,
 // which reads its value; null reads as an object without names, as v2
-// reads null into a struct (its zero value).
-func readObject(dec *jsontext.Decoder, what string, field func(name string) error) error {
+// reads null into a struct (its zero value). The name is only valid
+// during the call: it is the decoder's own bytes when they need no
+// unescaping (almost always), so a switch on it allocates nothing.
+func readObject(dec *jsontext.Decoder, what string, field func(name []byte) error) error {
 	tok, err := dec.ReadToken()
 	if err != nil {
 		return err
@@ -178,16 +181,30 @@ func readObject(dec *jsontext.Decoder, what string, field func(name string) erro
 		return fmt.Errorf("%s must be an object, not %v", what, tok.Kind())
 	}
 	for dec.PeekKind() != '}' {
-		name, err := dec.ReadToken()
+		name, err := dec.ReadValue()
 		if err != nil {
 			return err
 		}
-		if err := field(name.String()); err != nil {
+		if bytes.IndexByte(name, '\\') < 0 {
+			name = name[1 : len(name)-1]
+		} else {
+			name = []byte(mustUnquote(name))
+		}
+		if err := field(name); err != nil {
 			return err
 		}
 	}
 	_, err = dec.ReadToken()
 	return err
+}
+
+// mustUnquote is a name the decoder has already checked, unescaped.
+func mustUnquote(name jsontext.Value) string {
+	var s string
+	if err := jsonv2.Unmarshal(name, &s); err != nil {
+		panic(err) // the decoder read it as a valid string
+	}
+	return s
 }
 
 // readString reads a JSON string, or null as "", into s.

@@ -8,10 +8,28 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// A content block and usage are read token by token as v2 reads their wire
-// structs by reflection: the same values and the same refusals.
+// An answer, a content block and usage are read token by token as v2 reads
+// their wire structs by reflection: the same values and the same refusals.
 func TestBlockAndUsageDecodeAsReflection(t *testing.T) {
 	opts := jsontext.AllowInvalidUTF8(true)
+	for _, body := range []string{
+		`{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Hi"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":1}}`,
+		`{"type":"message","content":[],"stop_sequence":"\n\nHuman:","container":{"id":"c"},"usage":null}`,
+		`{"content":null,"stop_reason":null,"model":null}`, `{"\u0069d":"escaped name","t\u0079pe":"message"}`,
+		`{"content":[{"type":"text","text":"a"},null,{"type":"tool_use","id":"t","name":"f","input":{"x":1}}]}`,
+		`{"id":"a","id":"b"}`, `{"content":{}}`, `{"content":[1]}`, `{"usage":[]}`, `{"stop_sequence":3}`, `{"ID":"x"}`,
+		`{"id":"\ud800 lone"}`, `{"id":"x"`, `{"id":"x",}`, `null`, `[]`, `"message"`, `{"usage":{"input_tokens":1e400}}`,
+	} {
+		var got Message
+		gotErr := jsonv2.Unmarshal([]byte(body), &got, opts)
+		var want messageWire // no methods: v2's reflection
+		wantErr := jsonv2.Unmarshal([]byte(body), &want, opts)
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("message %s: error %v, reflection's %v", body, gotErr, wantErr)
+		} else if gotErr == nil && !reflect.DeepEqual(got, Message(want)) {
+			t.Errorf("message %s:\n got %#v\nwant %#v", body, got, want)
+		}
+	}
 	for _, body := range []string{
 		`{"type":"text","text":"Hi"}`,
 		`{"type":"text","text":null,"citations":[{"type":"char_location","cited_text":"x"}],"cache_control":{"type":"ephemeral"}}`,
@@ -45,6 +63,7 @@ func TestBlockAndUsageDecodeAsReflection(t *testing.T) {
 		`{"input_tokens":10,"cache_read_input_tokens":5,"cache_creation_input_tokens":2,"output_tokens":7,"server_tool_use":{"web_search_requests":1}}`,
 		`{"input_tokens":1.5,"output_tokens":-2,"cache_read_input_tokens":1e12}`, `{"input_tokens":null}`, `null`, `{}`,
 		`{"input_tokens":"3"}`, `{"input_tokens":1,"input_tokens":2}`, `[]`, `{"input_tokens":1e400}`, `{"output_tokens":true}`,
+		`{"input_tokens":-0,"output_tokens":0.0000001,"cache_read_input_tokens":12345678901234567890}`, `{"input_tokens":{}}`,
 	} {
 		var got Usage
 		gotErr := jsonv2.Unmarshal([]byte(body), &got, opts)
@@ -63,3 +82,6 @@ func TestBlockAndUsageDecodeAsReflection(t *testing.T) {
 		}
 	}
 }
+
+// messageWire is Message without its methods, as v2 reads it by reflection.
+type messageWire Message

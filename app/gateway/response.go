@@ -2,7 +2,10 @@ package gateway
 
 import (
 	"crypto/rand"
+	"fmt"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Stop reasons, as the Messages API names them. Both endpoints report these,
@@ -40,6 +43,69 @@ func (m *Message) Text() string {
 		b.WriteString(block.Text)
 	}
 	return b.String()
+}
+
+// UnmarshalJSONFrom reads an upstream's answer (or a stream's
+// message_start) token by token, as v2 reads the struct by reflection (a
+// test compares them; reflection was most of an answer's decoding): names
+// matched exactly, each once, null a field's zero value, a value of
+// another type an error, unknown names skipped.
+func (m *Message) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var msg Message
+	err := readObject(dec, "a message", func(name []byte) error {
+		switch string(name) {
+		case "id":
+			return readString(dec, &msg.ID)
+		case "type":
+			return readString(dec, &msg.Type)
+		case "role":
+			return readString(dec, &msg.Role)
+		case "model":
+			return readString(dec, &msg.Model)
+		case "content":
+			return readBlocks(dec, &msg.Content)
+		case "stop_reason":
+			return readString(dec, &msg.StopReason)
+		case "stop_sequence":
+			return readStringPtr(dec, &msg.StopSequence)
+		case "usage":
+			return msg.Usage.UnmarshalJSONFrom(dec)
+		}
+		return dec.SkipValue()
+	})
+	if err != nil {
+		return err
+	}
+	*m = msg
+	return nil
+}
+
+// readBlocks reads an array of content blocks into a new *blocks (null as
+// nil, [] as empty).
+func readBlocks(dec *jsontext.Decoder, blocks *[]ContentBlock) error {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	switch tok.Kind() {
+	case 'n':
+		*blocks = nil
+		return nil
+	case '[':
+	default:
+		return fmt.Errorf("content must be an array, not %v", tok.Kind())
+	}
+	list := []ContentBlock{}
+	for dec.PeekKind() != ']' {
+		var b ContentBlock
+		if err := b.UnmarshalJSONFrom(dec); err != nil {
+			return err
+		}
+		list = append(list, b)
+	}
+	*blocks = list
+	_, err = dec.ReadToken()
+	return err
 }
 
 // MarshalJSON writes the exact wire shape (see JSON).

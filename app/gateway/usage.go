@@ -1,7 +1,9 @@
 package gateway
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -164,16 +166,16 @@ func (u *Usage) UnmarshalJSON(b []byte) error { return jsonv2.Unmarshal(b, u) }
 // parsed a second time.
 func (u *Usage) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	var w usageWire
-	err := readObject(dec, "usage", func(name string) error {
-		switch name {
+	err := readObject(dec, "usage", func(name []byte) error {
+		switch string(name) {
 		case "input_tokens":
-			return jsonv2.UnmarshalDecode(dec, &w.InputTokens)
+			return readNumber(dec, &w.InputTokens)
 		case "output_tokens":
-			return jsonv2.UnmarshalDecode(dec, &w.OutputTokens)
+			return readNumber(dec, &w.OutputTokens)
 		case "cache_creation_input_tokens":
-			return jsonv2.UnmarshalDecode(dec, &w.CacheCreationInputTokens)
+			return readNumber(dec, &w.CacheCreationInputTokens)
 		case "cache_read_input_tokens":
-			return jsonv2.UnmarshalDecode(dec, &w.CacheReadInputTokens)
+			return readNumber(dec, &w.CacheReadInputTokens)
 		}
 		return dec.SkipValue()
 	})
@@ -183,6 +185,28 @@ func (u *Usage) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	*u = lenientUsage(w.InputTokens, w.OutputTokens)
 	u.CacheCreationInputTokens = u.read(w.CacheCreationInputTokens)
 	u.CacheReadInputTokens = u.read(w.CacheReadInputTokens)
+	return nil
+}
+
+// readNumber reads a JSON number into a new *f, or null as nil, as v2
+// reads a *float64: a number beyond float64's range is an error.
+func readNumber(dec *jsontext.Decoder, f **float64) error {
+	v, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	switch v.Kind() {
+	case 'n':
+		*f = nil
+	case '0':
+		n, err := strconv.ParseFloat(string(v), 64)
+		if err != nil {
+			return err
+		}
+		*f = &n
+	default:
+		return fmt.Errorf("expected a number, not %v", v.Kind())
+	}
 	return nil
 }
 
