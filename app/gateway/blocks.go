@@ -188,7 +188,9 @@ func readObject(dec *jsontext.Decoder, what string, field func(name []byte) erro
 		if bytes.IndexByte(name, '\\') < 0 {
 			name = name[1 : len(name)-1]
 		} else {
-			name = []byte(mustUnquote(name))
+			// The decoder has checked the string: the only error left is
+			// invalid UTF-8, replaced as the decoder's option allows.
+			name, _ = jsontext.AppendUnquote(nil, name)
 		}
 		if err := field(name); err != nil {
 			return err
@@ -196,15 +198,6 @@ func readObject(dec *jsontext.Decoder, what string, field func(name []byte) erro
 	}
 	_, err = dec.ReadToken()
 	return err
-}
-
-// mustUnquote is a name the decoder has already checked, unescaped.
-func mustUnquote(name jsontext.Value) string {
-	var s string
-	if err := jsonv2.Unmarshal(name, &s); err != nil {
-		panic(err) // the decoder read it as a valid string
-	}
-	return s
 }
 
 // readString reads a JSON string, or null as "", into s.

@@ -18,7 +18,8 @@ func TestBlockAndUsageDecodeAsReflection(t *testing.T) {
 		`{"content":null,"stop_reason":null,"model":null}`, `{"\u0069d":"escaped name","t\u0079pe":"message"}`,
 		`{"content":[{"type":"text","text":"a"},null,{"type":"tool_use","id":"t","name":"f","input":{"x":1}}]}`,
 		`{"id":"a","id":"b"}`, `{"content":{}}`, `{"content":[1]}`, `{"usage":[]}`, `{"stop_sequence":3}`, `{"ID":"x"}`,
-		`{"id":"\ud800 lone"}`, `{"id":"x"`, `{"id":"x",}`, `null`, `[]`, `"message"`, `{"usage":{"input_tokens":1e400}}`,
+		`{"id":"\ud800 lone"}`, "{\"\\u0069d\xff\":\"x\",\"id\":\"y\"}", `{"i\u0064":"x","id":"y"}`, `{"\u0069d":"x","i\u0064":"y"}`,
+		`{"id":"x"`, `{"id":"x",}`, `null`, `[]`, `"message"`, `{"usage":{"input_tokens":1e400}}`,
 	} {
 		var got Message
 		gotErr := jsonv2.Unmarshal([]byte(body), &got, opts)
