@@ -86,3 +86,25 @@ func TestBlockAndUsageDecodeAsReflection(t *testing.T) {
 
 // messageWire is Message without its methods, as v2 reads it by reflection.
 type messageWire Message
+
+// FuzzAnswerDecodeAsReflection: whatever an upstream sends, an answer read
+// token by token has the values and the refusals of v2's reflection, and
+// never panics.
+func FuzzAnswerDecodeAsReflection(f *testing.F) {
+	f.Add(`{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Hi"},{"type":"tool_use","id":"t","name":"f","input":{}}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":1,"cache_read_input_tokens":2}}`)
+	f.Add(`{"content":[{"type":"thinking","thinking":"x","signature":"s"},{"type":"tool_result","content":[{"type":"text","text":"r"}],"is_error":true}]}`)
+	f.Add("{\"\\u0069d\xff\":1,\"t\\u0079pe\":\"image\",\"source\":{\"type\":\"url\",\"url\":\"u\"}}")
+	opts := jsontext.AllowInvalidUTF8(true)
+	f.Fuzz(func(t *testing.T, body string) {
+		var got Message
+		gotErr := jsonv2.Unmarshal([]byte(body), &got, opts)
+		var want messageWire
+		wantErr := jsonv2.Unmarshal([]byte(body), &want, opts)
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("%q: error %v, reflection's %v", body, gotErr, wantErr)
+		}
+		if gotErr == nil && !reflect.DeepEqual(got, Message(want)) {
+			t.Fatalf("%q:\n got %#v\nwant %#v", body, got, want)
+		}
+	})
+}
