@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"parapet/app/jsonstr"
 )
 
 // LogOutput is where the process logs, and in which format: JSON lines in
@@ -87,9 +89,9 @@ func (l *accessLine) appendJSON(b []byte) []byte {
 	b = append(b, `{"time":"`...)
 	b = l.at.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","level":"INFO","msg":"request","method":`...)
-	b = appendJSONString(b, l.method)
+	b = jsonstr.Append(b, l.method, jsonstr.Slog)
 	b = append(b, `,"path":`...)
-	b = appendJSONString(b, l.path)
+	b = jsonstr.Append(b, l.path, jsonstr.Slog)
 	b = append(b, `,"status":`...)
 	b = strconv.AppendInt(b, int64(l.status), 10)
 	b = append(b, `,"duration_ms":`...)
@@ -97,9 +99,9 @@ func (l *accessLine) appendJSON(b []byte) []byte {
 	b = append(b, `,"bytes":`...)
 	b = strconv.AppendInt(b, l.bytes, 10)
 	b = append(b, `,"ip":`...)
-	b = appendJSONString(b, l.ip)
+	b = jsonstr.Append(b, l.ip, jsonstr.Slog)
 	b = append(b, `,"request_id":`...)
-	b = appendJSONString(b, l.requestID)
+	b = jsonstr.Append(b, l.requestID, jsonstr.Slog)
 	return append(b, "}\n"...)
 }
 
@@ -146,55 +148,4 @@ func textNeedsQuotes(s string) bool {
 		i += size
 	}
 	return false
-}
-
-// appendJSONString writes s as a JSON string the way slog's JSON handler
-// does: control characters, '"' and '\' escaped, invalid UTF-8 as U+FFFD,
-// and U+2028 and U+2029 escaped (they end a line in JavaScript).
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= ' ' && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, `\n`...)
-			case '\r':
-				b = append(b, `\r`...)
-			case '\t':
-				b = append(b, `\t`...)
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, `\u202`...)
-			b = append(b, hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
+
+	"parapet/app/jsonstr"
 )
 
 // What the gateway writes on every call (the upstream's request body, a
@@ -15,56 +16,8 @@ import (
 // own MarshalJSON output again to check and compact it, which was a
 // tenth of the gateway's own time on a short call.
 
-// appendString appends s as encoding/json writes a string: ", \ and
-// control characters escaped, <, >, & and U+2028/U+2029 escaped as \u
-// sequences, invalid UTF-8 replaced by \ufffd.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	return append(append(b, s[start:]...), '"')
-}
+// appendString appends s as encoding/json writes a string.
+func appendString(b []byte, s string) []byte { return jsonstr.Append(b, s, jsonstr.EncodingJSON) }
 
 // appendRaw appends a JSON value kept as sent (a tool's input or schema, a
 // cache_control) as encoding/json writes a json.RawMessage: checked,
