@@ -146,6 +146,40 @@ func TestAppendBlockIsEncodingJSONs(t *testing.T) {
 	}
 }
 
+// A turn is compared with encoding/json given the turn's own shape, its
+// blocks as the structs they were encoded from, so that the request test
+// (whose encoding/json calls ChatMessage.MarshalJSON) does not compare
+// appendTurn with itself.
+func TestAppendTurnIsEncodingJSONs(t *testing.T) {
+	type turnWire struct {
+		Role    string `json:"role"`
+		Content any    `json:"content"`
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		m := ChatMessage{Role: wireStrings[r.IntN(len(wireStrings))], Content: wireStrings[r.IntN(len(wireStrings))]}
+		w := turnWire{Role: m.Role, Content: m.Content}
+		if r.IntN(2) == 0 {
+			m.Blocks = []ContentBlock{}
+			var blocks []blockWire
+			for range r.IntN(3) {
+				b := randomBlock(r, 1) // no nested content: blockWire would encode it with appendBlock
+				m.Blocks = append(m.Blocks, b)
+				blocks = append(blocks, blockWireOf(b))
+			}
+			w.Content = append([]blockWire{}, blocks...)
+		}
+		want, err := json.Marshal(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := appendTurn(nil, &m)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%+v:\n got %s (%v)\nwant %s", m, got, err, want)
+		}
+	}
+}
+
 func TestAppendUsageIsEncodingJSONs(t *testing.T) {
 	for _, u := range []Usage{{}, {InputTokens: 3, OutputTokens: 1}, {InputTokens: 1, OutputTokens: 2, CacheCreationInputTokens: 3, CacheReadInputTokens: 4, ReasoningTokens: 5},
 		{CacheReadInputTokens: 7}, {InputTokens: -1, OutputTokens: 1 << 40}} {
