@@ -31,6 +31,8 @@ var errAmbiguousFraming = errors.New("request with both Content-Length and Trans
 // of slack); past the bound the connection is left to Go, which closes it.
 const maxTrackedHead = 64 << 10
 
+var newline, colon = []byte{'\n'}, []byte{':'}
+
 // GuardFraming wraps ln so that every connection's requests are checked
 // for ambiguous framing (Serve's listener, and the tests' behind
 // httptest).
@@ -99,6 +101,16 @@ func (c *framedConn) follow(b []byte) int {
 				c.state = inChunkSize
 			}
 		default: // a line at a time
+			if c.state == inHead && len(c.line) == 0 {
+				// The usual case, a whole head in one read: read in place.
+				if end := headEnd(b[i:]); end >= 0 {
+					if c.startBody(b[i : i+end+1]) {
+						return i + end
+					}
+					i += end + 1
+					continue
+				}
+			}
 			j := bytes.IndexByte(b[i:], '\n')
 			if j < 0 {
 				c.line = append(c.line, b[i:]...)
@@ -152,16 +164,34 @@ func (c *framedConn) endLine() bool {
 	return false
 }
 
+// headEnd is the index of the '\n' that ends the head at the start of b
+// (its first empty line after the request line), or -1 when b holds no
+// whole head; a line holding only '\r's is empty, as endLine reads it.
+func headEnd(b []byte) int {
+	for s, first := 0, true; ; first = false {
+		j := bytes.IndexByte(b[s:], '\n')
+		if j < 0 {
+			return -1
+		}
+		if !first && len(bytes.TrimRight(b[s:s+j], "\r")) == 0 {
+			return s + j
+		}
+		s += j + 1
+	}
+}
+
 // startBody reads a whole head and sets the state for its body as Go
 // reads it: chunked with Transfer-Encoding (ignored before HTTP/1.1),
 // else Content-Length bytes, else none. It reports a head with both.
 func (c *framedConn) startBody(head []byte) bool {
-	lines := bytes.Split(head, []byte{'\n'})
-	http10 := bytes.HasSuffix(bytes.TrimRight(lines[0], "\r"), []byte("HTTP/1.0"))
+	first, rest, _ := bytes.Cut(head, newline)
+	http10 := bytes.HasSuffix(bytes.TrimRight(first, "\r"), []byte("HTTP/1.0"))
 	var length []byte
 	var hasLength, chunked bool
-	for _, l := range lines[1:] {
-		name, value, ok := bytes.Cut(bytes.TrimRight(l, "\r"), []byte{':'})
+	for len(rest) > 0 {
+		var l []byte
+		l, rest, _ = bytes.Cut(rest, newline)
+		name, value, ok := bytes.Cut(bytes.TrimRight(l, "\r"), colon)
 		if !ok {
 			continue
 		}
