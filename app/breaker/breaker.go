@@ -26,6 +26,7 @@ const (
 	MaxCooldown         = 5 * time.Minute  // the doubling stops here
 	ProbeLease          = 30 * time.Second // a probe that never reports frees its claim after this
 	RefreshEvery        = 100 * time.Millisecond
+	storeTimeout        = time.Second // each read or write of the shared store
 )
 
 // State is one breaker's state as the store keeps it.
@@ -99,7 +100,7 @@ func (b *Breakers) refresh(now time.Time) {
 
 // reload reads the store's open breakers into the view.
 func (b *Breakers) reload() {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	began := time.Now()
 	v, err := b.store.Load(ctx)
@@ -162,7 +163,7 @@ func (b *Breakers) Allow(key string, now time.Time) (bool, time.Time) {
 	if now.Before(s.Until) {
 		return false, s.Until
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	ok, err := b.store.ClaimProbe(ctx, key, ProbeLease)
 	if err != nil {
@@ -181,8 +182,6 @@ func (b *Breakers) Allow(key string, now time.Time) (bool, time.Time) {
 func (b *Breakers) Done(key string, failed bool, retryAfter time.Duration, now time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
 	c := b.counts[key]
 	if c == nil {
 		c = &counts{start: now}
@@ -197,7 +196,7 @@ func (b *Breakers) Done(key string, failed bool, retryAfter time.Duration, now t
 	if !failed {
 		c.consecutive = 0
 		if _, open := b.view[key]; open && probe {
-			b.set(ctx, key, now, func() error { return b.store.Close(ctx, key) }, nil)
+			b.set(key, now, func(ctx context.Context) error { return b.store.Close(ctx, key) }, nil)
 		}
 		return
 	}
@@ -226,13 +225,16 @@ func (b *Breakers) Done(key string, failed bool, retryAfter time.Duration, now t
 		next.Until = prev.Until // a deadline only ever extends
 	}
 	c.consecutive, c.start, c.calls, c.failers = 0, now, 0, 0
-	b.set(ctx, key, now, func() error { return b.store.Open(ctx, key, next) }, &next)
+	b.set(key, now, func(ctx context.Context) error { return b.store.Open(ctx, key, next) }, &next)
 }
 
 // set writes a change to the store and to the view at once (the next
-// refresh brings the other instances' changes).
-func (b *Breakers) set(ctx context.Context, key string, now time.Time, write func() error, s *State) {
-	if err := write(); err != nil {
+// refresh brings the other instances' changes). The store's deadline is
+// made here, not by Done, which most calls leave without a change.
+func (b *Breakers) set(key string, now time.Time, write func(context.Context) error, s *State) {
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := write(ctx); err != nil {
 		b.log.Warn("circuit breakers: store write failed", "target", key, "error", err)
 	}
 	if s == nil {
