@@ -284,11 +284,15 @@ const (
 // go out with its first event, which the attempt that answers sends.
 func routeHeaders(h http.Header) func(provider, model string, attempts int) {
 	return func(provider, model string, attempts int) {
-		h.Set(HeaderProvider, provider)
-		h.Set(HeaderModel, model)
-		h.Set(HeaderAttempts, strconv.Itoa(attempts))
+		httpx.SetValues(h, routeKeys, []string{provider, model, strconv.Itoa(attempts)})
 	}
 }
+
+// The routing and quota headers' keys, in canonical form (httpx.SetValues).
+var (
+	routeKeys = []string{http.CanonicalHeaderKey(HeaderProvider), http.CanonicalHeaderKey(HeaderModel), http.CanonicalHeaderKey(HeaderAttempts)}
+	quotaKeys = []string{http.CanonicalHeaderKey(HeaderQuotaLimit), http.CanonicalHeaderKey(HeaderQuotaRemaining), http.CanonicalHeaderKey(HeaderQuotaReset)}
+)
 
 // serverTiming is the Server-Timing header: the gateway's own time and the
 // upstream's, in milliseconds.
@@ -332,9 +336,7 @@ func (s *Service) admit(ctx context.Context, k *call, need int64, h http.Header)
 		return Hold{}, err
 	}
 	hold, left, err := s.quota.reserve(ctx, k.who.OrgID, need, al.MonthlyTokens, al.UsedTokens, now, s.cfg.HoldTTL)
-	h.Set(HeaderQuotaLimit, itoa(al.MonthlyTokens))
-	h.Set(HeaderQuotaRemaining, itoa(max(left, 0)))
-	h.Set(HeaderQuotaReset, itoa(nextMonth(now).Unix()))
+	httpx.SetInts(h, quotaKeys, al.MonthlyTokens, max(left, 0), nextMonth(now).Unix())
 	switch {
 	case errors.Is(err, models.ErrQuotaFull):
 		// The database refuses a revoked entitlement at once: say so.

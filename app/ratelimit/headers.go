@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"parapet/app/httpx"
 )
 
 // Response headers; one formatting for the public API and the gateway.
@@ -38,28 +40,14 @@ func (d Decision) RetryAfterSeconds() int {
 // The headers' keys in canonical form, so that SetHeaders, which runs on
 // every API request, writes the map directly without canonicalizing.
 var (
-	keyLimit      = http.CanonicalHeaderKey(HeaderLimit)
-	keyRemaining  = http.CanonicalHeaderKey(HeaderRemaining)
-	keyReset      = http.CanonicalHeaderKey(HeaderReset)
+	keys          = []string{http.CanonicalHeaderKey(HeaderLimit), http.CanonicalHeaderKey(HeaderRemaining), http.CanonicalHeaderKey(HeaderReset)}
 	keyRetryAfter = http.CanonicalHeaderKey(HeaderRetryAfter)
 )
 
 // SetHeaders writes the three X-RateLimit headers, and Retry-After when the
-// request was refused. It runs on every API request, so the three values
-// share one string and one slice (two allocations, not six).
+// request was refused.
 func (d Decision) SetHeaders(h http.Header) {
-	var buf [3 * 20]byte
-	b := strconv.AppendInt(buf[:0], int64(d.Limit), 10)
-	ends := [3]int{len(b)}
-	b = strconv.AppendInt(b, int64(d.Remaining), 10)
-	ends[1] = len(b)
-	b = strconv.AppendInt(b, d.ResetUnix(), 10)
-	ends[2] = len(b)
-	text, values := string(b), make([]string, 3)
-	values[0], values[1], values[2] = text[:ends[0]], text[ends[0]:ends[1]], text[ends[1]:]
-	h[keyLimit] = values[0:1:1] // full slices: an Add elsewhere copies, never overwrites a neighbour
-	h[keyRemaining] = values[1:2:2]
-	h[keyReset] = values[2:3:3]
+	httpx.SetInts(h, keys, int64(d.Limit), int64(d.Remaining), d.ResetUnix())
 	if !d.Allowed {
 		h[keyRetryAfter] = []string{strconv.Itoa(d.RetryAfterSeconds())}
 	}
