@@ -12,8 +12,8 @@ import (
 )
 
 // The usage page's charts, tables and settings fit a desktop and a phone
-// screen (nothing wider than the viewport, every table within its box),
-// with no CSP violation.
+// screen (nothing wider than the viewport, every table within its box, a
+// phone's cards labelling every number), with no CSP violation.
 func TestUsageSpendFitsInBrowser(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("GATEWAY_CONFIG", settingsConfig))
 	s := env.Seed(t, "spend.browser@example.com")
@@ -44,6 +44,17 @@ func TestUsageSpendFitsInBrowser(t *testing.T) {
 			Chart: Math.max(...[...document.querySelectorAll('.spend-chart svg')].map(s => s.getBoundingClientRect().right)) - window.innerWidth})`, &over))
 		if over.Page > 0 || over.Tables > 0 || over.Chart > 0 {
 			t.Errorf("at %d px: the page overflows by %v px, a totals table by %v, a chart by %v", width, over.Page, over.Tables, over.Chart)
+		}
+		if width < 768 {
+			// The tables are cards on a phone: each number says what it
+			// counts (a name alone needs no label).
+			var unlabelled []string
+			b.Run(chromedp.Evaluate(`[...document.querySelectorAll('.totals-table tbody td.num')]
+				.filter(td => getComputedStyle(td, '::before').display === 'none' || getComputedStyle(td, '::before').content !== '"' + td.dataset.label + '"')
+				.map(td => td.closest('table').dataset.testid + ': ' + td.textContent.trim())`, &unlabelled))
+			if len(unlabelled) > 0 {
+				t.Errorf("at %d px: numbers without their label: %q", width, unlabelled)
+			}
 		}
 		if n := b.Count(`[data-testid=chart-cost] rect`); n < 1 {
 			t.Errorf("at %d px: no bars", width)
