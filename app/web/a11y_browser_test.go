@@ -134,13 +134,18 @@ func TestAccessibilityOfEveryPage(t *testing.T) {
 	for i := range 9 {
 		env.SeedKey(t, s.OrgID, "deploy-pipeline-production-eu-west-"+itoa(int64(i)))
 	}
+	// Written as the gateway writes its calls (the event, the month's and
+	// the day's counters), so the usage page's tables agree.
+	var calls []models.UsageRecord
 	for i := range 50 {
-		model, in, out := "claude-sonnet-4-5-20250929", int64(1200+i), int64(350)
-		if err := models.RecordAudit(ctx, env.DB.DB, &models.AuditEvent{OrgID: &s.OrgID, ActorUserID: &s.UserID, Action: models.ActionGatewayCall,
+		model, in, out, status := "claude-sonnet-4-5-20250929", int64(1200+i), int64(350), 200
+		calls = append(calls, models.UsageRecord{ProductID: models.GatewayProductID, Actor: s.UserID, Event: &models.AuditEvent{
+			OrgID: &s.OrgID, ActorUserID: &s.UserID, Action: models.ActionGatewayCall, Status: &status,
 			Target: "POST /gateway/v1/chat/completions", IP: "2001:db8:85a3::8a2e:370:" + itoa(int64(7334+i)), RequestID: "req_" + strings.Repeat("f3", 12) + itoa(int64(i)),
-			Model: &model, InputTokens: &in, OutputTokens: &out}); err != nil {
-			t.Fatal(err)
-		}
+			Model: &model, InputTokens: &in, OutputTokens: &out}})
+	}
+	if _, err := models.RecordUsage(ctx, env.DB.DB, calls); err != nil {
+		t.Fatal(err)
 	}
 
 	// The desktop in the light theme, the phone in the dark one (as the
