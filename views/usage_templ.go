@@ -46,10 +46,10 @@ type UsageData struct {
 }
 
 // usd shows micro-dollars as dollars: cents, or the micro-dollars of a
-// call too cheap to show in cents.
+// call too cheap to show in cents, without trailing zeros ("$0.0055").
 func usd(micros int64) string {
 	if micros != 0 && micros < 10_000 {
-		return "$" + strconv.FormatFloat(float64(micros)/1e6, 'f', 6, 64)
+		return "$" + strings.TrimRight(strconv.FormatFloat(float64(micros)/1e6, 'f', 6, 64), "0")
 	}
 	return "$" + strconv.FormatFloat(float64(micros)/1e6, 'f', 2, 64)
 }

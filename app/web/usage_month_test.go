@@ -80,7 +80,7 @@ func TestUsageMonth(t *testing.T) {
 		if got := textIn(doc, "[data-testid=spend-month]"); got != "October 2026" {
 			t.Errorf("month %q", got)
 		}
-		if got, want := textIn(doc, "[data-testid=spend-total]"), "$0.005500"; got != want { // 2,000 + 3,000 + 0 + 50 × 10 µ$
+		if got, want := textIn(doc, "[data-testid=spend-total]"), "$0.0055"; got != want { // 2,000 + 3,000 + 0 + 50 × 10 µ$
 			t.Errorf("spend %q, want %q", got, want)
 		}
 		if got := textIn(doc, "[data-testid=spend-requests]"); got != "53" {
@@ -95,8 +95,8 @@ func TestUsageMonth(t *testing.T) {
 		if h, _ := doc.Find("[data-testid=chart-cost] [data-testid=chart-bar]").Eq(1).Attr("height"); h != "0" {
 			t.Errorf("October 2 (no calls) bar height %q, want 0", h)
 		}
-		if got := textIn(doc, `[data-testid=totals-model] [data-name=smart] [data-testid=totals-cost]`); got != "$0.005500" {
-			t.Errorf("smart's cost %q, want $0.005500", got)
+		if got := textIn(doc, `[data-testid=totals-model] [data-name=smart] [data-testid=totals-cost]`); got != "$0.0055" {
+			t.Errorf("smart's cost %q, want $0.0055", got)
 		}
 		if doc.Find(`[data-testid=totals-provider] [data-name=openai]`).Length() != 1 || doc.Find(`[data-testid=totals-key] [data-testid=totals-row]`).Length() != 2 {
 			t.Errorf("providers or keys missing:\n%s", doc.Find("[data-testid=totals-provider], [data-testid=totals-key]").Text())
