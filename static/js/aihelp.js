@@ -128,10 +128,15 @@
     }).join(", ") + ".";
   }
 
+  // "1 input token", "37 output tokens".
+  function tokenCount(n, kind) {
+    return n + " " + kind + (n === 1 ? " token" : " tokens");
+  }
+
   function usageText(model, usage) {
     var parts = [];
     if (model) parts.push(model);
-    if (usage) parts.push(usage.input_tokens + " input tokens", usage.output_tokens + " output tokens");
+    if (usage) parts.push(tokenCount(usage.input_tokens, "input"), tokenCount(usage.output_tokens, "output"));
     return parts.join(" · ");
   }
 

@@ -85,6 +85,11 @@
     return Number(n).toLocaleString("en-US");
   }
 
+  // "1 input token", "37 output tokens".
+  function tokenCount(n, kind) {
+    return formatInt(n) + " " + kind + (Number(n) === 1 ? " token" : " tokens");
+  }
+
   // The quota shown beside the chat counts down with each reply's usage.
   function spend(form, tokens) {
     var left = form.querySelector("[data-tokens-left]");
@@ -377,8 +382,8 @@
         meta.dataset.testid = "usage";
         var parts = [];
         if (usage.model) parts.push(usage.model);
-        if (usage.input != null) parts.push(formatInt(usage.input) + " input tokens");
-        if (usage.output != null) parts.push(formatInt(usage.output) + " output tokens");
+        if (usage.input != null) parts.push(tokenCount(usage.input, "input"));
+        if (usage.output != null) parts.push(tokenCount(usage.output, "output"));
         if (usage.stop === "max_tokens") parts.push("stopped at max tokens");
         else if (usage.stop === "stop_sequence") parts.push("stopped at a stop sequence");
         meta.textContent = parts.join(" · ");
