@@ -221,6 +221,17 @@ func TestTemplateDisplay(t *testing.T) {
 		// open with the same byte.
 		{[]string{"batch ñ00 done", "batch Ü00 done"}, "batch <*> done"},
 		{[]string{"order Ö-1 by user=Jürgen3 ok", "order Ö-2 by user=Jörg4 ok"}, "order Ö-<*> by user=<*> ok"},
+		// A decimal number and a UUID are shown whole, not by what their
+		// values share ("<*>.5", "<*>-2222-…"); a dotted address keeps the
+		// subnet its values share.
+		{[]string{"total 10.5 s", "total 11.5 s"}, "total <*> s"},
+		{[]string{"load (0.25)", "load (1.25)"}, "load (<*>)"},
+		{[]string{"request 4a1b2c3d-1111-2222-3333-444455556666 done", "request 5b1b2c3d-9999-2222-3333-444455556666 done"},
+			"request <*> done"},
+		{[]string{"pod web_default(4a1b2c3d-1111-2222-3333-444455556666) ok", "pod web_default(5b1b2c3d-1111-2222-3333-444455556666) ok"},
+			"pod web_default(<*>) ok"},
+		{[]string{"from 10.0.0.5 ok", "from 10.0.0.6 ok"}, "from 10.0.0.<*> ok"},
+		{[]string{"using v1.2.3 now", "using v1.2.4 now"}, "using v1.2.<*> now"},
 	}
 	for _, tt := range tests {
 		res := analyze(t, strings.Join(tt.lines, "\n"), Options{})

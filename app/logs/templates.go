@@ -315,7 +315,73 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 	for len(suf) > 0 && wordByte(suf[0]) && len(suf) < len(rep) && wordByte(rep[len(rep)-len(suf)-1]) {
 		suf = suf[1:]
 	}
-	return pre + "<*>" + suf
+	p, s := outsideWholeValues(rep, len(pre), len(rep)-len(suf))
+	return pre[:p] + "<*>" + suf[s-(len(rep)-len(suf)):]
+}
+
+// outsideWholeValues moves the end of a shared prefix (p) and the start of
+// a shared suffix (s) of rep out of a decimal number or a UUID they would
+// cut: "10.5" and "11.5" share ".5", and two UUIDs their last groups, but
+// neither is a part of the value worth showing. (A dotted address or
+// version keeps its shared head: "10.0.0.<*>" says which subnet.)
+func outsideWholeValues(rep string, p, s int) (int, int) {
+	for i := 0; i < len(rep); {
+		end := wholeValueAt(rep, i)
+		if end == i {
+			i++
+			continue
+		}
+		if i < p && p < end {
+			p = i
+		}
+		if i < s && s < end {
+			s = end
+		}
+		i = end
+	}
+	return p, s
+}
+
+// wholeValueAt is the end of a decimal number (digits, one '.', digits) or
+// a UUID starting at rep[i], or i when none starts there.
+func wholeValueAt(rep string, i int) int {
+	if i > 0 && (isAlnum(rep[i-1]) || rep[i-1] == '.') {
+		return i // inside a longer word, number or dotted value
+	}
+	if end := i + 36; end <= len(rep) && uuidText(rep[i:end]) && (end == len(rep) || !isAlnum(rep[end]) && rep[end] != '-') {
+		return end
+	}
+	j := i
+	for j < len(rep) && isDigit(rep[j]) {
+		j++
+	}
+	if j == i || j+1 >= len(rep) || rep[j] != '.' || !isDigit(rep[j+1]) {
+		return i
+	}
+	for j++; j < len(rep) && isDigit(rep[j]); j++ {
+	}
+	if j < len(rep) && (rep[j] == '.' || isDigit(rep[j])) {
+		return i // a second dot: an address or a version
+	}
+	return j
+}
+
+// uuidText reports the 36 characters of a UUID: hex groups of 8, 4, 4, 4
+// and 12, joined by '-'.
+func uuidText(t string) bool {
+	for k := range len(t) {
+		switch k {
+		case 8, 13, 18, 23:
+			if t[k] != '-' {
+				return false
+			}
+		default:
+			if !isDigit(t[k]) && charClass[t[k]]&(cHexLower|cHexUpper) == 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // wordByte reports a byte of a word: a letter or digit, ASCII or not (any
