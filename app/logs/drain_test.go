@@ -226,6 +226,7 @@ func TestTemplateDisplay(t *testing.T) {
 		// subnet its values share.
 		{[]string{"total 10.5 s", "total 11.5 s"}, "total <*> s"},
 		{[]string{"load (0.25)", "load (1.25)"}, "load (<*>)"},
+		{[]string{"took 1.5s", "took 2.5s"}, "took <*>"},
 		{[]string{"request 4a1b2c3d-1111-2222-3333-444455556666 done", "request 5b1b2c3d-9999-2222-3333-444455556666 done"},
 			"request <*> done"},
 		{[]string{"pod web_default(4a1b2c3d-1111-2222-3333-444455556666) ok", "pod web_default(5b1b2c3d-1111-2222-3333-444455556666) ok"},

@@ -306,6 +306,8 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 	// "(" and ")" with them, and shows as "(<*>)".
 	pre = pre[:min(len(pre), minLen)]
 	suf = suf[len(suf)-min(len(suf), minLen-len(pre)):]
+	preEnd, sufStart := outsideWholeValues(rep, len(pre), len(rep)-len(suf))
+	pre, suf = pre[:preEnd], suf[sufStart-(len(rep)-len(suf)):]
 	// Do not cut inside a word or number: "blk_-69" and "blk_-12" share
 	// "blk_-", not "blk_-6" or more; "ñ00" and "Ü00" share no byte of
 	// their first letter, which would be no text.
@@ -315,8 +317,7 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 	for len(suf) > 0 && wordByte(suf[0]) && len(suf) < len(rep) && wordByte(rep[len(rep)-len(suf)-1]) {
 		suf = suf[1:]
 	}
-	p, s := outsideWholeValues(rep, len(pre), len(rep)-len(suf))
-	return pre[:p] + "<*>" + suf[s-(len(rep)-len(suf)):]
+	return pre + "<*>" + suf
 }
 
 // outsideWholeValues moves the end of a shared prefix (p) and the start of
