@@ -58,20 +58,11 @@ func (r messagesRequest) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"messages":`...)
 	if r.Messages == nil {
 		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range r.Messages {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendTurn(b, &r.Messages[i]); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
+	} else if b, err = appendArray(b, r.Messages, appendTurn); err != nil {
+		return nil, err
 	}
 	if len(r.Tools) > 0 {
-		if b, err = appendTools(append(b, `,"tools":`...), r.Tools); err != nil {
+		if b, err = appendArray(append(b, `,"tools":`...), r.Tools, appendTool); err != nil {
 			return nil, err
 		}
 	}
@@ -97,14 +88,9 @@ func (r messagesRequest) appendJSON(b []byte) ([]byte, error) {
 		b = strconv.AppendInt(append(b, `,"top_k":`...), int64(*r.TopK), 10)
 	}
 	if len(r.StopSequences) > 0 {
-		b = append(b, `,"stop_sequences":[`...)
-		for i, s := range r.StopSequences {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, s)
+		if b, err = appendArray(append(b, `,"stop_sequences":`...), r.StopSequences, appendQuoted); err != nil {
+			return nil, err
 		}
-		b = append(b, ']')
 	}
 	if r.Stream {
 		b = append(b, `,"stream":true`...)

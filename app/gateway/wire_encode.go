@@ -40,20 +40,28 @@ func appendRaw(b []byte, raw json.RawMessage) ([]byte, error) {
 	return b, nil
 }
 
-// appendBlocks appends blocks as a JSON array ([] for none).
-func appendBlocks(b []byte, blocks []ContentBlock) ([]byte, error) {
+// appendArray appends items as a JSON array ([] for none), each by add.
+func appendArray[T any](b []byte, items []T, add func([]byte, *T) ([]byte, error)) ([]byte, error) {
 	b = append(b, '[')
-	for i := range blocks {
+	for i := range items {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		var err error
-		if b, err = appendBlock(b, &blocks[i]); err != nil {
+		if b, err = add(b, &items[i]); err != nil {
 			return nil, err
 		}
 	}
 	return append(b, ']'), nil
 }
+
+// appendBlocks appends blocks as a JSON array ([] for none).
+func appendBlocks(b []byte, blocks []ContentBlock) ([]byte, error) {
+	return appendArray(b, blocks, appendBlock)
+}
+
+// appendQuoted appends *s as a JSON string (appendArray's element form).
+func appendQuoted(b []byte, s *string) ([]byte, error) { return appendString(b, *s), nil }
 
 // appendBlock appends a block in Anthropic's wire form of its type, its
 // fields in one order whatever the type: a text block always has its text
@@ -160,31 +168,23 @@ func appendTurn(b []byte, m *ChatMessage) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// appendTools appends tool definitions as the Messages API takes them.
-func appendTools(b []byte, tools []Tool) ([]byte, error) {
+// appendTool appends a tool definition as the Messages API takes it.
+func appendTool(b []byte, t *Tool) ([]byte, error) {
 	var err error
-	b = append(b, '[')
-	for i := range tools {
-		t := &tools[i]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(append(b, `{"name":`...), t.Name)
-		b = appendOmitEmpty(b, `,"description":`, t.Description)
-		if b, err = appendRaw(append(b, `,"input_schema":`...), t.InputSchema); err != nil {
+	b = appendString(append(b, `{"name":`...), t.Name)
+	b = appendOmitEmpty(b, `,"description":`, t.Description)
+	if b, err = appendRaw(append(b, `,"input_schema":`...), t.InputSchema); err != nil {
+		return nil, err
+	}
+	if t.Strict != nil {
+		b = strconv.AppendBool(append(b, `,"strict":`...), *t.Strict)
+	}
+	if len(t.CacheControl) > 0 {
+		if b, err = appendRaw(append(b, `,"cache_control":`...), t.CacheControl); err != nil {
 			return nil, err
 		}
-		if t.Strict != nil {
-			b = strconv.AppendBool(append(b, `,"strict":`...), *t.Strict)
-		}
-		if len(t.CacheControl) > 0 {
-			if b, err = appendRaw(append(b, `,"cache_control":`...), t.CacheControl); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, '}')
 	}
-	return append(b, ']'), nil
+	return append(b, '}'), nil
 }
 
 // appendNumber appends a sampling parameter as encoding/json writes a
