@@ -40,14 +40,14 @@ func (d Decision) RetryAfterSeconds() int {
 // The headers' keys in canonical form, so that SetHeaders, which runs on
 // every API request, writes the map directly without canonicalizing.
 var (
-	keys          = []string{http.CanonicalHeaderKey(HeaderLimit), http.CanonicalHeaderKey(HeaderRemaining), http.CanonicalHeaderKey(HeaderReset)}
+	rateKeys      = []string{http.CanonicalHeaderKey(HeaderLimit), http.CanonicalHeaderKey(HeaderRemaining), http.CanonicalHeaderKey(HeaderReset)}
 	keyRetryAfter = http.CanonicalHeaderKey(HeaderRetryAfter)
 )
 
 // SetHeaders writes the three X-RateLimit headers, and Retry-After when the
 // request was refused.
 func (d Decision) SetHeaders(h http.Header) {
-	httpx.SetInts(h, keys, int64(d.Limit), int64(d.Remaining), d.ResetUnix())
+	httpx.SetInts(h, rateKeys, int64(d.Limit), int64(d.Remaining), d.ResetUnix())
 	if !d.Allowed {
 		h[keyRetryAfter] = []string{strconv.Itoa(d.RetryAfterSeconds())}
 	}
