@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -153,7 +154,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	}
 	waitNotEntitled(t, env.Client(), s.Key)
 	b.Run(
-		chromedp.SendKeys(`#pg-message`, "Still there?", chromedp.ByQuery),
+		chromedp.SendKeys(`#pg-message`, "Anyone?", chromedp.ByQuery),
 		chromedp.Click(`[data-testid=send]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`[data-testid=chat-error]`, chromedp.ByQuery),
 	)
@@ -164,7 +165,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		t.Error("the failed turn is not shown as failed")
 	}
 	b.Run(chromedp.Value(`#pg-message`, &typed, chromedp.ByQuery))
-	if typed != "Still there?" {
+	if typed != "Anyone?" {
 		t.Errorf("the failed message is not back in the message box: %q", typed)
 	}
 	b.Screenshot("playground-error")
@@ -180,6 +181,10 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	)
 	if got := b.Text(`[data-testid=chat-assistant] .chat-text`); !strings.Contains(got, "It has 1 message;") {
 		t.Errorf("the failed turn was sent again: %q", got)
+	}
+	// One word is one token, and reads so.
+	if got := b.Text(`[data-testid=chat-assistant] [data-testid=usage]`); !slices.Contains(strings.Split(got, " · "), "1 input token") {
+		t.Errorf("usage line %q, want \"1 input token\"", got)
 	}
 
 	// On a phone: the settings go below the chat.
