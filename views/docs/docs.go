@@ -186,7 +186,8 @@ func headingID(h *ast.Heading) string {
 	return string(b)
 }
 
-// plainText is a heading's text without its Markdown ("`HOST`" reads HOST).
+// plainText is a heading's or a table header's text without its Markdown
+// ("`HOST`" reads HOST).
 func plainText(n ast.Node, src []byte) string {
 	var b strings.Builder
 	_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {

@@ -98,7 +98,7 @@ func TestEveryPageInTheNavigation(t *testing.T) {
 func TestRender(t *testing.T) {
 	src := "# Title\n\nIntro with <script>alert(1)</script> and [a page](logs.md#compare).\n\n" +
 		"## Call `HOST`\n\n```sh\ncurl -H 'a: <b>' x\n```\n\n```python\nprint(1)\n```\n\n" +
-		"## Call `HOST`\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<div>raw</div>\n"
+		"## Call `HOST`\n\n<!-- made by a tool -->\n| a | `b` & \"c\" |\n|---|---|\n| 1 | 2 |\n\n<div>raw</div>\n\nA note <!-- inline --> here, on `GATEWAY_RATE_LIMIT` and `a<b` and `x.\ny`.\n"
 	p, err := render("t", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -111,12 +111,19 @@ func TestRender(t *testing.T) {
 		`href="/docs/logs#compare"`,
 		`<h2 id="call-host">`, `<h2 id="call-host-1">`, `href="#call-host"`,
 		`role="tab"`, `data-tab="curl"`, `data-tab="Python"`, `aria-controls="code-1-1"`, `curl -H &#39;a: &lt;b&gt;&#39; x`,
-		`data-copy-code`, `<div class="table-wrap" tabindex="0"><table>`,
+		`data-copy-code`, `<div class="table-wrap" tabindex="0"><table class="stack-table">`,
+		// On a phone a row is a card, each cell led by its column's name.
+		`<td data-label="a">1</td>`, `<td data-label="b &amp; &quot;c&quot;">2</td>`,
+		// Inline code wraps at its joints.
+		`<code>GATEWAY_<wbr>RATE_<wbr>LIMIT</code>`, `<code>a&lt;b</code>`, `<code>x.<wbr> y</code>`,
 	}
 	for _, w := range want {
 		if !strings.Contains(p.HTML, w) {
 			t.Errorf("no %s in\n%s", w, p.HTML)
 		}
+	}
+	if strings.Contains(p.HTML, "made by a tool") || strings.Contains(p.HTML, "inline") {
+		t.Errorf("an HTML comment, a note to the maintainers, is shown:\n%s", p.HTML)
 	}
 	if strings.Contains(p.HTML, "<script>") || strings.Contains(p.HTML, "<div>raw") {
 		t.Errorf("raw HTML passed through:\n%s", p.HTML)

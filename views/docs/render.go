@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"bytes"
 	"fmt"
 	"html"
 	"strings"
@@ -60,7 +61,8 @@ func (s *scroller) Kind() ast.NodeKind         { return kindScroller }
 func (s *scroller) Dump(src []byte, level int) { ast.DumpHelper(s, src, level, nil, nil) }
 
 // transformer points links between pages at the product's paths, groups
-// the code blocks of one call into tabs and wraps tables to scroll.
+// the code blocks of one call into tabs and wraps tables to scroll,
+// their cells labelled for phones.
 type transformer struct{}
 
 func (transformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
@@ -96,10 +98,29 @@ func (transformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Con
 		}
 	}
 	for _, t := range tables {
+		label(t, src)
 		s := &scroller{}
 		parent := t.Parent()
 		parent.ReplaceChild(parent, t, s)
 		s.AppendChild(s, t)
+	}
+}
+
+// label makes t a stack-table (app.css: on a phone each row is a card, each
+// cell a line led by its column's name) and gives each body cell its
+// column's name: a four-column table no longer squeezes its words into
+// letters on a 390 px screen.
+func label(t ast.Node, src []byte) {
+	t.SetAttributeString("class", "stack-table")
+	var names []string
+	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+		for i, cell := 0, row.FirstChild(); cell != nil; i, cell = i+1, cell.NextSibling() {
+			if _, head := row.(*east.TableHeader); head {
+				names = append(names, strings.TrimSpace(plainText(cell, src)))
+			} else if i < len(names) && names[i] != "" {
+				cell.SetAttributeString("data-label", names[i])
+			}
+		}
 	}
 }
 
@@ -146,6 +167,7 @@ func (nodeRenderer) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 	r.Register(ast.KindHeading, renderHeading)
 	r.Register(ast.KindFencedCodeBlock, renderCode)
 	r.Register(ast.KindCodeBlock, renderCode)
+	r.Register(ast.KindCodeSpan, renderCodeSpan)
 	r.Register(ast.KindRawHTML, renderRawHTML)
 	r.Register(ast.KindHTMLBlock, renderHTMLBlock)
 	r.Register(kindTabGroup, renderTabGroup)
@@ -231,22 +253,55 @@ func renderScroller(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast.
 	return ast.WalkContinue, nil
 }
 
-func renderRawHTML(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-	if entering {
-		segs := n.(*ast.RawHTML).Segments
-		for i := range segs.Len() {
-			s := segs.At(i)
-			w.WriteString(html.EscapeString(string(s.Value(src))))
+// renderCodeSpan writes inline code with a line-break opportunity (<wbr>)
+// after each joint of an identifier, so a long one (a variable name, a
+// path, a dotted call) wraps at a joint rather than anywhere: a table's
+// columns are then sized by the parts, not the whole, and stay readable.
+// Hyphens are left to the browser's own rules, which keep "--flag" whole.
+func renderCodeSpan(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	w.WriteString("<code>")
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		v := c.(*ast.Text).Segment.Value(src)
+		if bytes.HasSuffix(v, []byte("\n")) { // a code span across lines: one space, as goldmark writes it
+			v = append(v[:len(v)-1:len(v)-1], ' ')
 		}
+		for len(v) > 0 {
+			j := bytes.IndexAny(v, "_./:,=&?") + 1
+			if j == 0 || j == len(v) {
+				w.WriteString(html.EscapeString(string(v)))
+				break
+			}
+			w.WriteString(html.EscapeString(string(v[:j])))
+			w.WriteString("<wbr>")
+			v = v[j:]
+		}
+	}
+	w.WriteString("</code>")
+	return ast.WalkSkipChildren, nil
+}
+
+// An HTML comment is a note to the page's maintainers ("this table is
+// generated"): it is left out, as a browser would, not shown as text.
+func renderRawHTML(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	segs := n.(*ast.RawHTML).Segments
+	if first := segs.At(0); !entering || bytes.HasPrefix(first.Value(src), []byte("<!--")) {
+		return ast.WalkSkipChildren, nil
+	}
+	for i := range segs.Len() {
+		s := segs.At(i)
+		w.WriteString(html.EscapeString(string(s.Value(src))))
 	}
 	return ast.WalkSkipChildren, nil
 }
 
 func renderHTMLBlock(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		return ast.WalkContinue, nil
-	}
 	b := n.(*ast.HTMLBlock)
+	if !entering || b.HTMLBlockType == ast.HTMLBlockType2 { // type 2: a comment
+		return ast.WalkSkipChildren, nil
+	}
 	w.WriteString("<p>")
 	lines := b.Lines()
 	for i := range lines.Len() {
