@@ -9,32 +9,35 @@ import (
 )
 
 // area is one part of the product as routes.go declares it: its name (the
-// `area` label of the request metrics), how its errors are written and
-// which security headers its answers carry.
+// `area` label of the request metrics), how its errors are written, which
+// security headers its answers carry and, where a client library reads the
+// request id under another name than X-Request-Id, that name.
 type area struct {
-	name    string
-	errors  errorWriter
-	headers http.Header // shared, never written to: documentHeaders or apiHeaders
+	name      string
+	errors    errorWriter
+	headers   http.Header // shared, never written to: documentHeaders or apiHeaders
+	requestID string      // canonical header name, or ""
 }
 
 // The areas of routes.go. The tools' API areas are named after the tools.
 var (
-	areaPages      = &area{"pages", writePageError, documentHeaders}
-	areaPublic     = &area{"v1", writeJSONError, apiHeaders}
-	areaGateway    = &area{"gateway", writeJSONError, apiHeaders}
-	areaMessages   = &area{"gateway", writeAnthropicError, apiHeaders}
-	areaOpenAI     = &area{"gateway", writeOpenAIError, apiHeaders}
-	areaPlayground = &area{"playground", writeJSONError, apiHeaders}
-	areaOpenAPI    = &area{"openapi", writeJSONError, apiHeaders}
-	areaOps        = &area{"ops", writeJSONError, apiHeaders}
-	areaKeys       = &area{"keys", writeJSONError, apiHeaders}
-	areaStatic     = &area{"static", writePageError, documentHeaders}
+	areaPages      = &area{name: "pages", errors: writePageError, headers: documentHeaders}
+	areaPublic     = &area{name: "v1", errors: writeJSONError, headers: apiHeaders}
+	areaGateway    = &area{name: "gateway", errors: writeJSONError, headers: apiHeaders}
+	areaMessages   = &area{name: "gateway", errors: writeAnthropicError, headers: apiHeaders, requestID: "Request-Id"} // the Anthropic SDKs read request-id
+	areaOpenAI     = &area{name: "gateway", errors: writeOpenAIError, headers: apiHeaders}
+	areaPlayground = &area{name: "playground", errors: writeJSONError, headers: apiHeaders}
+	areaOpenAPI    = &area{name: "openapi", errors: writeJSONError, headers: apiHeaders}
+	areaOps        = &area{name: "ops", errors: writeJSONError, headers: apiHeaders}
+	areaKeys       = &area{name: "keys", errors: writeJSONError, headers: apiHeaders}
+	areaStatic     = &area{name: "static", errors: writePageError, headers: documentHeaders}
 )
 
 const areaKey = "area"
 
 // enter marks the request as one of area's, for the error handler and the
-// metrics, and sets the area's security headers (HSTS too over HTTPS).
+// metrics, and sets the area's security headers (HSTS too over HTTPS) and
+// request id header.
 // The header values are shared, not copied: no one appends to them.
 func (a *App) enter(ar *area) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
@@ -46,6 +49,9 @@ func (a *App) enter(ar *area) echo.MiddlewareFunc {
 			}
 			if a.isHTTPS(c) {
 				h["Strict-Transport-Security"] = hstsValue
+			}
+			if ar.requestID != "" {
+				h[ar.requestID] = h[echo.HeaderXRequestID] // set by requestID, which runs first
 			}
 			return next(c)
 		}

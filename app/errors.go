@@ -51,14 +51,12 @@ func writeJSONError(c echo.Context, e *apierr.Error) error {
 // SDKs raise their usual exceptions on the Messages-compatible endpoints;
 // the body also carries our code and request_id.
 func writeAnthropicError(c echo.Context, e *apierr.Error) error {
-	c.Response().Header().Set("request-id", httpx.RequestID(c))
 	return c.Blob(e.AnthropicStatus(), echo.MIMEApplicationJSON, e.AnthropicJSON(httpx.RequestID(c)))
 }
 
 // writeOpenAIError answers as the OpenAI API does on the Chat
 // Completions-compatible endpoint, with our code and request_id too.
 func writeOpenAIError(c echo.Context, e *apierr.Error) error {
-	c.Response().Header().Set("x-request-id", httpx.RequestID(c))
 	return c.Blob(e.Status, echo.MIMEApplicationJSON, e.OpenAIJSON(httpx.RequestID(c)))
 }
 

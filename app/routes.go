@@ -150,7 +150,7 @@ func (a *App) routes() {
 				web.RequireUser, p.Require2FA, a.toolRate, a.analyze(r.bodyLimit), p.CSRF, timeout).
 				Add(r.method, t.pagePath+r.path, r.handler)
 		}
-		g := a.group(t.apiPrefix, &area{t.name, writeJSONError, apiHeaders}, https, v1.Guard(t.surface), timeout)
+		g := a.group(t.apiPrefix, &area{name: t.name, errors: writeJSONError, headers: apiHeaders}, https, v1.Guard(t.surface), timeout)
 		clean := httpx.CleanJSON
 		if t.ownKeyCheck {
 			clean = httpx.CleanJSONText
@@ -208,8 +208,8 @@ func (a *App) routes() {
 // The tools' AI help answers in its tool's JSON error shape, on its API
 // and on its pages alike (the pages' script shows the message).
 var (
-	areaLogsAI = &area{"logs", writeJSONError, apiHeaders}
-	areaScanAI = &area{"scan", writeJSONError, apiHeaders}
+	areaLogsAI = &area{name: "logs", errors: writeJSONError, headers: apiHeaders}
+	areaScanAI = &area{name: "scan", errors: writeJSONError, headers: apiHeaders}
 )
 
 // aiHelpRoutes are the tools' AI help (views/docs/ai-help.md): a log's

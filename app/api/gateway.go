@@ -12,7 +12,6 @@ import (
 
 	"parapet/app/apierr"
 	"parapet/app/gateway"
-	"parapet/app/httpx"
 	"parapet/app/meter"
 )
 
@@ -31,7 +30,6 @@ func (a *API) Chat(c echo.Context) error {
 // request as-is, answered as that API would, so the official SDKs work
 // when pointed at the gateway.
 func (a *API) Messages(c echo.Context) error {
-	c.Response().Header().Set("request-id", httpx.RequestID(c)) // the header the SDKs read
 	return a.Gateway.Serve(c, caller(c), messagesDialect)
 }
 
@@ -39,7 +37,6 @@ func (a *API) Messages(c echo.Context) error {
 // Chat Completions API does, so the official openai SDKs work unmodified
 // with baseURL = the gateway's /gateway/v1.
 func (a *API) ChatCompletions(c echo.Context) error {
-	c.Response().Header().Set("x-request-id", httpx.RequestID(c))
 	return a.Gateway.Serve(c, caller(c), openAIDialect)
 }
 
@@ -47,7 +44,6 @@ func (a *API) ChatCompletions(c echo.Context) error {
 // served by an openai-style provider (or the demo); a messages-style
 // provider answers 400 embeddings_not_supported.
 func (a *API) Embeddings(c echo.Context) error {
-	c.Response().Header().Set("x-request-id", httpx.RequestID(c))
 	return a.Gateway.ServeEmbeddings(c, caller(c))
 }
 
@@ -107,7 +103,6 @@ func messagesStream(sse *gateway.SSEWriter, _ *gateway.Request) meter.Sink { ret
 // offers one, else gateway.EstimateInputTokens; the X-Token-Count header
 // says which ("upstream" or "estimated"). Counting is never billed.
 func (a *API) CountTokens(c echo.Context) error {
-	c.Response().Header().Set("request-id", httpx.RequestID(c))
 	p := Principal(c)
 	if err := a.Gateway.Entitled(c.Request().Context(), p.OrgID); err != nil {
 		return err
@@ -134,7 +129,6 @@ func (a *API) CountTokens(c echo.Context) error {
 // (or the default model) that the organization's and the key's model
 // policies allow.
 func (a *API) Models(c echo.Context) error {
-	c.Response().Header().Set("request-id", httpx.RequestID(c))
 	if err := a.Gateway.Entitled(c.Request().Context(), Principal(c).OrgID); err != nil {
 		return err
 	}
@@ -163,7 +157,6 @@ func (a *API) Models(c echo.Context) error {
 // shape). A model not in the list is 404, in Anthropic's shape, which the
 // openai SDK reads as NotFoundError too.
 func (a *API) Model(c echo.Context) error {
-	c.Response().Header().Set("request-id", httpx.RequestID(c))
 	if err := a.Gateway.Entitled(c.Request().Context(), Principal(c).OrgID); err != nil {
 		return err
 	}

@@ -517,6 +517,20 @@ func TestGatewayClientDisconnectMidStream(t *testing.T) {
 	}
 }
 
+// The Anthropic SDKs' request-id is our X-Request-Id, on an answer and on
+// a refusal before the handler (a bad key) alike.
+func TestGatewayMessagesRequestID(t *testing.T) {
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil)
+	c := env.Client()
+	body := `{"model":"parapet-demo","max_tokens":16,"messages":[{"role":"user","content":"Hi"}]}`
+	for _, key := range []string{s.Key, "pk_nope"} {
+		r := c.PostJSON("/gateway/v1/messages", body, "X-Api-Key", key)
+		if id := r.Header.Get("Request-Id"); id == "" || id != r.Header.Get("X-Request-Id") {
+			t.Errorf("%d: request-id %q, X-Request-Id %q", r.StatusCode, id, r.Header.Get("X-Request-Id"))
+		}
+	}
+}
+
 func TestGatewayMessagesEndpointSpeaksAnthropic(t *testing.T) {
 	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil, apptest.WithEnv("GATEWAY_LOG_CONTENT", "true"))
 	c := env.Client()
