@@ -70,7 +70,9 @@ func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
 			}
 		}
 	}
-	if req.Temperature, err = parseUnit(top, "temperature"); err != nil {
+	// OpenAI's range; a messages-style provider takes 0 to 1 (checkStyle,
+	// and messagesAdapter.body for a routed call).
+	if req.Temperature, err = parseRange(top, "temperature", 2); err != nil {
 		return nil, err
 	}
 	if req.TopP, err = parseUnit(top, "top_p"); err != nil {

@@ -125,6 +125,11 @@ func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
 		Temperature: req.Temperature, TopP: req.TopP, TopK: req.TopK,
 		StopSequences: req.StopSequences, Stream: stream, Messages: req.Messages}
 	b.System = systemOf(req)
+	if t := req.Temperature; t != nil && *t > 1 {
+		// A routed Chat Completions call (up to 2) on a messages-style
+		// target: the nearest it takes. One provider refused it (checkStyle).
+		b.Temperature = new(1.0)
+	}
 	if req.Metadata.UserID != "" {
 		b.Metadata = &messagesMetadata{UserID: req.Metadata.UserID}
 	}

@@ -480,14 +480,17 @@ func parseUserID(name string, raw any) (string, *Error) {
 }
 
 // parseUnit reads an optional number between 0 and 1 (temperature, top_p).
-func parseUnit(top object, name string) (*float64, *Error) {
+func parseUnit(top object, name string) (*float64, *Error) { return parseRange(top, name, 1) }
+
+// parseRange reads an optional number between 0 and most.
+func parseRange(top object, name string, most float64) (*float64, *Error) {
 	raw, ok := top.get(name)
 	if !ok {
 		return nil, nil
 	}
 	f, ok := asNumber(raw)
-	if !ok || f < 0 || f > 1 {
-		return nil, invalid("%s must be a number between 0 and 1", name)
+	if !ok || f < 0 || f > most {
+		return nil, invalid("%s must be a number between 0 and %g", name, most)
 	}
 	return &f, nil
 }

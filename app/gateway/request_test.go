@@ -442,3 +442,31 @@ func TestChatMessageJSON(t *testing.T) {
 		}
 	}
 }
+
+// Chat Completions' temperature runs to 2, as OpenAI's does; the Messages
+// API's ends at 1: one messages-style provider refuses more by name, and a
+// routed call's messages-style target gets the nearest it takes.
+func TestCompletionsTemperatureAboveOne(t *testing.T) {
+	body := `{"messages":[{"role":"user","content":"x"}],"temperature":1.5}`
+	req, err := ParseCompletionsRequest([]byte(body), testDefaults)
+	if err != nil || *req.Temperature != 1.5 {
+		t.Fatalf("temperature 1.5: %v", err)
+	}
+	if _, err := ParseCompletionsRequest([]byte(`{"messages":[{"role":"user","content":"x"}],"temperature":2.5}`), testDefaults); err == nil ||
+		!strings.Contains(err.Error(), "temperature must be a number between 0 and 2") {
+		t.Errorf("temperature 2.5: %v", err)
+	}
+	if _, err := ParseMessagesRequest([]byte(`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}],"temperature":1.5}`), testDefaults); err == nil {
+		t.Error("the Messages endpoint took temperature 1.5")
+	}
+	if err := CheckStyle(req, StyleMessages); err == nil || !strings.Contains(err.Error(), "temperature 1.5 is not supported") {
+		t.Errorf("messages style: %v", err)
+	}
+	if err := CheckStyle(req, StyleOpenAI); err != nil {
+		t.Errorf("openai style: %v", err)
+	}
+	var a messagesAdapter
+	if got := a.body(req, false).Temperature; got == nil || *got != 1 || *req.Temperature != 1.5 {
+		t.Errorf("a messages-style target is sent temperature %v", got)
+	}
+}

@@ -46,11 +46,15 @@ func checkOpenAIStyle(req *Request) *Error {
 	return nil
 }
 
-// checkMessagesStyle: json_schema output goes to a messages-style
+// checkMessagesStyle: the Messages API's temperature ends at 1 (Chat
+// Completions' at 2); json_schema output goes to a messages-style
 // provider as a forced tool, which cannot be combined with the caller's
 // own tools or with thinking (Anthropic refuses a forced tool call with
 // thinking on).
 func checkMessagesStyle(req *Request) *Error {
+	if t := req.Temperature; t != nil && *t > 1 {
+		return invalid("temperature %g is not supported: this gateway's upstream (messages style) takes 0 to 1", *t)
+	}
 	if req.Format == nil {
 		return nil
 	}
