@@ -181,6 +181,7 @@ func TestAccessibilityOfEveryPage(t *testing.T) {
 		visit := visitor(b)
 		visit("home", "/", "main")
 		visit("docs", "/docs", "[data-testid=docs-content]")
+		visit("docs tables", "/docs/configuration", "[data-testid=docs-content] table") // cards on a phone
 		visit("api reference", "/docs/api-reference", "[data-testid=doc-endpoint]")
 		visit("sign-up", "/console/signup", "[data-testid=signup-form]")
 		visit("invitation (visitor)", pathOf(t, link), "[data-testid=invite-pending]")
