@@ -232,6 +232,12 @@ func TestTemplateDisplay(t *testing.T) {
 		{[]string{"pod web_default(4a1b2c3d-1111-2222-3333-444455556666) ok", "pod web_default(5b1b2c3d-1111-2222-3333-444455556666) ok"},
 			"pod web_default(<*>) ok"},
 		{[]string{"from 10.0.0.5 ok", "from 10.0.0.6 ok"}, "from 10.0.0.<*> ok"},
+		// A width in bits names an architecture, a type or an encoding,
+		// after a name too: "gpg:amd64" is no key and value.
+		{[]string{"configure gpg:amd64 2.2.40-1.1 <none>", "configure gpg:amd64 2.2.40-1.1 <none>"},
+			"configure gpg:amd64 <*> <none>"},
+		{[]string{"pulled image for arm64, digest sha256 verified in 3 s", "pulled image for arm64, digest sha256 verified in 5 s"},
+			"pulled image for arm64, digest sha256 verified in <*> s"},
 		{[]string{"using v1.2.3 now", "using v1.2.4 now"}, "using v1.2.<*> now"},
 	}
 	for _, tt := range tests {

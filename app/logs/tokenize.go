@@ -483,6 +483,9 @@ func classify(t []byte, or class) (masked bool, keep int32) {
 	}
 	if or&cColon != 0 {
 		if k := colonKeyLen(t); k > 0 && variable(t[k:]) {
+			if namedWithDigit(trimPunct(t[k:])) {
+				return false, 0 // "gpg:amd64": a name qualified by a name, no key and value
+			}
 			return true, int32(k)
 		}
 	}
@@ -711,15 +714,20 @@ func wordValue(core []byte) bool {
 
 // namedWithDigit reports a name written with a digit rather than a value:
 // a versioned name (SOCKS5, IPv6), a capital and one digit naming a level
-// or a class (L2 cache, P0, C1), or two or more lower-case letters and a
-// single final digit (ssh2, sha1, ext4). A word that varies this way (node1,
-// node2) is still found by the miner, which compares lines.
+// or a class (L2 cache, P0, C1), two or more lower-case letters and a
+// single final digit (ssh2, sha1, ext4), or a width in bits (amd64, arm64,
+// sha256, base64, int32), which names an architecture, a type or an
+// encoding. A word that varies this way (node1, node2) is still found by
+// the miner, which compares lines.
 func namedWithDigit(t []byte) bool {
 	if len(t) > 0 && isUpper(t[0]) {
 		return len(t) == 2 && isDigit(t[1]) || versionedName(t) || protocolVersion(t)
 	}
-	n := len(t) - 1
-	if n < 2 || !isDigit(t[n]) {
+	n := len(t)
+	for n > 0 && isDigit(t[n-1]) {
+		n--
+	}
+	if n < 2 || n == len(t) || len(t)-n > 1 && !bitWidth(t[n:]) {
 		return false
 	}
 	for _, c := range t[:n] {
@@ -728,6 +736,15 @@ func namedWithDigit(t []byte) bool {
 		}
 	}
 	return true
+}
+
+// bitWidth reports the digits of a width in bits from 16 on.
+func bitWidth(d []byte) bool {
+	switch string(d) {
+	case "16", "32", "64", "128", "256", "384", "512":
+		return true
+	}
+	return false
 }
 
 // protocolVersion reports a protocol and its version: HTTP/1.1, TLSv1.3.
