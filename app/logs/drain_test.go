@@ -247,3 +247,42 @@ func TestTemplateDisplay(t *testing.T) {
 		}
 	}
 }
+
+// A word that names what a line is about (a package, a unit, a queue) is
+// a value when many of them fill one place, even where the prefix buckets
+// keep each apart: one action is one template, whatever the names.
+func TestManyNamesAtOnePlaceAreOneTemplate(t *testing.T) {
+	names := []string{"gpg", "curl", "dirmngr", "gpgsm", "git", "openssl", "perl", "less", "dbus", "systemd", "tzdata", "gnupg"}
+	lines := func(format string) []string {
+		var out []string
+		for i, n := range names {
+			out = append(out, fmt.Sprintf(format, n, i+1))
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		// dpkg: one literal word, then the package and its versions.
+		{"dpkg upgrades", append(lines("upgrade %s:amd64 2.%d 2.%[2]d+b1"), "upgrade libssl3:amd64 3.0.1 3.0.2"),
+			"upgrade <*>:amd64 <*> <*>"},
+		// An architecture that reads as a value after the name: a key and
+		// its value, but a different key on every line.
+		{"multiarch packages", append(lines("configure %s:i386 1.%d-1 <none>"), "configure libc6:i386 2.36-9 <none>"),
+			"configure <*>:i386 <*> <none>"},
+		{"systemd units", append(lines("Started %s.service - unit %d."), "Started 2fa.service - unit 0."),
+			"Started <*>.service - unit <*>."},
+	}
+	for _, tt := range tests {
+		res := analyze(t, strings.Join(tt.lines, "\n"), Options{})
+		var got []string // count and text, to show a split
+		for _, tp := range res.Templates {
+			got = append(got, fmt.Sprintf("%d %s", tp.Count, tp.Template))
+		}
+		if len(res.Templates) != 1 || res.Templates[0].Template != tt.want {
+			t.Errorf("%s: templates %q, want one %q", tt.name, got, tt.want)
+		}
+	}
+}
