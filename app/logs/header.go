@@ -17,7 +17,8 @@ import (
 //     two words (the host), or
 //     "name:" in a month-name syslog header ("Jun 14 15:16:01 host kernel: msg");
 //   - the "file.go:42]" that ends a glog header ("I0401 12:00:00.1 7 main.go:42] msg");
-//   - a separator right after the fields ("[time] app.exe - msg", "time|comp|pid|msg").
+//   - a separator right after the fields ("[time] app.exe - msg", "time|comp|pid|msg"),
+//     or a colon right after a time ("update-alternatives 2025-06-24 14:42:14: msg").
 // Without an anchor no header is cut, and the whole line is the message.
 // A level word may hide in a token: "[10:00:00 INF]" (Serilog),
 // "[proxy:error]" (Apache 2.4), "production.INFO:" (Laravel),
@@ -219,6 +220,10 @@ func (h *header) fields(s []byte, i, n int) int {
 			h.firstTime = h.firstTime || n == 0
 			if committed && words <= 1 && s[i] == '[' {
 				end, words, anchorTok = j, 0, n // a bracketed time after the fields: ip - user [time]
+			} else if !committed && words <= 1 && clockColon(s[i:j]) {
+				// The colon after a clock closes the header, as a separator
+				// would: "update-alternatives 2025-06-24 14:42:14: run with …".
+				end, committed, words, anchorTok = j, true, 0, n
 			} else if committed {
 				words++ // a value after the separator (an address, a number) is the message's
 			}
@@ -262,6 +267,13 @@ func (h *header) fields(s []byte, i, n int) int {
 		i = j
 	}
 	return max(end, lead)
+}
+
+// clockColon reports a time of day followed by a colon ("14:42:14:"), not
+// a number and a colon ("1234:", a count or a process id).
+func clockColon(t []byte) bool {
+	n := len(t) - 1
+	return n > 0 && t[n] == ':' && bytes.IndexByte(t[:n], ':') > 0
 }
 
 // priority reads the syslog priority "<PRI>" that opens s, as syslog

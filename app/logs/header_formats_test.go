@@ -266,6 +266,7 @@ func TestFormatHeadersWithLayouts(t *testing.T) {
 		"Mar 05 14:00:01 node1 kubelet[812]: W0305 14:00:01.000000 x", "Mar 05 14:00:01 node1 kubelet[812]: W0305",
 		"2024-03-05 10:00:00 UTC:10.0.0.1(5432):app@db:[12]:LOG:  x", "2024-03-05 10:00:00 UTC:10.0.0.1(5432):app@db:[12]:Log:  x",
 		"[2024-03-05 10:00:00] production.INFO: x", "2024-03-05T21:00:00.000000Z 10 [Note] [MY-010914] [Server] x",
+		"update-alternatives 2025-06-24 14:42:14: run", "nightly 2024-03-05 10:00:00: ERROR: x", "worker 1234: x",
 	}
 	// Every line, then each with its digits changed, twice over.
 	var all []string
@@ -408,5 +409,28 @@ func TestJournalShortISO(t *testing.T) {
 	}
 	if _, ok := matchAt(res, 7); ok {
 		t.Errorf("line 7 matched: its klog level I decides")
+	}
+}
+
+// A program may write its name before the time, and a colon after it
+// (Debian's update-alternatives, backup and cron scripts): the header
+// runs to that colon, so templates hold no part of the time.
+func TestProgramThenTimeHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"update-alternatives 2025-06-24 14:42:14: run with --install /usr/bin/pager pager /usr/bin/less 77", "", "",
+			"update-alternatives 2025-06-24 14:42:14:"},
+		{"backup-job 2024/03/05 10:00:00: snapshot done", "", "", "backup-job 2024/03/05 10:00:00:"},
+		{"nightly 2024-03-05 10:00:00: ERROR: disk full", CategoryError, "ERROR", "nightly 2024-03-05 10:00:00: ERROR:"},
+		// A number and a colon is no time: a count or a process id.
+		{"worker 1234: started", "", "", ""},
+	})
+	lines := []string{
+		"update-alternatives 2025-06-24 14:36:53: link group pager updated to point to /usr/bin/less",
+		"update-alternatives 2026-09-22 04:55:32: link group java updated to point to /usr/bin/java",
+		"update-alternatives 2026-09-22 04:56:12: link group awk updated to point to /usr/bin/mawk",
+	}
+	res := analyze(t, strings.Join(lines, "\n"), Options{})
+	if len(res.Templates) != 1 || res.Templates[0].Template != "link group <*> updated to point to /usr/bin/<*>" {
+		t.Errorf("templates %+v, want one without the time", res.Templates)
 	}
 }
