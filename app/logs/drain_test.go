@@ -232,6 +232,14 @@ func TestTemplateDisplay(t *testing.T) {
 		{[]string{"pod web_default(4a1b2c3d-1111-2222-3333-444455556666) ok", "pod web_default(5b1b2c3d-1111-2222-3333-444455556666) ok"},
 			"pod web_default(<*>) ok"},
 		{[]string{"from 10.0.0.5 ok", "from 10.0.0.6 ok"}, "from 10.0.0.<*> ok"},
+		// No value is cut inside its word: "384.0 B," and "2.1 KB," share
+		// "," only, not "B,".
+		{[]string{"Block broadcast_0 stored as values in memory (estimated size 384.0 B, free 317.5 KB)",
+			"Block broadcast_1 stored as values in memory (estimated size 2.1 KB, free 315.4 KB)"},
+			"Block broadcast_<*> stored as values in memory (estimated size <*>, free <*> KB)"},
+		// Times are shown whole, not by the seconds or the month they share.
+		{[]string{"job ran at 10:15:32 done", "job ran at 11:20:32 done"}, "job ran at <*> done"},
+		{[]string{"lease until 2026-09-22T04:55:32Z ok", "lease until 2026-09-23T01:15:32Z ok"}, "lease until <*> ok"},
 		// A width in bits names an architecture, a type or an encoding,
 		// after a name too: "gpg:amd64" is no key and value.
 		{[]string{"configure gpg:amd64 2.2.40-1.1 <none>", "configure gpg:amd64 2.2.40-1.1 <none>"},
