@@ -246,6 +246,21 @@ func TestTemplateDisplay(t *testing.T) {
 			"configure gpg:amd64 <*> <none>"},
 		{[]string{"pulled image for arm64, digest sha256 verified in 3 s", "pulled image for arm64, digest sha256 verified in 5 s"},
 			"pulled image for arm64, digest sha256 verified in <*> s"},
+		{[]string{"kernel for (amd64) loaded", "kernel for (amd64) loaded"}, "kernel for (amd64) loaded"},
+		// A key's value is a value, a name with a digit or not.
+		{[]string{"joined host:node1 ok", "joined host:node1 ok"}, "joined host:<*> ok"},
+		// An acronym and a part with digits is a name; an id after a
+		// hyphen is a value.
+		{[]string{"BIOS-e820: 0000000000000000 - 000000000009f800 (usable)", "BIOS-e820: 000000000009f800 - 00000000000a0000 (usable)"},
+			"BIOS-e820: <*> - <*> (usable)"},
+		{[]string{"patched CVE-2021-44228 today", "patched CVE-2021-45046 today"}, "patched CVE-2021-<*> today"},
+		// Dotted configuration keys are no host names, whatever their
+		// last word; a host under a country's domain is.
+		{[]string{"mapred.task.id is deprecated. Instead, use mapreduce.task.attempt.id",
+			"mapred.task.id is deprecated. Instead, use mapreduce.task.attempt.id"},
+			"mapred.task.id is deprecated. Instead, use mapreduce.task.attempt.id"},
+		{[]string{"session.timeout.ms = 10000", "session.timeout.ms = 45000"}, "session.timeout.ms = <*>"},
+		{[]string{"relay to mail.example.de refused", "relay to mx.example.co.uk refused"}, "relay to <*> refused"},
 		{[]string{"using v1.2.3 now", "using v1.2.4 now"}, "using v1.2.<*> now"},
 	}
 	for _, tt := range tests {

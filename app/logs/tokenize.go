@@ -483,13 +483,13 @@ func classify(t []byte, or class) (masked bool, keep int32) {
 	}
 	if or&cColon != 0 {
 		if k := colonKeyLen(t); k > 0 && variable(t[k:]) {
-			if namedWithDigit(trimPunct(t[k:])) {
+			if widthName(trimPunct(t[k:])) {
 				return false, 0 // "gpg:amd64": a name qualified by a name, no key and value
 			}
 			return true, int32(k)
 		}
 	}
-	return variable(t), 0
+	return variable(t) && !namedWithDigit(trimPunct(t)), 0
 }
 
 // kvKeyLen returns the length of "key=" when t starts with an identifier
@@ -714,20 +714,20 @@ func wordValue(core []byte) bool {
 
 // namedWithDigit reports a name written with a digit rather than a value:
 // a versioned name (SOCKS5, IPv6), a capital and one digit naming a level
-// or a class (L2 cache, P0, C1), two or more lower-case letters and a
-// single final digit (ssh2, sha1, ext4), or a width in bits (amd64, arm64,
-// sha256, base64, int32), which names an architecture, a type or an
-// encoding. A word that varies this way (node1, node2) is still found by
-// the miner, which compares lines.
+// or a class (L2 cache, P0, C1), an acronym and a part with digits
+// (BIOS-e820), two or more lower-case letters and a single final digit
+// (ssh2, sha1, ext4), or a width name (amd64, sha256). A word that varies
+// this way (node1, node2) is still found by the miner, which compares
+// lines.
 func namedWithDigit(t []byte) bool {
 	if len(t) > 0 && isUpper(t[0]) {
-		return len(t) == 2 && isDigit(t[1]) || versionedName(t) || protocolVersion(t)
+		return len(t) == 2 && isDigit(t[1]) || versionedName(t) || protocolVersion(t) || acronymPart(t)
 	}
-	n := len(t)
-	for n > 0 && isDigit(t[n-1]) {
-		n--
+	if widthName(t) {
+		return true
 	}
-	if n < 2 || n == len(t) || len(t)-n > 1 && !bitWidth(t[n:]) {
+	n := len(t) - 1
+	if n < 2 || !isDigit(t[n]) {
 		return false
 	}
 	for _, c := range t[:n] {
@@ -738,13 +738,42 @@ func namedWithDigit(t []byte) bool {
 	return true
 }
 
-// bitWidth reports the digits of a width in bits from 16 on.
-func bitWidth(d []byte) bool {
-	switch string(d) {
+// widthName reports two or more lower-case letters and a width in bits
+// from 16 on (amd64, arm64, sha256, base64, int32): an architecture, a
+// type or an encoding, not a value.
+func widthName(t []byte) bool {
+	n := 0
+	for n < len(t) && isLower(t[n]) {
+		n++
+	}
+	if n < 2 {
+		return false
+	}
+	switch string(t[n:]) {
 	case "16", "32", "64", "128", "256", "384", "512":
 		return true
 	}
 	return false
+}
+
+// acronymPart reports an acronym, a hyphen and a part that starts with a
+// letter and has digits ("BIOS-e820"): one thing's name, whose digits
+// name a kind, as in SOCKS5. A number after the hyphen (CVE-2021-44228,
+// JIRA-123) is an id, a value.
+func acronymPart(t []byte) bool {
+	k := 0
+	for k < len(t) && isUpper(t[k]) {
+		k++
+	}
+	if k < 2 || k+2 >= len(t) || t[k] != '-' || !isLetter(t[k+1]) {
+		return false
+	}
+	for _, c := range t[k+1:] {
+		if !isAlnum(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // protocolVersion reports a protocol and its version: HTTP/1.1, TLSv1.3.
@@ -835,7 +864,10 @@ func trimPunct(t []byte) []byte {
 
 // isHostname reports lower-case dotted names with a known or two-letter top
 // level domain: "ns.example.com", "db.internal". Java packages
-// ("org.apache.hadoop") have no such suffix and stay words.
+// ("org.apache.hadoop") have no such suffix and stay words, and neither
+// do dotted configuration keys, which end in "id" or "ms" more often than
+// any host does in Indonesia's or Montserrat's domain ("mapred.task.id",
+// "session.timeout.ms").
 func isHostname(t []byte) bool {
 	dot := -1
 	for i, c := range t {
@@ -854,7 +886,7 @@ func isHostname(t []byte) bool {
 	}
 	tld := t[dot+1:]
 	if len(tld) == 2 && isLower(tld[0]) && isLower(tld[1]) {
-		return true
+		return string(tld) != "id" && string(tld) != "ms"
 	}
 	switch string(tld) {
 	case "com", "net", "org", "edu", "gov", "mil", "int", "info", "biz", "local", "localdomain",
