@@ -506,7 +506,10 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 		case hSep, hProc:
 			return e
 		case hColon:
-			if !padded && loggerName(s[k:e-1]) {
+			// A key aligned to its value by the spaces after it
+			// ("[INF]   Version:  2.9.10", a table the program prints)
+			// is the message's, not a logger.
+			if !padded && loggerName(s[k:e-1]) && !(e+1 < len(s) && s[e] == ' ' && s[e+1] == ' ') {
 				return e
 			}
 		case hWord, hField:

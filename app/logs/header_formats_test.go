@@ -434,3 +434,17 @@ func TestProgramThenTimeHeader(t *testing.T) {
 		t.Errorf("templates %+v, want one without the time", res.Templates)
 	}
 }
+
+// A key aligned to its value, as a program prints a table of settings
+// under its level ("[INF]   Version:  2.9.10"), is the message's: a
+// logger is followed by one space.
+func TestAlignedKeyIsNoLogger(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"[2977] 2026/11/29 02:28:58.416279 [INF]   Version:  2.9.10", "", "INF", "[2977] 2026/11/29 02:28:58.416279 [INF]"},
+		{"2024-03-05 10:00:00,123 INFO  Max Heap:      512 MB", "", "INFO", "2024-03-05 10:00:00,123 INFO"},
+		{"2024-03-05 10:00:00,123 INFO  Uptime:      5 days", "", "INFO", "2024-03-05 10:00:00,123 INFO"},
+		// Loggers, padded or not.
+		{"17/06/09 20:10:40 INFO SparkContext: Running Spark version 1.6.0", "", "INFO", "17/06/09 20:10:40 INFO SparkContext:"},
+		{"2024-03-05 10:00:00,123 WARN  DataStreamer: Slow waitForAckedSeqno took 35000ms", "", "WARN", "2024-03-05 10:00:00,123 WARN  DataStreamer:"},
+	})
+}
