@@ -44,6 +44,7 @@ const (
 	hProc             // syslog process: name[pid]:
 	hColon            // other token ending in ':'
 	hField            // other token without letters ("*64", "#3"): neither a time nor a word
+	hDetail           // PostgreSQL's DETAIL:, STATEMENT:, HINT: … (see detailWord)
 )
 
 // header finds headers, line after line. It keeps the header tokens of the
@@ -255,6 +256,13 @@ func (h *header) fields(s []byte, i, n int) int {
 		case hColon:
 			if sawMonth && words >= 1 && words <= 2 && !committed {
 				return j
+			}
+			return max(end, lead)
+		case hDetail:
+			// It opens the message, after the fields a level line has
+			// there ("[4251] app@db STATEMENT:  select …").
+			if sawTime && words <= 2 && !committed {
+				return i
 			}
 			return max(end, lead)
 		case hBracket:
@@ -771,6 +779,9 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 		if last == ':' && upperLevelTail(core) {
 			return hLevel
 		}
+		if last == ':' && detailWord(core) {
+			return hDetail
+		}
 	}
 	if last == ']' && glogSource(t) {
 		return hProc
@@ -782,6 +793,18 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 		return hColon
 	}
 	return hWord
+}
+
+// detailWord reports the word, in capitals, of a line that PostgreSQL
+// writes after an ERROR or LOG line to say more of it: "STATEMENT:  select
+// …", "DETAIL:  Key (id)=(1) already exists.". It stands where the level
+// does; the message starts with it, as it says what the line holds.
+func detailWord(t []byte) bool {
+	switch string(t) {
+	case "DETAIL", "HINT", "STATEMENT", "CONTEXT", "QUERY", "LOCATION":
+		return true
+	}
+	return false
 }
 
 // procName reports a process named in brackets after its program's name,

@@ -267,6 +267,7 @@ func TestFormatHeadersWithLayouts(t *testing.T) {
 		"2024-03-05 10:00:00 UTC:10.0.0.1(5432):app@db:[12]:LOG:  x", "2024-03-05 10:00:00 UTC:10.0.0.1(5432):app@db:[12]:Log:  x",
 		"[2024-03-05 10:00:00] production.INFO: x", "2024-03-05T21:00:00.000000Z 10 [Note] [MY-010914] [Server] x",
 		"update-alternatives 2025-06-24 14:42:14: run", "nightly 2024-03-05 10:00:00: ERROR: x", "worker 1234: x",
+		"2026-11-29 02:50:49.628 UTC [5876] app@db STATEMENT:  x", "2026-11-29 02:50:49.628 UTC [5876] DETAIL:  x",
 	}
 	// Every line, then each with its digits changed, twice over.
 	var all []string
@@ -447,4 +448,27 @@ func TestAlignedKeyIsNoLogger(t *testing.T) {
 		{"17/06/09 20:10:40 INFO SparkContext: Running Spark version 1.6.0", "", "INFO", "17/06/09 20:10:40 INFO SparkContext:"},
 		{"2024-03-05 10:00:00,123 WARN  DataStreamer: Slow waitForAckedSeqno took 35000ms", "", "WARN", "2024-03-05 10:00:00,123 WARN  DataStreamer:"},
 	})
+}
+
+// PostgreSQL writes what more it says of a line on lines of their own,
+// "STATEMENT:", "DETAIL:", "HINT:" where the level stands, after the same
+// fields (a user@database column with log_line_prefix's %u@%d): those
+// fields are header, and the message opens with the word.
+func TestPostgresDetailLines(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29 02:50:49.628 UTC [5876] postgres@postgres ERROR:  relation \"nope\" does not exist at character 15",
+			CategoryError, "ERROR", "2026-11-29 02:50:49.628 UTC [5876] postgres@postgres ERROR:"},
+		{"2026-11-29 02:50:49.628 UTC [5876] postgres@postgres STATEMENT:  select * from nope", "", "",
+			"2026-11-29 02:50:49.628 UTC [5876] postgres@postgres"},
+		{"2024-03-18 09:14:09.774 UTC [4251] DETAIL:  Key (id)=(88122) already exists.", "", "", "2024-03-18 09:14:09.774 UTC [4251]"},
+	})
+	lines := []string{
+		"2026-11-29 02:50:49.628 UTC [5876] postgres@postgres STATEMENT:  select * from nope",
+		"2026-11-29 02:50:49.722 UTC [5879] app@shop STATEMENT:  select * from orders",
+		"2026-11-29 02:50:49.803 UTC [5882] report@stats STATEMENT:  select * from users",
+	}
+	res := analyze(t, strings.Join(lines, "\n"), Options{})
+	if len(res.Templates) != 1 || res.Templates[0].Template != "STATEMENT: select * from <*>" {
+		t.Errorf("templates %+v, want one without the user and database", res.Templates)
+	}
 }
