@@ -261,6 +261,16 @@ func TestTemplateDisplay(t *testing.T) {
 			"mapred.task.id is deprecated. Instead, use mapreduce.task.attempt.id"},
 		{[]string{"session.timeout.ms = 10000", "session.timeout.ms = 45000"}, "session.timeout.ms = <*>"},
 		{[]string{"relay to mail.example.de refused", "relay to mx.example.co.uk refused"}, "relay to <*> refused"},
+		// Code's own names are words, digits or not: a call, a name
+		// scoped with "::".
+		{[]string{"IO80211AWDLPeerManager::setAwdlSuspendedMode() Suspending AWDL, enterQuietMode(true)",
+			"IO80211AWDLPeerManager::setAwdlSuspendedMode() Suspending AWDL, enterQuietMode(true)"},
+			"IO80211AWDLPeerManager::setAwdlSuspendedMode() Suspending AWDL, enterQuietMode(true)"},
+		{[]string{"ARPT: 620701.011328: AirPort_Brcm43xx::syncPowerState: WWEN[enabled]",
+			"ARPT: 620702.011328: AirPort_Brcm43xx::syncPowerState: WWEN[enabled]"},
+			"ARPT: <*>: AirPort_Brcm43xx::syncPowerState: WWEN[enabled]"},
+		// A value's own closing bracket is the value's, not left behind.
+		{[]string{"task taskID[2019352994] dealloc", "task taskID[2019352994] dealloc"}, "task <*> dealloc"},
 		{[]string{"using v1.2.3 now", "using v1.2.4 now"}, "using v1.2.<*> now"},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"runtime"
 	"slices"
 	"strings"
@@ -454,10 +455,35 @@ func constantValue(rep string, k int) string {
 	}
 	open := k + strings.Index(rep[k:], string(core))
 	end := open + len(core)
+	if closes(core, rep[end:]) {
+		end++ // the value's own bracket ("taskID[42]"), not one around it
+	}
 	if sp := strings.LastIndexByte(string(core), ' '); sp > 0 && unitWord(core[sp+1:]) {
 		end = open + sp
 	}
 	return rep[:open] + "<*>" + rep[end:]
+}
+
+// closes reports whether rest opens with the bracket closing one left
+// open in core.
+func closes(core []byte, rest string) bool {
+	if rest == "" {
+		return false
+	}
+	var open byte
+	switch rest[0] {
+	case ')':
+		open = '('
+	case ']':
+		open = '['
+	case '>':
+		open = '<'
+	case '}':
+		open = '{'
+	default:
+		return false
+	}
+	return bytes.IndexByte(core, open) >= 0 && bytes.IndexByte(core, rest[0]) < 0
 }
 
 // plainWord reports letters, maybe joined by '-' or '_'.

@@ -1,6 +1,9 @@
 package logs
 
-import "regexp"
+import (
+	"bytes"
+	"regexp"
+)
 
 // The message part of a line is split into tokens and every token that looks
 // like a value is masked. Masking is by token class, with hand-written
@@ -489,7 +492,29 @@ func classify(t []byte, or class) (masked bool, keep int32) {
 			return true, int32(k)
 		}
 	}
-	return variable(t) && !namedWithDigit(trimPunct(t)), 0
+	return variable(t) && !namedWithDigit(trimPunct(t)) && !callName(t) && !scopedName(trimPunct(t)), 0
+}
+
+// scopedName reports a name qualified by its class or namespace with
+// "::" ("AirPort_Brcm43xx::syncPowerState"): code's own name, digits or
+// not, as a call is. Every part is an identifier that starts with a
+// letter, which no IPv6 address ("fe80::1ff:fe23") has after its first.
+func scopedName(t []byte) bool {
+	parts := bytes.Split(t, []byte("::"))
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) == 0 || !isLetter(p[0]) {
+			return false
+		}
+		for _, c := range p {
+			if !isAlnum(c) && c != '_' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // kvKeyLen returns the length of "key=" when t starts with an identifier
