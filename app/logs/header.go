@@ -520,7 +520,14 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			if !padded && loggerName(s[k:e-1]) && !(e+1 < len(s) && s[e] == ' ' && s[e+1] == ' ') {
 				return e
 			}
-		case hWord, hField:
+		case hField:
+			if s[e-1] == ':' && isDigit(s[k]) {
+				// The process, nginx's "pid#tid:" after its [level], and
+				// the connection's number after it ("*5").
+				return h.connectionAfter(s, e)
+			}
+			fallthrough
+		case hWord:
 			k2 := skipBlank(s, e)
 			if k2 >= len(s) {
 				h.eol = true
@@ -543,6 +550,22 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 		}
 		return i
 	}
+}
+
+// connectionAfter extends a header ending at s[e] over the connection
+// number nginx writes after its process ("1234#1234: *5 open() …"),
+// noting the bytes it read (see layout.go).
+func (h *header) connectionAfter(s []byte, e int) int {
+	k := skipBlank(s, e)
+	j := k + 1
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	h.reach = max(h.reach, min(j+1, len(s)))
+	if j == k+1 || s[k] != '*' || j < len(s) && s[j] != ' ' {
+		return e
+	}
+	return j
 }
 
 // pidGroup reports Apache 2.4's "[pid 100:tid 7]" (or "[pid 100]"): a

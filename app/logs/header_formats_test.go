@@ -268,6 +268,7 @@ func TestFormatHeadersWithLayouts(t *testing.T) {
 		"[2024-03-05 10:00:00] production.INFO: x", "2024-03-05T21:00:00.000000Z 10 [Note] [MY-010914] [Server] x",
 		"update-alternatives 2025-06-24 14:42:14: run", "nightly 2024-03-05 10:00:00: ERROR: x", "worker 1234: x",
 		"2026-11-29 02:50:49.628 UTC [5876] app@db STATEMENT:  x", "2026-11-29 02:50:49.628 UTC [5876] DETAIL:  x",
+		"2024/03/05 10:00:01 [error] 1234#1234: *5 open() x", "2024/03/05 10:00:01 [error] 1234#1234: *5x", "2024/03/05 10:00:01 [error] 1#1: *",
 	}
 	// Every line, then each with its digits changed, twice over.
 	var all []string
@@ -471,4 +472,16 @@ func TestPostgresDetailLines(t *testing.T) {
 	if len(res.Templates) != 1 || res.Templates[0].Template != "STATEMENT: select * from <*>" {
 		t.Errorf("templates %+v, want one without the user and database", res.Templates)
 	}
+}
+
+// nginx's error log writes the process ("pid#tid:") after its [level],
+// and the connection's number ("*5") after that: both are header.
+func TestNginxErrorHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{`2024/03/05 10:00:01 [error] 1234#1234: *5 open() "/usr/share/nginx/html/favicon.ico" failed (2: No such file or directory), client: 10.0.0.5`,
+			CategoryError, "error", "2024/03/05 10:00:01 [error] 1234#1234: *5"},
+		{"2024/03/05 10:00:05 [notice] 1#1: signal process started", "", "notice", "2024/03/05 10:00:05 [notice] 1#1:"},
+		// A count after a level is still the message's.
+		{"2024-03-05 10:00:05 INFO 3 files copied", "", "INFO", "2024-03-05 10:00:05 INFO"},
+	})
 }
