@@ -271,6 +271,10 @@ func TestTemplateDisplay(t *testing.T) {
 			"ARPT: <*>: AirPort_Brcm43xx::syncPowerState: WWEN[enabled]"},
 		// A value's own closing bracket is the value's, not left behind.
 		{[]string{"task taskID[2019352994] dealloc", "task taskID[2019352994] dealloc"}, "task <*> dealloc"},
+		// A quoted request line keeps the punctuation after its quote.
+		{[]string{`upstream timed out, request: "GET /api/v1/users HTTP/1.1", host: "example.com"`,
+			`upstream timed out, request: "GET /api/v1/orders HTTP/1.1", host: "example.com"`},
+			`upstream timed out, request: "GET /api/v1/<*> HTTP/1.1", host: "<*>"`},
 		{[]string{"using v1.2.3 now", "using v1.2.4 now"}, "using v1.2.<*> now"},
 	}
 	for _, tt := range tests {

@@ -118,14 +118,16 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 		}
 		if quotes && s[i] == '"' {
 			if q := endQuote(s, i); q > 0 && anyOf(s[i:q], cSpace) {
-				if httpMethod(s[i+1 : q]) {
-					z.words(s, i, q, false)
-					i = q
-					continue
-				}
 				j := q
 				for j < end && !isSpace(s[j]) {
 					j++
+				}
+				if httpMethod(s[i+1 : q]) {
+					// Its words, the last with what follows the quote
+					// (`HTTP/1.1",`): the template reads as the line.
+					z.words(s, i, j, false)
+					i = j
+					continue
 				}
 				z.add(s, i, j)
 				i = j
