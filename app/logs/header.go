@@ -135,7 +135,34 @@ func (h *header) end(s []byte) int {
 	if k := hdr + 6; k < len(s)-1 && s[k] == ' ' && s[hdr] == ' ' && hdr > 0 {
 		hdr = h.klogAfter(s, hdr)
 	}
+	if hdr > 0 && hdr+1 < len(s) && s[hdr+1] == '[' && s[hdr] == ' ' {
+		hdr = uptimeAfter(s, hdr)
+	}
 	return hdr
+}
+
+// uptimeAfter extends a header that ends at s[hdr], before a space, over
+// the kernel's uptime that may open its message, as syslog writes the
+// kernel's lines ("Mar 05 14:00:01 node1 kernel: [    2.345678] EXT4-fs
+// …"): a time, as it is at the start of dmesg's lines. Like klogAfter, it
+// is looked at after the layouts.
+func uptimeAfter(s []byte, hdr int) int {
+	i := skipBlank(s, hdr+2)
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j == i || j >= len(s) || s[j] != '.' {
+		return hdr
+	}
+	k := j + 1
+	for k < len(s) && isDigit(s[k]) {
+		k++
+	}
+	if k == j+1 || k >= len(s) || s[k] != ']' {
+		return hdr
+	}
+	return k + 1
 }
 
 // klogAfter extends a header that ends at s[hdr], before a space, over the
@@ -997,6 +1024,7 @@ func trimComma(t []byte) []byte {
 }
 
 func allTimeFields(t []byte) bool {
+	t = t[skipBlank(t, 0):] // the kernel pads its uptime: "[    0.000000]"
 	if len(t) == 0 || !isDigit(t[0]) && !isUpper(t[0]) {
 		return false // neither a number nor a month or weekday name
 	}

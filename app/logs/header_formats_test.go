@@ -269,6 +269,7 @@ func TestFormatHeadersWithLayouts(t *testing.T) {
 		"update-alternatives 2025-06-24 14:42:14: run", "nightly 2024-03-05 10:00:00: ERROR: x", "worker 1234: x",
 		"2026-11-29 02:50:49.628 UTC [5876] app@db STATEMENT:  x", "2026-11-29 02:50:49.628 UTC [5876] DETAIL:  x",
 		"2024/03/05 10:00:01 [error] 1234#1234: *5 open() x", "2024/03/05 10:00:01 [error] 1234#1234: *5x", "2024/03/05 10:00:01 [error] 1#1: *",
+		"[    0.000000] Linux x", "Mar  5 10:00:01 host1 kernel: [    2.345678] x", "Mar  5 10:00:01 host1 kernel: [    2.345678x] x",
 	}
 	// Every line, then each with its digits changed, twice over.
 	var all []string
@@ -484,4 +485,26 @@ func TestNginxErrorHeader(t *testing.T) {
 		// A count after a level is still the message's.
 		{"2024-03-05 10:00:05 INFO 3 files copied", "", "INFO", "2024-03-05 10:00:05 INFO"},
 	})
+}
+
+// The kernel's uptime, padded or not, opens dmesg's lines and the
+// kernel's lines in syslog: it is header, as a time.
+func TestKernelUptimeHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"[    0.000000] Linux version 6.1.0-17-amd64 (debian-kernel@lists.debian.org)", "", "", "[    0.000000]"},
+		{"[12347.000001] usb 1-1: new high-speed USB device number 2 using xhci_hcd", "", "", "[12347.000001]"},
+		{"Mar  5 10:00:01 host1 kernel: [    2.345678] EXT4-fs (sda1): mounted filesystem with ordered data mode.", "", "",
+			"Mar  5 10:00:01 host1 kernel: [    2.345678]"},
+		// Another bracket after a syslog header is the message's.
+		{"Mar  5 10:00:01 host1 app[12]: [main] started", "", "", "Mar  5 10:00:01 host1 app[12]:"},
+	})
+	lines := []string{
+		"Mar  5 10:00:01 host1 kernel: [    0.000000] BIOS-e820: [mem 0x0000000000000000-0x000000000009fbff] usable",
+		"Mar  5 10:00:01 host1 kernel: [    0.000000] BIOS-e820: [mem 0x0000000000100000-0x00000000bffdffff] usable",
+		"Mar  5 10:00:09 host1 kernel: [   12.000000] BIOS-e820: [mem 0x0000000100000000-0x000000023fffffff] usable",
+	}
+	res := analyze(t, strings.Join(lines, "\n"), Options{})
+	if len(res.Templates) != 1 || res.Templates[0].Template != "BIOS-e820: [mem <*>] usable" {
+		t.Errorf("templates %+v, want one without the uptime", res.Templates)
+	}
 }
