@@ -553,6 +553,9 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 				// the connection's number after it ("*5").
 				return h.connectionAfter(s, e)
 			}
+			if erlangPid(s[k:e]) {
+				return e // the process, as RabbitMQ and Erlang's logger write it
+			}
 			fallthrough
 		case hWord:
 			k2 := skipBlank(s, e)
@@ -593,6 +596,24 @@ func (h *header) connectionAfter(s []byte, e int) int {
 		return e
 	}
 	return j
+}
+
+// erlangPid reports an Erlang process id, "<0.223.0>": three numbers
+// joined by dots, in angle brackets.
+func erlangPid(t []byte) bool {
+	if len(t) < 7 || t[0] != '<' || t[len(t)-1] != '>' {
+		return false
+	}
+	parts := bytes.Split(t[1:len(t)-1], []byte{'.'})
+	if len(parts) != 3 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) == 0 || !bareNumber(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // pidGroup reports Apache 2.4's "[pid 100:tid 7]" (or "[pid 100]"): a

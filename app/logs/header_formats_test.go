@@ -270,6 +270,7 @@ func TestFormatHeadersWithLayouts(t *testing.T) {
 		"2026-11-29 02:50:49.628 UTC [5876] app@db STATEMENT:  x", "2026-11-29 02:50:49.628 UTC [5876] DETAIL:  x",
 		"2024/03/05 10:00:01 [error] 1234#1234: *5 open() x", "2024/03/05 10:00:01 [error] 1234#1234: *5x", "2024/03/05 10:00:01 [error] 1#1: *",
 		"[    0.000000] Linux x", "Mar  5 10:00:01 host1 kernel: [    2.345678] x", "Mar  5 10:00:01 host1 kernel: [    2.345678x] x",
+		"2026-11-29 02:29:03.150625+00:00 [info] <0.223.0> x", "2026-11-29 02:29:03.150625+00:00 [info] <0.223.0>",
 	}
 	// Every line, then each with its digits changed, twice over.
 	var all []string
@@ -507,4 +508,16 @@ func TestKernelUptimeHeader(t *testing.T) {
 	if len(res.Templates) != 1 || res.Templates[0].Template != "BIOS-e820: [mem <*>] usable" {
 		t.Errorf("templates %+v, want one without the uptime", res.Templates)
 	}
+}
+
+// RabbitMQ (Erlang's logger) writes the process after the level:
+// "<0.223.0>" is header; one further on is the message's.
+func TestErlangProcessHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29 02:29:03.150625+00:00 [info] <0.223.0> Running boot step pre_boot defined by app rabbit", "", "info",
+			"2026-11-29 02:29:03.150625+00:00 [info] <0.223.0>"},
+		{"2026-11-29 02:29:03.150625+00:00 [error] <0.1021.0> closing AMQP connection <0.1018.0> (127.0.0.1:5672)", CategoryError, "error",
+			"2026-11-29 02:29:03.150625+00:00 [error] <0.1021.0>"},
+		{"2026-11-29 02:29:03.150625+00:00 [info] <0.1.2.3> x", "", "info", "2026-11-29 02:29:03.150625+00:00 [info]"},
+	})
 }
