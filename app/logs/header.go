@@ -538,6 +538,14 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 				i = e
 				continue
 			}
+			// Spring Boot's process id and separator, then the thread and
+			// the logger: "INFO 12345 --- [main] c.e.App : msg".
+			if k2 := skipBlank(s, e); k2 < len(s) {
+				if e2, _ := h.token(s, k2, n+1); string(s[k2:e2]) == "---" {
+					i, n = e2, n+1
+					continue
+				}
+			}
 		case hSep, hProc:
 			return e
 		case hColon:

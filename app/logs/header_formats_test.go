@@ -271,6 +271,8 @@ func TestFormatHeadersWithLayouts(t *testing.T) {
 		"2024/03/05 10:00:01 [error] 1234#1234: *5 open() x", "2024/03/05 10:00:01 [error] 1234#1234: *5x", "2024/03/05 10:00:01 [error] 1#1: *",
 		"[    0.000000] Linux x", "Mar  5 10:00:01 host1 kernel: [    2.345678] x", "Mar  5 10:00:01 host1 kernel: [    2.345678x] x",
 		"2026-11-29 02:29:03.150625+00:00 [info] <0.223.0> x", "2026-11-29 02:29:03.150625+00:00 [info] <0.223.0>",
+		"2024-03-05 10:00:00.123  INFO 12345 --- [           main] c.e.App         : x", "2024-03-05 10:00:00.123  INFO 12345 ---",
+		"2024-03-05 10:00:00.123  INFO 12345 ---x", "2024-03-05 10:00:00.123  INFO 12345 --- [main] c.e.App x",
 	}
 	// Every line, then each with its digits changed, twice over.
 	var all []string
@@ -519,5 +521,19 @@ func TestErlangProcessHeader(t *testing.T) {
 		{"2026-11-29 02:29:03.150625+00:00 [error] <0.1021.0> closing AMQP connection <0.1018.0> (127.0.0.1:5672)", CategoryError, "error",
 			"2026-11-29 02:29:03.150625+00:00 [error] <0.1021.0>"},
 		{"2026-11-29 02:29:03.150625+00:00 [info] <0.1.2.3> x", "", "info", "2026-11-29 02:29:03.150625+00:00 [info]"},
+	})
+}
+
+// Spring Boot's default pattern writes the process id and "---" after the
+// level, then the thread padded in brackets and the logger padded before
+// " : ": all header.
+func TestSpringBootHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2024-03-05 10:00:00.123  INFO 12345 --- [           main] com.example.demo.DemoApplication         : Started DemoApplication in 3.456 seconds (JVM running for 4.012)",
+			"", "INFO", "2024-03-05 10:00:00.123  INFO 12345 --- [           main] com.example.demo.DemoApplication         :"},
+		{"2024-03-05T10:00:02.123+01:00 ERROR 12345 --- [demo] [nio-8080-exec-2] o.a.c.c.C.[.[.[/].[dispatcherServlet]    : Servlet.service() for servlet [dispatcherServlet] threw exception",
+			CategoryError, "ERROR", "2024-03-05T10:00:02.123+01:00 ERROR 12345 --- [demo] [nio-8080-exec-2] o.a.c.c.C.[.[.[/].[dispatcherServlet]    :"},
+		// A count after a level is the message's.
+		{"2024-03-05 10:00:05 INFO 3 files copied --- done", "", "INFO", "2024-03-05 10:00:05 INFO"},
 	})
 }
