@@ -269,6 +269,8 @@ func TestTemplateDisplay(t *testing.T) {
 		{[]string{"ARPT: 620701.011328: AirPort_Brcm43xx::syncPowerState: WWEN[enabled]",
 			"ARPT: 620702.011328: AirPort_Brcm43xx::syncPowerState: WWEN[enabled]"},
 			"ARPT: <*>: AirPort_Brcm43xx::syncPowerState: WWEN[enabled]"},
+		// A quoted string is a value, whatever it holds.
+		{[]string{`retrying with "HTTP2" and "a::b" now`, `retrying with "HTTP2" and "a::b" now`}, `retrying with "<*>" and "<*>" now`},
 		// A value's own closing bracket is the value's, not left behind.
 		{[]string{"task taskID[2019352994] dealloc", "task taskID[2019352994] dealloc"}, "task <*> dealloc"},
 		// A quoted request line keeps the punctuation after its quote.

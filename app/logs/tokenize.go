@@ -163,7 +163,8 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 			// A number, or a value with digits and no key, unless a name
 			// with a digit (SOCKS5, HTTP2, IPv6, ssh2) or a call (jk2_init()).
 			masked = or&(cWordy|cHexLower|cHexUpper) == 0 || // no letter: a number, an address
-				!namedWithDigit(trimPunct(s[i:j])) && (or&cSpecial == 0 || !callName(s[i:j]))
+				!namedWithDigit(trimPunct(s[i:j])) && (or&cSpecial == 0 || !callName(s[i:j])) ||
+				or&cSpecial != 0 && quoted(s[i:j]) // a quoted string, whatever it holds
 		case or&cSpecial != 0 || or&cDot != 0 || or&cWordy == 0 || isUpper(s[i]):
 			// A key, a path or an address, or what could be a host name,
 			// a hex word or a month: look closer (see wordKind).
@@ -494,7 +495,17 @@ func classify(t []byte, or class) (masked bool, keep int32) {
 			return true, int32(k)
 		}
 	}
-	return variable(t) && !namedWithDigit(trimPunct(t)) && !callName(t) && !scopedName(trimPunct(t)), 0
+	if !variable(t) {
+		return false, 0
+	}
+	return quoted(t) || !codeName(t), 0 // a quoted string is a value, whatever it holds
+}
+
+// codeName reports a name whose digits name rather than count (see
+// namedWithDigit), a call or a scoped name: words of the program's own.
+func codeName(t []byte) bool {
+	core := trimPunct(t)
+	return namedWithDigit(core) || callName(t) || scopedName(core)
 }
 
 // scopedName reports a name qualified by its class or namespace with
@@ -681,10 +692,8 @@ func init() {
 
 // variable reports a token that looks like a value.
 func variable(t []byte) bool {
-	if len(t) >= 2 && (t[0] == '"' || t[0] == '\'') {
-		if q := t[0]; t[len(t)-1] == q || (len(t) >= 3 && t[len(t)-2] == q) {
-			return true // a quoted string
-		}
+	if quoted(t) {
+		return true
 	}
 	core := trimPunct(t)
 	if len(core) == 0 {
@@ -712,6 +721,16 @@ func variable(t []byte) bool {
 		return true
 	}
 	return wordValue(core)
+}
+
+// quoted reports a quoted string, maybe with one byte of punctuation after
+// its closing quote.
+func quoted(t []byte) bool {
+	if len(t) < 2 || t[0] != '"' && t[0] != '\'' {
+		return false
+	}
+	q := t[0]
+	return t[len(t)-1] == q || len(t) >= 3 && t[len(t)-2] == q
 }
 
 // notAvailable reports "n/a" (or "N/A"), written where a value is missing:
