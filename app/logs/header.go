@@ -68,6 +68,11 @@ type header struct {
 	// The level kind of the layout the last line fitted, when its level
 	// word is that of every line that fits it (see layout); else nil.
 	level *layoutLevel
+	// inner finds the header of a program's own that opens a syslog
+	// line's message (see innerAfter); nil until one is looked for, and
+	// in an inner finder itself.
+	inner  *header
+	nested bool
 	// Its header keyword hit, kept with the layout: nil when walked.
 	hit *layoutHit
 }
@@ -138,7 +143,39 @@ func (h *header) end(s []byte) int {
 	if hdr > 0 && hdr+1 < len(s) && s[hdr+1] == '[' && s[hdr] == ' ' {
 		hdr = uptimeAfter(s, hdr)
 	}
+	if hdr > 1 && hdr+1 < len(s) && s[hdr] == ' ' && s[hdr-1] == ':' && s[hdr-2] == ']' && !h.nested && h.lvl1 <= h.lvl0 {
+		hdr = h.innerAfter(s, hdr)
+	}
 	return hdr
+}
+
+// innerAfter extends a syslog header that ends at s[hdr], before a space,
+// over the header of the program's own that may open its message, as
+// journald and syslog keep a program's output ("Mar 5 10:00:01 host1
+// app[12]: 2024/03/05 10:00:01 [ERROR] msg"): one that starts with a date
+// or a time of day, read by a finder of its own (with its own layouts);
+// its level is the line's. Like klogAfter, it is looked at after the
+// layouts.
+func (h *header) innerAfter(s []byte, hdr int) int {
+	m := s[hdr+1:]
+	if m[0] == '[' {
+		m = m[1:]
+	}
+	if timeAt(m, 0) == 0 {
+		return hdr
+	}
+	if h.inner == nil {
+		h.inner = &header{nested: true}
+	}
+	in := h.inner
+	e := in.end(s[hdr+1:])
+	if e == 0 {
+		return hdr
+	}
+	if in.lvl1 > in.lvl0 {
+		h.lvl0, h.lvl1, h.level = hdr+1+in.lvl0, hdr+1+in.lvl1, nil
+	}
+	return hdr + 1 + e
 }
 
 // uptimeAfter extends a header that ends at s[hdr], before a space, over

@@ -273,6 +273,8 @@ func TestFormatHeadersWithLayouts(t *testing.T) {
 		"2026-11-29 02:29:03.150625+00:00 [info] <0.223.0> x", "2026-11-29 02:29:03.150625+00:00 [info] <0.223.0>",
 		"2024-03-05 10:00:00.123  INFO 12345 --- [           main] c.e.App         : x", "2024-03-05 10:00:00.123  INFO 12345 ---",
 		"2024-03-05 10:00:00.123  INFO 12345 ---x", "2024-03-05 10:00:00.123  INFO 12345 --- [main] c.e.App x",
+		"Mar  5 10:00:01 host1 app[12]: 2024/03/05 10:00:01 x", "Mar  5 10:00:06 host1 gunicorn[77]: [2024-03-05 10:00:06 +0000] [77] [ERROR] x",
+		"Mar  5 10:00:01 host1 app[12]: 10:00:01", "Mar  5 10:00:01 host1 app[12]: [10:00:01",
 	}
 	// Every line, then each with its digits changed, twice over.
 	var all []string
@@ -535,5 +537,21 @@ func TestSpringBootHeader(t *testing.T) {
 			CategoryError, "ERROR", "2024-03-05T10:00:02.123+01:00 ERROR 12345 --- [demo] [nio-8080-exec-2] o.a.c.c.C.[.[.[/].[dispatcherServlet]    :"},
 		// A count after a level is the message's.
 		{"2024-03-05 10:00:05 INFO 3 files copied --- done", "", "INFO", "2024-03-05 10:00:05 INFO"},
+	})
+}
+
+// A program's output kept by syslog or journald keeps the program's own
+// header after "name[pid]:": when it opens with a date or a time, it is
+// header too, and its level is the line's.
+func TestProgramHeaderInsideSyslog(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"Mar  5 10:00:01 host1 app[12]: 2024/03/05 10:00:01 listening on :8080", "", "", "Mar  5 10:00:01 host1 app[12]: 2024/03/05 10:00:01"},
+		{"Mar  5 10:00:06 host1 gunicorn[77]: [2024-03-05 10:00:06 +0000] [77] [ERROR] Worker (pid:79) was sent SIGKILL! Perhaps out of memory?",
+			CategoryError, "ERROR", "Mar  5 10:00:06 host1 gunicorn[77]: [2024-03-05 10:00:06 +0000] [77] [ERROR]"},
+		{"2024-03-05T10:00:07+0000 host1 api[9]: 2024-03-05 10:00:07,123 - myapp.worker - INFO - failed batch 18 retried", "", "INFO",
+			"2024-03-05T10:00:07+0000 host1 api[9]: 2024-03-05 10:00:07,123 - myapp.worker - INFO -"},
+		// What is no time stays the message's: an address, a count.
+		{"Mar  5 10:00:01 host1 sshd[12]: 10.0.0.1 connected", "", "", "Mar  5 10:00:01 host1 sshd[12]:"},
+		{"Mar  5 10:00:01 host1 sshd[12]: 5 more sessions opened", "", "", "Mar  5 10:00:01 host1 sshd[12]:"},
 	})
 }

@@ -386,7 +386,7 @@ func wholeValueAt(rep string, i int) int {
 // "4:55:32.120Z"), or of a date and time ("2026-09-22T04:55:32Z",
 // "2026/09/22 04:55:32"), or i: what two times share (":32", "2026-09-")
 // says nothing of the event.
-func timeAt(rep string, i int) int {
+func timeAt[T ~string | ~[]byte](rep T, i int) int {
 	j := i
 	if k := i + 10; k < len(rep) && digitsAt(rep, i, 4) && digitsAt(rep, i+5, 2) && digitsAt(rep, i+8, 2) &&
 		(rep[i+4] == '-' || rep[i+4] == '/') && rep[i+7] == rep[i+4] && (rep[k] == 'T' || rep[k] == ' ') {
@@ -408,12 +408,12 @@ func timeAt(rep string, i int) int {
 }
 
 // digitsAt reports n digits at rep[i].
-func digitsAt(rep string, i, n int) bool {
+func digitsAt[T ~string | ~[]byte](rep T, i, n int) bool {
 	if i+n > len(rep) {
 		return false
 	}
-	for _, c := range []byte(rep[i : i+n]) {
-		if !isDigit(c) {
+	for k := i; k < i+n; k++ {
+		if !isDigit(rep[k]) {
 			return false
 		}
 	}
