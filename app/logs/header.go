@@ -69,8 +69,8 @@ type header struct {
 	// word is that of every line that fits it (see layout); else nil.
 	level *layoutLevel
 	// inner finds the header of a program's own that opens a syslog
-	// line's message (see innerAfter); nil until one is looked for, and
-	// in an inner finder itself.
+	// line's message (see innerAfter), nil until one is looked for;
+	// nested marks an inner finder, which looks for none further in.
 	inner  *header
 	nested bool
 	// Its header keyword hit, kept with the layout: nil when walked.
