@@ -241,8 +241,11 @@ func bucketOf(toks []string) bucketKey {
 // wildcard) and the rest has at least two literal tokens: the others' words
 // at that position are then values too, even when the prefix buckets or the
 // similarity kept them apart ("LOGIN chdir(pwd) failed" and "LOGIN
-// chdir(/home/x) failed"). Capitalised words and partly masked tokens (a
-// different key) stay apart.
+// chdir(/home/x) failed"). Capitalised words stay apart. So do partly
+// masked tokens (a different key, "uid=<*>" and "pid=<*>") and templates
+// of one literal token, unless at least minDistinct clusters join the same
+// value there: then the words are a value's many values ("upgrade gpg:<*>
+// <*> <*>", "upgrade curl:<*> <*> <*>", … beside "upgrade <*> <*> <*>").
 func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 	// A slot is a template with one position left out, by hash; only slots
 	// where some cluster holds a value are kept.
@@ -264,8 +267,8 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 	}
 	anchors := make(map[slot]int) // slot -> a cluster holding a value there
 	for ci, c := range clusters {
-		if literals(c.toks) < 2 {
-			continue // too little shared context to call it one template
+		if literals(c.toks) < 1 {
+			continue // no shared context to call it one template
 		}
 		slotsOf(c, func(k slot) {
 			if t := c.toks[k.p]; t == maskedTok || t == wildTok {
@@ -289,19 +292,39 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 		}
 		return i
 	}
-	merged := false
+	// A join is sure when the anchor has two literal tokens and the word
+	// is no key; otherwise it holds once minDistinct such joins share its
+	// slot.
+	type join struct {
+		ci, a int
+		k     slot
+		sure  bool
+	}
+	var joins []join
+	weak := make(map[slot]int) // slot -> joins not sure
 	for ci, c := range clusters {
 		slotsOf(c, func(k slot) {
 			a, ok := anchors[k]
 			t := c.toks[k.p]
-			if !ok || a == ci || constantWord(t) || partlyMasked(t) || !sameExcept(c.toks, clusters[a].toks, k.p) {
+			if !ok || a == ci || constantWord(t) || !sameExcept(c.toks, clusters[a].toks, k.p) {
 				return
 			}
-			if x, y := find(ci), find(a); x != y {
-				parent[x] = y
-				merged = true
+			sure := !partlyMasked(t) && literals(clusters[a].toks) >= 2
+			if !sure {
+				weak[k]++
 			}
+			joins = append(joins, join{ci, a, k, sure})
 		})
+	}
+	merged := false
+	for _, j := range joins {
+		if !j.sure && weak[j.k] < minDistinct {
+			continue
+		}
+		if x, y := find(j.ci), find(j.a); x != y {
+			parent[x] = y
+			merged = true
+		}
 	}
 	if !merged {
 		return clusters

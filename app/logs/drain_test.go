@@ -232,12 +232,96 @@ func TestTemplateDisplay(t *testing.T) {
 		{[]string{"pod web_default(4a1b2c3d-1111-2222-3333-444455556666) ok", "pod web_default(5b1b2c3d-1111-2222-3333-444455556666) ok"},
 			"pod web_default(<*>) ok"},
 		{[]string{"from 10.0.0.5 ok", "from 10.0.0.6 ok"}, "from 10.0.0.<*> ok"},
+		// No value is cut inside its word: "384.0 B," and "2.1 KB," share
+		// "," only, not "B,".
+		{[]string{"Block broadcast_0 stored as values in memory (estimated size 384.0 B, free 317.5 KB)",
+			"Block broadcast_1 stored as values in memory (estimated size 2.1 KB, free 315.4 KB)"},
+			"Block broadcast_<*> stored as values in memory (estimated size <*>, free <*> KB)"},
+		// Times are shown whole, not by the seconds or the month they share.
+		{[]string{"job ran at 10:15:32 done", "job ran at 11:20:32 done"}, "job ran at <*> done"},
+		{[]string{"lease until 2026-09-22T04:55:32Z ok", "lease until 2026-09-23T01:15:32Z ok"}, "lease until <*> ok"},
+		// A width in bits names an architecture, a type or an encoding,
+		// after a name too: "gpg:amd64" is no key and value.
+		{[]string{"configure gpg:amd64 2.2.40-1.1 <none>", "configure gpg:amd64 2.2.40-1.1 <none>"},
+			"configure gpg:amd64 <*> <none>"},
+		{[]string{"pulled image for arm64, digest sha256 verified in 3 s", "pulled image for arm64, digest sha256 verified in 5 s"},
+			"pulled image for arm64, digest sha256 verified in <*> s"},
+		{[]string{"kernel for (amd64) loaded", "kernel for (amd64) loaded"}, "kernel for (amd64) loaded"},
+		// A key's value is a value, a name with a digit or not.
+		{[]string{"joined host:node1 ok", "joined host:node1 ok"}, "joined host:<*> ok"},
+		// An acronym and a part with digits is a name; an id after a
+		// hyphen is a value.
+		{[]string{"BIOS-e820: 0000000000000000 - 000000000009f800 (usable)", "BIOS-e820: 000000000009f800 - 00000000000a0000 (usable)"},
+			"BIOS-e820: <*> - <*> (usable)"},
+		{[]string{"patched CVE-2021-44228 today", "patched CVE-2021-45046 today"}, "patched CVE-2021-<*> today"},
+		// Dotted configuration keys are no host names, whatever their
+		// last word; a host under a country's domain is.
+		{[]string{"mapred.task.id is deprecated. Instead, use mapreduce.task.attempt.id",
+			"mapred.task.id is deprecated. Instead, use mapreduce.task.attempt.id"},
+			"mapred.task.id is deprecated. Instead, use mapreduce.task.attempt.id"},
+		{[]string{"session.timeout.ms = 10000", "session.timeout.ms = 45000"}, "session.timeout.ms = <*>"},
+		{[]string{"relay to mail.example.de refused", "relay to mx.example.co.uk refused"}, "relay to <*> refused"},
+		// Code's own names are words, digits or not: a call, a name
+		// scoped with "::".
+		{[]string{"IO80211AWDLPeerManager::setAwdlSuspendedMode() Suspending AWDL, enterQuietMode(true)",
+			"IO80211AWDLPeerManager::setAwdlSuspendedMode() Suspending AWDL, enterQuietMode(true)"},
+			"IO80211AWDLPeerManager::setAwdlSuspendedMode() Suspending AWDL, enterQuietMode(true)"},
+		{[]string{"ARPT: 620701.011328: AirPort_Brcm43xx::syncPowerState: WWEN[enabled]",
+			"ARPT: 620702.011328: AirPort_Brcm43xx::syncPowerState: WWEN[enabled]"},
+			"ARPT: <*>: AirPort_Brcm43xx::syncPowerState: WWEN[enabled]"},
+		// A quoted string is a value, whatever it holds.
+		{[]string{`retrying with "HTTP2" and "a::b" now`, `retrying with "HTTP2" and "a::b" now`}, `retrying with "<*>" and "<*>" now`},
+		// A value's own closing bracket is the value's, not left behind.
+		{[]string{"task taskID[2019352994] dealloc", "task taskID[2019352994] dealloc"}, "task <*> dealloc"},
+		// A quoted request line keeps the punctuation after its quote.
+		{[]string{`upstream timed out, request: "GET /api/v1/users HTTP/1.1", host: "example.com"`,
+			`upstream timed out, request: "GET /api/v1/orders HTTP/1.1", host: "example.com"`},
+			`upstream timed out, request: "GET /api/v1/<*> HTTP/1.1", host: "<*>"`},
 		{[]string{"using v1.2.3 now", "using v1.2.4 now"}, "using v1.2.<*> now"},
 	}
 	for _, tt := range tests {
 		res := analyze(t, strings.Join(tt.lines, "\n"), Options{})
 		if len(res.Templates) != 1 || res.Templates[0].Template != tt.want {
 			t.Errorf("%q: templates %+v, want one %q", tt.lines, res.Templates, tt.want)
+		}
+	}
+}
+
+// A word that names what a line is about (a package, a unit, a queue) is
+// a value when many of them fill one place, even where the prefix buckets
+// keep each apart: one action is one template, whatever the names.
+func TestManyNamesAtOnePlaceAreOneTemplate(t *testing.T) {
+	names := []string{"gpg", "curl", "dirmngr", "gpgsm", "git", "openssl", "perl", "less", "dbus", "systemd", "tzdata", "gnupg"}
+	lines := func(format string) []string {
+		var out []string
+		for i, n := range names {
+			out = append(out, fmt.Sprintf(format, n, i+1))
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		// dpkg: one literal word, then the package and its versions.
+		{"dpkg upgrades", append(lines("upgrade %s:amd64 2.%d 2.%[2]d+b1"), "upgrade libssl3:amd64 3.0.1 3.0.2"),
+			"upgrade <*>:amd64 <*> <*>"},
+		// An architecture that reads as a value after the name: a key and
+		// its value, but a different key on every line.
+		{"multiarch packages", append(lines("configure %s:i386 1.%d-1 <none>"), "configure libc6:i386 2.36-9 <none>"),
+			"configure <*>:i386 <*> <none>"},
+		{"systemd units", append(lines("Started %s.service - unit %d."), "Started 2fa.service - unit 0."),
+			"Started <*>.service - unit <*>."},
+	}
+	for _, tt := range tests {
+		res := analyze(t, strings.Join(tt.lines, "\n"), Options{})
+		var got []string // count and text, to show a split
+		for _, tp := range res.Templates {
+			got = append(got, fmt.Sprintf("%d %s", tp.Count, tp.Template))
+		}
+		if len(res.Templates) != 1 || res.Templates[0].Template != tt.want {
+			t.Errorf("%s: templates %q, want one %q", tt.name, got, tt.want)
 		}
 	}
 }

@@ -17,7 +17,8 @@ import (
 //     two words (the host), or
 //     "name:" in a month-name syslog header ("Jun 14 15:16:01 host kernel: msg");
 //   - the "file.go:42]" that ends a glog header ("I0401 12:00:00.1 7 main.go:42] msg");
-//   - a separator right after the fields ("[time] app.exe - msg", "time|comp|pid|msg").
+//   - a separator right after the fields ("[time] app.exe - msg", "time|comp|pid|msg"),
+//     or a colon right after a time ("update-alternatives 2025-06-24 14:42:14: msg").
 // Without an anchor no header is cut, and the whole line is the message.
 // A level word may hide in a token: "[10:00:00 INF]" (Serilog),
 // "[proxy:error]" (Apache 2.4), "production.INFO:" (Laravel),
@@ -43,6 +44,7 @@ const (
 	hProc             // syslog process: name[pid]:
 	hColon            // other token ending in ':'
 	hField            // other token without letters ("*64", "#3"): neither a time nor a word
+	hDetail           // PostgreSQL's DETAIL:, STATEMENT:, HINT: … (see detailWord)
 )
 
 // header finds headers, line after line. It keeps the header tokens of the
@@ -66,6 +68,11 @@ type header struct {
 	// The level kind of the layout the last line fitted, when its level
 	// word is that of every line that fits it (see layout); else nil.
 	level *layoutLevel
+	// inner finds the header of a program's own that opens a syslog
+	// line's message (see innerAfter), nil until one is looked for;
+	// nested marks an inner finder, which looks for none further in.
+	inner  *header
+	nested bool
 	// Its header keyword hit, kept with the layout: nil when walked.
 	hit *layoutHit
 }
@@ -133,7 +140,66 @@ func (h *header) end(s []byte) int {
 	if k := hdr + 6; k < len(s)-1 && s[k] == ' ' && s[hdr] == ' ' && hdr > 0 {
 		hdr = h.klogAfter(s, hdr)
 	}
+	if hdr > 0 && hdr+1 < len(s) && s[hdr+1] == '[' && s[hdr] == ' ' {
+		hdr = uptimeAfter(s, hdr)
+	}
+	if hdr > 1 && hdr+1 < len(s) && s[hdr] == ' ' && s[hdr-1] == ':' && s[hdr-2] == ']' && !h.nested && h.lvl1 <= h.lvl0 {
+		hdr = h.innerAfter(s, hdr)
+	}
 	return hdr
+}
+
+// innerAfter extends a syslog header that ends at s[hdr], before a space,
+// over the header of the program's own that may open its message, as
+// journald and syslog keep a program's output ("Mar 5 10:00:01 host1
+// app[12]: 2024/03/05 10:00:01 [ERROR] msg"): one that starts with a date
+// or a time of day, read by a finder of its own (with its own layouts);
+// its level is the line's. Like klogAfter, it is looked at after the
+// layouts.
+func (h *header) innerAfter(s []byte, hdr int) int {
+	m := s[hdr+1:]
+	if m[0] == '[' {
+		m = m[1:]
+	}
+	if timeAt(m, 0) == 0 {
+		return hdr
+	}
+	if h.inner == nil {
+		h.inner = &header{nested: true}
+	}
+	in := h.inner
+	e := in.end(s[hdr+1:])
+	if e == 0 {
+		return hdr
+	}
+	if in.lvl1 > in.lvl0 {
+		h.lvl0, h.lvl1, h.level = hdr+1+in.lvl0, hdr+1+in.lvl1, nil
+	}
+	return hdr + 1 + e
+}
+
+// uptimeAfter extends a header that ends at s[hdr], before a space, over
+// the kernel's uptime that may open its message, as syslog writes the
+// kernel's lines ("Mar 05 14:00:01 node1 kernel: [    2.345678] EXT4-fs
+// …"): a time, as it is at the start of dmesg's lines. Like klogAfter, it
+// is looked at after the layouts.
+func uptimeAfter(s []byte, hdr int) int {
+	i := skipBlank(s, hdr+2)
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j == i || j >= len(s) || s[j] != '.' {
+		return hdr
+	}
+	k := j + 1
+	for k < len(s) && isDigit(s[k]) {
+		k++
+	}
+	if k == j+1 || k >= len(s) || s[k] != ']' {
+		return hdr
+	}
+	return k + 1
 }
 
 // klogAfter extends a header that ends at s[hdr], before a space, over the
@@ -219,6 +285,10 @@ func (h *header) fields(s []byte, i, n int) int {
 			h.firstTime = h.firstTime || n == 0
 			if committed && words <= 1 && s[i] == '[' {
 				end, words, anchorTok = j, 0, n // a bracketed time after the fields: ip - user [time]
+			} else if !committed && words <= 1 && clockColon(s[i:j]) {
+				// The colon after a clock closes the header, as a separator
+				// would: "update-alternatives 2025-06-24 14:42:14: run with …".
+				end, committed, words, anchorTok = j, true, 0, n
 			} else if committed {
 				words++ // a value after the separator (an address, a number) is the message's
 			}
@@ -252,6 +322,13 @@ func (h *header) fields(s []byte, i, n int) int {
 				return j
 			}
 			return max(end, lead)
+		case hDetail:
+			// It opens the message, after the fields a level line has
+			// there ("[4251] app@db STATEMENT:  select …").
+			if sawTime && words <= 2 && !committed {
+				return i
+			}
+			return max(end, lead)
 		case hBracket:
 		case hWord:
 			words++
@@ -262,6 +339,13 @@ func (h *header) fields(s []byte, i, n int) int {
 		i = j
 	}
 	return max(end, lead)
+}
+
+// clockColon reports a time of day followed by a colon ("14:42:14:"), not
+// a number and a colon ("1234:", a count or a process id).
+func clockColon(t []byte) bool {
+	n := len(t) - 1
+	return n > 0 && t[n] == ':' && bytes.IndexByte(t[:n], ':') > 0
 }
 
 // priority reads the syslog priority "<PRI>" that opens s, as syslog
@@ -491,13 +575,34 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 				i = e
 				continue
 			}
+			// Spring Boot's process id and separator, then the thread and
+			// the logger: "INFO 12345 --- [main] c.e.App : msg".
+			if k2 := skipBlank(s, e); k2 < len(s) {
+				if e2, _ := h.token(s, k2, n+1); string(s[k2:e2]) == "---" {
+					i, n = e2, n+1
+					continue
+				}
+			}
 		case hSep, hProc:
 			return e
 		case hColon:
-			if !padded && loggerName(s[k:e-1]) {
+			// A key aligned to its value by the spaces after it
+			// ("[INF]   Version:  2.9.10", a table the program prints)
+			// is the message's, not a logger.
+			if !padded && loggerName(s[k:e-1]) && !(e+1 < len(s) && s[e] == ' ' && s[e+1] == ' ') {
 				return e
 			}
-		case hWord, hField:
+		case hField:
+			if s[e-1] == ':' && isDigit(s[k]) {
+				// The process, nginx's "pid#tid:" after its [level], and
+				// the connection's number after it ("*5").
+				return h.connectionAfter(s, e)
+			}
+			if erlangPid(s[k:e]) {
+				return e // the process, as RabbitMQ and Erlang's logger write it
+			}
+			fallthrough
+		case hWord:
 			k2 := skipBlank(s, e)
 			if k2 >= len(s) {
 				h.eol = true
@@ -520,6 +625,40 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 		}
 		return i
 	}
+}
+
+// connectionAfter extends a header ending at s[e] over the connection
+// number nginx writes after its process ("1234#1234: *5 open() …"),
+// noting the bytes it read (see layout.go).
+func (h *header) connectionAfter(s []byte, e int) int {
+	k := skipBlank(s, e)
+	j := k + 1
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	h.reach = max(h.reach, min(j+1, len(s)))
+	if j == k+1 || s[k] != '*' || j < len(s) && s[j] != ' ' {
+		return e
+	}
+	return j
+}
+
+// erlangPid reports an Erlang process id, "<0.223.0>": three numbers
+// joined by dots, in angle brackets.
+func erlangPid(t []byte) bool {
+	if len(t) < 7 || t[0] != '<' || t[len(t)-1] != '>' {
+		return false
+	}
+	parts := bytes.Split(t[1:len(t)-1], []byte{'.'})
+	if len(parts) != 3 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) == 0 || !bareNumber(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // pidGroup reports Apache 2.4's "[pid 100:tid 7]" (or "[pid 100]"): a
@@ -756,6 +895,9 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 		if last == ':' && upperLevelTail(core) {
 			return hLevel
 		}
+		if last == ':' && detailWord(core) {
+			return hDetail
+		}
 	}
 	if last == ']' && glogSource(t) {
 		return hProc
@@ -767,6 +909,18 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 		return hColon
 	}
 	return hWord
+}
+
+// detailWord reports the word, in capitals, of a line that PostgreSQL
+// writes after an ERROR or LOG line to say more of it: "STATEMENT:  select
+// …", "DETAIL:  Key (id)=(1) already exists.". It stands where the level
+// does; the message starts with it, as it says what the line holds.
+func detailWord(t []byte) bool {
+	switch string(t) {
+	case "DETAIL", "HINT", "STATEMENT", "CONTEXT", "QUERY", "LOCATION":
+		return true
+	}
+	return false
 }
 
 // procName reports a process named in brackets after its program's name,
@@ -936,6 +1090,7 @@ func trimComma(t []byte) []byte {
 }
 
 func allTimeFields(t []byte) bool {
+	t = t[skipBlank(t, 0):] // the kernel pads its uptime: "[    0.000000]"
 	if len(t) == 0 || !isDigit(t[0]) && !isUpper(t[0]) {
 		return false // neither a number nor a month or weekday name
 	}

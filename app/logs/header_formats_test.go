@@ -266,6 +266,15 @@ func TestFormatHeadersWithLayouts(t *testing.T) {
 		"Mar 05 14:00:01 node1 kubelet[812]: W0305 14:00:01.000000 x", "Mar 05 14:00:01 node1 kubelet[812]: W0305",
 		"2024-03-05 10:00:00 UTC:10.0.0.1(5432):app@db:[12]:LOG:  x", "2024-03-05 10:00:00 UTC:10.0.0.1(5432):app@db:[12]:Log:  x",
 		"[2024-03-05 10:00:00] production.INFO: x", "2024-03-05T21:00:00.000000Z 10 [Note] [MY-010914] [Server] x",
+		"update-alternatives 2025-06-24 14:42:14: run", "nightly 2024-03-05 10:00:00: ERROR: x", "worker 1234: x",
+		"2026-11-29 02:50:49.628 UTC [5876] app@db STATEMENT:  x", "2026-11-29 02:50:49.628 UTC [5876] DETAIL:  x",
+		"2024/03/05 10:00:01 [error] 1234#1234: *5 open() x", "2024/03/05 10:00:01 [error] 1234#1234: *5x", "2024/03/05 10:00:01 [error] 1#1: *",
+		"[    0.000000] Linux x", "Mar  5 10:00:01 host1 kernel: [    2.345678] x", "Mar  5 10:00:01 host1 kernel: [    2.345678x] x",
+		"2026-11-29 02:29:03.150625+00:00 [info] <0.223.0> x", "2026-11-29 02:29:03.150625+00:00 [info] <0.223.0>",
+		"2024-03-05 10:00:00.123  INFO 12345 --- [           main] c.e.App         : x", "2024-03-05 10:00:00.123  INFO 12345 ---",
+		"2024-03-05 10:00:00.123  INFO 12345 ---x", "2024-03-05 10:00:00.123  INFO 12345 --- [main] c.e.App x",
+		"Mar  5 10:00:01 host1 app[12]: 2024/03/05 10:00:01 x", "Mar  5 10:00:06 host1 gunicorn[77]: [2024-03-05 10:00:06 +0000] [77] [ERROR] x",
+		"Mar  5 10:00:01 host1 app[12]: 10:00:01", "Mar  5 10:00:01 host1 app[12]: [10:00:01",
 	}
 	// Every line, then each with its digits changed, twice over.
 	var all []string
@@ -409,4 +418,140 @@ func TestJournalShortISO(t *testing.T) {
 	if _, ok := matchAt(res, 7); ok {
 		t.Errorf("line 7 matched: its klog level I decides")
 	}
+}
+
+// A program may write its name before the time, and a colon after it
+// (Debian's update-alternatives, backup and cron scripts): the header
+// runs to that colon, so templates hold no part of the time.
+func TestProgramThenTimeHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"update-alternatives 2025-06-24 14:42:14: run with --install /usr/bin/pager pager /usr/bin/less 77", "", "",
+			"update-alternatives 2025-06-24 14:42:14:"},
+		{"backup-job 2024/03/05 10:00:00: snapshot done", "", "", "backup-job 2024/03/05 10:00:00:"},
+		{"nightly 2024-03-05 10:00:00: ERROR: disk full", CategoryError, "ERROR", "nightly 2024-03-05 10:00:00: ERROR:"},
+		// A number and a colon is no time: a count or a process id.
+		{"worker 1234: started", "", "", ""},
+	})
+	lines := []string{
+		"update-alternatives 2025-06-24 14:36:53: link group pager updated to point to /usr/bin/less",
+		"update-alternatives 2026-09-22 04:55:32: link group java updated to point to /usr/bin/java",
+		"update-alternatives 2026-09-22 04:56:12: link group awk updated to point to /usr/bin/mawk",
+	}
+	res := analyze(t, strings.Join(lines, "\n"), Options{})
+	if len(res.Templates) != 1 || res.Templates[0].Template != "link group <*> updated to point to /usr/bin/<*>" {
+		t.Errorf("templates %+v, want one without the time", res.Templates)
+	}
+}
+
+// A key aligned to its value, as a program prints a table of settings
+// under its level ("[INF]   Version:  2.9.10"), is the message's: a
+// logger is followed by one space.
+func TestAlignedKeyIsNoLogger(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"[2977] 2026/11/29 02:28:58.416279 [INF]   Version:  2.9.10", "", "INF", "[2977] 2026/11/29 02:28:58.416279 [INF]"},
+		{"2024-03-05 10:00:00,123 INFO  Max Heap:      512 MB", "", "INFO", "2024-03-05 10:00:00,123 INFO"},
+		{"2024-03-05 10:00:00,123 INFO  Uptime:      5 days", "", "INFO", "2024-03-05 10:00:00,123 INFO"},
+		// Loggers, padded or not.
+		{"17/06/09 20:10:40 INFO SparkContext: Running Spark version 1.6.0", "", "INFO", "17/06/09 20:10:40 INFO SparkContext:"},
+		{"2024-03-05 10:00:00,123 WARN  DataStreamer: Slow waitForAckedSeqno took 35000ms", "", "WARN", "2024-03-05 10:00:00,123 WARN  DataStreamer:"},
+	})
+}
+
+// PostgreSQL writes what more it says of a line on lines of their own,
+// "STATEMENT:", "DETAIL:", "HINT:" where the level stands, after the same
+// fields (a user@database column with log_line_prefix's %u@%d): those
+// fields are header, and the message opens with the word.
+func TestPostgresDetailLines(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29 02:50:49.628 UTC [5876] postgres@postgres ERROR:  relation \"nope\" does not exist at character 15",
+			CategoryError, "ERROR", "2026-11-29 02:50:49.628 UTC [5876] postgres@postgres ERROR:"},
+		{"2026-11-29 02:50:49.628 UTC [5876] postgres@postgres STATEMENT:  select * from nope", "", "",
+			"2026-11-29 02:50:49.628 UTC [5876] postgres@postgres"},
+		{"2024-03-18 09:14:09.774 UTC [4251] DETAIL:  Key (id)=(88122) already exists.", "", "", "2024-03-18 09:14:09.774 UTC [4251]"},
+	})
+	lines := []string{
+		"2026-11-29 02:50:49.628 UTC [5876] postgres@postgres STATEMENT:  select * from nope",
+		"2026-11-29 02:50:49.722 UTC [5879] app@shop STATEMENT:  select * from orders",
+		"2026-11-29 02:50:49.803 UTC [5882] report@stats STATEMENT:  select * from users",
+	}
+	res := analyze(t, strings.Join(lines, "\n"), Options{})
+	if len(res.Templates) != 1 || res.Templates[0].Template != "STATEMENT: select * from <*>" {
+		t.Errorf("templates %+v, want one without the user and database", res.Templates)
+	}
+}
+
+// nginx's error log writes the process ("pid#tid:") after its [level],
+// and the connection's number ("*5") after that: both are header.
+func TestNginxErrorHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{`2024/03/05 10:00:01 [error] 1234#1234: *5 open() "/usr/share/nginx/html/favicon.ico" failed (2: No such file or directory), client: 10.0.0.5`,
+			CategoryError, "error", "2024/03/05 10:00:01 [error] 1234#1234: *5"},
+		{"2024/03/05 10:00:05 [notice] 1#1: signal process started", "", "notice", "2024/03/05 10:00:05 [notice] 1#1:"},
+		// A count after a level is still the message's.
+		{"2024-03-05 10:00:05 INFO 3 files copied", "", "INFO", "2024-03-05 10:00:05 INFO"},
+	})
+}
+
+// The kernel's uptime, padded or not, opens dmesg's lines and the
+// kernel's lines in syslog: it is header, as a time.
+func TestKernelUptimeHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"[    0.000000] Linux version 6.1.0-17-amd64 (debian-kernel@lists.debian.org)", "", "", "[    0.000000]"},
+		{"[12347.000001] usb 1-1: new high-speed USB device number 2 using xhci_hcd", "", "", "[12347.000001]"},
+		{"Mar  5 10:00:01 host1 kernel: [    2.345678] EXT4-fs (sda1): mounted filesystem with ordered data mode.", "", "",
+			"Mar  5 10:00:01 host1 kernel: [    2.345678]"},
+		// Another bracket after a syslog header is the message's.
+		{"Mar  5 10:00:01 host1 app[12]: [main] started", "", "", "Mar  5 10:00:01 host1 app[12]:"},
+	})
+	lines := []string{
+		"Mar  5 10:00:01 host1 kernel: [    0.000000] BIOS-e820: [mem 0x0000000000000000-0x000000000009fbff] usable",
+		"Mar  5 10:00:01 host1 kernel: [    0.000000] BIOS-e820: [mem 0x0000000000100000-0x00000000bffdffff] usable",
+		"Mar  5 10:00:09 host1 kernel: [   12.000000] BIOS-e820: [mem 0x0000000100000000-0x000000023fffffff] usable",
+	}
+	res := analyze(t, strings.Join(lines, "\n"), Options{})
+	if len(res.Templates) != 1 || res.Templates[0].Template != "BIOS-e820: [mem <*>] usable" {
+		t.Errorf("templates %+v, want one without the uptime", res.Templates)
+	}
+}
+
+// RabbitMQ (Erlang's logger) writes the process after the level:
+// "<0.223.0>" is header; one further on is the message's.
+func TestErlangProcessHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29 02:29:03.150625+00:00 [info] <0.223.0> Running boot step pre_boot defined by app rabbit", "", "info",
+			"2026-11-29 02:29:03.150625+00:00 [info] <0.223.0>"},
+		{"2026-11-29 02:29:03.150625+00:00 [error] <0.1021.0> closing AMQP connection <0.1018.0> (127.0.0.1:5672)", CategoryError, "error",
+			"2026-11-29 02:29:03.150625+00:00 [error] <0.1021.0>"},
+		{"2026-11-29 02:29:03.150625+00:00 [info] <0.1.2.3> x", "", "info", "2026-11-29 02:29:03.150625+00:00 [info]"},
+	})
+}
+
+// Spring Boot's default pattern writes the process id and "---" after the
+// level, then the thread padded in brackets and the logger padded before
+// " : ": all header.
+func TestSpringBootHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2024-03-05 10:00:00.123  INFO 12345 --- [           main] com.example.demo.DemoApplication         : Started DemoApplication in 3.456 seconds (JVM running for 4.012)",
+			"", "INFO", "2024-03-05 10:00:00.123  INFO 12345 --- [           main] com.example.demo.DemoApplication         :"},
+		{"2024-03-05T10:00:02.123+01:00 ERROR 12345 --- [demo] [nio-8080-exec-2] o.a.c.c.C.[.[.[/].[dispatcherServlet]    : Servlet.service() for servlet [dispatcherServlet] threw exception",
+			CategoryError, "ERROR", "2024-03-05T10:00:02.123+01:00 ERROR 12345 --- [demo] [nio-8080-exec-2] o.a.c.c.C.[.[.[/].[dispatcherServlet]    :"},
+		// A count after a level is the message's.
+		{"2024-03-05 10:00:05 INFO 3 files copied --- done", "", "INFO", "2024-03-05 10:00:05 INFO"},
+	})
+}
+
+// A program's output kept by syslog or journald keeps the program's own
+// header after "name[pid]:": when it opens with a date or a time, it is
+// header too, and its level is the line's.
+func TestProgramHeaderInsideSyslog(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"Mar  5 10:00:01 host1 app[12]: 2024/03/05 10:00:01 listening on :8080", "", "", "Mar  5 10:00:01 host1 app[12]: 2024/03/05 10:00:01"},
+		{"Mar  5 10:00:06 host1 gunicorn[77]: [2024-03-05 10:00:06 +0000] [77] [ERROR] Worker (pid:79) was sent SIGKILL! Perhaps out of memory?",
+			CategoryError, "ERROR", "Mar  5 10:00:06 host1 gunicorn[77]: [2024-03-05 10:00:06 +0000] [77] [ERROR]"},
+		{"2024-03-05T10:00:07+0000 host1 api[9]: 2024-03-05 10:00:07,123 - myapp.worker - INFO - failed batch 18 retried", "", "INFO",
+			"2024-03-05T10:00:07+0000 host1 api[9]: 2024-03-05 10:00:07,123 - myapp.worker - INFO -"},
+		// What is no time stays the message's: an address, a count.
+		{"Mar  5 10:00:01 host1 sshd[12]: 10.0.0.1 connected", "", "", "Mar  5 10:00:01 host1 sshd[12]:"},
+		{"Mar  5 10:00:01 host1 sshd[12]: 5 more sessions opened", "", "", "Mar  5 10:00:01 host1 sshd[12]:"},
+	})
 }

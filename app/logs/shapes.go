@@ -156,6 +156,7 @@ func (sh *shape) share(toks []tok, text []byte) {
 		if lcp > 0 && rep[:lcp] != string(v[:lcp]) || lcs > 0 && rep[len(rep)-lcs:] != string(v[len(v)-lcs:]) {
 			lcp, lcs = shrunk(rep, v, lcp, lcs)
 		}
+		lcp, lcs = wordEnds(v, lcp, lcs)
 		tv.lcp, tv.lcs = uint16(lcp), uint16(lcs)
 		if lcp == 0 && lcs == 0 {
 			live[k] = live[len(live)-1]
@@ -221,8 +222,9 @@ func (sh *shape) absorb(o *shape, maxRefs int) {
 	live := sh.live[:0]
 	for _, p := range sh.live {
 		tv, ov := &sh.vals[p], &o.vals[p]
-		tv.lcp = min(tv.lcp, ov.lcp, clamp16(commonPrefix(tv.val, ov.val)))
-		tv.lcs = min(tv.lcs, ov.lcs, clamp16(commonSuffix(tv.val, ov.val)))
+		lcp, lcs := wordEnds(ov.val, commonPrefix(tv.val, ov.val), commonSuffix(tv.val, ov.val))
+		tv.lcp = min(tv.lcp, ov.lcp, clamp16(lcp))
+		tv.lcs = min(tv.lcs, ov.lcs, clamp16(lcs))
 		if tv.lcp > 0 || tv.lcs > 0 {
 			live = append(live, p)
 		}
@@ -286,6 +288,19 @@ func newShape(z *tokenizer, text []byte, sc *keywordScratch) *shape {
 		}
 	}
 	return sh
+}
+
+// wordEnds shortens the shared prefix and suffix, p and s bytes, until
+// neither ends inside a word of the value v: "384.0 B," and "2.1 KB,"
+// share ",", not "B,", whose display would cut "KB" (see valueAt).
+func wordEnds[T ~string | ~[]byte](v T, p, s int) (int, int) {
+	for p > 0 && p < len(v) && wordByte(v[p-1]) && wordByte(v[p]) {
+		p--
+	}
+	for s > 0 && s < len(v) && wordByte(v[len(v)-s]) && wordByte(v[len(v)-s-1]) {
+		s--
+	}
+	return p, s
 }
 
 // shrunk is the prefix and suffix that rep and v share, within p and s

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"runtime"
 	"slices"
 	"strings"
@@ -308,16 +309,26 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 	suf = suf[len(suf)-min(len(suf), minLen-len(pre)):]
 	preEnd, sufStart := outsideWholeValues(rep, len(pre), len(rep)-len(suf))
 	pre, suf = pre[:preEnd], suf[sufStart-(len(rep)-len(suf)):]
-	// Do not cut inside a word or number: "blk_-69" and "blk_-12" share
-	// "blk_-", not "blk_-6" or more; "ñ00" and "Ü00" share no byte of
-	// their first letter, which would be no text.
-	for len(pre) > 0 && wordByte(pre[len(pre)-1]) && len(pre) < len(rep) && wordByte(rep[len(pre)]) {
-		pre = pre[:len(pre)-1]
-	}
-	for len(suf) > 0 && wordByte(suf[0]) && len(suf) < len(rep) && wordByte(rep[len(rep)-len(suf)-1]) {
-		suf = suf[1:]
+	// Do not cut inside a word or number of any value: "blk_-69" and
+	// "blk_-12" share "blk_-", not "blk_-6" or more; "2.1 KB," and "384.0
+	// B," share ",", not "B,"; "ñ00" and "Ü00" share no byte of their
+	// first letter, which would be no text.
+	for _, si := range members {
+		pre, suf = wholeWords(shapes[si].vals[p].val, pre, suf)
 	}
 	return pre + "<*>" + suf
+}
+
+// wholeWords shortens a prefix and a suffix of v, no longer than v
+// together, until neither ends inside a word of v.
+func wholeWords(v, pre, suf string) (string, string) {
+	for len(pre) > 0 && wordByte(pre[len(pre)-1]) && len(pre) < len(v) && wordByte(v[len(pre)]) {
+		pre = pre[:len(pre)-1]
+	}
+	for len(suf) > 0 && wordByte(suf[0]) && len(suf) < len(v) && wordByte(v[len(v)-len(suf)-1]) {
+		suf = suf[1:]
+	}
+	return pre, suf
 }
 
 // outsideWholeValues moves the end of a shared prefix (p) and the start of
@@ -343,13 +354,17 @@ func outsideWholeValues(rep string, p, s int) (int, int) {
 	return p, s
 }
 
-// wholeValueAt is the end of a decimal number (digits, one '.', digits) or
-// a UUID starting at rep[i], or i when none starts there.
+// wholeValueAt is the end of a decimal number (digits, one '.', digits),
+// a time of day (maybe after a date) or a UUID starting at rep[i], or i
+// when none starts there.
 func wholeValueAt(rep string, i int) int {
 	if i > 0 && (isAlnum(rep[i-1]) || rep[i-1] == '.') {
 		return i // inside a longer word, number or dotted value
 	}
 	if end := i + 36; end <= len(rep) && uuidText(rep[i:end]) && (end == len(rep) || !isAlnum(rep[end]) && rep[end] != '-') {
+		return end
+	}
+	if end := timeAt(rep, i); end > i {
 		return end
 	}
 	j := i
@@ -365,6 +380,44 @@ func wholeValueAt(rep string, i int) int {
 		return i // a second dot: an address or a version
 	}
 	return j
+}
+
+// timeAt is the end of a time of day starting at rep[i] ("04:55:32",
+// "4:55:32.120Z"), or of a date and time ("2026-09-22T04:55:32Z",
+// "2026/09/22 04:55:32"), or i: what two times share (":32", "2026-09-")
+// says nothing of the event.
+func timeAt[T ~string | ~[]byte](rep T, i int) int {
+	j := i
+	if k := i + 10; k < len(rep) && digitsAt(rep, i, 4) && digitsAt(rep, i+5, 2) && digitsAt(rep, i+8, 2) &&
+		(rep[i+4] == '-' || rep[i+4] == '/') && rep[i+7] == rep[i+4] && (rep[k] == 'T' || rep[k] == ' ') {
+		j = k + 1 // a date, then the time
+	}
+	h := j
+	for h < len(rep) && h-j < 2 && isDigit(rep[h]) {
+		h++
+	}
+	if h == j || h >= len(rep) || rep[h] != ':' || !digitsAt(rep, h+1, 2) {
+		return i
+	}
+	for h++; h < len(rep) && (isDigit(rep[h]) || rep[h] == ':' || rep[h] == '.' || rep[h] == ','); h++ {
+	}
+	if h < len(rep) && rep[h] == 'Z' {
+		h++
+	}
+	return h
+}
+
+// digitsAt reports n digits at rep[i].
+func digitsAt[T ~string | ~[]byte](rep T, i, n int) bool {
+	if i+n > len(rep) {
+		return false
+	}
+	for k := i; k < i+n; k++ {
+		if !isDigit(rep[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // uuidText reports the 36 characters of a UUID: hex groups of 8, 4, 4, 4
@@ -402,10 +455,35 @@ func constantValue(rep string, k int) string {
 	}
 	open := k + strings.Index(rep[k:], string(core))
 	end := open + len(core)
+	if closes(core, rep[end:]) {
+		end++ // the value's own bracket ("taskID[42]"), not one around it
+	}
 	if sp := strings.LastIndexByte(string(core), ' '); sp > 0 && unitWord(core[sp+1:]) {
 		end = open + sp
 	}
 	return rep[:open] + "<*>" + rep[end:]
+}
+
+// closes reports whether rest opens with the bracket closing one left
+// open in core.
+func closes(core []byte, rest string) bool {
+	if rest == "" {
+		return false
+	}
+	var open byte
+	switch rest[0] {
+	case ')':
+		open = '('
+	case ']':
+		open = '['
+	case '>':
+		open = '<'
+	case '}':
+		open = '{'
+	default:
+		return false
+	}
+	return bytes.IndexByte(core, open) >= 0 && bytes.IndexByte(core, rest[0]) < 0
 }
 
 // plainWord reports letters, maybe joined by '-' or '_'.

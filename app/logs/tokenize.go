@@ -1,6 +1,9 @@
 package logs
 
-import "regexp"
+import (
+	"bytes"
+	"regexp"
+)
 
 // The message part of a line is split into tokens and every token that looks
 // like a value is masked. Masking is by token class, with hand-written
@@ -115,14 +118,16 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 		}
 		if quotes && s[i] == '"' {
 			if q := endQuote(s, i); q > 0 && anyOf(s[i:q], cSpace) {
-				if httpMethod(s[i+1 : q]) {
-					z.words(s, i, q, false)
-					i = q
-					continue
-				}
 				j := q
 				for j < end && !isSpace(s[j]) {
 					j++
+				}
+				if httpMethod(s[i+1 : q]) {
+					// Its words, the last with what follows the quote
+					// (`HTTP/1.1",`): the template reads as the line.
+					z.words(s, i, j, false)
+					i = j
+					continue
 				}
 				z.add(s, i, j)
 				i = j
@@ -158,7 +163,8 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 			// A number, or a value with digits and no key, unless a name
 			// with a digit (SOCKS5, HTTP2, IPv6, ssh2) or a call (jk2_init()).
 			masked = or&(cWordy|cHexLower|cHexUpper) == 0 || // no letter: a number, an address
-				!namedWithDigit(trimPunct(s[i:j])) && (or&cSpecial == 0 || !callName(s[i:j]))
+				!namedWithDigit(trimPunct(s[i:j])) && (or&cSpecial == 0 || !callName(s[i:j])) ||
+				or&cSpecial != 0 && quoted(s[i:j]) // a quoted string, whatever it holds
 		case or&cSpecial != 0 || or&cDot != 0 || or&cWordy == 0 || isUpper(s[i]):
 			// A key, a path or an address, or what could be a host name,
 			// a hex word or a month: look closer (see wordKind).
@@ -483,10 +489,45 @@ func classify(t []byte, or class) (masked bool, keep int32) {
 	}
 	if or&cColon != 0 {
 		if k := colonKeyLen(t); k > 0 && variable(t[k:]) {
+			if widthName(trimPunct(t[k:])) {
+				return false, 0 // "gpg:amd64": a name qualified by a name, no key and value
+			}
 			return true, int32(k)
 		}
 	}
-	return variable(t), 0
+	if !variable(t) {
+		return false, 0
+	}
+	return quoted(t) || !codeName(t), 0 // a quoted string is a value, whatever it holds
+}
+
+// codeName reports a name whose digits name rather than count (see
+// namedWithDigit), a call or a scoped name: words of the program's own.
+func codeName(t []byte) bool {
+	core := trimPunct(t)
+	return namedWithDigit(core) || callName(t) || scopedName(core)
+}
+
+// scopedName reports a name qualified by its class or namespace with
+// "::" ("AirPort_Brcm43xx::syncPowerState"): code's own name, digits or
+// not, as a call is. Every part is an identifier that starts with a
+// letter, which no IPv6 address ("fe80::1ff:fe23") has after its first.
+func scopedName(t []byte) bool {
+	parts := bytes.Split(t, []byte("::"))
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) == 0 || !isLetter(p[0]) {
+			return false
+		}
+		for _, c := range p {
+			if !isAlnum(c) && c != '_' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // kvKeyLen returns the length of "key=" when t starts with an identifier
@@ -651,10 +692,8 @@ func init() {
 
 // variable reports a token that looks like a value.
 func variable(t []byte) bool {
-	if len(t) >= 2 && (t[0] == '"' || t[0] == '\'') {
-		if q := t[0]; t[len(t)-1] == q || (len(t) >= 3 && t[len(t)-2] == q) {
-			return true // a quoted string
-		}
+	if quoted(t) {
+		return true
 	}
 	core := trimPunct(t)
 	if len(core) == 0 {
@@ -684,6 +723,16 @@ func variable(t []byte) bool {
 	return wordValue(core)
 }
 
+// quoted reports a quoted string, maybe with one byte of punctuation after
+// its closing quote.
+func quoted(t []byte) bool {
+	if len(t) < 2 || t[0] != '"' && t[0] != '\'' {
+		return false
+	}
+	q := t[0]
+	return t[len(t)-1] == q || len(t) >= 3 && t[len(t)-2] == q
+}
+
 // notAvailable reports "n/a" (or "N/A"), written where a value is missing:
 // it stands in the value's place ("path:n/a", "path:/a/b"), so it is one.
 func notAvailable(t []byte) bool {
@@ -711,12 +760,17 @@ func wordValue(core []byte) bool {
 
 // namedWithDigit reports a name written with a digit rather than a value:
 // a versioned name (SOCKS5, IPv6), a capital and one digit naming a level
-// or a class (L2 cache, P0, C1), or two or more lower-case letters and a
-// single final digit (ssh2, sha1, ext4). A word that varies this way (node1,
-// node2) is still found by the miner, which compares lines.
+// or a class (L2 cache, P0, C1), an acronym and a part with digits
+// (BIOS-e820), two or more lower-case letters and a single final digit
+// (ssh2, sha1, ext4), or a width name (amd64, sha256). A word that varies
+// this way (node1, node2) is still found by the miner, which compares
+// lines.
 func namedWithDigit(t []byte) bool {
 	if len(t) > 0 && isUpper(t[0]) {
-		return len(t) == 2 && isDigit(t[1]) || versionedName(t) || protocolVersion(t)
+		return len(t) == 2 && isDigit(t[1]) || versionedName(t) || protocolVersion(t) || acronymPart(t)
+	}
+	if widthName(t) {
+		return true
 	}
 	n := len(t) - 1
 	if n < 2 || !isDigit(t[n]) {
@@ -724,6 +778,44 @@ func namedWithDigit(t []byte) bool {
 	}
 	for _, c := range t[:n] {
 		if !isLetter(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// widthName reports two or more lower-case letters and a width in bits
+// from 16 on (amd64, arm64, sha256, base64, int32): an architecture, a
+// type or an encoding, not a value.
+func widthName(t []byte) bool {
+	n := 0
+	for n < len(t) && isLower(t[n]) {
+		n++
+	}
+	if n < 2 {
+		return false
+	}
+	switch string(t[n:]) {
+	case "16", "32", "64", "128", "256", "384", "512":
+		return true
+	}
+	return false
+}
+
+// acronymPart reports an acronym, a hyphen and a part that starts with a
+// letter and has digits ("BIOS-e820"): one thing's name, whose digits
+// name a kind, as in SOCKS5. A number after the hyphen (CVE-2021-44228,
+// JIRA-123) is an id, a value.
+func acronymPart(t []byte) bool {
+	k := 0
+	for k < len(t) && isUpper(t[k]) {
+		k++
+	}
+	if k < 2 || k+2 >= len(t) || t[k] != '-' || !isLetter(t[k+1]) {
+		return false
+	}
+	for _, c := range t[k+1:] {
+		if !isAlnum(c) {
 			return false
 		}
 	}
@@ -818,7 +910,10 @@ func trimPunct(t []byte) []byte {
 
 // isHostname reports lower-case dotted names with a known or two-letter top
 // level domain: "ns.example.com", "db.internal". Java packages
-// ("org.apache.hadoop") have no such suffix and stay words.
+// ("org.apache.hadoop") have no such suffix and stay words, and neither
+// do dotted configuration keys, which end in "id" or "ms" more often than
+// any host does in Indonesia's or Montserrat's domain ("mapred.task.id",
+// "session.timeout.ms").
 func isHostname(t []byte) bool {
 	dot := -1
 	for i, c := range t {
@@ -837,7 +932,7 @@ func isHostname(t []byte) bool {
 	}
 	tld := t[dot+1:]
 	if len(tld) == 2 && isLower(tld[0]) && isLower(tld[1]) {
-		return true
+		return string(tld) != "id" && string(tld) != "ms"
 	}
 	switch string(tld) {
 	case "com", "net", "org", "edu", "gov", "mil", "int", "info", "biz", "local", "localdomain",
