@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"net/netip"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
@@ -39,7 +40,7 @@ func (ev *hclEval) functions() map[string]function.Function {
 		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc, "slice": stdlib.SliceFunc,
 		"sort": stdlib.SortFunc, "values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,
 		"chunklist": stdlib.ChunklistFunc, "index": stdlib.IndexFunc,
-		"jsonencode": stdlib.JSONEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc, "csvdecode": stdlib.CSVDecodeFunc,
+		"jsonencode": jsonEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc, "csvdecode": stdlib.CSVDecodeFunc,
 		"tobool": stdlib.MakeToFunc(cty.Bool), "tonumber": stdlib.MakeToFunc(cty.Number),
 		"tostring": stdlib.MakeToFunc(cty.String), "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
 		"toset": stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)), "tomap": stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
@@ -180,13 +181,71 @@ func cidrString(v *big.Int, bits, prefixLen int) string {
 	return netip.PrefixFrom(a, prefixLen).String()
 }
 
+// knownAfterApply stands in a JSON document for a value known only after
+// apply, as Terraform's plan prints it.
+const knownAfterApply = "(known after apply)"
+
+// jsonEncodeFunc is jsonencode, except that a value with unknown parts
+// still encodes, each unknown part as knownAfterApply. A policy nearly
+// always names an ARN known only after apply ("${aws_s3_bucket.b.arn}/*");
+// with the stock function that one ARN made the whole policy unknown and
+// hid its Principal "*" and its Action "*". Placeholders match no
+// principal, action or resource pattern, so they add no finding. A value
+// unknown as a whole stays unknown.
+var jsonEncodeFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "val", Type: cty.DynamicPseudoType,
+		AllowUnknown: true, AllowDynamicType: true, AllowNull: true}},
+	Type: function.StaticReturnType(cty.String),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		if !args[0].IsKnown() {
+			return cty.UnknownVal(cty.String), nil
+		}
+		return stdlib.JSONEncode(placeholdUnknowns(args[0]))
+	},
+})
+
+// placeholdUnknowns returns v with each unknown part replaced by
+// knownAfterApply. Collections become tuples and objects, which encode
+// the same but let a placeholder sit among elements of another type.
+func placeholdUnknowns(v cty.Value) cty.Value {
+	if v.IsWhollyKnown() {
+		return v
+	}
+	if !v.IsKnown() {
+		return cty.StringVal(knownAfterApply)
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+		var elems []cty.Value
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			elems = append(elems, placeholdUnknowns(e))
+		}
+		return cty.TupleVal(elems)
+	case ty.IsMapType() || ty.IsObjectType():
+		attrs := map[string]cty.Value{}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			attrs[k.AsString()] = placeholdUnknowns(e)
+		}
+		return cty.ObjectVal(attrs)
+	}
+	return v
+}
+
 // policyDocumentJSON is the json attribute of an aws_iam_policy_document
 // data source, built from its statement blocks as the provider builds it,
 // with source_policy_documents' statements before them and
-// override_policy_documents' replacing those of the same sid. Unknown when
-// anything it needs is.
+// override_policy_documents' replacing those of the same sid. A value
+// inside a statement known only after apply (the ARN of the bucket the
+// statement is about) is written as knownAfterApply, as jsonencode does;
+// the document is unknown when the statements themselves or the documents
+// it merges are.
 func policyDocumentJSON(attrs map[string]any) cty.Value {
-	if hasUnknown(attrs) {
+	if hasUnknown(attrs["source_policy_documents"]) || hasUnknown(attrs["override_policy_documents"]) ||
+		isUnknown(attrs["statement"]) || slices.ContainsFunc(listOf(attrs["statement"]), isUnknown) ||
+		hasUnknown(attrs["version"]) {
 		return cty.UnknownVal(cty.String)
 	}
 	var stmts []any
@@ -194,7 +253,7 @@ func policyDocumentJSON(attrs map[string]any) cty.Value {
 		stmts = append(stmts, docStatements(src)...)
 	}
 	for _, s := range listOf(attrs["statement"]) {
-		stmts = append(stmts, statementJSON(mapOf(s)))
+		stmts = append(stmts, statementJSON(mapOf(placeholdUnknownValues(s))))
 	}
 	for _, src := range listOf(attrs["override_policy_documents"]) {
 		for _, o := range docStatements(src) {
@@ -282,6 +341,28 @@ func statementJSON(s map[string]any) map[string]any {
 		out["Condition"] = cond
 	}
 	return out
+}
+
+// placeholdUnknownValues returns v with each unknownValue replaced by
+// knownAfterApply.
+func placeholdUnknownValues(v any) any {
+	switch x := v.(type) {
+	case unknownValue:
+		return knownAfterApply
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = placeholdUnknownValues(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = placeholdUnknownValues(e)
+		}
+		return out
+	}
+	return v
 }
 
 func hasUnknown(v any) bool {
