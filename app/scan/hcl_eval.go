@@ -434,8 +434,11 @@ func (mi *hclInst) instance(b *hclBlock, idx string, sc *hclScope) cty.Value {
 	addr := mi.prefix + b.key() + idx
 	attrs, vals := mi.body(b.body, sc, addr, true)
 	if b.data {
-		if b.typ == "aws_iam_policy_document" {
+		switch b.typ {
+		case "aws_iam_policy_document":
 			vals["json"] = policyDocumentJSON(attrs)
+		case "google_iam_policy":
+			vals["policy_data"] = gcpPolicyDataJSON(attrs)
 		}
 	} else {
 		n := &node{addr: addr, typ: b.typ, line: b.rng.Start.Line, base: addr, attrs: attrs}

@@ -281,6 +281,30 @@ func policyDocumentJSON(attrs map[string]any) cty.Value {
 	return cty.StringVal(string(b))
 }
 
+// gcpPolicyDataJSON is the policy_data attribute of a google_iam_policy
+// data source, the usual way of writing a google_*_iam_policy: its
+// binding blocks as {"bindings": [{"role", "members"}]}, what
+// gcpBindings reads. A member or role known only after apply (a service
+// account's email) is written as knownAfterApply; the document is
+// unknown when the bindings themselves are. Conditions and audit
+// configs are left out: the IAM rules read neither.
+func gcpPolicyDataJSON(attrs map[string]any) cty.Value {
+	bindings := listOf(attrs["binding"])
+	if isUnknown(attrs["binding"]) || slices.ContainsFunc(bindings, isUnknown) {
+		return cty.UnknownVal(cty.String)
+	}
+	out := make([]any, 0, len(bindings))
+	for _, bd := range bindings {
+		m := mapOf(placeholdUnknownValues(bd))
+		out = append(out, map[string]any{"role": m["role"], "members": nonNil(listOf(m["members"]))})
+	}
+	b, err := json.Marshal(map[string]any{"bindings": out})
+	if err != nil {
+		return cty.UnknownVal(cty.String)
+	}
+	return cty.StringVal(string(b))
+}
+
 func docStatements(src any) []any {
 	s, _ := src.(string)
 	var doc map[string]any

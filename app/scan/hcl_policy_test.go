@@ -95,3 +95,51 @@ resource "aws_s3_bucket_policy" "site" {
 		}
 	}
 }
+
+// TestHCLGoogleIAMPolicyData: a google_*_iam_policy whose policy_data
+// comes from a google_iam_policy data source, as the provider documents
+// it, is checked on the data source's bindings.
+func TestHCLGoogleIAMPolicyData(t *testing.T) {
+	src := `resource "google_storage_bucket" "site" {
+  name     = "site"
+  location = "EU"
+}
+
+resource "google_storage_bucket_iam_policy" "site" {
+  bucket      = google_storage_bucket.site.name
+  policy_data = data.google_iam_policy.site.policy_data
+}
+
+data "google_iam_policy" "site" {
+  binding {
+    role    = "roles/storage.objectViewer"
+    members = ["allUsers"]
+  }
+}
+
+resource "google_service_account" "ci" {
+  account_id = "ci"
+}
+
+resource "google_project_iam_policy" "project" {
+  project     = "acme"
+  policy_data = data.google_iam_policy.project.policy_data
+}
+
+data "google_iam_policy" "project" {
+  binding {
+    role    = "roles/viewer"
+    members = ["serviceAccount:${google_service_account.ci.email}"]
+  }
+  binding {
+    role    = "roles/owner"
+    members = ["user:alice@example.com"]
+  }
+}
+`
+	want := []string{"IAM_FULL_ADMIN google_project_iam_policy.project main.tf:24", "S3_PUBLIC_READ google_storage_bucket.site main.tf:8",
+		"not-checked google_service_account.ci"}
+	if got := hclOutcome(t, src); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
