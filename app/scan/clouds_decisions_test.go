@@ -287,6 +287,32 @@ func TestAzureRoleDefinitions(t *testing.T) {
 	})
 }
 
+// TestAzureRoleAssignments: assigning a built-in role that hands out
+// administrator access is judged as a definition with that role's actions
+// at the assignment's scope: Owner at a subscription is IAM_FULL_ADMIN,
+// Owner lower down, Contributor (every action but authorization's) and
+// User Access Administrator (every authorization action) are
+// IAM_WILDCARD_ACTION; other built-in roles are not reported.
+func TestAzureRoleAssignments(t *testing.T) {
+	const sub = "/subscriptions/00000000-0000-0000-0000-000000000000"
+	assign := func(scope, role string) []byte {
+		return tfState(tfRes("azurerm_role_assignment.a", `{"scope":"`+scope+`",`+role+`,"principal_id":"p"}`))
+	}
+	at := func(rule, key string) []string {
+		return []string{rule + " azurerm_role_assignment azurerm_role_assignment.a @ azurerm_role_assignment.a." + key}
+	}
+	runDecisions(t, []decision{
+		{"Owner at a subscription", assign(sub, `"role_definition_name":"Owner"`), at("IAM_FULL_ADMIN", "role_definition_name"), "built-in role Owner"},
+		{"Owner by id", assign(sub, `"role_definition_id":"`+sub+`/providers/Microsoft.Authorization/roleDefinitions/8e3af657-a8ff-443c-a75c-2fe8c4bcb635"`),
+			at("IAM_FULL_ADMIN", "role_definition_id"), sub},
+		{"Owner at a resource group", assign(sub+"/resourceGroups/rg", `"role_definition_name":"Owner"`), at("IAM_WILDCARD_ACTION", "role_definition_name"), "resourceGroups/rg"},
+		{"Contributor", assign(sub, `"role_definition_name":"Contributor"`), at("IAM_WILDCARD_ACTION", "role_definition_name"), "not_actions"},
+		{"User Access Administrator", assign(sub, `"role_definition_name":"User Access Administrator"`), at("IAM_WILDCARD_ACTION", "role_definition_name"), "assigning any role"},
+		{"Reader", assign(sub, `"role_definition_name":"Reader"`), nil, ""},
+		{"a custom role", assign(sub, `"role_definition_id":"`+sub+`/providers/Microsoft.Authorization/roleDefinitions/11111111-2222-3333-4444-555555555555"`), nil, ""},
+	})
+}
+
 // TestCloudSQLPublic: an authorized network of prefix length 0 with a
 // public IPv4 address (the default) is DB_PUBLIC; never DB_UNENCRYPTED.
 func TestCloudSQLPublic(t *testing.T) {

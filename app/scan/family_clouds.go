@@ -40,6 +40,7 @@ var azureFamilies = map[string]family{
 		link: []string{"network_security_group_name"}},
 
 	"azurerm_role_definition": {kind: typeIAMPolicy, read: (*builder).azureRoleDefinition, computed: []string{"assignable_scopes"}},
+	"azurerm_role_assignment": {kind: typeIAMPolicy, read: (*builder).azureRoleAssignment},
 
 	"azurerm_mssql_server":                             azureServer,
 	"azurerm_postgresql_server":                        azureServer,
