@@ -305,3 +305,25 @@ func TestFindingsBounded(t *testing.T) {
 		t.Errorf("benchmark document: %d findings and suppressed, want %d", n, MaxFindings)
 	}
 }
+
+// TestHCLTemplateCopiesBounded: a string template copies each value it
+// interpolates, and a %{ for } directive copies what it repeats; 1 MiB
+// interpolated 3,000 times asked 3 GiB before the values were counted.
+// Now the parts are counted before they are joined, and the scan is
+// refused with the evaluation limit.
+func TestHCLTemplateCopiesBounded(t *testing.T) {
+	big := `locals {
+  big  = "` + strings.Repeat("a", 1<<20) + `"
+  list = split(",", "` + strings.Repeat("x,", 3000) + `x")
+}
+
+resource "aws_s3_bucket" "b" {
+  bucket = `
+	for name, expr := range map[string]string{
+		"interpolations":          `"` + strings.Repeat("${local.big}", 3000) + `"`,
+		"directive":               `"%{for x in local.list}${local.big}%{endfor}"`,
+		"directive over a string": `"%{for x in local.list}` + strings.Repeat("b", 1<<20) + `%{endfor}"`,
+	} {
+		scanLimited(t, name, []byte(big+expr+"\n}\n"), "terraform_evaluation", 200)
+	}
+}

@@ -89,6 +89,17 @@ func (ev *hclEval) functions() map[string]function.Function {
 			return cty.True, nil
 		},
 	})
+	fs[meterFunc] = function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "part", Type: cty.DynamicPseudoType,
+			AllowUnknown: true, AllowDynamicType: true, AllowNull: true, AllowMarked: true}},
+		Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if ev.cost += valueSize(args[0], MaxHCLEvalBytes-ev.cost+1); ev.cost > MaxHCLEvalBytes {
+				return cty.NilVal, errEvalLimit
+			}
+			return args[0], nil
+		},
+	})
 	return fs
 }
 
