@@ -39,7 +39,9 @@ func (ev *hclEval) functions() map[string]function.Function {
 		"reverse": stdlib.ReverseListFunc, "setintersection": stdlib.SetIntersectionFunc,
 		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc, "slice": stdlib.SliceFunc,
 		"sort": stdlib.SortFunc, "values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,
-		"chunklist": stdlib.ChunklistFunc, "index": stdlib.IndexFunc,
+		"chunklist": stdlib.ChunklistFunc, "index": stdlib.IndexFunc, "range": stdlib.RangeFunc,
+		"strcontains": stringTest(strings.Contains), "startswith": stringTest(strings.HasPrefix),
+		"endswith": stringTest(strings.HasSuffix), "alltrue": boolsTest(false), "anytrue": boolsTest(true),
 		"jsonencode": jsonEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc, "csvdecode": stdlib.CSVDecodeFunc,
 		"tobool": stdlib.MakeToFunc(cty.Bool), "tonumber": stdlib.MakeToFunc(cty.Number),
 		"tostring": stdlib.MakeToFunc(cty.String), "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
@@ -190,6 +192,47 @@ func cidrString(v *big.Int, bits, prefixLen int) string {
 	v.FillBytes(b)
 	a, _ := netip.AddrFromSlice(b)
 	return netip.PrefixFrom(a, prefixLen).String()
+}
+
+// stringTest is strcontains, startswith or endswith: test on a string and
+// a substring, prefix or suffix.
+func stringTest(test func(s, part string) bool) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "string", Type: cty.String}, {Name: "part", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.Bool),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			return cty.BoolVal(test(args[0].AsString(), args[1].AsString())), nil
+		},
+	})
+}
+
+// boolsTest is alltrue (decisive false) or anytrue (decisive true): the
+// decisive value if any element has it, else the other one; unknown when
+// an element is unknown and none is decisive.
+func boolsTest(decisive bool) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "list", Type: cty.List(cty.Bool), AllowUnknown: true}},
+		Type:   function.StaticReturnType(cty.Bool),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if !args[0].IsKnown() {
+				return cty.UnknownVal(cty.Bool), nil
+			}
+			unknown := false
+			for it := args[0].ElementIterator(); it.Next(); {
+				_, v := it.Element()
+				switch {
+				case !v.IsKnown():
+					unknown = true
+				case !v.IsNull() && v.True() == decisive:
+					return cty.BoolVal(decisive), nil
+				}
+			}
+			if unknown {
+				return cty.UnknownVal(cty.Bool), nil
+			}
+			return cty.BoolVal(!decisive), nil
+		},
+	})
 }
 
 // knownAfterApply stands in a JSON document for a value known only after

@@ -143,3 +143,42 @@ data "google_iam_policy" "project" {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestHCLNewerFunctions: functions of recent Terraform versions used to
+// choose a rule's CIDR or protocol are evaluated, not taken as unknown
+// (which hid the rule and its finding).
+func TestHCLNewerFunctions(t *testing.T) {
+	src := `variable "cidrs" {
+  default = ["0.0.0.0/0", "::/0", "10.0.0.0/8"]
+}
+
+resource "aws_security_group" "b" {
+  name = "b"
+}
+
+resource "aws_vpc_security_group_ingress_rule" "v4" {
+  for_each          = toset([for c in var.cidrs : c if !strcontains(c, ":")])
+  security_group_id = aws_security_group.b.id
+  ip_protocol       = alltrue([startswith(each.key, "0."), endswith(each.key, "/0")]) ? "-1" : "tcp"
+  from_port         = 443
+  to_port           = 443
+  cidr_ipv4         = each.key
+}
+
+resource "aws_vpc_security_group_ingress_rule" "ssh" {
+  count             = anytrue([for c in var.cidrs : endswith(c, "/0")]) ? length(range(1, 3)) : 0
+  security_group_id = aws_security_group.b.id
+  ip_protocol       = "tcp"
+  from_port         = 22
+  to_port           = 22
+  cidr_ipv6         = var.cidrs[1]
+}
+`
+	want := []string{
+		"SG_ADMIN_PORT_OPEN aws_security_group.b main.tf:24",
+		"SG_ALL_PORTS_OPEN aws_security_group.b main.tf:15",
+	}
+	if got := hclOutcome(t, src); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
