@@ -327,3 +327,26 @@ resource "aws_s3_bucket" "b" {
 		scanLimited(t, name, []byte(big+expr+"\n}\n"), "terraform_evaluation", 200)
 	}
 }
+
+// TestHCLTemplateFileBounded: templatefile's templates are metered as the
+// configuration's own: a template repeating a 1 MiB variable 3,000 times
+// is refused with the evaluation limit, and one calling templatefile
+// itself is unknown, as Terraform refuses it.
+func TestHCLTemplateFileBounded(t *testing.T) {
+	files := func(template string) []File {
+		return []File{{Path: "main.tf", Data: []byte(`resource "aws_iam_policy" "p" {
+  policy = templatefile("p.tpl", { big = "` + strings.Repeat("a", 1<<20) + `" })
+}
+`)}, {Path: "p.tpl", Data: []byte(template)}}
+	}
+	var err error
+	n := allocated(func() { _, err = ScanFiles(files(strings.Repeat("${big}", 3000)), Options{}) })
+	var le *LimitError
+	if !errors.As(err, &le) || le.Limit != "terraform_evaluation" || n > 200<<20 {
+		t.Errorf("repeated variable: %v, allocated %d MiB; want the terraform_evaluation limit within 200 MiB", err, n>>20)
+	}
+	res, err := ScanFiles(files(`${templatefile("p.tpl", {big = big})}`), Options{})
+	if err != nil || len(res.Findings) != 0 {
+		t.Errorf("recursive template: %v, %v", res, err)
+	}
+}

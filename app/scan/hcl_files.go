@@ -254,11 +254,14 @@ const (
 //     the value each time, and a 1 MB file asked gigabytes of memory
 //     before the values were counted.
 func meterEvaluation(f *hcl.File) {
-	body, ok := f.Body.(*hclsyntax.Body)
-	if !ok {
-		return
+	if body, ok := f.Body.(*hclsyntax.Body); ok {
+		meterNode(body)
 	}
-	hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+}
+
+// meterNode meters the expressions in n, as meterEvaluation describes.
+func meterNode(n hclsyntax.Node) {
+	hclsyntax.VisitAll(n, func(n hclsyntax.Node) hcl.Diagnostics {
 		switch e := n.(type) {
 		case *hclsyntax.ForExpr:
 			r := e.CollExpr.Range()

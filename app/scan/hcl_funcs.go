@@ -4,13 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"net/netip"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
@@ -69,15 +72,12 @@ func (ev *hclEval) functions() map[string]function.Function {
 			Params: []function.Parameter{{Name: "path", Type: cty.String}},
 			Type:   function.StaticReturnType(cty.String),
 			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-				p := path.Join(ev.set.root, args[0].AsString())
-				data, ok := ev.set.files[p]
-				if !ok || strings.HasPrefix(p, "../") {
-					return cty.NilVal, fmt.Errorf("%s is not among the files sent", args[0].AsString())
-				}
-				return cty.StringVal(string(data)), nil
+				data, err := ev.readFile(args[0].AsString())
+				return cty.StringVal(string(data)), err
 			},
 		}),
 	}
+	fs["templatefile"] = ev.templateFile(fs)
 	for name, f := range fs {
 		fs[name] = ev.counted(name, f)
 	}
@@ -192,6 +192,57 @@ func cidrString(v *big.Int, bits, prefixLen int) string {
 	v.FillBytes(b)
 	a, _ := netip.AddrFromSlice(b)
 	return netip.PrefixFrom(a, prefixLen).String()
+}
+
+// readFile is the content of a file sent, named as Terraform's file
+// function names it (relative to the root).
+func (ev *hclEval) readFile(name string) ([]byte, error) {
+	p := path.Join(ev.set.root, name)
+	data, ok := ev.set.files[p]
+	if !ok || strings.HasPrefix(p, "../") {
+		return nil, fmt.Errorf("%s is not among the files sent", name)
+	}
+	return data, nil
+}
+
+// templateFile is templatefile: a file sent, rendered as a template with
+// the variables given and the other functions of fs (Terraform refuses a
+// templatefile inside a template). The template is checked and metered
+// as the configuration's own (checkHCLShape, meterEvaluation) before it
+// runs. A variable's value known only after apply renders as
+// knownAfterApply, as in jsonencode: policy templates are given the ARNs
+// of the resources they are about.
+func (ev *hclEval) templateFile(fs map[string]function.Function) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "path", Type: cty.String}, {Name: "vars", Type: cty.DynamicPseudoType}},
+		Type:   function.StaticReturnType(cty.DynamicPseudoType),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			name := args[0].AsString()
+			data, err := ev.readFile(name)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			if err := shapeOf(name, data, true); err != nil {
+				return cty.NilVal, err
+			}
+			expr, diags := hclsyntax.ParseTemplate(data, name, hcl.InitialPos)
+			if diags.HasErrors() {
+				return cty.NilVal, diags
+			}
+			meterNode(expr)
+			vars := placeholdUnknowns(args[1])
+			if ty := vars.Type(); !ty.IsObjectType() && !ty.IsMapType() {
+				return cty.NilVal, errors.New("templatefile's vars must be an object or a map")
+			}
+			funcs := maps.Clone(fs)
+			delete(funcs, "templatefile")
+			v, diags := expr.Value(&hcl.EvalContext{Variables: vars.AsValueMap(), Functions: funcs})
+			if diags.HasErrors() {
+				return cty.NilVal, diags
+			}
+			return v, nil
+		},
+	})
 }
 
 // stringTest is strcontains, startswith or endswith: test on a string and

@@ -182,3 +182,51 @@ resource "aws_vpc_security_group_ingress_rule" "ssh" {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestHCLTemplateFile: a policy rendered by templatefile from a file sent
+// is checked, with the variables given (an ARN known only after apply
+// among them) and the template's own directives.
+func TestHCLTemplateFile(t *testing.T) {
+	files := []File{
+		{Path: "main.tf", Data: []byte(`resource "aws_s3_bucket" "site" {
+  bucket = "site"
+}
+
+resource "aws_s3_bucket_policy" "site" {
+  bucket = aws_s3_bucket.site.id
+  policy = templatefile("${path.module}/policies/public-read.json.tpl", {
+    bucket_arn = aws_s3_bucket.site.arn
+    actions    = ["s3:GetObject", "s3:ListBucket"]
+  })
+}
+
+resource "aws_iam_policy" "loop" {
+  policy = templatefile("policies/loop.json.tpl", { admin = true })
+}
+`)},
+		{Path: "policies/public-read.json.tpl", Data: []byte(`{
+  "Version": "2012-10-17",
+  "Statement": [{
+    "Effect": "Allow",
+    "Principal": "*",
+    "Action": ${jsonencode(actions)},
+    "Resource": ["${bucket_arn}", "${bucket_arn}/*"]
+  }]
+}
+`)},
+		{Path: "policies/loop.json.tpl", Data: []byte(`{"Statement": [
+%{ for a in (admin ? ["*"] : ["s3:GetObject"]) ~}
+  {"Effect": "Allow", "Action": "${a}", "Resource": "*"}
+%{ endfor ~}
+]}
+`)},
+	}
+	res, err := ScanFiles(files, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"IAM_FULL_ADMIN aws_iam_policy.loop main.tf:14", "S3_PUBLIC_READ aws_s3_bucket.site main.tf:7"}
+	if got := outcome(res); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
