@@ -91,6 +91,8 @@ func TestGCSPublicRead(t *testing.T) {
 		{"a public default object ACL", tfState(bucket(""), acl(`"default_acl":"publicRead"`)), []string{viaACL + ".default_acl via google_storage_bucket_acl.a"}, "default_acl"},
 		{"a public default object ACL entry", tfState(bucket(""), tfRes("google_storage_default_object_acl.d", `{"bucket":"site","role_entity":["READER:allAuthenticatedUsers"]}`)),
 			[]string{"S3_PUBLIC_READ google_storage_bucket google_storage_bucket.b @ google_storage_default_object_acl.d.role_entity[0] via google_storage_default_object_acl.d"}, "Google account"},
+		{"a public default object access control", tfState(bucket(""), tfRes("google_storage_default_object_access_control.d", `{"bucket":"site","role":"READER","entity":"allUsers"}`)),
+			[]string{"S3_PUBLIC_READ google_storage_bucket google_storage_bucket.b @ google_storage_default_object_access_control.d.entity via google_storage_default_object_access_control.d"}, "READER to allUsers"},
 		{"ACLs do not apply with uniform bucket-level access", tfState(bucket(`,"uniform_bucket_level_access":true`), acl(`"predefined_acl":"publicRead"`)), nil, ""},
 		{"prevention outweighs an ACL", tfState(bucket(`,"public_access_prevention":"enforced"`), acl(`"predefined_acl":"publicRead"`)), nil, ""},
 		{"a grant whose bucket is not in the document is checked on its own", tfState(member("roles/storage.objectViewer", "allUsers")),
