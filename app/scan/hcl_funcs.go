@@ -45,6 +45,9 @@ func (ev *hclEval) functions() map[string]function.Function {
 		"chunklist": stdlib.ChunklistFunc, "index": stdlib.IndexFunc, "range": stdlib.RangeFunc,
 		"strcontains": stringTest(strings.Contains), "startswith": stringTest(strings.HasPrefix),
 		"endswith": stringTest(strings.HasSuffix), "alltrue": boolsTest(false), "anytrue": boolsTest(true),
+		// Sensitivity only hides a value from Terraform's output; the
+		// scanner reads the value either way.
+		"sensitive": identityFunc, "nonsensitive": identityFunc,
 		"jsonencode": jsonEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc, "csvdecode": stdlib.CSVDecodeFunc,
 		"tobool": stdlib.MakeToFunc(cty.Bool), "tonumber": stdlib.MakeToFunc(cty.Number),
 		"tostring": stdlib.MakeToFunc(cty.String), "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
@@ -244,6 +247,14 @@ func (ev *hclEval) templateFile(fs map[string]function.Function) function.Functi
 		},
 	})
 }
+
+// identityFunc returns its argument, as it is.
+var identityFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType,
+		AllowUnknown: true, AllowDynamicType: true, AllowNull: true, AllowMarked: true}},
+	Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) { return args[0], nil },
+})
 
 // stringTest is strcontains, startswith or endswith: test on a string and
 // a substring, prefix or suffix.

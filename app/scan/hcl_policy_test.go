@@ -230,3 +230,26 @@ resource "aws_iam_policy" "loop" {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestHCLSensitivityFunctions: sensitive() and nonsensitive() only change
+// what Terraform prints; a policy or a CIDR passed through them is still
+// checked.
+func TestHCLSensitivityFunctions(t *testing.T) {
+	src := `resource "aws_iam_policy" "p" {
+  policy = nonsensitive(jsonencode({ Statement = [{ Effect = "Allow", Action = "*", Resource = "*" }] }))
+}
+
+resource "aws_security_group_rule" "r" {
+  type              = "ingress"
+  security_group_id = "sg-1"
+  from_port         = 22
+  to_port           = 22
+  protocol          = "tcp"
+  cidr_blocks       = sensitive(["0.0.0.0/0"])
+}
+`
+	want := []string{"IAM_FULL_ADMIN aws_iam_policy.p main.tf:2", "SG_ADMIN_PORT_OPEN aws_security_group_rule.r main.tf:11"}
+	if got := hclOutcome(t, src); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
