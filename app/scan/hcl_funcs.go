@@ -211,7 +211,7 @@ func (ev *hclEval) readFile(name string) ([]byte, error) {
 // templateFile is templatefile: a file sent, rendered as a template with
 // the variables given and the other functions of fs (Terraform refuses a
 // templatefile inside a template). The template is checked and metered
-// as the configuration's own (checkHCLShape, meterEvaluation) before it
+// as the configuration's own (shapeOf, meterEvaluation) before it
 // runs. A variable's value known only after apply renders as
 // knownAfterApply, as in jsonencode: policy templates are given the ARNs
 // of the resources they are about.
