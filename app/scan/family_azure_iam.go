@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Azure custom role definitions (azurerm_role_definition). Each action of
@@ -113,4 +115,31 @@ func azureAssignedRole(attrs map[string]any) (azureBuiltinRole, string, bool) {
 		}
 	}
 	return azureBuiltinRole{}, "", false
+}
+
+// The data sources a role assignment usually takes its scope and role
+// from, in Terraform source: what the provider would read is known only
+// after apply, but its shape is known now.
+
+// azureSubscriptionID is the id of data "azurerm_subscription":
+// /subscriptions/ and its subscription_id, or knownAfterApply for the
+// provider's own subscription. A scope of that id is a subscription, and
+// one that adds "/resourceGroups/rg" to it is not.
+func azureSubscriptionID(attrs map[string]any) cty.Value {
+	sub, ok := attrs["subscription_id"].(string)
+	if !ok || sub == "" {
+		sub = knownAfterApply
+	}
+	return cty.StringVal("/subscriptions/" + sub)
+}
+
+// azureBuiltinRoleID is the id of data "azurerm_role_definition" naming
+// a built-in role of azureBuiltinRoles, which an assignment's
+// role_definition_id then names as role_definition_name would.
+func azureBuiltinRoleID(attrs map[string]any) (cty.Value, bool) {
+	role, _, ok := azureAssignedRole(map[string]any{"role_definition_name": attrs["name"], "role_definition_id": attrs["role_definition_id"]})
+	if !ok {
+		return cty.NilVal, false
+	}
+	return cty.StringVal("/providers/Microsoft.Authorization/roleDefinitions/" + role.guid), true
 }

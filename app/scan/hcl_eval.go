@@ -439,6 +439,12 @@ func (mi *hclInst) instance(b *hclBlock, idx string, sc *hclScope) cty.Value {
 			vals["json"] = policyDocumentJSON(attrs)
 		case "google_iam_policy":
 			vals["policy_data"] = gcpPolicyDataJSON(attrs)
+		case "azurerm_subscription":
+			vals["id"] = azureSubscriptionID(attrs)
+		case "azurerm_role_definition":
+			if id, ok := azureBuiltinRoleID(attrs); ok {
+				vals["id"] = id
+			}
 		}
 	} else {
 		n := &node{addr: addr, typ: b.typ, line: b.rng.Start.Line, base: addr, attrs: attrs}

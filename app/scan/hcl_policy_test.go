@@ -253,3 +253,34 @@ resource "aws_security_group_rule" "r" {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestHCLAzureAssignmentFromDataSources: the provider's own example of a
+// role assignment takes its scope from data "azurerm_subscription" and,
+// often, its role from data "azurerm_role_definition". Both were unknown,
+// so Owner on the subscription was not told from Owner on a resource
+// group; the subscription's id is now /subscriptions/(known after apply)
+// and a built-in role's id is known from its name.
+func TestHCLAzureAssignmentFromDataSources(t *testing.T) {
+	src := `data "azurerm_subscription" "primary" {}
+
+data "azurerm_role_definition" "owner" {
+  name = "Owner"
+}
+
+resource "azurerm_role_assignment" "subscription" {
+  scope              = data.azurerm_subscription.primary.id
+  role_definition_id = data.azurerm_role_definition.owner.id
+  principal_id       = "p"
+}
+
+resource "azurerm_role_assignment" "group" {
+  scope                = "${data.azurerm_subscription.primary.id}/resourceGroups/rg"
+  role_definition_name = "Owner"
+  principal_id         = "p"
+}
+`
+	want := []string{"IAM_FULL_ADMIN azurerm_role_assignment.subscription main.tf:9", "IAM_WILDCARD_ACTION azurerm_role_assignment.group main.tf:15"}
+	if got := hclOutcome(t, src); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
