@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"encoding/json"
 	"errors"
 	"runtime"
 	"strings"
@@ -348,5 +349,32 @@ func TestHCLTemplateFileBounded(t *testing.T) {
 	res, err := ScanFiles(files(`${templatefile("p.tpl", {big = big})}`), Options{})
 	if err != nil || len(res.Findings) != 0 {
 		t.Errorf("recursive template: %v, %v", res, err)
+	}
+}
+
+// TestHCLJSONTemplateCopiesBounded: the templates in the strings of HCL's
+// JSON form are metered as the native form's are; they used to be parsed
+// only as HCL evaluated them, out of the meter's reach, and 400 KiB
+// repeated 1,000 times asked 400 MB (a 1 MiB value 3,000 times, gigabytes).
+func TestHCLJSONTemplateCopiesBounded(t *testing.T) {
+	for name, value := range map[string]string{
+		"interpolations": strings.Repeat("${local.big}", 1000),
+		"directive":      "%{for x in local.list}${local.big}%{endfor}",
+		"in an object":   "", // tags below
+	} {
+		bucket := map[string]any{"bucket": value}
+		if value == "" {
+			bucket = map[string]any{"tags": map[string]string{"a": strings.Repeat("${local.big}", 1000)}}
+		}
+		doc, _ := json.Marshal(map[string]any{
+			"locals":   map[string]string{"big": strings.Repeat("a", 400<<10), "list": `${split(",", "` + strings.Repeat("x,", 1000) + `x")}`},
+			"resource": map[string]any{"aws_s3_bucket": map[string]any{"b": bucket}},
+		})
+		var err error
+		n := allocated(func() { _, err = ScanFiles([]File{{Path: "main.tf.json", Data: doc}}, Options{}) })
+		var le *LimitError
+		if !errors.As(err, &le) || le.Limit != "terraform_evaluation" || n > 200<<20 {
+			t.Errorf("%s: %v, allocated %d MiB; want the terraform_evaluation limit within 200 MiB", name, err, n>>20)
+		}
 	}
 }

@@ -284,3 +284,26 @@ resource "azurerm_role_assignment" "group" {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestHCLJSONFormTemplates: a template in HCL's JSON form still links a
+// resource to the one it references and reports at the attribute's line.
+func TestHCLJSONFormTemplates(t *testing.T) {
+	files := []File{{Path: "main.tf.json", Data: []byte(`{
+  "resource": {
+    "aws_s3_bucket": {"b": {"bucket": "acme-${local.env}"}},
+    "aws_s3_bucket_acl": {"b": {
+      "bucket": "${aws_s3_bucket.b.id}",
+      "acl": "%{ if local.env == \"prod\" }private%{ else }public-read%{ endif }"
+    }}
+  },
+  "locals": {"env": "dev"}
+}
+`)}}
+	res, err := ScanFiles(files, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := outcome(res), []string{"S3_PUBLIC_READ aws_s3_bucket.b main.tf.json:6"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
