@@ -47,7 +47,7 @@ func (ev *hclEval) functions() map[string]function.Function {
 		"endswith": stringTest(strings.HasSuffix), "alltrue": boolsTest(false), "anytrue": boolsTest(true),
 		// Sensitivity only hides a value from Terraform's output; the
 		// scanner reads the value either way.
-		"sensitive": identityFunc, "nonsensitive": identityFunc,
+		"sensitive": identityFunc, "nonsensitive": identityFunc, "one": oneFunc,
 		"jsonencode": jsonEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc, "csvdecode": stdlib.CSVDecodeFunc,
 		"tobool": stdlib.MakeToFunc(cty.Bool), "tonumber": stdlib.MakeToFunc(cty.Number),
 		"tostring": stdlib.MakeToFunc(cty.String), "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
@@ -254,6 +254,41 @@ var identityFunc = function.New(&function.Spec{
 		AllowUnknown: true, AllowDynamicType: true, AllowNull: true, AllowMarked: true}},
 	Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) { return args[0], nil },
+})
+
+// oneFunc is one: the only element of a list, set or tuple, null when
+// it has none; more than one is an error, as in Terraform.
+var oneFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "list", Type: cty.DynamicPseudoType, AllowUnknown: true, AllowDynamicType: true}},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		switch ty := args[0].Type(); {
+		case ty == cty.DynamicPseudoType:
+			return cty.DynamicPseudoType, nil
+		case ty.IsListType() || ty.IsSetType():
+			return ty.ElementType(), nil
+		case ty.IsTupleType() && len(ty.TupleElementTypes()) == 0:
+			return cty.DynamicPseudoType, nil
+		case ty.IsTupleType() && len(ty.TupleElementTypes()) == 1:
+			return ty.TupleElementTypes()[0], nil
+		}
+		return cty.NilType, errors.New("one takes a list, set or tuple of at most one element")
+	},
+	Impl: func(args []cty.Value, ty cty.Type) (cty.Value, error) {
+		v := args[0]
+		if !v.IsKnown() || !v.Length().IsKnown() {
+			return cty.UnknownVal(ty), nil
+		}
+		switch v.LengthInt() {
+		case 0:
+			return cty.NullVal(ty), nil
+		case 1:
+			it := v.ElementIterator() // a set has no index
+			it.Next()
+			_, e := it.Element()
+			return e, nil
+		}
+		return cty.NilVal, errors.New("one takes a list, set or tuple of at most one element")
+	},
 })
 
 // stringTest is strcontains, startswith or endswith: test on a string and

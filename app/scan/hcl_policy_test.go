@@ -307,3 +307,46 @@ func TestHCLJSONFormTemplates(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestHCLOne: one() takes the only element of a list or set, as modules
+// write a value of a resource that has count = 0 or 1.
+func TestHCLOne(t *testing.T) {
+	src := `variable "public" {
+  default = true
+}
+
+data "aws_iam_policy_document" "public" {
+  count = var.public ? 1 : 0
+  statement {
+    actions   = ["s3:GetObject"]
+    resources = ["arn:aws:s3:::site/*"]
+    principals {
+      type        = "*"
+      identifiers = ["*"]
+    }
+  }
+}
+
+resource "aws_s3_bucket" "site" {
+  bucket = "site"
+}
+
+resource "aws_s3_bucket_policy" "site" {
+  bucket = aws_s3_bucket.site.id
+  policy = one(data.aws_iam_policy_document.public[*].json)
+}
+
+resource "aws_security_group_rule" "ssh" {
+  type              = "ingress"
+  security_group_id = "sg-1"
+  protocol          = "tcp"
+  from_port         = one(toset([22]))
+  to_port           = 22
+  cidr_blocks       = [one(["0.0.0.0/0"])]
+}
+`
+	want := []string{"S3_PUBLIC_READ aws_s3_bucket.site main.tf:23", "SG_ADMIN_PORT_OPEN aws_security_group_rule.ssh main.tf:32"}
+	if got := hclOutcome(t, src); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
