@@ -1,6 +1,10 @@
 package scan
 
-import "testing"
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
 
 // TestCloudFormationResourceShape: a resource whose Type is not a string,
 // or that is not a mapping, was refused as "Type: is required" although
@@ -20,5 +24,40 @@ func TestCloudFormationResourceShape(t *testing.T) {
 	}
 	for _, tt := range tests {
 		equalStrings(t, tt.name, problemsOf(t, tt.input), tt.want)
+	}
+}
+
+// TestCloudFormationIncludeInResources: a Fn::Transform among the
+// resources (AWS::Include of a snippet) was refused as a resource with no
+// Type, and the whole template went unchecked. Now the template's own
+// resources are checked and a warning names the snippet not read.
+func TestCloudFormationIncludeInResources(t *testing.T) {
+	for _, input := range []string{`Resources:
+  Fn::Transform:
+    Name: AWS::Include
+    Parameters:
+      Location: s3://acme-templates/common.yaml
+  Web:
+    Type: AWS::EC2::SecurityGroup
+    Properties:
+      GroupDescription: web
+      SecurityGroupIngress:
+        - {IpProtocol: tcp, FromPort: 22, ToPort: 22, CidrIp: 0.0.0.0/0}
+`, `{"Resources": {
+  "Fn::Transform": {"Name": "AWS::Include", "Parameters": {"Location": "s3://acme-templates/common.yaml"}},
+  "Web": {"Type": "AWS::EC2::SecurityGroup", "Properties": {"GroupDescription": "web",
+    "SecurityGroupIngress": [{"IpProtocol": "tcp", "FromPort": 22, "ToPort": 22, "CidrIp": "0.0.0.0/0"}]}}
+}}`} {
+		res := mustScan(t, input)
+		var got []string
+		for _, f := range res.Findings {
+			got = append(got, f.Rule+" "+f.Resource.Name+" line "+strconv.Itoa(f.Line))
+		}
+		for _, w := range res.Warnings {
+			got = append(got, w.Message+": "+strings.Join(w.Resources, ", "))
+		}
+		line := map[bool]string{true: "6", false: "3"}[strings.HasPrefix(input, "Resources")]
+		equalStrings(t, "include", got, []string{"SG_ADMIN_PORT_OPEN Web line " + line,
+			"resources included by Fn::Transform not read: the snippet is not in the template: s3://acme-templates/common.yaml"})
 	}
 }

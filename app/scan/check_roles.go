@@ -19,9 +19,12 @@ type roleGrant struct {
 	// a management group or the root "/" (azureBroadScope).
 	broad      bool
 	notActions []string // Azure: the not_actions of the same permissions block
-	path       string
-	offset     int
-	via        *Linked
+	// role is the built-in Azure role an assignment gives (Owner); empty
+	// for a custom role definition's action.
+	role   string
+	path   string
+	offset int
+	via    *Linked
 }
 
 // checkRoles grades role grants, as the AWS rules grade actions:
@@ -31,7 +34,8 @@ type roleGrant struct {
 //     resource, but cannot change IAM policies. Other roles are Google's
 //     scoped ones (or custom roles, whose permissions are not in the
 //     document) and are not reported;
-//   - an Azure action "*" is IAM_FULL_ADMIN at a broad scope (a
+//   - an Azure action "*" (of a custom role definition, or of the
+//     built-in role an assignment gives) is IAM_FULL_ADMIN at a broad scope (a
 //     subscription, management group or "/") and IAM_WILDCARD_ACTION at a
 //     narrower or unknown one, or when not_actions takes some actions out
 //     (as an AWS NotAction is); Microsoft.Authorization/* is
@@ -64,17 +68,20 @@ func (e *evaluator) checkGCPRole(r *resource, g *roleGrant) {
 }
 
 func (e *evaluator) checkAzureAction(r *resource, g *roleGrant) {
-	def := "role definition " + strconv.Quote(r.name)
+	def, at, like := "role definition "+strconv.Quote(r.name), "assignable at "+g.scope, " (the built-in Owner role)"
+	if g.role != "" {
+		def, at, like = "role assignment "+strconv.Quote(r.name)+" of the built-in role "+g.role, "at "+g.scope, ""
+	}
 	cause := strings.ToLower(g.action)
 	switch {
 	case g.action == "*" && len(g.notActions) > 0:
 		e.report(r, ruleIAMWildcardAction, g.path, g.offset, cause, def+" allows every action except "+
-			joinAnd(quoteAll(g.notActions))+" (not_actions), assignable at "+g.scope, g.via)
+			joinAnd(quoteAll(g.notActions))+" (not_actions), "+at, g.via)
 	case g.action == "*" && g.broad:
-		e.report(r, ruleIAMFullAdmin, g.path, g.offset, cause, def+` allows action "*" assignable at `+g.scope+
-			": full control of every resource there, role assignments included (the built-in Owner role)", g.via)
+		e.report(r, ruleIAMFullAdmin, g.path, g.offset, cause, def+` allows action "*" `+at+
+			": full control of every resource there, role assignments included"+like, g.via)
 	case g.action == "*":
-		e.report(r, ruleIAMWildcardAction, g.path, g.offset, cause, def+` allows action "*" assignable at `+g.scope+
+		e.report(r, ruleIAMWildcardAction, g.path, g.offset, cause, def+` allows action "*" `+at+
 			": every action on every resource there, role assignments included", g.via)
 	case cause == "microsoft.authorization/*":
 		e.report(r, ruleIAMWildcardAction, g.path, g.offset, cause, def+" allows "+strconv.Quote(g.action)+

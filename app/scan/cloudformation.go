@@ -125,9 +125,17 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 	g := newGraph(format)
 	var problems []Problem
 	undecided := map[*node][]string{} // the undecided conditions of each resource's Fn::If
+	var included []string
 	for _, id := range ids {
 		r := t.resources[id]
 		typ, _ := r["Type"].(string)
+		if id == "Fn::Transform" {
+			// Resources from a snippet (AWS::Include): the snippet is
+			// not in the template, so its resources are not read, but
+			// the template's own still are.
+			included = append(included, includeLocation(r))
+			continue
+		}
 		if id == "" { // CloudFormation's logical ids are alphanumeric: a finding needs a name
 			problems = append(problems, Problem{Path: "Resources", Message: "a resource's logical id must not be empty"})
 			continue
@@ -169,7 +177,23 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 	t.readUndecided(g, undecided)
 	res = g.evaluate(env)
 	res.Warnings = t.conditionWarnings()
+	if len(included) > 0 {
+		res.Warnings = append(res.Warnings, Warning{Message: "resources included by Fn::Transform not read: the snippet is not in the template",
+			Count: len(included), Resources: included})
+	}
 	return res, nil
+}
+
+// includeLocation names the snippet a Fn::Transform of Resources
+// includes: its Location (an S3 URL), or the transform's name.
+func includeLocation(transform map[string]any) string {
+	if loc, ok := mapOf(transform["Parameters"])["Location"].(string); ok {
+		return loc
+	}
+	if name, ok := transform["Name"].(string); ok {
+		return name
+	}
+	return "Fn::Transform"
 }
 
 // properties resolves the Properties of resource r.

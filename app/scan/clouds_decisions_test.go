@@ -91,6 +91,8 @@ func TestGCSPublicRead(t *testing.T) {
 		{"a public default object ACL", tfState(bucket(""), acl(`"default_acl":"publicRead"`)), []string{viaACL + ".default_acl via google_storage_bucket_acl.a"}, "default_acl"},
 		{"a public default object ACL entry", tfState(bucket(""), tfRes("google_storage_default_object_acl.d", `{"bucket":"site","role_entity":["READER:allAuthenticatedUsers"]}`)),
 			[]string{"S3_PUBLIC_READ google_storage_bucket google_storage_bucket.b @ google_storage_default_object_acl.d.role_entity[0] via google_storage_default_object_acl.d"}, "Google account"},
+		{"a public default object access control", tfState(bucket(""), tfRes("google_storage_default_object_access_control.d", `{"bucket":"site","role":"READER","entity":"allUsers"}`)),
+			[]string{"S3_PUBLIC_READ google_storage_bucket google_storage_bucket.b @ google_storage_default_object_access_control.d.entity via google_storage_default_object_access_control.d"}, "READER to allUsers"},
 		{"ACLs do not apply with uniform bucket-level access", tfState(bucket(`,"uniform_bucket_level_access":true`), acl(`"predefined_acl":"publicRead"`)), nil, ""},
 		{"prevention outweighs an ACL", tfState(bucket(`,"public_access_prevention":"enforced"`), acl(`"predefined_acl":"publicRead"`)), nil, ""},
 		{"a grant whose bucket is not in the document is checked on its own", tfState(member("roles/storage.objectViewer", "allUsers")),
@@ -284,6 +286,32 @@ func TestAzureRoleDefinitions(t *testing.T) {
 		{"a provider wildcard", def(sub, "", `["Microsoft.Compute/*"]`, `[]`), at("IAM_SERVICE_WILDCARD", 0), "Microsoft.Compute"},
 		{"a resource type wildcard", def(sub, "", `["Microsoft.Storage/storageAccounts/*"]`, `[]`), nil, ""},
 		{"read everything", def(sub, "", `["*/read"]`, `[]`), nil, ""},
+	})
+}
+
+// TestAzureRoleAssignments: assigning a built-in role that hands out
+// administrator access is judged as a definition with that role's actions
+// at the assignment's scope: Owner at a subscription is IAM_FULL_ADMIN,
+// Owner lower down, Contributor (every action but authorization's) and
+// User Access Administrator (every authorization action) are
+// IAM_WILDCARD_ACTION; other built-in roles are not reported.
+func TestAzureRoleAssignments(t *testing.T) {
+	const sub = "/subscriptions/00000000-0000-0000-0000-000000000000"
+	assign := func(scope, role string) []byte {
+		return tfState(tfRes("azurerm_role_assignment.a", `{"scope":"`+scope+`",`+role+`,"principal_id":"p"}`))
+	}
+	at := func(rule, key string) []string {
+		return []string{rule + " azurerm_role_assignment azurerm_role_assignment.a @ azurerm_role_assignment.a." + key}
+	}
+	runDecisions(t, []decision{
+		{"Owner at a subscription", assign(sub, `"role_definition_name":"Owner"`), at("IAM_FULL_ADMIN", "role_definition_name"), "built-in role Owner"},
+		{"Owner by id", assign(sub, `"role_definition_id":"`+sub+`/providers/Microsoft.Authorization/roleDefinitions/8e3af657-a8ff-443c-a75c-2fe8c4bcb635"`),
+			at("IAM_FULL_ADMIN", "role_definition_id"), sub},
+		{"Owner at a resource group", assign(sub+"/resourceGroups/rg", `"role_definition_name":"Owner"`), at("IAM_WILDCARD_ACTION", "role_definition_name"), "resourceGroups/rg"},
+		{"Contributor", assign(sub, `"role_definition_name":"Contributor"`), at("IAM_WILDCARD_ACTION", "role_definition_name"), "not_actions"},
+		{"User Access Administrator", assign(sub, `"role_definition_name":"User Access Administrator"`), at("IAM_WILDCARD_ACTION", "role_definition_name"), "assigning any role"},
+		{"Reader", assign(sub, `"role_definition_name":"Reader"`), nil, ""},
+		{"a custom role", assign(sub, `"role_definition_id":"`+sub+`/providers/Microsoft.Authorization/roleDefinitions/11111111-2222-3333-4444-555555555555"`), nil, ""},
 	})
 }
 

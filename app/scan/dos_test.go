@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"encoding/json"
 	"errors"
 	"runtime"
 	"strings"
@@ -303,5 +304,77 @@ func TestFindingsBounded(t *testing.T) {
 	res := scanBounded(t, "benchmark document", benchDocument(t), 60)
 	if n := len(res.Findings) + len(res.Suppressed); n != MaxFindings {
 		t.Errorf("benchmark document: %d findings and suppressed, want %d", n, MaxFindings)
+	}
+}
+
+// TestHCLTemplateCopiesBounded: a string template copies each value it
+// interpolates, and a %{ for } directive copies what it repeats; 1 MiB
+// interpolated 3,000 times asked 3 GiB before the values were counted.
+// Now the parts are counted before they are joined, and the scan is
+// refused with the evaluation limit.
+func TestHCLTemplateCopiesBounded(t *testing.T) {
+	big := `locals {
+  big  = "` + strings.Repeat("a", 1<<20) + `"
+  list = split(",", "` + strings.Repeat("x,", 3000) + `x")
+}
+
+resource "aws_s3_bucket" "b" {
+  bucket = `
+	for name, expr := range map[string]string{
+		"interpolations":          `"` + strings.Repeat("${local.big}", 3000) + `"`,
+		"directive":               `"%{for x in local.list}${local.big}%{endfor}"`,
+		"directive over a string": `"%{for x in local.list}` + strings.Repeat("b", 1<<20) + `%{endfor}"`,
+	} {
+		scanLimited(t, name, []byte(big+expr+"\n}\n"), "terraform_evaluation", 200)
+	}
+}
+
+// TestHCLTemplateFileBounded: templatefile's templates are metered as the
+// configuration's own: a template repeating a 1 MiB variable 3,000 times
+// is refused with the evaluation limit, and one calling templatefile
+// itself is unknown, as Terraform refuses it.
+func TestHCLTemplateFileBounded(t *testing.T) {
+	files := func(template string) []File {
+		return []File{{Path: "main.tf", Data: []byte(`resource "aws_iam_policy" "p" {
+  policy = templatefile("p.tpl", { big = "` + strings.Repeat("a", 1<<20) + `" })
+}
+`)}, {Path: "p.tpl", Data: []byte(template)}}
+	}
+	var err error
+	n := allocated(func() { _, err = ScanFiles(files(strings.Repeat("${big}", 3000)), Options{}) })
+	var le *LimitError
+	if !errors.As(err, &le) || le.Limit != "terraform_evaluation" || n > 200<<20 {
+		t.Errorf("repeated variable: %v, allocated %d MiB; want the terraform_evaluation limit within 200 MiB", err, n>>20)
+	}
+	res, err := ScanFiles(files(`${templatefile("p.tpl", {big = big})}`), Options{})
+	if err != nil || len(res.Findings) != 0 {
+		t.Errorf("recursive template: %v, %v", res, err)
+	}
+}
+
+// TestHCLJSONTemplateCopiesBounded: the templates in the strings of HCL's
+// JSON form are metered as the native form's are; they used to be parsed
+// only as HCL evaluated them, out of the meter's reach, and 400 KiB
+// repeated 1,000 times asked 400 MB (a 1 MiB value 3,000 times, gigabytes).
+func TestHCLJSONTemplateCopiesBounded(t *testing.T) {
+	for name, value := range map[string]string{
+		"interpolations": strings.Repeat("${local.big}", 1000),
+		"directive":      "%{for x in local.list}${local.big}%{endfor}",
+		"in an object":   "", // tags below
+	} {
+		bucket := map[string]any{"bucket": value}
+		if value == "" {
+			bucket = map[string]any{"tags": map[string]string{"a": strings.Repeat("${local.big}", 1000)}}
+		}
+		doc, _ := json.Marshal(map[string]any{
+			"locals":   map[string]string{"big": strings.Repeat("a", 400<<10), "list": `${split(",", "` + strings.Repeat("x,", 1000) + `x")}`},
+			"resource": map[string]any{"aws_s3_bucket": map[string]any{"b": bucket}},
+		})
+		var err error
+		n := allocated(func() { _, err = ScanFiles([]File{{Path: "main.tf.json", Data: doc}}, Options{}) })
+		var le *LimitError
+		if !errors.As(err, &le) || le.Limit != "terraform_evaluation" || n > 200<<20 {
+			t.Errorf("%s: %v, allocated %d MiB; want the terraform_evaluation limit within 200 MiB", name, err, n>>20)
+		}
 	}
 }

@@ -7,12 +7,13 @@ package scan
 var gcpFamilies = map[string]family{
 	"google_storage_bucket": {kind: typeS3Bucket, read: (*builder).gcsBucket,
 		computed: []string{"public_access_prevention", "uniform_bucket_level_access"}},
-	"google_storage_bucket_iam_member":     gcsLinked,
-	"google_storage_bucket_iam_binding":    gcsLinked,
-	"google_storage_bucket_iam_policy":     gcsLinked,
-	"google_storage_bucket_acl":            gcsLinked,
-	"google_storage_bucket_access_control": gcsLinked,
-	"google_storage_default_object_acl":    gcsLinked,
+	"google_storage_bucket_iam_member":             gcsLinked,
+	"google_storage_bucket_iam_binding":            gcsLinked,
+	"google_storage_bucket_iam_policy":             gcsLinked,
+	"google_storage_bucket_acl":                    gcsLinked,
+	"google_storage_bucket_access_control":         gcsLinked,
+	"google_storage_default_object_acl":            gcsLinked,
+	"google_storage_default_object_access_control": gcsLinked,
 
 	"google_compute_firewall": {kind: typeSecurityGroup, read: (*builder).gcpFirewall,
 		computed: []string{"source_ranges", "source_tags", "source_service_accounts"}},
@@ -40,6 +41,7 @@ var azureFamilies = map[string]family{
 		link: []string{"network_security_group_name"}},
 
 	"azurerm_role_definition": {kind: typeIAMPolicy, read: (*builder).azureRoleDefinition, computed: []string{"assignable_scopes"}},
+	"azurerm_role_assignment": {kind: typeIAMPolicy, read: (*builder).azureRoleAssignment},
 
 	"azurerm_mssql_server":                             azureServer,
 	"azurerm_postgresql_server":                        azureServer,

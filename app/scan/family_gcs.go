@@ -9,8 +9,9 @@ import (
 // (google_storage_bucket_iam_member, _binding, _policy) grants allUsers or
 // allAuthenticatedUsers a role that reads or lists objects (gcsReadRoles),
 // or its ACL (google_storage_bucket_acl's predefined_acl, default_acl or
-// role_entity, google_storage_bucket_access_control,
-// google_storage_default_object_acl: the ACL of new objects) gives either
+// role_entity, google_storage_bucket_access_control, and the ACL of new
+// objects: google_storage_default_object_acl, or one entry of it,
+// google_storage_default_object_access_control) gives either
 // of them any role: a bucket's READER already lists its objects. The bucket's
 // public_access_prevention = "enforced" outweighs both, as an S3 public
 // access block does; it defaults to "inherited" (the organization policy,
@@ -113,7 +114,7 @@ func (st *gcsState) read(b *builder, n *node, attrs map[string]any, via *Linked)
 		st.roleEntities(n, attrs, via)
 	case "google_storage_default_object_acl":
 		st.roleEntities(n, attrs, via)
-	case "google_storage_bucket_access_control":
+	case "google_storage_bucket_access_control", "google_storage_default_object_access_control":
 		entity, _ := attrs["entity"].(string)
 		role, _ := attrs["role"].(string)
 		if who, ok := gcsPublic[entity]; ok && role != "" && !st.acl.public {

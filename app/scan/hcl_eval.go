@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
@@ -252,12 +253,59 @@ func (mi *hclInst) eval(expr hcl.Expression, sc *hclScope) cty.Value {
 		}
 		vars["data"] = cty.ObjectVal(d)
 	}
-	v, diags := expr.Value(&hcl.EvalContext{Variables: vars, Functions: mi.ev.funcs})
+	ctx := &hcl.EvalContext{Variables: vars, Functions: mi.ev.funcs}
+	if hcljson.IsJSONExpression(expr) {
+		if t, ok := jsonTemplate(expr); ok {
+			expr = t
+		} else {
+			mi.ev.meterJSONTemplates(expr, ctx)
+		}
+	}
+	v, diags := expr.Value(ctx)
 	mi.ev.checkCost()
 	if diags.HasErrors() {
 		return cty.DynamicVal
 	}
 	return v
+}
+
+// HCL's JSON form parses the templates in its strings only as it
+// evaluates them, so meterEvaluation cannot reach them: "${local.big}"
+// written 3,000 times in one string, or repeated by a %{ for } directive,
+// copied the value each time before the result was counted.
+
+// jsonTemplate is a JSON-form expression that is a string holding a
+// template, parsed as HCL parses it and metered (meterNode).
+func jsonTemplate(expr hcl.Expression) (hclsyntax.Expression, bool) {
+	v, diags := expr.Value(nil) // the string as written
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+		return nil, false
+	}
+	s := v.AsString()
+	if !strings.Contains(s, "${") && !strings.Contains(s, "%{") {
+		return nil, false
+	}
+	start := expr.Range().Start // of the opening quote
+	start.Byte++
+	start.Column++
+	t, diags := hclsyntax.ParseTemplate([]byte(s), expr.Range().Filename, start)
+	if diags.HasErrors() {
+		return nil, false
+	}
+	meterNode(t)
+	return t, true
+}
+
+// meterJSONTemplates counts, before any other JSON-form expression (an
+// object or array with templates in its strings) runs, the values its
+// templates interpolate, once per reference.
+func (ev *hclEval) meterJSONTemplates(expr hcl.Expression, ctx *hcl.EvalContext) {
+	for _, t := range expr.Variables() {
+		if v, diags := t.TraverseAbs(ctx); !diags.HasErrors() {
+			ev.cost += valueSize(v, MaxHCLEvalBytes-ev.cost+1)
+			ev.checkCost()
+		}
+	}
 }
 
 // stepName is the name of traversal step i when it is an attribute.
@@ -434,8 +482,17 @@ func (mi *hclInst) instance(b *hclBlock, idx string, sc *hclScope) cty.Value {
 	addr := mi.prefix + b.key() + idx
 	attrs, vals := mi.body(b.body, sc, addr, true)
 	if b.data {
-		if b.typ == "aws_iam_policy_document" {
+		switch b.typ {
+		case "aws_iam_policy_document":
 			vals["json"] = policyDocumentJSON(attrs)
+		case "google_iam_policy":
+			vals["policy_data"] = gcpPolicyDataJSON(attrs)
+		case "azurerm_subscription":
+			vals["id"] = azureSubscriptionID(attrs)
+		case "azurerm_role_definition":
+			if id, ok := azureBuiltinRoleID(attrs); ok {
+				vals["id"] = id
+			}
 		}
 	} else {
 		n := &node{addr: addr, typ: b.typ, line: b.rng.Start.Line, base: addr, attrs: attrs}

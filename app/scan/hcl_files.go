@@ -225,29 +225,59 @@ func parseHCLFile(p string, data []byte) (*hcl.File, error) {
 	return f, nil
 }
 
-// iterateFunc names the function countIterations puts in the condition of
-// every for expression; Terraform has no function of that name.
-const iterateFunc = "__parapet_iterate"
+// metered is expression e, counted by meterFunc.
+func metered(e hclsyntax.Expression) hclsyntax.Expression {
+	r := e.Range()
+	return &hclsyntax.FunctionCallExpr{Name: meterFunc, Args: []hclsyntax.Expression{e}, NameRange: r, OpenParenRange: r, CloseParenRange: r}
+}
 
-// countIterations makes every for expression of a native file count each
-// of its iterations against MaxHCLEvalBytes (hclEval.functions) in its
-// condition, which runs before the element's value: a for expression
-// nested in another iterates the product of their collections, and once
-// the budget is spent each further iteration fails there, skipping its
-// body, so the outer loop ends in linear time.
-func countIterations(f *hcl.File) {
-	body, ok := f.Body.(*hclsyntax.Body)
-	if !ok {
-		return
+// iterateFunc names the function meterEvaluation puts in the condition of
+// every for expression, and meterFunc the one it wraps around each part of
+// a string template; Terraform has no functions of those names.
+const (
+	iterateFunc = "__parapet_iterate"
+	meterFunc   = "__parapet_meter"
+)
+
+// meterEvaluation makes the expressions of a native file whose cost is
+// not in the size of their operands count against MaxHCLEvalBytes
+// (hclEval.functions) before they run:
+//   - a for expression counts each iteration in its condition, which runs
+//     before the element's value: a for expression nested in another
+//     iterates the product of their collections, and once the budget is
+//     spent each further iteration fails there, skipping its body, so the
+//     outer loop ends in linear time. It counts each element's value too:
+//     a %{ for } directive is a for expression whose elements are strings
+//     built anew each time, then joined;
+//   - a string template counts the size of each part before the parts
+//     are joined: "${local.big}" written 3,000 times on one line copies
+//     the value each time, and a 1 MB file asked gigabytes of memory
+//     before the values were counted.
+func meterEvaluation(f *hcl.File) {
+	if body, ok := f.Body.(*hclsyntax.Body); ok {
+		meterNode(body)
 	}
-	hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
-		if e, ok := n.(*hclsyntax.ForExpr); ok {
+}
+
+// meterNode meters the expressions in n, as meterEvaluation describes.
+func meterNode(n hclsyntax.Node) {
+	hclsyntax.VisitAll(n, func(n hclsyntax.Node) hcl.Diagnostics {
+		switch e := n.(type) {
+		case *hclsyntax.ForExpr:
 			r := e.CollExpr.Range()
 			count := &hclsyntax.FunctionCallExpr{Name: iterateFunc, NameRange: r, OpenParenRange: r, CloseParenRange: r}
 			if e.CondExpr == nil {
 				e.CondExpr = count
 			} else {
 				e.CondExpr = &hclsyntax.BinaryOpExpr{LHS: count, Op: hclsyntax.OpLogicalAnd, RHS: e.CondExpr, SrcRange: e.CondExpr.Range()}
+			}
+			e.ValExpr = metered(e.ValExpr)
+		case *hclsyntax.TemplateExpr:
+			if e.IsStringLiteral() {
+				break // a plain string, read as is (a module's source)
+			}
+			for i, part := range e.Parts {
+				e.Parts[i] = metered(part)
 			}
 		}
 		return nil
@@ -344,7 +374,7 @@ func (s *sourceSet) loadModule(dir string) (*hclModule, error) {
 			return nil, err
 		}
 		m.files = append(m.files, f)
-		countIterations(f)
+		meterEvaluation(f)
 		content, _, diags := f.Body.PartialContent(hclFileSchema)
 		if diags.HasErrors() {
 			return nil, hclSyntaxError(diags)

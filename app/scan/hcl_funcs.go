@@ -4,12 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"net/netip"
 	"path"
+	"slices"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
@@ -38,8 +42,13 @@ func (ev *hclEval) functions() map[string]function.Function {
 		"reverse": stdlib.ReverseListFunc, "setintersection": stdlib.SetIntersectionFunc,
 		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc, "slice": stdlib.SliceFunc,
 		"sort": stdlib.SortFunc, "values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,
-		"chunklist": stdlib.ChunklistFunc, "index": stdlib.IndexFunc,
-		"jsonencode": stdlib.JSONEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc, "csvdecode": stdlib.CSVDecodeFunc,
+		"chunklist": stdlib.ChunklistFunc, "index": stdlib.IndexFunc, "range": stdlib.RangeFunc,
+		"strcontains": stringTest(strings.Contains), "startswith": stringTest(strings.HasPrefix),
+		"endswith": stringTest(strings.HasSuffix), "alltrue": boolsTest(false), "anytrue": boolsTest(true),
+		// Sensitivity only hides a value from Terraform's output; the
+		// scanner reads the value either way.
+		"sensitive": identityFunc, "nonsensitive": identityFunc, "one": oneFunc,
+		"jsonencode": jsonEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc, "csvdecode": stdlib.CSVDecodeFunc,
 		"tobool": stdlib.MakeToFunc(cty.Bool), "tonumber": stdlib.MakeToFunc(cty.Number),
 		"tostring": stdlib.MakeToFunc(cty.String), "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
 		"toset": stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)), "tomap": stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
@@ -66,15 +75,12 @@ func (ev *hclEval) functions() map[string]function.Function {
 			Params: []function.Parameter{{Name: "path", Type: cty.String}},
 			Type:   function.StaticReturnType(cty.String),
 			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-				p := path.Join(ev.set.root, args[0].AsString())
-				data, ok := ev.set.files[p]
-				if !ok || strings.HasPrefix(p, "../") {
-					return cty.NilVal, fmt.Errorf("%s is not among the files sent", args[0].AsString())
-				}
-				return cty.StringVal(string(data)), nil
+				data, err := ev.readFile(args[0].AsString())
+				return cty.StringVal(string(data)), err
 			},
 		}),
 	}
+	fs["templatefile"] = ev.templateFile(fs)
 	for name, f := range fs {
 		fs[name] = ev.counted(name, f)
 	}
@@ -86,6 +92,17 @@ func (ev *hclEval) functions() map[string]function.Function {
 				return cty.NilVal, errEvalLimit
 			}
 			return cty.True, nil
+		},
+	})
+	fs[meterFunc] = function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "part", Type: cty.DynamicPseudoType,
+			AllowUnknown: true, AllowDynamicType: true, AllowNull: true, AllowMarked: true}},
+		Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if ev.cost += valueSize(args[0], MaxHCLEvalBytes-ev.cost+1); ev.cost > MaxHCLEvalBytes {
+				return cty.NilVal, errEvalLimit
+			}
+			return args[0], nil
 		},
 	})
 	return fs
@@ -180,13 +197,206 @@ func cidrString(v *big.Int, bits, prefixLen int) string {
 	return netip.PrefixFrom(a, prefixLen).String()
 }
 
+// readFile is the content of a file sent, named as Terraform's file
+// function names it (relative to the root).
+func (ev *hclEval) readFile(name string) ([]byte, error) {
+	p := path.Join(ev.set.root, name)
+	data, ok := ev.set.files[p]
+	if !ok || strings.HasPrefix(p, "../") {
+		return nil, fmt.Errorf("%s is not among the files sent", name)
+	}
+	return data, nil
+}
+
+// templateFile is templatefile: a file sent, rendered as a template with
+// the variables given and the other functions of fs (Terraform refuses a
+// templatefile inside a template). The template is checked and metered
+// as the configuration's own (shapeOf, meterEvaluation) before it
+// runs. A variable's value known only after apply renders as
+// knownAfterApply, as in jsonencode: policy templates are given the ARNs
+// of the resources they are about.
+func (ev *hclEval) templateFile(fs map[string]function.Function) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "path", Type: cty.String}, {Name: "vars", Type: cty.DynamicPseudoType}},
+		Type:   function.StaticReturnType(cty.DynamicPseudoType),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			name := args[0].AsString()
+			data, err := ev.readFile(name)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			if err := shapeOf(name, data, true); err != nil {
+				return cty.NilVal, err
+			}
+			expr, diags := hclsyntax.ParseTemplate(data, name, hcl.InitialPos)
+			if diags.HasErrors() {
+				return cty.NilVal, diags
+			}
+			meterNode(expr)
+			vars := placeholdUnknowns(args[1])
+			if ty := vars.Type(); !ty.IsObjectType() && !ty.IsMapType() {
+				return cty.NilVal, errors.New("templatefile's vars must be an object or a map")
+			}
+			funcs := maps.Clone(fs)
+			delete(funcs, "templatefile")
+			v, diags := expr.Value(&hcl.EvalContext{Variables: vars.AsValueMap(), Functions: funcs})
+			if diags.HasErrors() {
+				return cty.NilVal, diags
+			}
+			return v, nil
+		},
+	})
+}
+
+// identityFunc returns its argument, as it is.
+var identityFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType,
+		AllowUnknown: true, AllowDynamicType: true, AllowNull: true, AllowMarked: true}},
+	Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) { return args[0], nil },
+})
+
+// oneFunc is one: the only element of a list, set or tuple, null when
+// it has none; more than one is an error, as in Terraform.
+var oneFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "list", Type: cty.DynamicPseudoType, AllowUnknown: true, AllowDynamicType: true}},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		switch ty := args[0].Type(); {
+		case ty == cty.DynamicPseudoType:
+			return cty.DynamicPseudoType, nil
+		case ty.IsListType() || ty.IsSetType():
+			return ty.ElementType(), nil
+		case ty.IsTupleType() && len(ty.TupleElementTypes()) == 0:
+			return cty.DynamicPseudoType, nil
+		case ty.IsTupleType() && len(ty.TupleElementTypes()) == 1:
+			return ty.TupleElementTypes()[0], nil
+		}
+		return cty.NilType, errors.New("one takes a list, set or tuple of at most one element")
+	},
+	Impl: func(args []cty.Value, ty cty.Type) (cty.Value, error) {
+		v := args[0]
+		if !v.IsKnown() || !v.Length().IsKnown() {
+			return cty.UnknownVal(ty), nil
+		}
+		switch v.LengthInt() {
+		case 0:
+			return cty.NullVal(ty), nil
+		case 1:
+			it := v.ElementIterator() // a set has no index
+			it.Next()
+			_, e := it.Element()
+			return e, nil
+		}
+		return cty.NilVal, errors.New("one takes a list, set or tuple of at most one element")
+	},
+})
+
+// stringTest is strcontains, startswith or endswith: test on a string and
+// a substring, prefix or suffix.
+func stringTest(test func(s, part string) bool) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "string", Type: cty.String}, {Name: "part", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.Bool),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			return cty.BoolVal(test(args[0].AsString(), args[1].AsString())), nil
+		},
+	})
+}
+
+// boolsTest is alltrue (decisive false) or anytrue (decisive true): the
+// decisive value if any element has it, else the other one; unknown when
+// an element is unknown and none is decisive.
+func boolsTest(decisive bool) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "list", Type: cty.List(cty.Bool), AllowUnknown: true}},
+		Type:   function.StaticReturnType(cty.Bool),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if !args[0].IsKnown() {
+				return cty.UnknownVal(cty.Bool), nil
+			}
+			unknown := false
+			for it := args[0].ElementIterator(); it.Next(); {
+				_, v := it.Element()
+				switch {
+				case !v.IsKnown():
+					unknown = true
+				case !v.IsNull() && v.True() == decisive:
+					return cty.BoolVal(decisive), nil
+				}
+			}
+			if unknown {
+				return cty.UnknownVal(cty.Bool), nil
+			}
+			return cty.BoolVal(!decisive), nil
+		},
+	})
+}
+
+// knownAfterApply stands in a JSON document for a value known only after
+// apply, as Terraform's plan prints it.
+const knownAfterApply = "(known after apply)"
+
+// jsonEncodeFunc is jsonencode, except that a value with unknown parts
+// still encodes, each unknown part as knownAfterApply. A policy nearly
+// always names an ARN known only after apply ("${aws_s3_bucket.b.arn}/*");
+// with the stock function that one ARN made the whole policy unknown and
+// hid its Principal "*" and its Action "*". Placeholders match no
+// principal, action or resource pattern, so they add no finding. A value
+// unknown as a whole stays unknown.
+var jsonEncodeFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "val", Type: cty.DynamicPseudoType,
+		AllowUnknown: true, AllowDynamicType: true, AllowNull: true}},
+	Type: function.StaticReturnType(cty.String),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		if !args[0].IsKnown() {
+			return cty.UnknownVal(cty.String), nil
+		}
+		return stdlib.JSONEncode(placeholdUnknowns(args[0]))
+	},
+})
+
+// placeholdUnknowns returns v with each unknown part replaced by
+// knownAfterApply. Collections become tuples and objects, which encode
+// the same but let a placeholder sit among elements of another type.
+func placeholdUnknowns(v cty.Value) cty.Value {
+	if v.IsWhollyKnown() {
+		return v
+	}
+	if !v.IsKnown() {
+		return cty.StringVal(knownAfterApply)
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+		var elems []cty.Value
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			elems = append(elems, placeholdUnknowns(e))
+		}
+		return cty.TupleVal(elems)
+	case ty.IsMapType() || ty.IsObjectType():
+		attrs := map[string]cty.Value{}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			attrs[k.AsString()] = placeholdUnknowns(e)
+		}
+		return cty.ObjectVal(attrs)
+	}
+	return v
+}
+
 // policyDocumentJSON is the json attribute of an aws_iam_policy_document
 // data source, built from its statement blocks as the provider builds it,
 // with source_policy_documents' statements before them and
-// override_policy_documents' replacing those of the same sid. Unknown when
-// anything it needs is.
+// override_policy_documents' replacing those of the same sid. A value
+// inside a statement known only after apply (the ARN of the bucket the
+// statement is about) is written as knownAfterApply, as jsonencode does;
+// the document is unknown when the statements themselves or the documents
+// it merges are.
 func policyDocumentJSON(attrs map[string]any) cty.Value {
-	if hasUnknown(attrs) {
+	if hasUnknown(attrs["source_policy_documents"]) || hasUnknown(attrs["override_policy_documents"]) ||
+		isUnknown(attrs["statement"]) || slices.ContainsFunc(listOf(attrs["statement"]), isUnknown) ||
+		hasUnknown(attrs["version"]) {
 		return cty.UnknownVal(cty.String)
 	}
 	var stmts []any
@@ -194,7 +404,7 @@ func policyDocumentJSON(attrs map[string]any) cty.Value {
 		stmts = append(stmts, docStatements(src)...)
 	}
 	for _, s := range listOf(attrs["statement"]) {
-		stmts = append(stmts, statementJSON(mapOf(s)))
+		stmts = append(stmts, statementJSON(mapOf(placeholdUnknownValues(s))))
 	}
 	for _, src := range listOf(attrs["override_policy_documents"]) {
 		for _, o := range docStatements(src) {
@@ -216,6 +426,30 @@ func policyDocumentJSON(attrs map[string]any) cty.Value {
 	}
 	doc := map[string]any{"Version": version, "Statement": nonNil(stmts)}
 	b, err := json.Marshal(doc)
+	if err != nil {
+		return cty.UnknownVal(cty.String)
+	}
+	return cty.StringVal(string(b))
+}
+
+// gcpPolicyDataJSON is the policy_data attribute of a google_iam_policy
+// data source, the usual way of writing a google_*_iam_policy: its
+// binding blocks as {"bindings": [{"role", "members"}]}, what
+// gcpBindings reads. A member or role known only after apply (a service
+// account's email) is written as knownAfterApply; the document is
+// unknown when the bindings themselves are. Conditions and audit
+// configs are left out: the IAM rules read neither.
+func gcpPolicyDataJSON(attrs map[string]any) cty.Value {
+	bindings := listOf(attrs["binding"])
+	if isUnknown(attrs["binding"]) || slices.ContainsFunc(bindings, isUnknown) {
+		return cty.UnknownVal(cty.String)
+	}
+	out := make([]any, 0, len(bindings))
+	for _, bd := range bindings {
+		m := mapOf(placeholdUnknownValues(bd))
+		out = append(out, map[string]any{"role": m["role"], "members": nonNil(listOf(m["members"]))})
+	}
+	b, err := json.Marshal(map[string]any{"bindings": out})
 	if err != nil {
 		return cty.UnknownVal(cty.String)
 	}
@@ -282,6 +516,28 @@ func statementJSON(s map[string]any) map[string]any {
 		out["Condition"] = cond
 	}
 	return out
+}
+
+// placeholdUnknownValues returns v with each unknownValue replaced by
+// knownAfterApply.
+func placeholdUnknownValues(v any) any {
+	switch x := v.(type) {
+	case unknownValue:
+		return knownAfterApply
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = placeholdUnknownValues(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = placeholdUnknownValues(e)
+		}
+		return out
+	}
+	return v
 }
 
 func hasUnknown(v any) bool {

@@ -90,13 +90,15 @@ var cloudTexts = [...]*[numRules]cloudText{
 			"Check that the service on this port must be public; if not, restrict the source prefixes. Prefer " +
 				"publishing services through Application Gateway or Front Door on 443.",
 			[]Reference{}},
-		ruleIAMFullAdmin: {"Custom role grants every action at subscription scope",
-			"Give the role the actions it needs, or use the built-in Owner role for the few identities that need it " +
-				"(and Privileged Identity Management to activate it); remove the custom administrator role.",
+		ruleIAMFullAdmin: {"Role grants every action at subscription scope",
+			"Give each identity a role with the actions it needs, assigned at the narrowest scope (a resource group or " +
+				"a resource); keep Owner for the few identities that need it, activated through Privileged Identity " +
+				"Management, and remove custom administrator roles.",
 			[]Reference{{cisAzure, "1.23"}, {checkov, "CKV_AZURE_39"}, {trivy, "AVD-AZU-0030"}}},
-		ruleIAMWildcardAction: {"Custom role grants every action, or every authorization action",
-			"List the actions the role needs instead of \"*\", and never grant Microsoft.Authorization/* to workloads: " +
-				"it lets them assign themselves any role.",
+		ruleIAMWildcardAction: {"Role grants every action, or every authorization action",
+			"List the actions a custom role needs instead of \"*\", assign Owner, Contributor and User Access " +
+				"Administrator only where needed and at the narrowest scope, and never grant Microsoft.Authorization/* " +
+				"to workloads: it lets them assign themselves any role.",
 			[]Reference{{checkov, "CKV_AZURE_39"}, {trivy, "AVD-AZU-0030"}}},
 		ruleIAMServiceWildcard: {"Custom role grants every action of a resource provider",
 			"Replace Provider/* with the actions needed, e.g. Microsoft.Compute/virtualMachines/start/action.",
