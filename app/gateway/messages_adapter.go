@@ -30,6 +30,7 @@ type messagesRequest struct {
 	Tools         []Tool            `json:"tools,omitempty"`
 	ToolChoice    *messagesChoice   `json:"tool_choice,omitempty"`
 	Thinking      *messagesThinking `json:"thinking,omitempty"`
+	OutputConfig  *messagesOutput   `json:"output_config,omitempty"`
 	Temperature   *float64          `json:"temperature,omitempty"`
 	TopP          *float64          `json:"top_p,omitempty"`
 	TopK          *int              `json:"top_k,omitempty"`
@@ -76,7 +77,13 @@ func (r messagesRequest) appendJSON(b []byte) ([]byte, error) {
 	}
 	if t := r.Thinking; t != nil {
 		b = appendString(append(b, `,"thinking":{"type":`...), t.Type)
-		b = append(strconv.AppendInt(append(b, `,"budget_tokens":`...), int64(t.BudgetTokens), 10), '}')
+		if t.BudgetTokens != 0 {
+			b = strconv.AppendInt(append(b, `,"budget_tokens":`...), int64(t.BudgetTokens), 10)
+		}
+		b = append(appendOmitEmpty(b, `,"display":`, t.Display), '}')
+	}
+	if o := r.OutputConfig; o != nil {
+		b = append(appendString(append(b, `,"output_config":{"effort":`...), o.Effort), '}')
 	}
 	if b, err = appendNumber(b, `,"temperature":`, r.Temperature); err != nil {
 		return nil, err
@@ -113,7 +120,12 @@ type messagesChoice struct {
 
 type messagesThinking struct {
 	Type         string `json:"type"`
-	BudgetTokens int    `json:"budget_tokens"`
+	BudgetTokens int    `json:"budget_tokens,omitempty"` // 0 when adaptive
+	Display      string `json:"display,omitempty"`
+}
+
+type messagesOutput struct {
+	Effort string `json:"effort"`
 }
 
 // formatToolName is the forced tool that asks a messages-style provider
@@ -137,7 +149,13 @@ func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
 		b.ToolChoice = &messagesChoice{Type: tc.Type, Name: tc.Name, DisableParallelToolUse: tc.DisableParallel}
 	}
 	if r := req.Reasoning; r != nil {
-		b.Thinking = &messagesThinking{Type: "enabled", BudgetTokens: r.BudgetTokens}
+		b.Thinking = &messagesThinking{Type: "enabled", BudgetTokens: r.BudgetTokens, Display: r.Display}
+		if r.Adaptive {
+			b.Thinking.Type = "adaptive"
+		}
+	}
+	if req.OutputEffort != "" {
+		b.OutputConfig = &messagesOutput{Effort: req.OutputEffort}
 	}
 	if req.Format != nil {
 		// checkMessagesStyle refused tools and thinking beside a format.

@@ -62,6 +62,7 @@ type Request struct {
 	Tools        []Tool
 	ToolChoice   *ToolChoice     // nil: the provider's default (auto when there are tools)
 	Reasoning    *Reasoning      // nil: no thinking asked for
+	OutputEffort string          // Anthropic's output_config.effort, "" for the model's default
 	Format       *ResponseFormat // nil: text
 }
 
@@ -157,13 +158,13 @@ type refusal struct {
 // messagesRefused are Messages API fields no provider style this gateway
 // speaks can honour for every caller: Anthropic's server-side features
 // and capacity options.
-var messagesRefused = refusal{[]string{"mcp_servers", "container", "service_tier", "output_config", "output_format",
+var messagesRefused = refusal{[]string{"mcp_servers", "container", "service_tier", "output_format",
 	"speed", "inference_geo", "diagnostics", "context_management"}, "this gateway relays the Messages API's client features only"}
 
 // chatRefused: our /chat endpoint is plain chat; agents' features are
 // served by the two providers' dialects, the same way, and refused here by
 // name.
-var chatRefused = refusal{append([]string{"tools", "tool_choice", "thinking"}, messagesRefused.fields...),
+var chatRefused = refusal{append([]string{"tools", "tool_choice", "thinking", "output_config"}, messagesRefused.fields...),
 	"/gateway/v1/chat is plain chat: use /gateway/v1/messages or /gateway/v1/chat/completions for tools, images and thinking"}
 
 // noOpValue says, of a field this beta refuses, which values ask for
@@ -227,7 +228,7 @@ func parseChat(body []byte, d Defaults) (*Request, *Error) {
 
 func parseMessages(body []byte, d Defaults) (*Request, *Error) {
 	top, err := decodeTop(body, messagesRefused, "messages", "model", "max_tokens", "system", "temperature", "top_p", "top_k", "stop_sequences", "stream", "metadata",
-		"cache_control", "tools", "tool_choice", "thinking")
+		"cache_control", "tools", "tool_choice", "thinking", "output_config")
 	if err != nil {
 		return nil, err
 	}
@@ -243,6 +244,9 @@ func parseMessages(body []byte, d Defaults) (*Request, *Error) {
 		return nil, err
 	}
 	if req.Reasoning, err = parseThinking(top, req.MaxTokens); err != nil {
+		return nil, err
+	}
+	if err := parseOutputConfig(top, req); err != nil {
 		return nil, err
 	}
 	if req.TopP, err = parseUnit(top, "top_p"); err != nil {
@@ -590,7 +594,7 @@ func ParseCountTokensRequest(body []byte, d Defaults) (*Request, error) {
 }
 
 func parseCountTokens(body []byte, d Defaults) (*Request, *Error) {
-	top, err := decodeTop(body, messagesRefused, "messages", "model", "system", "cache_control", "tools", "tool_choice", "thinking")
+	top, err := decodeTop(body, messagesRefused, "messages", "model", "system", "cache_control", "tools", "tool_choice", "thinking", "output_config")
 	if err != nil {
 		return nil, err
 	}
@@ -598,8 +602,11 @@ func parseCountTokens(body []byte, d Defaults) (*Request, *Error) {
 	if err := parseMessagesPrompt(top, req); err != nil {
 		return nil, err
 	}
-	// thinking counts no input: it is read for its shape only.
+	// thinking and output_config count no input: read for their shape only.
 	if _, err := parseThinking(top, d.MaxTokensCap+1); err != nil {
+		return nil, err
+	}
+	if err := parseOutputConfig(top, &Request{}); err != nil {
 		return nil, err
 	}
 	return req, nil

@@ -384,13 +384,15 @@ func TestCompletionsOptionsOfTheSDK(t *testing.T) {
 	}
 }
 
-// The Messages dialect likewise: thinking disabled, tool_choice none,
-// top-level cache_control, speed "standard", service_tier "auto" and text
-// blocks with empty citations are served; thinking enabled, output_config
-// and the like are refused by name.
+// The Messages dialect likewise: thinking disabled or adaptive,
+// output_config's effort, tool_choice none, top-level cache_control, speed
+// "standard", service_tier "auto" and text blocks with empty citations are
+// served; output_config's format, fast speed and the like are refused by
+// name.
 func TestMessagesOptionsOfTheSDK(t *testing.T) {
 	const base = `"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}]`
-	for _, opt := range []string{`"thinking":{"type":"disabled"}`, `"tool_choice":{"type":"none"}`, `"cache_control":{"type":"ephemeral"}`,
+	for _, opt := range []string{`"thinking":{"type":"disabled"}`, `"thinking":{"type":"adaptive","display":"summarized"}`, `"output_config":{"effort":"low"}`,
+		`"tool_choice":{"type":"none"}`, `"cache_control":{"type":"ephemeral"}`,
 		`"speed":"standard"`, `"service_tier":"auto"`, `"service_tier":"standard_only"`, `"messages":[{"role":"user","content":[{"type":"text","text":"x","citations":null}]}]`,
 		`"messages":[{"role":"user","content":[{"type":"text","text":"x","citations":[]}]}]`} {
 		if _, err := ParseMessagesRequest([]byte(`{`+base+`,`+opt+`}`), testDefaults); err != nil {
@@ -398,11 +400,15 @@ func TestMessagesOptionsOfTheSDK(t *testing.T) {
 		}
 	}
 	for opt, want := range map[string]string{
-		`"thinking":{"type":"enabled","budget_tokens":1024}`: `thinking.budget_tokens must be below max_tokens`,
-		`"thinking":{"type":"disabled","budget_tokens":1}`:   `thinking.budget_tokens is for "type":"enabled" only`,
-		`"output_config":{"effort":"low"}`:                   `"output_config" is not supported`,
-		`"speed":"fast"`:                                     `"speed" is not supported`,
-		`"inference_geo":"us"`:                               `"inference_geo" is not supported`,
+		`"thinking":{"type":"enabled","budget_tokens":1024}`:  `thinking.budget_tokens must be below max_tokens`,
+		`"thinking":{"type":"disabled","budget_tokens":1}`:    `thinking.budget_tokens is for "type":"enabled" only`,
+		`"thinking":{"type":"adaptive","budget_tokens":2048}`: `thinking.budget_tokens is for "type":"enabled" only`,
+		`"thinking":{"type":"auto"}`:                          `thinking.type must be "enabled", "adaptive" or "disabled"`,
+		`"thinking":{"type":"adaptive","display":"A B"}`:      `thinking.display must be a lowercase word`,
+		`"output_config":{"format":{"type":"json_schema"}}`:   `unknown field "output_config.format"`,
+		`"output_config":{"effort":"high\nx"}`:                `output_config.effort must be a lowercase word`,
+		`"speed":"fast"`:                                      `"speed" is not supported`,
+		`"inference_geo":"us"`:                                `"inference_geo" is not supported`,
 		`"messages":[{"role":"user","content":[{"type":"text","text":"x","citations":[{"type":"char_location"}]}]}]`: `citations is not supported`,
 	} {
 		if _, err := ParseMessagesRequest([]byte(`{`+base+`,`+opt+`}`), testDefaults); err == nil || !strings.Contains(err.Error(), want) {
@@ -468,5 +474,39 @@ func TestCompletionsTemperatureAboveOne(t *testing.T) {
 	var a messagesAdapter
 	if got := a.body(req, false).Temperature; got == nil || *got != 1 || *req.Temperature != 1.5 {
 		t.Errorf("a messages-style target is sent temperature %v", got)
+	}
+}
+
+// Adaptive thinking, as newer Claude models take it, goes to a
+// messages-style provider as sent (with display and output_config's
+// effort), and to an openai-style one as the nearest reasoning_effort.
+func TestAdaptiveThinkingTranslated(t *testing.T) {
+	req, err := ParseMessagesRequest([]byte(`{"model":"m","max_tokens":4000,"messages":[{"role":"user","content":"x"}],
+		"thinking":{"type":"adaptive","display":"summarized"},"output_config":{"effort":"max"}}`), testDefaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a messagesAdapter
+	b, err := a.body(req, false).appendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"thinking":{"type":"adaptive","display":"summarized"},"output_config":{"effort":"max"}`) {
+		t.Errorf("messages style: %s", b)
+	}
+	o, err := json.Marshal(openAIBody(req, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(o), `"reasoning_effort":"high"`) || !strings.Contains(string(o), `"max_completion_tokens":4000`) || strings.Contains(string(o), "adaptive") {
+		t.Errorf("openai style: %s", o)
+	}
+	// Enabled thinking keeps its budget; adaptive without an effort leaves
+	// the effort to the model.
+	req, _ = ParseMessagesRequest([]byte(`{"model":"m","max_tokens":4000,"messages":[{"role":"user","content":"x"}],"thinking":{"type":"adaptive"}}`), testDefaults)
+	b, _ = a.body(req, false).appendJSON(nil)
+	o, _ = json.Marshal(openAIBody(req, false))
+	if !strings.Contains(string(b), `"thinking":{"type":"adaptive"}`) || strings.Contains(string(b), "output_config") || strings.Contains(string(o), "reasoning_effort") {
+		t.Errorf("adaptive alone: %s / %s", b, o)
 	}
 }

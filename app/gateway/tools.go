@@ -43,10 +43,16 @@ type ToolChoice struct {
 // Reasoning asks the model to think before it answers. Both forms are
 // filled whatever the dialect, so each adapter takes its own: BudgetTokens
 // (Anthropic's thinking.budget_tokens) and Effort (OpenAI's
-// reasoning_effort), mapped by effortOf and budgetOf.
+// reasoning_effort), mapped by effortOf and budgetOf. Adaptive is
+// Anthropic's "type":"adaptive" (the model decides how much to think; the
+// only kind newer Claude models take), with no budget: its Effort comes
+// from output_config.effort (openAIEffort). Display is thinking.display,
+// passed on to a messages-style provider.
 type Reasoning struct {
 	BudgetTokens int
 	Effort       string
+	Adaptive     bool
+	Display      string
 }
 
 // ResponseFormat asks for the answer as JSON: Type "json_object" (any
@@ -279,21 +285,30 @@ func checkToolChoice(tc *ToolChoice, tools []Tool, path string) *Error {
 // parseThinking reads Anthropic's thinking: {"type":"enabled",
 // "budget_tokens"} (at least 1,024 and below max_tokens, as Anthropic
 // requires; when the cap lowered max_tokens, the budget is lowered below
-// it) or {"type":"disabled"}, which asks for nothing.
+// it), {"type":"adaptive"}, or {"type":"disabled"}, which asks for
+// nothing; each with an optional "display" ("summarized", "omitted").
 func parseThinking(top object, maxTokens int) (*Reasoning, *Error) {
-	o, ok, err := parseChild(top, "thinking", "type", "budget_tokens")
+	o, ok, err := parseChild(top, "thinking", "type", "budget_tokens", "display")
 	if err != nil || !ok {
 		return nil, err
 	}
+	display, err := parseKeyword(o, "display")
+	if err != nil {
+		return nil, err
+	}
+	_, budget := o.get("budget_tokens")
 	switch o.fields["type"] {
-	case "disabled":
-		if _, ok := o.get("budget_tokens"); ok {
+	case "disabled", "adaptive":
+		if budget {
 			return nil, invalid(`thinking.budget_tokens is for "type":"enabled" only`)
 		}
-		return nil, nil
+		if o.fields["type"] == "disabled" {
+			return nil, nil
+		}
+		return &Reasoning{Adaptive: true, Display: display}, nil
 	case "enabled":
 	default:
-		return nil, invalid(`thinking.type must be "enabled" or "disabled"`)
+		return nil, invalid(`thinking.type must be "enabled", "adaptive" or "disabled"`)
 	}
 	n, ok := asInt(o.fields["budget_tokens"])
 	if !ok || n < minThinkingBudget {
@@ -303,7 +318,56 @@ func parseThinking(top object, maxTokens int) (*Reasoning, *Error) {
 	if n < minThinkingBudget {
 		return nil, invalid("thinking.budget_tokens must be below max_tokens, which must be above %d", minThinkingBudget)
 	}
-	return &Reasoning{BudgetTokens: n, Effort: effortOf(n)}, nil
+	return &Reasoning{BudgetTokens: n, Effort: effortOf(n), Display: display}, nil
+}
+
+// keywordPattern is an option's value the gateway passes on without
+// knowing its every value (thinking.display, output_config.effort): a
+// lowercase word, so nothing else can ride along.
+var keywordPattern = regexp.MustCompile(`^[a-z][a-z_]{0,31}$`)
+
+// parseKeyword reads an optional keyword field of o ("" when absent).
+func parseKeyword(o object, name string) (string, *Error) {
+	raw, ok := o.get(name)
+	if !ok {
+		return "", nil
+	}
+	s, ok := asString(raw)
+	if !ok || !keywordPattern.MatchString(s) {
+		return "", invalid("%s must be a lowercase word", o.name(name))
+	}
+	return s, nil
+}
+
+// parseOutputConfig reads Anthropic's output_config: its effort (how much
+// the model spends on thinking, text and tool calls: "low", "medium",
+// "high", "max", …), passed on to a messages-style provider and, for an
+// openai-style one, made the adaptive thinking's reasoning_effort. Its
+// format (structured output) is not relayed: use tools.
+func parseOutputConfig(top object, req *Request) *Error {
+	o, ok, err := parseChild(top, "output_config", "effort")
+	if err != nil || !ok {
+		return err
+	}
+	if req.OutputEffort, err = parseKeyword(o, "effort"); err != nil {
+		return err
+	}
+	if r := req.Reasoning; r != nil && r.Adaptive {
+		r.Effort = openAIEffort(req.OutputEffort)
+	}
+	return nil
+}
+
+// openAIEffort is the reasoning_effort nearest an Anthropic effort; ""
+// (the model's default) for one it does not know.
+func openAIEffort(effort string) string {
+	switch effort {
+	case "low", "medium", "high":
+		return effort
+	case "max", "xhigh":
+		return "high"
+	}
+	return ""
 }
 
 // toolResultText is a tool result's text content, for a provider whose
