@@ -390,7 +390,7 @@ func parseOpenAIAgentFields(top object, req *Request) *Error {
 			return nil
 		}
 		if _, known := effortBudgets[effort]; !known {
-			return invalid(`reasoning_effort must be "none", "minimal", "low", "medium" or "high"`)
+			return invalid(`reasoning_effort must be "none", "minimal", "low", "medium", "high", "xhigh" or "max"`)
 		}
 		budget, ok := budgetOf(effort, req.MaxTokens)
 		if !ok {

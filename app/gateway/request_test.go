@@ -498,11 +498,15 @@ func TestAdaptiveThinkingTranslated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(o), `"reasoning_effort":"high"`) || !strings.Contains(string(o), `"max_completion_tokens":4000`) || strings.Contains(string(o), "adaptive") {
+	if !strings.Contains(string(o), `"reasoning_effort":"max"`) || !strings.Contains(string(o), `"max_completion_tokens":4000`) || strings.Contains(string(o), "adaptive") {
 		t.Errorf("openai style: %s", o)
 	}
-	// Enabled thinking keeps its budget; adaptive without an effort leaves
-	// the effort to the model.
+	// reasoning_effort takes the newest models' efforts too.
+	if req, err := ParseCompletionsRequest([]byte(`{"messages":[{"role":"user","content":"x"}],"max_completion_tokens":4000,"reasoning_effort":"xhigh"}`), testDefaults); err != nil ||
+		req.Reasoning.BudgetTokens != req.MaxTokens-1 || req.Reasoning.Effort != "xhigh" {
+		t.Errorf("reasoning_effort xhigh: %+v, %v", req, err)
+	}
+	// Adaptive without an effort leaves the effort to the model.
 	req, _ = ParseMessagesRequest([]byte(`{"model":"m","max_tokens":4000,"messages":[{"role":"user","content":"x"}],"thinking":{"type":"adaptive"}}`), testDefaults)
 	b, _ = a.body(req, false).appendJSON(nil)
 	o, _ = json.Marshal(openAIBody(req, false))

@@ -68,7 +68,7 @@ type ResponseFormat struct {
 // The reasoning mapping, both ways: an effort asks for its budget, and a
 // budget reads as the effort whose range holds it (below 4,096 low,
 // below 16,384 medium, else high). Anthropic's smallest budget is 1,024.
-var effortBudgets = map[string]int{"minimal": 1024, "low": 2048, "medium": 8192, "high": 24576}
+var effortBudgets = map[string]int{"minimal": 1024, "low": 2048, "medium": 8192, "high": 24576, "xhigh": 32768, "max": 65536}
 
 const minThinkingBudget = 1024
 
@@ -358,14 +358,12 @@ func parseOutputConfig(top object, req *Request) *Error {
 	return nil
 }
 
-// openAIEffort is the reasoning_effort nearest an Anthropic effort; ""
-// (the model's default) for one it does not know.
+// openAIEffort is the reasoning_effort of an Anthropic effort: the two
+// APIs share the names ("low" … "high", and "xhigh" and "max" on their
+// newest models); "" (the model's default) for another.
 func openAIEffort(effort string) string {
-	switch effort {
-	case "low", "medium", "high":
+	if _, known := effortBudgets[effort]; known {
 		return effort
-	case "max", "xhigh":
-		return "high"
 	}
 	return ""
 }
