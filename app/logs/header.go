@@ -264,6 +264,8 @@ func (h *header) fields(s []byte, i, n int) int {
 		committed bool
 		sawTime   bool
 		sawMonth  bool
+		zoned     bool // an RFC 3339 time with its zone: rsyslog's and journald's
+		host      bool // after a zoned time, its one word is a host name
 		words     int  // words since the start or the last separator anchor
 		anchorTok = -1 // the token that was the last separator anchor
 		lead      = i  // end of the leading dates, times and [groups]: the header without an anchor
@@ -296,6 +298,7 @@ func (h *header) fields(s []byte, i, n int) int {
 			if isUpper(s[i]) && isMonth(s[i:j]) {
 				sawMonth = true
 			}
+			zoned = zoned || zonedStamp(s[i:j])
 			if i == 0 && glogPrefix(s[i:j]) {
 				h.lvl0, h.lvl1 = 0, 1
 			}
@@ -318,7 +321,12 @@ func (h *header) fields(s []byte, i, n int) int {
 			}
 			return max(end, lead)
 		case hColon:
-			if sawMonth && words >= 1 && words <= 2 && !committed {
+			// "name:" after the host ends a syslog header: after a month
+			// name's time, or after an RFC 3339 one when the word is a
+			// host's, in lower case ("2026-11-29T02:03:06+00:00 web-01
+			// kernel: msg", as rsyslog and journald write it; not
+			// "…Z Starting server: …").
+			if (sawMonth && words >= 1 && words <= 2 || host && words == 1) && !committed {
 				return j
 			}
 			return max(end, lead)
@@ -331,6 +339,7 @@ func (h *header) fields(s []byte, i, n int) int {
 			return max(end, lead)
 		case hBracket:
 		case hWord:
+			host = zoned && words == 0 && hostName(s[i:j])
 			words++
 		}
 		if words > 6 {
@@ -339,6 +348,36 @@ func (h *header) fields(s []byte, i, n int) int {
 		i = j
 	}
 	return max(end, lead)
+}
+
+// zonedStamp reports an RFC 3339 date and time with its zone
+// ("2026-11-29T02:03:06+0000", "…06.123456+00:00", "…06Z").
+func zonedStamp(t []byte) bool {
+	n := len(t)
+	if n < 20 || t[10] != 'T' || t[4] != '-' {
+		return false
+	}
+	switch {
+	case t[n-1] == 'Z':
+		return true
+	case t[n-5] == '+' || t[n-5] == '-':
+		return true
+	}
+	return t[n-6] == '+' || t[n-6] == '-'
+}
+
+// hostName reports a word that may be a host's name: lower-case letters,
+// digits, dots, dashes and underscores, a letter or digit first.
+func hostName(t []byte) bool {
+	if !isLower(t[0]) && !isDigit(t[0]) {
+		return false
+	}
+	for _, c := range t {
+		if !isLower(c) && !isDigit(c) && c != '.' && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // clockColon reports a time of day followed by a colon ("14:42:14:"), not

@@ -420,6 +420,31 @@ func TestJournalShortISO(t *testing.T) {
 	}
 }
 
+// rsyslog's RFC 3339 time and journalctl -o short-iso name a program
+// without a pid ("kernel:") after the host, as month-name syslog does:
+// the header runs to it, so kernel lines group without the host. A
+// capitalised word before a colon after such a time is a message's.
+func TestZonedSyslogProgram(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29T02:03:06+0000 web-01 kernel: EXT4-fs (dm-0): re-mounted. Quota mode: none.", "", "",
+			"2026-11-29T02:03:06+0000 web-01 kernel:"},
+		{"2026-11-29T02:03:06.123456+00:00 db2.example.com kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting", "error", "",
+			"2026-11-29T02:03:06.123456+00:00 db2.example.com kernel:"},
+		{"2026-11-29T02:03:06Z ip-10-0-1-5 systemd: Started Session 42 of User root.", "", "",
+			"2026-11-29T02:03:06Z ip-10-0-1-5 systemd:"},
+		{"2026-11-29T02:03:06Z Starting server: port 8080", "", "", "2026-11-29T02:03:06Z"},
+	})
+	in := strings.Join([]string{
+		"2026-11-29T02:03:06+0000 web-01 kernel: EXT4-fs (sda1): re-mounted. Quota mode: none.",
+		"2026-11-29T02:03:07+0000 web-02 kernel: EXT4-fs (sdb1): re-mounted. Quota mode: none.",
+		"2026-11-29T02:03:08+0000 db-1 kernel: EXT4-fs (nvme0n1p2): re-mounted. Quota mode: none.",
+	}, "\n")
+	res := analyze(t, in, Options{})
+	if len(res.Templates) != 1 || strings.Contains(res.Templates[0].Template, "kernel") {
+		t.Errorf("templates %+v, want one, without the host and kernel:", res.Templates)
+	}
+}
+
 // A program may write its name before the time, and a colon after it
 // (Debian's update-alternatives, backup and cron scripts): the header
 // runs to that colon, so templates hold no part of the time.
