@@ -604,7 +604,7 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 		e, kind := h.token(s, k, n)
 		switch kind {
 		case hBracket:
-			if spaced < 0 && bytes.IndexByte(s[k:e], ' ') >= 0 && !pidGroup(s[k:e]) {
+			if spaced < 0 && spacedGroup(s[k:e]) && !pidGroup(s[k:e]) {
 				spaced = i
 			}
 			i = e
@@ -664,6 +664,13 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 		}
 		return i
 	}
+}
+
+// spacedGroup reports a [group] with spaces inside its text; the padding
+// after a short name is none ("[o.e.c.r.a.AllocationService   ]", as
+// Elasticsearch pads its logger to a width).
+func spacedGroup(t []byte) bool {
+	return bytes.IndexByte(bytes.TrimRight(t[1:bytes.LastIndexByte(t, ']')], " "), ' ') >= 0
 }
 
 // connectionAfter extends a header ending at s[e] over the connection
@@ -891,7 +898,8 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 	case t[0] == '|':
 		return hSep
 	case or&cGroup != 0:
-		inner := t[1:bytes.LastIndexByte(t, ']')]
+		// log4j's %-5p pads a short level inside its brackets: "[INFO ]".
+		inner := bytes.TrimRight(t[1:bytes.LastIndexByte(t, ']')], " ")
 		switch {
 		case levelWord(inner):
 			return hLevel

@@ -445,6 +445,21 @@ func TestZonedSyslogProgram(t *testing.T) {
 	}
 }
 
+// log4j's %-5p pads a short level inside its brackets ("[INFO ]",
+// Elasticsearch, many Java services) and Elasticsearch pads its logger
+// too: the level is still the line's (an INFO line saying "failed" is no
+// match) and the padded logger is header, not the message's first words.
+func TestPaddedBracketLevel(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"[2026-11-29T02:00:00,146][INFO ][o.e.c.r.a.AllocationService   ] [es-node-2] Cluster health status changed from [YELLOW] to [GREEN]",
+			"", "INFO", "[2026-11-29T02:00:00,146][INFO ][o.e.c.r.a.AllocationService   ] [es-node-2]"},
+		{"[2026-11-29T02:00:01,921][WARN ][o.e.x.s.a.AuthenticationService] [es-node-0] Authentication of [kibana] was terminated by realm [reserved] - failed to authenticate user [kibana]",
+			CategoryReliability, "WARN", "[2026-11-29T02:00:01,921][WARN ][o.e.x.s.a.AuthenticationService] [es-node-0]"},
+		{"2026-11-29 02:00:00,146 [INFO ] [main] failed login for user bob", "", "INFO", "2026-11-29 02:00:00,146 [INFO ] [main]"},
+		{"2026-11-29 02:00:00,146 [DEBUG] [pool-1-thread-3] retry failed, next in 5s", "", "DEBUG", "2026-11-29 02:00:00,146 [DEBUG] [pool-1-thread-3]"},
+	})
+}
+
 // A program may write its name before the time, and a colon after it
 // (Debian's update-alternatives, backup and cron scripts): the header
 // runs to that colon, so templates hold no part of the time.

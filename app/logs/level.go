@@ -137,7 +137,7 @@ func levelBounds(t []byte) (int, int) {
 		i++
 	}
 	for j > i && (t[j-1] == ']' || t[j-1] == '>' || t[j-1] == ':' ||
-		t[j-1] == '"' || t[j-1] == '\'' || t[j-1] == ',') {
+		t[j-1] == '"' || t[j-1] == '\'' || t[j-1] == ',' || t[j-1] == ' ') { // "[INFO ]": a padded level
 		j--
 	}
 	for k := j - 1; k >= i; k-- {
