@@ -648,7 +648,10 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 				break
 			}
 			e2, kind2 := h.token(s, k2, n+1)
-			if kind2 == hSep && s[k2] == ':' {
+			// A logger and a separator: "logger: msg", and log4j's
+			// "%c - %m" when the word is a qualified name
+			// ("com.example.App - msg", "Gossiper.java:1083 - msg").
+			if kind2 == hSep && (s[k2] == ':' || s[k2] == '-' && isLoggerName(s[k:e])) {
 				return e2
 			}
 			if kind2 == hBracket && isLoggerName(s[k:e]) {

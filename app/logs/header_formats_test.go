@@ -460,6 +460,22 @@ func TestPaddedBracketLevel(t *testing.T) {
 	})
 }
 
+// log4j's classic layouts put the logger, then " - ", after the level:
+// "%d [%t] %-5p %c - %m" (Kafka's tools, Hadoop's, many Java services),
+// Cassandra's "%-5level [%thread] %date %F:%L - %msg". A qualified name
+// before the dash is the logger, header; the template starts after it.
+func TestLoggerDashHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29 02:00:00,146 [main] INFO  com.example.auth.LoginService - failed login for user bob", "", "INFO",
+			"2026-11-29 02:00:00,146 [main] INFO  com.example.auth.LoginService -"},
+		{"02:00:00.146 [pool-2-thread-1] WARN  o.a.k.c.NetworkClient - Connection to node 1 could not be established", "", "WARN",
+			"02:00:00.146 [pool-2-thread-1] WARN  o.a.k.c.NetworkClient -"},
+		{"INFO  [GossipStage:1] 2026-11-29 02:01:04,678 Gossiper.java:1083 - InetAddress /10.0.9.127:7000 is now DOWN", "", "INFO",
+			"INFO  [GossipStage:1] 2026-11-29 02:01:04,678 Gossiper.java:1083 -"},
+		{"2026-11-29 02:00:00,146 INFO  Starting - please wait", "", "INFO", "2026-11-29 02:00:00,146 INFO"},
+	})
+}
+
 // A program may write its name before the time, and a colon after it
 // (Debian's update-alternatives, backup and cron scripts): the header
 // runs to that colon, so templates hold no part of the time.
