@@ -266,19 +266,35 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 		}
 	}
 	anchors := make(map[slot]int) // slot -> a cluster holding a value there
+	// A lower-case name with a number ("eth0:", "sda1", "worker-3")
+	// where otherwise equal templates hold the same name but for its
+	// digits names one of many devices or workers, a value, which the
+	// prefix buckets keep apart when it leads the line: such clusters
+	// join, if at least two other tokens are literal.
+	type numberedSlot struct {
+		k    slot
+		form string
+	}
+	numbered := make(map[numberedSlot]int) // -> the first cluster with that name there
 	for ci, c := range clusters {
-		if literals(c.toks) < 1 {
+		lits := literals(c.toks)
+		if lits < 1 {
 			continue // no shared context to call it one template
 		}
 		slotsOf(c, func(k slot) {
-			if t := c.toks[k.p]; t == maskedTok || t == wildTok {
+			t := c.toks[k.p]
+			if t == maskedTok || t == wildTok {
 				if _, ok := anchors[k]; !ok {
 					anchors[k] = ci
+				}
+			} else if f, ok := numberedForm(t); ok && lits >= 3 {
+				if _, ok := numbered[numberedSlot{k, f}]; !ok {
+					numbered[numberedSlot{k, f}] = ci
 				}
 			}
 		})
 	}
-	if len(anchors) == 0 {
+	if len(anchors) == 0 && len(numbered) == 0 {
 		return clusters
 	}
 	parent := make([]int, len(clusters))
@@ -304,8 +320,14 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 	weak := make(map[slot]int) // slot -> joins not sure
 	for ci, c := range clusters {
 		slotsOf(c, func(k slot) {
-			a, ok := anchors[k]
 			t := c.toks[k.p]
+			if f, ok := numberedForm(t); ok {
+				if a, ok := numbered[numberedSlot{k, f}]; ok && a != ci && literals(c.toks) >= 3 && sameExcept(c.toks, clusters[a].toks, k.p) {
+					joins = append(joins, join{ci, a, k, true})
+					return
+				}
+			}
+			a, ok := anchors[k]
 			if !ok || a == ci || constantWord(t) || !sameExcept(c.toks, clusters[a].toks, k.p) {
 				return
 			}
@@ -347,6 +369,20 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 		out = append(out, newCluster(shapes, members[r]))
 	}
 	return out
+}
+
+// numberedForm returns a lower-case name with digits ("eth0:", "sda1",
+// "nvme0n1") without them, and whether t is one.
+func numberedForm(t string) (string, bool) {
+	if t == "" || !isLower(t[0]) || strings.IndexByte(t, wild) >= 0 || strings.IndexAny(t, "0123456789") < 0 {
+		return "", false
+	}
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return -1
+		}
+		return r
+	}, t), true
 }
 
 // partlyMasked reports a token with a literal key and a masked value ("uid=\xff").

@@ -325,3 +325,47 @@ func TestManyNamesAtOnePlaceAreOneTemplate(t *testing.T) {
 		}
 	}
 }
+
+// A device or worker named with a number leading the message (the
+// kernel's "eth0:", "sda:", a pool's "worker-3") is one of many: lines
+// that differ only there are one event, though Drain buckets them by
+// their first words. Other words at that place stay apart.
+func TestNumberedNamesAreOneTemplate(t *testing.T) {
+	tests := []struct {
+		name  string
+		lines []string
+		want  []string
+	}{
+		{"network devices", []string{
+			"eth0: link up, 1000Mbps, full-duplex, lpa 0xC1E1",
+			"eth1: link up, 100Mbps, full-duplex, lpa 0x45E1",
+			"eth2: link up, 1000Mbps, full-duplex, lpa 0xC5E1",
+		}, []string{"<*>: link up, <*>, full-duplex, lpa <*>"}},
+		{"disks", []string{
+			"sda: detected capacity change from 0 to 209715200",
+			"sdb: detected capacity change from 0 to 419430400",
+			"nvme0n1: detected capacity change from 0 to 1000204886016",
+			"nvme1n1: detected capacity change from 0 to 500107862016",
+		}, []string{"<*>: detected capacity change from <*> to <*>"}},
+		{"workers", []string{
+			"worker-1 picked up job 8812 from queue default",
+			"worker-12 picked up job 8813 from queue default",
+			"worker-3 picked up job 8814 from queue mail",
+		}, []string{"worker-<*> picked up job <*> from queue <*>"}},
+		{"other words", []string{
+			"eth0: link up, 1000Mbps, full-duplex, lpa 0xC1E1",
+			"eth1: link up, 100Mbps, full-duplex, lpa 0x45E1",
+			"bond0: link up, 1000Mbps, full-duplex, lpa 0xC5E1",
+		}, []string{"<*>: link up, <*>, full-duplex, lpa <*>", "bond0: link up, <*>, full-duplex, lpa <*>"}},
+	}
+	for _, tt := range tests {
+		res := analyze(t, strings.Join(tt.lines, "\n"), Options{})
+		var got []string
+		for _, tp := range res.Templates {
+			got = append(got, tp.Template)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: templates %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
