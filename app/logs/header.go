@@ -657,6 +657,9 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			if kind2 == hBracket && isLoggerName(s[k:e]) {
 				return e2
 			}
+			if kind == hWord && sourceLine(s[k:e]) {
+				return e // the caller, as zap writes it: "INFO\tctrl/reconcile.go:123\tmsg"
+			}
 			if k2-e >= 2 && spaced < 0 && e-k <= 32 && kind == hWord {
 				i, padded = e, true // a padded column: the logger's place
 				continue
@@ -1023,6 +1026,15 @@ func glogPrefix(t []byte) bool {
 }
 
 // glogSource reports the "file.go:42]" that closes a glog/klog header.
+// sourceLine reports a source file and line ("reconcile.go:123",
+// "app/main.py:42", "OrderService.java:31"): a name, a dot, a lower-case
+// extension of up to five letters, a colon and digits.
+func sourceLine(t []byte) bool {
+	c := bytes.LastIndexByte(t, ':')
+	d := bytes.LastIndexByte(t[:max(c, 0)], '.')
+	return c > 0 && c < len(t)-1 && allOf(t[c+1:], cDigit) && d > 0 && c-d >= 2 && c-d <= 6 && allLower(t[d+1:c])
+}
+
 func glogSource(t []byte) bool {
 	k := len(t) - 2
 	for k >= 0 && isDigit(t[k]) {

@@ -476,6 +476,26 @@ func TestLoggerDashHeader(t *testing.T) {
 	})
 }
 
+// zap's console encoder (Kubernetes controllers, many Go services) and
+// loggers set to show the caller write its file and line after the level:
+// header, so templates do not start with, or split by, a line number.
+func TestCallerAfterLevel(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29T02:00:00.123Z\tINFO\tcontroller/reconcile.go:123\tReconciling\t{\"name\": \"web\"}", "", "INFO",
+			"2026-11-29T02:00:00.123Z\tINFO\tcontroller/reconcile.go:123"},
+		{"2026-11-29T02:00:00.123Z\tERROR\tserver/grpc.go:88\tfailed to serve\t{\"error\": \"closed\"}", CategoryError, "ERROR",
+			"2026-11-29T02:00:00.123Z\tERROR\tserver/grpc.go:88"},
+		{"2026-11-29 02:00:00,123 WARNING app.py:42 disk write failed, retrying", CategoryReliability, "WARNING",
+			"2026-11-29 02:00:00,123 WARNING app.py:42"},
+		{"2026-11-29 02:00:00,123 INFO config.yaml loaded", "", "INFO", "2026-11-29 02:00:00,123 INFO"},
+	})
+	in := "2026-11-29T02:00:00.123Z\tINFO\tcontroller/reconcile.go:123\tReconciling\n" +
+		"2026-11-29T02:00:01.123Z\tINFO\tcontroller/reconcile.go:131\tReconciling\n"
+	if res := analyze(t, in, Options{}); len(res.Templates) != 1 || res.Templates[0].Template != "Reconciling" {
+		t.Errorf("templates %+v, want one: Reconciling", res.Templates)
+	}
+}
+
 // A program may write its name before the time, and a colon after it
 // (Debian's update-alternatives, backup and cron scripts): the header
 // runs to that colon, so templates hold no part of the time.
