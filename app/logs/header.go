@@ -624,6 +624,12 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			}
 		case hSep, hProc:
 			return e
+		case hLevel:
+			// PHP's "Fatal error:": the Title-case level and the word
+			// after it are one level, not "error:" opening the message.
+			if string(s[k:e]) == "error:" && k == h.lvl1+1 && isUpper(s[h.lvl0]) && allLower(s[h.lvl0+1:h.lvl1]) {
+				return e
+			}
 		case hColon:
 			// A key aligned to its value by the spaces after it
 			// ("[INF]   Version:  2.9.10", a table the program prints)

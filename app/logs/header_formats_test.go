@@ -496,6 +496,23 @@ func TestCallerAfterLevel(t *testing.T) {
 	}
 }
 
+// PHP writes "Fatal error:" as its level: the header runs past "error:",
+// so the template starts with what went wrong, as after "Warning:".
+func TestPHPFatalError(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"[29-Nov-2026 02:00:00 UTC] PHP Fatal error:  Uncaught Error: Call to undefined function foo() in /var/www/index.php:3",
+			CategoryFatal, "Fatal", "[29-Nov-2026 02:00:00 UTC] PHP Fatal error:"},
+		{"[29-Nov-2026 02:00:01 UTC] PHP Warning:  Undefined variable $x in /var/www/a.php on line 12",
+			"", "Warning", "[29-Nov-2026 02:00:01 UTC] PHP Warning:"},
+		{"2026-11-29 02:00:02 ERROR error: connection refused", CategoryError, "ERROR", "2026-11-29 02:00:02 ERROR"},
+	})
+	in := "[29-Nov-2026 02:00:00 UTC] PHP Fatal error:  Uncaught Error: Call to undefined function foo() in /var/www/index.php:3\n" +
+		"[29-Nov-2026 02:00:05 UTC] PHP Fatal error:  Uncaught Error: Call to undefined function bar() in /var/www/index.php:9\n"
+	if res := analyze(t, in, Options{}); len(res.Templates) != 1 || !strings.HasPrefix(res.Templates[0].Template, "Uncaught Error:") {
+		t.Errorf("templates %+v, want one starting with Uncaught Error:", res.Templates)
+	}
+}
+
 // A program may write its name before the time, and a colon after it
 // (Debian's update-alternatives, backup and cron scripts): the header
 // runs to that colon, so templates hold no part of the time.
