@@ -266,11 +266,11 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 		}
 	}
 	anchors := make(map[slot]int) // slot -> a cluster holding a value there
-	// A lower-case name with a number ("eth0:", "sda1", "worker-3")
-	// where otherwise equal templates hold the same name but for its
-	// digits names one of many devices or workers, a value, which the
-	// prefix buckets keep apart when it leads the line: such clusters
-	// join, if at least two other tokens are literal.
+	// A lower-case name with a number ("eth0:", "(sda1):", "worker-3")
+	// where otherwise equal templates hold another such name names one
+	// of many devices or workers, a value, which the prefix buckets keep
+	// apart when it leads the line: such clusters join, if at least two
+	// other tokens are literal.
 	type numberedSlot struct {
 		k    slot
 		form string
@@ -371,18 +371,21 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 	return out
 }
 
-// numberedForm returns a lower-case name with digits ("eth0:", "sda1",
-// "nvme0n1") without them, and whether t is one.
+// numberedForm returns the punctuation around a lower-case name with
+// digits ("eth0:", "(sda1):", "nvme0n1"), the name itself left out, and
+// whether t holds one.
 func numberedForm(t string) (string, bool) {
-	if t == "" || !isLower(t[0]) || strings.IndexByte(t, wild) >= 0 || strings.IndexAny(t, "0123456789") < 0 {
+	i, j := 0, len(t)
+	for i < j && strings.IndexByte("([<'\"", t[i]) >= 0 {
+		i++
+	}
+	for j > i && strings.IndexByte(")]>'\",:;.", t[j-1]) >= 0 {
+		j--
+	}
+	if i == j || !isLower(t[i]) || strings.IndexByte(t, wild) >= 0 || strings.IndexAny(t[i:j], "0123456789") < 0 {
 		return "", false
 	}
-	return strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return -1
-		}
-		return r
-	}, t), true
+	return t[:i] + "#" + t[j:], true
 }
 
 // partlyMasked reports a token with a literal key and a masked value ("uid=\xff").

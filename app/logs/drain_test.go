@@ -326,10 +326,10 @@ func TestManyNamesAtOnePlaceAreOneTemplate(t *testing.T) {
 	}
 }
 
-// A device or worker named with a number leading the message (the
-// kernel's "eth0:", "sda:", a pool's "worker-3") is one of many: lines
-// that differ only there are one event, though Drain buckets them by
-// their first words. Other words at that place stay apart.
+// A device or worker named with a number among the message's first
+// words (the kernel's "eth0:", "XFS (sdb1):", a pool's "worker-3") is
+// one of many: lines that differ only there are one event, though Drain
+// buckets them by their first words. A word without a number stays apart.
 func TestNumberedNamesAreOneTemplate(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -352,11 +352,16 @@ func TestNumberedNamesAreOneTemplate(t *testing.T) {
 			"worker-12 picked up job 8813 from queue default",
 			"worker-3 picked up job 8814 from queue mail",
 		}, []string{"worker-<*> picked up job <*> from queue <*>"}},
-		{"other words", []string{
+		{"devices in parentheses", []string{
+			"XFS (sdb1): Mounting V5 Filesystem",
+			"XFS (sdc1): Mounting V5 Filesystem",
+			"XFS (nvme0n1p3): Mounting V5 Filesystem",
+		}, []string{"XFS (<*>): Mounting V5 Filesystem"}},
+		{"a word without a number", []string{
 			"eth0: link up, 1000Mbps, full-duplex, lpa 0xC1E1",
-			"eth1: link up, 100Mbps, full-duplex, lpa 0x45E1",
-			"bond0: link up, 1000Mbps, full-duplex, lpa 0xC5E1",
-		}, []string{"<*>: link up, <*>, full-duplex, lpa <*>", "bond0: link up, <*>, full-duplex, lpa <*>"}},
+			"bond0: link up, 100Mbps, full-duplex, lpa 0x45E1",
+			"lo: link up, 1000Mbps, full-duplex, lpa 0xC5E1",
+		}, []string{"<*>: link up, <*>, full-duplex, lpa <*>", "lo: link up, <*>, full-duplex, lpa <*>"}},
 	}
 	for _, tt := range tests {
 		res := analyze(t, strings.Join(tt.lines, "\n"), Options{})
