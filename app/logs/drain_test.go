@@ -254,6 +254,9 @@ func TestTemplateDisplay(t *testing.T) {
 		{[]string{"BIOS-e820: 0000000000000000 - 000000000009f800 (usable)", "BIOS-e820: 000000000009f800 - 00000000000a0000 (usable)"},
 			"BIOS-e820: <*> - <*> (usable)"},
 		{[]string{"patched CVE-2021-44228 today", "patched CVE-2021-45046 today"}, "patched CVE-2021-<*> today"},
+		// A versioned name and a word is a name: the kernel's driver.
+		{[]string{"EXT4-fs (sda1): re-mounted. Opts: errors=remount-ro", "EXT4-fs (sdb2): re-mounted. Opts: errors=remount-ro"},
+			"EXT4-fs (<*>): re-mounted. Opts: errors=remount-ro"},
 		// Dotted configuration keys are no host names, whatever their
 		// last word; a host under a country's domain is.
 		{[]string{"mapred.task.id is deprecated. Instead, use mapreduce.task.attempt.id",
