@@ -382,7 +382,7 @@ func numberedForm(t string) (string, bool) {
 	for j > i && strings.IndexByte(")]>'\",:;.", t[j-1]) >= 0 {
 		j--
 	}
-	if i == j || !isLower(t[i]) || strings.IndexByte(t, wild) >= 0 || strings.IndexAny(t[i:j], "0123456789") < 0 {
+	if i == j || !isLower(t[i]) || strings.IndexByte(t, wild) >= 0 || !strings.ContainsAny(t[i:j], "0123456789") {
 		return "", false
 	}
 	return t[:i] + "#" + t[j:], true
