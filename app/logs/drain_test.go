@@ -330,9 +330,11 @@ func TestManyNamesAtOnePlaceAreOneTemplate(t *testing.T) {
 }
 
 // A device or worker named with a number among the message's first
-// words (the kernel's "eth0:", "XFS (sdb1):", a pool's "worker-3") is
-// one of many: lines that differ only there are one event, though Drain
-// buckets them by their first words. A word without a number stays apart.
+// words (the kernel's "eth0:", "XFS (sdb1):", a pool's "worker-3"), or a
+// systemd unit ("nginx.service:") is one of many: lines that differ only
+// there are one event, though Drain buckets them by their first words. A
+// word without a number or an extension stays apart, and so does a unit
+// of another kind.
 func TestNumberedNamesAreOneTemplate(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -360,6 +362,16 @@ func TestNumberedNamesAreOneTemplate(t *testing.T) {
 			"XFS (sdc1): Mounting V5 Filesystem",
 			"XFS (nvme0n1p3): Mounting V5 Filesystem",
 		}, []string{"XFS (<*>): Mounting V5 Filesystem"}},
+		{"systemd units", []string{
+			"nginx.service: Deactivated successfully.",
+			"cron.service: Deactivated successfully.",
+			"apt-daily.service: Deactivated successfully.",
+			"logrotate.timer: Deactivated successfully.",
+		}, []string{"<*>.service: Deactivated successfully.", "logrotate.timer: Deactivated successfully."}},
+		{"names without a number or a dot", []string{
+			"nginx: Deactivated successfully.",
+			"cron: Deactivated successfully.",
+		}, []string{"nginx: Deactivated successfully.", "cron: Deactivated successfully."}},
 		{"a word without a number", []string{
 			"eth0: link up, 1000Mbps, full-duplex, lpa 0xC1E1",
 			"bond0: link up, 100Mbps, full-duplex, lpa 0x45E1",
