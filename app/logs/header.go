@@ -1208,7 +1208,8 @@ func levelWord(t []byte) bool {
 // groupLevel reports the inside of a [group] that holds a level: MySQL's
 // "Note" and "System" (see groupLevels), Apache's "module:level"
 // ("proxy:error", "mpm_event:notice", ":error"), or times then a level
-// ("10:00:00 INF" as Serilog writes it, "2024-03-05 10:00:00 INFO").
+// ("10:00:00 INF" as Serilog writes it, "2024-03-05 10:00:00 INFO"), or
+// Celery's times, a colon and "LEVEL/Process".
 func groupLevel(t []byte) bool {
 	if oneOf(t, groupLevels...) && (titleOrUpper(t) || allLower(t)) {
 		return true
@@ -1216,6 +1217,14 @@ func groupLevel(t []byte) bool {
 	k := len(t) - 1
 	for k >= 0 && t[k] != ' ' && t[k] != ':' {
 		k--
+	}
+	if k > 0 && t[k] == ' ' && t[k-1] == ':' {
+		// Celery's "2026-11-29 02:00:00,123: INFO/MainProcess": times,
+		// a colon, the level and its process.
+		w := t[k+1:]
+		if p := bytes.IndexByte(w, '/'); p > 0 && levelWord(w[:p]) {
+			return allTimeFields(t[:k-1])
+		}
 	}
 	if k < 0 || !levelWord(t[k+1:]) || len(t)-k-1 < 3 {
 		return false

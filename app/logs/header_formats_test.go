@@ -513,6 +513,19 @@ func TestPHPFatalError(t *testing.T) {
 	}
 }
 
+// Celery writes its time, a colon, the level and the process in one
+// bracket: the level is the line's, the bracket its header.
+func TestCeleryHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"[2026-11-29 02:00:00,123: INFO/MainProcess] Task tasks.add[7d1f8b2e] succeeded in 0.01s: retry failed once", "", "INFO",
+			"[2026-11-29 02:00:00,123: INFO/MainProcess]"},
+		{"[2026-11-29 02:00:01,456: ERROR/ForkPoolWorker-2] Task tasks.add[7d1f8b2e] raised unexpected: ValueError('x')", CategoryError, "ERROR",
+			"[2026-11-29 02:00:01,456: ERROR/ForkPoolWorker-2]"},
+		{"[2026-11-29 02:00:02,789: WARNING/MainProcess] consumer: Connection to broker lost. Trying to re-establish the connection...", "", "WARNING",
+			"[2026-11-29 02:00:02,789: WARNING/MainProcess]"},
+	})
+}
+
 // A program may write its name before the time, and a colon after it
 // (Debian's update-alternatives, backup and cron scripts): the header
 // runs to that colon, so templates hold no part of the time.
