@@ -655,9 +655,10 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			}
 			e2, kind2 := h.token(s, k2, n+1)
 			// A logger and a separator: "logger: msg", and log4j's
-			// "%c - %m" when the word is a qualified name
-			// ("com.example.App - msg", "Gossiper.java:1083 - msg").
-			if kind2 == hSep && (s[k2] == ':' || s[k2] == '-' && isLoggerName(s[k:e])) {
+			// "%c - %m" when the word is a qualified name or a class's
+			// ("com.example.App - msg", "Gossiper.java:1083 - msg",
+			// "OrderService - msg", "MainVerticle:42 - msg").
+			if kind2 == hSep && (s[k2] == ':' || s[k2] == '-' && (isLoggerName(s[k:e]) || className(s[k:e]))) {
 				return e2
 			}
 			if kind2 == hBracket && isLoggerName(s[k:e]) {
@@ -1339,6 +1340,26 @@ func (ws *wordSet) lookup(t []byte) bool {
 		}
 	}
 	return false
+}
+
+// className reports a class's name in CamelCase, maybe with a line number
+// ("OrderService", "MainVerticle:42"): a capital, lower-case letters, and
+// a capital after one of them. A Title-case word ("Starting") is none.
+func className(t []byte) bool {
+	if c := bytes.IndexByte(t, ':'); c > 0 && allOf(t[c+1:], cDigit) {
+		t = t[:c]
+	}
+	if len(t) < 3 || !isUpper(t[0]) {
+		return false
+	}
+	camel := false
+	for i, c := range t {
+		if !isLetter(c) && !isDigit(c) {
+			return false
+		}
+		camel = camel || i > 0 && isUpper(c) && isLower(t[i-1])
+	}
+	return camel
 }
 
 func isLoggerName(t []byte) bool {

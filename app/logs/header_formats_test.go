@@ -463,7 +463,8 @@ func TestPaddedBracketLevel(t *testing.T) {
 // log4j's classic layouts put the logger, then " - ", after the level:
 // "%d [%t] %-5p %c - %m" (Kafka's tools, Hadoop's, many Java services),
 // Cassandra's "%-5level [%thread] %date %F:%L - %msg". A qualified name
-// before the dash is the logger, header; the template starts after it.
+// or a class's CamelCase name before the dash is the logger, header; the
+// template starts after it.
 func TestLoggerDashHeader(t *testing.T) {
 	checkFormats(t, []formatCase{
 		{"2026-11-29 02:00:00,146 [main] INFO  com.example.auth.LoginService - failed login for user bob", "", "INFO",
@@ -473,6 +474,12 @@ func TestLoggerDashHeader(t *testing.T) {
 		{"INFO  [GossipStage:1] 2026-11-29 02:01:04,678 Gossiper.java:1083 - InetAddress /10.0.9.127:7000 is now DOWN", "", "INFO",
 			"INFO  [GossipStage:1] 2026-11-29 02:01:04,678 Gossiper.java:1083 -"},
 		{"2026-11-29 02:00:00,146 INFO  Starting - please wait", "", "INFO", "2026-11-29 02:00:00,146 INFO"},
+		// A class's short name (logback's %logger{0}), maybe with its line.
+		{"2026-11-29 02:00:00,146 [main] INFO  OrderService - failed payment retried for order 1234", "", "INFO",
+			"2026-11-29 02:00:00,146 [main] INFO  OrderService -"},
+		{"2026-11-29 02:00:00.123 INFO  [vert.x-eventloop-thread-1] MainVerticle:42 - Server started on port 8080", "", "INFO",
+			"2026-11-29 02:00:00.123 INFO  [vert.x-eventloop-thread-1] MainVerticle:42 -"},
+		{"2026-11-29 02:00:00,146 INFO  HTTP - ok", "", "INFO", "2026-11-29 02:00:00,146 INFO"},
 	})
 }
 
