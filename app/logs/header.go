@@ -664,6 +664,11 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			if kind2 == hBracket && isLoggerName(s[k:e]) {
 				return e2
 			}
+			if kind == hWord && javaQualified(s[k:e]) {
+				// A class's name and its method's, as Tomcat writes
+				// them: "SEVERE [main] org.apache.catalina.startup.Catalina.start msg".
+				return e
+			}
 			if kind == hWord && sourceLine(s[k:e]) {
 				return e // the caller, as zap writes it: "INFO\tctrl/reconcile.go:123\tmsg"
 			}
@@ -1340,6 +1345,26 @@ func (ws *wordSet) lookup(t []byte) bool {
 		}
 	}
 	return false
+}
+
+// javaQualified reports a Java class's qualified name, maybe with a
+// method's after it: four or more dotted parts, the first a lower-case
+// package, one a capitalised class ("org.apache.catalina.startup.Catalina.start").
+// Dotted configuration keys ("mapreduce.task.attempt.id") have no class.
+func javaQualified(t []byte) bool {
+	if !isLower(t[0]) || bytes.Count(t, []byte{'.'}) < 3 {
+		return false
+	}
+	class := false
+	for i, c := range t {
+		switch {
+		case c == '.':
+			class = class || i+1 < len(t) && isUpper(t[i+1])
+		case !isAlnum(c) && c != '_' && c != '$':
+			return false
+		}
+	}
+	return class
 }
 
 // className reports a class's name in CamelCase, maybe with a line number

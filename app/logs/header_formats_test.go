@@ -533,6 +533,19 @@ func TestCeleryHeader(t *testing.T) {
 	})
 }
 
+// Tomcat's OneLineFormatter writes the class and method after the thread,
+// with no separator: header, a qualified Java name; a dotted key opening
+// the message is no class.
+func TestTomcatHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"29-Nov-2026 02:00:00.123 SEVERE [main] org.apache.catalina.startup.Catalina.start Server startup failed", CategoryError, "SEVERE",
+			"29-Nov-2026 02:00:00.123 SEVERE [main] org.apache.catalina.startup.Catalina.start"},
+		{"29-Nov-2026 02:00:01.456 INFO [main] org.apache.coyote.AbstractProtocol.start Starting ProtocolHandler [\"http-nio-8080\"]", "", "INFO",
+			"29-Nov-2026 02:00:01.456 INFO [main] org.apache.coyote.AbstractProtocol.start"},
+		{"2026-11-29 02:00:02,789 INFO [main] mapreduce.task.attempt.id is deprecated", "", "INFO", "2026-11-29 02:00:02,789 INFO [main]"},
+	})
+}
+
 // A program may write its name before the time, and a colon after it
 // (Debian's update-alternatives, backup and cron scripts): the header
 // runs to that colon, so templates hold no part of the time.
