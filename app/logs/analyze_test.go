@@ -376,3 +376,25 @@ func TestValidUTF8(t *testing.T) {
 		}
 	}
 }
+
+// A line that is all header (a logger called with an empty string, a
+// program printing a blank line under syslog) has no message: its
+// template says so instead of showing a blank row.
+func TestEmptyMessageTemplate(t *testing.T) {
+	in := strings.Join([]string{
+		"2026-11-29 02:00:00,146 INFO  [main] ",
+		"2026-11-29 02:00:01,146 INFO  [main] Started application in 3.2 seconds",
+		"Nov 29 02:00:02 web-1 app[812]: ",
+		"2026-11-29T02:00:03Z web-1 app[812]:",
+		"2026-11-29 02:00:04,146 WARN  [worker-2] ",
+	}, "\n")
+	res := analyze(t, in, Options{})
+	for _, tp := range res.Templates {
+		if strings.TrimSpace(tp.Template) == "" {
+			t.Errorf("template %d is blank, want (empty message)", tp.ID)
+		}
+	}
+	if tp := res.Templates[0]; tp.Template != "(empty message)" || tp.Count != 4 {
+		t.Errorf("first template %q × %d, want (empty message) × 4", tp.Template, tp.Count)
+	}
+}

@@ -266,19 +266,36 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 		}
 	}
 	anchors := make(map[slot]int) // slot -> a cluster holding a value there
+	// A lower-case name with a number ("eth0:", "(sda1):", "worker-3")
+	// or a dotted one ("nginx.service:") where otherwise equal templates
+	// hold another such name names one of many devices, workers or units,
+	// a value, which the prefix buckets keep apart when it leads the
+	// line: such clusters join, if enough other tokens are literal (see
+	// numberedForm).
+	type numberedSlot struct {
+		k    slot
+		form string
+	}
+	numbered := make(map[numberedSlot]int) // -> the first cluster with that name there
 	for ci, c := range clusters {
-		if literals(c.toks) < 1 {
+		lits := literals(c.toks)
+		if lits < 1 {
 			continue // no shared context to call it one template
 		}
 		slotsOf(c, func(k slot) {
-			if t := c.toks[k.p]; t == maskedTok || t == wildTok {
+			t := c.toks[k.p]
+			if t == maskedTok || t == wildTok {
 				if _, ok := anchors[k]; !ok {
 					anchors[k] = ci
+				}
+			} else if f, need := numberedForm(t); need > 0 && lits >= need {
+				if _, ok := numbered[numberedSlot{k, f}]; !ok {
+					numbered[numberedSlot{k, f}] = ci
 				}
 			}
 		})
 	}
-	if len(anchors) == 0 {
+	if len(anchors) == 0 && len(numbered) == 0 {
 		return clusters
 	}
 	parent := make([]int, len(clusters))
@@ -304,8 +321,14 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 	weak := make(map[slot]int) // slot -> joins not sure
 	for ci, c := range clusters {
 		slotsOf(c, func(k slot) {
-			a, ok := anchors[k]
 			t := c.toks[k.p]
+			if f, need := numberedForm(t); need > 0 {
+				if a, ok := numbered[numberedSlot{k, f}]; ok && a != ci && literals(c.toks) >= need && sameExcept(c.toks, clusters[a].toks, k.p) {
+					joins = append(joins, join{ci, a, k, true})
+					return
+				}
+			}
+			a, ok := anchors[k]
 			if !ok || a == ci || constantWord(t) || !sameExcept(c.toks, clusters[a].toks, k.p) {
 				return
 			}
@@ -347,6 +370,37 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 		out = append(out, newCluster(shapes, members[r]))
 	}
 	return out
+}
+
+// numberedForm returns the form of a lower-case name that is one of
+// many things: with digits ("eth0:", "(sda1):", "nvme0n1"), or dotted with
+// a lower-case extension, a systemd unit's kind or a file's type
+// ("nginx.service:", "app.py"). The form is the punctuation around the
+// name and its extension, the rest left out ("#:", "(#):", "#.service:");
+// need is how many literal tokens, the name's own included, a template
+// must hold for the name to be taken for a value there: 3 for a numbered
+// name, 2 for a dotted one, whose extension says what it names; 0 when
+// t is neither.
+func numberedForm(t string) (form string, need int) {
+	i, j := 0, len(t)
+	for i < j && strings.IndexByte("([<'\"", t[i]) >= 0 {
+		i++
+	}
+	for j > i && strings.IndexByte(")]>'\",:;", t[j-1]) >= 0 {
+		j--
+	}
+	if i == j || !isLower(t[i]) || strings.IndexByte(t, wild) >= 0 {
+		return "", 0
+	}
+	name := t[i:j]
+	if d := strings.LastIndexByte(name, '.'); d > 0 && d < len(name)-1 && allLower([]byte(name[d+1:])) {
+		return t[:i] + "#" + t[i+d:], 2
+	}
+	name = strings.TrimRight(name, ".") // a sentence's full stop
+	if !strings.ContainsAny(name, "0123456789") {
+		return "", 0
+	}
+	return t[:i] + "#" + t[i+len(name):], 3
 }
 
 // partlyMasked reports a token with a literal key and a masked value ("uid=\xff").

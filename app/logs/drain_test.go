@@ -254,6 +254,9 @@ func TestTemplateDisplay(t *testing.T) {
 		{[]string{"BIOS-e820: 0000000000000000 - 000000000009f800 (usable)", "BIOS-e820: 000000000009f800 - 00000000000a0000 (usable)"},
 			"BIOS-e820: <*> - <*> (usable)"},
 		{[]string{"patched CVE-2021-44228 today", "patched CVE-2021-45046 today"}, "patched CVE-2021-<*> today"},
+		// A versioned name and a word is a name: the kernel's driver.
+		{[]string{"EXT4-fs (sda1): re-mounted. Opts: errors=remount-ro", "EXT4-fs (sdb2): re-mounted. Opts: errors=remount-ro"},
+			"EXT4-fs (<*>): re-mounted. Opts: errors=remount-ro"},
 		// Dotted configuration keys are no host names, whatever their
 		// last word; a host under a country's domain is.
 		{[]string{"mapred.task.id is deprecated. Instead, use mapreduce.task.attempt.id",
@@ -322,6 +325,67 @@ func TestManyNamesAtOnePlaceAreOneTemplate(t *testing.T) {
 		}
 		if len(res.Templates) != 1 || res.Templates[0].Template != tt.want {
 			t.Errorf("%s: templates %q, want one %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// A device or worker named with a number among the message's first
+// words (the kernel's "eth0:", "XFS (sdb1):", a pool's "worker-3"), or a
+// systemd unit ("nginx.service:") is one of many: lines that differ only
+// there are one event, though Drain buckets them by their first words. A
+// word without a number or an extension stays apart, and so does a unit
+// of another kind.
+func TestNumberedNamesAreOneTemplate(t *testing.T) {
+	tests := []struct {
+		name  string
+		lines []string
+		want  []string
+	}{
+		{"network devices", []string{
+			"eth0: link up, 1000Mbps, full-duplex, lpa 0xC1E1",
+			"eth1: link up, 100Mbps, full-duplex, lpa 0x45E1",
+			"eth2: link up, 1000Mbps, full-duplex, lpa 0xC5E1",
+		}, []string{"<*>: link up, <*>, full-duplex, lpa <*>"}},
+		{"disks", []string{
+			"sda: detected capacity change from 0 to 209715200",
+			"sdb: detected capacity change from 0 to 419430400",
+			"nvme0n1: detected capacity change from 0 to 1000204886016",
+			"nvme1n1: detected capacity change from 0 to 500107862016",
+		}, []string{"<*>: detected capacity change from <*> to <*>"}},
+		{"workers", []string{
+			"worker-1 picked up job 8812 from queue default",
+			"worker-12 picked up job 8813 from queue default",
+			"worker-3 picked up job 8814 from queue mail",
+		}, []string{"worker-<*> picked up job <*> from queue <*>"}},
+		{"devices in parentheses", []string{
+			"XFS (sdb1): Mounting V5 Filesystem",
+			"XFS (sdc1): Mounting V5 Filesystem",
+			"XFS (nvme0n1p3): Mounting V5 Filesystem",
+		}, []string{"XFS (<*>): Mounting V5 Filesystem"}},
+		{"systemd units", []string{
+			"nginx.service: Deactivated successfully.",
+			"cron.service: Deactivated successfully.",
+			"apt-daily.service: Deactivated successfully.",
+			"logrotate.timer: Deactivated successfully.",
+		}, []string{"<*>.service: Deactivated successfully.", "logrotate.timer: Deactivated successfully."}},
+		{"names without a number or a dot", []string{
+			"nginx: Deactivated successfully.",
+			"cron: Deactivated successfully.",
+		}, []string{"nginx: Deactivated successfully.", "cron: Deactivated successfully."}},
+		{"a word without a number", []string{
+			"eth0: link up, 1000Mbps, full-duplex, lpa 0xC1E1",
+			"bond0: link up, 100Mbps, full-duplex, lpa 0x45E1",
+			"lo: link up, 1000Mbps, full-duplex, lpa 0xC5E1",
+		}, []string{"<*>: link up, <*>, full-duplex, lpa <*>", "lo: link up, <*>, full-duplex, lpa <*>"}},
+	}
+	for _, tt := range tests {
+		res := analyze(t, strings.Join(tt.lines, "\n"), Options{})
+		var got []string
+		for _, tp := range res.Templates {
+			got = append(got, tp.Template)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: templates %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

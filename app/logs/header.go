@@ -264,6 +264,8 @@ func (h *header) fields(s []byte, i, n int) int {
 		committed bool
 		sawTime   bool
 		sawMonth  bool
+		zoned     bool // an RFC 3339 time with its zone: rsyslog's and journald's
+		host      bool // after a zoned time, its one word is a host name
 		words     int  // words since the start or the last separator anchor
 		anchorTok = -1 // the token that was the last separator anchor
 		lead      = i  // end of the leading dates, times and [groups]: the header without an anchor
@@ -296,6 +298,7 @@ func (h *header) fields(s []byte, i, n int) int {
 			if isUpper(s[i]) && isMonth(s[i:j]) {
 				sawMonth = true
 			}
+			zoned = zoned || zonedStamp(s[i:j])
 			if i == 0 && glogPrefix(s[i:j]) {
 				h.lvl0, h.lvl1 = 0, 1
 			}
@@ -318,7 +321,12 @@ func (h *header) fields(s []byte, i, n int) int {
 			}
 			return max(end, lead)
 		case hColon:
-			if sawMonth && words >= 1 && words <= 2 && !committed {
+			// "name:" after the host ends a syslog header: after a month
+			// name's time, or after an RFC 3339 one when the word is a
+			// host's, in lower case ("2026-11-29T02:03:06+00:00 web-01
+			// kernel: msg", as rsyslog and journald write it; not
+			// "…Z Starting server: …").
+			if (sawMonth && words >= 1 && words <= 2 || host && words == 1) && !committed {
 				return j
 			}
 			return max(end, lead)
@@ -331,6 +339,7 @@ func (h *header) fields(s []byte, i, n int) int {
 			return max(end, lead)
 		case hBracket:
 		case hWord:
+			host = zoned && words == 0 && hostName(s[i:j])
 			words++
 		}
 		if words > 6 {
@@ -339,6 +348,36 @@ func (h *header) fields(s []byte, i, n int) int {
 		i = j
 	}
 	return max(end, lead)
+}
+
+// zonedStamp reports an RFC 3339 date and time with its zone
+// ("2026-11-29T02:03:06+0000", "…06.123456+00:00", "…06Z").
+func zonedStamp(t []byte) bool {
+	n := len(t)
+	if n < 20 || t[10] != 'T' || t[4] != '-' {
+		return false
+	}
+	switch {
+	case t[n-1] == 'Z':
+		return true
+	case t[n-5] == '+' || t[n-5] == '-':
+		return true
+	}
+	return t[n-6] == '+' || t[n-6] == '-'
+}
+
+// hostName reports a word that may be a host's name: lower-case letters,
+// digits, dots, dashes and underscores, a letter or digit first.
+func hostName(t []byte) bool {
+	if !isLower(t[0]) && !isDigit(t[0]) {
+		return false
+	}
+	for _, c := range t {
+		if !isLower(c) && !isDigit(c) && c != '.' && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // clockColon reports a time of day followed by a colon ("14:42:14:"), not
@@ -565,7 +604,7 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 		e, kind := h.token(s, k, n)
 		switch kind {
 		case hBracket:
-			if spaced < 0 && bytes.IndexByte(s[k:e], ' ') >= 0 && !pidGroup(s[k:e]) {
+			if spaced < 0 && spacedGroup(s[k:e]) && !pidGroup(s[k:e]) {
 				spaced = i
 			}
 			i = e
@@ -585,6 +624,12 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			}
 		case hSep, hProc:
 			return e
+		case hLevel:
+			// PHP's "Fatal error:": the Title-case level and the word
+			// after it are one level, not "error:" opening the message.
+			if string(s[k:e]) == "error:" && k == h.lvl1+1 && isUpper(s[h.lvl0]) && allLower(s[h.lvl0+1:h.lvl1]) {
+				return e
+			}
 		case hColon:
 			// A key aligned to its value by the spaces after it
 			// ("[INF]   Version:  2.9.10", a table the program prints)
@@ -609,11 +654,23 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 				break
 			}
 			e2, kind2 := h.token(s, k2, n+1)
-			if kind2 == hSep && s[k2] == ':' {
+			// A logger and a separator: "logger: msg", and log4j's
+			// "%c - %m" when the word is a qualified name or a class's
+			// ("com.example.App - msg", "Gossiper.java:1083 - msg",
+			// "OrderService - msg", "MainVerticle:42 - msg").
+			if kind2 == hSep && (s[k2] == ':' || s[k2] == '-' && (isLoggerName(s[k:e]) || className(s[k:e]))) {
 				return e2
 			}
 			if kind2 == hBracket && isLoggerName(s[k:e]) {
 				return e2
+			}
+			if kind == hWord && javaQualified(s[k:e]) {
+				// A class's name and its method's, as Tomcat writes
+				// them: "SEVERE [main] org.apache.catalina.startup.Catalina.start msg".
+				return e
+			}
+			if kind == hWord && sourceLine(s[k:e]) {
+				return e // the caller, as zap writes it: "INFO\tctrl/reconcile.go:123\tmsg"
 			}
 			if k2-e >= 2 && spaced < 0 && e-k <= 32 && kind == hWord {
 				i, padded = e, true // a padded column: the logger's place
@@ -625,6 +682,13 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 		}
 		return i
 	}
+}
+
+// spacedGroup reports a [group] with spaces inside its text; the padding
+// after a short name is none ("[o.e.c.r.a.AllocationService   ]", as
+// Elasticsearch pads its logger to a width).
+func spacedGroup(t []byte) bool {
+	return bytes.IndexByte(bytes.TrimRight(t[1:bytes.LastIndexByte(t, ']')], " "), ' ') >= 0
 }
 
 // connectionAfter extends a header ending at s[e] over the connection
@@ -852,7 +916,8 @@ func headKindOf(s []byte, i, j int, or class) headKind {
 	case t[0] == '|':
 		return hSep
 	case or&cGroup != 0:
-		inner := t[1:bytes.LastIndexByte(t, ']')]
+		// log4j's %-5p pads a short level inside its brackets: "[INFO ]".
+		inner := bytes.TrimRight(t[1:bytes.LastIndexByte(t, ']')], " ")
 		switch {
 		case levelWord(inner):
 			return hLevel
@@ -973,6 +1038,15 @@ func glogPrefix(t []byte) bool {
 }
 
 // glogSource reports the "file.go:42]" that closes a glog/klog header.
+// sourceLine reports a source file and line ("reconcile.go:123",
+// "app/main.py:42", "OrderService.java:31"): a name, a dot, a lower-case
+// extension of up to five letters, a colon and digits.
+func sourceLine(t []byte) bool {
+	c := bytes.LastIndexByte(t, ':')
+	d := bytes.LastIndexByte(t[:max(c, 0)], '.')
+	return c > 0 && c < len(t)-1 && allOf(t[c+1:], cDigit) && d > 0 && c-d >= 2 && c-d <= 6 && allLower(t[d+1:c])
+}
+
 func glogSource(t []byte) bool {
 	k := len(t) - 2
 	for k >= 0 && isDigit(t[k]) {
@@ -1140,7 +1214,8 @@ func levelWord(t []byte) bool {
 // groupLevel reports the inside of a [group] that holds a level: MySQL's
 // "Note" and "System" (see groupLevels), Apache's "module:level"
 // ("proxy:error", "mpm_event:notice", ":error"), or times then a level
-// ("10:00:00 INF" as Serilog writes it, "2024-03-05 10:00:00 INFO").
+// ("10:00:00 INF" as Serilog writes it, "2024-03-05 10:00:00 INFO"), or
+// Celery's times, a colon and "LEVEL/Process".
 func groupLevel(t []byte) bool {
 	if oneOf(t, groupLevels...) && (titleOrUpper(t) || allLower(t)) {
 		return true
@@ -1148,6 +1223,14 @@ func groupLevel(t []byte) bool {
 	k := len(t) - 1
 	for k >= 0 && t[k] != ' ' && t[k] != ':' {
 		k--
+	}
+	if k > 0 && t[k] == ' ' && t[k-1] == ':' {
+		// Celery's "2026-11-29 02:00:00,123: INFO/MainProcess": times,
+		// a colon, the level and its process.
+		w := t[k+1:]
+		if p := bytes.IndexByte(w, '/'); p > 0 && levelWord(w[:p]) {
+			return allTimeFields(t[:k-1])
+		}
 	}
 	if k < 0 || !levelWord(t[k+1:]) || len(t)-k-1 < 3 {
 		return false
@@ -1262,6 +1345,46 @@ func (ws *wordSet) lookup(t []byte) bool {
 		}
 	}
 	return false
+}
+
+// javaQualified reports a Java class's qualified name, maybe with a
+// method's after it: four or more dotted parts, the first a lower-case
+// package, one a capitalised class ("org.apache.catalina.startup.Catalina.start").
+// Dotted configuration keys ("mapreduce.task.attempt.id") have no class.
+func javaQualified(t []byte) bool {
+	if !isLower(t[0]) || bytes.Count(t, []byte{'.'}) < 3 {
+		return false
+	}
+	class := false
+	for i, c := range t {
+		switch {
+		case c == '.':
+			class = class || i+1 < len(t) && isUpper(t[i+1])
+		case !isAlnum(c) && c != '_' && c != '$':
+			return false
+		}
+	}
+	return class
+}
+
+// className reports a class's name in CamelCase, maybe with a line number
+// ("OrderService", "MainVerticle:42"): a capital, lower-case letters, and
+// a capital after one of them. A Title-case word ("Starting") is none.
+func className(t []byte) bool {
+	if c := bytes.IndexByte(t, ':'); c > 0 && allOf(t[c+1:], cDigit) {
+		t = t[:c]
+	}
+	if len(t) < 3 || !isUpper(t[0]) {
+		return false
+	}
+	camel := false
+	for i, c := range t {
+		if !isLetter(c) && !isDigit(c) {
+			return false
+		}
+		camel = camel || i > 0 && isUpper(c) && isLower(t[i-1])
+	}
+	return camel
 }
 
 func isLoggerName(t []byte) bool {

@@ -420,6 +420,132 @@ func TestJournalShortISO(t *testing.T) {
 	}
 }
 
+// rsyslog's RFC 3339 time and journalctl -o short-iso name a program
+// without a pid ("kernel:") after the host, as month-name syslog does:
+// the header runs to it, so kernel lines group without the host. A
+// capitalised word before a colon after such a time is a message's.
+func TestZonedSyslogProgram(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29T02:03:06+0000 web-01 kernel: EXT4-fs (dm-0): re-mounted. Quota mode: none.", "", "",
+			"2026-11-29T02:03:06+0000 web-01 kernel:"},
+		{"2026-11-29T02:03:06.123456+00:00 db2.example.com kernel: nvme nvme0: I/O 12 QID 3 timeout, aborting", "error", "",
+			"2026-11-29T02:03:06.123456+00:00 db2.example.com kernel:"},
+		{"2026-11-29T02:03:06Z ip-10-0-1-5 systemd: Started Session 42 of User root.", "", "",
+			"2026-11-29T02:03:06Z ip-10-0-1-5 systemd:"},
+		{"2026-11-29T02:03:06Z Starting server: port 8080", "", "", "2026-11-29T02:03:06Z"},
+	})
+	in := strings.Join([]string{
+		"2026-11-29T02:03:06+0000 web-01 kernel: EXT4-fs (sda1): re-mounted. Quota mode: none.",
+		"2026-11-29T02:03:07+0000 web-02 kernel: EXT4-fs (sdb1): re-mounted. Quota mode: none.",
+		"2026-11-29T02:03:08+0000 db-1 kernel: EXT4-fs (nvme0n1p2): re-mounted. Quota mode: none.",
+	}, "\n")
+	res := analyze(t, in, Options{})
+	if len(res.Templates) != 1 || strings.Contains(res.Templates[0].Template, "kernel") {
+		t.Errorf("templates %+v, want one, without the host and kernel:", res.Templates)
+	}
+}
+
+// log4j's %-5p pads a short level inside its brackets ("[INFO ]",
+// Elasticsearch, many Java services) and Elasticsearch pads its logger
+// too: the level is still the line's (an INFO line saying "failed" is no
+// match) and the padded logger is header, not the message's first words.
+func TestPaddedBracketLevel(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"[2026-11-29T02:00:00,146][INFO ][o.e.c.r.a.AllocationService   ] [es-node-2] Cluster health status changed from [YELLOW] to [GREEN]",
+			"", "INFO", "[2026-11-29T02:00:00,146][INFO ][o.e.c.r.a.AllocationService   ] [es-node-2]"},
+		{"[2026-11-29T02:00:01,921][WARN ][o.e.x.s.a.AuthenticationService] [es-node-0] Authentication of [kibana] was terminated by realm [reserved] - failed to authenticate user [kibana]",
+			CategoryReliability, "WARN", "[2026-11-29T02:00:01,921][WARN ][o.e.x.s.a.AuthenticationService] [es-node-0]"},
+		{"2026-11-29 02:00:00,146 [INFO ] [main] failed login for user bob", "", "INFO", "2026-11-29 02:00:00,146 [INFO ] [main]"},
+		{"2026-11-29 02:00:00,146 [DEBUG] [pool-1-thread-3] retry failed, next in 5s", "", "DEBUG", "2026-11-29 02:00:00,146 [DEBUG] [pool-1-thread-3]"},
+	})
+}
+
+// log4j's classic layouts put the logger, then " - ", after the level:
+// "%d [%t] %-5p %c - %m" (Kafka's tools, Hadoop's, many Java services),
+// Cassandra's "%-5level [%thread] %date %F:%L - %msg". A qualified name
+// or a class's CamelCase name before the dash is the logger, header; the
+// template starts after it.
+func TestLoggerDashHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29 02:00:00,146 [main] INFO  com.example.auth.LoginService - failed login for user bob", "", "INFO",
+			"2026-11-29 02:00:00,146 [main] INFO  com.example.auth.LoginService -"},
+		{"02:00:00.146 [pool-2-thread-1] WARN  o.a.k.c.NetworkClient - Connection to node 1 could not be established", "", "WARN",
+			"02:00:00.146 [pool-2-thread-1] WARN  o.a.k.c.NetworkClient -"},
+		{"INFO  [GossipStage:1] 2026-11-29 02:01:04,678 Gossiper.java:1083 - InetAddress /10.0.9.127:7000 is now DOWN", "", "INFO",
+			"INFO  [GossipStage:1] 2026-11-29 02:01:04,678 Gossiper.java:1083 -"},
+		{"2026-11-29 02:00:00,146 INFO  Starting - please wait", "", "INFO", "2026-11-29 02:00:00,146 INFO"},
+		// A class's short name (logback's %logger{0}), maybe with its line.
+		{"2026-11-29 02:00:00,146 [main] INFO  OrderService - failed payment retried for order 1234", "", "INFO",
+			"2026-11-29 02:00:00,146 [main] INFO  OrderService -"},
+		{"2026-11-29 02:00:00.123 INFO  [vert.x-eventloop-thread-1] MainVerticle:42 - Server started on port 8080", "", "INFO",
+			"2026-11-29 02:00:00.123 INFO  [vert.x-eventloop-thread-1] MainVerticle:42 -"},
+		{"2026-11-29 02:00:00,146 INFO  HTTP - ok", "", "INFO", "2026-11-29 02:00:00,146 INFO"},
+	})
+}
+
+// zap's console encoder (Kubernetes controllers, many Go services) and
+// loggers set to show the caller write its file and line after the level:
+// header, so templates do not start with, or split by, a line number.
+func TestCallerAfterLevel(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29T02:00:00.123Z\tINFO\tcontroller/reconcile.go:123\tReconciling\t{\"name\": \"web\"}", "", "INFO",
+			"2026-11-29T02:00:00.123Z\tINFO\tcontroller/reconcile.go:123"},
+		{"2026-11-29T02:00:00.123Z\tERROR\tserver/grpc.go:88\tfailed to serve\t{\"error\": \"closed\"}", CategoryError, "ERROR",
+			"2026-11-29T02:00:00.123Z\tERROR\tserver/grpc.go:88"},
+		{"2026-11-29 02:00:00,123 WARNING app.py:42 disk write failed, retrying", CategoryReliability, "WARNING",
+			"2026-11-29 02:00:00,123 WARNING app.py:42"},
+		{"2026-11-29 02:00:00,123 INFO config.yaml loaded", "", "INFO", "2026-11-29 02:00:00,123 INFO"},
+	})
+	in := "2026-11-29T02:00:00.123Z\tINFO\tcontroller/reconcile.go:123\tReconciling\n" +
+		"2026-11-29T02:00:01.123Z\tINFO\tcontroller/reconcile.go:131\tReconciling\n"
+	if res := analyze(t, in, Options{}); len(res.Templates) != 1 || res.Templates[0].Template != "Reconciling" {
+		t.Errorf("templates %+v, want one: Reconciling", res.Templates)
+	}
+}
+
+// PHP writes "Fatal error:" as its level: the header runs past "error:",
+// so the template starts with what went wrong, as after "Warning:".
+func TestPHPFatalError(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"[29-Nov-2026 02:00:00 UTC] PHP Fatal error:  Uncaught Error: Call to undefined function foo() in /var/www/index.php:3",
+			CategoryFatal, "Fatal", "[29-Nov-2026 02:00:00 UTC] PHP Fatal error:"},
+		{"[29-Nov-2026 02:00:01 UTC] PHP Warning:  Undefined variable $x in /var/www/a.php on line 12",
+			"", "Warning", "[29-Nov-2026 02:00:01 UTC] PHP Warning:"},
+		{"2026-11-29 02:00:02 ERROR error: connection refused", CategoryError, "ERROR", "2026-11-29 02:00:02 ERROR"},
+	})
+	in := "[29-Nov-2026 02:00:00 UTC] PHP Fatal error:  Uncaught Error: Call to undefined function foo() in /var/www/index.php:3\n" +
+		"[29-Nov-2026 02:00:05 UTC] PHP Fatal error:  Uncaught Error: Call to undefined function bar() in /var/www/index.php:9\n"
+	if res := analyze(t, in, Options{}); len(res.Templates) != 1 || !strings.HasPrefix(res.Templates[0].Template, "Uncaught Error:") {
+		t.Errorf("templates %+v, want one starting with Uncaught Error:", res.Templates)
+	}
+}
+
+// Celery writes its time, a colon, the level and the process in one
+// bracket: the level is the line's, the bracket its header.
+func TestCeleryHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"[2026-11-29 02:00:00,123: INFO/MainProcess] Task tasks.add[7d1f8b2e] succeeded in 0.01s: retry failed once", "", "INFO",
+			"[2026-11-29 02:00:00,123: INFO/MainProcess]"},
+		{"[2026-11-29 02:00:01,456: ERROR/ForkPoolWorker-2] Task tasks.add[7d1f8b2e] raised unexpected: ValueError('x')", CategoryError, "ERROR",
+			"[2026-11-29 02:00:01,456: ERROR/ForkPoolWorker-2]"},
+		{"[2026-11-29 02:00:02,789: WARNING/MainProcess] consumer: Connection to broker lost. Trying to re-establish the connection...", "", "WARNING",
+			"[2026-11-29 02:00:02,789: WARNING/MainProcess]"},
+	})
+}
+
+// Tomcat's OneLineFormatter writes the class and method after the thread,
+// with no separator: header, a qualified Java name; a dotted key opening
+// the message is no class.
+func TestTomcatHeader(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"29-Nov-2026 02:00:00.123 SEVERE [main] org.apache.catalina.startup.Catalina.start Server startup failed", CategoryError, "SEVERE",
+			"29-Nov-2026 02:00:00.123 SEVERE [main] org.apache.catalina.startup.Catalina.start"},
+		{"29-Nov-2026 02:00:01.456 INFO [main] org.apache.coyote.AbstractProtocol.start Starting ProtocolHandler [\"http-nio-8080\"]", "", "INFO",
+			"29-Nov-2026 02:00:01.456 INFO [main] org.apache.coyote.AbstractProtocol.start"},
+		{"2026-11-29 02:00:02,789 INFO [main] mapreduce.task.attempt.id is deprecated", "", "INFO", "2026-11-29 02:00:02,789 INFO [main]"},
+	})
+}
+
 // A program may write its name before the time, and a colon after it
 // (Debian's update-alternatives, backup and cron scripts): the header
 // runs to that colon, so templates hold no part of the time.

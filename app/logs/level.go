@@ -1,5 +1,7 @@
 package logs
 
+import "bytes"
+
 // A recognised level decides a line's category, whatever words its message
 // holds: an INFO line saying "error is fine" is no error, an ERROR line is
 // one even without a keyword. The level comes from the header's level
@@ -137,13 +139,17 @@ func levelBounds(t []byte) (int, int) {
 		i++
 	}
 	for j > i && (t[j-1] == ']' || t[j-1] == '>' || t[j-1] == ':' ||
-		t[j-1] == '"' || t[j-1] == '\'' || t[j-1] == ',') {
+		t[j-1] == '"' || t[j-1] == '\'' || t[j-1] == ',' || t[j-1] == ' ') { // "[INFO ]": a padded level
 		j--
 	}
 	for k := j - 1; k >= i; k-- {
 		if c := t[k]; c == ' ' || c == ':' || c == '.' {
-			return k + 1, j
+			i = k + 1
+			break
 		}
+	}
+	if p := bytes.IndexByte(t[i:j], '/'); p > 0 {
+		j = i + p // Celery's "INFO/MainProcess": the level before its process
 	}
 	return i, j
 }

@@ -8,6 +8,11 @@ import (
 	"unsafe"
 )
 
+// emptyTemplate is the template of lines that are all header ("2026-11-29
+// 02:00:00 INFO [main]", "host app[12]:"), which an empty text would show
+// as a blank row.
+const emptyTemplate = "(empty message)"
+
 // result turns shapes, clusters and matches into the Result.
 func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	shapes := a.set.shapes
@@ -58,7 +63,11 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	}
 	for n, c := range clusters {
 		toks := display(shapes, c, names)
-		res.Templates[n] = Template{ID: n + 1, Template: strings.Join(toks, " "), Count: c.count}
+		tmpl := strings.Join(toks, " ")
+		if tmpl == "" {
+			tmpl = emptyTemplate
+		}
+		res.Templates[n] = Template{ID: n + 1, Template: tmpl, Count: c.count}
 		if a.opts.IncludeParams {
 			res.Templates[n].Params = templateParams(shapes, c, toks)
 		}

@@ -761,13 +761,13 @@ func wordValue(core []byte) bool {
 // namedWithDigit reports a name written with a digit rather than a value:
 // a versioned name (SOCKS5, IPv6), a capital and one digit naming a level
 // or a class (L2 cache, P0, C1), an acronym and a part with digits
-// (BIOS-e820), two or more lower-case letters and a single final digit
+// (BIOS-e820) or a versioned name and a word (EXT4-fs), two or more lower-case letters and a single final digit
 // (ssh2, sha1, ext4), or a width name (amd64, sha256). A word that varies
 // this way (node1, node2) is still found by the miner, which compares
 // lines.
 func namedWithDigit(t []byte) bool {
 	if len(t) > 0 && isUpper(t[0]) {
-		return len(t) == 2 && isDigit(t[1]) || versionedName(t) || protocolVersion(t) || acronymPart(t)
+		return len(t) == 2 && isDigit(t[1]) || versionedName(t) || protocolVersion(t) || acronymPart(t) || versionedPart(t)
 	}
 	if widthName(t) {
 		return true
@@ -820,6 +820,14 @@ func acronymPart(t []byte) bool {
 		}
 	}
 	return true
+}
+
+// versionedPart reports a versioned name, a hyphen and a lower-case word
+// ("EXT4-fs", the kernel's name for its ext4 driver): one name, as the
+// versioned name alone is.
+func versionedPart(t []byte) bool {
+	h := bytes.IndexByte(t, '-')
+	return h > 0 && h < len(t)-1 && versionedName(t[:h]) && allLower(t[h+1:])
 }
 
 // protocolVersion reports a protocol and its version: HTTP/1.1, TLSv1.3.

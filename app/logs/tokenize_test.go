@@ -94,7 +94,7 @@ func TestHeaderEnd(t *testing.T) {
 		{"bgl", "- 1117838570 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.50.675872 R02-M1-N0-C:J12-U11 RAS KERNEL INFO instruction cache parity error corrected", "instruction cache parity error corrected"},
 		{"glog", "I0401 12:00:00.123456    1234 main.go:42] Starting controller", "Starting controller"},
 		{"android", "03-17 16:13:38.811  1702  2395 D WindowManager: startAnimation begin", "startAnimation begin"},
-		{"zap console", "2023-04-01T12:00:00.123Z\tinfo\tserver/main.go:42\tstarting server", "server/main.go:42\tstarting server"},
+		{"zap console", "2023-04-01T12:00:00.123Z\tinfo\tserver/main.go:42\tstarting server", "starting server"},
 		{"pipes", "20171223-22:15:29:606|Step_LSC|30002312|onStandStepChanged 3579", "onStandStepChanged 3579"},
 		{"bracket time and program", "[10.30 16:49:06] chrome.exe - proxy.example.com:5070 open through proxy", "proxy.example.com:5070 open through proxy"},
 		{"program with a field", "[10.30 16:49:06] svchost.exe *64 - proxy.example.com:5070 close", "proxy.example.com:5070 close"},
