@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -152,6 +153,11 @@ func sdkUpstream(t *testing.T) []apptest.Option {
 			_, _ = w.Write([]byte(`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long"}}`))
 		case body["stream"] == true:
 			messagesSSE(w, strings.Split(strings.Repeat("word ", 40), " ")[:40])
+		case body["thinking"] != nil:
+			// Says what thinking and effort reached the provider.
+			th, _ := body["thinking"].(map[string]any)
+			oc, _ := body["output_config"].(map[string]any)
+			messagesJSON(w, fmt.Sprintf("thinking %v (%v), effort %v", th["type"], th["display"], oc["effort"]), 12, 5)
 		default:
 			messagesJSON(w, "Hi from the fake", 12, 5)
 		}
@@ -196,12 +202,14 @@ func TestOpenAISDKAsUsersWriteIt(t *testing.T) {
 }
 
 // The Anthropic SDK as users write code today: cached system blocks,
-// top-level cache_control, thinking disabled, the stream helpers and
+// top-level cache_control, thinking disabled or adaptive (with its effort,
+// passed on), the stream helpers and
 // models.list's paging are served; a too small thinking budget, a server
 // tool and an image that is not one are refused by name; an upstream's refusal is not retried.
 func TestAnthropicSDKAsUsersWriteIt(t *testing.T) {
 	var got struct {
 		Accepted        string            `json:"accepted"`
+		Adaptive        string            `json:"adaptive"`
 		StreamSame      bool              `json:"stream_same"`
 		Pages           map[string]string `json:"pages"`
 		Refused         map[string]string `json:"refused"`
@@ -211,6 +219,9 @@ func TestAnthropicSDKAsUsersWriteIt(t *testing.T) {
 	runSDK(t, "anthropic_sdk_usage.mjs", "@anthropic-ai/sdk", "/gateway", &got, sdkUpstream(t)...)
 	if got.Accepted != "Hi from the fake" || !got.StreamSame {
 		t.Errorf("accepted: %q, stream helpers agree: %v", got.Accepted, got.StreamSame)
+	}
+	if got.Adaptive != "thinking adaptive (summarized), effort low" {
+		t.Errorf("adaptive thinking reached the provider as %q", got.Adaptive)
 	}
 	for name, want := range map[string]string{
 		"first":  "claude-test false claude-test",

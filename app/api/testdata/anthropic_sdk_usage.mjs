@@ -1,6 +1,6 @@
 // Drives Parapet's gateway with the official Anthropic SDK as users write
 // code today, against a fake upstream: a system prompt as cached text
-// blocks, top-level cache_control, thinking disabled, metadata.user_id,
+// blocks, top-level cache_control, thinking disabled and adaptive, metadata.user_id,
 // the stream helpers, models.list's paging parameters, refusals that must
 // be clear (a thinking budget below 1,024, a server tool, an image that is not one), a stream aborted
 // midway, and an upstream's refusal that the SDK must not retry. Prints
@@ -27,6 +27,16 @@ const msg = await client.messages.create({
   messages: [{ role: "user", content: [{ type: "text", text: "Hello", citations: null }] }],
 }, { headers: { "anthropic-beta": "prompt-caching-2024-07-31" } });
 out.accepted = msg.content[0].text;
+
+// Adaptive thinking with an effort, as the newest Claude models take it.
+const adaptive = await client.messages.create({
+  model: "claude-test",
+  max_tokens: 2000,
+  thinking: { type: "adaptive", display: "summarized" },
+  output_config: { effort: "low" },
+  messages: user,
+});
+out.adaptive = adaptive.content[0].text;
 
 const stream = client.messages.stream({ model: "claude-test", max_tokens: 50, messages: user });
 let text = "";
