@@ -24,8 +24,8 @@ import (
 // only the files sent. A function the scanner lacks (or one that fails)
 // makes its expression unknown, never a guess. Each function's result is
 // counted against MaxHCLEvalBytes, and the ones whose result can be the
-// product of their arguments' sizes (join, replace, formatlist) are
-// refused past it before they run.
+// product of their arguments' sizes (join, replace, formatlist,
+// setproduct) are refused past it before they run.
 func (ev *hclEval) functions() map[string]function.Function {
 	fs := map[string]function.Function{
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc, "max": stdlib.MaxFunc,
@@ -43,6 +43,7 @@ func (ev *hclEval) functions() map[string]function.Function {
 		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc, "slice": stdlib.SliceFunc,
 		"sort": stdlib.SortFunc, "values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,
 		"chunklist": stdlib.ChunklistFunc, "index": stdlib.IndexFunc, "range": stdlib.RangeFunc,
+		"setproduct":  stdlib.SetProductFunc,
 		"strcontains": stringTest(strings.Contains), "startswith": stringTest(strings.HasPrefix),
 		"endswith": stringTest(strings.HasSuffix), "alltrue": boolsTest(false), "anytrue": boolsTest(true),
 		// Sensitivity only hides a value from Terraform's output; the
@@ -139,6 +140,10 @@ func (ev *hclEval) counted(name string, f function.Function) function.Function {
 					return cty.NilVal, errEvalLimit
 				}
 			}
+			if name == "setproduct" && productSize(args, left) > left {
+				ev.cost = MaxHCLEvalBytes + 1
+				return cty.NilVal, errEvalLimit
+			}
 			if name == "jsondecode" && len(args) == 1 && args[0].Type() == cty.String {
 				if err := checkNesting("jsondecode", []byte(args[0].AsString())); err != nil {
 					return cty.NilVal, err
@@ -154,6 +159,32 @@ func (ev *hclEval) counted(name string, f function.Function) function.Function {
 			return v, nil
 		}}
 	return function.New(spec)
+}
+
+// productSize is about what setproduct(args...) allocates, stopping past
+// limit: one tuple per combination, each holding one element of every
+// argument (counted at the argument's mean element size). Ten lists of
+// ten elements are 10^10 tuples, so the size is known before they are.
+func productSize(args []cty.Value, limit int) int {
+	tuples, tuple := 1, 16
+	for _, a := range args {
+		a, _ = a.Unmark()
+		if !a.IsKnown() || a.IsNull() || !a.CanIterateElements() {
+			return 0 // setproduct fails or returns unknown without building
+		}
+		n := a.LengthInt()
+		if n == 0 {
+			return 0
+		}
+		tuple += 16 + valueSize(a, limit)/n
+		if tuples *= n; tuples > limit {
+			return limit + 1
+		}
+	}
+	if tuples > limit/tuple {
+		return limit + 1
+	}
+	return tuples * tuple
 }
 
 // wideVerb says whether a format string pads or cuts to more than 1,000
