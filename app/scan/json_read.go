@@ -9,8 +9,9 @@ import (
 // readTerraform reads `terraform show -json` output in one pass of our
 // JSON reader, which checks its syntax and nesting as it goes and decodes
 // only what the scanner uses: each resource's values, the after_unknown of
-// each change, and the references of the linking attributes and of the
-// outputs in the configuration. The rest (before/after of changes,
+// each change (and the after of an aws_iam_policy_document read during
+// apply), and the references of the linking attributes, of policy and of
+// the outputs in the configuration. The rest (before/after of changes,
 // prior_state, output values, every other expression) is skipped without
 // being decoded, which is what makes a plan cheaper to scan than to decode
 // with encoding/json.
@@ -221,11 +222,26 @@ func (r *reader) tfInstance(key string, i *tfInstance) {
 func (r *reader) tfChange() tfChange {
 	var c tfChange
 	r.object(func(key string) {
-		if key != "change" {
+		switch key {
+		case "type":
+			c.Type = r.stringValue()
+			return
+		case "change":
+		default:
 			r.tfInstance(key, &c.tfInstance)
 			return
 		}
-		r.member("after_unknown", func() { c.AfterUnknown = r.anyValue() })
+		// Terraform writes mode and type before change: only a policy
+		// document's read has its after decoded (policiesFromDeferredReads).
+		policy := c.Mode == "data" && c.Type == "aws_iam_policy_document"
+		r.object(func(key string) {
+			switch {
+			case key == "after_unknown":
+				c.AfterUnknown = r.anyValue()
+			case key == "after" && policy:
+				c.After = r.anyValue()
+			}
+		})
 	})
 	return c
 }
@@ -280,7 +296,9 @@ func (r *reader) tfConfigResource() tfConfigResource {
 			c.Address = r.stringValue()
 		case "expressions":
 			r.object(func(attr string) {
-				if !linkAttrs[attr] {
+				// policy: to find the policy document read during apply
+				// (policiesFromDeferredReads).
+				if !linkAttrs[attr] && attr != "policy" {
 					return
 				}
 				if c.Expressions == nil {

@@ -62,6 +62,8 @@ type tfResource struct {
 
 type tfChange struct {
 	tfInstance
+	Type         string
+	After        any // of an aws_iam_policy_document read during apply only
 	AfterUnknown any // of the change
 }
 
@@ -130,6 +132,7 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 		return nil, err
 	}
 	leaveOutComputed(g, doc.Configuration)
+	policiesFromDeferredReads(g, doc.Configuration, doc.ResourceChanges)
 	newTFLinker(g, doc.Configuration).linkAll()
 	return g.evaluate(env), nil
 }
@@ -156,6 +159,45 @@ func leaveOutComputed(g *graph, config map[string]tfConfigResource) {
 		for _, k := range fam.computed {
 			if _, set := c.Expressions[k]; !set && isUnknown(n.attrs[k]) {
 				delete(n.attrs, k)
+			}
+		}
+	}
+}
+
+// policiesFromDeferredReads fills in a policy that is unknown in a plan
+// because the aws_iam_policy_document it comes from is read only during
+// apply (its statement names a bucket's ARN, known after apply): the way
+// most bucket policies are written. The read is in resource_changes with
+// what is known of its statements, the Principal and Action the rules
+// judge; the document is built from them as for Terraform source
+// (policyDocumentJSON), the unknown ARN written as known after apply.
+func policiesFromDeferredReads(g *graph, config map[string]tfConfigResource, changes []tfChange) {
+	reads := map[string]map[string]any{} // data source instance address -> its planned values
+	for _, c := range changes {
+		if c.Type == "aws_iam_policy_document" && c.Mode == "data" && c.After != nil {
+			if after, ok := markUnknown(c.After, c.AfterUnknown).(map[string]any); ok {
+				reads[c.Address] = after
+			}
+		}
+	}
+	if len(reads) == 0 {
+		return
+	}
+	for _, n := range g.nodes {
+		if !isUnknown(n.attrs["policy"]) {
+			continue
+		}
+		module, local, _ := splitAddress(n.addr)
+		for _, ref := range config[stripModuleIndex(module)+stripIndex(local)].Expressions["policy"].References {
+			addr, ok := strings.CutSuffix(ref, ".json")
+			if !ok || !strings.HasPrefix(addr, "data.aws_iam_policy_document.") {
+				continue
+			}
+			if after, ok := reads[module+addr]; ok { // the data source of the same module instance
+				if doc := policyDocumentJSON(after); doc.IsKnown() {
+					n.attrs["policy"] = doc.AsString()
+				}
+				break
 			}
 		}
 	}
