@@ -72,6 +72,13 @@ func (ev *hclEval) functions() map[string]function.Function {
 				return cty.StringVal(s), err
 			},
 		}),
+		"fileset": function.New(&function.Spec{
+			Params: []function.Parameter{{Name: "path", Type: cty.String}, {Name: "pattern", Type: cty.String}},
+			Type:   function.StaticReturnType(cty.Set(cty.String)),
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				return ev.fileSet(args[0].AsString(), args[1].AsString())
+			},
+		}),
 		"file": function.New(&function.Spec{
 			Params: []function.Parameter{{Name: "path", Type: cty.String}},
 			Type:   function.StaticReturnType(cty.String),
@@ -237,6 +244,71 @@ func (ev *hclEval) readFile(name string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not among the files sent", name)
 	}
 	return data, nil
+}
+
+// fileSet is fileset: the files sent under dir (relative to the root, as
+// for file) whose path below dir matches pattern, where * and ? stay
+// within a directory and a ** component matches any number of them. A
+// pattern with {alternatives}, which path.Match lacks, is an error, so
+// the expression is unknown rather than wrong; so is one with more than
+// four ** components, whose matching time grows as the path's depth to
+// their number.
+func (ev *hclEval) fileSet(dir, pattern string) (cty.Value, error) {
+	if strings.Contains(pattern, "{") {
+		return cty.NilVal, errors.New("fileset: {alternatives} are not supported")
+	}
+	if strings.Count(pattern, "**") > 4 {
+		return cty.NilVal, errors.New("fileset: more than four ** in a pattern")
+	}
+	base := path.Join(ev.set.root, dir)
+	if strings.HasPrefix(base, "../") || base == ".." {
+		return cty.NilVal, fmt.Errorf("%s is not among the files sent", dir)
+	}
+	want := strings.Split(pattern, "/")
+	var out []cty.Value
+	for name := range ev.set.files {
+		rel, ok := strings.CutPrefix(name, base+"/")
+		if base == "." || base == "" { // the top directory
+			rel, ok = name, true
+		}
+		if !ok {
+			continue
+		}
+		match, err := matchSegments(want, strings.Split(rel, "/"))
+		if err != nil {
+			return cty.NilVal, err
+		}
+		if match {
+			out = append(out, cty.StringVal(rel))
+		}
+	}
+	if len(out) == 0 {
+		return cty.SetValEmpty(cty.String), nil
+	}
+	return cty.SetVal(out), nil
+}
+
+// matchSegments matches a path's components against a pattern's, a **
+// component standing for zero or more of them.
+func matchSegments(pattern, name []string) (bool, error) {
+	for len(pattern) > 0 {
+		if pattern[0] == "**" {
+			for i := 0; i <= len(name); i++ {
+				if ok, err := matchSegments(pattern[1:], name[i:]); ok || err != nil {
+					return ok, err
+				}
+			}
+			return false, nil
+		}
+		if len(name) == 0 {
+			return false, nil
+		}
+		if ok, err := path.Match(pattern[0], name[0]); !ok || err != nil {
+			return false, err
+		}
+		pattern, name = pattern[1:], name[1:]
+	}
+	return len(name) == 0, nil
 }
 
 // templateFile is templatefile: a file sent, rendered as a template with

@@ -38,3 +38,43 @@ resource "aws_security_group_rule" "ingress" {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestHCLFileSet: policies kept as files and made one resource each with
+// for_each = fileset(...), a common layout, are checked; without fileset
+// the for_each was unknown and the resources were not checked. * stays in
+// a directory, ** crosses them, and the keys are the paths below the
+// directory given.
+func TestHCLFileSet(t *testing.T) {
+	admin := []byte(`{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`)
+	files := []File{
+		{Path: "main.tf", Data: []byte(`module "iam" {
+  source = "./modules/iam"
+}
+`)},
+		{Path: "modules/iam/main.tf", Data: []byte(`resource "aws_iam_policy" "top" {
+  for_each = fileset("${path.module}/policies", "*.json")
+  policy   = file("${path.module}/policies/${each.value}")
+}
+
+resource "aws_iam_policy" "all" {
+  for_each = fileset(path.module, "policies/**/*.json")
+  policy   = file("${path.module}/${each.value}")
+}
+`)},
+		{Path: "modules/iam/policies/admin.json", Data: admin},
+		{Path: "modules/iam/policies/team/ops.json", Data: admin},
+		{Path: "modules/iam/policies/README.md", Data: []byte("policies")},
+	}
+	res, err := ScanFiles(files, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`IAM_FULL_ADMIN module.iam.aws_iam_policy.all["policies/admin.json"] modules/iam/main.tf:8`,
+		`IAM_FULL_ADMIN module.iam.aws_iam_policy.all["policies/team/ops.json"] modules/iam/main.tf:8`,
+		`IAM_FULL_ADMIN module.iam.aws_iam_policy.top["admin.json"] modules/iam/main.tf:3`,
+	}
+	if got := outcome(res); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
