@@ -9,9 +9,9 @@ import (
 // readTerraform reads `terraform show -json` output in one pass of our
 // JSON reader, which checks its syntax and nesting as it goes and decodes
 // only what the scanner uses: each resource's values, the after_unknown of
-// each change (and the after of an aws_iam_policy_document read during
-// apply), and the references of the linking attributes, of policy and of
-// the outputs in the configuration. The rest (before/after of changes,
+// each change (and the after of a policy document's data source read
+// during apply), and the references of the linking attributes, of policy
+// and policy_data and of the outputs in the configuration. The rest (before/after of changes,
 // prior_state, output values, every other expression) is skipped without
 // being decoded, which is what makes a plan cheaper to scan than to decode
 // with encoding/json.
@@ -233,7 +233,8 @@ func (r *reader) tfChange() tfChange {
 		}
 		// Terraform writes mode and type before change: only a policy
 		// document's read has its after decoded (policiesFromDeferredReads).
-		policy := c.Mode == "data" && c.Type == "aws_iam_policy_document"
+		_, document := deferredPolicies[c.Type]
+		policy := c.Mode == "data" && document
 		r.object(func(key string) {
 			switch {
 			case key == "after_unknown":
@@ -298,7 +299,7 @@ func (r *reader) tfConfigResource() tfConfigResource {
 			r.object(func(attr string) {
 				// policy: to find the policy document read during apply
 				// (policiesFromDeferredReads).
-				if !linkAttrs[attr] && attr != "policy" {
+				if !linkAttrs[attr] && attr != "policy" && attr != "policy_data" {
 					return
 				}
 				if c.Expressions == nil {

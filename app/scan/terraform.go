@@ -3,6 +3,8 @@ package scan
 import (
 	"slices"
 	"strings"
+
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Terraform's JSON output (`terraform show -json`), of a plan or of the
@@ -165,16 +167,17 @@ func leaveOutComputed(g *graph, config map[string]tfConfigResource) {
 }
 
 // policiesFromDeferredReads fills in a policy that is unknown in a plan
-// because the aws_iam_policy_document it comes from is read only during
-// apply (its statement names a bucket's ARN, known after apply): the way
-// most bucket policies are written. The read is in resource_changes with
-// what is known of its statements, the Principal and Action the rules
-// judge; the document is built from them as for Terraform source
-// (policyDocumentJSON), the unknown ARN written as known after apply.
+// because the data source it comes from is read only during apply (an
+// aws_iam_policy_document whose statement names a bucket's ARN, the way
+// most bucket policies are written; a google_iam_policy whose binding
+// names a service account's email). The read is in resource_changes with
+// what is known of its blocks, the principals, actions, roles and members
+// the rules judge; the document is built from them as for Terraform source
+// (hcl_funcs.go), what is unknown written as known after apply.
 func policiesFromDeferredReads(g *graph, config map[string]tfConfigResource, changes []tfChange) {
 	reads := map[string]map[string]any{} // data source instance address -> its planned values
 	for _, c := range changes {
-		if c.Type == "aws_iam_policy_document" && c.Mode == "data" && c.After != nil {
+		if _, ok := deferredPolicies[c.Type]; ok && c.Mode == "data" && c.After != nil {
 			if after, ok := markUnknown(c.After, c.AfterUnknown).(map[string]any); ok {
 				reads[c.Address] = after
 			}
@@ -184,23 +187,37 @@ func policiesFromDeferredReads(g *graph, config map[string]tfConfigResource, cha
 		return
 	}
 	for _, n := range g.nodes {
-		if !isUnknown(n.attrs["policy"]) {
-			continue
-		}
-		module, local, _ := splitAddress(n.addr)
-		for _, ref := range config[stripModuleIndex(module)+stripIndex(local)].Expressions["policy"].References {
-			addr, ok := strings.CutSuffix(ref, ".json")
-			if !ok || !strings.HasPrefix(addr, "data.aws_iam_policy_document.") {
+		for _, attr := range [...]string{"policy", "policy_data"} {
+			if !isUnknown(n.attrs[attr]) {
 				continue
 			}
-			if after, ok := reads[module+addr]; ok { // the data source of the same module instance
-				if doc := policyDocumentJSON(after); doc.IsKnown() {
-					n.attrs["policy"] = doc.AsString()
+			module, local, _ := splitAddress(n.addr)
+			for _, ref := range config[stripModuleIndex(module)+stripIndex(local)].Expressions[attr].References {
+				typ, _, _ := strings.Cut(strings.TrimPrefix(ref, "data."), ".")
+				dp, ok := deferredPolicies[typ]
+				addr, isAttr := strings.CutSuffix(ref, "."+dp.attr)
+				if !ok || !isAttr || !strings.HasPrefix(ref, "data.") {
+					continue
 				}
-				break
+				if after, ok := reads[module+addr]; ok { // the data source of the same module instance
+					if doc := dp.build(after); doc.IsKnown() {
+						n.attrs[attr] = doc.AsString()
+					}
+					break
+				}
 			}
 		}
 	}
+}
+
+// deferredPolicies are the data sources that build a policy document, by
+// type: the attribute holding it and how it is built.
+var deferredPolicies = map[string]struct {
+	attr  string
+	build func(map[string]any) cty.Value
+}{
+	"aws_iam_policy_document": {"json", policyDocumentJSON},
+	"google_iam_policy":       {"policy_data", gcpPolicyDataJSON},
 }
 
 // linkAll finds, for every node, the resource it configures (its

@@ -153,22 +153,29 @@ func TestForEachOverSeveralBuckets(t *testing.T) {
 // used to be reported as nothing. The read's statements are in
 // resource_changes: the policy is built from them, and the finding names
 // the bucket in its module instance.
+// A google_storage_bucket_iam_policy from a google_iam_policy whose other
+// binding names a service account created in the same plan is the same
+// case for Google Cloud.
 func TestPlanPolicyFromDeferredRead(t *testing.T) {
-	data, err := os.ReadFile("testdata/plan_policy_deferred_read.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Scan(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range res.Findings {
-		got = append(got, fmt.Sprintf("%s %s line %d", f.Rule, f.Resource.Name, f.Line))
-	}
-	want := []string{"S3_PUBLIC_READ module.site[0].aws_s3_bucket.site line 23",
-		"IAM_SERVICE_WILDCARD module.site[0].aws_iam_policy.deploy line 9"}
-	if !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q", got, want)
+	for file, want := range map[string][]string{
+		"plan_policy_deferred_read.json": {"S3_PUBLIC_READ module.site[0].aws_s3_bucket.site line 23",
+			"IAM_SERVICE_WILDCARD module.site[0].aws_iam_policy.deploy line 9"},
+		"plan_gcp_policy_deferred_read.json": {"S3_PUBLIC_READ google_storage_bucket.site line 17"},
+	} {
+		data, err := os.ReadFile("testdata/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Scan(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range res.Findings {
+			got = append(got, fmt.Sprintf("%s %s line %d", f.Rule, f.Resource.Name, f.Line))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: got %q, want %q", file, got, want)
+		}
 	}
 }
