@@ -72,6 +72,13 @@ func (ev *hclEval) functions() map[string]function.Function {
 				return cty.StringVal(s), err
 			},
 		}),
+		"yamldecode": function.New(&function.Spec{
+			Params: []function.Parameter{{Name: "src", Type: cty.String}},
+			Type:   function.StaticReturnType(cty.DynamicPseudoType),
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				return yamlDecode(args[0].AsString())
+			},
+		}),
 		"fileset": function.New(&function.Spec{
 			Params: []function.Parameter{{Name: "path", Type: cty.String}, {Name: "pattern", Type: cty.String}},
 			Type:   function.StaticReturnType(cty.Set(cty.String)),
@@ -244,6 +251,24 @@ func (ev *hclEval) readFile(name string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not among the files sent", name)
 	}
 	return data, nil
+}
+
+// yamlDecode is yamldecode, for the rules and policies kept as YAML files
+// (yamldecode(file("rules.yaml"))): the document is read by the
+// template reader, with its bounds on size, aliases and nesting, and
+// handed to jsondecode for the value. Terraform refuses a document with a
+// tag such as !Ref, which the template reader takes for CloudFormation's
+// short form: a configuration with one does not plan.
+func yamlDecode(src string) (cty.Value, error) {
+	v, _, err := parseYAML([]byte(src))
+	if err != nil {
+		return cty.NilVal, err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	return stdlib.JSONDecode(cty.StringVal(string(b)))
 }
 
 // fileSet is fileset: the files sent under dir (relative to the root, as

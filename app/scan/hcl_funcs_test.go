@@ -78,3 +78,45 @@ resource "aws_iam_policy" "all" {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestHCLYAMLDecode: firewall rules kept in a YAML file and read with
+// yamldecode(file(...)) are checked; yamldecode was missing, so the
+// for_each over them was unknown and the SSH rule open to the internet
+// was reported as not checked.
+func TestHCLYAMLDecode(t *testing.T) {
+	files := []File{
+		{Path: "main.tf", Data: []byte(`locals {
+  rules = yamldecode(file("${path.module}/rules.yaml"))
+}
+
+resource "google_compute_firewall" "rule" {
+  for_each      = { for r in local.rules.ingress : r.name => r }
+  name          = each.key
+  network       = "default"
+  source_ranges = each.value.sources
+  allow {
+    protocol = "tcp"
+    ports    = [for p in each.value.ports : tostring(p)]
+  }
+}
+`)},
+		{Path: "rules.yaml", Data: []byte(`# firewall rules
+ingress:
+  - name: ssh
+    sources: ["0.0.0.0/0"]
+    ports: [22]
+  - name: web
+    sources:
+      - 0.0.0.0/0
+    ports: [80, 443]
+`)},
+	}
+	res, err := ScanFiles(files, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`SG_ADMIN_PORT_OPEN google_compute_firewall.rule["ssh"] main.tf:10`}
+	if got := outcome(res); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
