@@ -25,6 +25,9 @@ func readTerraform(data []byte) (doc tfDocument, err error) {
 		// Resources are met in document order: one count of newlines for all.
 		r.lines = &lineCounter{data: data}
 		r.object(func(key string) {
+			if key != "format_version" && key != "terraform_version" {
+				doc.HasContent = true
+			}
 			switch key {
 			case "planned_values":
 				doc.PlannedValues = r.rootModule()

@@ -35,6 +35,10 @@ type tfDocument struct {
 	StateResources    []tfStateResource
 	HasStateResources bool // a top-level resources array (even empty)
 	HasModules        bool // a top-level modules key: a raw state of format 3
+	// HasContent: a key besides format_version and terraform_version.
+	// Without one the document is what `terraform show -json` prints
+	// when there is no state.
+	HasContent bool
 	// Configuration holds the resources of every module of the
 	// configuration, by module path without index keys and address
 	// ("module.net.aws_s3_bucket.logs").
@@ -92,6 +96,11 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 	if values == nil {
 		if doc.StateVersion != 0 || doc.HasStateResources || doc.HasModules {
 			return scanStateFile(&doc, env)
+		}
+		if !doc.HasContent {
+			return nil, &ValidationError{Problems: []Problem{{Path: "values",
+				Message: "the document has only format_version: that is what `terraform show -json` prints when it finds no state " +
+					"(nothing applied yet, or a remote state not reached: run terraform init first); for a plan, send `terraform show -json` of the saved plan file"}}}
 		}
 		return nil, &ValidationError{Problems: []Problem{{Path: "planned_values",
 			Message: "a Terraform plan needs planned_values, a state needs values or resources: send `terraform show -json` of a plan or state, or the state file (terraform.tfstate) itself"}}}
