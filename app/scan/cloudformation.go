@@ -127,7 +127,7 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 	g := newGraph(format)
 	var problems []Problem
 	undecided := map[*node][]string{} // the undecided conditions of each resource's Fn::If
-	var included []string
+	var included, loops []string
 	for _, id := range ids {
 		r := t.resources[id]
 		typ, _ := r["Type"].(string)
@@ -136,6 +136,14 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 			// not in the template, so its resources are not read, but
 			// the template's own still are.
 			included = append(included, includeLocation(r))
+			continue
+		}
+		if strings.HasPrefix(id, "Fn::ForEach::") {
+			// A loop of AWS::LanguageExtensions (an array: identifier,
+			// collection, resources named with ${identifier}): not
+			// expanded, but it no longer refuses the template's other
+			// resources.
+			loops = append(loops, id)
 			continue
 		}
 		if id == "" { // CloudFormation's logical ids are alphanumeric: a finding needs a name
@@ -182,7 +190,12 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 	if len(included) > 0 {
 		res.Warnings = append(res.Warnings, Warning{Message: "resources included by Fn::Transform not read: the snippet is not in the template",
 			Count: len(included), Resources: included})
-	} else if _, ok := doc["Transform"]; !ok {
+	}
+	if len(loops) > 0 {
+		res.Warnings = append(res.Warnings, Warning{Message: "resources made by Fn::ForEach (AWS::LanguageExtensions) not read: the loops are not expanded",
+			Count: len(loops), Resources: loops})
+	}
+	if _, ok := doc["Transform"]; !ok && len(included) == 0 {
 		// A transform (SAM, a macro, an included snippet) declares
 		// names of its own (a function's Role, ServerlessRestApi).
 		if w, ok := undeclaredRefs(doc, ids); ok {
