@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -157,5 +158,51 @@ func TestConditionReadingsBounded(t *testing.T) {
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "past the scanner's limit (1.25 MiB)") ||
 		res.Warnings[0].Count == 0 || len(res.Warnings[0].Resources) != min(res.Warnings[0].Count, MaxNotCheckedAddresses) {
 		t.Errorf("warnings: %+v", res.Warnings)
+	}
+}
+
+// TestCFNUndeclaredRef: a Ref to a name the template declares neither as
+// a parameter nor as a resource (a typo, a parameter removed) makes
+// CloudFormation refuse the template. The scan used to read it as unknown
+// without a word, so the result looked like a deployable template's; now
+// a warning names the Refs and where they are, and the findings are as
+// before. A template with a Transform (SAM) is left alone: the transform
+// declares names of its own.
+func TestCFNUndeclaredRef(t *testing.T) {
+	tmpl := `AWSTemplateFormatVersion: "2010-09-09"
+Parameters:
+  Env:
+    Type: String
+    Default: prod
+Resources:
+  WebSG:
+    Type: AWS::EC2::SecurityGroup
+    Properties:
+      GroupDescription: web
+      VpcId: !Ref VpcId
+      SecurityGroupIngress:
+        - {IpProtocol: tcp, FromPort: 22, ToPort: 22, CidrIp: 0.0.0.0/0}
+  Logs:
+    Type: AWS::S3::Bucket
+    Properties:
+      BucketName: !Sub "${Env}-logs"
+      Tags: [{Key: region, Value: !Ref AWS::Region}, {Key: env, Value: !Ref Env}]
+Outputs:
+  Group:
+    Value: !Ref WebSecurityGroup
+  Bucket:
+    Value: !Ref Logs
+`
+	res := mustScan(t, tmpl)
+	if len(res.Findings) != 1 || res.Findings[0].Rule != "SG_ADMIN_PORT_OPEN" || res.Findings[0].Resource.Name != "WebSG" || res.Findings[0].Line != 7 {
+		t.Errorf("findings %+v", res.Findings)
+	}
+	if len(res.Warnings) != 1 || res.Warnings[0].Message != "Ref to a name the template does not declare (VpcId, WebSecurityGroup): CloudFormation refuses the template; the scan read it as unknown" ||
+		!slices.Equal(res.Warnings[0].Resources, []string{"WebSG", "Outputs.Group"}) || res.Warnings[0].Count != 2 {
+		t.Errorf("warnings %+v", res.Warnings)
+	}
+	sam := mustScan(t, "Transform: AWS::Serverless-2016-10-31\n"+tmpl)
+	if len(sam.Warnings) != 0 {
+		t.Errorf("with a Transform: warnings %+v", sam.Warnings)
 	}
 }

@@ -61,3 +61,35 @@ func TestCloudFormationIncludeInResources(t *testing.T) {
 			"resources included by Fn::Transform not read: the snippet is not in the template: s3://acme-templates/common.yaml"})
 	}
 }
+
+// TestCloudFormationForEachInResources: a Fn::ForEach loop of
+// AWS::LanguageExtensions among the resources (an array, not a resource)
+// refused the whole template, so its other resources went unchecked. Now
+// they are checked and a warning names the loop not expanded.
+func TestCloudFormationForEachInResources(t *testing.T) {
+	res := mustScan(t, `Transform: AWS::LanguageExtensions
+Resources:
+  Fn::ForEach::Buckets:
+    - Name
+    - [Logs, Site]
+    - ${Name}Bucket:
+        Type: AWS::S3::Bucket
+        Properties:
+          AccessControl: PublicRead
+  Admin:
+    Type: AWS::IAM::ManagedPolicy
+    Properties:
+      PolicyDocument:
+        Statement:
+          - {Effect: Allow, Action: "*", Resource: "*"}
+`)
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, f.Rule+" "+f.Resource.Name+" line "+strconv.Itoa(f.Line))
+	}
+	for _, w := range res.Warnings {
+		got = append(got, w.Message+": "+strings.Join(w.Resources, ", "))
+	}
+	equalStrings(t, "for each", got, []string{"IAM_FULL_ADMIN Admin line 10",
+		"resources made by Fn::ForEach (AWS::LanguageExtensions) not read: the loops are not expanded: Fn::ForEach::Buckets"})
+}

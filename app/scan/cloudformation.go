@@ -2,6 +2,8 @@ package scan
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -125,7 +127,7 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 	g := newGraph(format)
 	var problems []Problem
 	undecided := map[*node][]string{} // the undecided conditions of each resource's Fn::If
-	var included []string
+	var included, loops []string
 	for _, id := range ids {
 		r := t.resources[id]
 		typ, _ := r["Type"].(string)
@@ -134,6 +136,14 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 			// not in the template, so its resources are not read, but
 			// the template's own still are.
 			included = append(included, includeLocation(r))
+			continue
+		}
+		if strings.HasPrefix(id, "Fn::ForEach::") {
+			// A loop of AWS::LanguageExtensions (an array: identifier,
+			// collection, resources named with ${identifier}): not
+			// expanded, but it no longer refuses the template's other
+			// resources.
+			loops = append(loops, id)
 			continue
 		}
 		if id == "" { // CloudFormation's logical ids are alphanumeric: a finding needs a name
@@ -181,7 +191,80 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 		res.Warnings = append(res.Warnings, Warning{Message: "resources included by Fn::Transform not read: the snippet is not in the template",
 			Count: len(included), Resources: included})
 	}
+	if len(loops) > 0 {
+		res.Warnings = append(res.Warnings, Warning{Message: "resources made by Fn::ForEach (AWS::LanguageExtensions) not read: the loops are not expanded",
+			Count: len(loops), Resources: loops})
+	}
+	if _, ok := doc["Transform"]; !ok && len(included) == 0 {
+		// A transform (SAM, a macro, an included snippet) declares
+		// names of its own (a function's Role, ServerlessRestApi).
+		if w, ok := undeclaredRefs(doc, ids); ok {
+			res.Warnings = append(res.Warnings, w)
+		}
+	}
 	return res, nil
+}
+
+// undeclaredRefs warns of a Ref, in the resources (ids, in template order)
+// or the outputs, to a name that is neither a parameter, a resource nor a
+// pseudo parameter. CloudFormation refuses such a template; the scanner
+// reads the Ref as unknown and checks the rest, so the warning is what
+// tells a clean result from a template that cannot be deployed.
+func undeclaredRefs(doc map[string]any, ids []string) (Warning, bool) {
+	params, resources := mapOf(doc["Parameters"]), mapOf(doc["Resources"])
+	var names []string
+	w := Warning{}
+	check := func(where string, v any) {
+		found := false
+		walkRefs(v, func(name string) {
+			_, p := params[name]
+			_, r := resources[name]
+			if p || r || strings.HasPrefix(name, "AWS::") {
+				return
+			}
+			found = true
+			if !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		})
+		if found {
+			if w.Count++; len(w.Resources) < MaxNotCheckedAddresses {
+				w.Resources = append(w.Resources, where)
+			}
+		}
+	}
+	for _, id := range ids {
+		check(id, resources[id])
+	}
+	outputs := mapOf(doc["Outputs"])
+	for _, name := range slices.Sorted(maps.Keys(outputs)) {
+		check("Outputs."+name, outputs[name])
+	}
+	if len(names) == 0 {
+		return w, false
+	}
+	slices.Sort(names) // walkRefs goes through maps in no order
+	w.Message = "Ref to a name the template does not declare (" + strings.Join(names, ", ") +
+		"): CloudFormation refuses the template; the scan read it as unknown"
+	return w, true
+}
+
+// walkRefs calls f with the name of each Ref in v.
+func walkRefs(v any, f func(string)) {
+	switch x := v.(type) {
+	case map[string]any:
+		if name, ok := x["Ref"].(string); ok && len(x) == 1 {
+			f(name)
+			return
+		}
+		for _, sub := range x {
+			walkRefs(sub, f)
+		}
+	case []any:
+		for _, sub := range x {
+			walkRefs(sub, f)
+		}
+	}
 }
 
 // includeLocation names the snippet a Fn::Transform of Resources

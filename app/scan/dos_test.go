@@ -378,3 +378,18 @@ func TestHCLJSONTemplateCopiesBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestHCLSetProductBounded: setproduct of ten lists of ten elements asks
+// for 10^10 tuples; the size is reckoned before they are built and the
+// scan is refused with the evaluation limit.
+func TestHCLSetProductBounded(t *testing.T) {
+	src := `locals {
+  l = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+}
+
+resource "aws_s3_bucket" "b" {
+  bucket = length(setproduct(` + strings.TrimSuffix(strings.Repeat("local.l, ", 10), ", ") + `))
+}
+`
+	scanLimited(t, "ten lists of ten", []byte(src), "terraform_evaluation", 200)
+}

@@ -1,6 +1,9 @@
 package scan
 
 import (
+	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -81,5 +84,32 @@ Resources:
 	})
 	if len(res.Findings) == 2 && !strings.Contains(res.Findings[1].Message, "StorageEncrypted is false") {
 		t.Errorf("message: %s", res.Findings[1].Message)
+	}
+}
+
+// TestDBPlanComputedDefaults: in a plan from the AWS provider,
+// aws_db_instance's snapshot_identifier and aws_rds_cluster's
+// storage_encrypted are unknown until apply even when the configuration
+// leaves them out, so an instance read as restored from a snapshot and a
+// cluster's encryption read as unknown: DB_UNENCRYPTED never fired on a
+// plan. Now the attributes the configuration does not set take the
+// provider's default; an instance restored from a snapshot it names is
+// still not judged.
+func TestDBPlanComputedDefaults(t *testing.T) {
+	data, err := os.ReadFile("testdata/plan_rds_computed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Scan(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, fmt.Sprintf("%s %s line %d", f.Rule, f.Resource.Name, f.Line))
+	}
+	want := []string{"DB_UNENCRYPTED aws_db_instance.app line 7", "DB_UNENCRYPTED aws_rds_cluster.reports line 42"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

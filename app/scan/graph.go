@@ -172,11 +172,14 @@ var awsFamilies = map[string]family{
 	// SAM: a function's or state machine's Policies (family_iam.go).
 	"AWS::Serverless::Function":     {kind: typeIAMPolicy},
 	"AWS::Serverless::StateMachine": {kind: typeIAMPolicy},
-	"aws_db_instance":               {kind: typeDatabase},
-	"aws_rds_cluster":               {kind: typeDatabase},
-	"aws_rds_cluster_instance":      {kind: typeDatabase}, // public or not; its storage is the cluster's
-	"AWS::RDS::DBInstance":          {kind: typeDatabase},
-	"AWS::RDS::DBCluster":           {kind: typeDatabase},
+	// A plan shows these unknown when the configuration leaves them out:
+	// AWS fills in snapshot_identifier (no snapshot) and a cluster's
+	// storage_encrypted (false unless engine_mode is serverless).
+	"aws_db_instance":          {kind: typeDatabase, computed: []string{"snapshot_identifier"}},
+	"aws_rds_cluster":          {kind: typeDatabase, computed: []string{"storage_encrypted"}},
+	"aws_rds_cluster_instance": {kind: typeDatabase}, // public or not; its storage is the cluster's
+	"AWS::RDS::DBInstance":     {kind: typeDatabase},
+	"AWS::RDS::DBCluster":      {kind: typeDatabase},
 }
 
 // graph is a normalized document.

@@ -24,8 +24,8 @@ import (
 // only the files sent. A function the scanner lacks (or one that fails)
 // makes its expression unknown, never a guess. Each function's result is
 // counted against MaxHCLEvalBytes, and the ones whose result can be the
-// product of their arguments' sizes (join, replace, formatlist) are
-// refused past it before they run.
+// product of their arguments' sizes (join, replace, formatlist,
+// setproduct) are refused past it before they run.
 func (ev *hclEval) functions() map[string]function.Function {
 	fs := map[string]function.Function{
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc, "max": stdlib.MaxFunc,
@@ -43,6 +43,7 @@ func (ev *hclEval) functions() map[string]function.Function {
 		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc, "slice": stdlib.SliceFunc,
 		"sort": stdlib.SortFunc, "values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,
 		"chunklist": stdlib.ChunklistFunc, "index": stdlib.IndexFunc, "range": stdlib.RangeFunc,
+		"setproduct":  stdlib.SetProductFunc,
 		"strcontains": stringTest(strings.Contains), "startswith": stringTest(strings.HasPrefix),
 		"endswith": stringTest(strings.HasSuffix), "alltrue": boolsTest(false), "anytrue": boolsTest(true),
 		// Sensitivity only hides a value from Terraform's output; the
@@ -69,6 +70,20 @@ func (ev *hclEval) functions() map[string]function.Function {
 				hn, _ := args[1].AsBigFloat().Int64()
 				s, err := cidrHost(args[0].AsString(), hn)
 				return cty.StringVal(s), err
+			},
+		}),
+		"yamldecode": function.New(&function.Spec{
+			Params: []function.Parameter{{Name: "src", Type: cty.String}},
+			Type:   function.StaticReturnType(cty.DynamicPseudoType),
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				return yamlDecode(args[0].AsString())
+			},
+		}),
+		"fileset": function.New(&function.Spec{
+			Params: []function.Parameter{{Name: "path", Type: cty.String}, {Name: "pattern", Type: cty.String}},
+			Type:   function.StaticReturnType(cty.Set(cty.String)),
+			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+				return ev.fileSet(args[0].AsString(), args[1].AsString())
 			},
 		}),
 		"file": function.New(&function.Spec{
@@ -139,6 +154,10 @@ func (ev *hclEval) counted(name string, f function.Function) function.Function {
 					return cty.NilVal, errEvalLimit
 				}
 			}
+			if name == "setproduct" && productSize(args, left) > left {
+				ev.cost = MaxHCLEvalBytes + 1
+				return cty.NilVal, errEvalLimit
+			}
 			if name == "jsondecode" && len(args) == 1 && args[0].Type() == cty.String {
 				if err := checkNesting("jsondecode", []byte(args[0].AsString())); err != nil {
 					return cty.NilVal, err
@@ -154,6 +173,32 @@ func (ev *hclEval) counted(name string, f function.Function) function.Function {
 			return v, nil
 		}}
 	return function.New(spec)
+}
+
+// productSize is about what setproduct(args...) allocates, stopping past
+// limit: one tuple per combination, each holding one element of every
+// argument (counted at the argument's mean element size). Ten lists of
+// ten elements are 10^10 tuples, so the size is known before they are.
+func productSize(args []cty.Value, limit int) int {
+	tuples, tuple := 1, 16
+	for _, a := range args {
+		a, _ = a.Unmark()
+		if !a.IsKnown() || a.IsNull() || !a.CanIterateElements() {
+			return 0 // setproduct fails or returns unknown without building
+		}
+		n := a.LengthInt()
+		if n == 0 {
+			return 0
+		}
+		tuple += 16 + valueSize(a, limit)/n
+		if tuples *= n; tuples > limit {
+			return limit + 1
+		}
+	}
+	if tuples > limit/tuple {
+		return limit + 1
+	}
+	return tuples * tuple
 }
 
 // wideVerb says whether a format string pads or cuts to more than 1,000
@@ -206,6 +251,89 @@ func (ev *hclEval) readFile(name string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not among the files sent", name)
 	}
 	return data, nil
+}
+
+// yamlDecode is yamldecode, for the rules and policies kept as YAML files
+// (yamldecode(file("rules.yaml"))): the document is read by the
+// template reader, with its bounds on size, aliases and nesting, and
+// handed to jsondecode for the value. Terraform refuses a document with a
+// tag such as !Ref, which the template reader takes for CloudFormation's
+// short form: a configuration with one does not plan.
+func yamlDecode(src string) (cty.Value, error) {
+	v, _, err := parseYAML([]byte(src))
+	if err != nil {
+		return cty.NilVal, err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	return stdlib.JSONDecode(cty.StringVal(string(b)))
+}
+
+// fileSet is fileset: the files sent under dir (relative to the root, as
+// for file) whose path below dir matches pattern, where * and ? stay
+// within a directory and a ** component matches any number of them. A
+// pattern with {alternatives}, which path.Match lacks, is an error, so
+// the expression is unknown rather than wrong; so is one with more than
+// four ** components, whose matching time grows as the path's depth to
+// their number.
+func (ev *hclEval) fileSet(dir, pattern string) (cty.Value, error) {
+	if strings.Contains(pattern, "{") {
+		return cty.NilVal, errors.New("fileset: {alternatives} are not supported")
+	}
+	if strings.Count(pattern, "**") > 4 {
+		return cty.NilVal, errors.New("fileset: more than four ** in a pattern")
+	}
+	base := path.Join(ev.set.root, dir)
+	if strings.HasPrefix(base, "../") || base == ".." {
+		return cty.NilVal, fmt.Errorf("%s is not among the files sent", dir)
+	}
+	want := strings.Split(pattern, "/")
+	var out []cty.Value
+	for name := range ev.set.files {
+		rel, ok := strings.CutPrefix(name, base+"/")
+		if base == "." || base == "" { // the top directory
+			rel, ok = name, true
+		}
+		if !ok {
+			continue
+		}
+		match, err := matchSegments(want, strings.Split(rel, "/"))
+		if err != nil {
+			return cty.NilVal, err
+		}
+		if match {
+			out = append(out, cty.StringVal(rel))
+		}
+	}
+	if len(out) == 0 {
+		return cty.SetValEmpty(cty.String), nil
+	}
+	return cty.SetVal(out), nil
+}
+
+// matchSegments matches a path's components against a pattern's, a **
+// component standing for zero or more of them.
+func matchSegments(pattern, name []string) (bool, error) {
+	for len(pattern) > 0 {
+		if pattern[0] == "**" {
+			for i := 0; i <= len(name); i++ {
+				if ok, err := matchSegments(pattern[1:], name[i:]); ok || err != nil {
+					return ok, err
+				}
+			}
+			return false, nil
+		}
+		if len(name) == 0 {
+			return false, nil
+		}
+		if ok, err := path.Match(pattern[0], name[0]); !ok || err != nil {
+			return false, err
+		}
+		pattern, name = pattern[1:], name[1:]
+	}
+	return len(name) == 0, nil
 }
 
 // templateFile is templatefile: a file sent, rendered as a template with

@@ -9,8 +9,9 @@ import (
 // readTerraform reads `terraform show -json` output in one pass of our
 // JSON reader, which checks its syntax and nesting as it goes and decodes
 // only what the scanner uses: each resource's values, the after_unknown of
-// each change, and the references of the linking attributes and of the
-// outputs in the configuration. The rest (before/after of changes,
+// each change (and the after of a policy document's data source read
+// during apply), and the references of the linking attributes, of policy
+// and policy_data and of the outputs in the configuration. The rest (before/after of changes,
 // prior_state, output values, every other expression) is skipped without
 // being decoded, which is what makes a plan cheaper to scan than to decode
 // with encoding/json.
@@ -24,6 +25,9 @@ func readTerraform(data []byte) (doc tfDocument, err error) {
 		// Resources are met in document order: one count of newlines for all.
 		r.lines = &lineCounter{data: data}
 		r.object(func(key string) {
+			if key != "format_version" && key != "terraform_version" {
+				doc.HasContent = true
+			}
 			switch key {
 			case "planned_values":
 				doc.PlannedValues = r.rootModule()
@@ -221,11 +225,27 @@ func (r *reader) tfInstance(key string, i *tfInstance) {
 func (r *reader) tfChange() tfChange {
 	var c tfChange
 	r.object(func(key string) {
-		if key != "change" {
+		switch key {
+		case "type":
+			c.Type = r.stringValue()
+			return
+		case "change":
+		default:
 			r.tfInstance(key, &c.tfInstance)
 			return
 		}
-		r.member("after_unknown", func() { c.AfterUnknown = r.anyValue() })
+		// Terraform writes mode and type before change: only a policy
+		// document's read has its after decoded (policiesFromDeferredReads).
+		_, document := deferredPolicies[c.Type]
+		policy := c.Mode == "data" && document
+		r.object(func(key string) {
+			switch {
+			case key == "after_unknown":
+				c.AfterUnknown = r.anyValue()
+			case key == "after" && policy:
+				c.After = r.anyValue()
+			}
+		})
 	})
 	return c
 }
@@ -280,7 +300,9 @@ func (r *reader) tfConfigResource() tfConfigResource {
 			c.Address = r.stringValue()
 		case "expressions":
 			r.object(func(attr string) {
-				if !linkAttrs[attr] {
+				// policy: to find the policy document read during apply
+				// (policiesFromDeferredReads).
+				if !linkAttrs[attr] && attr != "policy" && attr != "policy_data" {
 					return
 				}
 				if c.Expressions == nil {

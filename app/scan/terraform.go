@@ -3,6 +3,8 @@ package scan
 import (
 	"slices"
 	"strings"
+
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Terraform's JSON output (`terraform show -json`), of a plan or of the
@@ -33,6 +35,10 @@ type tfDocument struct {
 	StateResources    []tfStateResource
 	HasStateResources bool // a top-level resources array (even empty)
 	HasModules        bool // a top-level modules key: a raw state of format 3
+	// HasContent: a key besides format_version and terraform_version.
+	// Without one the document is what `terraform show -json` prints
+	// when there is no state.
+	HasContent bool
 	// Configuration holds the resources of every module of the
 	// configuration, by module path without index keys and address
 	// ("module.net.aws_s3_bucket.logs").
@@ -62,6 +68,8 @@ type tfResource struct {
 
 type tfChange struct {
 	tfInstance
+	Type         string
+	After        any // of an aws_iam_policy_document read during apply only
 	AfterUnknown any // of the change
 }
 
@@ -88,6 +96,11 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 	if values == nil {
 		if doc.StateVersion != 0 || doc.HasStateResources || doc.HasModules {
 			return scanStateFile(&doc, env)
+		}
+		if !doc.HasContent {
+			return nil, &ValidationError{Problems: []Problem{{Path: "values",
+				Message: "the document has only format_version: that is what `terraform show -json` prints when it finds no state " +
+					"(nothing applied yet, or a remote state not reached: run terraform init first); for a plan, send `terraform show -json` of the saved plan file"}}}
 		}
 		return nil, &ValidationError{Problems: []Problem{{Path: "planned_values",
 			Message: "a Terraform plan needs planned_values, a state needs values or resources: send `terraform show -json` of a plan or state, or the state file (terraform.tfstate) itself"}}}
@@ -130,6 +143,7 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 		return nil, err
 	}
 	leaveOutComputed(g, doc.Configuration)
+	policiesFromDeferredReads(g, doc.Configuration, doc.ResourceChanges)
 	newTFLinker(g, doc.Configuration).linkAll()
 	return g.evaluate(env), nil
 }
@@ -159,6 +173,60 @@ func leaveOutComputed(g *graph, config map[string]tfConfigResource) {
 			}
 		}
 	}
+}
+
+// policiesFromDeferredReads fills in a policy that is unknown in a plan
+// because the data source it comes from is read only during apply (an
+// aws_iam_policy_document whose statement names a bucket's ARN, the way
+// most bucket policies are written; a google_iam_policy whose binding
+// names a service account's email). The read is in resource_changes with
+// what is known of its blocks, the principals, actions, roles and members
+// the rules judge; the document is built from them as for Terraform source
+// (hcl_funcs.go), what is unknown written as known after apply.
+func policiesFromDeferredReads(g *graph, config map[string]tfConfigResource, changes []tfChange) {
+	reads := map[string]map[string]any{} // data source instance address -> its planned values
+	for _, c := range changes {
+		if _, ok := deferredPolicies[c.Type]; ok && c.Mode == "data" && c.After != nil {
+			if after, ok := markUnknown(c.After, c.AfterUnknown).(map[string]any); ok {
+				reads[c.Address] = after
+			}
+		}
+	}
+	if len(reads) == 0 {
+		return
+	}
+	for _, n := range g.nodes {
+		for _, attr := range [...]string{"policy", "policy_data"} {
+			if !isUnknown(n.attrs[attr]) {
+				continue
+			}
+			module, local, _ := splitAddress(n.addr)
+			for _, ref := range config[stripModuleIndex(module)+stripIndex(local)].Expressions[attr].References {
+				typ, _, _ := strings.Cut(strings.TrimPrefix(ref, "data."), ".")
+				dp, ok := deferredPolicies[typ]
+				addr, isAttr := strings.CutSuffix(ref, "."+dp.attr)
+				if !ok || !isAttr || !strings.HasPrefix(ref, "data.") {
+					continue
+				}
+				if after, ok := reads[module+addr]; ok { // the data source of the same module instance
+					if doc := dp.build(after); doc.IsKnown() {
+						n.attrs[attr] = doc.AsString()
+					}
+					break
+				}
+			}
+		}
+	}
+}
+
+// deferredPolicies are the data sources that build a policy document, by
+// type: the attribute holding it and how it is built.
+var deferredPolicies = map[string]struct {
+	attr  string
+	build func(map[string]any) cty.Value
+}{
+	"aws_iam_policy_document": {"json", policyDocumentJSON},
+	"google_iam_policy":       {"policy_data", gcpPolicyDataJSON},
 }
 
 // linkAll finds, for every node, the resource it configures (its

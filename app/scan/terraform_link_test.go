@@ -1,6 +1,9 @@
 package scan
 
 import (
+	"fmt"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -141,5 +144,38 @@ func TestForEachOverSeveralBuckets(t *testing.T) {
 			"S3_PUBLIC_READ aws_s3_bucket aws_s3_bucket.b @ aws_s3_bucket.b.acl"}},
 	} {
 		equalStrings(t, c.name, findingLines(scanAt(t, c.plan).Findings), c.want)
+	}
+}
+
+// TestPlanPolicyFromDeferredRead: a bucket policy (or an IAM policy) from
+// an aws_iam_policy_document naming the bucket's ARN is unknown in the
+// plan, since the data source is read only during apply; the public bucket
+// used to be reported as nothing. The read's statements are in
+// resource_changes: the policy is built from them, and the finding names
+// the bucket in its module instance.
+// A google_storage_bucket_iam_policy from a google_iam_policy whose other
+// binding names a service account created in the same plan is the same
+// case for Google Cloud.
+func TestPlanPolicyFromDeferredRead(t *testing.T) {
+	for file, want := range map[string][]string{
+		"plan_policy_deferred_read.json": {"S3_PUBLIC_READ module.site[0].aws_s3_bucket.site line 23",
+			"IAM_SERVICE_WILDCARD module.site[0].aws_iam_policy.deploy line 9"},
+		"plan_gcp_policy_deferred_read.json": {"S3_PUBLIC_READ google_storage_bucket.site line 17"},
+	} {
+		data, err := os.ReadFile("testdata/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Scan(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range res.Findings {
+			got = append(got, fmt.Sprintf("%s %s line %d", f.Rule, f.Resource.Name, f.Line))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: got %q, want %q", file, got, want)
+		}
 	}
 }

@@ -88,3 +88,14 @@ func TestOldStateFileRefused(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestEmptyStateOutput: `terraform show -json` with no state prints only
+// {"format_version":"1.0"}; the scan used to answer that a plan needs
+// planned_values and to send `terraform show -json`, which is what the
+// user had done. Now the problem says what the document is and why.
+func TestEmptyStateOutput(t *testing.T) {
+	got := problemsOf(t, `{"format_version":"1.0"}`)
+	if len(got) != 1 || !strings.Contains(got[0], "what `terraform show -json` prints when it finds no state") {
+		t.Errorf("problems %q", got)
+	}
+}
