@@ -1,8 +1,6 @@
 package scan
 
 import (
-	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -96,18 +94,7 @@ Resources:
 // provider's default; an instance restored from a snapshot it names is
 // still not judged.
 func TestDBPlanComputedDefaults(t *testing.T) {
-	data, err := os.ReadFile("testdata/plan_rds_computed.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Scan(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range res.Findings {
-		got = append(got, fmt.Sprintf("%s %s line %d", f.Rule, f.Resource.Name, f.Line))
-	}
+	got := scanTestdata(t, "plan_rds_computed.json")
 	want := []string{"DB_UNENCRYPTED aws_db_instance.app line 7", "DB_UNENCRYPTED aws_rds_cluster.reports line 42"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)

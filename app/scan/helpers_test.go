@@ -2,6 +2,8 @@ package scan
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -19,6 +21,21 @@ func mustScan(t *testing.T, input string) *Result {
 		t.Fatalf("Scan(%s): %v", input, err)
 	}
 	return res
+}
+
+// scanTestdata scans testdata/file, which must be valid, and renders its
+// findings as "RULE resource line N", in order.
+func scanTestdata(t *testing.T, file string) []string {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range mustScan(t, string(data)).Findings {
+		out = append(out, fmt.Sprintf("%s %s line %d", f.Rule, f.Resource.Name, f.Line))
+	}
+	return out
 }
 
 // summarize renders findings as "RULE path: message", one per finding, in order.

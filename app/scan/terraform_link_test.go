@@ -1,8 +1,6 @@
 package scan
 
 import (
-	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -162,19 +160,7 @@ func TestPlanPolicyFromDeferredRead(t *testing.T) {
 			"IAM_SERVICE_WILDCARD module.site[0].aws_iam_policy.deploy line 9"},
 		"plan_gcp_policy_deferred_read.json": {"S3_PUBLIC_READ google_storage_bucket.site line 17"},
 	} {
-		data, err := os.ReadFile("testdata/" + file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := Scan(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, f := range res.Findings {
-			got = append(got, fmt.Sprintf("%s %s line %d", f.Rule, f.Resource.Name, f.Line))
-		}
-		if !slices.Equal(got, want) {
+		if got := scanTestdata(t, file); !slices.Equal(got, want) {
 			t.Errorf("%s: got %q, want %q", file, got, want)
 		}
 	}
