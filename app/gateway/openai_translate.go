@@ -133,6 +133,9 @@ func openAIBody(req *Request, stream bool) openAIRequest {
 	}
 	if r := req.Reasoning; r != nil {
 		b.ReasoningEffort = r.Effort
+		if r.Adaptive {
+			b.ReasoningEffort = openAIEffort(req.OutputEffort)
+		}
 		b.MaxTokens, b.MaxCompletionTokens = 0, req.MaxTokens
 	}
 	if f := req.Format; f != nil {

@@ -45,8 +45,8 @@ type ToolChoice struct {
 // (Anthropic's thinking.budget_tokens) and Effort (OpenAI's
 // reasoning_effort), mapped by effortOf and budgetOf. Adaptive is
 // Anthropic's "type":"adaptive" (the model decides how much to think; the
-// only kind newer Claude models take), with no budget: its Effort comes
-// from output_config.effort (openAIEffort). Display is thinking.display,
+// only kind newer Claude models take), with neither: its effort is the
+// request's OutputEffort (see openAIEffort). Display is thinking.display,
 // passed on to a messages-style provider.
 type Reasoning struct {
 	BudgetTokens int
@@ -342,20 +342,15 @@ func parseKeyword(o object, name string) (string, *Error) {
 // parseOutputConfig reads Anthropic's output_config: its effort (how much
 // the model spends on thinking, text and tool calls: "low", "medium",
 // "high", "max", …), passed on to a messages-style provider and, for an
-// openai-style one, made the adaptive thinking's reasoning_effort. Its
+// openai-style one, the adaptive thinking's reasoning_effort. Its
 // format (structured output) is not relayed: use tools.
 func parseOutputConfig(top object, req *Request) *Error {
 	o, ok, err := parseChild(top, "output_config", "effort")
 	if err != nil || !ok {
 		return err
 	}
-	if req.OutputEffort, err = parseKeyword(o, "effort"); err != nil {
-		return err
-	}
-	if r := req.Reasoning; r != nil && r.Adaptive {
-		r.Effort = openAIEffort(req.OutputEffort)
-	}
-	return nil
+	req.OutputEffort, err = parseKeyword(o, "effort")
+	return err
 }
 
 // openAIEffort is the reasoning_effort of an Anthropic effort: the two
