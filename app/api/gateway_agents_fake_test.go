@@ -94,6 +94,8 @@ func messagesAgent(w http.ResponseWriter, body map[string]any, stream bool) {
 		text = agentAnswer
 	case id != "":
 		text = "unknown tool_use_id " + id
+	case outputFormat(body) != nil:
+		text = formatAnswer // structured output, the provider's own
 	}
 	if !stream {
 		w.Header().Set("Content-Type", "application/json")
@@ -126,6 +128,13 @@ func messagesAgent(w http.ResponseWriter, body map[string]any, stream bool) {
 		{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"city\": "}}`},
 		{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"Paris\"}"}}`}},
 		end("tool_use")...)...)
+}
+
+// outputFormat is a Messages request's output_config.format.
+func outputFormat(body map[string]any) map[string]any {
+	oc, _ := body["output_config"].(map[string]any)
+	f, _ := oc["format"].(map[string]any)
+	return f
 }
 
 // messagesFormatted answers the forced tool of a response_format.

@@ -175,6 +175,63 @@ func TestGatewayJSONSchemaFromBothStyles(t *testing.T) {
 	}
 }
 
+// Structured output asked in the Messages API's words, output_config.format,
+// beside the caller's tools and adaptive thinking: a messages-style provider
+// gets it as it is (no forced tool), an openai-style one as response_format;
+// the answer's text is the JSON, streamed or not.
+func TestGatewayOutputConfigFormatFromBothStyles(t *testing.T) {
+	const schema = `{"type":"object","properties":{"city":{"type":"string"},"sunny":{"type":"boolean"}},"required":["city","sunny"],"additionalProperties":false}`
+	for _, style := range []string{"messages", "openai"} {
+		t.Run(style, func(t *testing.T) {
+			up := agentUpstream(t, style)
+			env := apptest.New(t, apptest.Databases(t)[0], agentOptions(up, style)...)
+			s := env.Seed(t, "format@example.com")
+			for _, stream := range []bool{false, true} {
+				body := fmt.Sprintf(`{"model":"model-test","max_tokens":2000,"stream":%t,"thinking":{"type":"adaptive"},`+
+					`"tools":[{"name":"get_weather","input_schema":{"type":"object"}}],"output_config":{"format":{"type":"json_schema","schema":%s}},`+
+					`"messages":[{"role":"user","content":"Weather in Paris?"}]}`, stream, schema)
+				res := env.Client().PostJSON("/gateway/v1/messages", body, bearer(s.Key)...)
+				if text := messagesText(t, res.Body, stream); res.StatusCode != 200 || text != `{"city":"Paris","sunny":true}` {
+					t.Errorf("stream %t: %d, the answer %q is not the schema's JSON", stream, res.StatusCode, text)
+				}
+				got := up.lastBody()
+				var want map[string]any
+				_ = json.Unmarshal([]byte(`{"type":"json_schema","schema":`+schema+`}`), &want)
+				rf, _ := got["response_format"].(map[string]any)
+				switch {
+				case style == "messages" && (!reflect.DeepEqual(outputFormat(got), want) || got["tool_choice"] != nil):
+					t.Errorf("the messages-style provider got output_config %v, tool_choice %v", got["output_config"], got["tool_choice"])
+				case style == "openai" && rf["type"] != "json_schema":
+					t.Errorf("the openai-style provider got response_format %v", got["response_format"])
+				}
+			}
+		})
+	}
+}
+
+// messagesText joins a Messages answer's text blocks, or a stream's text
+// deltas.
+func messagesText(t *testing.T, body string, stream bool) string {
+	var text strings.Builder
+	if !stream {
+		var m struct{ Content []struct{ Type, Text string } }
+		if json.Unmarshal([]byte(body), &m) != nil {
+			t.Fatalf("not a message: %s", body)
+		}
+		for _, b := range m.Content {
+			text.WriteString(b.Text)
+		}
+		return text.String()
+	}
+	for _, line := range strings.Split(body, "\n") {
+		var ev struct{ Delta struct{ Type, Text string } }
+		if data, ok := strings.CutPrefix(line, "data: "); ok && json.Unmarshal([]byte(data), &ev) == nil && ev.Delta.Type == "text_delta" {
+			text.WriteString(ev.Delta.Text)
+		}
+	}
+	return text.String()
+}
+
 // completionText joins a chat.completion's content, or a stream's
 // content deltas.
 func completionText(t *testing.T, body string, stream bool) string {

@@ -54,6 +54,13 @@ var (
 	noBody   = bytes.NewReader(nil)
 )
 
+// schemaFields name the members that hold a JSON Schema (a tool's
+// input_schema or parameters, a structured output's schema). An object
+// there is kept as sent, a json.RawMessage: a schema's properties are in
+// the order the model writes them (callers put "reasoning" before
+// "answer"), which a map would sort.
+var schemaFields = map[string]bool{"input_schema": true, "parameters": true, "schema": true}
+
 // readValue reads the next JSON value of dec. Its recursion is bounded by
 // jsontext's nesting limit.
 func readValue(dec *jsontext.Decoder) (any, error) {
@@ -65,11 +72,20 @@ func readValue(dec *jsontext.Decoder) (any, error) {
 	case '{':
 		m := map[string]any{}
 		for dec.PeekKind() != '}' {
-			name, err := dec.ReadToken()
+			tok, err := dec.ReadToken()
 			if err != nil {
 				return nil, err
 			}
-			if m[name.String()], err = readValue(dec); err != nil {
+			name := tok.String()
+			if schemaFields[name] && dec.PeekKind() == '{' {
+				raw, err := dec.ReadValue()
+				if err != nil {
+					return nil, err
+				}
+				m[name] = json.RawMessage(bytes.Clone(raw))
+				continue
+			}
+			if m[name], err = readValue(dec); err != nil {
 				return nil, err
 			}
 		}

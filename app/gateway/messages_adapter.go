@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 )
 
@@ -83,7 +84,19 @@ func (r messagesRequest) appendJSON(b []byte) ([]byte, error) {
 		b = append(appendOmitEmpty(b, `,"display":`, t.Display), '}')
 	}
 	if o := r.OutputConfig; o != nil {
-		b = append(appendString(append(b, `,"output_config":{"effort":`...), o.Effort), '}')
+		b = append(b, `,"output_config":{`...)
+		if o.Effort != "" {
+			b = appendString(append(b, `"effort":`...), o.Effort)
+		}
+		if o.Format != nil {
+			if o.Effort != "" {
+				b = append(b, ',')
+			}
+			if b, err = appendRaw(append(b, `"format":`...), o.Format); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, '}')
 	}
 	if b, err = appendNumber(b, `,"temperature":`, r.Temperature); err != nil {
 		return nil, err
@@ -125,7 +138,8 @@ type messagesThinking struct {
 }
 
 type messagesOutput struct {
-	Effort string `json:"effort"`
+	Effort string          `json:"effort,omitempty"`
+	Format json.RawMessage `json:"format,omitempty"` // {"type":"json_schema","schema":…}
 }
 
 // formatToolName is the forced tool that asks a messages-style provider
@@ -157,9 +171,16 @@ func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
 	if req.OutputEffort != "" {
 		b.OutputConfig = &messagesOutput{Effort: req.OutputEffort}
 	}
-	if req.Format != nil {
+	switch f := req.Format; {
+	case f == nil:
+	case f.OutputConfig:
+		if b.OutputConfig == nil {
+			b.OutputConfig = &messagesOutput{}
+		}
+		b.OutputConfig.Format = outputFormat(f.Schema)
+	default:
 		// checkMessagesStyle refused tools and thinking beside a format.
-		b.Tools = []Tool{formatTool(req.Format)}
+		b.Tools = []Tool{formatTool(f)}
 		b.ToolChoice = &messagesChoice{Type: "tool", Name: formatToolName}
 	}
 	return b
@@ -175,6 +196,17 @@ func systemOf(req *Request) any {
 		return nil
 	}
 	return req.System
+}
+
+// isFormatCall: b is the forced tool call that answers a response_format
+// (see formatTool), whose input is the answer's text.
+func isFormatCall(req *Request, b ContentBlock) bool {
+	return req.Format != nil && !req.Format.OutputConfig && b.Type == BlockToolUse && b.Name == formatToolName
+}
+
+// outputFormat is output_config.format with schema.
+func outputFormat(schema json.RawMessage) json.RawMessage {
+	return slices.Concat([]byte(`{"type":"json_schema","schema":`), schema, []byte("}"))
 }
 
 // formatTool is the tool a messages-style provider is made to call for a
@@ -208,7 +240,7 @@ func (a *messagesAdapter) Complete(ctx context.Context, req *Request) (*Message,
 		if !answerBlock(b.Type) {
 			return nil, errUnsupportedBlock(b.Type)
 		}
-		if req.Format != nil && b.Type == BlockToolUse && b.Name == formatToolName {
+		if isFormatCall(req, b) {
 			msg.Content[i] = ContentBlock{Type: BlockText, Text: string(b.Input)}
 			msg.StopReason = StopEndTurn
 		}
@@ -248,7 +280,7 @@ func (a *messagesAdapter) Stream(ctx context.Context, req *Request, emit func(Ev
 				}
 				return errUnsupportedBlock(typ)
 			}
-			if req.Format != nil && ev.Block.Type == BlockToolUse && ev.Block.Name == formatToolName {
+			if isFormatCall(req, *ev.Block) {
 				formatBlock, ev.Block = ev.Index, &ContentBlock{Type: BlockText}
 			}
 		case EventContentBlockDelta:

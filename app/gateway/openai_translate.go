@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -142,7 +143,8 @@ func openAIBody(req *Request, stream bool) openAIRequest {
 		if f.Type == "json_object" {
 			b.ResponseFormat = map[string]string{"type": "json_object"}
 		} else {
-			js := map[string]any{"name": f.Name, "schema": f.Schema}
+			// output_config.format has no name, which OpenAI requires.
+			js := map[string]any{"name": cmp.Or(f.Name, formatToolName), "schema": f.Schema}
 			if f.Description != "" {
 				js["description"] = f.Description
 			}

@@ -158,13 +158,13 @@ type refusal struct {
 // messagesRefused are Messages API fields no provider style this gateway
 // speaks can honour for every caller: Anthropic's server-side features
 // and capacity options.
-var messagesRefused = refusal{[]string{"mcp_servers", "container", "service_tier", "output_format",
+var messagesRefused = refusal{[]string{"mcp_servers", "container", "service_tier",
 	"speed", "inference_geo", "diagnostics", "context_management"}, "this gateway relays the Messages API's client features only"}
 
 // chatRefused: our /chat endpoint is plain chat; agents' features are
 // served by the two providers' dialects, the same way, and refused here by
 // name.
-var chatRefused = refusal{append([]string{"tools", "tool_choice", "thinking", "output_config"}, messagesRefused.fields...),
+var chatRefused = refusal{append([]string{"tools", "tool_choice", "thinking", "output_config", "output_format"}, messagesRefused.fields...),
 	"/gateway/v1/chat is plain chat: use /gateway/v1/messages or /gateway/v1/chat/completions for tools, images and thinking"}
 
 // noOpValue says, of a field this beta refuses, which values ask for
@@ -228,7 +228,7 @@ func parseChat(body []byte, d Defaults) (*Request, *Error) {
 
 func parseMessages(body []byte, d Defaults) (*Request, *Error) {
 	top, err := decodeTop(body, messagesRefused, "messages", "model", "max_tokens", "system", "temperature", "top_p", "top_k", "stop_sequences", "stream", "metadata",
-		"cache_control", "tools", "tool_choice", "thinking", "output_config")
+		"cache_control", "tools", "tool_choice", "thinking", "output_config", "output_format")
 	if err != nil {
 		return nil, err
 	}
@@ -594,7 +594,7 @@ func ParseCountTokensRequest(body []byte, d Defaults) (*Request, error) {
 }
 
 func parseCountTokens(body []byte, d Defaults) (*Request, *Error) {
-	top, err := decodeTop(body, messagesRefused, "messages", "model", "system", "cache_control", "tools", "tool_choice", "thinking", "output_config")
+	top, err := decodeTop(body, messagesRefused, "messages", "model", "system", "cache_control", "tools", "tool_choice", "thinking", "output_config", "output_format")
 	if err != nil {
 		return nil, err
 	}

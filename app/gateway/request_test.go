@@ -387,8 +387,7 @@ func TestCompletionsOptionsOfTheSDK(t *testing.T) {
 // The Messages dialect likewise: thinking disabled or adaptive,
 // output_config's effort, tool_choice none, top-level cache_control, speed
 // "standard", service_tier "auto" and text blocks with empty citations are
-// served; output_config's format, fast speed and the like are refused by
-// name.
+// served; fast speed and the like are refused by name.
 func TestMessagesOptionsOfTheSDK(t *testing.T) {
 	const base = `"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}]`
 	for _, opt := range []string{`"thinking":{"type":"disabled"}`, `"thinking":{"type":"adaptive","display":"summarized"}`, `"output_config":{"effort":"low"}`,
@@ -400,16 +399,19 @@ func TestMessagesOptionsOfTheSDK(t *testing.T) {
 		}
 	}
 	for opt, want := range map[string]string{
-		`"thinking":{"type":"enabled","budget_tokens":1024}`:  `thinking.budget_tokens must be below max_tokens`,
-		`"thinking":{"type":"disabled","budget_tokens":1}`:    `thinking.budget_tokens is for "type":"enabled" only`,
-		`"thinking":{"type":"adaptive","budget_tokens":2048}`: `thinking.budget_tokens is for "type":"enabled" only`,
-		`"thinking":{"type":"auto"}`:                          `thinking.type must be "enabled", "adaptive" or "disabled"`,
-		`"thinking":{"type":"adaptive","display":"A B"}`:      `thinking.display must be a lowercase word`,
-		`"output_config":{"format":{"type":"json_schema"}}`:   `unknown field "output_config.format"`,
-		`"output_config":{"effort":"high\nx"}`:                `output_config.effort must be a lowercase word`,
-		`"speed":"fast"`:                                      `"speed" is not supported`,
-		`"inference_geo":"us"`:                                `"inference_geo" is not supported`,
-		`"messages":[{"role":"user","content":[{"type":"text","text":"x","citations":[{"type":"char_location"}]}]}]`: `citations is not supported`,
+		`"thinking":{"type":"enabled","budget_tokens":1024}`:                                                               `thinking.budget_tokens must be below max_tokens`,
+		`"thinking":{"type":"disabled","budget_tokens":1}`:                                                                 `thinking.budget_tokens is for "type":"enabled" only`,
+		`"thinking":{"type":"adaptive","budget_tokens":2048}`:                                                              `thinking.budget_tokens is for "type":"enabled" only`,
+		`"thinking":{"type":"auto"}`:                                                                                       `thinking.type must be "enabled", "adaptive" or "disabled"`,
+		`"thinking":{"type":"adaptive","display":"A B"}`:                                                                   `thinking.display must be a lowercase word`,
+		`"output_config":{"format":{"type":"json_schema"}}`:                                                                `output_config.format.schema is required`,
+		`"output_config":{"format":{"type":"json"}}`:                                                                       `output_config.format.type must be "json_schema"`,
+		`"output_config":{"format":{"type":"json_schema","schema":{}},"verbosity":1}`:                                      `unknown field "output_config.verbosity"`,
+		`"output_format":{"type":"json_schema","schema":{}},"output_config":{"format":{"type":"json_schema","schema":{}}}`: `send one`,
+		`"output_config":{"effort":"high\nx"}`:                                                                             `output_config.effort must be a lowercase word`,
+		`"speed":"fast"`:                                                                                                   `"speed" is not supported`,
+		`"inference_geo":"us"`:                                                                                             `"inference_geo" is not supported`,
+		`"messages":[{"role":"user","content":[{"type":"text","text":"x","citations":[{"type":"char_location"}]}]}]`:       `citations is not supported`,
 	} {
 		if _, err := ParseMessagesRequest([]byte(`{`+base+`,`+opt+`}`), testDefaults); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", opt, err, want)
@@ -512,5 +514,78 @@ func TestAdaptiveThinkingTranslated(t *testing.T) {
 	o, _ = json.Marshal(openAIBody(req, false))
 	if !strings.Contains(string(b), `"thinking":{"type":"adaptive"}`) || strings.Contains(string(b), "output_config") || strings.Contains(string(o), "reasoning_effort") {
 		t.Errorf("adaptive alone: %s / %s", b, o)
+	}
+}
+
+// Structured output asked in the Messages API's words (output_config.format,
+// or output_format as its beta named it) goes to a messages-style provider
+// as it is, beside the caller's tools and thinking, which the forced tool of
+// a response_format excludes; an openai-style provider gets it as
+// response_format json_schema, named as OpenAI requires. The answer's text
+// is the JSON: a tool of the caller's named json_answer stays a tool call.
+func TestOutputConfigFormatTranslated(t *testing.T) {
+	const schema = `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`
+	for _, field := range []string{`"output_config":{"effort":"low","format":{"type":"json_schema","schema":` + schema + `}}`,
+		`"output_config":{"effort":"low"},"output_format":{"type":"json_schema","schema":` + schema + `}`} {
+		req, err := ParseMessagesRequest([]byte(`{"model":"m","max_tokens":4000,"messages":[{"role":"user","content":"x"}],`+
+			`"tools":[{"name":"json_answer","input_schema":{"type":"object"}}],"thinking":{"type":"adaptive"},`+field+`}`), testDefaults)
+		if err != nil {
+			t.Fatalf("%s: %v", field, err)
+		}
+		if err := CheckStyle(req, StyleMessages); err != nil {
+			t.Errorf("%s: messages style: %v", field, err)
+		}
+		var a messagesAdapter
+		b, err := a.body(req, false).appendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `"output_config":{"effort":"low","format":{"type":"json_schema","schema":` + schema + `}}`
+		if !strings.Contains(string(b), want) || strings.Contains(string(b), `"tool_choice"`) || strings.Contains(string(b), "output_format") {
+			t.Errorf("%s: messages style: %s, want %s and the caller's tools only", field, b, want)
+		}
+		if isFormatCall(req, ContentBlock{Type: BlockToolUse, Name: formatToolName}) {
+			t.Error("the caller's own json_answer tool call would be read as the answer")
+		}
+		o, err := json.Marshal(openAIBody(req, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(o), `"response_format":{"json_schema":{"name":"json_answer","schema":`+schema+`},"type":"json_schema"}`) {
+			t.Errorf("%s: openai style: %s", field, o)
+		}
+	}
+	// count_tokens takes it too (it counts no input).
+	if _, err := ParseCountTokensRequest([]byte(`{"model":"m","messages":[{"role":"user","content":"x"}],"output_config":{"format":{"type":"json_schema","schema":`+schema+`}}}`), testDefaults); err != nil {
+		t.Errorf("count_tokens: %v", err)
+	}
+}
+
+// A schema reaches the provider with its members in the order sent: a
+// structured answer's fields come in its properties' order, and callers
+// put "reasoning" before "answer" so that the model reasons first.
+func TestSchemaKeepsItsOrder(t *testing.T) {
+	const schema = `{"type":"object","properties":{"reasoning":{"type":"string"},"answer":{"type":"string"}},"required":["reasoning","answer"]}`
+	req, err := ParseCompletionsRequest([]byte(`{"messages":[{"role":"user","content":"x"}],
+		"tools":[{"type":"function","function":{"name":"f","parameters":`+schema+`}}],
+		"response_format":{"type":"json_schema","json_schema":{"name":"a","schema": `+"\n"+schema+`}}}`), testDefaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(req.Tools[0].InputSchema); got != schema {
+		t.Errorf("tool parameters: %s", got)
+	}
+	if got := string(req.Format.Schema); got != schema {
+		t.Errorf("response_format schema: %s", got)
+	}
+	req, err = ParseMessagesRequest([]byte(`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}],"tools":[{"name":"f","input_schema":`+schema+`}]}`), testDefaults)
+	if err != nil || string(req.Tools[0].InputSchema) != schema {
+		t.Errorf("input_schema: %s, %v", req.Tools[0].InputSchema, err)
+	}
+	for _, bad := range []string{`"schema"`, `[]`, `"x"`} {
+		if _, err := ParseMessagesRequest([]byte(`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}],"tools":[{"name":"f","input_schema":`+bad+`}]}`), testDefaults); err == nil ||
+			!strings.Contains(err.Error(), "tools[0].input_schema must be a JSON Schema object") {
+			t.Errorf("input_schema %s: %v", bad, err)
+		}
 	}
 }

@@ -47,16 +47,16 @@ func checkOpenAIStyle(req *Request) *Error {
 }
 
 // checkMessagesStyle: the Messages API's temperature ends at 1 (Chat
-// Completions' at 2); json_schema output goes to a messages-style
-// provider as a forced tool, which cannot be combined with the caller's
-// own tools or with thinking (Anthropic refuses a forced tool call with
-// thinking on).
+// Completions' at 2); a response_format goes to a messages-style provider
+// as a forced tool, which cannot be combined with the caller's own tools
+// or with thinking (Anthropic refuses a forced tool call with thinking
+// on). output_config.format goes as it is.
 func checkMessagesStyle(req *Request) *Error {
 	if t := req.Temperature; t != nil && *t > 1 {
 		return invalid("temperature %g is not supported: this gateway's upstream (messages style) takes 0 to 1", *t)
 	}
-	if req.Format == nil {
-		return nil
+	if req.Format == nil || req.Format.OutputConfig {
+		return nil // the provider's own structured output, beside anything
 	}
 	if len(req.Tools) > 0 {
 		return invalid("response_format with tools is not supported: this gateway's upstream (messages style) answers in a format by a forced tool call")

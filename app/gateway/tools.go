@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -63,6 +64,11 @@ type ResponseFormat struct {
 	Description string
 	Schema      json.RawMessage
 	Strict      *bool
+	// OutputConfig: asked in the Messages API's own words
+	// (output_config.format), which a messages-style provider takes as
+	// they are, beside tools and thinking; response_format is asked of it
+	// with a forced tool, which every Claude model supports.
+	OutputConfig bool
 }
 
 // The reasoning mapping, both ways: an effort asks for its budget, and a
@@ -101,15 +107,18 @@ func parseToolName(raw any, path string) (string, *Error) {
 	return s, nil
 }
 
-// parseSchema reads a JSON Schema object, at most MaxSchemaBytes.
+// parseSchema reads a JSON Schema object, at most MaxSchemaBytes, as
+// decodeJSON kept it (schemaFields): compacted, its members in order.
 func parseSchema(raw any, path string) (json.RawMessage, *Error) {
-	if _, ok := decodeObject(raw, path); !ok {
+	sent, ok := raw.(json.RawMessage)
+	if !ok {
 		return nil, invalid("%s must be a JSON Schema object", path)
 	}
-	b, err := json.Marshal(raw)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, sent); err != nil {
 		return nil, invalid("%s must be a JSON Schema object", path)
 	}
+	b := buf.Bytes()
 	if len(b) > MaxSchemaBytes {
 		return nil, invalid("%s must be at most %d bytes of JSON", path, MaxSchemaBytes)
 	}
@@ -342,15 +351,54 @@ func parseKeyword(o object, name string) (string, *Error) {
 // parseOutputConfig reads Anthropic's output_config: its effort (how much
 // the model spends on thinking, text and tool calls: "low", "medium",
 // "high", "max", …), passed on to a messages-style provider and, for an
-// openai-style one, the adaptive thinking's reasoning_effort. Its
-// format (structured output) is not relayed: use tools.
+// openai-style one, the adaptive thinking's reasoning_effort; and its
+// format, structured output (see parseOutputFormat).
 func parseOutputConfig(top object, req *Request) *Error {
-	o, ok, err := parseChild(top, "output_config", "effort")
+	beta, err := parseOutputFormat(top, "output_format")
+	if err != nil {
+		return err
+	}
+	req.Format = beta
+	o, ok, err := parseChild(top, "output_config", "effort", "format")
 	if err != nil || !ok {
 		return err
 	}
-	req.OutputEffort, err = parseKeyword(o, "effort")
-	return err
+	if req.OutputEffort, err = parseKeyword(o, "effort"); err != nil {
+		return err
+	}
+	f, err := parseOutputFormat(o, "format")
+	switch {
+	case err != nil:
+		return err
+	case f != nil && beta != nil:
+		return invalid("output_format and output_config.format ask for the same structured output: send one (output_config.format)")
+	case f != nil:
+		req.Format = f
+	}
+	return nil
+}
+
+// parseOutputFormat reads the Messages API's structured output,
+// {"type":"json_schema","schema":{…}}: output_config.format, or the
+// top-level output_format its beta named it. It is a ResponseFormat that
+// a messages-style provider takes as it is (OutputConfig).
+func parseOutputFormat(o object, name string) (*ResponseFormat, *Error) {
+	f, ok, err := parseChild(o, name, "type", "schema")
+	if err != nil || !ok {
+		return nil, err
+	}
+	if f.fields["type"] != "json_schema" {
+		return nil, invalid(`%s must be "json_schema"`, f.name("type"))
+	}
+	raw, ok := f.get("schema")
+	if !ok {
+		return nil, invalid("%s is required", f.name("schema"))
+	}
+	schema, err := parseSchema(raw, f.name("schema"))
+	if err != nil {
+		return nil, err
+	}
+	return &ResponseFormat{Type: "json_schema", Schema: schema, OutputConfig: true}, nil
 }
 
 // openAIEffort is the reasoning_effort of an Anthropic effort: the two
