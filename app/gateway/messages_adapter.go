@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -162,14 +163,21 @@ func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
 	if tc := req.ToolChoice; tc != nil {
 		b.ToolChoice = &messagesChoice{Type: tc.Type, Name: tc.Name, DisableParallelToolUse: tc.DisableParallel}
 	}
+	effort := req.OutputEffort
 	if r := req.Reasoning; r != nil {
 		b.Thinking = &messagesThinking{Type: "enabled", BudgetTokens: r.BudgetTokens, Display: r.Display}
-		if r.Adaptive {
+		switch {
+		case r.Adaptive:
 			b.Thinking.Type = "adaptive"
+		case adaptiveOnly(req.Model):
+			// A budget (Chat Completions' reasoning_effort, or a routed
+			// call's "enabled") for a model that refuses one: its effort.
+			b.Thinking.Type, b.Thinking.BudgetTokens = "adaptive", 0
+			effort = cmp.Or(effort, messagesEffort(r.Effort))
 		}
 	}
-	if req.OutputEffort != "" {
-		b.OutputConfig = &messagesOutput{Effort: req.OutputEffort}
+	if effort != "" {
+		b.OutputConfig = &messagesOutput{Effort: effort}
 	}
 	switch f := req.Format; {
 	case f == nil:
@@ -196,6 +204,15 @@ func systemOf(req *Request) any {
 		return nil
 	}
 	return req.System
+}
+
+// messagesEffort is a reasoning effort as the Messages API names it,
+// which has no "minimal".
+func messagesEffort(effort string) string {
+	if effort == "minimal" {
+		return "low"
+	}
+	return effort
 }
 
 // isFormatCall: b is the forced tool call that answers a response_format

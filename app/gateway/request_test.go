@@ -589,3 +589,29 @@ func TestSchemaKeepsItsOrder(t *testing.T) {
 		}
 	}
 }
+
+// Claude Opus 4.7 and later refuse thinking "enabled": a Chat Completions
+// reasoning_effort, or a budget, reaches them as adaptive thinking with
+// the effort; earlier models keep the budget.
+func TestReasoningForAdaptiveOnlyModels(t *testing.T) {
+	var a messagesAdapter
+	for _, tt := range []struct{ model, body, want string }{
+		{"claude-opus-4-7", `"reasoning_effort":"medium"`, `"thinking":{"type":"adaptive"},"output_config":{"effort":"medium"}`},
+		{"claude-opus-4-7", `"reasoning_effort":"minimal"`, `"thinking":{"type":"adaptive"},"output_config":{"effort":"low"}`},
+		{"claude-sonnet-4-5", `"reasoning_effort":"medium"`, `"thinking":{"type":"enabled","budget_tokens":`},
+	} {
+		req, err := ParseCompletionsRequest([]byte(`{"messages":[{"role":"user","content":"x"}],"max_completion_tokens":20000,`+tt.body+`}`), testDefaults)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Model = tt.model // the target's model, as routing sets it
+		b, err := a.body(req, false).appendJSON(nil)
+		if err != nil || !strings.Contains(string(b), tt.want) || tt.model == "claude-sonnet-4-5" && strings.Contains(string(b), "output_config") {
+			t.Errorf("%s with %s: %s, want %s", tt.model, tt.body, b, tt.want)
+		}
+	}
+	req, _ := ParseMessagesRequest([]byte(`{"model":"claude-opus-5","max_tokens":20000,"messages":[{"role":"user","content":"x"}],"thinking":{"type":"enabled","budget_tokens":2000}}`), testDefaults)
+	if b, _ := a.body(req, false).appendJSON(nil); !strings.Contains(string(b), `"thinking":{"type":"adaptive"},"output_config":{"effort":"low"}`) {
+		t.Errorf("a budget for claude-opus-5: %s", b)
+	}
+}
