@@ -13,46 +13,89 @@ type Price struct {
 	Output     float64 `yaml:"output" json:"output"`
 	CacheRead  float64 `yaml:"cache_read" json:"cache_read"`
 	CacheWrite float64 `yaml:"cache_write" json:"cache_write"`
+	// Long, when set, is the price of a call whose prompt is long: every
+	// token of it, output included (Claude Haiku 5.5's two bands).
+	// Built-in prices only.
+	Long *LongPrompt `yaml:"-" json:"long_prompt,omitempty"`
+}
+
+// LongPrompt is a model's price for calls whose prompt (input, cache
+// reads and cache writes together) is above Above tokens.
+type LongPrompt struct {
+	Above int   `json:"above"`
+	Price Price `json:"price"`
 }
 
 // PriceTableVersion names the built-in table below: its date and sources.
 // Each call's record carries it with its cost, so a cost can be traced to
 // the prices it was computed with.
-const PriceTableVersion = "2025-11-24 anthropic.com/pricing openai.com/api/pricing"
+const PriceTableVersion = "2026-11-29 anthropic.com/pricing openai.com/api/pricing"
 
 // ConfigPriceVersion is the version recorded for a cost computed from a
 // price set in GATEWAY_CONFIG.
 const ConfigPriceVersion = "config"
 
 // builtinPrices are the list prices of current Anthropic and OpenAI models
-// (standard tier, prompts up to 200k tokens), USD per million tokens.
-// OpenAI charges nothing extra to write its cache: cache_write is input.
+// (standard tier; cache_write is Anthropic's 5-minute write), USD per
+// million tokens. OpenAI charges nothing extra to write its cache:
+// cache_write is input.
 var builtinPrices = map[string]Price{
-	"claude-opus-4-5":   {5, 25, 0.5, 6.25},
-	"claude-opus-4-1":   {15, 75, 1.5, 18.75},
-	"claude-opus-4-0":   {15, 75, 1.5, 18.75},
-	"claude-opus-4":     {15, 75, 1.5, 18.75},
-	"claude-sonnet-4-5": {3, 15, 0.3, 3.75},
-	"claude-sonnet-4-0": {3, 15, 0.3, 3.75},
-	"claude-sonnet-4":   {3, 15, 0.3, 3.75},
-	"claude-3-7-sonnet": {3, 15, 0.3, 3.75},
-	"claude-haiku-4-5":  {1, 5, 0.1, 1.25},
-	"claude-3-5-haiku":  {0.8, 4, 0.08, 1},
-	"claude-3-haiku":    {0.25, 1.25, 0.03, 0.3},
+	"claude-fable-5-1":  usd(10, 50, 0.25, 12.5),
+	"claude-mythos-5-1": usd(10, 50, 0.25, 12.5),
+	"claude-fable-5":    usd(10, 50, 1, 12.5),
+	"claude-mythos-5":   usd(10, 50, 1, 12.5),
+	"claude-opus-5-5":   usd(4, 20, 0.2, 5),
+	"claude-opus-5":     usd(5, 25, 0.5, 6.25),
+	"claude-opus-4-8":   usd(5, 25, 0.5, 6.25),
+	"claude-opus-4-7":   usd(5, 25, 0.5, 6.25),
+	"claude-opus-4-6":   usd(5, 25, 0.5, 6.25),
+	"claude-sonnet-5-5": usd(2, 10, 0.1, 2.5),
+	"claude-sonnet-5":   usd(2, 10, 0.2, 2.5),
+	"claude-sonnet-4-6": usd(3, 15, 0.3, 3.75),
+	"claude-haiku-5-5":  usd(0.1, 0.5, 0.01, 0.125).above(100_000, usd(0.5, 2.5, 0.05, 0.625)),
+	"claude-opus-4-5":   usd(5, 25, 0.5, 6.25),
+	"claude-opus-4-1":   usd(15, 75, 1.5, 18.75),
+	"claude-opus-4-0":   usd(15, 75, 1.5, 18.75),
+	"claude-opus-4":     usd(15, 75, 1.5, 18.75),
+	"claude-sonnet-4-5": usd(3, 15, 0.3, 3.75),
+	"claude-sonnet-4-0": usd(3, 15, 0.3, 3.75),
+	"claude-sonnet-4":   usd(3, 15, 0.3, 3.75),
+	"claude-3-7-sonnet": usd(3, 15, 0.3, 3.75),
+	"claude-haiku-4-5":  usd(1, 5, 0.1, 1.25),
+	"claude-3-5-haiku":  usd(0.8, 4, 0.08, 1),
+	"claude-3-haiku":    usd(0.25, 1.25, 0.03, 0.3),
 
-	"gpt-5.1":                {1.25, 10, 0.125, 1.25},
-	"gpt-5":                  {1.25, 10, 0.125, 1.25},
-	"gpt-5-mini":             {0.25, 2, 0.025, 0.25},
-	"gpt-5-nano":             {0.05, 0.4, 0.005, 0.05},
-	"gpt-4.1":                {2, 8, 0.5, 2},
-	"gpt-4.1-mini":           {0.4, 1.6, 0.1, 0.4},
-	"gpt-4.1-nano":           {0.1, 0.4, 0.025, 0.1},
-	"gpt-4o":                 {2.5, 10, 1.25, 2.5},
-	"gpt-4o-mini":            {0.15, 0.6, 0.075, 0.15},
-	"o3":                     {2, 8, 0.5, 2},
-	"o4-mini":                {1.1, 4.4, 0.275, 1.1},
-	"text-embedding-3-small": {0.02, 0, 0, 0.02},
-	"text-embedding-3-large": {0.13, 0, 0, 0.13},
+	"gpt-5.5":                usd(5, 30, 0.5, 5),
+	"gpt-5.5-pro":            usd(30, 180, 30, 30),
+	"gpt-5.4":                usd(2.5, 15, 0.25, 2.5),
+	"gpt-5.4-mini":           usd(0.75, 4.5, 0.075, 0.75),
+	"gpt-5.4-nano":           usd(0.2, 1.25, 0.02, 0.2),
+	"gpt-5.4-pro":            usd(30, 180, 30, 30),
+	"gpt-5.1":                usd(1.25, 10, 0.125, 1.25),
+	"gpt-5":                  usd(1.25, 10, 0.125, 1.25),
+	"gpt-5-mini":             usd(0.25, 2, 0.025, 0.25),
+	"gpt-5-nano":             usd(0.05, 0.4, 0.005, 0.05),
+	"gpt-4.1":                usd(2, 8, 0.5, 2),
+	"gpt-4.1-mini":           usd(0.4, 1.6, 0.1, 0.4),
+	"gpt-4.1-nano":           usd(0.1, 0.4, 0.025, 0.1),
+	"gpt-4o":                 usd(2.5, 10, 1.25, 2.5),
+	"gpt-4o-mini":            usd(0.15, 0.6, 0.075, 0.15),
+	"o3":                     usd(2, 8, 0.5, 2),
+	"o4-mini":                usd(1.1, 4.4, 0.275, 1.1),
+	"text-embedding-3-small": usd(0.02, 0, 0, 0.02),
+	"text-embedding-3-large": usd(0.13, 0, 0, 0.13),
+}
+
+// usd is a price: input, output, cache read, cache write.
+func usd(input, output, cacheRead, cacheWrite float64) Price {
+	return Price{Input: input, Output: output, CacheRead: cacheRead, CacheWrite: cacheWrite}
+}
+
+// above gives p a long-prompt band: calls whose prompt is above tokens
+// cost long.
+func (p Price) above(tokens int, long Price) Price {
+	p.Long = &LongPrompt{Above: tokens, Price: long}
+	return p
 }
 
 // dated is a model name's date suffix: claude-sonnet-4-5-20250929,
@@ -72,13 +115,32 @@ func BuiltinPrice(model string) (Price, bool) {
 // Micros is what usage costs at p, in micro-dollars, rounded up: each
 // bucket at its own price (reasoning tokens are output tokens).
 func (p Price) Micros(u Usage) int64 {
+	p = p.band(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens)
 	return int64(math.Ceil(float64(u.InputTokens)*p.Input + float64(u.CacheCreationInputTokens)*p.CacheWrite +
 		float64(u.CacheReadInputTokens)*p.CacheRead + float64(u.OutputTokens)*p.Output))
+}
+
+// longAbove is the prompt length above which the long-prompt band
+// applies (none: never).
+func (p Price) longAbove() int {
+	if p.Long == nil {
+		return math.MaxInt
+	}
+	return p.Long.Above
+}
+
+// band is the price of a call whose prompt holds prompt tokens.
+func (p Price) band(prompt int) Price {
+	if p.Long != nil && prompt > p.Long.Above {
+		return p.Long.Price
+	}
+	return p
 }
 
 // WorstMicros is the most a call can cost at p: inputBound input tokens,
 // each at the dearest input bucket's price (a cache write costs more than
 // plain input at Anthropic), and maxTokens of output.
 func (p Price) WorstMicros(inputBound, maxTokens int) int64 {
+	p = p.band(inputBound)
 	return int64(math.Ceil(float64(inputBound)*max(p.Input, p.CacheWrite, p.CacheRead) + float64(maxTokens)*p.Output))
 }

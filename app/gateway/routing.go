@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"time"
@@ -212,9 +213,15 @@ func (p *Proxy) Route(model string) (RouteInfo, error) {
 	return info, nil
 }
 
+// dearer is, bucket by bucket, the dearer of two prices; with a long-prompt
+// band, from the lower of the two thresholds, the dearer of their long
+// prompts' prices (a price without a band costs the same at any length).
 func dearer(a, b Price) Price {
-	return Price{Input: max(a.Input, b.Input), Output: max(a.Output, b.Output),
-		CacheRead: max(a.CacheRead, b.CacheRead), CacheWrite: max(a.CacheWrite, b.CacheWrite)}
+	d := usd(max(a.Input, b.Input), max(a.Output, b.Output), max(a.CacheRead, b.CacheRead), max(a.CacheWrite, b.CacheWrite))
+	if a.Long != nil || b.Long != nil {
+		d = d.above(min(a.longAbove(), b.longAbove()), dearer(a.band(math.MaxInt), b.band(math.MaxInt)))
+	}
+	return d
 }
 
 func (p *Proxy) routeOf(model string) (*route, *Error) {

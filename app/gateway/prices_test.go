@@ -1,0 +1,51 @@
+package gateway
+
+import "testing"
+
+// A call costs each usage bucket at its price, rounded up to a
+// micro-dollar; a dated snapshot costs what its family does.
+func TestBuiltinPriceCost(t *testing.T) {
+	u := Usage{InputTokens: 1000, OutputTokens: 200, CacheReadInputTokens: 10_000, CacheCreationInputTokens: 500}
+	for model, want := range map[string]int64{
+		"claude-opus-4-7":            1000*5 + 200*25 + 10_000*0.5 + 500*6.25,
+		"claude-sonnet-4-5-20250929": 1000*3 + 200*15 + 10_000*0.3 + 500*3.75,
+		"claude-sonnet-5-5":          1000*2 + 200*10 + 10_000*0.1 + 500*2.5,
+		"gpt-5.5":                    1000*5 + 200*30 + 10_000*0.5 + 500*5,
+	} {
+		p, ok := BuiltinPrice(model)
+		if got := p.Micros(u); !ok || got != want {
+			t.Errorf("%s: %d micro-dollars (priced %v), want %d", model, got, ok, want)
+		}
+	}
+	if _, ok := BuiltinPrice("claude-unknown-9"); ok {
+		t.Error("an unknown model has a price")
+	}
+}
+
+// Claude Haiku 5.5 bills a call whose prompt (input and cache together)
+// is above 100,000 tokens at its long-prompt band, every token of it; a
+// route's worst price reserves that band for a prompt that may be long.
+func TestLongPromptBand(t *testing.T) {
+	p, _ := BuiltinPrice("claude-haiku-5-5")
+	short := Usage{InputTokens: 60_000, CacheReadInputTokens: 40_000, OutputTokens: 1000}
+	long := Usage{InputTokens: 60_000, CacheReadInputTokens: 40_001, OutputTokens: 1000}
+	if got, want := p.Micros(short), int64(60_000*0.1+40_000*0.01+1000*0.5); got != want {
+		t.Errorf("a 100,000-token prompt: %d, want %d", got, want)
+	}
+	// 30,000 + 2,000.05 + 2,500, rounded up.
+	if got, want := p.Micros(long), int64(34_501); got != want {
+		t.Errorf("a 100,001-token prompt: %d, want %d", got, want)
+	}
+	if got, want := p.WorstMicros(200_000, 1000), int64(200_000*0.625+1000*2.5); got != want {
+		t.Errorf("worst of a 200,000-token bound: %d, want %d", got, want)
+	}
+	// A route of Haiku 5.5 and Sonnet 4.5: the dearer of each band.
+	sonnet, _ := BuiltinPrice("claude-sonnet-4-5")
+	worst := dearer(sonnet, p)
+	if got, want := worst.WorstMicros(1000, 100), int64(1000*3.75+100*15); got != want {
+		t.Errorf("route, short bound: %d, want %d", got, want)
+	}
+	if worst.Long == nil || worst.Long.Above != 100_000 || worst.band(200_000).Input != 3 {
+		t.Errorf("route, long band: %+v", worst.Long)
+	}
+}
