@@ -181,7 +181,7 @@ func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
 	}
 	switch f := req.Format; {
 	case f == nil:
-	case f.OutputConfig:
+	case nativeFormat(req):
 		if b.OutputConfig == nil {
 			b.OutputConfig = &messagesOutput{}
 		}
@@ -218,11 +218,24 @@ func messagesEffort(effort string) string {
 // isFormatCall: b is the forced tool call that answers a response_format
 // (see formatTool), whose input is the answer's text.
 func isFormatCall(req *Request, b ContentBlock) bool {
-	return req.Format != nil && !req.Format.OutputConfig && b.Type == BlockToolUse && b.Name == formatToolName
+	return req.Format != nil && !nativeFormat(req) && b.Type == BlockToolUse && b.Name == formatToolName
 }
 
-// outputFormat is output_config.format with schema.
+// nativeFormat: the request's structured output goes to a messages-style
+// provider as output_config.format, not as a forced tool. So it goes when
+// it was asked that way, and to the models that take thinking adaptive
+// only (adaptiveOnly): their thinking is on by default, which a forced
+// tool excludes, and the newest refuse a forced tool outright.
+func nativeFormat(req *Request) bool {
+	return req.Format != nil && (req.Format.OutputConfig || adaptiveOnly(req.Model))
+}
+
+// outputFormat is output_config.format with schema (any object for
+// json_object, which has none).
 func outputFormat(schema json.RawMessage) json.RawMessage {
+	if schema == nil {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
 	return slices.Concat([]byte(`{"type":"json_schema","schema":`), schema, []byte("}"))
 }
 

@@ -582,6 +582,11 @@ func TestSchemaKeepsItsOrder(t *testing.T) {
 	if err != nil || string(req.Tools[0].InputSchema) != schema {
 		t.Errorf("input_schema: %s, %v", req.Tools[0].InputSchema, err)
 	}
+	// A function without parameters takes none, as OpenAI reads it.
+	req, err = ParseCompletionsRequest([]byte(`{"messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f"}}]}`), testDefaults)
+	if err != nil || string(req.Tools[0].InputSchema) != `{"type":"object","properties":{}}` {
+		t.Errorf("a function without parameters: %v", err)
+	}
 	for _, bad := range []string{`"schema"`, `[]`, `"x"`} {
 		if _, err := ParseMessagesRequest([]byte(`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}],"tools":[{"name":"f","input_schema":`+bad+`}]}`), testDefaults); err == nil ||
 			!strings.Contains(err.Error(), "tools[0].input_schema must be a JSON Schema object") {
@@ -613,5 +618,34 @@ func TestReasoningForAdaptiveOnlyModels(t *testing.T) {
 	req, _ := ParseMessagesRequest([]byte(`{"model":"claude-opus-5","max_tokens":20000,"messages":[{"role":"user","content":"x"}],"thinking":{"type":"enabled","budget_tokens":2000}}`), testDefaults)
 	if b, _ := a.body(req, false).appendJSON(nil); !strings.Contains(string(b), `"thinking":{"type":"adaptive"},"output_config":{"effort":"low"}`) {
 		t.Errorf("a budget for claude-opus-5: %s", b)
+	}
+}
+
+// Chat Completions' response_format reaches the newest Claude models
+// (thinking on by default, forced tools refused) as their own structured
+// output, beside tools and reasoning; earlier models get the forced tool.
+func TestResponseFormatForNewestModels(t *testing.T) {
+	var a messagesAdapter
+	const schema = `{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}}}`
+	for _, tt := range []struct{ model, format, want string }{
+		{"claude-sonnet-5-5", `{"type":"json_schema","json_schema":{"name":"x","schema":` + schema + `}}`, `"output_config":{"effort":"medium","format":{"type":"json_schema","schema":` + schema + `}}`},
+		{"claude-opus-4-7", `{"type":"json_object"}`, `"output_config":{"format":{"type":"json_schema","schema":{"type":"object"}}}`},
+		{"claude-sonnet-4-5", `{"type":"json_object"}`, `"tool_choice":{"type":"tool","name":"json_answer"}`},
+	} {
+		body := `{"model":"` + tt.model + `","messages":[{"role":"user","content":"x"}],"max_completion_tokens":20000,"response_format":` + tt.format
+		if tt.model == "claude-sonnet-5-5" {
+			body += `,"reasoning_effort":"medium","tools":[{"type":"function","function":{"name":"f"}}]`
+		}
+		req, err := ParseCompletionsRequest([]byte(body+`}`), Defaults{MaxTokens: 100, MaxTokensCap: 64000, Style: StyleMessages})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.model, err)
+		}
+		b, err := a.body(req, false).appendJSON(nil)
+		if err != nil || !strings.Contains(string(b), tt.want) {
+			t.Errorf("%s with %s: %s, want %s", tt.model, tt.format, b, tt.want)
+		}
+		if native := tt.model != "claude-sonnet-4-5"; native == isFormatCall(req, ContentBlock{Type: BlockToolUse, Name: formatToolName}) {
+			t.Errorf("%s: a json_answer tool call read as the answer: %v", tt.model, !native)
+		}
 	}
 }

@@ -50,12 +50,13 @@ func checkOpenAIStyle(req *Request) *Error {
 // Completions' at 2); a response_format goes to a messages-style provider
 // as a forced tool, which cannot be combined with the caller's own tools
 // or with thinking (Anthropic refuses a forced tool call with thinking
-// on). output_config.format goes as it is.
+// on). output_config.format, and any format for the newest models, goes
+// as it is (nativeFormat).
 func checkMessagesStyle(req *Request) *Error {
 	if t := req.Temperature; t != nil && *t > 1 {
 		return invalid("temperature %g is not supported: this gateway's upstream (messages style) takes 0 to 1", *t)
 	}
-	if req.Format == nil || req.Format.OutputConfig {
+	if req.Format == nil || nativeFormat(req) {
 		return nil // the provider's own structured output, beside anything
 	}
 	if len(req.Tools) > 0 {

@@ -220,7 +220,7 @@ func parseToolFields(o object, schemaField string) (Tool, *Error) {
 		if schemaField == "input_schema" {
 			return t, invalid("%s is required", o.name(schemaField))
 		}
-		raw = map[string]any{"type": "object", "properties": map[string]any{}} // OpenAI's default: no parameters
+		raw = json.RawMessage(`{"type":"object","properties":{}}`) // OpenAI's default: no parameters
 	}
 	if t.InputSchema, err = parseSchema(raw, o.name(schemaField)); err != nil {
 		return t, err
