@@ -8,7 +8,8 @@ import (
 // adaptiveOnly: the Claude model takes thinking only as {"type":"adaptive"}
 // (with output_config.effort), and refuses "enabled" with budget_tokens
 // with a 400: Claude Opus 4.7 and every model after it. Opus and Sonnet
-// 4.6 take both; earlier models take "enabled" only. A Claude name
+// 4.6 take both; earlier models take "enabled" only. The same models
+// refuse temperature, top_p and top_k. A Claude name
 // without a version ("claude-mythos-preview") is of the newer naming.
 // Names are read as the providers write them: Anthropic's
 // ("claude-opus-4-7", "claude-3-7-sonnet-20250219"), Bedrock's

@@ -152,7 +152,13 @@ func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
 		Temperature: req.Temperature, TopP: req.TopP, TopK: req.TopK,
 		StopSequences: req.StopSequences, Stream: stream, Messages: req.Messages}
 	b.System = systemOf(req)
-	if t := req.Temperature; t != nil && *t > 1 {
+	switch t := req.Temperature; {
+	case adaptiveOnly(req.Model):
+		// The newest models sample as they do and refuse any setting
+		// with a 400: dropped, so that clients that send one (most
+		// frameworks do) and a route's fallback to them still work.
+		b.Temperature, b.TopP, b.TopK = nil, nil, nil
+	case t != nil && *t > 1:
 		// A routed Chat Completions call (up to 2) on a messages-style
 		// target: the nearest it takes. One provider refused it (checkStyle).
 		b.Temperature = new(1.0)

@@ -649,3 +649,20 @@ func TestResponseFormatForNewestModels(t *testing.T) {
 		}
 	}
 }
+
+// The newest Claude models refuse sampling settings with a 400: a
+// messages-style provider is sent none for them, and earlier models get
+// them as asked.
+func TestSamplingDroppedForNewestModels(t *testing.T) {
+	var a messagesAdapter
+	for model, want := range map[string]bool{"claude-opus-4-7": false, "claude-sonnet-5": false, "claude-sonnet-4-6": true} {
+		req, err := ParseMessagesRequest([]byte(`{"model":"`+model+`","max_tokens":5,"temperature":0.2,"top_p":0.9,"top_k":40,"messages":[{"role":"user","content":"x"}]}`), testDefaults)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := a.body(req, false).appendJSON(nil)
+		if got := strings.Contains(string(b), `"temperature":0.2,"top_p":0.9,"top_k":40`); got != want || !want && strings.Contains(string(b), "top_") {
+			t.Errorf("%s: %s", model, b)
+		}
+	}
+}
