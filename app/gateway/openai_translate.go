@@ -139,6 +139,12 @@ func openAIBody(req *Request, stream bool) openAIRequest {
 		}
 		b.MaxTokens, b.MaxCompletionTokens = 0, req.MaxTokens
 	}
+	if openAIReasoning(req.Model) {
+		// Sampling settings are dropped, as for the newest Claude models:
+		// clients send them by default, and the model refuses them.
+		b.MaxTokens, b.MaxCompletionTokens = 0, req.MaxTokens
+		b.Temperature, b.TopP = nil, nil
+	}
 	if f := req.Format; f != nil {
 		if f.Type == "json_object" {
 			b.ResponseFormat = map[string]string{"type": "json_object"}
