@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"errors"
+	"maps"
 	"time"
 
 	"gorm.io/gorm"
@@ -85,8 +86,9 @@ func claimToken(tx *gorm.DB, purpose, token string) (*User, error) {
 
 // ResetPassword spends a reset token and sets the account's new password
 // in one transaction: every session of the account ends, every other
-// reset link of the account stops working, and the address is proven. It
-// returns the account.
+// reset link of the account stops working, and the address is proven
+// (an unproven account's second factors are forgotten). It returns the
+// account.
 func ResetPassword(ctx context.Context, db *gorm.DB, token, passwordHash string) (*User, error) {
 	var user *User
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -100,11 +102,22 @@ func ResetPassword(ctx context.Context, db *gorm.DB, token, passwordHash string)
 			return err
 		}
 		// The link was mailed to the address: using it proves the address.
+		// Until then, whoever signed up may not have held the address:
+		// the second factors set up meanwhile (passkeys, an authenticator
+		// app) are forgotten, or one who squatted the address before its
+		// owner would keep signing in with them and lock the owner out.
+		updates := map[string]any{"password_hash": passwordHash, "password_changed_at": now}
 		if user.EmailVerifiedAt == nil {
 			user.EmailVerifiedAt = &now
+			user.TOTPSecret, user.TOTPEnabledAt, user.TOTPLastStep, user.PasskeyCount = nil, nil, nil, 0
+			maps.Copy(updates, map[string]any{"email_verified_at": now, "totp_secret": nil, "totp_enabled_at": nil, "totp_last_step": nil, "passkey_count": 0})
+			for _, m := range []any{&RecoveryCode{}, &Passkey{}} {
+				if err := tx.Where("user_id = ?", user.ID).Delete(m).Error; err != nil {
+					return err
+				}
+			}
 		}
-		if err := tx.Model(&User{}).Where("id = ?", user.ID).Updates(map[string]any{"password_hash": passwordHash,
-			"password_changed_at": now, "email_verified_at": user.EmailVerifiedAt}).Error; err != nil {
+		if err := tx.Model(&User{}).Where("id = ?", user.ID).Updates(updates).Error; err != nil {
 			return err
 		}
 		return tx.Where("user_id = ?", user.ID).Delete(&Session{}).Error

@@ -343,7 +343,7 @@ func accountPasskeys(c Chrome, d AccountData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "\" placeholder=\"Work laptop\" aria-describedby=\"passkey-status\"> <button type=\"submit\" data-testid=\"passkey-register\">Add a passkey</button><p id=\"passkey-status\" class=\"small\" role=\"status\" aria-live=\"polite\" data-passkey-status></p><noscript><p class=\"small\">Adding a passkey needs JavaScript.</p></noscript></form></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "\" placeholder=\"Work laptop\" aria-describedby=\"passkey-status\"> <label for=\"passkey-proof\">Your password, or a two-factor code</label> <input id=\"passkey-proof\" name=\"proof\" type=\"password\" autocomplete=\"current-password\" required aria-describedby=\"passkey-status\"> <button type=\"submit\" data-testid=\"passkey-register\">Add a passkey</button><p id=\"passkey-status\" class=\"small\" role=\"status\" aria-live=\"polite\" data-passkey-status></p><noscript><p class=\"small\">Adding a passkey needs JavaScript.</p></noscript></form></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -381,7 +381,7 @@ func passkeySignIn(c Chrome, begin, finish, next, label string) templ.Component 
 		var templ_7745c5c3_Var21 string
 		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(begin)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/passkeys.templ`, Line: 83, Col: 56}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/passkeys.templ`, Line: 85, Col: 56}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 		if templ_7745c5c3_Err != nil {
@@ -394,7 +394,7 @@ func passkeySignIn(c Chrome, begin, finish, next, label string) templ.Component 
 		var templ_7745c5c3_Var22 string
 		templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(finish + nextQuery(next))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/passkeys.templ`, Line: 83, Col: 97}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/passkeys.templ`, Line: 85, Col: 97}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
 		if templ_7745c5c3_Err != nil {
@@ -407,7 +407,7 @@ func passkeySignIn(c Chrome, begin, finish, next, label string) templ.Component 
 		var templ_7745c5c3_Var23 string
 		templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(c.CSRF)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/passkeys.templ`, Line: 83, Col: 118}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/passkeys.templ`, Line: 85, Col: 118}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 		if templ_7745c5c3_Err != nil {
@@ -420,7 +420,7 @@ func passkeySignIn(c Chrome, begin, finish, next, label string) templ.Component 
 		var templ_7745c5c3_Var24 string
 		templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(label)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/passkeys.templ`, Line: 84, Col: 78}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/passkeys.templ`, Line: 86, Col: 78}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var24))
 		if templ_7745c5c3_Err != nil {

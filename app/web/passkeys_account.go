@@ -39,7 +39,10 @@ func passkeyName(raw string) (string, error) {
 // BeginPasskeyRegistration starts adding a passkey to the signed-in
 // account: the options for navigator.credentials.create. The passkey is
 // discoverable (it signs in without an email) and the account's passkeys
-// are excluded, so one authenticator is not registered twice.
+// are excluded, so one authenticator is not registered twice. It takes
+// the password again, or a two-factor code (recheckProof): a passkey
+// outlives a password change, so a session alone must not add one. The
+// ceremony it begins is the session's, for this account only.
 func (p *Pages) BeginPasskeyRegistration(c echo.Context) error {
 	user := CurrentOf(c).User
 	name, err := passkeyName(c.FormValue("name"))
@@ -48,6 +51,16 @@ func (p *Pages) BeginPasskeyRegistration(c echo.Context) error {
 	}
 	if user.PasskeyCount >= models.MaxPasskeysPerUser {
 		return passkeyError(c, apierr.New(http.StatusConflict, "too_many_passkeys", models.ErrTooManyPasskeys.Error()))
+	}
+	if status, msg, err := p.recheckProof(c, c.FormValue("proof")); err != nil || msg != "" {
+		if err != nil {
+			return err
+		}
+		code := "wrong_password"
+		if status == http.StatusTooManyRequests {
+			code = "rate_limited"
+		}
+		return passkeyError(c, apierr.New(status, code, msg))
 	}
 	rp, err := p.relyingParty(c.Request())
 	if err != nil {
@@ -168,36 +181,47 @@ func (p *Pages) RenamePasskey(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, paths.Account+"?passkey=renamed")
 }
 
+// recheckProof checks, before a change to how the account signs in
+// (a passkey added or removed), the password again or, from an account
+// with two-factor sign-in, a current code or an unused recovery code,
+// under the sign-in throttle: a session left open, or stolen, is not
+// enough. It answers as recheckPassword does.
+func (p *Pages) recheckProof(c echo.Context, proof string) (status int, msg string, err error) {
+	cur := CurrentOf(c)
+	user := cur.User
+	// A password is at least auth.MinPasswordLength (12) characters: six
+	// digits or an 11-character recovery code are never one.
+	if user.TOTPEnabledAt == nil || !totp.LooksLikeTOTP(proof) && len(strings.TrimSpace(proof)) != 11 {
+		return p.recheckPassword(c, proof)
+	}
+	counted, msg, err := p.countAttempt(c, user.Email, "two-factor codes")
+	if err != nil || msg != "" {
+		return http.StatusTooManyRequests, msg, err
+	}
+	_, ok, err := p.checkSecondFactor(c.Request().Context(), user, proof)
+	if err != nil {
+		return 0, "", err
+	}
+	if !ok {
+		_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPFailure, Target: user.Email, OrgID: orgIDOf(cur)})
+		return http.StatusUnauthorized, "That code is not right: enter your password, a current code or an unused recovery code.", nil
+	}
+	p.forgive(c, counted)
+	return 0, "", nil
+}
+
 // RemovePasskey removes one of the account's passkeys. Like turning
 // two-factor sign-in off it takes the password again (or a current TOTP
-// or recovery code), under the sign-in throttle: a session left open is
-// not enough. Audited, and the account's address is told.
+// or recovery code): recheckProof. Audited, and the account's address is
+// told.
 func (p *Pages) RemovePasskey(c echo.Context) error {
 	ctx := c.Request().Context()
 	cur := CurrentOf(c)
 	user := cur.User
-	proof := c.FormValue("proof")
-	fail := func(status int, msg string) error {
-		return p.renderAccount(c, status, views.AccountData{Email: user.Email, PasskeyError: msg})
-	}
-	// A password is at least auth.MinPasswordLength (12) characters: six
-	// digits or an 11-character recovery code are never one.
-	if user.TOTPEnabledAt != nil && (totp.LooksLikeTOTP(proof) || len(strings.TrimSpace(proof)) == 11) {
-		counted, msg, err := p.countAttempt(c, user.Email, "two-factor codes")
-		if err != nil || msg != "" {
-			return orRender(err, func() error { return fail(http.StatusTooManyRequests, msg) })
-		}
-		_, ok, err := p.checkSecondFactor(ctx, user, proof)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPFailure, Target: user.Email, OrgID: orgIDOf(cur)})
-			return fail(http.StatusUnauthorized, "That code is not right: enter your password, a current code or an unused recovery code.")
-		}
-		p.forgive(c, counted)
-	} else if status, msg, err := p.recheckPassword(c, proof); err != nil || msg != "" {
-		return orRender(err, func() error { return fail(status, msg) })
+	if status, msg, err := p.recheckProof(c, c.FormValue("proof")); err != nil || msg != "" {
+		return orRender(err, func() error {
+			return p.renderAccount(c, status, views.AccountData{Email: user.Email, PasskeyError: msg})
+		})
 	}
 	pk, err := models.DeletePasskey(ctx, p.DB.DB, user.ID, c.Param("id"))
 	if err != nil {

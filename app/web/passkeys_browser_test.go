@@ -48,6 +48,7 @@ func TestPasskeyInBrowser(t *testing.T) {
 		chromedp.Navigate(url("/console/account")),
 		chromedp.WaitVisible(`[data-testid=passkeys-none]`, chromedp.ByQuery),
 		chromedp.SendKeys(`#passkey-name`, "Laptop <b>", chromedp.ByQuery),
+		chromedp.SendKeys(`#passkey-proof`, apptest.TestPassword, chromedp.ByQuery),
 		chromedp.Click(`[data-testid=passkey-register]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`[data-testid=passkey-row]`, chromedp.ByQuery),
 	)

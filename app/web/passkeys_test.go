@@ -115,7 +115,7 @@ func (k *softKey) get(challenge string) string {
 func registerPasskey(t *testing.T, c *apptest.Client, k *softKey, name string) {
 	t.Helper()
 	tok := c.CSRF("/console/account")
-	res := c.PostForm("/console/account/passkeys/begin", url.Values{"name": {name}}, "X-CSRF-Token", tok)
+	res := c.PostForm("/console/account/passkeys/begin", url.Values{"name": {name}, "proof": {apptest.TestPassword}}, "X-CSRF-Token", tok)
 	if res.StatusCode != 200 {
 		t.Fatalf("begin registration: %d %s", res.StatusCode, res.Body)
 	}

@@ -80,7 +80,7 @@
     var status = form.querySelector("[data-passkey-status]");
     var button = form.querySelector("button");
     var csrf = form.dataset.csrf;
-    var name = new URLSearchParams({ name: form.elements.name.value });
+    var name = new URLSearchParams({ name: form.elements.name.value, proof: form.elements.proof.value });
     button.disabled = true;
     status.textContent = "Follow your browser's prompt…";
     post(form.dataset.passkeyRegister, csrf, name.toString(), "application/x-www-form-urlencoded")
