@@ -101,7 +101,8 @@ func messagesStream(sse *gateway.SSEWriter, _ *gateway.Request) meter.Sink { ret
 // CountTokens answers POST /gateway/v1/messages/count_tokens as the
 // Messages API does ({"input_tokens":N}): the upstream's own count when it
 // offers one, else gateway.EstimateInputTokens; the X-Token-Count header
-// says which ("upstream" or "estimated"). Counting is never billed.
+// says which ("upstream" or "estimated"). Counting is never billed; a
+// model outside the caller's policies is refused as a call is.
 func (a *API) CountTokens(c echo.Context) error {
 	p := Principal(c)
 	if err := a.Gateway.Entitled(c.Request().Context(), p.OrgID); err != nil {
@@ -109,6 +110,11 @@ func (a *API) CountTokens(c echo.Context) error {
 	}
 	req, err := a.Gateway.ReadRequest(c, gateway.ParseCountTokensRequest)
 	if err != nil {
+		return err
+	}
+	// A model the caller may not call is not counted either: the count
+	// asks the provider, with the provider's key.
+	if err := a.Gateway.Allowed(c.Request().Context(), caller(c), req.Model); err != nil {
 		return err
 	}
 	req.AnthropicBeta = c.Request().Header.Values("Anthropic-Beta")

@@ -478,6 +478,16 @@ func TestGatewayModelPolicies(t *testing.T) {
 	if r := c.Get("/gateway/v1/models/smart", "Authorization", "Bearer "+s.Key); r.StatusCode != 404 {
 		t.Errorf("a model the key may not call is retrieved: %d", r.StatusCode)
 	}
+	// Counting tokens asks the provider with its key: refused alike.
+	count := func(model string) *apptest.Response {
+		return c.PostJSON("/gateway/v1/messages/count_tokens", `{"model":"`+model+`","messages":[{"role":"user","content":"Hi"}]}`, "Authorization", "Bearer "+s.Key)
+	}
+	if r := count("smart"); r.StatusCode != 403 || !strings.Contains(r.Body, `"type":"permission_error"`) && !strings.Contains(r.Body, "model_not_allowed") {
+		t.Errorf("counting a model the key may not call: %d %s", r.StatusCode, r.Body)
+	}
+	if r := count("cheap"); r.StatusCode != 200 {
+		t.Errorf("counting an allowed model: %d %s", r.StatusCode, r.Body)
+	}
 }
 
 // statusesOf makes n calls at once, spread over envs in turn (the instances

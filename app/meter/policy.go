@@ -72,6 +72,13 @@ func (p *policies) allowed(ctx context.Context, who Caller, model string) error 
 	return nil
 }
 
+// Allowed refuses a model outside who's organization's or key's list
+// (403 model_not_allowed), for the endpoints that are no call (counting
+// tokens): a call is checked by Serve.
+func (s *Service) Allowed(ctx context.Context, who Caller, model string) error {
+	return s.policies.allowed(ctx, who, model)
+}
+
 // ModelsFor lists the models who may call: the service's models, less
 // those outside the organization's or the key's policy.
 func (s *Service) ModelsFor(ctx context.Context, who Caller) (ModelList, error) {
