@@ -100,9 +100,10 @@ func Explain(ctx context.Context, text []byte, ids []int) (*Explanation, error) 
 	}
 	ex := &Explanation{}
 	entries := res.EntryLines()
+	known := knownSecrets(r)
 	for _, id := range ids {
 		t := byID[id]
-		tmpl := r.Text(quoteLine(t.Template, fence))
+		tmpl := known.Replace(r.Text(quoteLine(t.Template, fence)))
 		ex.Templates = append(ex.Templates, ExplainedTemplate{ID: id, Template: tmpl, Count: t.Count})
 		var at []int // indexes of the template's entries
 		for i, a := range res.Assignments {
@@ -132,6 +133,28 @@ func Explain(ctx context.Context, text []byte, ids []int) (*Explanation, error) 
 	}
 	ex.Prompt = Prompt{System: explainSystem(fence), User: b.String(), MaxTokens: ExplainMaxTokens, Masked: sent(r.Masks(), b.String())}
 	return ex, nil
+}
+
+// knownSecrets replaces the values r masked in the log's lines with their
+// placeholders. A template needs it: the analysis may take a secret's key
+// for the line's header ("Password: hunter2x denied" is the template
+// "hunter2x denied"), and the value alone, without its key, is no
+// recognisable secret. Longer values first, so that one holding another
+// is replaced whole.
+func knownSecrets(r *redact.Redactor) *strings.Replacer {
+	masks := r.Masks()
+	pairs := make([][2]string, 0, len(masks))
+	for _, m := range masks {
+		if v, ok := r.Original(m.Placeholder); ok && v != "" {
+			pairs = append(pairs, [2]string{v, m.Placeholder})
+		}
+	}
+	slices.SortFunc(pairs, func(a, b [2]string) int { return len(b[0]) - len(a[0]) })
+	var args []string
+	for _, p := range pairs {
+		args = append(args, p[0], p[1])
+	}
+	return strings.NewReplacer(args...)
 }
 
 // sent are the masks whose placeholders a prompt holds.
