@@ -118,6 +118,7 @@ func (a *accumulator) add(ev Event) *Error {
 				a.msg.Usage.InputTokens = u.InputTokens
 				a.msg.Usage.CacheCreationInputTokens = u.CacheCreationInputTokens
 				a.msg.Usage.CacheReadInputTokens = u.CacheReadInputTokens
+				a.msg.Usage.CacheWrite1hTokens = u.CacheWrite1hTokens
 			}
 		}
 	case EventMessageStop:

@@ -116,9 +116,15 @@ func BuiltinPrice(model string) (Price, bool) {
 // bucket at its own price (reasoning tokens are output tokens).
 func (p Price) Micros(u Usage) int64 {
 	p = p.band(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens)
-	return int64(math.Ceil(float64(u.InputTokens)*p.Input + float64(u.CacheCreationInputTokens)*p.CacheWrite +
+	write5m := u.CacheCreationInputTokens - u.CacheWrite1hTokens
+	return int64(math.Ceil(float64(u.InputTokens)*p.Input + float64(write5m)*p.CacheWrite + float64(u.CacheWrite1hTokens)*p.cacheWrite1h() +
 		float64(u.CacheReadInputTokens)*p.CacheRead + float64(u.OutputTokens)*p.Output))
 }
+
+// cacheWrite1h is the price of a write to Anthropic's one-hour cache:
+// twice the input's, for every model (CacheWrite is the five-minute
+// write's, 1.25 times). No other provider has one.
+func (p Price) cacheWrite1h() float64 { return max(2*p.Input, p.CacheWrite) }
 
 // longAbove is the prompt length above which the long-prompt band
 // applies (none: never).
@@ -139,8 +145,13 @@ func (p Price) band(prompt int) Price {
 
 // WorstMicros is the most a call can cost at p: inputBound input tokens,
 // each at the dearest input bucket's price (a cache write costs more than
-// plain input at Anthropic), and maxTokens of output.
-func (p Price) WorstMicros(inputBound, maxTokens int) int64 {
+// plain input at Anthropic, a one-hour write more still, when the request
+// asks for one: longCache), and maxTokens of output.
+func (p Price) WorstMicros(inputBound, maxTokens int, longCache bool) int64 {
 	p = p.band(inputBound)
-	return int64(math.Ceil(float64(inputBound)*max(p.Input, p.CacheWrite, p.CacheRead) + float64(maxTokens)*p.Output))
+	in := max(p.Input, p.CacheWrite, p.CacheRead)
+	if longCache {
+		in = max(in, p.cacheWrite1h())
+	}
+	return int64(math.Ceil(float64(inputBound)*in + float64(maxTokens)*p.Output))
 }

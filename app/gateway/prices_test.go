@@ -36,16 +36,52 @@ func TestLongPromptBand(t *testing.T) {
 	if got, want := p.Micros(long), int64(34_501); got != want {
 		t.Errorf("a 100,001-token prompt: %d, want %d", got, want)
 	}
-	if got, want := p.WorstMicros(200_000, 1000), int64(200_000*0.625+1000*2.5); got != want {
+	if got, want := p.WorstMicros(200_000, 1000, false), int64(200_000*0.625+1000*2.5); got != want {
 		t.Errorf("worst of a 200,000-token bound: %d, want %d", got, want)
 	}
 	// A route of Haiku 5.5 and Sonnet 4.5: the dearer of each band.
 	sonnet, _ := BuiltinPrice("claude-sonnet-4-5")
 	worst := dearer(sonnet, p)
-	if got, want := worst.WorstMicros(1000, 100), int64(1000*3.75+100*15); got != want {
+	if got, want := worst.WorstMicros(1000, 100, false), int64(1000*3.75+100*15); got != want {
 		t.Errorf("route, short bound: %d, want %d", got, want)
 	}
 	if worst.Long == nil || worst.Long.Above != 100_000 || worst.band(200_000).Input != 3 {
 		t.Errorf("route, long band: %+v", worst.Long)
+	}
+}
+
+// A write to Anthropic's one-hour cache costs twice the input price (its
+// five-minute write 1.25 times): the usage's breakdown says how many of
+// the written tokens were for an hour, and a request that asks for an
+// hour-long breakpoint reserves at that price.
+func TestOneHourCacheWrites(t *testing.T) {
+	var m Message
+	answer := `{"id":"m","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":"end_turn",` +
+		`"usage":{"input_tokens":10,"output_tokens":5,"cache_creation_input_tokens":30000,"cache_creation":{"ephemeral_5m_input_tokens":10000,"ephemeral_1h_input_tokens":20000}}}`
+	if err := decodeUpstream([]byte(answer), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Usage.CacheWrite1hTokens != 20_000 {
+		t.Fatalf("one-hour writes read as %d", m.Usage.CacheWrite1hTokens)
+	}
+	p, _ := BuiltinPrice("claude-sonnet-4-5")
+	if got, want := p.Micros(m.Usage), int64(10*3+5*15+10_000*3.75+20_000*6); got != want {
+		t.Errorf("cost %d, want %d", got, want)
+	}
+	req, err := ParseMessagesRequest([]byte(`{"model":"m","max_tokens":5,"system":[{"type":"text","text":"x","cache_control":{"type":"ephemeral","ttl":"1h"}}],"messages":[{"role":"user","content":"x"}]}`), testDefaults)
+	if err != nil || !req.LongCache() {
+		t.Fatalf("a one-hour breakpoint: %v, long %v", err, req != nil && req.LongCache())
+	}
+	if got, want := p.WorstMicros(1000, 10, true), int64(1000*6+10*15); got != want {
+		t.Errorf("worst with a one-hour breakpoint: %d, want %d", got, want)
+	}
+	if got, want := p.WorstMicros(1000, 10, false), int64(1000*3.75+10*15); got != want {
+		t.Errorf("worst without: %d, want %d", got, want)
+	}
+	// A breakdown above its whole is cut to it, and flagged.
+	odd := `{"input_tokens":1,"output_tokens":1,"cache_creation_input_tokens":5,"cache_creation":{"ephemeral_1h_input_tokens":9}}`
+	var u Usage
+	if err := u.UnmarshalJSON([]byte(odd)); err != nil || u.CacheWrite1hTokens != 5 || !u.odd {
+		t.Errorf("one-hour writes above the whole: %+v, %v", u, err)
 	}
 }

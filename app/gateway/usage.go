@@ -1,6 +1,8 @@
 package gateway
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -141,9 +143,38 @@ type Usage struct {
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens,omitempty"`
 	CacheReadInputTokens     int `json:"cache_read_input_tokens,omitempty"`
 	ReasoningTokens          int `json:"-"`
+	// CacheWrite1hTokens are those of CacheCreationInputTokens written to
+	// the one-hour cache (Anthropic's cache_creation
+	// .ephemeral_1h_input_tokens), which cost more (Price.Micros).
+	CacheWrite1hTokens int `json:"-"`
 	// odd is set when the upstream sent a count that is not a whole
 	// non-negative number; checkUsage flags it.
 	odd bool
+}
+
+// LongCache reports whether the request asks for a one-hour cache
+// breakpoint anywhere (cache_control's ttl "1h"), whose writes cost more:
+// a budget reserves them at their price (Price.WorstMicros).
+func (r *Request) LongCache() bool {
+	long := func(cc json.RawMessage) bool { return bytes.Contains(cc, []byte(`"1h"`)) }
+	for _, t := range r.Tools {
+		if long(t.CacheControl) {
+			return true
+		}
+	}
+	for _, b := range r.SystemBlocks {
+		if long(b.CacheControl) {
+			return true
+		}
+	}
+	for _, m := range r.Messages {
+		for _, b := range m.Blocks {
+			if long(b.CacheControl) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Total is the call's tokens, every bucket once.
@@ -176,6 +207,16 @@ func (u *Usage) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 			return readNumber(dec, &w.CacheCreationInputTokens)
 		case "cache_read_input_tokens":
 			return readNumber(dec, &w.CacheReadInputTokens)
+		case "cache_creation":
+			if dec.PeekKind() == 'n' {
+				return dec.SkipValue()
+			}
+			return readObject(dec, "usage.cache_creation", func(name []byte) error {
+				if string(name) == "ephemeral_1h_input_tokens" {
+					return readNumber(dec, &w.CacheWrite1h)
+				}
+				return dec.SkipValue()
+			})
 		}
 		return dec.SkipValue()
 	})
@@ -185,6 +226,9 @@ func (u *Usage) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	*u = lenientUsage(w.InputTokens, w.OutputTokens)
 	u.CacheCreationInputTokens = u.read(w.CacheCreationInputTokens)
 	u.CacheReadInputTokens = u.read(w.CacheReadInputTokens)
+	if u.CacheWrite1hTokens = u.read(w.CacheWrite1h); u.CacheWrite1hTokens > u.CacheCreationInputTokens {
+		u.CacheWrite1hTokens, u.odd = u.CacheCreationInputTokens, true // a part above its whole
+	}
 	return nil
 }
 
@@ -216,6 +260,7 @@ type usageWire struct {
 	OutputTokens             *float64 `json:"output_tokens"`
 	CacheCreationInputTokens *float64 `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     *float64 `json:"cache_read_input_tokens"`
+	CacheWrite1h             *float64 `json:"-"` // cache_creation.ephemeral_1h_input_tokens
 }
 
 // lenientUsage makes a Usage of counts as an upstream sent them (nil when
@@ -254,7 +299,7 @@ func checkUsage(u Usage, req *Request) (Usage, string) {
 	}
 	if u.AllInput() > MaxInputTokens {
 		u.InputTokens, flag = EstimateInputTokens(req), UsageClamped
-		u.CacheCreationInputTokens, u.CacheReadInputTokens = 0, 0
+		u.CacheCreationInputTokens, u.CacheReadInputTokens, u.CacheWrite1hTokens = 0, 0, 0
 	}
 	if req.MaxTokens > 0 && u.OutputTokens > req.MaxTokens {
 		u.OutputTokens, flag = req.MaxTokens, UsageClamped
@@ -273,6 +318,7 @@ func checkUsage(u Usage, req *Request) (Usage, string) {
 				cut := min(over, *b)
 				*b, over = *b-cut, over-cut
 			}
+			u.CacheWrite1hTokens = min(u.CacheWrite1hTokens, u.CacheCreationInputTokens)
 		}
 	}
 	u.odd = false

@@ -121,9 +121,9 @@ func (b *budgets) reserve(ctx context.Context, k *call, now time.Time, ttl time.
 	var need int64
 	switch {
 	case k.req != nil:
-		need = k.route.Price.WorstMicros(gateway.InputTokensBound(k.req), k.req.MaxTokens)
+		need = k.route.Price.WorstMicros(gateway.InputTokensBound(k.req), k.req.MaxTokens, k.req.LongCache())
 	case k.embed != nil:
-		need = k.route.Price.WorstMicros(k.embed.InputTokensBound(), 0)
+		need = k.route.Price.WorstMicros(k.embed.InputTokensBound(), 0, false)
 	}
 	var holds []budgetHold
 	for _, bg := range list {
