@@ -39,14 +39,19 @@ func TestLongPromptBand(t *testing.T) {
 	if got, want := p.WorstMicros(200_000, 1000, false), int64(200_000*0.625+1000*2.5); got != want {
 		t.Errorf("worst of a 200,000-token bound: %d, want %d", got, want)
 	}
-	// A route of Haiku 5.5 and Sonnet 4.5: the dearer of each band.
-	sonnet, _ := BuiltinPrice("claude-sonnet-4-5")
-	worst := dearer(sonnet, p)
-	if got, want := worst.WorstMicros(1000, 100, false), int64(1000*3.75+100*15); got != want {
+	// A route of Haiku 5.5 and Opus 4.5 (one band): the dearer of each band.
+	opus, _ := BuiltinPrice("claude-opus-4-5")
+	worst := dearer(opus, p)
+	if got, want := worst.WorstMicros(1000, 100, false), int64(1000*6.25+100*25); got != want {
 		t.Errorf("route, short bound: %d, want %d", got, want)
 	}
-	if worst.Long == nil || worst.Long.Above != 100_000 || worst.band(200_000).Input != 3 {
+	if worst.Long == nil || worst.Long.Above != 100_000 || worst.band(200_000).Input != 5 {
 		t.Errorf("route, long band: %+v", worst.Long)
+	}
+	// Sonnet 4.5's 1M context costs more above 200,000 tokens.
+	sonnet, _ := BuiltinPrice("claude-sonnet-4-5")
+	if got, want := sonnet.Micros(Usage{InputTokens: 300_000, OutputTokens: 1000}), int64(300_000*6+1000*22.5); got != want {
+		t.Errorf("Sonnet 4.5, a 300,000-token prompt: %d, want %d", got, want)
 	}
 }
 
