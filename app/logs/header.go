@@ -304,6 +304,9 @@ func (h *header) fields(s []byte, i, n int) int {
 			}
 		case hSep:
 			if sawTime && words <= 1 {
+				if !committed && j == i+1 && redisRole(s) {
+					h.lvl0, h.lvl1 = i, j // Redis's level mark: see redisRole
+				}
 				end, committed, words, anchorTok = j, true, 0, n
 			}
 		case hLevel:

@@ -63,13 +63,24 @@ func TestSerilogLevels(t *testing.T) {
 }
 
 // Redis: pid and role, the time, and its level as one of "-*#." is the
-// header.
+// header. "*" (notice), "-" (verbose) and "." (debug) are quiet levels: a
+// notice that mentions an error is no match. "#" is Redis's highest level,
+// for its errors and warnings alike: the keywords decide.
 func TestRedisHeader(t *testing.T) {
 	checkFormats(t, []formatCase{
-		{"1:M 11 Mar 2024 10:15:19.123 * Ready to accept connections tcp", "", "", "1:M 11 Mar 2024 10:15:19.123 *"},
-		{"1:M 11 Mar 2024 10:15:21.123 # Background saving error", CategoryError, "", "1:M 11 Mar 2024 10:15:21.123 #"},
-		{"42:C 11 Mar 2024 10:15:24.223 . Client closed connection id=5", "", "", "42:C 11 Mar 2024 10:15:24.223 ."},
-		{"1:M 11 Mar 2024 10:15:22.123 - Accepted 10.0.0.8:54321", "", "", "1:M 11 Mar 2024 10:15:22.123 -"},
+		{"1:M 11 Mar 2024 10:15:19.123 * Ready to accept connections tcp", "", "*", "1:M 11 Mar 2024 10:15:19.123 *"},
+		{"1:M 11 Mar 2024 10:15:21.123 # Background saving error", CategoryError, "#", "1:M 11 Mar 2024 10:15:21.123 #"},
+		{"1:S 11 Mar 2024 10:15:21.123 # Timeout connecting to the MASTER...", CategoryReliability, "#", "1:S 11 Mar 2024 10:15:21.123 #"},
+		{"1:M 11 Mar 2024 10:15:21.123 # Server initialized", "", "#", "1:M 11 Mar 2024 10:15:21.123 #"},
+		{"42:C 11 Mar 2024 10:15:24.223 . Client closed connection id=5", "", ".", "42:C 11 Mar 2024 10:15:24.223 ."},
+		{"1:M 11 Mar 2024 10:15:22.123 - Accepted 10.0.0.8:54321", "", "-", "1:M 11 Mar 2024 10:15:22.123 -"},
+		{"1:M 11 Mar 2024 10:15:23.123 * Error reading the RDB preamble, retrying later", "", "*", "1:M 11 Mar 2024 10:15:23.123 *"},
+		{"7:X 11 Mar 2024 10:15:23.123 * Sentinel ID is 4b6f", "", "*", "7:X 11 Mar 2024 10:15:23.123 *"},
+		// A level word after the mark is the more precise.
+		{"1:C 11 Mar 2024 10:15:19.001 # Warning: no config file specified", "", "Warning", "1:C 11 Mar 2024 10:15:19.001 # Warning:"},
+		// Without Redis's "pid:role", "-" and "*" after a time are separators.
+		{"2024-03-11 10:15:19 - disk error on sda", CategoryError, "", "2024-03-11 10:15:19 -"},
+		{"2024-03-11 10:15:19 * disk error on sda", CategoryError, "", "2024-03-11 10:15:19 *"},
 	})
 }
 
