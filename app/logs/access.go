@@ -417,6 +417,9 @@ type httpSpans struct {
 	plain        bool // the status is a plain "status" key's
 	meth0, meth1 int32
 	req0, req1   int32
+	// audit: the status is a Kubernetes audit event's responseStatus.code,
+	// which needs no method beside it (see noteEvent).
+	audit bool
 }
 
 // Keys are matched ignoring case on their last dotted part, so that a
@@ -501,7 +504,7 @@ func (h *httpSpans) status(msg []byte, hdr int) accessLine {
 		return notAccess
 	}
 	m0, m1, r0, r1 := int(h.meth0)-hdr, int(h.meth1)-hdr, int(h.req0)-hdr, int(h.req1)-hdr
-	if !(m1 > m0 && capitals(msg[m0:m1])) && !(r1 > r0 && requestValue(msg, r0, r1)) {
+	if !h.audit && !(m1 > m0 && capitals(msg[m0:m1])) && !(r1 > r0 && requestValue(msg, r0, r1)) {
 		return notAccess
 	}
 	at := int(h.stat0) - hdr

@@ -89,6 +89,10 @@ func (z *tokenizer) tokenize(s []byte, from int) {
 				return
 			}
 		}
+		if z.st.event() {
+			z.eventTokens(s)
+			return
+		}
 	}
 	if i < len(s) && s[i] == '{' && jsonObject(s, i) {
 		if z.json(s, i) {
