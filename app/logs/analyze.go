@@ -593,7 +593,7 @@ func (a *analyzer) line(input []byte, ref lineRef, line []byte) {
 	} else {
 		hdr = a.head.end(text)
 	}
-	if a.cols.n > 0 {
+	if a.cols.n > 0 || a.cols.tabs > 0 {
 		// A line that fits the input's bare columns has them for its
 		// header, whatever the per-line finder took for a level further
 		// on; unless the finder's header ran on to a syslog process
