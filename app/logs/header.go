@@ -633,6 +633,9 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			if string(s[k:e]) == "error:" && k == h.lvl1+1 && isUpper(s[h.lvl0]) && allLower(s[h.lvl0+1:h.lvl1]) {
 				return e
 			}
+			if p := h.moduleColumns(s, k, e, n); p > 0 {
+				return p // Django's module named like a level: "WARNING time log 1234 140234 msg"
+			}
 		case hColon:
 			// A key aligned to its value by the spaces after it
 			// ("[INF]   Version:  2.9.10", a table the program prints)
@@ -674,6 +677,9 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			}
 			if kind == hWord && sourceLine(s[k:e]) {
 				return e // the caller, as zap writes it: "INFO\tctrl/reconcile.go:123\tmsg"
+			}
+			if p := h.moduleColumns(s, k, e, n); kind == hWord && p > 0 {
+				return p // Django's verbose format: "INFO time views 1234 140234 msg"
 			}
 			if k2-e >= 2 && spaced < 0 && e-k <= 32 && kind == hWord {
 				i, padded = e, true // a padded column: the logger's place

@@ -692,3 +692,34 @@ func TestProgramHeaderInsideSyslog(t *testing.T) {
 		{"Mar  5 10:00:01 host1 sshd[12]: 5 more sessions opened", "", "", "Mar  5 10:00:01 host1 sshd[12]:"},
 	})
 }
+
+// Django's verbose format: the module, the process and the thread after
+// the time are header (a module named like a level, "log", too); one
+// number alone after a word is the message's. runserver's lines are
+// access lines, their status decides.
+func TestDjangoFormats(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"INFO 2026-11-29 05:44:16,123 views 1234 140234 Request finished", "", "INFO", "INFO 2026-11-29 05:44:16,123 views 1234 140234"},
+		{"WARNING 2026-11-29 05:44:18,456 log 1234 140236 Not Found: /favicon.ico", "", "WARNING", "WARNING 2026-11-29 05:44:18,456 log 1234 140236"},
+		{"ERROR 2026-11-29 05:44:19,789 log 1234 140237 Internal Server Error: /api/orders/", CategoryError, "ERROR",
+			"ERROR 2026-11-29 05:44:19,789 log 1234 140237"},
+		{"DEBUG 2026-11-29 05:44:20,001 db.backends 1234 140238 (0.002) SELECT 1; args=()", "", "DEBUG", "DEBUG 2026-11-29 05:44:20,001 db.backends 1234 140238"},
+		{"WARNING 2026-11-29 05:44:18,456 retrying 3 times", CategoryReliability, "WARNING", "WARNING 2026-11-29 05:44:18,456"},
+		{`[29/Nov/2026 05:44:18] "POST /api/orders/ HTTP/1.1" 500 145`, CategoryError, "", "[29/Nov/2026 05:44:18]"},
+		{`[29/Nov/2026 05:44:19] "GET /favicon.ico HTTP/1.1" 404 179`, "", "", "[29/Nov/2026 05:44:19]"},
+	})
+	in := strings.Join([]string{
+		"INFO 2026-11-29 05:44:16,123 views 1234 140234 Request finished",
+		"INFO 2026-11-29 05:44:17,123 views 1234 140235 Request finished",
+		"INFO 2026-11-29 05:44:18,123 autoreload 1234 140236 Watching for file changes with StatReloader",
+		`[29/Nov/2026 05:44:16] "GET / HTTP/1.1" 200 1234`,
+		`[29/Nov/2026 05:44:17] "GET /static/css/site.css HTTP/1.1" 304 0`,
+	}, "\n")
+	res := analyze(t, in, Options{})
+	if tm := templateWith(t, res, "Request finished"); tm.Template != "Request finished" || tm.Count != 2 {
+		t.Errorf("%+v", tm)
+	}
+	if tm := templateWith(t, res, "GET"); tm.Template != `"GET /<*> HTTP/1.1" <*> <*>` || tm.Count != 2 {
+		t.Errorf("%+v", tm)
+	}
+}
