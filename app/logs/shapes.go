@@ -292,9 +292,11 @@ func newShape(z *tokenizer, text []byte, sc *keywordScratch) *shape {
 
 // wordEnds shortens the shared prefix and suffix, p and s bytes, until
 // neither ends inside a word of the value v: "384.0 B," and "2.1 KB,"
-// share ",", not "B,", whose display would cut "KB" (see valueAt).
+// share ",", not "B,", whose display would cut "KB" (see valueAt). A
+// prefix may end where a word's letters meet its digits: "eth0" and "eth1"
+// share "eth", a numbered name's word (numbered.go).
 func wordEnds[T ~string | ~[]byte](v T, p, s int) (int, int) {
-	for p > 0 && p < len(v) && wordByte(v[p-1]) && wordByte(v[p]) {
+	for p > 0 && p < len(v) && wordByte(v[p-1]) && wordByte(v[p]) && !(isLetter(v[p-1]) && isDigit(v[p])) {
 		p--
 	}
 	for s > 0 && s < len(v) && wordByte(v[len(v)-s]) && wordByte(v[len(v)-s-1]) {
