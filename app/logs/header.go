@@ -270,6 +270,10 @@ func (h *header) fields(s []byte, i, n int) int {
 		anchorTok = -1 // the token that was the last separator anchor
 		lead      = i  // end of the leading dates, times and [groups]: the header without an anchor
 		leading   = true
+		// lead before its last [group]: a group that runs to the end of
+		// the line is the message ("5.123: [GC (Allocation Failure) …
+		// secs]", as Java's GC log writes), not header (see wholeLead)
+		lastGroup = -1
 	)
 	for ; n < maxHeaderTokens; n++ {
 		i = skipBlank(s, i)
@@ -278,8 +282,12 @@ func (h *header) fields(s []byte, i, n int) int {
 			break
 		}
 		j, kind := h.token(s, i, n)
-		if leading = leading && (kind == hTime || kind == hBracket && n > 0); leading &&
+		if leading = leading && (kind == hTime || kind == hBracket && n > 0 && !messageGroup(s[i:j])); leading &&
 			(lead > 0 || !bareNumber(s[i:j])) { // a count ("0 errors") is no time
+			lastGroup = -1
+			if kind == hBracket {
+				lastGroup = lead
+			}
 			lead = j
 		}
 		switch kind {
@@ -350,7 +358,22 @@ func (h *header) fields(s []byte, i, n int) int {
 		}
 		i = j
 	}
+	if lastGroup >= 0 && lead > end && !hasNonSpace(s[lead:]) {
+		return max(end, lastGroup) // the line's last [group] is its message
+	}
 	return max(end, lead)
+}
+
+// messageGroup reports a [group] that holds a group of its own or four
+// words or more: a message in brackets ("[GC (Allocation Failure)
+// [PSYoungGen: 65536K->10720K(76288K)] …, 0.0123456 secs]"), not a
+// column of a header.
+func messageGroup(t []byte) bool {
+	in := t[1:]
+	if bytes.IndexByte(in, '[') >= 0 {
+		return true
+	}
+	return bytes.Count(bytes.TrimSpace(bytes.TrimRight(in, "]")), []byte{' '}) >= 3
 }
 
 // zonedStamp reports an RFC 3339 date and time with its zone

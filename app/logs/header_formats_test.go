@@ -723,3 +723,31 @@ func TestDjangoFormats(t *testing.T) {
 		t.Errorf("%+v", tm)
 	}
 }
+
+// Java's GC logs: the legacy format writes its message in one bracket
+// group after the time and uptime; the group is the message, not header.
+// "(Allocation Failure)" is the cause of a routine young collection, no
+// failure. Unified logging (JDK 9+) keeps its tags in the header.
+func TestJavaGCLog(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29T05:44:21.000+0000: 5.123: [GC (Allocation Failure) [PSYoungGen: 65536K->10720K(76288K)] 65536K->10736K(251392K), 0.0123456 secs] [Times: user=0.03 sys=0.01, real=0.01 secs]",
+			"", "", "2026-11-29T05:44:21.000+0000: 5.123:"},
+		{"5.123: [GC pause (G1 Evacuation Pause) (young), 0.0057 secs]", "", "", "5.123:"},
+		{"2026-11-29T05:44:21.000+0000: 9.123: [Full GC (Allocation Failure) java.lang.OutOfMemoryError: Java heap space",
+			CategoryFatal, "", "2026-11-29T05:44:21.000+0000: 9.123:"},
+		{"[2026-11-29T05:44:19.133+0000][3.244s][warning][gc,alloc] GC(2) To-space exhausted", "", "warning",
+			"[2026-11-29T05:44:19.133+0000][3.244s][warning][gc,alloc]"},
+		{"[2026-11-29T05:44:17.133+0000][1.244s][info][gc          ] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 24M->3M(256M) 9.876ms", "", "info",
+			"[2026-11-29T05:44:17.133+0000][1.244s][info][gc          ]"},
+		// Not the JVM's cause: an allocation that failed.
+		{"2026-11-29 05:44:21 Memory allocation failure in pool 3", CategoryError, "", "2026-11-29 05:44:21"},
+	})
+	in := strings.Join([]string{
+		"2026-11-29T05:44:21.000+0000: 5.123: [GC (Allocation Failure) [PSYoungGen: 65536K->10720K(76288K)] 65536K->10736K(251392K), 0.0123456 secs] [Times: user=0.03 sys=0.01, real=0.01 secs]",
+		"2026-11-29T05:44:22.000+0000: 6.123: [GC (Allocation Failure) [PSYoungGen: 76256K->10736K(76288K)] 76272K->10760K(251392K), 0.0133456 secs] [Times: user=0.03 sys=0.01, real=0.01 secs]",
+	}, "\n")
+	res := analyze(t, in, Options{})
+	if len(res.Templates) != 1 || !strings.HasPrefix(res.Templates[0].Template, "[GC (Allocation Failure) [PSYoungGen:") || len(res.Matches) != 0 {
+		t.Errorf("templates %+v, matches %+v", res.Templates, res.Matches)
+	}
+}
