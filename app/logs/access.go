@@ -471,7 +471,7 @@ func (h *httpSpans) noteKey(k []byte, v0, v1 int) {
 	}
 	switch tail {
 	case tailStatus, tailCode:
-		if r := partRank(k, statusKeys); r >= 0 && (h.stat1 == h.stat0 || h.plain && r > 0) {
+		if r := partRank(k, statusKeys); r >= 0 && !h.audit && (h.stat1 == h.stat0 || h.plain && r > 0) {
 			h.stat0, h.stat1, h.plain = int32(v0), int32(v1), r == 0
 		}
 	case tailMethod:

@@ -68,9 +68,10 @@ func (sp *structSpans) noteEvent(k []byte, k0, k1, v0, v1 int) {
 	if r == eventNone {
 		return
 	}
-	if key == "responsestatus.code" && sp.http.stat1 == sp.http.stat0 {
+	if key == "responsestatus.code" {
 		// The HTTP status of the API call: it decides, as an access
-		// line's does (5xx and 429 are matches).
+		// line's does (5xx and 429 are matches). It overrides the
+		// responseStatus' "status" ("Failure"), which names no code.
 		sp.http.stat0, sp.http.stat1, sp.http.audit = int32(v0), int32(v1), true
 	}
 	sp.ev.action = sp.ev.action || r == eventAction

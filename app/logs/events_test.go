@@ -13,16 +13,21 @@ func auditEvent(n int, verb, resource, name string, code int, user string) strin
 	if name != "" {
 		obj = fmt.Sprintf(`{"resource":%q,"namespace":"default","name":%q,"apiVersion":"v1"}`, resource, name)
 	}
+	status := fmt.Sprintf(`{"metadata":{},"code":%d}`, code)
+	if code >= 400 { // the API server adds a Status' fields to a failed call's
+		status = fmt.Sprintf(`{"metadata":{},"status":"Failure","reason":"Forbidden","code":%d}`, code)
+	}
 	return fmt.Sprintf(`{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"5e8a%04d-2c1d-4f5e-9a8b-%012d",`+
 		`"stage":"ResponseComplete","requestURI":"/api/v1/namespaces/default/%s/%s","verb":%q,"user":{"username":%q,"groups":["system:authenticated"]},`+
-		`"sourceIPs":["10.0.0.%d"],"userAgent":"kubectl/v1.29.1","objectRef":%s,"responseStatus":{"metadata":{},"code":%d},`+
+		`"sourceIPs":["10.0.0.%d"],"userAgent":"kubectl/v1.29.1","objectRef":%s,"responseStatus":%s,`+
 		`"requestReceivedTimestamp":"2026-11-29T05:44:%02d.123456Z","stageTimestamp":"2026-11-29T05:44:%02d.130001Z"}`,
-		n, n, resource, name, verb, user, n%250, obj, code, n%60, n%60)
+		n, n, resource, name, verb, user, n%250, obj, status, n%60, n%60)
 }
 
 // Kubernetes audit events have no message field: they are templated by
 // their verb, resource and status, whatever else each holds (a user, a
-// name, a uid), and the status decides as an access line's does.
+// name, a uid), and the status code decides as an access line's does: a
+// 403's "Failure" is no error of the cluster's.
 func TestAuditEventsByVerbResourceStatus(t *testing.T) {
 	var lines []string
 	for i := range 12 {
@@ -52,6 +57,10 @@ func TestAuditEventsByVerbResourceStatus(t *testing.T) {
 		t.Errorf("templates\n got %v\nwant %v", got, want)
 	}
 	checkMatches(t, res, map[int][2]string{61: {"error", "500"}})
+	// Its "level" is how much of the call is recorded, no severity.
+	if m, _ := matchAt(res, 61); m.Level != "" {
+		t.Errorf("line 61 shows level %q", m.Level)
+	}
 }
 
 // Other events without a message: CloudTrail's eventName, eventSource and

@@ -91,6 +91,11 @@ func (z *tokenizer) tokenize(s []byte, from int) {
 		}
 		if z.st.event() {
 			z.eventTokens(s)
+			if st := &z.st; st.lvl1 > st.lvl0 && levelOf(s[st.lvl0:st.lvl1]) == levelNone {
+				// No severity: Kubernetes audit's level is how much of
+				// the call is recorded ("Metadata", "RequestResponse").
+				st.lvl0, st.lvl1 = 0, 0
+			}
 			return
 		}
 	}
