@@ -332,6 +332,10 @@ func (h *header) fields(s []byte, i, n int) int {
 			}
 			return max(end, lead)
 		case hColon:
+			if d := ciscoTag(s[i:j]); d > 0 && sawTime && words <= 2 {
+				h.lvl0, h.lvl1 = i+d, i+d+1 // Cisco's "%ASA-4-106023:": see cisco.go
+				return j
+			}
 			// "name:" after the host ends a syslog header: after a month
 			// name's time, or after an RFC 3339 one when the word is a
 			// host's, in lower case ("2026-11-29T02:03:06+00:00 web-01

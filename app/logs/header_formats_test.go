@@ -751,3 +751,24 @@ func TestJavaGCLog(t *testing.T) {
 		t.Errorf("templates %+v, matches %+v", res.Templates, res.Matches)
 	}
 }
+
+// Cisco's "%FACILITY-SEVERITY-MNEMONIC:" tag is header, its digit the
+// syslog severity: 3 an error, 4 a warning, 5 and 6 quiet.
+func TestCiscoSeverityTag(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"Nov 29 05:44:19 fw1 : %ASA-4-106023: Deny tcp src outside:10.0.0.1/51234 dst inside:10.1.0.5/22 by access-group \"OUTSIDE_IN\"",
+			"", "4", "Nov 29 05:44:19 fw1 : %ASA-4-106023:"},
+		{"Nov 29 05:44:19 fw1 : %ASA-4-733100: Object drop rate 1 exceeded, connection timed out",
+			CategoryReliability, "4", "Nov 29 05:44:19 fw1 : %ASA-4-733100:"},
+		{"Nov 29 05:44:21 fw1 : %ASA-3-710003: TCP access denied by ACL from 10.0.0.3/51236 to outside:10.1.0.1/22",
+			CategoryError, "3", "Nov 29 05:44:21 fw1 : %ASA-3-710003:"},
+		{"Nov 29 05:44:22 sw1 123: Nov 29 05:44:22.123: %LINK-3-UPDOWN: Interface GigabitEthernet0/1, changed state to down",
+			CategoryError, "3", "Nov 29 05:44:22 sw1 123: Nov 29 05:44:22.123: %LINK-3-UPDOWN:"},
+		{"Nov 29 05:44:25 sw1 126: Nov 29 05:44:25.123: %SEC_LOGIN-5-LOGIN_SUCCESS: Login Success [user: admin]",
+			"", "5", "Nov 29 05:44:25 sw1 126: Nov 29 05:44:25.123: %SEC_LOGIN-5-LOGIN_SUCCESS:"},
+		{"2026 Nov 29 05:44:26 nx1 %ETHPORT-5-IF_DOWN_LINK_FAILURE: Interface Ethernet1/1 is down (Link failure)",
+			"", "5", "2026 Nov 29 05:44:26 nx1 %ETHPORT-5-IF_DOWN_LINK_FAILURE:"},
+		// No severity digit: no tag.
+		{"Nov 29 05:44:27 host app: %CPU-HIGH: load at 99%, failed to shed", CategoryError, "", "Nov 29 05:44:27 host app:"},
+	})
+}
