@@ -1,11 +1,11 @@
 package logs
 
-// A JSON line with no message field may still say what happened in a few
+// A JSON or logfmt line with no message field (or one of values only) may still say what happened in a few
 // fields: an audit or activity event names an action, its target and its
 // outcome (a Kubernetes audit event's verb, objectRef.resource and
 // responseStatus.code; CloudTrail's eventName, eventSource and errorCode;
 // Azure's operationName and resultType; ECS's event.action and
-// event.outcome). Masking every value, as for other JSON, would put all
+// event.outcome; auditd's type and res, in logfmt). Masking every value, as for other JSON, would put all
 // such events in one template; they are templated by those fields alone,
 // each key with its value ("verb":"get" "resource":"pods" "code":200),
 // whatever other fields each line has.
@@ -18,6 +18,9 @@ var eventRoles = map[string]eventRole{
 	"objectref.resource": eventTarget, "objectref.subresource": eventTarget, "eventsource": eventTarget,
 	"responsestatus.code": eventOutcome, "errorcode": eventOutcome, "event.outcome": eventOutcome,
 	"resulttype": eventOutcome,
+	// Linux auditd's record type and result ("type=USER_LOGIN …
+	// res=failed"), Docker's events' Type and Action.
+	"type": eventAction, "res": eventOutcome, "success": eventOutcome,
 }
 
 type eventRole uint8
@@ -77,6 +80,16 @@ func (sp *structSpans) noteEvent(k []byte, k0, k1, v0, v1 int) {
 	sp.ev.action = sp.ev.action || r == eventAction
 	sp.ev.f[sp.ev.n] = [4]int32{int32(k0), int32(k1), int32(v0), int32(v1)}
 	sp.ev.n++
+}
+
+// allMasked reports tokens all of which are values.
+func (z *tokenizer) allMasked() bool {
+	for _, t := range z.toks {
+		if !t.masked {
+			return false
+		}
+	}
+	return true
 }
 
 // event reports a structured line templated by its event fields: JSON

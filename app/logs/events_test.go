@@ -90,3 +90,31 @@ func TestEventFieldsTemplate(t *testing.T) {
 	}
 	checkMatches(t, res, map[int][2]string{2: {"error", "denied"}})
 }
+
+// Linux auditd writes logfmt whose msg is only the record's time and
+// serial, "audit(…):": its records are templated by their type and result
+// instead of all in one template.
+func TestAuditdRecords(t *testing.T) {
+	in := strings.Join([]string{
+		`type=SYSCALL msg=audit(1732859056.123:456): arch=c000003e syscall=59 success=yes exit=0 a0=55d5 items=2 ppid=1000 pid=1001 auid=1000 uid=0 comm="sudo" exe="/usr/bin/sudo" key="priv"`,
+		`type=SYSCALL msg=audit(1732859056.223:457): arch=c000003e syscall=59 success=yes exit=0 a0=55d7 items=2 ppid=1000 pid=1002 auid=1000 uid=0 comm="su" exe="/usr/bin/su" key="priv"`,
+		`type=USER_LOGIN msg=audit(1732859057.123:458): pid=2231 uid=0 auid=1000 ses=3 msg='op=login acct="alice" exe="/usr/sbin/sshd" hostname=? addr=10.0.0.5 terminal=ssh res=failed'`,
+		`type=USER_LOGIN msg=audit(1732859058.123:459): pid=2232 uid=0 auid=1000 ses=4 msg='op=login acct="bob" exe="/usr/sbin/sshd" hostname=? addr=10.0.0.6 terminal=ssh res=success'`,
+		`type=CRED_DISP msg=audit(1732859059.123:460): pid=2233 uid=0 auid=1000 ses=4 msg='op=PAM:setcred acct="root" exe="/usr/bin/sudo" hostname=? addr=? terminal=/dev/pts/0 res=success'`,
+	}, "\n")
+	res := analyze(t, in, Options{})
+	want := map[string]int{
+		"type=SYSCALL success=yes":    2,
+		"type=USER_LOGIN res=failed":  1,
+		"type=USER_LOGIN res=success": 1,
+		"type=CRED_DISP res=success":  1,
+	}
+	got := map[string]int{}
+	for _, tm := range res.Templates {
+		got[tm.Template] = tm.Count
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("templates\n got %v\nwant %v", got, want)
+	}
+	checkMatches(t, res, map[int][2]string{3: {"error", "failed"}})
+}

@@ -268,6 +268,7 @@ func scanLogfmt(s []byte, i int) structSpans {
 				return structSpans{}
 			}
 			sp.note(key, i+1, e-1, true)
+			sp.noteEvent(key, k, i, i, e)
 			i = e
 		} else {
 			j := i
@@ -275,6 +276,11 @@ func scanLogfmt(s []byte, i int) structSpans {
 				j++
 			}
 			sp.note(key, i, j, true)
+			v1 := j
+			if v1 > i+1 && s[v1-1] == '\'' && s[i] != '\'' {
+				v1-- // the quote closing auditd's msg='… res=failed'
+			}
+			sp.noteEvent(key, k, i, i, v1)
 			i = j
 		}
 		if i < len(s) && !isSpace(s[i]) {
