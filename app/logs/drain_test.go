@@ -274,6 +274,9 @@ func TestTemplateDisplay(t *testing.T) {
 			"ARPT: <*>: AirPort_Brcm43xx::syncPowerState: WWEN[enabled]"},
 		// A quoted string is a value, whatever it holds.
 		{[]string{`retrying with "HTTP2" and "a::b" now`, `retrying with "HTTP2" and "a::b" now`}, `retrying with "<*>" and "<*>" now`},
+		// A bracketed value before its unit keeps its bracket, seen once
+		// as many times (Tomcat's startup line).
+		{[]string{"Server startup in [1234] milliseconds"}, "Server startup in [<*>] milliseconds"},
 		// A value's own closing bracket is the value's, not left behind.
 		{[]string{"task taskID[2019352994] dealloc", "task taskID[2019352994] dealloc"}, "task <*> dealloc"},
 		// A quoted request line keeps the punctuation after its quote.

@@ -475,6 +475,9 @@ func constantValue(rep string, k int) string {
 	}
 	if sp := strings.LastIndexByte(string(core), ' '); sp > 0 && unitWord(core[sp+1:]) {
 		end = open + sp
+		for end > open+1 && strings.IndexByte(")]}>", rep[end-1]) >= 0 {
+			end-- // the value's bracket before its unit: "[1234] milliseconds"
+		}
 	}
 	return rep[:open] + "<*>" + rep[end:]
 }
