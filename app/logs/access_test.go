@@ -312,3 +312,21 @@ func FuzzAccessStatus(f *testing.F) {
 		}
 	})
 }
+
+// IIS writes the W3C extended format: its "#Fields:" directive names the
+// sc-status column, whose value decides; a keyword in a URL is none.
+func TestW3CExtendedStatus(t *testing.T) {
+	in := strings.Join([]string{
+		"#Software: Microsoft Internet Information Services 10.0",
+		"#Version: 1.0",
+		"#Date: 2026-11-29 05:44:00",
+		"#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken",
+		"2026-11-29 05:44:19 10.0.0.5 GET /default.aspx - 443 - 10.0.0.1 Mozilla/5.0+(Windows+NT+10.0) - 200 0 0 15",
+		"2026-11-29 05:44:20 10.0.0.5 POST /api/orders - 443 - 10.0.0.2 curl/8.0 - 500 0 0 120",
+		"2026-11-29 05:44:21 10.0.0.5 GET /error.aspx aspxerrorpath=/x 443 - 10.0.0.3 curl/8.0 - 200 0 0 3",
+		"2026-11-29 05:44:22 10.0.0.5 GET /api/orders - 443 - 10.0.0.4 curl/8.0 - 503 0 64 30001",
+		"2026-11-29 05:44:23 10.0.0.5 GET /missing - 443 - 10.0.0.4 curl/8.0 - 404 0 2 1",
+	}, "\n")
+	res := analyze(t, in, Options{})
+	checkMatches(t, res, map[int][2]string{6: {"error", "500"}, 8: {"reliability", "503"}})
+}
