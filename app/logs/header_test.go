@@ -124,6 +124,33 @@ func TestTabSeparatedColumns(t *testing.T) {
 	}
 }
 
+// zap's console encoder writes its fields as JSON in a last column, after
+// the message: the message stays the template's head, the fields follow.
+// A table of values without a time is no header either.
+func TestTabColumnsBeforeFieldsOrWithoutTime(t *testing.T) {
+	in := strings.Join([]string{
+		"2026-11-29T05:44:16.123Z\tINFO\tctrl/reconcile.go:123\tReconciling object\t{\"object\": \"default/web\", \"gen\": 3}",
+		"2026-11-29T05:44:17.123Z\tINFO\tctrl/reconcile.go:123\tReconciling object\t{\"object\": \"default/api\", \"gen\": 4}",
+		"2026-11-29T05:44:18.123Z\tERROR\tctrl/reconcile.go:150\tReconciler error\t{\"object\": \"default/api\", \"error\": \"conflict\"}",
+		"2026-11-29T05:44:19.123Z\tINFO\tctrl/manager.go:50\tStarting workers\t{\"worker count\": 1}",
+		"2026-11-29T05:44:20.123Z\tINFO\tctrl/manager.go:60\tShutting down",
+	}, "\n")
+	res := analyze(t, in, Options{})
+	if tm := templateWith(t, res, "Reconciling"); !strings.HasPrefix(tm.Template, "Reconciling object {") || tm.Count != 2 {
+		t.Errorf("%+v", tm)
+	}
+	in = strings.Join([]string{
+		"web\tnginx\trunning\tserves the public site",
+		"api\tgo\trunning\tserves the API",
+		"db\tpostgres\tstopped\tholds the orders",
+		"cache\tredis\trunning\tholds the sessions",
+	}, "\n")
+	res = analyze(t, in, Options{})
+	if tm := templateWith(t, res, "postgres"); !strings.HasPrefix(tm.Template, "db postgres") {
+		t.Errorf("a table's columns were taken for a header: %+v", tm)
+	}
+}
+
 // An HPC-style log: bare columns (log id, node, component, state, time,
 // flag) and no level; the message alone is templated.
 func TestBareHeaderColumns(t *testing.T) {

@@ -26,17 +26,18 @@ func detectTabs(input []byte) int {
 		return 0 // most logs: one look
 	}
 	var counts [colMax + 1]int
-	lines := 0
-	for start := 0; start < len(input) && lines < colSample; {
+	var samples [][]byte
+	for start := 0; start < len(input) && len(samples) < colSample; {
 		var line []byte
 		line, start = nextLine(input, start)
 		line = bytes.TrimRight(line, "\r")
 		if !hasNonSpace(line) || line[0] == ' ' || line[0] == '\t' {
 			continue // blank, or a continuation
 		}
-		lines++
+		samples = append(samples, line)
 		counts[min(bytes.Count(line, []byte{'\t'}), colMax)]++
 	}
+	lines := len(samples)
 	if lines < 4 {
 		return 0
 	}
@@ -51,7 +52,42 @@ func detectTabs(input []byte) int {
 	if best == 0 || float64(counts[best]) < tabShare*float64(lines) {
 		return 0
 	}
+	// A last column of JSON is the message's fields, after it (zap's
+	// console encoder: time, level, caller, message, {fields}); and the
+	// columns before the message are a log's header only with a time of
+	// day among them, not a table's values.
+	structured, timed, with := 0, 0, 0
+	for _, line := range samples {
+		e := tabEnd(line, best)
+		if e == 0 {
+			continue
+		}
+		with++
+		if line[e] == '{' || line[e] == '[' {
+			structured++
+		}
+		if clockIn(line[:e]) {
+			timed++
+		}
+	}
+	if float64(timed) < tabShare*float64(with) {
+		return 0
+	}
+	if float64(structured) >= tabShare*float64(with) {
+		best--
+	}
 	return best
+}
+
+// clockIn reports text that holds a time of day: a digit, a colon and two
+// digits.
+func clockIn(t []byte) bool {
+	for i := 1; i+2 < len(t); i++ {
+		if t[i] == ':' && isDigit(t[i-1]) && isDigit(t[i+1]) && isDigit(t[i+2]) {
+			return true
+		}
+	}
+	return false
 }
 
 // tabEnd returns where the message of s starts, after its n-th tab, or 0
