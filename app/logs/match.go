@@ -255,7 +255,12 @@ func dismissed(msg []byte, start, end int) bool {
 	case oneOf(word, "0", "zero"):
 		// "0 errors" counts; "disk 0 failed" numbers the disk: a 0 after
 		// a word counts only a plural or in a list of counts ("5 passed
-		// 0 failed").
+		// 0 failed"). A 0 after '=' or ':' is another key's value
+		// ("changed=0 failed=1", Ansible's recap), which counts nothing
+		// of this one.
+		if w > 0 && (msg[w-1] == '=' || msg[w-1] == ':') {
+			return false
+		}
 		before := w
 		for before > 0 && (msg[before-1] == ' ' || msg[before-1] == '\t') {
 			before--
