@@ -114,6 +114,9 @@ func accessStatus(msg []byte, st *structSpans, hdr int) accessLine {
 	if k := aspNetAt(msg); k >= 0 {
 		return aspNetStatus(msg, k)
 	}
+	if bytes.IndexByte(msg, '"') < 0 {
+		return squidStatus(msg) // no request line in quotes: maybe Squid's
+	}
 	// Quotes first: most lines have none, and one search for a byte is
 	// the cheapest test there is. The first request line decides.
 	for q := bytes.IndexByte(msg, '"'); q >= 0; {

@@ -330,3 +330,20 @@ func TestW3CExtendedStatus(t *testing.T) {
 	res := analyze(t, in, Options{})
 	checkMatches(t, res, map[int][2]string{6: {"error", "500"}, 8: {"reliability", "503"}})
 }
+
+// Squid's native format writes the status after its result code
+// ("TCP_MISS/503") and no quotes: the status decides; "/000" (an aborted
+// request) is none, and does not hide a later line's of the same shape.
+func TestSquidStatus(t *testing.T) {
+	in := strings.Join([]string{
+		"1732859062.123    120 10.0.0.1 TCP_MISS/000 0 GET http://example.com/ - HIER_NONE/- -",
+		"1732859063.123    120 10.0.0.1 TCP_MISS/200 1234 GET http://example.com/error - HIER_DIRECT/93.184.216.34 text/html",
+		"1732859064.123      5 10.0.0.2 TCP_DENIED/403 3456 CONNECT blocked.example.com:443 - HIER_NONE/- text/html",
+		"1732859065.123  30001 10.0.0.3 TCP_MISS/504 0 GET http://slow.example.com/ - HIER_DIRECT/1.2.3.4 -",
+		"1732859066.123      1 10.0.0.3 TCP_MISS/500 0 GET http://example.com/ - HIER_NONE/- -",
+		// Not Squid's: no size and method after the field.
+		"1732859067.123 job QUEUE_FULL/500 dropped, retry failed",
+	}, "\n")
+	res := analyze(t, in, Options{})
+	checkMatches(t, res, map[int][2]string{4: {"reliability", "504"}, 5: {"error", "500"}, 6: {"error", "failed"}})
+}
