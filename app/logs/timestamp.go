@@ -15,7 +15,8 @@ import (
 // The formats, all read to the second (a fraction is dropped):
 //
 //	2006-01-02T15:04:05.000Z07:00   RFC 3339 / ISO 8601: T or a space, any fraction after . or ,,
-//	2006-01-02 15:04:05,000         zone Z, ±hh:mm, ±hhmm or ±hh, or " ±hhmm" after a space;
+//	2006-01-02 15:04:05,000         zone Z, ±hh:mm, ±hhmm or ±hh, or " ±hhmm" after a space; an hour
+//	                                padded with a space after the space ("2006-01-02  5:04:05", MariaDB's)
 //	2006/01/02 15:04:05             no zone is UTC
 //	2005-06-03-15.42.50.675872      (BGL, IBM DB2)
 //	Jan _2 15:04:05                 syslog, no year (see stampParser.yearOf)
@@ -23,7 +24,7 @@ import (
 //	                                a fraction after the seconds (Apache 2.4)
 //	081109 203615                   yyMMdd HHmmss, at the start of a line only (HDFS)
 //	I0102 15:04:05.000000           klog/glog, at the start of a line only, no year
-//	10/Oct/2000:13:55:36 -0700      nginx and Apache access logs
+//	10/Oct/2000:13:55:36 -0700      nginx and Apache access logs (a space before the hour: Django's runserver)
 //	11-Mar-2024 10:15:05.123        Tomcat, PHP; with spaces, Redis and RFC 1123
 //	11 Mar 2024 10:15:19.123        ("Mon, 11 Mar 2024 10:15:02 GMT"); a zone name is UTC
 //	3/11/2024 1:15:02 PM            US month-first date and 12-hour time, as Windows'
@@ -226,8 +227,13 @@ func (p *stampParser) parseAt(s []byte, i int, f stampFormat) (int64, bool) {
 			m.format = fmtNone
 		}
 		// The full parse succeeded, so the memo's reading of the same
-		// bytes does too, and their difference is the day's midnight.
-		tod, _ := m.timeOfDay(s[i:])
+		// bytes does too, and their difference is the day's midnight;
+		// but for an hour padded with a space (MariaDB's), which the
+		// memo does not read: such a date is not kept.
+		tod, ok := m.timeOfDay(s[i:])
+		if !ok {
+			m.format = fmtNone
+		}
 		m.base = t - tod
 	}
 	return t, ok
@@ -455,6 +461,13 @@ func (p *stampParser) parseISO(s []byte) (int64, bool) {
 	if len(s) < 19 || (s[4] != '-' && s[4] != '/') || s[7] != s[4] || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' {
 		return 0, false
 	}
+	if s[10] == ' ' && s[11] == ' ' && isDigit(s[12]) {
+		// MariaDB pads a one-digit hour with a space: "2026-11-29  5:44:20".
+		var b [40]byte
+		n := copy(b[:], s)
+		b[11] = '0'
+		return p.digitDate(b[:n], fmtISO, isoFields)
+	}
 	return p.digitDate(s, fmtISO, isoFields)
 }
 
@@ -558,8 +571,9 @@ func (p *stampParser) parseHDFS(s []byte) (int64, bool) {
 }
 
 func (p *stampParser) parseAccess(s []byte) (int64, bool) {
-	// 10/Oct/2000:13:55:36 -0700
-	if len(s) < 20 || s[2] != '/' || s[6] != '/' || s[11] != ':' {
+	// 10/Oct/2000:13:55:36 -0700, or with a space before the hour as
+	// Django's runserver writes it ("[29/Nov/2026 05:44:16]")
+	if len(s) < 20 || s[2] != '/' || s[6] != '/' || s[11] != ':' && s[11] != ' ' {
 		return 0, false
 	}
 	d, ok1 := d2(s, 0)
