@@ -44,7 +44,8 @@ import (
 //	                                nanoseconds (told apart by size) or an RFC 3339 string in a
 //	                                JSON line's ts, time, timestamp or @timestamp field,
 //	                                or journald's _SOURCE_REALTIME_TIMESTAMP or
-//	                                __REALTIME_TIMESTAMP (microseconds, in a string)
+//	                                __REALTIME_TIMESTAMP (microseconds, in a string), or
+//	                                one of the rarer names of jsonTimeKeys
 const (
 	stampWindow = 64
 	jsonWindow  = 1024
@@ -862,7 +863,12 @@ func (p *stampParser) jsonStamp(line []byte) (int64, bool) {
 }
 
 var jsonTimeKeys = [][]byte{[]byte(`"ts"`), []byte(`"time"`), []byte(`"timestamp"`), []byte(`"@timestamp"`),
-	[]byte(`"_SOURCE_REALTIME_TIMESTAMP"`), []byte(`"__REALTIME_TIMESTAMP"`)}
+	[]byte(`"_SOURCE_REALTIME_TIMESTAMP"`), []byte(`"__REALTIME_TIMESTAMP"`),
+	// Less common, so looked for last: Serilog's compact JSON, MongoDB's
+	// {"t":{"$date":…}}, log4j2's JsonLayout, CloudTrail's, a Kubernetes
+	// audit event's, python-json-logger's and others' names.
+	[]byte(`"@t"`), []byte(`"$date"`), []byte(`"timeMillis"`), []byte(`"eventTime"`), []byte(`"requestReceivedTimestamp"`),
+	[]byte(`"Timestamp"`), []byte(`"datetime"`), []byte(`"asctime"`)}
 
 // epoch reads a number of seconds, milliseconds, microseconds or
 // nanoseconds since 1970 (told apart by size: below 10^11 seconds, below

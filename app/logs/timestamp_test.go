@@ -73,6 +73,12 @@ func TestTimestampFormats(t *testing.T) {
 		{"I 20240311 10:15:05.5 x", "2024-03-11T10:15:05Z"},
 		{`{"__CURSOR":"s=1;i=2","__REALTIME_TIMESTAMP":"1710151505123456","PRIORITY":"3","MESSAGE":"boom"}`, "2024-03-11T10:05:05Z"},
 		{`{"MESSAGE":"boom","_SOURCE_REALTIME_TIMESTAMP":"1710151504000000","__REALTIME_TIMESTAMP":"1710151505123456"}`, "2024-03-11T10:05:04Z"},
+		// JSON time fields of other names: Serilog's compact JSON,
+		// MongoDB's, a Kubernetes audit event's, CloudTrail's.
+		{`{"@t":"2026-11-29T05:44:16.123Z","@mt":"Hello {Name}","Name":"x"}`, "2026-11-29T05:44:16Z"},
+		{`{"t":{"$date":"2026-11-29T05:44:31.123+00:00"},"s":"I","c":"NETWORK","msg":"Connection accepted"}`, "2026-11-29T05:44:31Z"},
+		{`{"kind":"Event","verb":"get","requestReceivedTimestamp":"2026-11-29T05:44:16.123456Z","stageTimestamp":"2026-11-29T05:44:17.000000Z"}`, "2026-11-29T05:44:16Z"},
+		{`{"eventVersion":"1.08","eventTime":"2026-11-29T05:44:16Z","eventName":"GetObject"}`, "2026-11-29T05:44:16Z"},
 		// Django's runserver: an access log's date, a space before the
 		// hour; MariaDB's hour padded with a space.
 		{`[29/Nov/2026 05:44:16] "GET / HTTP/1.1" 200 1234`, "2026-11-29T05:44:16Z"},
