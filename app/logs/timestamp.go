@@ -24,6 +24,7 @@ import (
 //	                                a fraction after the seconds (Apache 2.4)
 //	081109 203615                   yyMMdd HHmmss, at the start of a line only (HDFS)
 //	I0102 15:04:05.000000           klog/glog, at the start of a line only, no year
+//	01-02 15:04:05.000              Android's logcat, no year
 //	10/Oct/2000:13:55:36 -0700      nginx and Apache access logs (a space before the hour: Django's runserver)
 //	11-Mar-2024 10:15:05.123        Tomcat, PHP; with spaces, Redis and RFC 1123
 //	11 Mar 2024 10:15:19.123        ("Mon, 11 Mar 2024 10:15:02 GMT"); a zone name is UTC
@@ -68,6 +69,7 @@ const (
 	fmtDotted
 	fmtCompact
 	fmtEpoch
+	fmtMonthDay
 )
 
 // yearOf picks the year of a date written without one: the analysis's
@@ -120,7 +122,7 @@ type dateMemo struct {
 // hourAt is, for the formats the memo serves, where the hour of a
 // timestamp is: the length of its date. The minute and the second follow
 // it after a separator each (BGL's dot, others' colon), HDFS's without.
-var hourAt = [...]int{fmtISO: 11, fmtBGL: 11, fmtHDFS: 7, fmtSyslog: 7, fmtAsctime: 11, fmtKlog: 6, fmtAccess: 12, fmtJSON: 0, fmtUS: 0, fmtDayMonth: 0, fmtDotted: 11, fmtCompact: 0, fmtEpoch: 0}
+var hourAt = [...]int{fmtISO: 11, fmtBGL: 11, fmtHDFS: 7, fmtSyslog: 7, fmtAsctime: 11, fmtKlog: 6, fmtAccess: 12, fmtJSON: 0, fmtUS: 0, fmtDayMonth: 0, fmtDotted: 11, fmtCompact: 0, fmtEpoch: 0, fmtMonthDay: 6}
 
 // parse returns the Unix time (seconds, UTC) of the line's timestamp:
 // where the line before had its own, else for a JSON line its time
@@ -171,6 +173,7 @@ var (
 	openFormats   = []stampFormat{fmtHDFS, fmtEpoch}
 	monthFormats  = []stampFormat{fmtSyslog, fmtAsctime}
 	klogFormats   = []stampFormat{fmtKlog}
+	monthDayFmts  = []stampFormat{fmtMonthDay}
 )
 
 // candidates are the formats a timestamp at s[i:] may have, judged by a
@@ -192,6 +195,8 @@ func candidates(s []byte, i int) []stampFormat {
 			return dayMonthFmts
 		case i+5 < len(s) && s[i+2] == '.' && s[i+5] == '.':
 			return dottedFormats
+		case i+5 < len(s) && s[i+2] == '-' && s[i+5] == ' ':
+			return monthDayFmts // 11-29 05:44:16.123 (Android's logcat)
 		case i+8 < len(s) && (s[i+8] == 'T' || s[i+8] == ' ') && isDigit(s[i+7]):
 			return compactFmts
 		case i == 0:
@@ -331,6 +336,9 @@ func (p *stampParser) sameYearAllDay(s []byte, f stampFormat) bool {
 	case fmtKlog:
 		mo, _ = d2(s, 1)
 		d, _ = d2(s, 3)
+	case fmtMonthDay:
+		mo, _ = d2(s, 0)
+		d, _ = d2(s, 3)
 	default:
 		return true
 	}
@@ -370,6 +378,7 @@ var parsers = [...]func(*stampParser, []byte) (int64, bool){
 	fmtDotted:   (*stampParser).parseDotted,
 	fmtCompact:  (*stampParser).parseCompact,
 	fmtEpoch:    (*stampParser).parseEpoch,
+	fmtMonthDay: (*stampParser).parseMonthDay,
 }
 
 // tail reads what follows the minute of a timestamp of format f at the
@@ -383,7 +392,7 @@ func tail(s []byte, f stampFormat) (sec int, off int64, ok bool) {
 		at = 11
 	case fmtSyslog:
 		at = 13
-	case fmtKlog:
+	case fmtKlog, fmtMonthDay:
 		at = 12
 	case fmtAccess:
 		at = 18
@@ -770,6 +779,22 @@ func (p *stampParser) parseKlog(s []byte) (int64, bool) {
 	d, ok2 := d2(s, 3)
 	h, mi, ok3 := hourMinute(s, 6)
 	sec, _, ok4 := tail(s, fmtKlog)
+	if !(ok1 && ok2 && ok3 && ok4) {
+		return 0, false
+	}
+	return p.checked(p.yearOf(mo, d, h, mi), mo, d, h, mi, sec, 0)
+}
+
+// parseMonthDay reads a month, a day and a time, no year, as Android's
+// logcat writes them: 11-29 05:44:16.123.
+func (p *stampParser) parseMonthDay(s []byte) (int64, bool) {
+	if len(s) < 14 || s[2] != '-' || s[5] != ' ' {
+		return 0, false
+	}
+	mo, ok1 := d2(s, 0)
+	d, ok2 := d2(s, 3)
+	h, mi, ok3 := hourMinute(s, 6)
+	sec, _, ok4 := tail(s, fmtMonthDay)
 	if !(ok1 && ok2 && ok3 && ok4) {
 		return 0, false
 	}

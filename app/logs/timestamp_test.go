@@ -73,6 +73,10 @@ func TestTimestampFormats(t *testing.T) {
 		{"I 20240311 10:15:05.5 x", "2024-03-11T10:15:05Z"},
 		{`{"__CURSOR":"s=1;i=2","__REALTIME_TIMESTAMP":"1710151505123456","PRIORITY":"3","MESSAGE":"boom"}`, "2024-03-11T10:05:05Z"},
 		{`{"MESSAGE":"boom","_SOURCE_REALTIME_TIMESTAMP":"1710151504000000","__REALTIME_TIMESTAMP":"1710151505123456"}`, "2024-03-11T10:05:04Z"},
+		// Android's logcat: month and day, no year.
+		{"03-09 06:06:20.123  1234  1250 I ActivityManager: Start proc", "2026-03-09T06:06:20Z"},
+		{"12-31 23:59:59.999  1234  1250 E AndroidRuntime: FATAL EXCEPTION: main", "2025-12-31T23:59:59Z"},
+		{"13-09 06:06:20.123 no such month", ""},
 		// JSON time fields of other names: Serilog's compact JSON,
 		// MongoDB's, a Kubernetes audit event's, CloudTrail's.
 		{`{"@t":"2026-11-29T05:44:16.123Z","@mt":"Hello {Name}","Name":"x"}`, "2026-11-29T05:44:16Z"},
