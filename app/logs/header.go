@@ -705,8 +705,10 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			if kind == hWord && sourceLine(s[k:e]) {
 				return e // the caller, as zap writes it: "INFO\tctrl/reconcile.go:123\tmsg"
 			}
-			if p := h.moduleColumns(s, k, e, n); kind == hWord && p > 0 {
-				return p // Django's verbose format: "INFO time views 1234 140234 msg"
+			if kind == hWord && kind2 == hTime {
+				if p := h.moduleColumns(s, k, e, n); p > 0 {
+					return p // Django's verbose format: "INFO time views 1234 140234 msg"
+				}
 			}
 			if k2-e >= 2 && spaced < 0 && e-k <= 32 && kind == hWord {
 				i, padded = e, true // a padded column: the logger's place
