@@ -12,8 +12,15 @@ import "bytes"
 // '\r' that something follows. A '\r' ending a line (CRLF, or a bar's
 // redraw left open) changes nothing; lines keep their numbers.
 
+// crlfFile is how many '\r' ending lines, before any inside a line, make
+// the input a CRLF file, whose '\r's are looked at no further: looking at
+// each line's would cost a call a line (CRLF is Windows' line end; a
+// program that redraws lines writes to a terminal, mostly on Unix).
+const crlfFile = 64
+
 // overwritten is input with each line that holds a '\r' before its end
-// cut to its last state; input itself when no line has one.
+// cut to its last state; input itself when no line has one, or when it
+// is a CRLF file (see crlfFile).
 func overwritten(input []byte) []byte {
 	at := innerCR(input, 0)
 	if at < 0 {
@@ -39,9 +46,10 @@ func overwritten(input []byte) []byte {
 }
 
 // innerCR returns the offset of the first '\r' at or after from that
-// text follows on its line, or -1.
+// text follows on its line, or -1; -1 too after crlfFile '\r's that end
+// their lines.
 func innerCR(s []byte, from int) int {
-	for from < len(s) {
+	for ends := 0; from < len(s) && ends < crlfFile; {
 		k := bytes.IndexByte(s[from:], '\r')
 		if k < 0 {
 			return -1
@@ -49,6 +57,9 @@ func innerCR(s []byte, from int) int {
 		k += from
 		if k+1 < len(s) && s[k+1] != '\n' && s[k+1] != '\r' {
 			return k
+		}
+		if k+1 < len(s) && s[k+1] == '\n' {
+			ends++
 		}
 		from = k + 1
 	}

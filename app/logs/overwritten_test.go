@@ -16,6 +16,10 @@ func TestOverwritten(t *testing.T) {
 		"first\rsecond\rthird":        "third",
 		"keep\nx 1\rx 2\nkeep\ry\n":   "keep\nx 2\ny\n",
 		"(Reading database ... \r(Reading database ... 5%\r(Reading database ... 81234 files installed.)\n": "(Reading database ... 81234 files installed.)\n",
+		// A CRLF file: its line ends say so, and a '\r' inside a line
+		// after them is left as it is.
+		strings.Repeat("line\r\n", crlfFile) + "a 0%\ra Done\r\n":   strings.Repeat("line\r\n", crlfFile) + "a 0%\ra Done\r\n",
+		strings.Repeat("line\r\n", crlfFile-1) + "a 0%\ra Done\r\n": strings.Repeat("line\r\n", crlfFile-1) + "a Done\r\n",
 	} {
 		if got := string(overwritten([]byte(in))); got != want {
 			t.Errorf("overwritten(%q) = %q, want %q", in, got, want)

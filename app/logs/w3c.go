@@ -12,8 +12,9 @@ import "bytes"
 // is read from the column the directive names: it decides, as any access
 // line's does (5xx and 429 are matches, no keyword in a URL is).
 
-// w3cSample bounds how far into the input the directive is looked for.
-const w3cSample = 1 << 20
+// w3cSample bounds how far into the input the directive is looked for:
+// IIS writes its directives at the top of each file.
+const w3cSample = 64 << 10
 
 var w3cFields = []byte("#Fields:")
 
