@@ -122,6 +122,11 @@ func TestTabSeparatedColumns(t *testing.T) {
 			t.Errorf("level first %v: line 3 level %q header %q", levelFirst, m.Level, m.Header)
 		}
 	}
+	// One line alone is read so too.
+	res := analyze(t, "2026-11-29 05:44:16\tInformation\tService Control Manager\t7036\tThe Windows Update service entered the running state.", Options{})
+	if len(res.Templates) != 1 || res.Templates[0].Template != "The Windows Update service entered the running state." {
+		t.Errorf("one line: %+v", res.Templates)
+	}
 }
 
 // zap's console encoder writes its fields as JSON in a last column, after

@@ -16,7 +16,8 @@ import "bytes"
 // tabs further on, inside a message, are the message's.
 
 // tabShare is the share of the sampled lines that must hold the common
-// number of tabs (a title row, a wrapped line may not).
+// number of tabs (a title row, a wrapped line may not); of fewer than five
+// lines, all must.
 const tabShare = 0.8
 
 // detectTabs returns the number of tab-separated columns before the
@@ -38,7 +39,7 @@ func detectTabs(input []byte) int {
 		counts[min(bytes.Count(line, []byte{'\t'}), colMax)]++
 	}
 	lines := len(samples)
-	if lines < 4 {
+	if lines == 0 {
 		return 0
 	}
 	// The most common count of at least two tabs, below colMax (more is
@@ -49,7 +50,9 @@ func detectTabs(input []byte) int {
 			best = n
 		}
 	}
-	if best == 0 || float64(counts[best]) < tabShare*float64(lines) {
+	// A few lines must all agree: a single line of a log pasted alone
+	// is read as a longer input's would be.
+	if best == 0 || float64(counts[best]) < tabShare*float64(lines) || lines < 5 && counts[best] < lines {
 		return 0
 	}
 	// A last column of JSON is the message's fields, after it (zap's
