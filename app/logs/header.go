@@ -270,10 +270,6 @@ func (h *header) fields(s []byte, i, n int) int {
 		anchorTok = -1 // the token that was the last separator anchor
 		lead      = i  // end of the leading dates, times and [groups]: the header without an anchor
 		leading   = true
-		// lead before its last [group]: a group that runs to the end of
-		// the line is the message ("5.123: [GC (Allocation Failure) …
-		// secs]", as Java's GC log writes), not header (see wholeLead)
-		lastGroup = -1
 	)
 	for ; n < maxHeaderTokens; n++ {
 		i = skipBlank(s, i)
@@ -284,10 +280,6 @@ func (h *header) fields(s []byte, i, n int) int {
 		j, kind := h.token(s, i, n)
 		if leading = leading && (kind == hTime || kind == hBracket && n > 0 && !messageGroup(s[i:j])); leading &&
 			(lead > 0 || !bareNumber(s[i:j])) { // a count ("0 errors") is no time
-			lastGroup = -1
-			if kind == hBracket {
-				lastGroup = lead
-			}
 			lead = j
 		}
 		switch kind {
@@ -361,9 +353,6 @@ func (h *header) fields(s []byte, i, n int) int {
 			return max(end, lead)
 		}
 		i = j
-	}
-	if lastGroup >= 0 && lead > end && !hasNonSpace(s[lead:]) {
-		return max(end, lastGroup) // the line's last [group] is its message
 	}
 	return max(end, lead)
 }

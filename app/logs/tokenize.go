@@ -88,10 +88,12 @@ func (z *tokenizer) tokenize(s []byte, from int) {
 			if len(z.toks) > 0 && !(z.st.ev.action && z.allMasked()) {
 				return
 			}
-			// An event's message that holds no word (auditd's
-			// msg=audit(…): is its time and serial) tells nothing.
-			z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false
-			z.st.msg0, z.st.msg1 = 0, 0
+			if z.st.ev.action {
+				// An event's message that holds no word (auditd's
+				// msg=audit(…): is its time and serial) tells nothing.
+				z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false
+				z.st.msg0, z.st.msg1 = 0, 0
+			}
 		}
 		if z.st.event() {
 			z.eventTokens(s)
