@@ -1,13 +1,14 @@
 package logs
 
-// A JSON or logfmt line with no message field (or one of values only) may still say what happened in a few
-// fields: an audit or activity event names an action, its target and its
-// outcome (a Kubernetes audit event's verb, objectRef.resource and
-// responseStatus.code; CloudTrail's eventName, eventSource and errorCode;
-// Azure's operationName and resultType; ECS's event.action and
-// event.outcome; auditd's type and res, in logfmt). Masking every value, as for other JSON, would put all
-// such events in one template; they are templated by those fields alone,
-// each key with its value ("verb":"get" "resource":"pods" "code":200),
+// A JSON or logfmt line with no message field (or one of values only)
+// may still say what happened in a few fields: an audit or activity event
+// names an action, its target and its outcome (a Kubernetes audit event's
+// verb, objectRef.resource and responseStatus.code; CloudTrail's
+// eventName, eventSource and errorCode; Azure's operationName and
+// resultType; ECS's event.action and event.outcome; auditd's type and res,
+// in logfmt). Masking every value, as for other JSON, would put all such
+// events in one template; they are templated by those fields alone, each
+// key with its value ("verb":"get" "resource":"pods" "code":200),
 // whatever other fields each line has.
 
 // eventRoles lists the keys, full dotted paths lowercased, and their part:
@@ -66,12 +67,12 @@ func (sp *structSpans) noteEvent(k []byte, k0, k1, v0, v1 int) {
 		}
 		low[i] = c
 	}
-	key := string(low[:len(k)])
-	r := eventRoles[key]
+	key := low[:len(k)]
+	r := eventRoles[string(key)] // no allocation: a look-up's conversion
 	if r == eventNone {
 		return
 	}
-	if key == "responsestatus.code" {
+	if string(key) == "responsestatus.code" {
 		// The HTTP status of the API call: it decides, as an access
 		// line's does (5xx and 429 are matches). It overrides the
 		// responseStatus' "status" ("Failure"), which names no code.
@@ -92,7 +93,7 @@ func (z *tokenizer) allMasked() bool {
 	return true
 }
 
-// event reports a structured line templated by its event fields: JSON
+// event reports a structured line templated by its event fields: one
 // with an action field and no message.
 func (sp *structSpans) event() bool { return sp.ok && sp.ev.action && sp.msg1 == sp.msg0 }
 
