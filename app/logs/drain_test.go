@@ -355,6 +355,11 @@ func TestNumberedNamesAreOneTemplate(t *testing.T) {
 			"ens3: link up, 100Mbps, full-duplex, lpa 0x45E1",
 			"wlan0: link up, 1000Mbps, full-duplex, lpa 0xC5E1",
 		}, []string{"<*>: link up, <*>, full-duplex, lpa <*>"}},
+		{"network devices named by their bus position", []string{
+			"enp0s3: link up, 1000Mbps, full-duplex, lpa 0xC1E1",
+			"enp0s8: link up, 100Mbps, full-duplex, lpa 0x45E1",
+			"enp2s0: link up, 1000Mbps, full-duplex, lpa 0xC5E1",
+		}, []string{"enp<*>: link up, <*>, full-duplex, lpa <*>"}},
 		{"one network device: its name is kept", []string{
 			"wlan0: authenticate with 00:11:22:33:44:55",
 			"wlan0: authenticate with 00:11:22:33:44:66",

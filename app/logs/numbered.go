@@ -9,10 +9,12 @@ import "strings"
 // words ("eth0" and "wlan0") share none and show as "<*>".
 
 // numberedName returns the end of the word of a value v that is, within
-// its punctuation, a word of at least two lower-case letters then one to
-// four digits ("eth0:", "(sda1)"); 0 for any other value. A quoted value
-// is a value whole ("HTTP2" in quotes), and capitals make a name of its
-// own ("HTTP2", "Win32"), not a kind and a number.
+// its punctuation, a word of at least two lower-case letters then a
+// number: one to four digits ("eth0:", "(sda1)"), or digits and letters
+// that open and end with a digit, as a bus position ("enp0s3", "nvme0n1");
+// 0 for any other value. A quoted value is a value whole ("HTTP2" in
+// quotes), and capitals make a name of its own ("HTTP2", "Win32"), not a
+// kind and a number; so does a word after the number ("md5sum").
 func numberedName(v string) int {
 	if v == "" || v[0] == '"' || v[0] == '\'' {
 		return 0
@@ -27,13 +29,28 @@ func numberedName(v string) int {
 		w++
 	}
 	d := len(core) - w
-	if w < 2 || d < 1 || d > 4 || !bareNumber(core[w:]) {
+	if w < 2 || d < 1 || d > 8 || !isDigit(core[w]) || !isDigit(core[len(core)-1]) || !position(core[w:]) {
 		return 0
 	}
 	if !allLower(core[:w]) {
 		return 0
 	}
 	return open + w
+}
+
+// position reports a number of at most four digits, or lower-case
+// letters and digits ("0s3", "0n1p3").
+func position(t []byte) bool {
+	digits := 0
+	for _, c := range t {
+		switch {
+		case isDigit(c):
+			digits++
+		case !isLower(c):
+			return false
+		}
+	}
+	return digits < len(t) || digits <= 4
 }
 
 // sharedNameWord returns the text up to the word that every value at
@@ -54,9 +71,9 @@ func sharedNameWord(shapes []*shape, members []int32, p int) string {
 }
 
 // nameEnd is the punctuation after the number of the numbered name v
-// whose word ends at w: ":" of "eth0:", ")" of "(sda1)".
+// whose word ends at w: ":" of "eth0:", ")" of "(nvme0n1)".
 func nameEnd(v string, w int) string {
-	for w < len(v) && isDigit(v[w]) {
+	for w < len(v) && (isDigit(v[w]) || isLower(v[w])) {
 		w++
 	}
 	return v[w:]
