@@ -114,6 +114,9 @@ func accessStatus(msg []byte, st *structSpans, hdr int) accessLine {
 	if k := aspNetAt(msg); k >= 0 {
 		return aspNetStatus(msg, k)
 	}
+	if bytes.IndexByte(msg, '"') < 0 {
+		return squidStatus(msg) // no request line in quotes: maybe Squid's
+	}
 	// Quotes first: most lines have none, and one search for a byte is
 	// the cheapest test there is. The first request line decides.
 	for q := bytes.IndexByte(msg, '"'); q >= 0; {
@@ -417,6 +420,9 @@ type httpSpans struct {
 	plain        bool // the status is a plain "status" key's
 	meth0, meth1 int32
 	req0, req1   int32
+	// audit: the status is a Kubernetes audit event's responseStatus.code,
+	// which needs no method beside it (see noteEvent).
+	audit bool
 }
 
 // Keys are matched ignoring case on their last dotted part, so that a
@@ -468,7 +474,7 @@ func (h *httpSpans) noteKey(k []byte, v0, v1 int) {
 	}
 	switch tail {
 	case tailStatus, tailCode:
-		if r := partRank(k, statusKeys); r >= 0 && (h.stat1 == h.stat0 || h.plain && r > 0) {
+		if r := partRank(k, statusKeys); r >= 0 && !h.audit && (h.stat1 == h.stat0 || h.plain && r > 0) {
 			h.stat0, h.stat1, h.plain = int32(v0), int32(v1), r == 0
 		}
 	case tailMethod:
@@ -501,7 +507,7 @@ func (h *httpSpans) status(msg []byte, hdr int) accessLine {
 		return notAccess
 	}
 	m0, m1, r0, r1 := int(h.meth0)-hdr, int(h.meth1)-hdr, int(h.req0)-hdr, int(h.req1)-hdr
-	if !(m1 > m0 && capitals(msg[m0:m1])) && !(r1 > r0 && requestValue(msg, r0, r1)) {
+	if !h.audit && !(m1 > m0 && capitals(msg[m0:m1])) && !(r1 > r0 && requestValue(msg, r0, r1)) {
 		return notAccess
 	}
 	at := int(h.stat0) - hdr

@@ -312,3 +312,38 @@ func FuzzAccessStatus(f *testing.F) {
 		}
 	})
 }
+
+// IIS writes the W3C extended format: its "#Fields:" directive names the
+// sc-status column, whose value decides; a keyword in a URL is none.
+func TestW3CExtendedStatus(t *testing.T) {
+	in := strings.Join([]string{
+		"#Software: Microsoft Internet Information Services 10.0",
+		"#Version: 1.0",
+		"#Date: 2026-11-29 05:44:00",
+		"#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken",
+		"2026-11-29 05:44:19 10.0.0.5 GET /default.aspx - 443 - 10.0.0.1 Mozilla/5.0+(Windows+NT+10.0) - 200 0 0 15",
+		"2026-11-29 05:44:20 10.0.0.5 POST /api/orders - 443 - 10.0.0.2 curl/8.0 - 500 0 0 120",
+		"2026-11-29 05:44:21 10.0.0.5 GET /error.aspx aspxerrorpath=/x 443 - 10.0.0.3 curl/8.0 - 200 0 0 3",
+		"2026-11-29 05:44:22 10.0.0.5 GET /api/orders - 443 - 10.0.0.4 curl/8.0 - 503 0 64 30001",
+		"2026-11-29 05:44:23 10.0.0.5 GET /missing - 443 - 10.0.0.4 curl/8.0 - 404 0 2 1",
+	}, "\n")
+	res := analyze(t, in, Options{})
+	checkMatches(t, res, map[int][2]string{6: {"error", "500"}, 8: {"reliability", "503"}})
+}
+
+// Squid's native format writes the status after its result code
+// ("TCP_MISS/503") and no quotes: the status decides; "/000" (an aborted
+// request) is none, and does not hide a later line's of the same shape.
+func TestSquidStatus(t *testing.T) {
+	in := strings.Join([]string{
+		"1732859062.123    120 10.0.0.1 TCP_MISS/000 0 GET http://example.com/ - HIER_NONE/- -",
+		"1732859063.123    120 10.0.0.1 TCP_MISS/200 1234 GET http://example.com/error - HIER_DIRECT/93.184.216.34 text/html",
+		"1732859064.123      5 10.0.0.2 TCP_DENIED/403 3456 CONNECT blocked.example.com:443 - HIER_NONE/- text/html",
+		"1732859065.123  30001 10.0.0.3 TCP_MISS/504 0 GET http://slow.example.com/ - HIER_DIRECT/1.2.3.4 -",
+		"1732859066.123      1 10.0.0.3 TCP_MISS/500 0 GET http://example.com/ - HIER_NONE/- -",
+		// Not Squid's: no size and method after the field.
+		"1732859067.123 job QUEUE_FULL/500 dropped, retry failed",
+	}, "\n")
+	res := analyze(t, in, Options{})
+	checkMatches(t, res, map[int][2]string{4: {"reliability", "504"}, 5: {"error", "500"}, 6: {"error", "failed"}})
+}

@@ -221,6 +221,7 @@ type learnt struct {
 	masks   []*regexp.Regexp
 	maxRefs int // lines a shape keeps: the rare cutoff
 	cols    columns
+	w3c     int        // the sc-status column of a W3C extended log, 1-based; 0 for none (w3c.go)
 	rules   entryRules // of the first segment
 	stamps  stampLog   // no timestamp read yet, nor room for any
 	// segments are the later runs of lines of one writer each (see
@@ -241,6 +242,7 @@ func learn(opts Options, input []byte, total int, masks []*regexp.Regexp, moved 
 		masks:   masks,
 		maxRefs: rareCutoff(opts.RareThreshold, total),
 		cols:    detectColumns(input),
+		w3c:     w3cStatusColumn(input),
 		stamps:  newStampLog(time.Now(), input, 0),
 	}
 	var starts []segmentStart
@@ -593,7 +595,7 @@ func (a *analyzer) line(input []byte, ref lineRef, line []byte) {
 	} else {
 		hdr = a.head.end(text)
 	}
-	if a.cols.n > 0 {
+	if a.cols.n > 0 || a.cols.tabs > 0 {
 		// A line that fits the input's bare columns has them for its
 		// header, whatever the per-line finder took for a level further
 		// on; unless the finder's header ran on to a syslog process
@@ -673,6 +675,9 @@ func (a *analyzer) line(input []byte, ref lineRef, line []byte) {
 		status.at += hdr
 	} else if e.table { // its status may be in its header: not the message's
 		status = tableStatus(text)
+	}
+	if col := a.in.w3c; col > 0 && !status.ok() {
+		status = w3cStatus(text, col)
 	}
 	if status.ok() {
 		lvl = levelQuiet

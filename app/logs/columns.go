@@ -33,6 +33,7 @@ const (
 type columns struct {
 	n     int
 	class [colMax]colClass
+	tabs  int // or, when not 0, tab-separated columns (tabcolumns.go)
 }
 
 func colClassOf(t []byte) colClass {
@@ -81,6 +82,9 @@ func fields(s []byte, max int, out [][2]int) [][2]int {
 // that the per-line finder would cut anyway (a header anchored further on
 // most lines) are dropped, so that logs with such headers pay nothing.
 func detectColumns(input []byte) columns {
+	if n := detectTabs(input); n > 0 {
+		return columns{tabs: n}
+	}
 	var (
 		counts   [colMax][colClasses]int
 		distinct [colMax]map[string]struct{}
@@ -157,6 +161,9 @@ func detectColumns(input []byte) columns {
 
 // end returns where the columns of line s end, or 0 when s does not fit.
 func (c *columns) end(s []byte) int {
+	if c.tabs > 0 {
+		return tabEnd(s, c.tabs)
+	}
 	i := 0
 	for p := 0; p < c.n; p++ {
 		i = skipBlank(s, i)

@@ -35,9 +35,10 @@
 // ranks: 1 is the most frequent.
 //
 // How an entry is read (each step in its own file):
-//   - plaintext.go, containers.go and compose.go make the input readable
-//     first: UTF-16 converted, container runtimes' records unwrapped,
-//     terminal escape sequences and byte-order marks removed, Docker
+//   - plaintext.go, containers.go, overwritten.go and compose.go make the
+//     input readable first: UTF-16 converted, container runtimes' records
+//     unwrapped, terminal escape sequences and byte-order marks removed, a
+//     line redrawn with '\r' read as shown last, Docker
 //     Compose's prefixes taken off and each service's lines put together
 //     (the result's line numbers are the input's all the same);
 //   - entries.go joins continuation lines to the entry above, tracelines.go
@@ -45,20 +46,23 @@
 //   - header.go cuts the header (timestamp, level, host, process, thread,
 //     logger) found generically, by token classes, with small readers for
 //     the few formats whose level hides inside a token (syslog priorities,
-//     Python's and Ruby's loggers), and columns.go the bare leading columns
-//     an input may have;
+//     Python's and Ruby's loggers; redis.go, cisco.go, django.go), and
+//     columns.go the bare leading columns an input may have, or its tab
+//     columns (tabcolumns.go);
 //   - msgcache.go remembers recent messages: a message seen shortly before
 //     (as in about half the lines of real logs) skips the next steps;
 //   - tokenize.go splits the message into tokens and masks values by token
 //     class: numbers, hex, IPs, UUIDs, times, durations, sizes, paths, URLs,
 //     e-mail and host names, quoted strings, key=value values; custom masks
 //     (masks.go) first; a JSON or logfmt message by its message field
-//     (structured.go);
+//     (structured.go), an event without one by its action, target and
+//     outcome fields (events.go);
 //   - shapes.go reduces the entry to its shape, the masked token sequence,
 //     with one map look-up;
 //   - match.go finds the keyword, scanning each part of the line only as
 //     often as it can change, and only when no quiet level rules it out;
-//     access.go reads the status of an HTTP access line instead.
+//     access.go reads the status of an HTTP access line instead (w3c.go
+//     and squid.go for IIS's and Squid's).
 //
 // A large input is read in parts at once, one per processor, whose
 // findings are joined with the one-pass result (parts.go).

@@ -393,6 +393,9 @@ func numberedForm(t string) (form string, need int) {
 		return "", 0
 	}
 	name := t[i:j]
+	if strings.ContainsAny(name, "\":=") {
+		return "", 0 // a key and its value ("code":200, as events.go keeps it): no name
+	}
 	if d := strings.LastIndexByte(name, '.'); d > 0 && d < len(name)-1 && allLower([]byte(name[d+1:])) {
 		return t[:i] + "#" + t[i+d:], 2
 	}

@@ -274,6 +274,9 @@ func TestTemplateDisplay(t *testing.T) {
 			"ARPT: <*>: AirPort_Brcm43xx::syncPowerState: WWEN[enabled]"},
 		// A quoted string is a value, whatever it holds.
 		{[]string{`retrying with "HTTP2" and "a::b" now`, `retrying with "HTTP2" and "a::b" now`}, `retrying with "<*>" and "<*>" now`},
+		// A bracketed value before its unit keeps its bracket, seen once
+		// as many times (Tomcat's startup line).
+		{[]string{"Server startup in [1234] milliseconds"}, "Server startup in [<*>] milliseconds"},
 		// A value's own closing bracket is the value's, not left behind.
 		{[]string{"task taskID[2019352994] dealloc", "task taskID[2019352994] dealloc"}, "task <*> dealloc"},
 		// A quoted request line keeps the punctuation after its quote.
@@ -334,7 +337,8 @@ func TestManyNamesAtOnePlaceAreOneTemplate(t *testing.T) {
 // systemd unit ("nginx.service:") is one of many: lines that differ only
 // there are one event, though Drain buckets them by their first words. A
 // word without a number or an extension stays apart, and so does a unit
-// of another kind.
+// of another kind. Names of one word and several numbers show the word
+// ("eth<*>:"); names of several words show none; one name is kept.
 func TestNumberedNamesAreOneTemplate(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -345,7 +349,25 @@ func TestNumberedNamesAreOneTemplate(t *testing.T) {
 			"eth0: link up, 1000Mbps, full-duplex, lpa 0xC1E1",
 			"eth1: link up, 100Mbps, full-duplex, lpa 0x45E1",
 			"eth2: link up, 1000Mbps, full-duplex, lpa 0xC5E1",
+		}, []string{"eth<*>: link up, <*>, full-duplex, lpa <*>"}},
+		{"network devices of several kinds", []string{
+			"eth0: link up, 1000Mbps, full-duplex, lpa 0xC1E1",
+			"ens3: link up, 100Mbps, full-duplex, lpa 0x45E1",
+			"wlan0: link up, 1000Mbps, full-duplex, lpa 0xC5E1",
 		}, []string{"<*>: link up, <*>, full-duplex, lpa <*>"}},
+		{"network devices named by their bus position", []string{
+			"enp0s3: link up, 1000Mbps, full-duplex, lpa 0xC1E1",
+			"enp0s8: link up, 100Mbps, full-duplex, lpa 0x45E1",
+			"enp2s0: link up, 1000Mbps, full-duplex, lpa 0xC5E1",
+		}, []string{"enp<*>: link up, <*>, full-duplex, lpa <*>"}},
+		{"one network device: its name is kept", []string{
+			"wlan0: authenticate with 00:11:22:33:44:55",
+			"wlan0: authenticate with 00:11:22:33:44:66",
+		}, []string{"wlan0: authenticate with <*>"}},
+		{"devices of one kind in parentheses", []string{
+			"NetworkManager device (eth0): state change: activated -> deactivating",
+			"NetworkManager device (eth1): state change: activated -> deactivating",
+		}, []string{"NetworkManager device (eth<*>): state change: activated -> deactivating"}},
 		{"disks", []string{
 			"sda: detected capacity change from 0 to 209715200",
 			"sdb: detected capacity change from 0 to 419430400",

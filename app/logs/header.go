@@ -278,7 +278,7 @@ func (h *header) fields(s []byte, i, n int) int {
 			break
 		}
 		j, kind := h.token(s, i, n)
-		if leading = leading && (kind == hTime || kind == hBracket && n > 0); leading &&
+		if leading = leading && (kind == hTime || kind == hBracket && n > 0 && !messageGroup(s[i:j])); leading &&
 			(lead > 0 || !bareNumber(s[i:j])) { // a count ("0 errors") is no time
 			lead = j
 		}
@@ -304,6 +304,9 @@ func (h *header) fields(s []byte, i, n int) int {
 			}
 		case hSep:
 			if sawTime && words <= 1 {
+				if !committed && j == i+1 && redisRole(s) {
+					h.lvl0, h.lvl1 = i, j // Redis's level mark: see redisRole
+				}
 				end, committed, words, anchorTok = j, true, 0, n
 			}
 		case hLevel:
@@ -321,6 +324,10 @@ func (h *header) fields(s []byte, i, n int) int {
 			}
 			return max(end, lead)
 		case hColon:
+			if d := ciscoTag(s[i:j]); d > 0 && sawTime && words <= 2 {
+				h.lvl0, h.lvl1 = i+d, i+d+1 // Cisco's "%ASA-4-106023:": see cisco.go
+				return j
+			}
 			// "name:" after the host ends a syslog header: after a month
 			// name's time, or after an RFC 3339 one when the word is a
 			// host's, in lower case ("2026-11-29T02:03:06+00:00 web-01
@@ -348,6 +355,18 @@ func (h *header) fields(s []byte, i, n int) int {
 		i = j
 	}
 	return max(end, lead)
+}
+
+// messageGroup reports a [group] that holds a group of its own or four
+// words or more: a message in brackets ("[GC (Allocation Failure)
+// [PSYoungGen: 65536K->10720K(76288K)] …, 0.0123456 secs]"), not a
+// column of a header.
+func messageGroup(t []byte) bool {
+	in := t[1:]
+	if bytes.IndexByte(in, '[') >= 0 {
+		return true
+	}
+	return bytes.Count(bytes.TrimSpace(bytes.TrimRight(in, "]")), []byte{' '}) >= 3
 }
 
 // zonedStamp reports an RFC 3339 date and time with its zone
@@ -630,6 +649,9 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			if string(s[k:e]) == "error:" && k == h.lvl1+1 && isUpper(s[h.lvl0]) && allLower(s[h.lvl0+1:h.lvl1]) {
 				return e
 			}
+			if p := h.moduleColumns(s, k, e, n); p > 0 {
+				return p // Django's module named like a level: "WARNING time log 1234 140234 msg"
+			}
 		case hColon:
 			// A key aligned to its value by the spaces after it
 			// ("[INF]   Version:  2.9.10", a table the program prints)
@@ -671,6 +693,11 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			}
 			if kind == hWord && sourceLine(s[k:e]) {
 				return e // the caller, as zap writes it: "INFO\tctrl/reconcile.go:123\tmsg"
+			}
+			if kind == hWord && kind2 == hTime {
+				if p := h.moduleColumns(s, k, e, n); p > 0 {
+					return p // Django's verbose format: "INFO time views 1234 140234 msg"
+				}
 			}
 			if k2-e >= 2 && spaced < 0 && e-k <= 32 && kind == hWord {
 				i, padded = e, true // a padded column: the logger's place

@@ -63,13 +63,24 @@ func TestSerilogLevels(t *testing.T) {
 }
 
 // Redis: pid and role, the time, and its level as one of "-*#." is the
-// header.
+// header. "*" (notice), "-" (verbose) and "." (debug) are quiet levels: a
+// notice that mentions an error is no match. "#" is Redis's highest level,
+// for its errors and warnings alike: the keywords decide.
 func TestRedisHeader(t *testing.T) {
 	checkFormats(t, []formatCase{
-		{"1:M 11 Mar 2024 10:15:19.123 * Ready to accept connections tcp", "", "", "1:M 11 Mar 2024 10:15:19.123 *"},
-		{"1:M 11 Mar 2024 10:15:21.123 # Background saving error", CategoryError, "", "1:M 11 Mar 2024 10:15:21.123 #"},
-		{"42:C 11 Mar 2024 10:15:24.223 . Client closed connection id=5", "", "", "42:C 11 Mar 2024 10:15:24.223 ."},
-		{"1:M 11 Mar 2024 10:15:22.123 - Accepted 10.0.0.8:54321", "", "", "1:M 11 Mar 2024 10:15:22.123 -"},
+		{"1:M 11 Mar 2024 10:15:19.123 * Ready to accept connections tcp", "", "*", "1:M 11 Mar 2024 10:15:19.123 *"},
+		{"1:M 11 Mar 2024 10:15:21.123 # Background saving error", CategoryError, "#", "1:M 11 Mar 2024 10:15:21.123 #"},
+		{"1:S 11 Mar 2024 10:15:21.123 # Timeout connecting to the MASTER...", CategoryReliability, "#", "1:S 11 Mar 2024 10:15:21.123 #"},
+		{"1:M 11 Mar 2024 10:15:21.123 # Server initialized", "", "#", "1:M 11 Mar 2024 10:15:21.123 #"},
+		{"42:C 11 Mar 2024 10:15:24.223 . Client closed connection id=5", "", ".", "42:C 11 Mar 2024 10:15:24.223 ."},
+		{"1:M 11 Mar 2024 10:15:22.123 - Accepted 10.0.0.8:54321", "", "-", "1:M 11 Mar 2024 10:15:22.123 -"},
+		{"1:M 11 Mar 2024 10:15:23.123 * Error reading the RDB preamble, retrying later", "", "*", "1:M 11 Mar 2024 10:15:23.123 *"},
+		{"7:X 11 Mar 2024 10:15:23.123 * Sentinel ID is 4b6f", "", "*", "7:X 11 Mar 2024 10:15:23.123 *"},
+		// A level word after the mark is the more precise.
+		{"1:C 11 Mar 2024 10:15:19.001 # Warning: no config file specified", "", "Warning", "1:C 11 Mar 2024 10:15:19.001 # Warning:"},
+		// Without Redis's "pid:role", "-" and "*" after a time are separators.
+		{"2024-03-11 10:15:19 - disk error on sda", CategoryError, "", "2024-03-11 10:15:19 -"},
+		{"2024-03-11 10:15:19 * disk error on sda", CategoryError, "", "2024-03-11 10:15:19 *"},
 	})
 }
 
@@ -679,5 +690,85 @@ func TestProgramHeaderInsideSyslog(t *testing.T) {
 		// What is no time stays the message's: an address, a count.
 		{"Mar  5 10:00:01 host1 sshd[12]: 10.0.0.1 connected", "", "", "Mar  5 10:00:01 host1 sshd[12]:"},
 		{"Mar  5 10:00:01 host1 sshd[12]: 5 more sessions opened", "", "", "Mar  5 10:00:01 host1 sshd[12]:"},
+	})
+}
+
+// Django's verbose format: the module, the process and the thread after
+// the time are header (a module named like a level, "log", too); one
+// number alone after a word is the message's. runserver's lines are
+// access lines, their status decides.
+func TestDjangoFormats(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"INFO 2026-11-29 05:44:16,123 views 1234 140234 Request finished", "", "INFO", "INFO 2026-11-29 05:44:16,123 views 1234 140234"},
+		{"WARNING 2026-11-29 05:44:18,456 log 1234 140236 Not Found: /favicon.ico", "", "WARNING", "WARNING 2026-11-29 05:44:18,456 log 1234 140236"},
+		{"ERROR 2026-11-29 05:44:19,789 log 1234 140237 Internal Server Error: /api/orders/", CategoryError, "ERROR",
+			"ERROR 2026-11-29 05:44:19,789 log 1234 140237"},
+		{"DEBUG 2026-11-29 05:44:20,001 db.backends 1234 140238 (0.002) SELECT 1; args=()", "", "DEBUG", "DEBUG 2026-11-29 05:44:20,001 db.backends 1234 140238"},
+		{"WARNING 2026-11-29 05:44:18,456 retrying 3 times", CategoryReliability, "WARNING", "WARNING 2026-11-29 05:44:18,456"},
+		{`[29/Nov/2026 05:44:18] "POST /api/orders/ HTTP/1.1" 500 145`, CategoryError, "", "[29/Nov/2026 05:44:18]"},
+		{`[29/Nov/2026 05:44:19] "GET /favicon.ico HTTP/1.1" 404 179`, "", "", "[29/Nov/2026 05:44:19]"},
+	})
+	in := strings.Join([]string{
+		"INFO 2026-11-29 05:44:16,123 views 1234 140234 Request finished",
+		"INFO 2026-11-29 05:44:17,123 views 1234 140235 Request finished",
+		"INFO 2026-11-29 05:44:18,123 autoreload 1234 140236 Watching for file changes with StatReloader",
+		`[29/Nov/2026 05:44:16] "GET / HTTP/1.1" 200 1234`,
+		`[29/Nov/2026 05:44:17] "GET /static/css/site.css HTTP/1.1" 304 0`,
+	}, "\n")
+	res := analyze(t, in, Options{})
+	if tm := templateWith(t, res, "Request finished"); tm.Template != "Request finished" || tm.Count != 2 {
+		t.Errorf("%+v", tm)
+	}
+	if tm := templateWith(t, res, "GET"); tm.Template != `"GET /<*> HTTP/1.1" <*> <*>` || tm.Count != 2 {
+		t.Errorf("%+v", tm)
+	}
+}
+
+// Java's GC logs: the legacy format writes its message in one bracket
+// group after the time and uptime; the group is the message, not header.
+// "(Allocation Failure)" is the cause of a routine young collection, no
+// failure. Unified logging (JDK 9+) keeps its tags in the header.
+func TestJavaGCLog(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29T05:44:21.000+0000: 5.123: [GC (Allocation Failure) [PSYoungGen: 65536K->10720K(76288K)] 65536K->10736K(251392K), 0.0123456 secs] [Times: user=0.03 sys=0.01, real=0.01 secs]",
+			"", "", "2026-11-29T05:44:21.000+0000: 5.123:"},
+		{"5.123: [GC pause (G1 Evacuation Pause) (young), 0.0057 secs]", "", "", "5.123:"},
+		{"2026-11-29T05:44:21.000+0000: 9.123: [Full GC (Allocation Failure) java.lang.OutOfMemoryError: Java heap space",
+			CategoryFatal, "", "2026-11-29T05:44:21.000+0000: 9.123:"},
+		{"[2026-11-29T05:44:19.133+0000][3.244s][warning][gc,alloc] GC(2) To-space exhausted", "", "warning",
+			"[2026-11-29T05:44:19.133+0000][3.244s][warning][gc,alloc]"},
+		{"[2026-11-29T05:44:17.133+0000][1.244s][info][gc          ] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 24M->3M(256M) 9.876ms", "", "info",
+			"[2026-11-29T05:44:17.133+0000][1.244s][info][gc          ]"},
+		// Not the JVM's cause: an allocation that failed.
+		{"2026-11-29 05:44:21 Memory allocation failure in pool 3", CategoryError, "", "2026-11-29 05:44:21"},
+	})
+	in := strings.Join([]string{
+		"2026-11-29T05:44:21.000+0000: 5.123: [GC (Allocation Failure) [PSYoungGen: 65536K->10720K(76288K)] 65536K->10736K(251392K), 0.0123456 secs] [Times: user=0.03 sys=0.01, real=0.01 secs]",
+		"2026-11-29T05:44:22.000+0000: 6.123: [GC (Allocation Failure) [PSYoungGen: 76256K->10736K(76288K)] 76272K->10760K(251392K), 0.0133456 secs] [Times: user=0.03 sys=0.01, real=0.01 secs]",
+	}, "\n")
+	res := analyze(t, in, Options{})
+	if len(res.Templates) != 1 || !strings.HasPrefix(res.Templates[0].Template, "[GC (Allocation Failure) [PSYoungGen:") || len(res.Matches) != 0 {
+		t.Errorf("templates %+v, matches %+v", res.Templates, res.Matches)
+	}
+}
+
+// Cisco's "%FACILITY-SEVERITY-MNEMONIC:" tag is header, its digit the
+// syslog severity: 3 an error, 4 a warning, 5 and 6 quiet.
+func TestCiscoSeverityTag(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"Nov 29 05:44:19 fw1 : %ASA-4-106023: Deny tcp src outside:10.0.0.1/51234 dst inside:10.1.0.5/22 by access-group \"OUTSIDE_IN\"",
+			"", "4", "Nov 29 05:44:19 fw1 : %ASA-4-106023:"},
+		{"Nov 29 05:44:19 fw1 : %ASA-4-733100: Object drop rate 1 exceeded, connection timed out",
+			CategoryReliability, "4", "Nov 29 05:44:19 fw1 : %ASA-4-733100:"},
+		{"Nov 29 05:44:21 fw1 : %ASA-3-710003: TCP access denied by ACL from 10.0.0.3/51236 to outside:10.1.0.1/22",
+			CategoryError, "3", "Nov 29 05:44:21 fw1 : %ASA-3-710003:"},
+		{"Nov 29 05:44:22 sw1 123: Nov 29 05:44:22.123: %LINK-3-UPDOWN: Interface GigabitEthernet0/1, changed state to down",
+			CategoryError, "3", "Nov 29 05:44:22 sw1 123: Nov 29 05:44:22.123: %LINK-3-UPDOWN:"},
+		{"Nov 29 05:44:25 sw1 126: Nov 29 05:44:25.123: %SEC_LOGIN-5-LOGIN_SUCCESS: Login Success [user: admin]",
+			"", "5", "Nov 29 05:44:25 sw1 126: Nov 29 05:44:25.123: %SEC_LOGIN-5-LOGIN_SUCCESS:"},
+		{"2026 Nov 29 05:44:26 nx1 %ETHPORT-5-IF_DOWN_LINK_FAILURE: Interface Ethernet1/1 is down (Link failure)",
+			"", "5", "2026 Nov 29 05:44:26 nx1 %ETHPORT-5-IF_DOWN_LINK_FAILURE:"},
+		// No severity digit: no tag.
+		{"Nov 29 05:44:27 host app: %CPU-HIGH: load at 99%, failed to shed", CategoryError, "", "Nov 29 05:44:27 host app:"},
 	})
 }

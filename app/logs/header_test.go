@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -82,6 +83,76 @@ func TestWindowsEventExport(t *testing.T) {
 	checkMatches(t, res, map[int][2]string{2: {"error", "error"}, 5: {"fatal", "critical"}})
 	if tl := res.Timeline; tl == nil || tl.TimedLines != 5 || tl.Start != "2024-03-11T10:15:02Z" {
 		t.Errorf("timeline %+v, want the 5 events from 10:15:02", tl)
+	}
+}
+
+// Tab-separated columns before the message (a time, a level, a source of
+// several words, an event id) are the header, wherever the level stands
+// among them; the message alone is templated.
+func TestTabSeparatedColumns(t *testing.T) {
+	rows := [][]string{
+		{"Information", "Service Control Manager", "7036", "The Windows Update service entered the running state."},
+		{"Information", "Service Control Manager", "7036", "The Windows Update service entered the stopped state."},
+		{"Error", "Service Control Manager", "7000", "The Print Spooler service failed to start due to the following error: The system cannot find the file specified."},
+		{"Warning", "Microsoft-Windows-Time-Service", "36", "The time service has not synchronized the system time for 86400 seconds."},
+		{"Critical", "Microsoft-Windows-Kernel-Power", "41", "The system has rebooted without cleanly shutting down first."},
+		{"Information", "Microsoft-Windows-Winlogon", "7001", "User Logon Notification for Customer Experience Improvement Program"},
+		{"Information", "Service Control Manager", "7036", "The Windows Update service entered the running state."},
+	}
+	for _, levelFirst := range []bool{true, false} {
+		var b strings.Builder
+		for i, r := range rows {
+			cols := []string{fmt.Sprintf("2026-11-29 05:44:%02d", 16+i), r[0], r[1], r[2], r[3]}
+			if !levelFirst {
+				cols[1], cols[2] = r[1], r[0]
+			}
+			b.WriteString(strings.Join(cols, "\t") + "\n")
+		}
+		res := analyze(t, b.String(), Options{})
+		if tm := templateWith(t, res, "Windows Update"); tm.Template != "The Windows Update service entered the <*> state." || tm.Count != 3 {
+			t.Errorf("level first %v: %+v", levelFirst, tm)
+		}
+		for _, tm := range res.Templates {
+			if strings.Contains(tm.Template, "Service Control Manager") || strings.Contains(tm.Template, "Microsoft-Windows") {
+				t.Errorf("level first %v: template %q holds the source column", levelFirst, tm.Template)
+			}
+		}
+		checkMatches(t, res, map[int][2]string{3: {"error", "error"}, 5: {"fatal", "critical"}})
+		if m, _ := matchAt(res, 3); m.Level != "Error" || !strings.HasSuffix(m.Header, "\t7000") {
+			t.Errorf("level first %v: line 3 level %q header %q", levelFirst, m.Level, m.Header)
+		}
+	}
+	// One line alone is read so too.
+	res := analyze(t, "2026-11-29 05:44:16\tInformation\tService Control Manager\t7036\tThe Windows Update service entered the running state.", Options{})
+	if len(res.Templates) != 1 || res.Templates[0].Template != "The Windows Update service entered the running state." {
+		t.Errorf("one line: %+v", res.Templates)
+	}
+}
+
+// zap's console encoder writes its fields as JSON in a last column, after
+// the message: the message stays the template's head, the fields follow.
+// A table of values without a time is no header either.
+func TestTabColumnsBeforeFieldsOrWithoutTime(t *testing.T) {
+	in := strings.Join([]string{
+		"2026-11-29T05:44:16.123Z\tINFO\tctrl/reconcile.go:123\tReconciling object\t{\"object\": \"default/web\", \"gen\": 3}",
+		"2026-11-29T05:44:17.123Z\tINFO\tctrl/reconcile.go:123\tReconciling object\t{\"object\": \"default/api\", \"gen\": 4}",
+		"2026-11-29T05:44:18.123Z\tERROR\tctrl/reconcile.go:150\tReconciler error\t{\"object\": \"default/api\", \"error\": \"conflict\"}",
+		"2026-11-29T05:44:19.123Z\tINFO\tctrl/manager.go:50\tStarting workers\t{\"worker count\": 1}",
+		"2026-11-29T05:44:20.123Z\tINFO\tctrl/manager.go:60\tShutting down",
+	}, "\n")
+	res := analyze(t, in, Options{})
+	if tm := templateWith(t, res, "Reconciling"); !strings.HasPrefix(tm.Template, "Reconciling object {") || tm.Count != 2 {
+		t.Errorf("%+v", tm)
+	}
+	in = strings.Join([]string{
+		"web\tnginx\trunning\tserves the public site",
+		"api\tgo\trunning\tserves the API",
+		"db\tpostgres\tstopped\tholds the orders",
+		"cache\tredis\trunning\tholds the sessions",
+	}, "\n")
+	res = analyze(t, in, Options{})
+	if tm := templateWith(t, res, "postgres"); !strings.HasPrefix(tm.Template, "db postgres") {
+		t.Errorf("a table's columns were taken for a header: %+v", tm)
 	}
 }
 

@@ -100,6 +100,10 @@ func TestKeywords(t *testing.T) {
 		{"0 failed, 5 passed", "", "", ""},
 		{"found zero exceptions", "", "", ""},
 		{"disk 0 failed", CategoryError, "failed", "failed"},
+		// Ansible's recap: the 0 before is another key's value.
+		{"web-03 : ok=2 changed=0 unreachable=0 failed=1 skipped=0", CategoryError, "failed", "failed"},
+		{"web-01 : ok=3 changed=0 unreachable=0 failed=0 skipped=0", "", "", ""},
+		{"(Allocation Failure) is the JVM's cause", "", "", ""},
 		{"GPU 0 crashed", CategoryFatal, "crashed", "crashed"},
 		{"partition 0 error", CategoryError, "error", "error"},
 		{"transmit queue 0 timed out", CategoryReliability, "timed out", "timed out"},

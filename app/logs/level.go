@@ -24,6 +24,11 @@ func levelOf(t []byte) levelKind {
 	if k, ok := priorityLevel(t); ok {
 		return k
 	}
+	if len(t) == 1 {
+		if k, ok := redisLevel(t[0]); ok { // a header sets no other lone mark as its level
+			return k
+		}
+	}
 	t = levelCore(t)
 	t = numberedLevel(t)
 	if len(t) == 1 {

@@ -207,8 +207,12 @@ func (a *analyzer) fieldKeyword(text []byte, hdr int) keywordHit {
 // keyword that is not a key but a verb or part of a name before ": null"
 // ("Request failed: null", "IllegalStateException: null", Java's way of
 // writing an exception without a message), and a 0 that numbers a thing
-// rather than counts ("disk 0 failed", "GPU 0 crashed").
+// rather than counts ("disk 0 failed", "GPU 0 crashed"). Nor is the cause
+// the JVM names a routine collection by (see gcCause).
 func dismissed(msg []byte, start, end int) bool {
+	if gcCause(msg, start, end) {
+		return true
+	}
 	// A key: the word, maybe its closing quote, then '=' or ':'.
 	k := end
 	if k < len(msg) && (msg[k] == '"' || msg[k] == '\'') {
@@ -251,7 +255,12 @@ func dismissed(msg []byte, start, end int) bool {
 	case oneOf(word, "0", "zero"):
 		// "0 errors" counts; "disk 0 failed" numbers the disk: a 0 after
 		// a word counts only a plural or in a list of counts ("5 passed
-		// 0 failed").
+		// 0 failed"). A 0 after '=' or ':' is another key's value
+		// ("changed=0 failed=1", Ansible's recap), which counts nothing
+		// of this one.
+		if w > 0 && (msg[w-1] == '=' || msg[w-1] == ':') {
+			return false
+		}
 		before := w
 		for before > 0 && (msg[before-1] == ' ' || msg[before-1] == '\t') {
 			before--
@@ -435,3 +444,13 @@ func isLower(c byte) bool  { return c >= 'a' && c <= 'z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 func isLetter(c byte) bool { return isUpper(c) || isLower(c) }
 func isAlnum(c byte) bool  { return isLetter(c) || isDigit(c) }
+
+// gcCause reports the keyword msg[start:end] in "(Allocation Failure)",
+// the cause the JVM gives for a routine young collection ("[GC
+// (Allocation Failure) [PSYoungGen: …]", "Pause Young (Allocation
+// Failure)"): a full young generation, not a failure.
+func gcCause(msg []byte, start, end int) bool {
+	const cause = "(Allocation Failure)"
+	a := start - len("(Allocation ")
+	return a >= 0 && a+len(cause) <= len(msg) && end == a+len(cause)-1 && string(msg[a:a+len(cause)]) == cause
+}

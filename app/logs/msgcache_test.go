@@ -111,6 +111,14 @@ func FuzzCachesChangeNothing(f *testing.F) {
 	f.Add([]byte("Dec 10 06:55:46 host sshd[1]: Failed password for root from 1.2.3.4 port 22 ssh2\n"))
 	f.Add([]byte("a=1 b=\"x 2\" {\"k\":[1,\"v\"]}\n[ERROR] E0101 \xff9\nGET /a/1 \"GET /x HTTP/1.1\" 500 12\n"))
 	f.Add([]byte("10.1.2.3 - - [10/Oct/2024:13:55:36 +0000] \"GET /i 1 HTTP/1.1\" 404 2326\nReceived block blk_-12 of size 3 from /10.0.0.1\n"))
+	// Levels, statuses and headers read from a mark, a digit or a field:
+	// Redis, Cisco, Squid (an aborted /000, then a 503), Django, an event.
+	f.Add([]byte("1:M 29 Nov 2026 05:44:16.123 * Ready\n1:M 29 Nov 2026 05:44:17.123 # Background saving error\n" +
+		"Nov 29 05:44:19 fw1 : %ASA-4-106023: Deny tcp\nNov 29 05:44:21 fw1 : %ASA-3-710003: TCP access denied\n"))
+	f.Add([]byte("1732859062.123 1 10.0.0.1 TCP_MISS/000 0 GET http://a/ - HIER_NONE/- -\n" +
+		"1732859063.123 1 10.0.0.1 TCP_MISS/503 0 GET http://a/ - HIER_NONE/- -\n" +
+		"INFO 2026-11-29 05:44:16,123 views 1234 140234 Request finished\n" +
+		`{"kind":"Event","verb":"get","objectRef":{"resource":"pods"},"responseStatus":{"code":500}}` + "\n"))
 	f.Fuzz(func(t *testing.T, input []byte) {
 		other := bytes.Clone(input)
 		for i, c := range other {

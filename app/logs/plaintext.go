@@ -76,11 +76,14 @@ func crLines(text []byte) []byte {
 
 // readable is the text the analysis reads of input, with the same lines:
 // the messages of container records (unwrapped), without terminal escape
-// sequences and byte-order marks (plainText), and Docker Compose's output
-// without its prefixes, each service's lines together (composed). It is
-// input itself when none applies. The lineMap says where lines moved: nil
-// when none did.
-func readable(input []byte) ([]byte, *lineMap) { return composed(plainText(unwrapped(input))) }
+// sequences and byte-order marks (plainText), a line redrawn over itself
+// as it was shown last (overwritten), and Docker Compose's output without
+// its prefixes, each service's lines together (composed). It is input
+// itself when none applies. The lineMap says where lines moved: nil when
+// none did.
+func readable(input []byte) ([]byte, *lineMap) {
+	return composed(overwritten(plainText(unwrapped(input))))
+}
 
 // bom is the UTF-8 byte-order mark.
 var bom = []byte("\xef\xbb\xbf")

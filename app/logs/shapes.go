@@ -292,15 +292,28 @@ func newShape(z *tokenizer, text []byte, sc *keywordScratch) *shape {
 
 // wordEnds shortens the shared prefix and suffix, p and s bytes, until
 // neither ends inside a word of the value v: "384.0 B," and "2.1 KB,"
-// share ",", not "B,", whose display would cut "KB" (see valueAt).
+// share ",", not "B,", whose display would cut "KB" (see valueAt). A
+// prefix may end where a word of two letters or more meets its digits:
+// "eth0" and "eth1" share "eth", a numbered name's word (numbered.go);
+// "0x1f" and "0x2e" share nothing, nor "R02" and "R03".
 func wordEnds[T ~string | ~[]byte](v T, p, s int) (int, int) {
-	for p > 0 && p < len(v) && wordByte(v[p-1]) && wordByte(v[p]) {
+	for p > 0 && p < len(v) && wordByte(v[p-1]) && wordByte(v[p]) && !(isDigit(v[p]) && letterRun(v, p)) {
 		p--
 	}
 	for s > 0 && s < len(v) && wordByte(v[len(v)-s]) && wordByte(v[len(v)-s-1]) {
 		s--
 	}
 	return p, s
+}
+
+// letterRun reports a word of two letters or more that ends at v[p]:
+// letters from a word's start.
+func letterRun[T ~string | ~[]byte](v T, p int) bool {
+	a := p
+	for a > 0 && isLetter(v[a-1]) {
+		a--
+	}
+	return p-a >= 2 && (a == 0 || !wordByte(v[a-1]))
 }
 
 // shrunk is the prefix and suffix that rep and v share, within p and s

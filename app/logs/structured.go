@@ -26,6 +26,7 @@ type structSpans struct {
 	// clef: a Serilog compact JSON event ("@mt" or "@m"), which leaves
 	// out its level ("@l") when it is Information.
 	clef bool
+	ev   eventSpans // an event's fields, for JSON without a message (events.go)
 }
 
 // Message keys, best first; level keys. Keys match without regard to case.
@@ -125,10 +126,12 @@ func (sp *structSpans) object(s []byte, i int, path []byte) (int, bool) {
 			return i, false
 		}
 		key := append(path, s[i+1:e-1]...)
+		k0 := i
 		i = skipSpace(s, e)
 		if i >= len(s) || s[i] != ':' {
 			return i, false
 		}
+		k1 := i + 1
 		i = skipSpace(s, i+1)
 		if i >= len(s) {
 			return i, false
@@ -140,6 +143,7 @@ func (sp *structSpans) object(s []byte, i int, path []byte) (int, bool) {
 				return i, false
 			}
 			sp.note(key, i+1, e-1, true)
+			sp.noteEvent(key, k0, k1, i, e)
 			if len(key) == 1 && key[0] == 's' {
 				sp.mongoLevel(s, i+1, e-1)
 			}
@@ -160,6 +164,7 @@ func (sp *structSpans) object(s []byte, i int, path []byte) (int, bool) {
 				j++
 			}
 			sp.note(key, i, j, false)
+			sp.noteEvent(key, k0, k1, i, j)
 			i = j
 		}
 		i = skipSpace(s, i)
@@ -263,6 +268,7 @@ func scanLogfmt(s []byte, i int) structSpans {
 				return structSpans{}
 			}
 			sp.note(key, i+1, e-1, true)
+			sp.noteEvent(key, k, i, i, e)
 			i = e
 		} else {
 			j := i
@@ -270,6 +276,11 @@ func scanLogfmt(s []byte, i int) structSpans {
 				j++
 			}
 			sp.note(key, i, j, true)
+			v1 := j
+			if v1 > i+1 && s[v1-1] == '\'' && s[i] != '\'' {
+				v1-- // the quote closing auditd's msg='… res=failed'
+			}
+			sp.noteEvent(key, k, i, i, v1)
 			i = j
 		}
 		if i < len(s) && !isSpace(s[i]) {

@@ -309,6 +309,9 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 	if same {
 		return constantValue(rep, keptPrefix(sh.toks[p]))
 	}
+	if word := sharedNameWord(shapes, members, p); word != "" {
+		return word + "<*>" + nameEnd(rep, len(word))
+	}
 	if manyWordDate(rep) {
 		return "<*>" // what dates share ("Fri Jun 17 07:07:") says nothing of the event
 	}
@@ -458,6 +461,9 @@ func wordByte(c byte) bool { return isAlnum(c) || c >= 0x80 }
 // masked, keeping the key, the wrapping punctuation and a unit joined to it
 // ("(<*>)", "<*> ms").
 func constantValue(rep string, k int) string {
+	if w := numberedName(rep); k == 0 && w > 0 {
+		return rep[:w] + "<*>" + nameEnd(rep, w)
+	}
 	core := trimPunct([]byte(rep[k:]))
 	if len(core) == 0 || k > 0 && plainWord(core) && !literalValue(core) || plainPath(core) {
 		return rep
@@ -469,6 +475,9 @@ func constantValue(rep string, k int) string {
 	}
 	if sp := strings.LastIndexByte(string(core), ' '); sp > 0 && unitWord(core[sp+1:]) {
 		end = open + sp
+		for end > open+1 && strings.IndexByte(")]}>", rep[end-1]) >= 0 {
+			end-- // the value's bracket before its unit: "[1234] milliseconds"
+		}
 	}
 	return rep[:open] + "<*>" + rep[end:]
 }

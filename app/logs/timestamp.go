@@ -15,7 +15,8 @@ import (
 // The formats, all read to the second (a fraction is dropped):
 //
 //	2006-01-02T15:04:05.000Z07:00   RFC 3339 / ISO 8601: T or a space, any fraction after . or ,,
-//	2006-01-02 15:04:05,000         zone Z, ±hh:mm, ±hhmm or ±hh, or " ±hhmm" after a space;
+//	2006-01-02 15:04:05,000         zone Z, ±hh:mm, ±hhmm or ±hh, or " ±hhmm" after a space; an hour
+//	                                padded with a space after the space ("2006-01-02  5:04:05", MariaDB's)
 //	2006/01/02 15:04:05             no zone is UTC
 //	2005-06-03-15.42.50.675872      (BGL, IBM DB2)
 //	Jan _2 15:04:05                 syslog, no year (see stampParser.yearOf)
@@ -23,7 +24,8 @@ import (
 //	                                a fraction after the seconds (Apache 2.4)
 //	081109 203615                   yyMMdd HHmmss, at the start of a line only (HDFS)
 //	I0102 15:04:05.000000           klog/glog, at the start of a line only, no year
-//	10/Oct/2000:13:55:36 -0700      nginx and Apache access logs
+//	01-02 15:04:05.000              Android's logcat, no year
+//	10/Oct/2000:13:55:36 -0700      nginx and Apache access logs (a space before the hour: Django's runserver)
 //	11-Mar-2024 10:15:05.123        Tomcat, PHP; with spaces, Redis and RFC 1123
 //	11 Mar 2024 10:15:19.123        ("Mon, 11 Mar 2024 10:15:02 GMT"); a zone name is UTC
 //	3/11/2024 1:15:02 PM            US month-first date and 12-hour time, as Windows'
@@ -43,7 +45,8 @@ import (
 //	                                nanoseconds (told apart by size) or an RFC 3339 string in a
 //	                                JSON line's ts, time, timestamp or @timestamp field,
 //	                                or journald's _SOURCE_REALTIME_TIMESTAMP or
-//	                                __REALTIME_TIMESTAMP (microseconds, in a string)
+//	                                __REALTIME_TIMESTAMP (microseconds, in a string), or
+//	                                one of the rarer names of jsonTimeKeys
 const (
 	stampWindow = 64
 	jsonWindow  = 1024
@@ -66,6 +69,7 @@ const (
 	fmtDotted
 	fmtCompact
 	fmtEpoch
+	fmtMonthDay
 )
 
 // yearOf picks the year of a date written without one: the analysis's
@@ -118,7 +122,7 @@ type dateMemo struct {
 // hourAt is, for the formats the memo serves, where the hour of a
 // timestamp is: the length of its date. The minute and the second follow
 // it after a separator each (BGL's dot, others' colon), HDFS's without.
-var hourAt = [...]int{fmtISO: 11, fmtBGL: 11, fmtHDFS: 7, fmtSyslog: 7, fmtAsctime: 11, fmtKlog: 6, fmtAccess: 12, fmtJSON: 0, fmtUS: 0, fmtDayMonth: 0, fmtDotted: 11, fmtCompact: 0, fmtEpoch: 0}
+var hourAt = [...]int{fmtISO: 11, fmtBGL: 11, fmtHDFS: 7, fmtSyslog: 7, fmtAsctime: 11, fmtKlog: 6, fmtAccess: 12, fmtJSON: 0, fmtUS: 0, fmtDayMonth: 0, fmtDotted: 11, fmtCompact: 0, fmtEpoch: 0, fmtMonthDay: 6}
 
 // parse returns the Unix time (seconds, UTC) of the line's timestamp:
 // where the line before had its own, else for a JSON line its time
@@ -169,6 +173,7 @@ var (
 	openFormats   = []stampFormat{fmtHDFS, fmtEpoch}
 	monthFormats  = []stampFormat{fmtSyslog, fmtAsctime}
 	klogFormats   = []stampFormat{fmtKlog}
+	monthDayFmts  = []stampFormat{fmtMonthDay}
 )
 
 // candidates are the formats a timestamp at s[i:] may have, judged by a
@@ -190,6 +195,8 @@ func candidates(s []byte, i int) []stampFormat {
 			return dayMonthFmts
 		case i+5 < len(s) && s[i+2] == '.' && s[i+5] == '.':
 			return dottedFormats
+		case i+5 < len(s) && s[i+2] == '-' && s[i+5] == ' ':
+			return monthDayFmts // 11-29 05:44:16.123 (Android's logcat)
 		case i+8 < len(s) && (s[i+8] == 'T' || s[i+8] == ' ') && isDigit(s[i+7]):
 			return compactFmts
 		case i == 0:
@@ -226,8 +233,13 @@ func (p *stampParser) parseAt(s []byte, i int, f stampFormat) (int64, bool) {
 			m.format = fmtNone
 		}
 		// The full parse succeeded, so the memo's reading of the same
-		// bytes does too, and their difference is the day's midnight.
-		tod, _ := m.timeOfDay(s[i:])
+		// bytes does too, and their difference is the day's midnight;
+		// but for an hour padded with a space (MariaDB's), which the
+		// memo does not read: such a date is not kept.
+		tod, ok := m.timeOfDay(s[i:])
+		if !ok {
+			m.format = fmtNone
+		}
 		m.base = t - tod
 	}
 	return t, ok
@@ -324,6 +336,9 @@ func (p *stampParser) sameYearAllDay(s []byte, f stampFormat) bool {
 	case fmtKlog:
 		mo, _ = d2(s, 1)
 		d, _ = d2(s, 3)
+	case fmtMonthDay:
+		mo, _ = d2(s, 0)
+		d, _ = d2(s, 3)
 	default:
 		return true
 	}
@@ -363,6 +378,7 @@ var parsers = [...]func(*stampParser, []byte) (int64, bool){
 	fmtDotted:   (*stampParser).parseDotted,
 	fmtCompact:  (*stampParser).parseCompact,
 	fmtEpoch:    (*stampParser).parseEpoch,
+	fmtMonthDay: (*stampParser).parseMonthDay,
 }
 
 // tail reads what follows the minute of a timestamp of format f at the
@@ -376,7 +392,7 @@ func tail(s []byte, f stampFormat) (sec int, off int64, ok bool) {
 		at = 11
 	case fmtSyslog:
 		at = 13
-	case fmtKlog:
+	case fmtKlog, fmtMonthDay:
 		at = 12
 	case fmtAccess:
 		at = 18
@@ -454,6 +470,13 @@ func (p *stampParser) parseISO(s []byte) (int64, bool) {
 	// 2006-01-02T15:04:05.000Z07:00
 	if len(s) < 19 || (s[4] != '-' && s[4] != '/') || s[7] != s[4] || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' {
 		return 0, false
+	}
+	if s[10] == ' ' && s[11] == ' ' && isDigit(s[12]) {
+		// MariaDB pads a one-digit hour with a space: "2026-11-29  5:44:20".
+		var b [40]byte
+		n := copy(b[:], s)
+		b[11] = '0'
+		return p.digitDate(b[:n], fmtISO, isoFields)
 	}
 	return p.digitDate(s, fmtISO, isoFields)
 }
@@ -558,8 +581,9 @@ func (p *stampParser) parseHDFS(s []byte) (int64, bool) {
 }
 
 func (p *stampParser) parseAccess(s []byte) (int64, bool) {
-	// 10/Oct/2000:13:55:36 -0700
-	if len(s) < 20 || s[2] != '/' || s[6] != '/' || s[11] != ':' {
+	// 10/Oct/2000:13:55:36 -0700, or with a space before the hour as
+	// Django's runserver writes it ("[29/Nov/2026 05:44:16]")
+	if len(s) < 20 || s[2] != '/' || s[6] != '/' || s[11] != ':' && s[11] != ' ' {
 		return 0, false
 	}
 	d, ok1 := d2(s, 0)
@@ -761,6 +785,22 @@ func (p *stampParser) parseKlog(s []byte) (int64, bool) {
 	return p.checked(p.yearOf(mo, d, h, mi), mo, d, h, mi, sec, 0)
 }
 
+// parseMonthDay reads a month, a day and a time, no year, as Android's
+// logcat writes them: 11-29 05:44:16.123.
+func (p *stampParser) parseMonthDay(s []byte) (int64, bool) {
+	if len(s) < 14 || s[2] != '-' || s[5] != ' ' {
+		return 0, false
+	}
+	mo, ok1 := d2(s, 0)
+	d, ok2 := d2(s, 3)
+	h, mi, ok3 := hourMinute(s, 6)
+	sec, _, ok4 := tail(s, fmtMonthDay)
+	if !(ok1 && ok2 && ok3 && ok4) {
+		return 0, false
+	}
+	return p.checked(p.yearOf(mo, d, h, mi), mo, d, h, mi, sec, 0)
+}
+
 // dayOfMonth reads a day of the month written with two digits or a space and
 // one digit at s[i:].
 func dayOfMonth(s []byte, i int) (int, bool) {
@@ -848,7 +888,12 @@ func (p *stampParser) jsonStamp(line []byte) (int64, bool) {
 }
 
 var jsonTimeKeys = [][]byte{[]byte(`"ts"`), []byte(`"time"`), []byte(`"timestamp"`), []byte(`"@timestamp"`),
-	[]byte(`"_SOURCE_REALTIME_TIMESTAMP"`), []byte(`"__REALTIME_TIMESTAMP"`)}
+	[]byte(`"_SOURCE_REALTIME_TIMESTAMP"`), []byte(`"__REALTIME_TIMESTAMP"`),
+	// Less common, so looked for last: Serilog's compact JSON, MongoDB's
+	// {"t":{"$date":…}}, log4j2's JsonLayout, CloudTrail's, a Kubernetes
+	// audit event's, python-json-logger's and others' names.
+	[]byte(`"@t"`), []byte(`"$date"`), []byte(`"timeMillis"`), []byte(`"eventTime"`), []byte(`"requestReceivedTimestamp"`),
+	[]byte(`"Timestamp"`), []byte(`"datetime"`), []byte(`"asctime"`)}
 
 // epoch reads a number of seconds, milliseconds, microseconds or
 // nanoseconds since 1970 (told apart by size: below 10^11 seconds, below

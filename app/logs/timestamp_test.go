@@ -73,8 +73,23 @@ func TestTimestampFormats(t *testing.T) {
 		{"I 20240311 10:15:05.5 x", "2024-03-11T10:15:05Z"},
 		{`{"__CURSOR":"s=1;i=2","__REALTIME_TIMESTAMP":"1710151505123456","PRIORITY":"3","MESSAGE":"boom"}`, "2024-03-11T10:05:05Z"},
 		{`{"MESSAGE":"boom","_SOURCE_REALTIME_TIMESTAMP":"1710151504000000","__REALTIME_TIMESTAMP":"1710151505123456"}`, "2024-03-11T10:05:04Z"},
+		// Android's logcat: month and day, no year.
+		{"03-09 06:06:20.123  1234  1250 I ActivityManager: Start proc", "2026-03-09T06:06:20Z"},
+		{"12-31 23:59:59.999  1234  1250 E AndroidRuntime: FATAL EXCEPTION: main", "2025-12-31T23:59:59Z"},
+		{"13-09 06:06:20.123 no such month", ""},
+		// JSON time fields of other names: Serilog's compact JSON,
+		// MongoDB's, a Kubernetes audit event's, CloudTrail's.
+		{`{"@t":"2026-11-29T05:44:16.123Z","@mt":"Hello {Name}","Name":"x"}`, "2026-11-29T05:44:16Z"},
+		{`{"t":{"$date":"2026-11-29T05:44:31.123+00:00"},"s":"I","c":"NETWORK","msg":"Connection accepted"}`, "2026-11-29T05:44:31Z"},
+		{`{"kind":"Event","verb":"get","requestReceivedTimestamp":"2026-11-29T05:44:16.123456Z","stageTimestamp":"2026-11-29T05:44:17.000000Z"}`, "2026-11-29T05:44:16Z"},
+		{`{"eventVersion":"1.08","eventTime":"2026-11-29T05:44:16Z","eventName":"GetObject"}`, "2026-11-29T05:44:16Z"},
+		// Django's runserver: an access log's date, a space before the
+		// hour; MariaDB's hour padded with a space.
+		{`[29/Nov/2026 05:44:16] "GET / HTTP/1.1" 200 1234`, "2026-11-29T05:44:16Z"},
+		{"2026-11-29  5:44:20 0 [Note] mysqld: ready for connections.", "2026-11-29T05:44:20Z"},
 		// Not timestamps.
 		{"10.0.0.1 10:15:05 an address", ""},
+		{"2026-11-29  x:44:20 no hour", ""},
 		{"31.02.2024 10:15:05 no such day", ""},
 		{"20241311T101505Z no such month", ""},
 		{"12345678 10:15:05 no such date", ""},
@@ -104,6 +119,24 @@ func TestTimestampFormats(t *testing.T) {
 			t.Errorf("%q: no timestamp, want %s", c.line, c.want)
 		case c.want != "" && got != utc(c.want):
 			t.Errorf("%q: %s, want %s", c.line, rfc3339(got), c.want)
+		}
+	}
+}
+
+// An hour padded with a space (MariaDB's) is read, and the date of such a
+// line is not served from the memo to the next line with the same date.
+func TestTimestampPaddedHour(t *testing.T) {
+	p := stampParser{now: testNow}
+	for _, c := range []struct{ line, want string }{
+		{"2026-11-29  9:59:59 0 [Note] a", "2026-11-29T09:59:59Z"},
+		{"2026-11-29 10:00:00 0 [Note] b", "2026-11-29T10:00:00Z"},
+		{"2026-11-29  9:00:01 0 [Note] c", "2026-11-29T09:00:01Z"},
+		{"2026-11-29 11:00:02 0 [Note] d", "2026-11-29T11:00:02Z"},
+		{"2026-11-29 11:00:03 0 [Note] e", "2026-11-29T11:00:03Z"},
+	} {
+		got, ok := p.parse([]byte(c.line))
+		if !ok || rfc3339(got) != c.want {
+			t.Errorf("%q: %s %v, want %s", c.line, rfc3339(got), ok, c.want)
 		}
 	}
 }

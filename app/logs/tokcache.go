@@ -123,7 +123,7 @@ func (z *tokenizer) plainWords(s []byte, i int, e *wordEntry, hit bool) {
 // access returns accessStatus(msg, &z.st, hdr) for the message just
 // tokenized, msg, and whether with no status it may be a table row of one
 // (mayBeTable). A plain-text message without a double quote and not
-// ASP.NET's has no status (see accessStatus), and that test and mayBeTable
+// ASP.NET's or Squid's has no status (see accessStatus), and that test and mayBeTable
 // read digits alike: the word cache keeps their answers for its norm.
 func (z *tokenizer) access(msg []byte, hdr int) (accessLine, bool) {
 	e := z.match
@@ -132,7 +132,7 @@ func (z *tokenizer) access(msg []byte, hdr int) (accessLine, bool) {
 		return st, !st.ok() && !z.st.ok && mayBeTable(msg)
 	}
 	if !e.known {
-		e.known, e.noStatus, e.table = true, aspNetAt(msg) < 0 && bytes.IndexByte(msg, '"') < 0, mayBeTable(msg)
+		e.known, e.noStatus, e.table = true, aspNetAt(msg) < 0 && bytes.IndexByte(msg, '"') < 0 && squidField(msg) < 0, mayBeTable(msg)
 	}
 	if e.noStatus {
 		return notAccess, e.table

@@ -85,9 +85,24 @@ func (z *tokenizer) tokenize(s []byte, from int) {
 	if i < len(s) && (s[i] == '{' || s[i] == '"' || isLetter(s[i])) {
 		if z.st = scanStructured(s, i); z.st.ok && z.st.msg1 > z.st.msg0 {
 			z.words(s, z.st.msg0, z.st.msg1, false)
-			if len(z.toks) > 0 {
+			if len(z.toks) > 0 && !(z.st.ev.action && z.allMasked()) {
 				return
 			}
+			if z.st.ev.action {
+				// An event's message that holds no word (auditd's
+				// msg=audit(…): is its time and serial) tells nothing.
+				z.toks, z.key, z.wordy = z.toks[:0], z.key[:0], false
+				z.st.msg0, z.st.msg1 = 0, 0
+			}
+		}
+		if z.st.event() {
+			z.eventTokens(s)
+			if st := &z.st; st.lvl1 > st.lvl0 && levelOf(s[st.lvl0:st.lvl1]) == levelNone {
+				// No severity: Kubernetes audit's level is how much of
+				// the call is recorded ("Metadata", "RequestResponse").
+				st.lvl0, st.lvl1 = 0, 0
+			}
+			return
 		}
 	}
 	if i < len(s) && s[i] == '{' && jsonObject(s, i) {

@@ -1,0 +1,80 @@
+package logs
+
+import "strings"
+
+// A name made of a word and a number, as interfaces, disks and nodes are
+// named (eth0, ens3, wlan0, sda1, node12), says what it names by its
+// word and which one by its number. A template shows the word and masks
+// the number: "eth<*>: link up", not "<*>: link up"; names of different
+// words ("eth0" and "wlan0") share none and show as "<*>".
+
+// numberedName returns the end of the word of a value v that is, within
+// its punctuation, a word of at least two lower-case letters then a
+// number: one to four digits ("eth0:", "(sda1)"), or digits and letters
+// that open and end with a digit, as a bus position ("enp0s3", "nvme0n1");
+// 0 for any other value. A quoted value is a value whole ("HTTP2" in
+// quotes), and capitals make a name of its own ("HTTP2", "Win32"), not a
+// kind and a number; so does a word after the number ("md5sum").
+func numberedName(v string) int {
+	if v == "" || v[0] == '"' || v[0] == '\'' {
+		return 0
+	}
+	core := trimPunct([]byte(v))
+	if len(core) < 3 {
+		return 0
+	}
+	open := strings.Index(v, string(core))
+	w := 0
+	for w < len(core) && isLetter(core[w]) {
+		w++
+	}
+	d := len(core) - w
+	if w < 2 || d < 1 || d > 8 || !isDigit(core[w]) || !isDigit(core[len(core)-1]) || !position(core[w:]) {
+		return 0
+	}
+	if !allLower(core[:w]) {
+		return 0
+	}
+	return open + w
+}
+
+// position reports a number of at most four digits, or lower-case
+// letters and digits ("0s3", "0n1p3").
+func position(t []byte) bool {
+	digits := 0
+	for _, c := range t {
+		switch {
+		case isDigit(c):
+			digits++
+		case !isLower(c):
+			return false
+		}
+	}
+	return digits < len(t) || digits <= 4
+}
+
+// sharedNameWord returns the text up to the word that every value at
+// position p of the members shares as a numbered name ("eth" of "eth0:"
+// and "eth1:"), or "": each shape's first value is one, and all its
+// values share its word (lcp).
+func sharedNameWord(shapes []*shape, members []int32, p int) string {
+	word := ""
+	for i, si := range members {
+		tv := shapes[si].vals[p]
+		w := numberedName(tv.val)
+		if w == 0 || int(tv.lcp) < w || i > 0 && tv.val[:w] != word {
+			return ""
+		}
+		word = tv.val[:w]
+	}
+	return word
+}
+
+// nameEnd is the punctuation after the number of the numbered name v
+// whose word ends at w: ":" of "eth0:", ")" of "(nvme0n1)".
+func nameEnd(v string, w int) string {
+	for w < len(v) && (isDigit(v[w]) || isLower(v[w])) {
+		w++
+	}
+	return v[w:]
+}
