@@ -70,21 +70,34 @@ type rule struct {
 // rules run in order, the most specific first, so that a JWT inside a
 // bearer header is named a JWT.
 var rules = []rule{
-	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)-----END[ A-Z0-9]*PRIVATE KEY-----`), 0},
+	// PEM keys and PGP private key blocks (-----BEGIN PGP PRIVATE KEY
+	// BLOCK-----).
+	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`), 0},
 	// A key cut short (a log line's limit, a truncated paste) is masked to
-	// the end of its base64 body.
-	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s]|\\[nr])*`), 0},
+	// the end of its base64 body (a PGP block's armor headers, such as
+	// "Version: GnuPG v2 (GNU/Linux)", included).
+	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:.()\-]|\\[nr])*`), 0},
 	{"jwt", regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`), 0},
 	{"parapet_key", regexp.MustCompile(`ppk_[0-9A-Za-z]{20,}`), 0},
 	{"aws_access_key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b`), 0},
 	{"gcp_api_key", regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`), 0},
 	{"github_token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`), 0},
 	{"slack_token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0},
+	// A Slack (or Discord) incoming webhook's URL is its credential: the
+	// path after /services/ is masked, the host kept.
+	{"slack_webhook", regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_\-]+/[A-Za-z0-9_/\-]+)`), 1},
+	{"discord_webhook", regexp.MustCompile(`discord(?:app)?\.com/api/webhooks/([0-9]+/[A-Za-z0-9_\-]+)`), 1},
+	{"npm_token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36,}`), 0},
+	{"gitlab_token", regexp.MustCompile(`\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_\-]{20,}`), 0},
 	{"api_key", regexp.MustCompile(`\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}|[rs]k_(?:live|test)_[A-Za-z0-9]{16,})`), 0},
 	{"azure_client_secret", regexp.MustCompile(`\b[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}`), 0},
 	// user:password@ in any URL or connection string (postgres://,
-	// mongodb+srv://, amqp://, https://).
-	{"url_password", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]+:([^\s@/"'<>]+)@`), 1},
+	// mongodb+srv://, amqp://, https://); the user may be empty, as in
+	// redis://:password@host.
+	{"url_password", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]*:([^\s@/"'<>]+)@`), 1},
+	// Digest credentials: every parameter after the scheme (username,
+	// nonce, response…) as one value.
+	{"authorization", regexp.MustCompile(`(?i)\bdigest[ \t]+((?:[A-Za-z0-9_\-]+=(?:"[^"\n]*"|[^\s,"]*)(?:[ \t]*,[ \t]*)?)+)`), 1},
 	{"bearer_token", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9\-._~+/]{8,}=*)`), 1},
 	{"authorization", regexp.MustCompile(`(?i)\bauthorization\\?["']?\s*[:=]\s*\\?["']?(?:[A-Za-z]+\s+)?([^\s"'\\,;]{8,})`), 1},
 }
@@ -266,8 +279,8 @@ func mixed(s string) bool {
 
 // pemBegin and pemEnd mark a private key's first and last lines.
 var (
-	pemBegin = regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----`)
-	pemEnd   = regexp.MustCompile(`-----END[ A-Z0-9]*PRIVATE KEY-----`)
+	pemBegin = regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`)
+	pemEnd   = regexp.MustCompile(`-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`)
 )
 
 // maxPEMLines bounds how far Lines looks for a private key's end.

@@ -56,6 +56,20 @@ func TestText(t *testing.T) {
 		{"template placeholder kept", "login failed password=<*> user=<*>", nil, []string{"password=<*>"}, nil},
 		{"booleans kept", `{"secret": true, "password": null}`, nil, []string{`"secret": true`, `"password": null`}, nil},
 		{"no secrets", "2024-01-01 ERROR connection refused to 10.0.0.1:5432", nil, []string{"connection refused to 10.0.0.1:5432"}, nil},
+		{"url password, empty user", "connect redis://:REDISPASSWORDvalue77@cache:6379 failed", []string{"REDISPASSWORDvalue77"}, []string{"connect redis://:", "@cache:6379 failed"}, []string{"url_password"}},
+		{"url password, empty user, tls", "rediss://:VALGabcdef123@cache:6380/0 failed", []string{"VALGabcdef123"}, []string{"rediss://:", "@cache:6380/0"}, []string{"url_password"}},
+		{"url password, empty user, srv", "mongodb+srv://:VALEabcdef123@cluster0/ failed", []string{"VALEabcdef123"}, []string{"mongodb+srv://:", "@cluster0/"}, []string{"url_password"}},
+		{"url without password kept", "GET https://example.com:8443/a@b and http://host:80/x", nil, []string{"https://example.com:8443/a@b", "http://host:80/x"}, nil},
+		{"pgp private key block", "key:\n-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2 (GNU/Linux)\n\nlQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx\n=Ab12\n-----END PGP PRIVATE KEY BLOCK-----\nend",
+			[]string{"lQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx", "=Ab12", "PRIVATE KEY BLOCK"}, []string{"key:\n", "\nend"}, []string{"private_key"}},
+		{"pgp private key block on one line", "-----BEGIN PGP PRIVATE KEY BLOCK----- lQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx -----END PGP PRIVATE KEY BLOCK----- next", []string{"lQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx"}, []string{" next"}, []string{"private_key"}},
+		{"pgp private key cut short", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2 (GNU/Linux)\n\nlQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx", []string{"lQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx"}, nil, []string{"private_key"}},
+		{"pgp public key kept", "-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQENBF0AAAAB\n-----END PGP PUBLIC KEY BLOCK-----", nil, []string{"mQENBF0AAAAB"}, nil},
+		{"slack webhook", "slack webhook https://hooks.slack.com/services/T00000000/B00000000/SLACKWEBHOOKSECRETXXXXXXXX failed", []string{"SLACKWEBHOOKSECRETXXXXXXXX", "T00000000/B00000000"}, []string{"https://hooks.slack.com/services/", " failed"}, []string{"slack_webhook"}},
+		{"npm token", "npm token npm_NPMTOKENVALUE1234567890abcdefghijklmn invalid", []string{"NPMTOKENVALUE1234567890abcdefghijklmn"}, []string{"npm token ", " invalid"}, []string{"npm_token"}},
+		{"npm package name kept", "installed npm_config_cache and npm_lifecycle_event", nil, []string{"npm_config_cache", "npm_lifecycle_event"}, nil},
+		{"gitlab token", "clone with glpat-GITLABTOKENVALUE12345x done", []string{"GITLABTOKENVALUE12345x"}, []string{"clone with ", " done"}, []string{"gitlab_token"}},
+		{"digest authorization", `Authorization: Digest username="u", realm="r", nonce="n1", response="DIGESTHDRvalue", qop=auth denied`, []string{"DIGESTHDRvalue", `username="u"`}, []string{"Authorization: Digest ", " denied"}, []string{"authorization"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
