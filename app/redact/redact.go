@@ -95,6 +95,9 @@ var rules = []rule{
 	// mongodb+srv://, amqp://, https://); the user may be empty, as in
 	// redis://:password@host.
 	{"url_password", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]*:([^\s@/"'<>]+)@`), 1},
+	// mysql -pPASSWORD: -p is read so only after a MySQL or MariaDB
+	// client on the same line (elsewhere -p is mkdir's, grep's…).
+	{"password", regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlpump|mysqlsh|mysqlbinlog|mariadb|mariadb-dump|mariadb-admin)\b[^\n]*?[ \t]-p["']?([^\s"']+)`), 1},
 	// Digest credentials: every parameter after the scheme (username,
 	// nonce, response…) as one value.
 	{"authorization", regexp.MustCompile(`(?i)\bdigest[ \t]+((?:[A-Za-z0-9_\-]+=(?:"[^"\n]*"|[^\s,"]*)(?:[ \t]*,[ \t]*)?)+)`), 1},
@@ -104,9 +107,17 @@ var rules = []rule{
 
 // secretKey matches a property or parameter named like a secret and the
 // separator after it: the name must end in the secret word
-// (MasterUserPassword, db_password, client_secret, auth_token), so that
-// input_tokens or token_count are left alone.
-var secretKey = regexp.MustCompile(`(?i)[A-Za-z0-9_\-]*(?:password|passwd|pwd|passphrase|secret|token|apikey|api_key|api-key|accesskey|access_key|secretkey|secret_key|privatekey|private_key|credential|credentials|signature|sig|accountkey|connectionstring|connection_string)(?:\\?["'])?[ \t]*(?::|=>|=)[ \t]*`)
+// (MasterUserPassword, db_password, client_secret, auth_token,
+// session_id), so that input_tokens or token_count are left alone. "pass"
+// is a secret word only as a whole word or after _ or - (DB_PASS,
+// smtp-pass, "pass"), not in bypass or compass. A command line's flag
+// named so takes its value after a space too (--password value, group 1).
+var secretKey = regexp.MustCompile(`(?i)(?:[A-Za-z0-9_\-]*(?:password|passwd|pwd|passphrase|secret|token|apikey|api_key|api-key|accesskey|access_key|secretkey|secret_key|privatekey|private_key|credential|credentials|signature|sig|accountkey|connectionstring|connection_string|sessionid|session_id|session-id|sessid)|\b(?:[A-Za-z0-9_\-]*[_\-])?pass)(?:\\?["'])?[ \t]*(?::|=>|=)[ \t]*` +
+	`|(?:^|[ \t\n])(--?[A-Za-z0-9\-]*(?:password|passwd|passphrase|secret|token|api-key|apikey|access-key|secret-key|private-key)[ \t]+)`)
+
+// cookieHeader matches a Cookie or Set-Cookie header (or property) and
+// its separator: every cookie's value after it is masked (cookies).
+var cookieHeader = regexp.MustCompile(`(?i)\b(set-)?cookie(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?`)
 
 // awsSecretLen is the length of an AWS secret access key.
 const awsSecretLen = 40
@@ -116,6 +127,7 @@ func (r *Redactor) Text(s string) string {
 	for _, ru := range rules {
 		s = r.apply(s, ru)
 	}
+	s = r.cookies(s)
 	s = r.keyValues(s)
 	return r.awsSecrets(s)
 }
@@ -148,7 +160,7 @@ func (r *Redactor) apply(s string, ru rule) string {
 func (r *Redactor) keyValues(s string) string {
 	var b strings.Builder
 	last := 0
-	for _, m := range secretKey.FindAllStringIndex(s, -1) {
+	for _, m := range secretKey.FindAllStringSubmatchIndex(s, -1) {
 		if m[0] < last {
 			continue
 		}
@@ -156,9 +168,74 @@ func (r *Redactor) keyValues(s string) string {
 		if start == end || notSecret(s[start:end]) {
 			continue
 		}
+		if m[2] >= 0 && s[m[1]] == '-' { // --password --user: the flag takes no value here
+			continue
+		}
 		b.WriteString(s[last:start])
 		b.WriteString(r.placeholder(kindOfKey(s[m[0]:m[1]]), s[start:end]))
 		last = end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// cookies masks the value of every cookie in a Cookie header (name=value;
+// name2=value2), and of the cookie a Set-Cookie header sets (not its
+// attributes: Path, Expires, HttpOnly). A header whose value is no
+// name=value pair is masked whole up to a separator.
+func (r *Redactor) cookies(s string) string {
+	var b strings.Builder
+	last := 0
+	isName := func(c byte) bool { return !strings.ContainsRune("=;,&? \t\r\n\"'\\", rune(c)) }
+	isValue := func(c byte) bool { return !strings.ContainsRune("; \t\r\n\"'\\,", rune(c)) }
+	mask := func(start, end int) {
+		if start == end || start < last || Placeholder.MatchString(s[start:end]) {
+			return
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(r.placeholder("cookie", s[start:end]))
+		last = end
+	}
+	for _, m := range cookieHeader.FindAllStringSubmatchIndex(s, -1) {
+		if m[0] < last {
+			continue
+		}
+		i := m[1]
+		for first := true; ; first = false {
+			n := i
+			for n < len(s) && isName(s[n]) {
+				n++
+			}
+			if n == len(s) || s[n] != '=' { // not name=value
+				if first {
+					mask(i, n)
+				}
+				break
+			}
+			v, e := n+1, n+1
+			if e < len(s) && s[e] == '"' { // a quoted cookie value
+				if q := strings.IndexAny(s[e+1:], "\"\n"); q >= 0 && s[e+1+q] == '"' {
+					v, e = e+1, e+1+q
+				}
+			}
+			for e < len(s) && isValue(s[e]) {
+				e++
+			}
+			mask(v, e)
+			if m[2] >= 0 { // Set-Cookie: the rest are attributes
+				break
+			}
+			if e < len(s) && s[e] == '"' && v > 0 && s[v-1] == '"' {
+				e++
+			}
+			if e >= len(s) || s[e] != ';' {
+				break
+			}
+			i = e + 1
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+				i++
+			}
+		}
 	}
 	b.WriteString(s[last:])
 	return b.String()
@@ -225,6 +302,8 @@ func kindOfKey(key string) string {
 		return "password"
 	case strings.Contains(k, "token"):
 		return "token"
+	case strings.Contains(k, "sess"):
+		return "session"
 	case strings.Contains(k, "key"):
 		return "key"
 	case strings.Contains(k, "connection"):
