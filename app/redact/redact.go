@@ -610,15 +610,59 @@ var (
 	pemEnd   = regexp.MustCompile(`-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`)
 )
 
+// lineBlock reports whether line ends in a secret key's heredoc or block
+// scalar marker (password = <<EOT, secret: |), and the key's kind.
+func lineBlock(line string) (block, string, bool) {
+	t := strings.TrimRight(line, " \t\r")
+	if !strings.Contains(t, "<<") && !strings.ContainsAny(t[max(len(t)-3, 0):], "|>") && !strings.Contains(t, " #") {
+		return block{}, "", false
+	}
+	ks := keyMatches(line)
+	if len(ks) == 0 {
+		return block{}, "", false
+	}
+	k := ks[len(ks)-1]
+	vs, _ := valueStart(line, k.end, !k.flag && strings.HasSuffix(strings.TrimRight(line[k.start:k.end], " \t"), ":"))
+	if vs < 0 {
+		return block{}, "", false
+	}
+	if bl, body, ok := blockAt(line, k.start, vs); ok && body == len(line) {
+		return bl, kindOfKey(line[k.start:k.end]), true
+	}
+	return block{}, "", false
+}
+
 // maxPEMLines bounds how far Lines looks for a private key's end.
 const maxPEMLines = 200
 
 // Lines masks lines that are quoted one by one (a log's lines, by their
 // numbers), keeping their count: a private key spread over several lines
-// is masked in each of them, its body lines becoming its placeholder.
+// is masked in each of them, its body lines becoming its placeholder; the
+// body lines of a secret's heredoc or block scalar (password: |) are
+// masked each on its own, as Text does (a heredoc without its closing
+// marker to maxPEMLines lines).
 func (r *Redactor) Lines(lines []string) []string {
 	out := make([]string, len(lines))
+	var open *block // the block a line before opened
+	var kind string
+	left := 0 // lines a heredoc may still take
 	for i := 0; i < len(lines); i++ {
+		if open != nil {
+			if open.in(lines[i]) && (open.marker == "" || left > 0) {
+				left--
+				cs, ce := lineContent(lines[i])
+				if notSecret(lines[i][cs:ce]) {
+					out[i] = r.Text(lines[i])
+				} else {
+					out[i] = lines[i][:cs] + r.placeholder(kind, lines[i][cs:ce]) + lines[i][ce:]
+				}
+				continue
+			}
+			open = nil
+		}
+		if bl, k, ok := lineBlock(lines[i]); ok {
+			open, kind, left = &bl, k, maxPEMLines
+		}
 		b := pemBegin.FindStringIndex(lines[i])
 		if b == nil || pemEnd.MatchString(lines[i][b[1]:]) {
 			out[i] = r.Text(lines[i])

@@ -249,3 +249,34 @@ func TestLinesMultiLineKey(t *testing.T) {
 		t.Errorf("original %q", v)
 	}
 }
+
+// A secret's heredoc or block scalar in a log is masked line by line,
+// keeping the lines' count and indentation.
+func TestLinesBlocks(t *testing.T) {
+	in := "start\nconfig password: |\n  LogBlockPw1\n  LogBlockPw2\n\nnext line\nsecret = <<-EOT\n  LogHeredocSec\n  EOT\nafter EOT\ntoken: >-\n    ${TOKEN}\nend"
+	lines := strings.Split(in, "\n")
+	r := New()
+	out := r.Lines(lines)
+	if len(out) != len(lines) {
+		t.Fatalf("%d lines for %d", len(out), len(lines))
+	}
+	joined := strings.Join(out, "\n")
+	for _, s := range []string{"LogBlockPw1", "LogBlockPw2", "LogHeredocSec"} {
+		if strings.Contains(joined, s) {
+			t.Errorf("%q survived: %s", s, joined)
+		}
+	}
+	want := "start\nconfig password: |\n  <REDACTED_PASSWORD_1>\n  <REDACTED_PASSWORD_2>\n\nnext line\nsecret = <<-EOT\n  <REDACTED_SECRET_3>\n  EOT\nafter EOT\ntoken: >-\n    ${TOKEN}\nend"
+	if joined != want {
+		t.Errorf("lines\n%s\nwant\n%s", joined, want)
+	}
+	if restore(r, joined) != in {
+		t.Errorf("placeholders do not restore the input:\n%s", joined)
+	}
+	// A heredoc without its closing marker is masked to maxPEMLines lines.
+	lines = append([]string{"password = <<EOT"}, strings.Split(strings.Repeat("x1y2\n", maxPEMLines+5), "\n")...)
+	out = New().Lines(lines)
+	if out[maxPEMLines] == "x1y2" || out[maxPEMLines+1] != "x1y2" {
+		t.Errorf("unclosed heredoc: line %d %q, line %d %q", maxPEMLines, out[maxPEMLines], maxPEMLines+1, out[maxPEMLines+1])
+	}
+}
