@@ -1,7 +1,9 @@
 // Package redact masks secrets in text before it leaves for a model: cloud
-// access keys, private keys, credentials in URLs, bearer tokens, our own
-// ppk_ keys, JWTs, connection strings and the values of properties named
-// like secrets, in JSON, YAML, HCL, logfmt and plain log lines.
+// access keys, private keys (PEM and PGP), credentials in URLs, bearer,
+// Digest and cookie headers, our own ppk_ keys, JWTs, service tokens,
+// webhook URLs, connection strings, secret command-line flags and the
+// values of properties named like secrets (heredocs and block scalars
+// line by line), in JSON, YAML, HCL, logfmt and plain log lines.
 //
 // Each distinct secret gets a stable placeholder (<REDACTED_KIND_N>): the
 // same value is the same placeholder wherever it occurs in one Redactor's
