@@ -269,7 +269,7 @@ func (r *Redactor) cookies(s string) string {
 	isName := func(c byte) bool { return !strings.ContainsRune("=;,&? \t\r\n\"'\\", rune(c)) }
 	isValue := func(c byte) bool { return !strings.ContainsRune("; \t\r\n\"'\\,", rune(c)) }
 	mask := func(start, end int) {
-		if start == end || start < last || Placeholder.MatchString(s[start:end]) {
+		if start == end || start < last || notSecret(s[start:end]) { // a template's session=<*>
 			return
 		}
 		b.WriteString(s[last:start])

@@ -108,6 +108,7 @@ func TestText(t *testing.T) {
 		{"cookie header", "request headers Cookie: session=COOKIESESSIONVALUE9876543210; theme=dark; csrf=\"CSRFvalue1\"\nnext", []string{"COOKIESESSIONVALUE9876543210", "dark", "CSRFvalue1"}, []string{"Cookie: session=", "; theme=", "; csrf=\"", "\"\nnext"}, []string{"cookie", "cookie", "cookie"}},
 		{"set-cookie header", "Set-Cookie: sid=SETCOOKIEVALUE31337; Path=/; HttpOnly", []string{"SETCOOKIEVALUE31337"}, []string{"Set-Cookie: sid=", "; Path=/; HttpOnly"}, []string{"cookie"}},
 		{"cookie in json", `{"headers":{"Cookie":"session=CookieJsonValue1; lang=en","Host":"x"}}`, []string{"CookieJsonValue1"}, []string{`"Host":"x"`, "session="}, nil},
+		{"cookie template kept", "Cookie: session=<*>; theme=<*>", nil, []string{"Cookie: session=<*>; theme=<*>"}, nil},
 		{"cookie counts kept", "cookies=3 cookie_policy=strict", nil, []string{"cookies=3", "cookie_policy=strict"}, nil},
 		{"session id", "session_id=SESSIONIDVALUE4242 expired", []string{"SESSIONIDVALUE4242"}, []string{"session_id=", " expired"}, []string{"session"}},
 		{"sessionid", `{"sessionid":"SessIdJson77","user":"bob"}`, []string{"SessIdJson77"}, []string{`"user":"bob"`}, []string{"session"}},
