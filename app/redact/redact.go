@@ -114,10 +114,11 @@ var rules = []rule{
 // secretKey matches a property or parameter named like a secret and the
 // separator after it: the name must end in the secret word
 // (MasterUserPassword, db_password, client_secret, auth_token,
-// session_id), so that input_tokens or token_count are left alone. "pass"
+// session_id, signing_key), so that input_tokens, token_count or
+// partition_key are left alone. "pass"
 // is a secret word only as a whole word or after _ or - (DB_PASS,
 // smtp-pass, "pass"), not in bypass or compass (keyMatches).
-var secretKey = regexp.MustCompile(`(?i)[A-Za-z0-9_\-]*(?:password|passwd|pwd|passphrase|secret|token|apikey|api_key|api-key|accesskey|access_key|secretkey|secret_key|privatekey|private_key|credential|credentials|signature|sig|accountkey|connectionstring|connection_string|sessionid|session_id|session-id|sessid|pass)(?:\\?["'])?[ \t]*(?::|=>|=)[ \t]*`)
+var secretKey = regexp.MustCompile(`(?i)[A-Za-z0-9_\-]*(?:password|passwd|pwd|passphrase|secret|token|apikey|api_key|api-key|accesskey|access_key|secretkey|secret_key|privatekey|private_key|credential|credentials|signature|sig|accountkey|connectionstring|connection_string|sessionid|session_id|session-id|sessid|(?:auth|master|encryption|signing|hmac|shared|client)[_\-]?key|pass)(?:\\?["'])?[ \t]*(?::|=>|=)[ \t]*`)
 
 // secretFlag matches a command line's flag named like a secret and the
 // blanks before its value (--password value, --api-key value); after a

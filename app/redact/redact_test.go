@@ -116,6 +116,8 @@ func TestText(t *testing.T) {
 		{"db_pass", "env DB_PASS=DBPASSVALUEqwerty123 started", []string{"DBPASSVALUEqwerty123"}, []string{"DB_PASS=", " started"}, []string{"password"}},
 		{"pass suffix and word", `SMTP-PASS: SmtpPassVal9 {"user":"bob","pass":"JSONPASSVALUE888"}`, []string{"SmtpPassVal9", "JSONPASSVALUE888"}, []string{`"user":"bob"`}, []string{"password", "password"}},
 		{"passwd and pwd keys", "PASSWD=PasswdVal1 PWD=PwdVal22 Pwd=AdoPwd33;", []string{"PasswdVal1", "PwdVal22", "AdoPwd33"}, []string{"PASSWD=", "PWD=", "Pwd="}, []string{"password", "password", "password"}},
+		{"secret key names", "auth_key=AUTHKEYvalue123 master_key=MASTERKEYvalue123 encryption_key: ENCKEYvalue123 SigningKey=SIGNINGKEYvalue123 client-key=ClientKeyV1", []string{"AUTHKEYvalue123", "MASTERKEYvalue123", "ENCKEYvalue123", "SIGNINGKEYvalue123", "ClientKeyV1"}, []string{"auth_key=", "SigningKey="}, nil},
+		{"other key names kept", "hash_key = \"id\" partition_key=pk key_name=deploy kms_key_id=abc", nil, []string{`hash_key = "id"`, "partition_key=pk", "key_name=deploy", "kms_key_id=abc"}, nil},
 		{"bypass kept", "bypass=cache compass=north", nil, []string{"bypass=cache", "compass=north"}, nil},
 		{"cli password flag", "run: mysql -u root --password CliPwValue123 failed", []string{"CliPwValue123"}, []string{"mysql -u root --password ", " failed"}, []string{"password"}},
 		{"cli password flag with =", "mysqldump --password=CliPwEq456 db", []string{"CliPwEq456"}, []string{"--password=", " db"}, []string{"password"}},
