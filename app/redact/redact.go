@@ -1,7 +1,9 @@
 // Package redact masks secrets in text before it leaves for a model: cloud
-// access keys, private keys, credentials in URLs, bearer tokens, our own
-// ppk_ keys, JWTs, connection strings and the values of properties named
-// like secrets, in JSON, YAML, HCL, logfmt and plain log lines.
+// access keys, private keys (PEM and PGP), credentials in URLs, bearer,
+// Digest and cookie headers, our own ppk_ keys, JWTs, service tokens,
+// webhook URLs, connection strings, secret command-line flags and the
+// values of properties named like secrets (heredocs and block scalars
+// line by line), in JSON, YAML, HCL, logfmt and plain log lines.
 //
 // Each distinct secret gets a stable placeholder (<REDACTED_KIND_N>): the
 // same value is the same placeholder wherever it occurs in one Redactor's
@@ -12,6 +14,7 @@ package redact
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -60,40 +63,110 @@ func (r *Redactor) placeholder(kind, value string) string {
 }
 
 // rule finds secrets by pattern: the whole match, or the submatch group
-// when group > 0.
+// when group > 0. A text holding none of its hints (when it has some) is
+// not searched: a pattern starting with \b or a class is slow to look
+// for in a long text.
 type rule struct {
 	kind  string
 	re    *regexp.Regexp
 	group int
+	hints []string
 }
 
 // rules run in order, the most specific first, so that a JWT inside a
 // bearer header is named a JWT.
 var rules = []rule{
-	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?s:.*?)-----END[ A-Z0-9]*PRIVATE KEY-----`), 0},
+	// PEM keys and PGP private key blocks (-----BEGIN PGP PRIVATE KEY
+	// BLOCK-----).
+	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`), 0, nil},
 	// A key cut short (a log line's limit, a truncated paste) is masked to
-	// the end of its base64 body.
-	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s]|\\[nr])*`), 0},
-	{"jwt", regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`), 0},
-	{"parapet_key", regexp.MustCompile(`ppk_[0-9A-Za-z]{20,}`), 0},
-	{"aws_access_key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b`), 0},
-	{"gcp_api_key", regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`), 0},
-	{"github_token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`), 0},
-	{"slack_token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0},
-	{"api_key", regexp.MustCompile(`\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}|[rs]k_(?:live|test)_[A-Za-z0-9]{16,})`), 0},
-	{"azure_client_secret", regexp.MustCompile(`\b[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}`), 0},
+	// the end of its base64 body (a PGP block's armor headers, such as
+	// "Version: GnuPG v2 (GNU/Linux)", included).
+	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:.()\-]|\\[nr])*`), 0, nil},
+	{"jwt", regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`), 0, nil},
+	{"parapet_key", regexp.MustCompile(`ppk_[0-9A-Za-z]{20,}`), 0, nil},
+	{"aws_access_key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b`), 0, nil},
+	{"gcp_api_key", regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`), 0, nil},
+	{"github_token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`), 0, []string{"gh", "github_pat_"}},
+	{"slack_token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0, []string{"xox"}},
+	// A Slack (or Discord) incoming webhook's URL is its credential: the
+	// path after /services/ is masked, the host kept.
+	{"slack_webhook", regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_\-]+/[A-Za-z0-9_/\-]+)`), 1, nil},
+	{"discord_webhook", regexp.MustCompile(`discord(?:app)?\.com/api/webhooks/([0-9]+/[A-Za-z0-9_\-]+)`), 1, nil},
+	{"npm_token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36,}`), 0, []string{"npm_"}},
+	{"gitlab_token", regexp.MustCompile(`\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_\-]{20,}`), 0, []string{"gl"}},
+	{"api_key", regexp.MustCompile(`\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}|[rs]k_(?:live|test)_[A-Za-z0-9]{16,})`), 0, []string{"sk-", "k_live_", "k_test_"}},
+	{"azure_client_secret", regexp.MustCompile(`\b[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}`), 0, []string{"Q~"}},
 	// user:password@ in any URL or connection string (postgres://,
-	// mongodb+srv://, amqp://, https://).
-	{"url_password", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]+:([^\s@/"'<>]+)@`), 1},
-	{"bearer_token", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9\-._~+/]{8,}=*)`), 1},
-	{"authorization", regexp.MustCompile(`(?i)\bauthorization\\?["']?\s*[:=]\s*\\?["']?(?:[A-Za-z]+\s+)?([^\s"'\\,;]{8,})`), 1},
+	// mongodb+srv://, amqp://, https://); the user may be empty, as in
+	// redis://:password@host.
+	{"url_password", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]*:([^\s@/"'<>]+)@`), 1, nil},
+	// mysql -pPASSWORD: -p is read so only after a MySQL or MariaDB
+	// client on the same line (elsewhere -p is mkdir's, grep's…).
+	{"password", regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlpump|mysqlsh|mysqlbinlog|mariadb|mariadb-dump|mariadb-admin)\b[^\n]*?[ \t]-p["']?([^\s"']+)`), 1, []string{"mysql", "mariadb"}},
+	// Digest credentials: every parameter after the scheme (username,
+	// nonce, response…) as one value.
+	{"authorization", regexp.MustCompile(`(?i)\bdigest[ \t]+((?:[A-Za-z0-9_\-]+=(?:"[^"\n]*"|[^\s,"]*)(?:[ \t]*,[ \t]*)?)+)`), 1, nil},
+	{"bearer_token", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9\-._~+/]{8,}=*)`), 1, nil},
+	{"authorization", regexp.MustCompile(`(?i)\bauthorization\\?["']?\s*[:=]\s*\\?["']?(?:[A-Za-z]+\s+)?([^\s"'\\,;]{8,})`), 1, nil},
 }
 
 // secretKey matches a property or parameter named like a secret and the
 // separator after it: the name must end in the secret word
-// (MasterUserPassword, db_password, client_secret, auth_token), so that
-// input_tokens or token_count are left alone.
-var secretKey = regexp.MustCompile(`(?i)[A-Za-z0-9_\-]*(?:password|passwd|pwd|passphrase|secret|token|apikey|api_key|api-key|accesskey|access_key|secretkey|secret_key|privatekey|private_key|credential|credentials|signature|sig|accountkey|connectionstring|connection_string)(?:\\?["'])?[ \t]*(?::|=>|=)[ \t]*`)
+// (MasterUserPassword, db_password, client_secret, auth_token,
+// session_id, signing_key), so that input_tokens, token_count or
+// partition_key are left alone. "pass"
+// is a secret word only as a whole word or after _ or - (DB_PASS,
+// smtp-pass, "pass"), not in bypass or compass (keyMatches).
+var secretKey = regexp.MustCompile(`(?i)[A-Za-z0-9_\-]*(?:password|passwd|pwd|passphrase|secret|token|apikey|api_key|api-key|accesskey|access_key|secretkey|secret_key|privatekey|private_key|credential|credentials|signature|sig|accountkey|connectionstring|connection_string|sessionid|session_id|session-id|sessid|(?:auth|master|encryption|signing|hmac|shared|client)[_\-]?key|pass)(?:\\?["'])?[ \t]*(?::|=>|=)[ \t]*`)
+
+// secretFlag matches a command line's flag named like a secret and the
+// blanks before its value (--password value, --api-key value); after a
+// blank or at a line's start (keyMatches). With = it is a secretKey.
+var secretFlag = regexp.MustCompile(`--?(?i:[A-Za-z0-9\-]*(?:password|passwd|passphrase|secret|token|api-key|apikey|access-key|secret-key|private-key))[ \t]+`)
+
+// keyMatch is a secret's key and separator, s[start:end]; flag for a
+// command line's flag.
+type keyMatch struct {
+	start, end int
+	flag       bool
+}
+
+// keyMatches are the secret keys and flags of s, in order.
+func keyMatches(s string) []keyMatch {
+	var ks []keyMatch
+	for _, m := range secretKey.FindAllStringIndex(s, -1) {
+		w := m[0]
+		for w < m[1] && (isAlnum(s[w]) || s[w] == '_' || s[w] == '-') {
+			w++
+		}
+		if word := s[m[0]:w]; len(word) > 4 && strings.EqualFold(word[len(word)-4:], "pass") && isAlnum(word[len(word)-5]) {
+			continue // bypass, compass
+		}
+		ks = append(ks, keyMatch{m[0], m[1], false})
+	}
+	if !strings.Contains(s, "-") {
+		return ks
+	}
+	n := len(ks)
+	for _, m := range secretFlag.FindAllStringIndex(s, -1) {
+		if m[0] == 0 || strings.IndexByte(" \t\n", s[m[0]-1]) >= 0 {
+			ks = append(ks, keyMatch{m[0], m[1], true})
+		}
+	}
+	if len(ks) > n {
+		slices.SortStableFunc(ks, func(a, b keyMatch) int { return a.start - b.start })
+	}
+	return ks
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// cookieHeader matches a Cookie or Set-Cookie header (or property) and
+// its separator: every cookie's value after it is masked (cookies).
+var cookieHeader = regexp.MustCompile(`(?i)\b(set-)?cookie(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?`)
 
 // awsSecretLen is the length of an AWS secret access key.
 const awsSecretLen = 40
@@ -103,11 +176,15 @@ func (r *Redactor) Text(s string) string {
 	for _, ru := range rules {
 		s = r.apply(s, ru)
 	}
+	s = r.cookies(s)
 	s = r.keyValues(s)
 	return r.awsSecrets(s)
 }
 
 func (r *Redactor) apply(s string, ru rule) string {
+	if len(ru.hints) > 0 && !slices.ContainsFunc(ru.hints, func(h string) bool { return strings.Contains(s, h) }) {
+		return s
+	}
 	idx := ru.re.FindAllStringSubmatchIndex(s, -1)
 	if idx == nil {
 		return s
@@ -128,30 +205,249 @@ func (r *Redactor) apply(s string, ru rule) string {
 }
 
 // keyValues masks the value after every secret-named key: a quoted string
-// (JSON's escapes honoured, also as escaped JSON inside a log line) or a
-// bare word up to a separator. References to where a secret is kept
-// (!Ref, {"Ref": …}, ${…}, var.x), booleans and a log template's
-// placeholders (<*>) are not secrets.
+// (JSON's escapes honoured, also as escaped JSON inside a log line), a
+// bare word up to a separator, or the lines of a heredoc (<<EOT) or YAML
+// block scalar (|, >) each on their own. References to where a secret is
+// kept (!Ref, {"Ref": …}, {{resolve:…}}, ${…}, var.x), booleans and
+// placeholders (<*>, <password>) are not secrets.
 func (r *Redactor) keyValues(s string) string {
 	var b strings.Builder
-	last := 0
-	for _, m := range secretKey.FindAllStringIndex(s, -1) {
-		if m[0] < last {
+	last, skip := 0, 0
+	for _, k := range keyMatches(s) {
+		if k.start < last || k.start < skip {
 			continue
 		}
-		start, end := valueSpan(s, m[1])
+		kind := kindOfKey(s[k.start:k.end])
+		vs, tagged := valueStart(s, k.end, !k.flag && strings.HasSuffix(strings.TrimRight(s[k.start:k.end], " \t"), ":"))
+		if vs < 0 {
+			continue // a CloudFormation function: a reference
+		}
+		if op, body, ok := blockAt(s, k.start, vs); ok {
+			end := op.end(s, body)
+			for ls := body; ls < end; {
+				le := strings.IndexByte(s[ls:end], '\n')
+				if le < 0 {
+					le = end
+				} else {
+					le += ls
+				}
+				if cs, ce := lineContent(s[ls:le]); !notSecret(s[ls+cs : ls+ce]) {
+					b.WriteString(s[last : ls+cs])
+					b.WriteString(r.placeholder(kind, s[ls+cs:ls+ce]))
+					last = ls + ce
+				}
+				ls = le + 1
+			}
+			skip = end
+			continue
+		}
+		start, end := valueSpan(s, vs)
+		if tagged > 0 && start > tagged && s[start-1] != '"' && s[start-1] != '\'' {
+			start = tagged // !Word value: the tag too, it may be a password's start
+		}
 		if start == end || notSecret(s[start:end]) {
+			skip = end // {{resolve:secretsmanager:MySecret:…}} holds no key
+			continue
+		}
+		if k.flag && s[k.end] == '-' { // --password --user: the flag takes no value here
 			continue
 		}
 		b.WriteString(s[last:start])
-		b.WriteString(r.placeholder(kindOfKey(s[m[0]:m[1]]), s[start:end]))
+		b.WriteString(r.placeholder(kind, s[start:end]))
 		last = end
 	}
 	b.WriteString(s[last:])
 	return b.String()
 }
 
+// cookies masks the value of every cookie in a Cookie header (name=value;
+// name2=value2), and of the cookie a Set-Cookie header sets (not its
+// attributes: Path, Expires, HttpOnly). A header whose value is no
+// name=value pair is masked whole up to a separator.
+func (r *Redactor) cookies(s string) string {
+	var b strings.Builder
+	last := 0
+	isName := func(c byte) bool { return !strings.ContainsRune("=;,&? \t\r\n\"'\\", rune(c)) }
+	isValue := func(c byte) bool { return !strings.ContainsRune("; \t\r\n\"'\\,", rune(c)) }
+	mask := func(start, end int) {
+		if start == end || start < last || notSecret(s[start:end]) { // a template's session=<*>
+			return
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(r.placeholder("cookie", s[start:end]))
+		last = end
+	}
+	for _, m := range cookieHeader.FindAllStringSubmatchIndex(s, -1) {
+		if m[0] < last {
+			continue
+		}
+		i := m[1]
+		for first := true; ; first = false {
+			n := i
+			for n < len(s) && isName(s[n]) {
+				n++
+			}
+			if n == len(s) || s[n] != '=' { // not name=value
+				if first {
+					mask(i, n)
+				}
+				break
+			}
+			v, e := n+1, n+1
+			if e < len(s) && s[e] == '"' { // a quoted cookie value
+				if q := strings.IndexAny(s[e+1:], "\"\n"); q >= 0 && s[e+1+q] == '"' {
+					v, e = e+1, e+1+q
+				}
+			}
+			for e < len(s) && isValue(s[e]) {
+				e++
+			}
+			mask(v, e)
+			if m[2] >= 0 { // Set-Cookie: the rest are attributes
+				break
+			}
+			if e < len(s) && s[e] == '"' && v > 0 && s[v-1] == '"' {
+				e++
+			}
+			if e >= len(s) || s[e] != ';' {
+				break
+			}
+			i = e + 1
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+				i++
+			}
+		}
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// cfnTags are CloudFormation's functions in YAML's short form (!Ref X):
+// a value starting with one refers to where a secret is kept.
+var cfnTags = map[string]bool{
+	"!Ref": true, "!GetAtt": true, "!Sub": true, "!Join": true, "!Select": true, "!Split": true,
+	"!If": true, "!Equals": true, "!Not": true, "!And": true, "!Or": true, "!Condition": true,
+	"!FindInMap": true, "!ImportValue": true, "!Base64": true, "!Cidr": true, "!GetAZs": true,
+	"!Transform": true, "!Length": true, "!ToJsonString": true,
+}
+
+// valueStart is where the value after a key ending at i starts: after a
+// YAML key (colon), past a tag before a value (!!str 123, !vault |), whose
+// start is tagged (else 0); -1 for a CloudFormation function (!Ref, !Sub
+// …). A value that merely starts with ! (password=!Summer2024) is a
+// value.
+func valueStart(s string, i int, colon bool) (vs, tagged int) {
+	if i >= len(s) || s[i] != '!' {
+		return i, 0
+	}
+	j := i + 1
+	for j < len(s) && !strings.ContainsRune(" \t\r\n\"',;&)}]\\", rune(s[j])) {
+		j++
+	}
+	if cfnTags[s[i:j]] {
+		return -1, 0
+	}
+	k := j
+	for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+		k++
+	}
+	if !colon || k == j || k == len(s) || strings.ContainsRune("\r\n#", rune(s[k])) {
+		return i, 0 // no value after it: the word is the value
+	}
+	if strings.HasPrefix(s[i:], "!!") {
+		return k, 0 // a YAML core tag (!!str, !!binary): the value follows
+	}
+	return k, i
+}
+
+// A heredoc (HCL's <<EOT and <<-EOT, a shell's <<'EOF') or a YAML block
+// scalar (|, >, with chomping and indentation indicators and a comment)
+// opens its value on the following lines.
+var (
+	heredoc     = regexp.MustCompile(`^<<[-~]?[ \t]*(["']?)([A-Za-z_][A-Za-z0-9_\-]*)(["']?)[ \t]*(?:\r?\n|$)`)
+	blockScalar = regexp.MustCompile(`^[|>](?:[1-9][+-]?|[+-][1-9]?)?(?:[ \t]+#[^\n]*|[ \t]*)(?:\n|$)`)
+)
+
+// block is the body of a heredoc (its closing marker) or of a block
+// scalar (the indentation its lines go beyond).
+type block struct {
+	marker string
+	indent int
+}
+
+// blockAt reports whether the value at i after a key starting at key
+// opens a block, and where its body starts.
+func blockAt(s string, key, i int) (block, int, bool) {
+	if i >= len(s) {
+		return block{}, 0, false
+	}
+	switch s[i] {
+	case '<':
+		if m := heredoc.FindStringSubmatchIndex(s[i:]); m != nil && s[i+m[2]:i+m[3]] == s[i+m[6]:i+m[7]] {
+			return block{marker: s[i+m[4] : i+m[5]]}, i + m[1], true
+		}
+	case '|', '>':
+		if m := blockScalar.FindStringIndex(s[i:]); m != nil {
+			return block{indent: indentOf(s, key)}, i + m[1], true
+		}
+	}
+	return block{}, 0, false
+}
+
+// indentOf is the indentation of the YAML node on the line of pos: its
+// leading blanks and sequence dashes ("  - - key" is 6).
+func indentOf(s string, pos int) int {
+	ls := strings.LastIndexByte(s[:pos], '\n') + 1
+	i := ls
+	for i < pos && (s[i] == ' ' || s[i] == '\t' || s[i] == '-' && i+1 < pos && (s[i+1] == ' ' || s[i+1] == '\t')) {
+		i++
+	}
+	return i - ls
+}
+
+// in reports whether line (without its \n) is in the block's body; a
+// heredoc's closing marker is not.
+func (bl block) in(line string) bool {
+	t := strings.Trim(line, " \t\r")
+	if bl.marker != "" {
+		return t != bl.marker
+	}
+	return t == "" || len(line)-len(strings.TrimLeft(line, " \t")) > bl.indent
+}
+
+// end is where the body starting at body ends: at its heredoc's closing
+// marker line, at the first line a block scalar's indentation does not
+// reach, or at the end of s (a heredoc cut short).
+func (bl block) end(s string, body int) int {
+	for ls := body; ls < len(s); {
+		le := strings.IndexByte(s[ls:], '\n')
+		if le < 0 {
+			le = len(s)
+		} else {
+			le += ls
+		}
+		if !bl.in(s[ls:le]) {
+			return ls
+		}
+		ls = le + 1
+	}
+	return len(s)
+}
+
+// lineContent is the span of a body line's text: without its
+// indentation and \r.
+func lineContent(line string) (int, int) {
+	cs := len(line) - len(strings.TrimLeft(line, " \t"))
+	ce := len(line)
+	if ce > cs && line[ce-1] == '\r' {
+		ce--
+	}
+	return cs, ce
+}
+
 // valueSpan is the span of the value starting at i, without its quotes.
+// A bare value starting with [ or { runs over the brackets in it
+// ([BracketPw]99, {{resolve:…}}).
 func valueSpan(s string, i int) (int, int) {
 	if i >= len(s) {
 		return i, i
@@ -178,12 +474,19 @@ func valueSpan(s string, i int) (int, int) {
 		}
 		return i + 1, len(s)
 	}
+	stop := " \t\r\n\"',;&)}]\\"
+	if s[i] == '[' || s[i] == '{' {
+		stop = " \t\r\n\"',;&)\\"
+	}
 	j := i
-	for j < len(s) && !strings.ContainsRune(" \t\r\n\"',;&)}]\\", rune(s[j])) {
+	for j < len(s) && !strings.ContainsRune(stop, rune(s[j])) {
 		j++
 	}
 	return i, j
 }
+
+// flowKey is a YAML flow mapping's first key: {Ref: X}, {Fn::GetAtt: …}.
+var flowKey = regexp.MustCompile(`^\{[A-Za-z_][A-Za-z0-9_.:\-]*:$`)
 
 func notSecret(v string) bool {
 	switch strings.ToLower(v) {
@@ -193,15 +496,53 @@ func notSecret(v string) bool {
 	if Placeholder.MatchString(v) { // holds a secret masked already
 		return true
 	}
-	if strings.HasPrefix(v, "<") && strings.HasSuffix(v, ">") && !strings.ContainsAny(v, " \t") {
-		return true // a log template's placeholder (<*>, <ip>): no value
+	switch {
+	case placeholderWord(v): // <*>, <password>, <YOUR_TOKEN>: no value
+		return true
+	case v == "{" || v == "[" || v == "{}" || v == "[]": // a JSON or YAML object or list: its own keys are looked at
+		return true
+	case v[0] == '[' && !strings.Contains(v, "]"): // a list's first item: [a, b]
+		return true
+	case flowKey.MatchString(v):
+		return true
 	}
-	for _, p := range []string{"!", "{", "[", "${", "var.", "local.", "data.", "module."} {
+	for _, p := range []string{"{{", "${", "var.", "local.", "data.", "module."} { // {{resolve:…}}, {{ .Values.x }}, interpolations, HCL references
 		if strings.HasPrefix(v, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// placeholderWord reports whether v stands in for a value, as a log
+// template's <*> and <ip>, a sample's <password> and <YOUR_API_KEY> or
+// another tool's [REDACTED] do: one case of letters and separators in
+// angle brackets, upper case in square ones. A value with digits or in
+// mixed case (<AnglePw2024>, [BracketPw]) is a value.
+func placeholderWord(v string) bool {
+	if len(v) >= 3 && v[0] == '[' && v[len(v)-1] == ']' {
+		return strings.Trim(v[1:len(v)-1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ_- ") == ""
+	}
+	if len(v) < 3 || v[0] != '<' || v[len(v)-1] != '>' {
+		return false
+	}
+	in := v[1 : len(v)-1]
+	if in == "*" || in == "..." || in == "…" {
+		return true
+	}
+	lower, upper := true, true
+	for i := 0; i < len(in); i++ {
+		switch c := in[i]; {
+		case c >= 'a' && c <= 'z':
+			upper = false
+		case c >= 'A' && c <= 'Z':
+			lower = false
+		case c == '_' || c == '-' || c == ' ' || c == '.' || c == '*':
+		default:
+			return false
+		}
+	}
+	return lower || upper
 }
 
 // kindOfKey names a key-value secret by its key.
@@ -212,6 +553,8 @@ func kindOfKey(key string) string {
 		return "password"
 	case strings.Contains(k, "token"):
 		return "token"
+	case strings.Contains(k, "sess"):
+		return "session"
 	case strings.Contains(k, "key"):
 		return "key"
 	case strings.Contains(k, "connection"):
@@ -266,19 +609,63 @@ func mixed(s string) bool {
 
 // pemBegin and pemEnd mark a private key's first and last lines.
 var (
-	pemBegin = regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----`)
-	pemEnd   = regexp.MustCompile(`-----END[ A-Z0-9]*PRIVATE KEY-----`)
+	pemBegin = regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`)
+	pemEnd   = regexp.MustCompile(`-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`)
 )
+
+// lineBlock reports whether line ends in a secret key's heredoc or block
+// scalar marker (password = <<EOT, secret: |), and the key's kind.
+func lineBlock(line string) (block, string, bool) {
+	t := strings.TrimRight(line, " \t\r")
+	if !strings.Contains(t, "<<") && !strings.ContainsAny(t[max(len(t)-3, 0):], "|>") && !strings.Contains(t, " #") {
+		return block{}, "", false
+	}
+	ks := keyMatches(line)
+	if len(ks) == 0 {
+		return block{}, "", false
+	}
+	k := ks[len(ks)-1]
+	vs, _ := valueStart(line, k.end, !k.flag && strings.HasSuffix(strings.TrimRight(line[k.start:k.end], " \t"), ":"))
+	if vs < 0 {
+		return block{}, "", false
+	}
+	if bl, body, ok := blockAt(line, k.start, vs); ok && body == len(line) {
+		return bl, kindOfKey(line[k.start:k.end]), true
+	}
+	return block{}, "", false
+}
 
 // maxPEMLines bounds how far Lines looks for a private key's end.
 const maxPEMLines = 200
 
 // Lines masks lines that are quoted one by one (a log's lines, by their
 // numbers), keeping their count: a private key spread over several lines
-// is masked in each of them, its body lines becoming its placeholder.
+// is masked in each of them, its body lines becoming its placeholder; the
+// body lines of a secret's heredoc or block scalar (password: |) are
+// masked each on its own, as Text does (a heredoc without its closing
+// marker to maxPEMLines lines).
 func (r *Redactor) Lines(lines []string) []string {
 	out := make([]string, len(lines))
+	var open *block // the block a line before opened
+	var kind string
+	left := 0 // lines a heredoc may still take
 	for i := 0; i < len(lines); i++ {
+		if open != nil {
+			if open.in(lines[i]) && (open.marker == "" || left > 0) {
+				left--
+				cs, ce := lineContent(lines[i])
+				if notSecret(lines[i][cs:ce]) {
+					out[i] = r.Text(lines[i])
+				} else {
+					out[i] = lines[i][:cs] + r.placeholder(kind, lines[i][cs:ce]) + lines[i][ce:]
+				}
+				continue
+			}
+			open = nil
+		}
+		if bl, k, ok := lineBlock(lines[i]); ok {
+			open, kind, left = &bl, k, maxPEMLines
+		}
 		b := pemBegin.FindStringIndex(lines[i])
 		if b == nil || pemEnd.MatchString(lines[i][b[1]:]) {
 			out[i] = r.Text(lines[i])

@@ -56,6 +56,76 @@ func TestText(t *testing.T) {
 		{"template placeholder kept", "login failed password=<*> user=<*>", nil, []string{"password=<*>"}, nil},
 		{"booleans kept", `{"secret": true, "password": null}`, nil, []string{`"secret": true`, `"password": null`}, nil},
 		{"no secrets", "2024-01-01 ERROR connection refused to 10.0.0.1:5432", nil, []string{"connection refused to 10.0.0.1:5432"}, nil},
+		{"url password, empty user", "connect redis://:REDISPASSWORDvalue77@cache:6379 failed", []string{"REDISPASSWORDvalue77"}, []string{"connect redis://:", "@cache:6379 failed"}, []string{"url_password"}},
+		{"url password, empty user, tls", "rediss://:VALGabcdef123@cache:6380/0 failed", []string{"VALGabcdef123"}, []string{"rediss://:", "@cache:6380/0"}, []string{"url_password"}},
+		{"url password, empty user, srv", "mongodb+srv://:VALEabcdef123@cluster0/ failed", []string{"VALEabcdef123"}, []string{"mongodb+srv://:", "@cluster0/"}, []string{"url_password"}},
+		{"url without password kept", "GET https://example.com:8443/a@b and http://host:80/x", nil, []string{"https://example.com:8443/a@b", "http://host:80/x"}, nil},
+		{"pgp private key block", "key:\n-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2 (GNU/Linux)\n\nlQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx\n=Ab12\n-----END PGP PRIVATE KEY BLOCK-----\nend",
+			[]string{"lQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx", "=Ab12", "PRIVATE KEY BLOCK"}, []string{"key:\n", "\nend"}, []string{"private_key"}},
+		{"pgp private key block on one line", "-----BEGIN PGP PRIVATE KEY BLOCK----- lQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx -----END PGP PRIVATE KEY BLOCK----- next", []string{"lQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx"}, []string{" next"}, []string{"private_key"}},
+		{"pgp private key cut short", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2 (GNU/Linux)\n\nlQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx", []string{"lQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx"}, nil, []string{"private_key"}},
+		{"pgp public key kept", "-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQENBF0AAAAB\n-----END PGP PUBLIC KEY BLOCK-----", nil, []string{"mQENBF0AAAAB"}, nil},
+		{"slack webhook", "slack webhook https://hooks.slack.com/services/T00000000/B00000000/SLACKWEBHOOKSECRETXXXXXXXX failed", []string{"SLACKWEBHOOKSECRETXXXXXXXX", "T00000000/B00000000"}, []string{"https://hooks.slack.com/services/", " failed"}, []string{"slack_webhook"}},
+		{"npm token", "npm token npm_NPMTOKENVALUE1234567890abcdefghijklmn invalid", []string{"NPMTOKENVALUE1234567890abcdefghijklmn"}, []string{"npm token ", " invalid"}, []string{"npm_token"}},
+		{"npm package name kept", "installed npm_config_cache and npm_lifecycle_event", nil, []string{"npm_config_cache", "npm_lifecycle_event"}, nil},
+		{"gitlab token", "clone with glpat-GITLABTOKENVALUE12345x done", []string{"GITLABTOKENVALUE12345x"}, []string{"clone with ", " done"}, []string{"gitlab_token"}},
+		{"hcl heredoc", "resource \"aws_db_instance\" \"db\" {\n  password = <<-EOT\n    HeredocSecretPw123\n  EOT\n  username = \"admin\"\n}", []string{"HeredocSecretPw123"},
+			[]string{"  password = <<-EOT\n    <REDACTED_PASSWORD_1>\n  EOT\n  username = \"admin\"\n}"}, []string{"password"}},
+		{"hcl heredoc unindented", "password = <<EOT\nHeredocLine1\n\nHeredocLine2\r\nEOT\nuser = \"a\"", []string{"HeredocLine1", "HeredocLine2"}, []string{"<<EOT\n", "\n\n", "\r\nEOT\nuser = \"a\""}, []string{"password", "password"}},
+		{"heredoc cut short", "secret = <<EOT\nCutShortSecret1\n  CutShortSecret2", []string{"CutShortSecret1", "CutShortSecret2"}, []string{"secret = <<EOT\n"}, []string{"secret", "secret"}},
+		{"heredoc of another key kept", "policy = <<EOF\n{\"Version\": \"2012-10-17\"}\nEOF\npassword = <<EOF\nPolicyNextPw1\nEOF\n", []string{"PolicyNextPw1"}, []string{`{"Version": "2012-10-17"}`}, []string{"password"}},
+		{"heredoc with interpolation kept", "password = <<EOT\n${var.db_password}\nEOT\n", nil, []string{"${var.db_password}"}, nil},
+		{"yaml block scalar", "MasterUsername: admin\nMasterUserPassword: |\n  YamlBlockSecretPw1\nEngine: mysql\n", []string{"YamlBlockSecretPw1"},
+			[]string{"MasterUserPassword: |\n  <REDACTED_PASSWORD_1>\nEngine: mysql\n", "MasterUsername: admin"}, []string{"password"}},
+		{"yaml folded block scalars", "a:\n  password: >\n    FoldedPw1\n    FoldedPw2\n\n  token: |-\n    StripTok1\n  secret: >+ # kept\n    KeepSec1\n\n  client_secret: |2\n      IndentSec1\n  user: bob\n",
+			[]string{"FoldedPw1", "FoldedPw2", "StripTok1", "KeepSec1", "IndentSec1"}, []string{"  password: >\n    <", "  token: |-\n    <", "  secret: >+ # kept\n    <", "\n  user: bob\n"},
+			[]string{"password", "password", "token", "secret", "secret"}},
+		{"yaml block scalar in a list", "- password: |\n    ListPw1\n  user: bob\n- password: x1\n", []string{"ListPw1", "x1"}, []string{"  user: bob\n- password: "}, []string{"password", "password"}},
+		{"yaml block scalar of another key kept", "Description: |\n  The password is rotated\nPassword: |\n  BlockAfterPw\n", []string{"BlockAfterPw"}, []string{"  The password is rotated\n"}, []string{"password"}},
+		{"yaml tagged block scalar", "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6638643965\nuser: x\n", []string{"$ANSIBLE_VAULT;1.1;AES256", "6638643965"}, []string{"password: !vault |\n  <", "user: x"}, nil},
+		{"cloudformation sub block kept", "Password: !Sub |\n  ${AWS::StackName}-pw\n", nil, []string{"${AWS::StackName}-pw"}, nil},
+		{"block marker at the end", "password: |", nil, []string{"password: |"}, nil},
+		{"private key in a block scalar", "private_key: |\n  -----BEGIN RSA PRIVATE KEY-----\n  MIIEowIBAAKCAQEA7bq98sT0\n  -----END RSA PRIVATE KEY-----\nname: x\n", []string{"MIIEowIBAAKCAQEA7bq98sT0"}, []string{"name: x"}, nil},
+		{"value starting with !", "login failed password=!Summer2024x user=bob", []string{"Summer2024x"}, []string{"login failed password=", " user=bob"}, []string{"password"}},
+		{"json value starting with !", `{"user":"bob","password":"!JsonBang2024"}`, []string{"JsonBang2024"}, []string{`"user":"bob"`, `"password":"`}, []string{"password"}},
+		{"yaml value starting with !", "MasterUserPassword: !Bang2024x\nEngine: mysql", []string{"Bang2024x"}, []string{"Engine: mysql"}, []string{"password"}},
+		{"value starting with ! and a space", "password: !Summer 2024 rejected", []string{"Summer", "2024"}, []string{"password: ", " rejected"}, []string{"password"}},
+		{"yaml core tag", "password: !!str 123456\n", []string{"123456"}, []string{"password: !!str "}, []string{"password"}},
+		{"value starting with [", "db password: [BracketPw]99", []string{"BracketPw", "]99"}, []string{"db password: "}, []string{"password"}},
+		{"value starting with {", "client_secret={BracePwValue} next=1", []string{"BracePwValue"}, []string{"client_secret=", " next=1"}, []string{"secret"}},
+		{"value in angle brackets", "password=<AnglePwValue> user=bob", []string{"AnglePwValue"}, []string{"password=", " user=bob"}, []string{"password"}},
+		{"value in angle brackets with digits", "token=<abc123def>", []string{"abc123def"}, nil, []string{"token"}},
+		{"cloudformation functions kept", "MasterUserPassword: !Ref DbPassword\nPassword: !GetAtt Secret.Value\nSecretToken: !Sub '${AWS::StackName}-x'\nDbPassword: !Join ['', [a, b]]\nKeyPassword: !ImportValue shared-pw\n", nil,
+			[]string{"!Ref DbPassword", "!GetAtt Secret.Value", "!Sub '${AWS::StackName}-x'", "!Join ['', [a, b]]", "!ImportValue shared-pw"}, nil},
+		{"cloudformation long form kept", `{"MasterUserPassword": {"Fn::Join": ["", [{"Ref": "Pw"}]]}, "Password": {"Ref": "DbPassword"}}`, nil, []string{`{"Fn::Join"`, `{"Ref": "DbPassword"}`}, nil},
+		{"yaml flow mapping kept", "MasterUserPassword: {Ref: DbPassword}\nPassword: { \"Fn::GetAtt\": [S, V] }\n", nil, []string{"{Ref: DbPassword}", `{ "Fn::GetAtt": [S, V] }`}, nil},
+		{"dynamic references kept", `MasterUserPassword: '{{resolve:secretsmanager:MySecret:SecretString:password}}'` + "\nPassword: {{resolve:ssm-secure:DbPw:1}}\n", nil,
+			[]string{"{{resolve:secretsmanager:MySecret:SecretString:password}}", "{{resolve:ssm-secure:DbPw:1}}"}, nil},
+		{"templates and interpolations kept", "password: {{ .Values.db.password }}\napi_key=${API_KEY} token = var.token secret = local.s", nil, []string{"{{ .Values.db.password }}", "${API_KEY}", "var.token", "local.s"}, nil},
+		{"lists kept", `secret: [a, b] password: [] token: ["x"]`, nil, []string{"[a, b]", "[]", `["x"]`}, nil},
+		{"placeholders kept", "password=<password> api_key=<YOUR_API_KEY> token=<*> secret=[REDACTED] pwd=<your-password>", nil,
+			[]string{"<password>", "<YOUR_API_KEY>", "<*>", "[REDACTED]", "<your-password>"}, nil},
+		{"cookie header", "request headers Cookie: session=COOKIESESSIONVALUE9876543210; theme=dark; csrf=\"CSRFvalue1\"\nnext", []string{"COOKIESESSIONVALUE9876543210", "dark", "CSRFvalue1"}, []string{"Cookie: session=", "; theme=", "; csrf=\"", "\"\nnext"}, []string{"cookie", "cookie", "cookie"}},
+		{"set-cookie header", "Set-Cookie: sid=SETCOOKIEVALUE31337; Path=/; HttpOnly", []string{"SETCOOKIEVALUE31337"}, []string{"Set-Cookie: sid=", "; Path=/; HttpOnly"}, []string{"cookie"}},
+		{"cookie in json", `{"headers":{"Cookie":"session=CookieJsonValue1; lang=en","Host":"x"}}`, []string{"CookieJsonValue1"}, []string{`"Host":"x"`, "session="}, nil},
+		{"cookie template kept", "Cookie: session=<*>; theme=<*>", nil, []string{"Cookie: session=<*>; theme=<*>"}, nil},
+		{"cookie counts kept", "cookies=3 cookie_policy=strict", nil, []string{"cookies=3", "cookie_policy=strict"}, nil},
+		{"session id", "session_id=SESSIONIDVALUE4242 expired", []string{"SESSIONIDVALUE4242"}, []string{"session_id=", " expired"}, []string{"session"}},
+		{"sessionid", `{"sessionid":"SessIdJson77","user":"bob"}`, []string{"SessIdJson77"}, []string{`"user":"bob"`}, []string{"session"}},
+		{"session name kept", "role_session_name=deploy session_duration=3600", nil, []string{"role_session_name=deploy", "session_duration=3600"}, nil},
+		{"db_pass", "env DB_PASS=DBPASSVALUEqwerty123 started", []string{"DBPASSVALUEqwerty123"}, []string{"DB_PASS=", " started"}, []string{"password"}},
+		{"pass suffix and word", `SMTP-PASS: SmtpPassVal9 {"user":"bob","pass":"JSONPASSVALUE888"}`, []string{"SmtpPassVal9", "JSONPASSVALUE888"}, []string{`"user":"bob"`}, []string{"password", "password"}},
+		{"passwd and pwd keys", "PASSWD=PasswdVal1 PWD=PwdVal22 Pwd=AdoPwd33;", []string{"PasswdVal1", "PwdVal22", "AdoPwd33"}, []string{"PASSWD=", "PWD=", "Pwd="}, []string{"password", "password", "password"}},
+		{"secret key names", "auth_key=AUTHKEYvalue123 master_key=MASTERKEYvalue123 encryption_key: ENCKEYvalue123 SigningKey=SIGNINGKEYvalue123 client-key=ClientKeyV1", []string{"AUTHKEYvalue123", "MASTERKEYvalue123", "ENCKEYvalue123", "SIGNINGKEYvalue123", "ClientKeyV1"}, []string{"auth_key=", "SigningKey="}, nil},
+		{"other key names kept", "hash_key = \"id\" partition_key=pk key_name=deploy kms_key_id=abc", nil, []string{`hash_key = "id"`, "partition_key=pk", "key_name=deploy", "kms_key_id=abc"}, nil},
+		{"bypass kept", "bypass=cache compass=north", nil, []string{"bypass=cache", "compass=north"}, nil},
+		{"cli password flag", "run: mysql -u root --password CliPwValue123 failed", []string{"CliPwValue123"}, []string{"mysql -u root --password ", " failed"}, []string{"password"}},
+		{"cli password flag with =", "mysqldump --password=CliPwEq456 db", []string{"CliPwEq456"}, []string{"--password=", " db"}, []string{"password"}},
+		{"cli secret, token and api key flags", "tool --client-secret CliSecret1 --token 'CliToken2' --api-key=CliKey3 --verbose", []string{"CliSecret1", "CliToken2", "CliKey3"}, []string{"--client-secret ", "--token '", "--api-key=", " --verbose"}, []string{"secret", "token", "key"}},
+		{"cli flag without value", "mysql --password --user root", nil, []string{"--password --user root"}, nil},
+		{"mysql -p", "mysql -h db -P 3306 -u root -pMysqlPw789 app", []string{"MysqlPw789"}, []string{"-P 3306", "-u root -p", " app"}, []string{"password"}},
+		{"-p elsewhere kept", "mkdir -p /var/lib/app && grep -pattern x", nil, []string{"mkdir -p /var/lib/app", "-pattern"}, nil},
+		{"digest authorization", `Authorization: Digest username="u", realm="r", nonce="n1", response="DIGESTHDRvalue", qop=auth denied`, []string{"DIGESTHDRvalue", `username="u"`}, []string{"Authorization: Digest ", " denied"}, []string{"authorization"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -180,5 +250,36 @@ func TestLinesMultiLineKey(t *testing.T) {
 	}
 	if v, _ := r.Original("<REDACTED_PRIVATE_KEY_1>"); !strings.HasPrefix(v, "-----BEGIN EC") || !strings.HasSuffix(v, "-----END EC PRIVATE KEY-----") {
 		t.Errorf("original %q", v)
+	}
+}
+
+// A secret's heredoc or block scalar in a log is masked line by line,
+// keeping the lines' count and indentation.
+func TestLinesBlocks(t *testing.T) {
+	in := "start\nconfig password: |\n  LogBlockPw1\n  LogBlockPw2\n\nnext line\nsecret = <<-EOT\n  LogHeredocSec\n  EOT\nafter EOT\ntoken: >-\n    ${TOKEN}\nend"
+	lines := strings.Split(in, "\n")
+	r := New()
+	out := r.Lines(lines)
+	if len(out) != len(lines) {
+		t.Fatalf("%d lines for %d", len(out), len(lines))
+	}
+	joined := strings.Join(out, "\n")
+	for _, s := range []string{"LogBlockPw1", "LogBlockPw2", "LogHeredocSec"} {
+		if strings.Contains(joined, s) {
+			t.Errorf("%q survived: %s", s, joined)
+		}
+	}
+	want := "start\nconfig password: |\n  <REDACTED_PASSWORD_1>\n  <REDACTED_PASSWORD_2>\n\nnext line\nsecret = <<-EOT\n  <REDACTED_SECRET_3>\n  EOT\nafter EOT\ntoken: >-\n    ${TOKEN}\nend"
+	if joined != want {
+		t.Errorf("lines\n%s\nwant\n%s", joined, want)
+	}
+	if restore(r, joined) != in {
+		t.Errorf("placeholders do not restore the input:\n%s", joined)
+	}
+	// A heredoc without its closing marker is masked to maxPEMLines lines.
+	lines = append([]string{"password = <<EOT"}, strings.Split(strings.Repeat("x1y2\n", maxPEMLines+5), "\n")...)
+	out = New().Lines(lines)
+	if out[maxPEMLines] == "x1y2" || out[maxPEMLines+1] != "x1y2" {
+		t.Errorf("unclosed heredoc: line %d %q, line %d %q", maxPEMLines, out[maxPEMLines], maxPEMLines+1, out[maxPEMLines+1])
 	}
 }

@@ -206,3 +206,19 @@ func TestFixHCLBareMask(t *testing.T) {
 		t.Errorf("%+v", v)
 	}
 }
+
+// A heredoc password is masked line by line and put back by a fix that
+// keeps its placeholder in the heredoc.
+func TestFixHCLHeredocSecret(t *testing.T) {
+	doc := strings.Replace(tfSource, `password            = "Sup3rS3cretMaster!"`, "password            = <<-EOT\n    HeredocSecretPw123\n  EOT", 1)
+	f := plan(t, doc, "DB_PUBLIC")
+	if strings.Contains(f.User, "HeredocSecretPw123") || len(f.Masked) != 1 {
+		t.Fatalf("prompt %s masked %v", f.User, f.Masked)
+	}
+	ph := f.Masked[0].Placeholder
+	kept := "Resource: aws_db_instance.main\n```hcl\nresource \"aws_db_instance\" \"main\" {\n  engine              = \"postgres\"\n  username            = \"app\"\n  password            = <<-EOT\n    " + ph + "\n  EOT\n  publicly_accessible = false\n  storage_encrypted   = true\n}\n```"
+	res := f.Apply(kept)
+	if res.Findings[0].Verdict != Verified || !strings.Contains(res.Document, "password            = <<-EOT\n    HeredocSecretPw123\n  EOT\n") || strings.Contains(res.Document, "REDACTED") {
+		t.Errorf("%+v\n%s", res.Findings, res.Document)
+	}
+}

@@ -200,3 +200,19 @@ func TestDiff(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A block scalar password is masked and put back by a fix that keeps its
+// placeholder in the block.
+func TestFixYAMLBlockSecret(t *testing.T) {
+	doc := strings.Replace(cfnYAML, "MasterUserPassword: Sup3rS3cretMaster!", "PubliclyAccessible: true\n      MasterUserPassword: |\n        YamlBlockSecretPw1", 1)
+	f := plan(t, doc, "DB_PUBLIC")
+	if strings.Contains(f.User, "YamlBlockSecretPw1") || len(f.Masked) != 1 {
+		t.Fatalf("prompt %s masked %v", f.User, f.Masked)
+	}
+	ph := f.Masked[0].Placeholder
+	kept := "Resource: DB\n```yaml\nType: AWS::RDS::DBInstance\nProperties:\n  Engine: postgres\n  PubliclyAccessible: false\n  MasterUserPassword: |\n    " + ph + "\n  StorageEncrypted: true\n```"
+	res := f.Apply(kept)
+	if res.Findings[0].Verdict != Verified || !strings.Contains(res.Document, "      MasterUserPassword: |\n        YamlBlockSecretPw1\n") || strings.Contains(res.Document, "REDACTED") {
+		t.Errorf("%+v\n%s", res.Findings, res.Document)
+	}
+}
