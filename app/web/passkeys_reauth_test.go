@@ -30,8 +30,9 @@ func TestAddingAPasskeyTakesThePassword(t *testing.T) {
 
 // An account whose address was never proven may have been opened by
 // someone else: when its owner proves the address with a reset link, the
-// passkeys set up meanwhile are forgotten, so their holder cannot sign in
-// and the owner is not asked for a factor they never had. A proven
+// passkeys and the authenticator app set up meanwhile are forgotten, so
+// their holder cannot sign in and the owner is not asked for a factor
+// they never had. A proven
 // account's passkeys stay.
 func TestResetOfAnUnprovenAccountForgetsItsPasskeys(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("PUBLIC_URL", "http://localhost"))
@@ -58,6 +59,7 @@ func TestResetOfAnUnprovenAccountForgetsItsPasskeys(t *testing.T) {
 	squatter.SignUp("owner@example.com")
 	k := newSoftKey(t, env)
 	registerPasskey(t, squatter, k, "squatter's")
+	enrolTOTP(t, squatter)
 	reset("owner@example.com", "a wholly fresh phrase here")
 	if res := env.Client().SignIn("owner@example.com", "a wholly fresh phrase here"); res.StatusCode != 303 || res.Header.Get("Location") != "/console" {
 		t.Errorf("the owner's sign-in after the reset: %d to %q, want the console (no second factor)", res.StatusCode, res.Header.Get("Location"))
