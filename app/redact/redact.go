@@ -63,9 +63,9 @@ func (r *Redactor) placeholder(kind, value string) string {
 }
 
 // rule finds secrets by pattern: the whole match, or the submatch group
-// when group > 0. A text holding none of its hints (when it has some) is
-// not searched: a pattern starting with \b or a class is slow to look
-// for in a long text.
+// when group > 0. A text holding none of its hints, in any case, is not
+// searched (every rule has some): a pattern is slow to look for in a long
+// text, most of whose lines hold no secret.
 type rule struct {
 	kind  string
 	re    *regexp.Regexp
@@ -78,21 +78,21 @@ type rule struct {
 var rules = []rule{
 	// PEM keys and PGP private key blocks (-----BEGIN PGP PRIVATE KEY
 	// BLOCK-----).
-	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`), 0, nil},
+	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`), 0, []string{"PRIVATE KEY"}},
 	// A key cut short (a log line's limit, a truncated paste) is masked to
 	// the end of its base64 body (a PGP block's armor headers, such as
 	// "Version: GnuPG v2 (GNU/Linux)", included).
-	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:.()\-]|\\[nr])*`), 0, nil},
-	{"jwt", regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`), 0, nil},
-	{"parapet_key", regexp.MustCompile(`ppk_[0-9A-Za-z]{20,}`), 0, nil},
-	{"aws_access_key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b`), 0, nil},
-	{"gcp_api_key", regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`), 0, nil},
+	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:.()\-]|\\[nr])*`), 0, []string{"PRIVATE KEY"}},
+	{"jwt", regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`), 0, []string{"eyJ"}},
+	{"parapet_key", regexp.MustCompile(`ppk_[0-9A-Za-z]{20,}`), 0, []string{"ppk_"}},
+	{"aws_access_key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b`), 0, []string{"AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "ASCA"}},
+	{"gcp_api_key", regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`), 0, []string{"AIza"}},
 	{"github_token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`), 0, []string{"gh", "github_pat_"}},
 	{"slack_token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0, []string{"xox"}},
 	// A Slack (or Discord) incoming webhook's URL is its credential: the
 	// path after /services/ is masked, the host kept.
-	{"slack_webhook", regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_\-]+/[A-Za-z0-9_/\-]+)`), 1, nil},
-	{"discord_webhook", regexp.MustCompile(`discord(?:app)?\.com/api/webhooks/([0-9]+/[A-Za-z0-9_\-]+)`), 1, nil},
+	{"slack_webhook", regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_\-]+/[A-Za-z0-9_/\-]+)`), 1, []string{"hooks.slack.com/"}},
+	{"discord_webhook", regexp.MustCompile(`discord(?:app)?\.com/api/webhooks/([0-9]+/[A-Za-z0-9_\-]+)`), 1, []string{"/api/webhooks/"}},
 	{"npm_token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36,}`), 0, []string{"npm_"}},
 	{"gitlab_token", regexp.MustCompile(`\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_\-]{20,}`), 0, []string{"gl"}},
 	{"api_key", regexp.MustCompile(`\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}|[rs]k_(?:live|test)_[A-Za-z0-9]{16,})`), 0, []string{"sk-", "k_live_", "k_test_"}},
@@ -100,15 +100,15 @@ var rules = []rule{
 	// user:password@ in any URL or connection string (postgres://,
 	// mongodb+srv://, amqp://, https://); the user may be empty, as in
 	// redis://:password@host.
-	{"url_password", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]*:([^\s@/"'<>]+)@`), 1, nil},
+	{"url_password", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]*:([^\s@/"'<>]+)@`), 1, []string{"://"}},
 	// mysql -pPASSWORD: -p is read so only after a MySQL or MariaDB
 	// client on the same line (elsewhere -p is mkdir's, grep's…).
 	{"password", regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlpump|mysqlsh|mysqlbinlog|mariadb|mariadb-dump|mariadb-admin)\b[^\n]*?[ \t]-p["']?([^\s"']+)`), 1, []string{"mysql", "mariadb"}},
 	// Digest credentials: every parameter after the scheme (username,
 	// nonce, response…) as one value.
-	{"authorization", regexp.MustCompile(`(?i)\bdigest[ \t]+((?:[A-Za-z0-9_\-]+=(?:"[^"\n]*"|[^\s,"]*)(?:[ \t]*,[ \t]*)?)+)`), 1, nil},
-	{"bearer_token", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9\-._~+/]{8,}=*)`), 1, nil},
-	{"authorization", regexp.MustCompile(`(?i)\bauthorization\\?["']?\s*[:=]\s*\\?["']?(?:[A-Za-z]+\s+)?([^\s"'\\,;]{8,})`), 1, nil},
+	{"authorization", regexp.MustCompile(`(?i)\bdigest[ \t]+((?:[A-Za-z0-9_\-]+=(?:"[^"\n]*"|[^\s,"]*)(?:[ \t]*,[ \t]*)?)+)`), 1, []string{"digest"}},
+	{"bearer_token", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9\-._~+/]{8,}=*)`), 1, []string{"bearer", "basic"}},
+	{"authorization", regexp.MustCompile(`(?i)\bauthorization\\?["']?\s*[:=]\s*\\?["']?(?:[A-Za-z]+\s+)?([^\s"'\\,;]{8,})`), 1, []string{"authorization"}},
 }
 
 // secretKey matches a property or parameter named like a secret and the
@@ -134,6 +134,9 @@ type keyMatch struct {
 
 // keyMatches are the secret keys and flags of s, in order.
 func keyMatches(s string) []keyMatch {
+	if !hasKeyWord(s) {
+		return nil // most log lines: the patterns below are costly to run
+	}
 	var ks []keyMatch
 	for _, m := range secretKey.FindAllStringIndex(s, -1) {
 		w := m[0]
@@ -160,6 +163,33 @@ func keyMatches(s string) []keyMatch {
 	return ks
 }
 
+// containsFold reports whether s holds h in any ASCII case; any text with
+// a byte beyond ASCII may (the patterns' case folding knows letters such
+// as K, the Kelvin sign, and ſ).
+func containsFold(s, h string) bool {
+	c0 := h[0] | 0x20
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+		if s[i]|0x20 == c0 && len(s)-i >= len(h) && strings.EqualFold(s[i:i+len(h)], h) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyWords are parts of which every secret word of secretKey and
+// secretFlag holds one ("apikey" holds "key", "passwd" "pass").
+var keyWords = []string{"pass", "pwd", "secret", "token", "key", "credential", "sig", "connection", "sess"}
+
+// hasKeyWord reports whether s holds one of keyWords, in any case: a
+// line without one holds no secret key, and is not given to the regular
+// expressions, whose open-ended word prefix makes them try every position.
+func hasKeyWord(s string) bool {
+	return slices.ContainsFunc(keyWords, func(w string) bool { return containsFold(s, w) })
+}
+
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
@@ -182,7 +212,7 @@ func (r *Redactor) Text(s string) string {
 }
 
 func (r *Redactor) apply(s string, ru rule) string {
-	if len(ru.hints) > 0 && !slices.ContainsFunc(ru.hints, func(h string) bool { return strings.Contains(s, h) }) {
+	if !slices.ContainsFunc(ru.hints, func(h string) bool { return containsFold(s, h) }) {
 		return s
 	}
 	idx := ru.re.FindAllStringSubmatchIndex(s, -1)
@@ -265,6 +295,9 @@ func (r *Redactor) keyValues(s string) string {
 // attributes: Path, Expires, HttpOnly). A header whose value is no
 // name=value pair is masked whole up to a separator.
 func (r *Redactor) cookies(s string) string {
+	if !containsFold(s, "cookie") {
+		return s
+	}
 	var b strings.Builder
 	last := 0
 	isName := func(c byte) bool { return !strings.ContainsRune("=;,&? \t\r\n\"'\\", rune(c)) }
