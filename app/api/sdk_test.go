@@ -153,6 +153,8 @@ func sdkUpstream(t *testing.T) []apptest.Option {
 			_, _ = w.Write([]byte(`{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long"}}`))
 		case body["stream"] == true:
 			messagesSSE(w, strings.Split(strings.Repeat("word ", 40), " ")[:40])
+		case body["output_config"] != nil && body["output_config"].(map[string]any)["format"] != nil:
+			messagesJSON(w, `{"city":"Paris","sunny":true}`, 12, 5) // the schema's JSON, as the provider answers
 		case body["thinking"] != nil:
 			// Says what thinking and effort reached the provider.
 			th, _ := body["thinking"].(map[string]any)
@@ -203,13 +205,17 @@ func TestOpenAISDKAsUsersWriteIt(t *testing.T) {
 
 // The Anthropic SDK as users write code today: cached system blocks,
 // top-level cache_control, thinking disabled or adaptive (with its effort,
-// passed on), the stream helpers and
+// passed on), structured output read by messages.parse, the stream helpers and
 // models.list's paging are served; a too small thinking budget, a server
 // tool and an image that is not one are refused by name; an upstream's refusal is not retried.
 func TestAnthropicSDKAsUsersWriteIt(t *testing.T) {
 	var got struct {
-		Accepted        string            `json:"accepted"`
-		Adaptive        string            `json:"adaptive"`
+		Accepted string `json:"accepted"`
+		Adaptive string `json:"adaptive"`
+		Parsed   struct {
+			City  string
+			Sunny bool
+		} `json:"parsed"`
 		StreamSame      bool              `json:"stream_same"`
 		Pages           map[string]string `json:"pages"`
 		Refused         map[string]string `json:"refused"`
@@ -222,6 +228,9 @@ func TestAnthropicSDKAsUsersWriteIt(t *testing.T) {
 	}
 	if got.Adaptive != "thinking adaptive (summarized), effort low" {
 		t.Errorf("adaptive thinking reached the provider as %q", got.Adaptive)
+	}
+	if got.Parsed.City != "Paris" || !got.Parsed.Sunny {
+		t.Errorf("messages.parse: parsed_output %+v", got.Parsed)
 	}
 	for name, want := range map[string]string{
 		"first":  "claude-test false claude-test",

@@ -1,11 +1,13 @@
 // Drives Parapet's gateway with the official Anthropic SDK as users write
 // code today, against a fake upstream: a system prompt as cached text
-// blocks, top-level cache_control, thinking disabled and adaptive, metadata.user_id,
+// blocks, top-level cache_control, thinking disabled and adaptive, structured
+// output (messages.parse), metadata.user_id,
 // the stream helpers, models.list's paging parameters, refusals that must
 // be clear (a thinking budget below 1,024, a server tool, an image that is not one), a stream aborted
 // midway, and an upstream's refusal that the SDK must not retry. Prints
 // one JSON object for the Go test to check.
 import Anthropic from "@anthropic-ai/sdk";
+import { jsonSchemaOutputFormat } from "@anthropic-ai/sdk/helpers/json-schema";
 
 const [baseURL, apiKey] = process.argv.slice(2);
 let calls = 0;
@@ -37,6 +39,19 @@ const adaptive = await client.messages.create({
   messages: user,
 });
 out.adaptive = adaptive.content[0].text;
+
+// Structured output: messages.parse with output_config.format, read back
+// as parsed_output.
+const parsed = await client.messages.parse({
+  model: "claude-test",
+  max_tokens: 200,
+  output_config: { format: jsonSchemaOutputFormat({
+    type: "object", properties: { city: { type: "string" }, sunny: { type: "boolean" } },
+    required: ["city", "sunny"], additionalProperties: false,
+  }) },
+  messages: [{ role: "user", content: "Weather in Paris?" }],
+});
+out.parsed = parsed.parsed_output;
 
 const stream = client.messages.stream({ model: "claude-test", max_tokens: 50, messages: user });
 let text = "";
