@@ -88,7 +88,7 @@ func parseYAML(data []byte) (any, yamlLines, error) {
 			return nil, nil, &LimitError{Limit: "depth", Max: MaxDocumentDepth, Message: fmt.Sprintf(
 				"YAML nesting is deeper than %d levels; the limit is %d", MaxDocumentDepth, MaxDocumentDepth)}
 		}
-		return nil, nil, yamlSyntaxError(err)
+		return nil, nil, yamlSyntaxError(data, err)
 	}
 	c := &yamlConverter{lines: yamlLines{"Resources": {}, "document.Resources": {}}}
 	v, err := c.convert(&root, "")
@@ -105,21 +105,6 @@ func parseYAML(data []byte) (any, yamlLines, error) {
 // --- at the end of a stream.
 func emptyDocument(n *yaml.Node) bool {
 	return len(n.Content) == 0 || len(n.Content) == 1 && n.Content[0].Kind == yaml.ScalarNode && n.Content[0].Tag == "!!null" && n.Content[0].Value == ""
-}
-
-// yamlSyntaxError turns the library's "yaml: line 3: did not find
-// expected key" into a SyntaxError with the line.
-func yamlSyntaxError(err error) *SyntaxError {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line := 1
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if num, after, ok := strings.Cut(rest, ": "); ok {
-			if n, err := strconv.Atoi(num); err == nil {
-				line, msg = n, after
-			}
-		}
-	}
-	return &SyntaxError{Line: line, Column: 1, Msg: "invalid YAML: " + msg}
 }
 
 func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
