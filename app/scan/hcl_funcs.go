@@ -20,8 +20,8 @@ import (
 )
 
 // The functions Terraform source may call: go-cty's standard library under
-// Terraform's names, try and can, cidrsubnet and cidrhost, and file reading
-// only the files sent. A function the scanner lacks (or one that fails)
+// Terraform's names, try and can, cidrsubnet and cidrhost, Terraform's own
+// (hcl_funcs_terraform.go), and file reading only the files sent. A function the scanner lacks (or one that fails)
 // makes its expression unknown, never a guess. Each function's result is
 // counted against MaxHCLEvalBytes, and the ones whose result can be the
 // product of their arguments' sizes (join, replace, formatlist,
@@ -31,18 +31,17 @@ func (ev *hclEval) functions() map[string]function.Function {
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc, "max": stdlib.MaxFunc,
 		"min": stdlib.MinFunc, "parseint": stdlib.ParseIntFunc, "signum": stdlib.SignumFunc,
 		"chomp": stdlib.ChompFunc, "format": stdlib.FormatFunc, "formatlist": stdlib.FormatListFunc,
-		"join": stdlib.JoinFunc, "lower": stdlib.LowerFunc, "upper": stdlib.UpperFunc, "replace": stdlib.ReplaceFunc,
-		"split": stdlib.SplitFunc, "strrev": stdlib.ReverseFunc, "substr": stdlib.SubstrFunc, "title": stdlib.TitleFunc,
+		"join": stdlib.JoinFunc, "lower": stdlib.LowerFunc, "upper": stdlib.UpperFunc, "split": stdlib.SplitFunc, "strrev": stdlib.ReverseFunc, "substr": stdlib.SubstrFunc, "title": stdlib.TitleFunc,
 		"trim": stdlib.TrimFunc, "trimprefix": stdlib.TrimPrefixFunc, "trimsuffix": stdlib.TrimSuffixFunc,
 		"trimspace": stdlib.TrimSpaceFunc, "regex": stdlib.RegexFunc, "regexall": stdlib.RegexAllFunc,
-		"coalesce": stdlib.CoalesceFunc, "coalescelist": stdlib.CoalesceListFunc, "compact": stdlib.CompactFunc,
+		"coalescelist": stdlib.CoalesceListFunc, "compact": stdlib.CompactFunc,
 		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "distinct": stdlib.DistinctFunc,
 		"element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc, "keys": stdlib.KeysFunc,
-		"length": stdlib.LengthFunc, "lookup": stdlib.LookupFunc, "merge": stdlib.MergeFunc,
+		"lookup": stdlib.LookupFunc, "merge": stdlib.MergeFunc,
 		"reverse": stdlib.ReverseListFunc, "setintersection": stdlib.SetIntersectionFunc,
 		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc, "slice": stdlib.SliceFunc,
 		"sort": stdlib.SortFunc, "values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,
-		"chunklist": stdlib.ChunklistFunc, "index": stdlib.IndexFunc, "range": stdlib.RangeFunc,
+		"chunklist": stdlib.ChunklistFunc, "range": stdlib.RangeFunc,
 		"setproduct":  stdlib.SetProductFunc,
 		"strcontains": stringTest(strings.Contains), "startswith": stringTest(strings.HasPrefix),
 		"endswith": stringTest(strings.HasSuffix), "alltrue": boolsTest(false), "anytrue": boolsTest(true),
@@ -95,7 +94,8 @@ func (ev *hclEval) functions() map[string]function.Function {
 			},
 		}),
 	}
-	fs["templatefile"] = ev.templateFile(fs)
+	ev.terraformFunctions(fs)
+	fs["templatefile"], fs["templatestring"] = ev.templateFile(fs), templateString(fs)
 	for name, f := range fs {
 		fs[name] = ev.counted(name, f)
 	}
@@ -353,27 +353,44 @@ func (ev *hclEval) templateFile(fs map[string]function.Function) function.Functi
 			if err != nil {
 				return cty.NilVal, err
 			}
-			if err := shapeOf(name, data, true); err != nil {
-				return cty.NilVal, err
-			}
-			expr, diags := hclsyntax.ParseTemplate(data, name, hcl.InitialPos)
-			if diags.HasErrors() {
-				return cty.NilVal, diags
-			}
-			meterNode(expr)
-			vars := placeholdUnknowns(args[1])
-			if ty := vars.Type(); !ty.IsObjectType() && !ty.IsMapType() {
-				return cty.NilVal, errors.New("templatefile's vars must be an object or a map")
-			}
-			funcs := maps.Clone(fs)
-			delete(funcs, "templatefile")
-			v, diags := expr.Value(&hcl.EvalContext{Variables: vars.AsValueMap(), Functions: funcs})
-			if diags.HasErrors() {
-				return cty.NilVal, diags
-			}
-			return v, nil
+			return renderTemplate(name, data, args[1], fs)
 		},
 	})
+}
+
+// templateString is templatestring: a template held in a string (often
+// read from a data source), rendered as templatefile renders a file.
+func templateString(fs map[string]function.Function) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "template", Type: cty.String}, {Name: "vars", Type: cty.DynamicPseudoType}},
+		Type:   function.StaticReturnType(cty.DynamicPseudoType),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			return renderTemplate("templatestring", []byte(args[0].AsString()), args[1], fs)
+		},
+	})
+}
+
+func renderTemplate(name string, data []byte, vars cty.Value, fs map[string]function.Function) (cty.Value, error) {
+	if err := shapeOf(name, data, true); err != nil {
+		return cty.NilVal, err
+	}
+	expr, diags := hclsyntax.ParseTemplate(data, name, hcl.InitialPos)
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	meterNode(expr)
+	vars = placeholdUnknowns(vars)
+	if ty := vars.Type(); !ty.IsObjectType() && !ty.IsMapType() {
+		return cty.NilVal, errors.New("a template's vars must be an object or a map")
+	}
+	funcs := maps.Clone(fs)
+	delete(funcs, "templatefile")
+	delete(funcs, "templatestring")
+	v, diags := expr.Value(&hcl.EvalContext{Variables: vars.AsValueMap(), Functions: funcs})
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	return v, nil
 }
 
 // identityFunc returns its argument, as it is.
