@@ -59,8 +59,53 @@ type yamlConverter struct {
 // template's resources: Resources, or document.Resources in an envelope.
 type yamlLines map[string]map[string]int
 
-// of returns the lines of the keys of the mapping at path.
-func (l yamlLines) of(path string) map[string]int { return l[path] }
+// of returns the lines of the keys of the mapping at path, and those of
+// the OutputKeys of its Fn::ForEach loops (cfn_foreach.go) under
+// loopLineKey.
+func (l yamlLines) of(path string) map[string]int {
+	m := l[path]
+	for p, keys := range l {
+		if rest, ok := strings.CutPrefix(p, path+"."); ok && loopFragment(rest) {
+			loops := strings.TrimSuffix(strings.ReplaceAll(rest, "[2].", "\x00"), "[2]")
+			for k, line := range keys {
+				m[loopLineKey(loops, k)] = line
+			}
+		}
+	}
+	return m
+}
+
+// linesOf is where the lines of the keys of the mapping at path are
+// noted: the resources' (set up front), and a resource loop's
+// OutputKeys, whose path is Resources.Fn::ForEach::Name[2].
+func (c *yamlConverter) linesOf(path string) map[string]int {
+	if lines := c.lines[path]; lines != nil || !strings.HasSuffix(path, "[2]") {
+		return lines
+	}
+	for _, root := range []string{"Resources.", "document.Resources."} {
+		if rest, ok := strings.CutPrefix(path, root); ok && loopFragment(rest) {
+			c.lines[path] = map[string]int{}
+			return c.lines[path]
+		}
+	}
+	return nil
+}
+
+// loopFragment says whether a path below the resources is a loop's
+// OutputKeys: Fn::ForEach::A[2], or Fn::ForEach::A[2].Fn::ForEach::B[2]
+// for a nested loop.
+func loopFragment(rest string) bool {
+	rest, ok := strings.CutSuffix(rest, "[2]")
+	if !ok {
+		return false
+	}
+	for _, part := range strings.Split(rest, "[2].") {
+		if !isLoop(part) || strings.ContainsAny(part, ".[") {
+			return false
+		}
+	}
+	return true
+}
 
 // parseYAML reads a YAML document into JSON-like values.
 func parseYAML(data []byte) (any, yamlLines, error) {
@@ -157,7 +202,7 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 				})
 				continue
 			}
-			if lines := c.lines[path]; lines != nil {
+			if lines := c.linesOf(path); lines != nil {
 				lines[key] = k.Line
 			}
 			if m[key], err = c.convert(val, kp); err != nil {
