@@ -37,7 +37,7 @@ func (ev *hclEval) functions() map[string]function.Function {
 		"coalescelist": stdlib.CoalesceListFunc, "compact": stdlib.CompactFunc,
 		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "distinct": stdlib.DistinctFunc,
 		"element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc, "keys": stdlib.KeysFunc,
-		"lookup": stdlib.LookupFunc, "merge": stdlib.MergeFunc,
+		"merge":   stdlib.MergeFunc,
 		"reverse": stdlib.ReverseListFunc, "setintersection": stdlib.SetIntersectionFunc,
 		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc, "slice": stdlib.SliceFunc,
 		"sort": stdlib.SortFunc, "values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,

@@ -37,7 +37,7 @@ import (
 // (timestamp, uuid, bcrypt) is unknown here too.
 func (ev *hclEval) terraformFunctions(fs map[string]function.Function) {
 	for name, f := range map[string]function.Function{
-		"length": lengthFunc, "index": indexFunc, "coalesce": coalesceFunc, "replace": replaceFunc,
+		"length": lengthFunc, "index": indexFunc, "lookup": lookupFunc, "coalesce": coalesceFunc, "replace": replaceFunc,
 		"cidrsubnets": cidrSubnetsFunc, "cidrnetmask": cidrNetmaskFunc, "cidrcontains": cidrContainsFunc,
 		"sum": sumFunc, "transpose": transposeFunc, "matchkeys": matchKeysFunc,
 		"log": stdlib.LogFunc, "pow": stdlib.PowFunc, "indent": stdlib.IndentFunc,
@@ -174,6 +174,68 @@ var lengthFunc = function.New(&function.Spec{
 			return cty.NumberIntVal(int64(len(ty.AttributeTypes()))).WithMarks(marks), nil
 		}
 		return v.Length().WithMarks(marks), nil
+	},
+})
+
+// lookupFunc is Terraform's lookup, whose default may be null (modules
+// write lookup(rule, "from_port", null)) or left out; go-cty's refuses
+// both, which left such a rule's ports unknown.
+var lookupFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "inputMap", Type: cty.DynamicPseudoType, AllowMarked: true},
+		{Name: "key", Type: cty.String, AllowMarked: true}},
+	VarParam: &function.Parameter{Name: "default", Type: cty.DynamicPseudoType,
+		AllowUnknown: true, AllowDynamicType: true, AllowNull: true, AllowMarked: true},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		if len(args) > 3 {
+			return cty.NilType, errors.New("lookup takes at most three arguments")
+		}
+		ty := args[0].Type()
+		switch {
+		case ty.IsObjectType():
+			if !args[1].IsKnown() {
+				return cty.DynamicPseudoType, nil
+			}
+			k, _ := args[1].Unmark()
+			if key := k.AsString(); ty.HasAttribute(key) {
+				return ty.AttributeType(key), nil
+			} else if len(args) == 3 {
+				return args[2].Type(), nil
+			}
+			return cty.NilType, fmt.Errorf("the given object has no attribute %q", k.AsString())
+		case ty.IsMapType():
+			if len(args) == 3 {
+				if _, err := convert.Convert(args[2], ty.ElementType()); err != nil {
+					return cty.NilType, errors.New("the default value must have the same type as the map elements")
+				}
+			}
+			return ty.ElementType(), nil
+		case ty == cty.DynamicPseudoType:
+			return cty.DynamicPseudoType, nil
+		}
+		return cty.NilType, errors.New("lookup() requires a map as the first argument")
+	},
+	Impl: func(args []cty.Value, ty cty.Type) (cty.Value, error) {
+		m, marks := args[0].Unmark()
+		k, keyMarks := args[1].Unmark()
+		if !m.IsWhollyKnown() || !k.IsKnown() {
+			return cty.UnknownVal(ty).WithMarks(marks, keyMarks), nil
+		}
+		key := k.AsString()
+		if m.Type().IsObjectType() {
+			if m.Type().HasAttribute(key) {
+				return m.GetAttr(key).WithMarks(marks, keyMarks), nil
+			}
+		} else if m.HasIndex(cty.StringVal(key)) == cty.True {
+			return m.Index(cty.StringVal(key)).WithMarks(marks, keyMarks), nil
+		}
+		if len(args) < 3 {
+			return cty.NilVal, fmt.Errorf("lookup failed to find key %q", key)
+		}
+		d, err := convert.Convert(args[2], ty)
+		if err != nil {
+			return cty.NilVal, err
+		}
+		return d.WithMarks(marks, keyMarks), nil
 	},
 })
 

@@ -89,6 +89,7 @@ func TestHCLTerraformFunctions(t *testing.T) {
 		{`templatestring("port $${p}", {p = 22})`, `"port 22"`},
 		{`yamldecode(yamlencode({a = [1, "x"]}))`, `{a = [1, "x"]}`},
 		{`issensitive("x")`, `false`},
+		{`[lookup({a = "1"}, "b", null), lookup({a = "1"}, "a")]`, `[null, "1"]`},
 	}
 	var src strings.Builder
 	var want []string
@@ -114,6 +115,66 @@ func TestHCLTerraformFunctions(t *testing.T) {
 		}
 	}
 	if len(got) != len(want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestHCLSecurityGroupModule: the rule lists of a security-group module
+// in the style of terraform-aws-modules (maps of strings read with
+// lookup(rule, "from_port", null), a named rule's ports from a table, a
+// comma-separated cidr_blocks) are checked; go-cty's lookup refused a
+// null default, so every rule but the named one had unknown ports and
+// SSH open to the internet was not reported.
+func TestHCLSecurityGroupModule(t *testing.T) {
+	files := []File{
+		{Path: "main.tf", Data: []byte(`module "web_sg" {
+  source = "./modules/sg"
+  name   = "web"
+  ingress_with_cidr_blocks = [
+    { from_port = 443, to_port = 443, protocol = "tcp", cidr_blocks = "0.0.0.0/0" },
+    { from_port = 22, to_port = 22, protocol = "tcp", cidr_blocks = "10.0.0.0/8, 0.0.0.0/0", description = "ssh" },
+    { rule = "postgresql-tcp", cidr_blocks = "0.0.0.0/0" },
+  ]
+}
+`)},
+		{Path: "modules/sg/main.tf", Data: []byte(`variable "name" {}
+
+variable "ingress_with_cidr_blocks" {
+  type    = list(map(string))
+  default = []
+}
+
+locals {
+  rules = {
+    "postgresql-tcp" = [5432, 5432, "tcp", "PostgreSQL"]
+  }
+}
+
+resource "aws_security_group" "this" {
+  name = var.name
+}
+
+resource "aws_security_group_rule" "ingress_with_cidr_blocks" {
+  count             = length(var.ingress_with_cidr_blocks)
+  security_group_id = aws_security_group.this.id
+  type              = "ingress"
+  cidr_blocks       = compact(split(",", replace(lookup(var.ingress_with_cidr_blocks[count.index], "cidr_blocks", ""), " ", "")))
+  description       = lookup(var.ingress_with_cidr_blocks[count.index], "description", "Ingress Rule")
+  from_port         = lookup(var.ingress_with_cidr_blocks[count.index], "from_port", try(local.rules[lookup(var.ingress_with_cidr_blocks[count.index], "rule", "_")][0], null))
+  to_port           = lookup(var.ingress_with_cidr_blocks[count.index], "to_port", try(local.rules[lookup(var.ingress_with_cidr_blocks[count.index], "rule", "_")][1], null))
+  protocol          = lookup(var.ingress_with_cidr_blocks[count.index], "protocol", try(local.rules[lookup(var.ingress_with_cidr_blocks[count.index], "rule", "_")][2], null))
+}
+`)},
+	}
+	res, err := ScanFiles(files, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"SG_ADMIN_PORT_OPEN module.web_sg.aws_security_group.this modules/sg/main.tf:22",
+		"SG_DATA_PORT_OPEN module.web_sg.aws_security_group.this modules/sg/main.tf:22",
+	}
+	if got := outcome(res); !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
