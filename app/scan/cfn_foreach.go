@@ -27,6 +27,9 @@ import (
 // template: ten times CloudFormation's own limit.
 const MaxLoopResources = 5_000
 
+// maxLoopSteps bounds the elements the loops of a template visit.
+const maxLoopSteps = 20 * MaxLoopResources
+
 const loopPrefix = "Fn::ForEach::"
 
 func isLoop(key string) bool { return strings.HasPrefix(key, loopPrefix) }
@@ -40,6 +43,7 @@ type loopExpansion struct {
 	lines  map[string]int
 	out    map[string]any
 	made   int
+	steps  int      // elements visited, against maxLoopSteps
 	unread []string // loops not expanded: their collection is unknown or they are malformed
 	cut    []string // loops stopped at MaxLoopResources
 }
@@ -101,6 +105,12 @@ func (e *loopExpansion) loop(name, path string, v any, vars map[string]string, l
 	}
 	byLine(keys, func(k string) int { return e.lines[loopLineKey(path, k)] })
 	for _, item := range items {
+		// Nested loops whose innermost collection is empty make nothing
+		// but still iterate: the elements visited are bounded too.
+		if e.steps++; e.steps > maxLoopSteps {
+			e.cut = appendNew(e.cut, name)
+			return
+		}
 		inner := make(map[string]string, len(vars)+1)
 		for k, x := range vars {
 			inner[k] = x

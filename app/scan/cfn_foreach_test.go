@@ -180,3 +180,20 @@ Resources:
 		t.Errorf("got %d resources and warnings %+v, want %d and one warning naming Fn::ForEach::A", n, res.Warnings, MaxLoopResources)
 	}
 }
+
+// TestCloudFormationForEachEmptyInner: loops nested over long lists whose
+// innermost collection is empty make nothing, but would visit every
+// combination (10^10 here): the elements visited are bounded as well,
+// and the loop is named as cut short.
+func TestCloudFormationForEachEmptyInner(t *testing.T) {
+	var list []string
+	for i := range 100_000 {
+		list = append(list, strconv.Itoa(i))
+	}
+	l := "[" + strings.Join(list, ",") + "]"
+	res := mustScan(t, `{"Transform": "AWS::LanguageExtensions", "Resources": {
+  "Fn::ForEach::A": ["A", `+l+`, {"Fn::ForEach::B": ["B", `+l+`, {"Fn::ForEach::C": ["C", [], {"Q${A}${B}${C}": {"Type": "AWS::SQS::Queue"}}]}]}]}}`)
+	if len(res.Warnings) != 1 || strings.Join(res.Warnings[0].Resources, ",") != "Fn::ForEach::A" {
+		t.Errorf("warnings %+v, want one naming Fn::ForEach::A", res.Warnings)
+	}
+}
