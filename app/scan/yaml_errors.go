@@ -59,37 +59,66 @@ func yamlErrorLine(err error) (int, string) {
 // document cut after it fails with the same problem: the parser stops at
 // the first token it cannot place, so the text before that token's line
 // reads without this error and the text through it does not. The search
-// halves the lines (about 20 parses of the text at most, on the error
-// path only); from, the construct's first line, is the answer when no
-// cut reproduces the problem.
+// gallops from the construct's first line (the mistake is usually a few
+// lines below it), then halves; it reads at most yamlSearchBytes of text
+// in all, on the error path only, and past that, or when no cut
+// reproduces the problem, the answer is from.
 func yamlProblemLine(data []byte, problem string, from int) int {
 	ends := lineEnds(data)
 	if from < 1 || from > len(ends) {
 		return from
 	}
-	fails := func(k int) bool {
+	spent := 0
+	// fails says whether the cut after line k fails with problem; ok is
+	// false past the budget.
+	fails := func(k int) (failed, ok bool) {
+		if spent += ends[k-1]; spent > yamlSearchBytes {
+			return false, false
+		}
 		var n yaml.Node
 		err := yaml.NewDecoder(bytes.NewReader(data[:ends[k-1]])).Decode(&n)
 		if err == nil {
-			return false
+			return false, true
 		}
 		_, msg := yamlErrorLine(err)
-		return msg == problem
+		return msg == problem, true
 	}
-	lo, hi := from, len(ends) // the whole text fails: hi is a failing cut
-	if !fails(hi) {
-		return from
-	}
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		if fails(mid) {
-			hi = mid
-		} else {
-			lo = mid + 1
+	// Gallop: lo is a cut known to read without the problem (or from
+	// itself), hi one that fails with it.
+	lo, hi := from-1, 0
+	for step := 1; hi == 0; step *= 2 {
+		k := min(from-1+step, len(ends))
+		failed, ok := fails(k)
+		switch {
+		case !ok:
+			return from
+		case failed:
+			hi = k
+		case k == len(ends):
+			return from // the whole text read alone does not fail so (a later document's error)
+		default:
+			lo = k
 		}
 	}
-	return lo
+	for lo+1 < hi {
+		mid := lo + (hi-lo)/2
+		failed, ok := fails(mid)
+		if !ok {
+			return from
+		}
+		if failed {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
 }
+
+// yamlSearchBytes bounds the text yamlProblemLine parses: a template
+// of a few hundred kilobytes gets its line, a 5 MB one is not parsed
+// twenty times over.
+const yamlSearchBytes = 8 << 20
 
 // lineEnds are the byte offsets just past each line of data (its
 // newline included); a last line without a newline ends at len(data).

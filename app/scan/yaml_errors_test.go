@@ -2,6 +2,8 @@ package scan
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -30,5 +32,24 @@ func TestYAMLSyntaxErrorLine(t *testing.T) {
 		if !errors.As(err, &se) || se.Line != tc.line || se.Msg != "invalid YAML: "+tc.msg {
 			t.Errorf("%s: got %v, want line %d: invalid YAML: %s", tc.name, err, tc.line, tc.msg)
 		}
+	}
+}
+
+// TestYAMLSyntaxErrorLineBounded: finding the line reads at most
+// yamlSearchBytes of text (cuts of a 4.9 MB template would be parsed
+// twenty times, seconds on the error path); past that the line is where
+// the enclosing mapping began, 1-based (line 3, where Bucket's keys
+// begin; a key is mis-indented at the end).
+func TestYAMLSyntaxErrorLineBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n    Properties:\n")
+	for i := 0; b.Len() < 4_900_000; i++ {
+		b.WriteString("      K" + strconv.Itoa(i) + ": v\n")
+	}
+	b.WriteString("     Bad: 1\n")
+	_, err := Scan([]byte(b.String()))
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 3 || se.Msg != "invalid YAML: did not find expected key" {
+		t.Errorf("got %v, want line 3: invalid YAML: did not find expected key", err)
 	}
 }
