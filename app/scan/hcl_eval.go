@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 )
 
@@ -385,7 +384,7 @@ func (mi *hclInst) variable(name string) cty.Value {
 		if decl.dfl != nil {
 			v = decl.dfl.Apply(v)
 		}
-		c, err := convert.Convert(v, decl.typ)
+		c, err := convertFast(v, decl.typ)
 		if err != nil {
 			panic(abort{&ValidationError{Problems: []Problem{{Path: fmt.Sprintf("%s:%d", where.Filename, where.Start.Line),
 				Message: fmt.Sprintf("the value of variable %q does not fit its type: %s", name, err)}}}})

@@ -50,8 +50,8 @@ func (ev *hclEval) functions() map[string]function.Function {
 		"sensitive": identityFunc, "nonsensitive": identityFunc, "one": oneFunc,
 		"jsonencode": jsonEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc, "csvdecode": stdlib.CSVDecodeFunc,
 		"tobool": stdlib.MakeToFunc(cty.Bool), "tonumber": stdlib.MakeToFunc(cty.Number),
-		"tostring": stdlib.MakeToFunc(cty.String), "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
-		"toset": stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)), "tomap": stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
+		"tostring": stdlib.MakeToFunc(cty.String), "tolist": toCollectionFunc(cty.List(cty.DynamicPseudoType)),
+		"toset": toCollectionFunc(cty.Set(cty.DynamicPseudoType)), "tomap": toCollectionFunc(cty.Map(cty.DynamicPseudoType)),
 		"cidrsubnet": function.New(&function.Spec{
 			Params: []function.Parameter{{Name: "prefix", Type: cty.String}, {Name: "newbits", Type: cty.Number}, {Name: "netnum", Type: cty.Number}},
 			Type:   function.StaticReturnType(cty.String),
@@ -135,9 +135,11 @@ var errEvalLimit = errors.New("over the evaluation limit")
 
 // counted wraps f so that its result is counted against MaxHCLEvalBytes.
 func (ev *hclEval) counted(name string, f function.Function) function.Function {
-	spec := &function.Spec{Params: f.Params(), VarParam: f.VarParam(),
-		Type: func(args []cty.Value) (cty.Type, error) { return f.ReturnTypeForValues(args) },
+	params, varParam, convert := collectionParams(f)
+	spec := &function.Spec{Params: params, VarParam: varParam,
+		Type: func(args []cty.Value) (cty.Type, error) { return f.ReturnTypeForValues(convert(args)) },
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			args = convert(args)
 			left := MaxHCLEvalBytes - ev.cost
 			if multiplying[name] {
 				a, b := 0, 0
@@ -154,7 +156,8 @@ func (ev *hclEval) counted(name string, f function.Function) function.Function {
 					return cty.NilVal, errEvalLimit
 				}
 			}
-			if name == "setproduct" && productSize(args, left) > left {
+			if (name == "setproduct" && productSize(args, left) > left) ||
+				(name == "indent" && indentSize(args) > left) || (name == "matchkeys" && matchWork(args) > left) {
 				ev.cost = MaxHCLEvalBytes + 1
 				return cty.NilVal, errEvalLimit
 			}
@@ -199,6 +202,44 @@ func productSize(args []cty.Value, limit int) int {
 		return limit + 1
 	}
 	return tuples * tuple
+}
+
+// indentSize is about what indent(spaces, text) adds: the spaces once per
+// line, known before they are written (indent(1000000, a text of many
+// lines) would be gigabytes).
+func indentSize(args []cty.Value) int {
+	if len(args) != 2 || !args[0].IsKnown() || args[0].IsNull() || args[0].Type() != cty.Number ||
+		!args[1].IsKnown() || args[1].IsNull() || args[1].Type() != cty.String {
+		return 0
+	}
+	n, _ := args[0].AsBigFloat().Int64()
+	lines := int64(strings.Count(args[1].AsString(), "\n"))
+	if n <= 0 || lines == 0 {
+		return 0
+	}
+	if n > int64(MaxHCLEvalBytes) || lines > int64(MaxHCLEvalBytes)/n {
+		return MaxHCLEvalBytes + 1
+	}
+	return int(n * lines)
+}
+
+// matchWork is the comparisons matchkeys(values, keys, searchset) makes:
+// each key against each element of searchset.
+func matchWork(args []cty.Value) int {
+	if len(args) != 3 {
+		return 0
+	}
+	size := func(v cty.Value) int {
+		if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() {
+			return 0
+		}
+		return v.LengthInt()
+	}
+	k, s := size(args[1]), size(args[2])
+	if k > 0 && s > MaxHCLEvalBytes/k {
+		return MaxHCLEvalBytes + 1
+	}
+	return k * s
 }
 
 // wideVerb says whether a format string pads or cuts to more than 1,000
