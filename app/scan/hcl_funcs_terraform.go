@@ -1,40 +1,32 @@
 package scan
 
 import (
-	"bytes"
-	"compress/gzip"
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
-	"math/big"
-	"net/netip"
 	"net/url"
 	"path"
 	"regexp"
 	"strings"
-	"time"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
-	"go.yaml.in/yaml/v3"
 )
 
 // Terraform's built-in functions that go-cty's standard library lacks or
 // defines differently, so that real modules evaluate: a VPC module's
 // cidrsubnets, length of a string, index of a value, replace with a
-// /regex/. A function whose result Terraform itself knows only at apply
-// (timestamp, uuid, bcrypt) is unknown here too.
+// /regex/ (the IP network functions are in hcl_funcs_cidr.go, the
+// encodings, hashes and time in hcl_funcs_encoding.go). A function whose
+// result Terraform itself knows only at apply (timestamp, uuid, bcrypt)
+// is unknown here too.
 func (ev *hclEval) terraformFunctions(fs map[string]function.Function) {
 	for name, f := range map[string]function.Function{
 		"length": lengthFunc, "index": indexFunc, "lookup": lookupFunc, "coalesce": coalesceFunc, "replace": replaceFunc,
@@ -103,50 +95,6 @@ func stringFunc(f func(string) (string, error)) function.Function {
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			s, err := f(args[0].AsString())
 			return cty.StringVal(s), err
-		},
-	})
-}
-
-func hashed(h func() hash.Hash, enc func([]byte) string) func([]byte) string {
-	return func(b []byte) string {
-		x := h()
-		x.Write(b)
-		return enc(x.Sum(nil))
-	}
-}
-
-func hashFunc(h func() hash.Hash, enc func([]byte) string) function.Function {
-	f := hashed(h, enc)
-	return stringFunc(func(s string) (string, error) { return f([]byte(s)), nil })
-}
-
-// fileFunc is one of the file* functions: f of the content of a file sent.
-func (ev *hclEval) fileFunc(f func([]byte) string) function.Function {
-	return function.New(&function.Spec{
-		Params: []function.Parameter{{Name: "path", Type: cty.String}},
-		Type:   function.StaticReturnType(cty.String),
-		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			data, err := ev.readFile(args[0].AsString())
-			if err != nil {
-				return cty.NilVal, err
-			}
-			return cty.StringVal(f(data)), nil
-		},
-	})
-}
-
-// fileExistsFunc is fileexists: whether the file was sent. A file left
-// out of what was sent may exist where Terraform runs, so the answer is
-// unknown rather than false.
-func (ev *hclEval) fileExistsFunc() function.Function {
-	return function.New(&function.Spec{
-		Params: []function.Parameter{{Name: "path", Type: cty.String}},
-		Type:   function.StaticReturnType(cty.Bool),
-		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			if _, err := ev.readFile(args[0].AsString()); err != nil {
-				return cty.UnknownVal(cty.Bool), nil
-			}
-			return cty.True, nil
 		},
 	})
 }
@@ -317,92 +265,6 @@ var replaceFunc = function.New(&function.Spec{
 	},
 })
 
-// cidrSubnetsFunc is cidrsubnets(prefix, newbits...): consecutive subnets
-// of the sizes asked, each one after the last, aligned to its own size,
-// as Terraform allocates them (a VPC module's usual way of cutting its
-// range).
-var cidrSubnetsFunc = function.New(&function.Spec{
-	Params:   []function.Parameter{{Name: "prefix", Type: cty.String}},
-	VarParam: &function.Parameter{Name: "newbits", Type: cty.Number},
-	Type:     function.StaticReturnType(cty.List(cty.String)),
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		p, bits, base, err := cidrBase(args[0].AsString())
-		if err != nil {
-			return cty.NilVal, err
-		}
-		if len(args) == 1 {
-			return cty.ListValEmpty(cty.String), nil
-		}
-		end := new(big.Int).Add(base, new(big.Int).Lsh(big.NewInt(1), uint(bits-p.Bits())))
-		out := make([]cty.Value, 0, len(args)-1)
-		next := new(big.Int).Set(base)
-		for i, a := range args[1:] {
-			nb, acc := a.AsBigFloat().Int64()
-			newLen := int64(p.Bits()) + nb
-			if acc != big.Exact || nb < 1 || newLen > int64(bits) {
-				return cty.NilVal, fmt.Errorf("invalid newbits %s for prefix /%d (argument %d)", a.AsBigFloat().String(), p.Bits(), i+2)
-			}
-			size := new(big.Int).Lsh(big.NewInt(1), uint(int64(bits)-newLen))
-			// Align up to the subnet's size: the first address at or
-			// after next that starts a subnet of this length.
-			start := new(big.Int).Add(next, new(big.Int).Sub(size, big.NewInt(1)))
-			start.Div(start, size).Mul(start, size)
-			if new(big.Int).Add(start, size).Cmp(end) > 0 {
-				return cty.NilVal, fmt.Errorf("not enough remaining address space for a subnet with a prefix of %d bits after %s", newLen, out[len(out)-1].AsString())
-			}
-			out = append(out, cty.StringVal(cidrString(new(big.Int).Set(start), bits, int(newLen))))
-			next.Add(start, size)
-		}
-		return cty.ListVal(out), nil
-	},
-})
-
-// cidrNetmaskFunc is cidrnetmask: an IPv4 prefix's mask, dotted.
-var cidrNetmaskFunc = function.New(&function.Spec{
-	Params: []function.Parameter{{Name: "prefix", Type: cty.String}},
-	Type:   function.StaticReturnType(cty.String),
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		p, err := netip.ParsePrefix(args[0].AsString())
-		if err != nil {
-			return cty.NilVal, fmt.Errorf("invalid CIDR expression: %w", err)
-		}
-		if !p.Addr().Is4() {
-			return cty.NilVal, errors.New("only IPv4 networks have a netmask")
-		}
-		var b [4]byte
-		binary.BigEndian.PutUint32(b[:], ^uint32(0)<<(32-p.Bits()))
-		if p.Bits() == 0 {
-			b = [4]byte{}
-		}
-		return cty.StringVal(netip.AddrFrom4(b).String()), nil
-	},
-})
-
-// cidrContainsFunc is cidrcontains(prefix, address or prefix).
-var cidrContainsFunc = function.New(&function.Spec{
-	Params: []function.Parameter{{Name: "containing_prefix", Type: cty.String}, {Name: "contained", Type: cty.String}},
-	Type:   function.StaticReturnType(cty.Bool),
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		outer, err := netip.ParsePrefix(args[0].AsString())
-		if err != nil {
-			return cty.NilVal, fmt.Errorf("invalid CIDR expression: %w", err)
-		}
-		s := args[1].AsString()
-		inner, err := netip.ParsePrefix(s)
-		if err != nil {
-			a, aerr := netip.ParseAddr(s)
-			if aerr != nil {
-				return cty.NilVal, fmt.Errorf("invalid IP address or prefix %q", s)
-			}
-			inner = netip.PrefixFrom(a, a.BitLen())
-		}
-		if outer.Addr().Is4() != inner.Addr().Is4() {
-			return cty.NilVal, errors.New("the address families differ")
-		}
-		return cty.BoolVal(outer.Masked().Contains(inner.Addr()) && inner.Bits() >= outer.Bits()), nil
-	},
-})
-
 // sumFunc is sum: the total of a non-empty list of numbers.
 var sumFunc = function.New(&function.Spec{
 	Params: []function.Parameter{{Name: "list", Type: cty.DynamicPseudoType}},
@@ -492,157 +354,5 @@ var matchKeysFunc = function.New(&function.Spec{
 			return cty.ListValEmpty(ty.ElementType()), nil
 		}
 		return cty.ListVal(out), nil
-	},
-})
-
-// timeCmpFunc is timecmp: -1, 0 or 1 as the first RFC 3339 timestamp is
-// before, at or after the second.
-var timeCmpFunc = function.New(&function.Spec{
-	Params: []function.Parameter{{Name: "a", Type: cty.String}, {Name: "b", Type: cty.String}},
-	Type:   function.StaticReturnType(cty.Number),
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		a, err := time.Parse(time.RFC3339, args[0].AsString())
-		if err != nil {
-			return cty.NilVal, err
-		}
-		b, err := time.Parse(time.RFC3339, args[1].AsString())
-		if err != nil {
-			return cty.NilVal, err
-		}
-		return cty.NumberIntVal(int64(a.Compare(b))), nil
-	},
-})
-
-// base64Text is base64decode: the result must be UTF-8 text.
-func base64Text(s string) (string, error) {
-	b, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
-		return "", fmt.Errorf("failed to decode base64 data: %w", err)
-	}
-	if !utf8.Valid(b) {
-		return "", errors.New("the result of decoding the base64 string is not valid UTF-8")
-	}
-	return string(b), nil
-}
-
-func base64Gzip(s string) (string, error) {
-	var b bytes.Buffer
-	w := gzip.NewWriter(&b)
-	if _, err := w.Write([]byte(s)); err != nil {
-		return "", err
-	}
-	if err := w.Close(); err != nil {
-		return "", err
-	}
-	return base64.StdEncoding.EncodeToString(b.Bytes()), nil
-}
-
-// textEncodeFunc is textencodebase64 for UTF-8 and UTF-16 (the
-// encodings Windows user data uses); another encoding leaves the value
-// unknown.
-var textEncodeFunc = function.New(&function.Spec{
-	Params: []function.Parameter{{Name: "string", Type: cty.String}, {Name: "encoding", Type: cty.String}},
-	Type:   function.StaticReturnType(cty.String),
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		s := args[0].AsString()
-		var b []byte
-		switch enc := strings.ToUpper(strings.ReplaceAll(args[1].AsString(), "_", "-")); enc {
-		case "UTF-8", "UTF8":
-			b = []byte(s)
-		case "UTF-16LE", "UTF-16BE", "UTF-16":
-			for _, u := range utf16.Encode([]rune(s)) {
-				if enc == "UTF-16LE" {
-					b = binary.LittleEndian.AppendUint16(b, u)
-				} else {
-					b = binary.BigEndian.AppendUint16(b, u)
-				}
-			}
-		default:
-			return cty.NilVal, fmt.Errorf("encoding %q is not supported by the scanner", args[1].AsString())
-		}
-		return cty.StringVal(base64.StdEncoding.EncodeToString(b)), nil
-	},
-})
-
-// textDecodeFunc is textdecodebase64 for the same encodings.
-var textDecodeFunc = function.New(&function.Spec{
-	Params: []function.Parameter{{Name: "source", Type: cty.String}, {Name: "encoding", Type: cty.String}},
-	Type:   function.StaticReturnType(cty.String),
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		b, err := base64.StdEncoding.DecodeString(args[0].AsString())
-		if err != nil {
-			return cty.NilVal, err
-		}
-		switch enc := strings.ToUpper(strings.ReplaceAll(args[1].AsString(), "_", "-")); enc {
-		case "UTF-8", "UTF8":
-			if !utf8.Valid(b) {
-				return cty.NilVal, errors.New("not valid UTF-8")
-			}
-			return cty.StringVal(string(b)), nil
-		case "UTF-16LE", "UTF-16BE", "UTF-16":
-			if len(b)%2 != 0 {
-				return cty.NilVal, errors.New("not valid UTF-16")
-			}
-			u := make([]uint16, len(b)/2)
-			for i := range u {
-				if enc == "UTF-16LE" {
-					u[i] = binary.LittleEndian.Uint16(b[2*i:])
-				} else {
-					u[i] = binary.BigEndian.Uint16(b[2*i:])
-				}
-			}
-			return cty.StringVal(string(utf16.Decode(u))), nil
-		}
-		return cty.NilVal, fmt.Errorf("encoding %q is not supported by the scanner", args[1].AsString())
-	},
-})
-
-// yamlEncodeFunc is yamlencode, through the value's JSON form (the
-// formatting may differ from Terraform's in style, not in content).
-var yamlEncodeFunc = function.New(&function.Spec{
-	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true, AllowDynamicType: true}},
-	Type:   function.StaticReturnType(cty.String),
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		if !args[0].IsWhollyKnown() {
-			return cty.UnknownVal(cty.String), nil
-		}
-		j, err := stdlib.JSONEncode(args[0])
-		if err != nil {
-			return cty.NilVal, err
-		}
-		var v any
-		if err := yaml.Unmarshal([]byte(j.AsString()), &v); err != nil {
-			return cty.NilVal, err
-		}
-		out, err := yaml.Marshal(v)
-		if err != nil {
-			return cty.NilVal, err
-		}
-		return cty.StringVal(string(out)), nil
-	},
-})
-
-// uuidV5Func is uuidv5(namespace, name): a name-based UUID (SHA-1).
-var uuidV5Func = function.New(&function.Spec{
-	Params: []function.Parameter{{Name: "namespace", Type: cty.String}, {Name: "name", Type: cty.String}},
-	Type:   function.StaticReturnType(cty.String),
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		ns := map[string]string{"dns": "6ba7b810-9dad-11d1-80b4-00c04fd430c8", "url": "6ba7b811-9dad-11d1-80b4-00c04fd430c8",
-			"oid": "6ba7b812-9dad-11d1-80b4-00c04fd430c8", "x500": "6ba7b814-9dad-11d1-80b4-00c04fd430c8"}[args[0].AsString()]
-		if ns == "" {
-			ns = args[0].AsString()
-		}
-		raw, err := hex.DecodeString(strings.ReplaceAll(ns, "-", ""))
-		if err != nil || len(raw) != 16 {
-			return cty.NilVal, fmt.Errorf("uuidv5: namespace %q is not a UUID", args[0].AsString())
-		}
-		h := sha1.New()
-		h.Write(raw)
-		h.Write([]byte(args[1].AsString()))
-		u := h.Sum(nil)[:16]
-		u[6] = u[6]&0x0f | 0x50
-		u[8] = u[8]&0x3f | 0x80
-		x := hex.EncodeToString(u)
-		return cty.StringVal(x[:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:]), nil
 	},
 })
