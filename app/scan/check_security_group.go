@@ -68,12 +68,15 @@ func exposure(in *ingressRule, services []service, src string) string {
 			s += " (" + services[0].name + ")"
 		}
 		s += " is open to " + src
-		if in.protocol == protoUDP {
+		switch {
+		case in.anyProtocol:
+			s += " over any protocol"
+		case in.protocol == protoUDP:
 			s += " over udp"
 		}
 		return s
 	}
-	ports := "ports " + portRange(in) + " (" + in.protocol.String() + ")"
+	ports := "ports " + portRange(in) + " (" + protocolName(in) + ")"
 	if len(services) == 0 {
 		return ports + " are open to " + src
 	}
@@ -91,6 +94,15 @@ func source(in *ingressRule) string {
 		family = "IPv6"
 	}
 	return in.cidrText + " (prefix length 0: every " + family + " address)"
+}
+
+// protocolName is the protocol as a message says it. The finding's cause
+// keeps in.protocol's name, so that fingerprints do not change.
+func protocolName(in *ingressRule) string {
+	if in.anyProtocol {
+		return "any protocol"
+	}
+	return in.protocol.String()
 }
 
 func portRange(in *ingressRule) string { return strconv.Itoa(in.from) + "-" + strconv.Itoa(in.to) }

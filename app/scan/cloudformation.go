@@ -31,6 +31,8 @@ import (
 //     Condition is false is not created, and is listed in not_checked
 //     with that reason.
 //
+//   - Fn::ForEach loops among the resources are expanded (cfn_foreach.go).
+//
 // In-place suppressions: Metadata: {parapet: {suppress: [{rule, reason}]}}.
 
 // MaxEvalBytes bounds the text a template's intrinsic functions produce in
@@ -103,13 +105,17 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 		resources: map[string]map[string]any{}, decided: map[string]tri{}, deciding: map[string]bool{}}
 	for name, p := range mapOf(doc["Parameters"]) {
 		if d, ok := mapOf(p)["Default"]; ok {
-			t.params[name] = d
+			t.params[name] = listDefault(mapOf(p)["Type"], d)
 		} else {
 			t.params[name] = unknown
 		}
 		if allowed, ok := mapOf(p)["AllowedValues"].([]any); ok {
 			t.allowed[name] = allowed
 		}
+	}
+	resources, loopWarnings := t.expandLoops(resources, lines)
+	if len(resources) > MaxResources {
+		return nil, tooManyResources()
 	}
 	ids := make([]string, 0, len(resources))
 	for id, r := range resources {
@@ -127,7 +133,7 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 	g := newGraph(format)
 	var problems []Problem
 	undecided := map[*node][]string{} // the undecided conditions of each resource's Fn::If
-	var included, loops []string
+	var included []string
 	for _, id := range ids {
 		r := t.resources[id]
 		typ, _ := r["Type"].(string)
@@ -136,14 +142,6 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 			// not in the template, so its resources are not read, but
 			// the template's own still are.
 			included = append(included, includeLocation(r))
-			continue
-		}
-		if strings.HasPrefix(id, "Fn::ForEach::") {
-			// A loop of AWS::LanguageExtensions (an array: identifier,
-			// collection, resources named with ${identifier}): not
-			// expanded, but it no longer refuses the template's other
-			// resources.
-			loops = append(loops, id)
 			continue
 		}
 		if id == "" { // CloudFormation's logical ids are alphanumeric: a finding needs a name
@@ -191,10 +189,7 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 		res.Warnings = append(res.Warnings, Warning{Message: "resources included by Fn::Transform not read: the snippet is not in the template",
 			Count: len(included), Resources: included})
 	}
-	if len(loops) > 0 {
-		res.Warnings = append(res.Warnings, Warning{Message: "resources made by Fn::ForEach (AWS::LanguageExtensions) not read: the loops are not expanded",
-			Count: len(loops), Resources: loops})
-	}
+	res.Warnings = append(res.Warnings, loopWarnings...)
 	if _, ok := doc["Transform"]; !ok && len(included) == 0 {
 		// A transform (SAM, a macro, an included snippet) declares
 		// names of its own (a function's Role, ServerlessRestApi).
@@ -203,6 +198,23 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 		}
 	}
 	return res, nil
+}
+
+// listDefault is a parameter's default as a Ref reads it: a
+// CommaDelimitedList or List<...> parameter's is a list (its members
+// space-trimmed), the others' as written.
+func listDefault(typ, d any) any {
+	ty, _ := typ.(string)
+	s, ok := d.(string)
+	if !ok || ty != "CommaDelimitedList" && !strings.HasPrefix(ty, "List<") {
+		return d
+	}
+	parts := strings.Split(s, ",")
+	out := make([]any, len(parts))
+	for i, p := range parts {
+		out[i] = strings.TrimSpace(p)
+	}
+	return out
 }
 
 // undeclaredRefs warns of a Ref, in the resources (ids, in template order)

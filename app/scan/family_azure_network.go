@@ -16,7 +16,8 @@ import (
 // prefix of length 0. Priorities are not evaluated: each Allow is judged
 // alone, as AWS ingress entries are (a Deny of higher priority may hide
 // it). Protocol "*" with every port ("*") is all traffic; with some ports
-// it is graded as tcp (tcp and udp are graded alike); Icmp, Esp and Ah
+// it is graded as tcp (tcp and udp are graded alike) and its message says
+// "any protocol"; Icmp, Esp and Ah
 // have no ports and are not reported. A value unknown until apply leaves
 // the rule out.
 
@@ -82,7 +83,11 @@ func (b *builder) azureRule(r *resource, m map[string]any, path string, index in
 		if p == protoAll && !isAllPorts(sp[0], sp[1]) {
 			p = protoTCP // "*" on some ports: graded as tcp, which is graded as udp is
 		}
+		first := len(r.ingress)
 		b.openEntries(r, p, sp[0], sp[1], sources, path, index, via)
+		for i := first; i < len(r.ingress); i++ {
+			r.ingress[i].anyProtocol = proto == protoAll
+		}
 	}
 }
 

@@ -1,6 +1,10 @@
 package scan
 
-import "strconv"
+import (
+	"net/netip"
+	"strconv"
+	"strings"
+)
 
 // Azure Storage. A container (azurerm_storage_container) is open to
 // anonymous reads when its container_access_type is "blob" (its blobs)
@@ -16,6 +20,14 @@ import "strconv"
 // forbidding (as an unknown S3 access block is not taken as blocking), and
 // the finding says so. Azure Storage always encrypts at rest: S3_UNENCRYPTED
 // never fires. The account itself has nothing of its own to report.
+//
+// Anonymous reads go through the account's firewall like any other: an
+// account whose public_network_access_enabled is false, or whose network
+// rules (the network_rules block, or an
+// azurerm_storage_account_network_rules) deny by default and allow no
+// prefix of length 0, is not open to the internet, whatever its
+// containers say; a few allowed ranges are not "anyone". A firewall
+// setting unknown until apply is not taken as closing the account.
 
 // azureAccount reads nothing: an account's setting is judged on its
 // containers, and its storage is always encrypted.
@@ -31,6 +43,9 @@ func (b *builder) azureContainer(r *resource, n *node, attrs map[string]any, _ [
 		why += " (blobs read by name; \"container\" lists them too)"
 	}
 	account := b.g.contexts[n]
+	if account != nil && b.azureFirewalled(account) {
+		return
+	}
 	switch {
 	case account == nil:
 		why += "; its storage account is not in the document, and the AzureRM provider's default for allow_nested_items_to_be_public is true"
@@ -56,4 +71,46 @@ func (b *builder) azureContainer(r *resource, n *node, attrs map[string]any, _ [
 		why += " and " + account.addr + "." + key + " is true"
 	}
 	r.publicRead = flag{set: true, on: true, offset: b.next(), why: why, path: n.base + ".container_access_type"}
+}
+
+// azureFirewalled says whether a storage account is closed to the
+// internet: public network access disabled, or network rules of its own
+// or from an azurerm_storage_account_network_rules that deny by default.
+func (b *builder) azureFirewalled(account *node) bool {
+	if on, known := boolOf(account.attrs["public_network_access_enabled"]); known && !on {
+		return true
+	}
+	if rules := listOf(account.attrs["network_rules"]); len(rules) == 1 && azureDenies(mapOf(rules[0])) {
+		return true
+	}
+	if b.accountRules == nil {
+		b.accountRules = map[*node][]*node{}
+		for c, acct := range b.g.contexts {
+			if c.typ == "azurerm_storage_account_network_rules" && c.skip == "" {
+				b.accountRules[acct] = append(b.accountRules[acct], c)
+			}
+		}
+	}
+	for _, c := range b.accountRules[account] {
+		if azureDenies(c.attrs) {
+			return true
+		}
+	}
+	return false
+}
+
+// azureDenies says whether network rules deny by default and allow no
+// prefix of length 0 (Azure refuses one, but a document may hold it).
+func azureDenies(rules map[string]any) bool {
+	action, _ := rules["default_action"].(string)
+	if !strings.EqualFold(action, "Deny") {
+		return false
+	}
+	for _, ip := range listOf(rules["ip_rules"]) {
+		s, _ := ip.(string)
+		if p, err := netip.ParsePrefix(strings.TrimSpace(s)); err == nil && p.Bits() == 0 {
+			return false
+		}
+	}
+	return true
 }

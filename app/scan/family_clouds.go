@@ -35,6 +35,8 @@ var azureFamilies = map[string]family{
 	"azurerm_storage_account": {kind: typeS3Bucket, read: (*builder).azureAccount},
 	"azurerm_storage_container": {kind: typeS3Bucket, read: (*builder).azureContainer,
 		ctxAttrs: []string{"storage_account_id", "storage_account_name"}, ctxType: "azurerm_storage_account"},
+	"azurerm_storage_account_network_rules": {kind: typeS3Bucket, read: (*builder).azureAccount,
+		ctxAttrs: []string{"storage_account_id"}, ctxType: "azurerm_storage_account"},
 
 	"azurerm_network_security_group": {kind: typeSecurityGroup, read: (*builder).azureNSG},
 	"azurerm_network_security_rule": {kind: typeSecurityGroup, read: (*builder).azureNSG,

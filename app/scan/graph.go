@@ -277,6 +277,9 @@ func (nc notChecked) list() []NotChecked {
 type builder struct {
 	seq int
 	g   *graph // the document, for the contexts of its nodes
+	// accountRules are the azurerm_storage_account_network_rules of each
+	// storage account, indexed on first use (azureFirewalled).
+	accountRules map[*node][]*node
 }
 
 func (b *builder) next() int { b.seq++; return b.seq }

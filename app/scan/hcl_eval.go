@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 )
 
@@ -262,11 +261,41 @@ func (mi *hclInst) eval(expr hcl.Expression, sc *hclScope) cty.Value {
 		}
 	}
 	v, diags := expr.Value(ctx)
+	for range 4 {
+		if !diags.HasErrors() || !mi.ev.stubUnknownFunctions(diags) {
+			break
+		}
+		v, diags = expr.Value(ctx)
+	}
 	mi.ev.checkCost()
 	if diags.HasErrors() {
 		return cty.DynamicVal
 	}
 	return v
+}
+
+// stubUnknownFunctions gives each function the diagnostics say the
+// scanner lacks (a provider's provider::aws::arn_build, one added to
+// Terraform later) a stand-in whose result is unknown, and says whether
+// it gave any: the expression is evaluated again, so that only the calls
+// are unknown, not the whole value. A policy with one such call in a
+// resource ARN is then still checked on its principal and actions, as
+// for an ARN known only after apply. A misspelt name is stubbed alike:
+// Terraform would refuse it, and the scanner does not guess what was
+// meant.
+func (ev *hclEval) stubUnknownFunctions(diags hcl.Diagnostics) bool {
+	added := false
+	for _, d := range diags {
+		call, ok := d.Expression.(*hclsyntax.FunctionCallExpr)
+		if d.Summary != "Call to unknown function" || !ok {
+			continue
+		}
+		if _, known := ev.funcs[call.Name]; !known {
+			ev.funcs[call.Name] = unknownFunc(cty.DynamicPseudoType)
+			added = true
+		}
+	}
+	return added
 }
 
 // HCL's JSON form parses the templates in its strings only as it
@@ -355,7 +384,7 @@ func (mi *hclInst) variable(name string) cty.Value {
 		if decl.dfl != nil {
 			v = decl.dfl.Apply(v)
 		}
-		c, err := convert.Convert(v, decl.typ)
+		c, err := convertFast(v, decl.typ)
 		if err != nil {
 			panic(abort{&ValidationError{Problems: []Problem{{Path: fmt.Sprintf("%s:%d", where.Filename, where.Start.Line),
 				Message: fmt.Sprintf("the value of variable %q does not fit its type: %s", name, err)}}}})

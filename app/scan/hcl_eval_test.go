@@ -56,3 +56,46 @@ resource "aws_db_instance" "d" {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+// TestHCLUnknownFunction: a function the scanner lacks (a provider's
+// provider::aws::arn_build, a name Terraform added later) leaves only its
+// call unknown, never the scan or the whole value: the policy around it
+// is still checked on its actions, and a rule whose source is the unknown
+// call is not reported. A function whose value Terraform knows only at
+// apply (timestamp) is unknown the same way.
+func TestHCLUnknownFunction(t *testing.T) {
+	got := hclOutcome(t, `resource "aws_iam_policy" "ops" {
+  name = "ops-${formatdate("YYYYMMDD", timestamp())}"
+  policy = jsonencode({
+    Version = "2012-10-17"
+    Statement = [{
+      Effect   = "Allow"
+      Action   = "*"
+      Resource = provider::aws::arn_build("aws", "iam", "", "123456789012", "role/ops")
+    }, {
+      Effect   = "Allow"
+      Action   = "s3:*"
+      Resource = "*"
+      Sid      = future_function("x")
+    }]
+  })
+}
+
+resource "aws_security_group_rule" "ssh" {
+  type              = "ingress"
+  security_group_id = "sg-1"
+  protocol          = "tcp"
+  from_port         = 22
+  to_port           = 22
+  cidr_blocks       = [future_function("0.0.0.0/0")]
+}
+`)
+	want := []string{
+		"IAM_SERVICE_WILDCARD aws_iam_policy.ops main.tf:3",
+		"IAM_WILDCARD_ACTION aws_iam_policy.ops main.tf:3",
+		"IAM_WILDCARD_RESOURCE aws_iam_policy.ops main.tf:3",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -20,8 +20,8 @@ import (
 )
 
 // The functions Terraform source may call: go-cty's standard library under
-// Terraform's names, try and can, cidrsubnet and cidrhost, and file reading
-// only the files sent. A function the scanner lacks (or one that fails)
+// Terraform's names, try and can, cidrsubnet and cidrhost, Terraform's own
+// (hcl_funcs_terraform.go), and file reading only the files sent. A function the scanner lacks (or one that fails)
 // makes its expression unknown, never a guess. Each function's result is
 // counted against MaxHCLEvalBytes, and the ones whose result can be the
 // product of their arguments' sizes (join, replace, formatlist,
@@ -31,18 +31,17 @@ func (ev *hclEval) functions() map[string]function.Function {
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc, "max": stdlib.MaxFunc,
 		"min": stdlib.MinFunc, "parseint": stdlib.ParseIntFunc, "signum": stdlib.SignumFunc,
 		"chomp": stdlib.ChompFunc, "format": stdlib.FormatFunc, "formatlist": stdlib.FormatListFunc,
-		"join": stdlib.JoinFunc, "lower": stdlib.LowerFunc, "upper": stdlib.UpperFunc, "replace": stdlib.ReplaceFunc,
-		"split": stdlib.SplitFunc, "strrev": stdlib.ReverseFunc, "substr": stdlib.SubstrFunc, "title": stdlib.TitleFunc,
+		"join": stdlib.JoinFunc, "lower": stdlib.LowerFunc, "upper": stdlib.UpperFunc, "split": stdlib.SplitFunc, "strrev": stdlib.ReverseFunc, "substr": stdlib.SubstrFunc, "title": stdlib.TitleFunc,
 		"trim": stdlib.TrimFunc, "trimprefix": stdlib.TrimPrefixFunc, "trimsuffix": stdlib.TrimSuffixFunc,
 		"trimspace": stdlib.TrimSpaceFunc, "regex": stdlib.RegexFunc, "regexall": stdlib.RegexAllFunc,
-		"coalesce": stdlib.CoalesceFunc, "coalescelist": stdlib.CoalesceListFunc, "compact": stdlib.CompactFunc,
+		"coalescelist": stdlib.CoalesceListFunc, "compact": stdlib.CompactFunc,
 		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "distinct": stdlib.DistinctFunc,
 		"element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc, "keys": stdlib.KeysFunc,
-		"length": stdlib.LengthFunc, "lookup": stdlib.LookupFunc, "merge": stdlib.MergeFunc,
+		"merge":   stdlib.MergeFunc,
 		"reverse": stdlib.ReverseListFunc, "setintersection": stdlib.SetIntersectionFunc,
 		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc, "slice": stdlib.SliceFunc,
 		"sort": stdlib.SortFunc, "values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,
-		"chunklist": stdlib.ChunklistFunc, "index": stdlib.IndexFunc, "range": stdlib.RangeFunc,
+		"chunklist": stdlib.ChunklistFunc, "range": stdlib.RangeFunc,
 		"setproduct":  stdlib.SetProductFunc,
 		"strcontains": stringTest(strings.Contains), "startswith": stringTest(strings.HasPrefix),
 		"endswith": stringTest(strings.HasSuffix), "alltrue": boolsTest(false), "anytrue": boolsTest(true),
@@ -51,8 +50,8 @@ func (ev *hclEval) functions() map[string]function.Function {
 		"sensitive": identityFunc, "nonsensitive": identityFunc, "one": oneFunc,
 		"jsonencode": jsonEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc, "csvdecode": stdlib.CSVDecodeFunc,
 		"tobool": stdlib.MakeToFunc(cty.Bool), "tonumber": stdlib.MakeToFunc(cty.Number),
-		"tostring": stdlib.MakeToFunc(cty.String), "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
-		"toset": stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)), "tomap": stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
+		"tostring": stdlib.MakeToFunc(cty.String), "tolist": toCollectionFunc(cty.List(cty.DynamicPseudoType)),
+		"toset": toCollectionFunc(cty.Set(cty.DynamicPseudoType)), "tomap": toCollectionFunc(cty.Map(cty.DynamicPseudoType)),
 		"cidrsubnet": function.New(&function.Spec{
 			Params: []function.Parameter{{Name: "prefix", Type: cty.String}, {Name: "newbits", Type: cty.Number}, {Name: "netnum", Type: cty.Number}},
 			Type:   function.StaticReturnType(cty.String),
@@ -95,7 +94,8 @@ func (ev *hclEval) functions() map[string]function.Function {
 			},
 		}),
 	}
-	fs["templatefile"] = ev.templateFile(fs)
+	ev.terraformFunctions(fs)
+	fs["templatefile"], fs["templatestring"] = ev.templateFile(fs), templateString(fs)
 	for name, f := range fs {
 		fs[name] = ev.counted(name, f)
 	}
@@ -135,9 +135,11 @@ var errEvalLimit = errors.New("over the evaluation limit")
 
 // counted wraps f so that its result is counted against MaxHCLEvalBytes.
 func (ev *hclEval) counted(name string, f function.Function) function.Function {
-	spec := &function.Spec{Params: f.Params(), VarParam: f.VarParam(),
-		Type: func(args []cty.Value) (cty.Type, error) { return f.ReturnTypeForValues(args) },
+	params, varParam, convert := collectionParams(f)
+	spec := &function.Spec{Params: params, VarParam: varParam,
+		Type: func(args []cty.Value) (cty.Type, error) { return f.ReturnTypeForValues(convert(args)) },
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			args = convert(args)
 			left := MaxHCLEvalBytes - ev.cost
 			if multiplying[name] {
 				a, b := 0, 0
@@ -154,7 +156,8 @@ func (ev *hclEval) counted(name string, f function.Function) function.Function {
 					return cty.NilVal, errEvalLimit
 				}
 			}
-			if name == "setproduct" && productSize(args, left) > left {
+			if (name == "setproduct" && productSize(args, left) > left) ||
+				(name == "indent" && indentSize(args) > left) || (name == "matchkeys" && matchWork(args) > left) {
 				ev.cost = MaxHCLEvalBytes + 1
 				return cty.NilVal, errEvalLimit
 			}
@@ -199,6 +202,44 @@ func productSize(args []cty.Value, limit int) int {
 		return limit + 1
 	}
 	return tuples * tuple
+}
+
+// indentSize is about what indent(spaces, text) adds: the spaces once per
+// line, known before they are written (indent(1000000, a text of many
+// lines) would be gigabytes).
+func indentSize(args []cty.Value) int {
+	if len(args) != 2 || !args[0].IsKnown() || args[0].IsNull() || args[0].Type() != cty.Number ||
+		!args[1].IsKnown() || args[1].IsNull() || args[1].Type() != cty.String {
+		return 0
+	}
+	n, _ := args[0].AsBigFloat().Int64()
+	lines := int64(strings.Count(args[1].AsString(), "\n"))
+	if n <= 0 || lines == 0 {
+		return 0
+	}
+	if n > int64(MaxHCLEvalBytes) || lines > int64(MaxHCLEvalBytes)/n {
+		return MaxHCLEvalBytes + 1
+	}
+	return int(n * lines)
+}
+
+// matchWork is the comparisons matchkeys(values, keys, searchset) makes:
+// each key against each element of searchset.
+func matchWork(args []cty.Value) int {
+	if len(args) != 3 {
+		return 0
+	}
+	size := func(v cty.Value) int {
+		if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() {
+			return 0
+		}
+		return v.LengthInt()
+	}
+	k, s := size(args[1]), size(args[2])
+	if k > 0 && s > MaxHCLEvalBytes/k {
+		return MaxHCLEvalBytes + 1
+	}
+	return k * s
 }
 
 // wideVerb says whether a format string pads or cuts to more than 1,000
@@ -353,27 +394,44 @@ func (ev *hclEval) templateFile(fs map[string]function.Function) function.Functi
 			if err != nil {
 				return cty.NilVal, err
 			}
-			if err := shapeOf(name, data, true); err != nil {
-				return cty.NilVal, err
-			}
-			expr, diags := hclsyntax.ParseTemplate(data, name, hcl.InitialPos)
-			if diags.HasErrors() {
-				return cty.NilVal, diags
-			}
-			meterNode(expr)
-			vars := placeholdUnknowns(args[1])
-			if ty := vars.Type(); !ty.IsObjectType() && !ty.IsMapType() {
-				return cty.NilVal, errors.New("templatefile's vars must be an object or a map")
-			}
-			funcs := maps.Clone(fs)
-			delete(funcs, "templatefile")
-			v, diags := expr.Value(&hcl.EvalContext{Variables: vars.AsValueMap(), Functions: funcs})
-			if diags.HasErrors() {
-				return cty.NilVal, diags
-			}
-			return v, nil
+			return renderTemplate(name, data, args[1], fs)
 		},
 	})
+}
+
+// templateString is templatestring: a template held in a string (often
+// read from a data source), rendered as templatefile renders a file.
+func templateString(fs map[string]function.Function) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "template", Type: cty.String}, {Name: "vars", Type: cty.DynamicPseudoType}},
+		Type:   function.StaticReturnType(cty.DynamicPseudoType),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			return renderTemplate("templatestring", []byte(args[0].AsString()), args[1], fs)
+		},
+	})
+}
+
+func renderTemplate(name string, data []byte, vars cty.Value, fs map[string]function.Function) (cty.Value, error) {
+	if err := shapeOf(name, data, true); err != nil {
+		return cty.NilVal, err
+	}
+	expr, diags := hclsyntax.ParseTemplate(data, name, hcl.InitialPos)
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	meterNode(expr)
+	vars = placeholdUnknowns(vars)
+	if ty := vars.Type(); !ty.IsObjectType() && !ty.IsMapType() {
+		return cty.NilVal, errors.New("a template's vars must be an object or a map")
+	}
+	funcs := maps.Clone(fs)
+	delete(funcs, "templatefile")
+	delete(funcs, "templatestring")
+	v, diags := expr.Value(&hcl.EvalContext{Variables: vars.AsValueMap(), Functions: funcs})
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	return v, nil
 }
 
 // identityFunc returns its argument, as it is.

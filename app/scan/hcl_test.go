@@ -221,6 +221,12 @@ func TestHCLLimits(t *testing.T) {
 		// A for expression in another iterates the product of their lists.
 		"nested for": {[]File{{Path: "main.tf", Data: []byte("locals {\n  big = [" + strings.Repeat("1, ", 4000) + "1]\n  x = [for a in local.big : [for b in local.big : b]]\n}\n" +
 			"resource \"aws_s3_bucket\" \"b\" {\n  bucket = length(local.x)\n}\n")}}, "terraform_evaluation"},
+		// Functions whose result or work is a product of their arguments:
+		// a gigabyte of spaces, 10^8 comparisons.
+		"indent": {[]File{{Path: "main.tf", Data: []byte("locals {\n  t = join(\"\\n\", range(1000))\n  x = indent(100000000, local.t)\n}\n" +
+			"resource \"aws_s3_bucket\" \"b\" {\n  bucket = local.x\n}\n")}}, "terraform_evaluation"},
+		"matchkeys": {[]File{{Path: "main.tf", Data: []byte("locals {\n  l = flatten([for a in range(1000) : range(10)])\n  x = matchkeys(local.l, local.l, local.l)\n}\n" +
+			"resource \"aws_s3_bucket\" \"b\" {\n  bucket = length(local.x)\n}\n")}}, "terraform_evaluation"},
 	} {
 		_, err := ScanFiles(c.files, Options{})
 		var lim *LimitError

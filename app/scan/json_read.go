@@ -339,10 +339,40 @@ func readCloudFormationJSON(data []byte) (doc map[string]any, lines map[string]i
 			res := map[string]any{}
 			r.object(func(id string) {
 				lines[id] = lc.at(r.pos)
+				if isLoop(id) {
+					res[id] = r.loopValue(id, &lc, lines)
+					return
+				}
 				res[id] = r.anyValue()
 			})
 			doc[key] = res
 		})
 	})
 	return doc, lines, err
+}
+
+// loopValue decodes a Fn::ForEach loop (cfn_foreach.go), noting the line
+// of each of its OutputKeys, and of its nested loops', under loopLineKey.
+func (r *reader) loopValue(loops string, lc *lineCounter, lines map[string]int) any {
+	if r.valueStart() != '[' {
+		return r.anyValue()
+	}
+	l := []any{}
+	r.array(func() {
+		if len(l) != 2 || r.valueStart() != '{' {
+			l = append(l, r.anyValue())
+			return
+		}
+		frag := map[string]any{}
+		r.object(func(key string) {
+			lines[loopLineKey(loops, key)] = lc.at(r.pos)
+			if isLoop(key) {
+				frag[key] = r.loopValue(loopLineKey(loops, key), lc, lines)
+				return
+			}
+			frag[key] = r.anyValue()
+		})
+		l = append(l, frag)
+	})
+	return l
 }

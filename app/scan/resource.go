@@ -118,12 +118,15 @@ type ingressRule struct {
 	// named is set when cidrText names the source in words rather than
 	// as a CIDR written in the document: an Azure service tag, GCP's
 	// default source (it fits in protocol's padding).
-	named    bool
-	from, to int // the port range; meaningless for icmp and all
-	cidr     netip.Prefix
-	cidrText string  // as written, for messages
-	path     string  // for the other formats: where the rule is
-	via      *Linked // the linked rule resource it comes from, if any
+	named bool
+	// anyProtocol is set on an Azure rule of protocol "*" on some ports:
+	// graded as tcp, but worded as what it allows, any protocol.
+	anyProtocol bool
+	from, to    int // the port range; meaningless for icmp and all
+	cidr        netip.Prefix
+	cidrText    string  // as written, for messages
+	path        string  // for the other formats: where the rule is
+	via         *Linked // the linked rule resource it comes from, if any
 }
 
 type protocol uint8

@@ -145,7 +145,9 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 	leaveOutComputed(g, doc.Configuration)
 	policiesFromDeferredReads(g, doc.Configuration, doc.ResourceChanges)
 	newTFLinker(g, doc.Configuration).linkAll()
-	return g.evaluate(env), nil
+	res := g.evaluate(env)
+	res.Warnings = append(res.Warnings, unknownPolicies(g)...)
+	return res, nil
 }
 
 // leaveOutComputed removes the computed attributes (family.computed) that

@@ -59,8 +59,53 @@ type yamlConverter struct {
 // template's resources: Resources, or document.Resources in an envelope.
 type yamlLines map[string]map[string]int
 
-// of returns the lines of the keys of the mapping at path.
-func (l yamlLines) of(path string) map[string]int { return l[path] }
+// of returns the lines of the keys of the mapping at path, and those of
+// the OutputKeys of its Fn::ForEach loops (cfn_foreach.go) under
+// loopLineKey.
+func (l yamlLines) of(path string) map[string]int {
+	m := l[path]
+	for p, keys := range l {
+		if rest, ok := strings.CutPrefix(p, path+"."); ok && loopFragment(rest) {
+			loops := strings.TrimSuffix(strings.ReplaceAll(rest, "[2].", "\x00"), "[2]")
+			for k, line := range keys {
+				m[loopLineKey(loops, k)] = line
+			}
+		}
+	}
+	return m
+}
+
+// linesOf is where the lines of the keys of the mapping at path are
+// noted: the resources' (set up front), and a resource loop's
+// OutputKeys, whose path is Resources.Fn::ForEach::Name[2].
+func (c *yamlConverter) linesOf(path string) map[string]int {
+	if lines := c.lines[path]; lines != nil || !strings.HasSuffix(path, "[2]") {
+		return lines
+	}
+	for _, root := range []string{"Resources.", "document.Resources."} {
+		if rest, ok := strings.CutPrefix(path, root); ok && loopFragment(rest) {
+			c.lines[path] = map[string]int{}
+			return c.lines[path]
+		}
+	}
+	return nil
+}
+
+// loopFragment says whether a path below the resources is a loop's
+// OutputKeys: Fn::ForEach::A[2], or Fn::ForEach::A[2].Fn::ForEach::B[2]
+// for a nested loop.
+func loopFragment(rest string) bool {
+	rest, ok := strings.CutSuffix(rest, "[2]")
+	if !ok {
+		return false
+	}
+	for _, part := range strings.Split(rest, "[2].") {
+		if !isLoop(part) || strings.ContainsAny(part, ".[") {
+			return false
+		}
+	}
+	return true
+}
 
 // parseYAML reads a YAML document into JSON-like values.
 func parseYAML(data []byte) (any, yamlLines, error) {
@@ -88,7 +133,7 @@ func parseYAML(data []byte) (any, yamlLines, error) {
 			return nil, nil, &LimitError{Limit: "depth", Max: MaxDocumentDepth, Message: fmt.Sprintf(
 				"YAML nesting is deeper than %d levels; the limit is %d", MaxDocumentDepth, MaxDocumentDepth)}
 		}
-		return nil, nil, yamlSyntaxError(err)
+		return nil, nil, yamlSyntaxError(data, err)
 	}
 	c := &yamlConverter{lines: yamlLines{"Resources": {}, "document.Resources": {}}}
 	v, err := c.convert(&root, "")
@@ -105,21 +150,6 @@ func parseYAML(data []byte) (any, yamlLines, error) {
 // --- at the end of a stream.
 func emptyDocument(n *yaml.Node) bool {
 	return len(n.Content) == 0 || len(n.Content) == 1 && n.Content[0].Kind == yaml.ScalarNode && n.Content[0].Tag == "!!null" && n.Content[0].Value == ""
-}
-
-// yamlSyntaxError turns the library's "yaml: line 3: did not find
-// expected key" into a SyntaxError with the line.
-func yamlSyntaxError(err error) *SyntaxError {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line := 1
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if num, after, ok := strings.Cut(rest, ": "); ok {
-			if n, err := strconv.Atoi(num); err == nil {
-				line, msg = n, after
-			}
-		}
-	}
-	return &SyntaxError{Line: line, Column: 1, Msg: "invalid YAML: " + msg}
 }
 
 func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
@@ -172,7 +202,7 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 				})
 				continue
 			}
-			if lines := c.lines[path]; lines != nil {
+			if lines := c.linesOf(path); lines != nil {
 				lines[key] = k.Line
 			}
 			if m[key], err = c.convert(val, kp); err != nil {

@@ -1,0 +1,55 @@
+package scan
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestYAMLSyntaxErrorLine: a YAML template's syntax error names the
+// 1-based line an editor marks, the one the parser could not read. The
+// parser's errors came out one line early and at the line where the
+// enclosing mapping or list began (line 3 for a key mis-indented on
+// line 7); the scanner's errors were already right and stay so.
+func TestYAMLSyntaxErrorLine(t *testing.T) {
+	const head = "AWSTemplateFormatVersion: '2010-09-09'\nResources:\n  Bucket:\n    Type: AWS::S3::Bucket\n    Properties:\n"
+	for _, tc := range []struct {
+		name, body string
+		line       int
+		msg        string
+	}{
+		{"key mis-indented", "      BucketName: x\n     Tags: []\n", 7, "did not find expected key"},
+		{"unclosed list", "      BucketName: [x, y\n      Other: 1\n", 6, "did not find expected ',' or ']'"},
+		{"unclosed map", "      BucketName: {a: 1\n", 6, "did not find expected ',' or '}'"},
+		{"key among list items", "      Tags:\n        - Key: a\n          Value: b\n        Key: c\n", 9, "did not find expected '-' indicator"},
+		{"after a multi-line list", "      A: [1,\n        2]\n      B: 3\n    C: 4\n   D: 5\n", 10, "did not find expected key"},
+		{"mapping value (scanner)", "      A: b: c\n", 6, "mapping values are not allowed in this context"},
+		{"tab (scanner)", "\tA: 1\n", 6, "found character that cannot start any token"},
+	} {
+		_, err := Scan([]byte(head + tc.body))
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Line != tc.line || se.Msg != "invalid YAML: "+tc.msg {
+			t.Errorf("%s: got %v, want line %d: invalid YAML: %s", tc.name, err, tc.line, tc.msg)
+		}
+	}
+}
+
+// TestYAMLSyntaxErrorLineBounded: finding the line reads at most
+// yamlSearchBytes of text (cuts of a 4.9 MB template would be parsed
+// twenty times, seconds on the error path); past that the line is where
+// the enclosing mapping began, 1-based (line 3, where Bucket's keys
+// begin; a key is mis-indented at the end).
+func TestYAMLSyntaxErrorLineBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n    Properties:\n")
+	for i := 0; b.Len() < 4_900_000; i++ {
+		b.WriteString("      K" + strconv.Itoa(i) + ": v\n")
+	}
+	b.WriteString("     Bad: 1\n")
+	_, err := Scan([]byte(b.String()))
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 3 || se.Msg != "invalid YAML: did not find expected key" {
+		t.Errorf("got %v, want line 3: invalid YAML: did not find expected key", err)
+	}
+}
