@@ -78,10 +78,11 @@ func TestAmbiguousFramingIsRefused(t *testing.T) {
 // A client that writes its whole body before reading (Python's urllib
 // does) gets an early refusal's answer, not a connection reset: a wrong
 // key on an 11 MiB body is answered 401 once the body is drained, within
-// the same bounds as a 413 (the gateway's bodies are smaller: its 413).
+// the same bounds as a 413. The gateway checks the key before the body's
+// size too: a caller without a valid key has nothing of its body read.
 func TestEarlyRefusalIsAnsweredAfterTheBody(t *testing.T) {
 	env := apptest.New(t, apptest.Databases(t)[0])
-	for path, want := range map[string]int{"/scan/v1/scan": 401, "/logs/v1/analyze": 401, "/logs/v1/compare": 401, "/gateway/v1/chat": 413} {
+	for path, want := range map[string]int{"/scan/v1/scan": 401, "/logs/v1/analyze": 401, "/logs/v1/compare": 401, "/gateway/v1/chat": 401, "/gateway/v1/messages": 401} {
 		res, err := rawPost(t, env, path, "application/json", "ppk_wrong", 11<<20, false)
 		if err != nil {
 			t.Fatalf("%s: the client saw %v, want to read a %d", path, err, want)

@@ -307,6 +307,35 @@ func TestServerMemoryUnderAnonymousToolForms(t *testing.T) {
 	}
 }
 
+// 40 parallel 30 MiB gateway calls without a valid key, on the routes
+// that take bodies of up to 32 MiB: each is refused (401) before its body
+// is read, so nothing of them is held (they were read and checked first,
+// and 60 such calls held over 2 GiB).
+func TestServerMemoryUnderKeylessGatewayBodies(t *testing.T) {
+	s := startServer(t, serverBinary(t), nil)
+	body := `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"` + strings.Repeat("a", 30*mib) + `"}]}`
+	counts := parallel(40, func(i int) (int, error) {
+		path := []string{"/gateway/v1/messages", "/gateway/v1/chat/completions", "/gateway/v1/messages/count_tokens"}[i%3]
+		req, _ := http.NewRequest(http.MethodPost, s.url+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if i%2 == 0 {
+			req.Header.Set("X-Api-Key", "ppk_not_a_key_at_all")
+		}
+		res, err := (&http.Client{Timeout: 60 * time.Second}).Do(req)
+		if err != nil {
+			return 0, err
+		}
+		res.Body.Close()
+		return res.StatusCode, nil
+	})
+	onlyStatuses(t, counts, 401, 429)
+	if peak := s.peakRSS(t); peak >= 300*mib {
+		t.Errorf("peak RSS %d MiB under 40 parallel keyless 30 MiB gateway calls, want < 300 MiB", peak/mib)
+	} else {
+		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, counts)
+	}
+}
+
 // 8 parallel 9 MiB log analyses through the API: the analysis pool keeps
 // the process under 1.2 GiB; each is answered 200, 429 or 503, never a
 // crash or a reset.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"github.com/labstack/echo/v4"
+	"slices"
 
 	"parapet/app/api"
 	"parapet/app/httpx"
@@ -117,18 +118,21 @@ func (a *App) routes() {
 	console.POST("/products/:slug", p.UpdateProduct, web.RequireStaff)
 	pages.GET("/gateway/app", p.PlaygroundPage, web.RequireUser, p.Require2FA)
 
-	// JSON APIs: the key (checked when sent), the area's rate-limit
-	// budget, the body held to its limit and checked as JSON (duplicate
-	// keys, charset, NUL), the deadline, JSON errors.
-	apiChain := func(guard echo.MiddlewareFunc, limit echo.MiddlewareFunc, more ...echo.MiddlewareFunc) []echo.MiddlewareFunc {
-		return append([]echo.MiddlewareFunc{https, guard, limit, httpx.CleanJSON}, more...)
+	// JSON APIs: the key (checked when sent) and the area's rate-limit
+	// budget; on a route that takes a key, the key required (key) before
+	// the body is read, so that a caller without a valid one is refused
+	// before its body (up to 32 MiB on the gateway) is read and held; the
+	// body held to its limit and checked as JSON (duplicate keys, charset,
+	// NUL), the deadline, JSON errors.
+	apiChain := func(guard, limit echo.MiddlewareFunc, key []echo.MiddlewareFunc, more ...echo.MiddlewareFunc) []echo.MiddlewareFunc {
+		return slices.Concat([]echo.MiddlewareFunc{https, guard}, key, []echo.MiddlewareFunc{limit, httpx.CleanJSON}, more)
 	}
 
 	// Public API v1 (SPEC section 4): a key required but on /health, the
 	// "v1" budget. Health answers on plain HTTP too, for the platform's
 	// probes.
 	pubGuard := v1.Guard(api.SurfacePublic)
-	pub := a.group("/v1", areaPublic, apiChain(pubGuard, httpx.LimitBody(apiBodyLimit), timeout)...)
+	pub := a.group("/v1", areaPublic, apiChain(pubGuard, httpx.LimitBody(apiBodyLimit), nil, timeout)...)
 	a.routesOf(areaPublic, pubGuard, timeout).GET("/v1/health", v1.Health)
 	pub.GET("/products", v1.ListProducts, api.RequireKey, api.RequireScope(keys.ScopePublic))
 	pub.GET("/products/:slug", v1.GetProduct, api.RequireKey, api.RequireScope(keys.ScopePublic))
@@ -171,21 +175,21 @@ func (a *App) routes() {
 	// deadlines), and every call is recorded, refusals by the guard too.
 	guard := v1.Guard(api.SurfaceGateway, api.AcceptXAPIKey)
 	gwLimit := httpx.LimitBody(apiBodyLimit)
-	a.group("/gateway/v1", areaGateway, apiChain(guard, gwLimit, timeout)...) // unknown paths
+	a.group("/gateway/v1", areaGateway, apiChain(guard, gwLimit, nil, timeout)...) // unknown paths
 	key := []echo.MiddlewareFunc{api.RequireKey, api.RequireScope(keys.ScopeGateway)}
-	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).GET("/gateway/v1/models", v1.Models, key...)
-	a.routesOf(areaMessages, apiChain(guard, gwLimit, timeout)...).GET("/gateway/v1/models/:model_id", v1.Model, key...)
+	a.routesOf(areaMessages, apiChain(guard, gwLimit, key, timeout)...).GET("/gateway/v1/models", v1.Models)
+	a.routesOf(areaMessages, apiChain(guard, gwLimit, key, timeout)...).GET("/gateway/v1/models/:model_id", v1.Model)
 	// Requests with images or documents may be larger: the service
 	// refuses a body above apiBodyLimit that carries none.
 	mediaLimit := httpx.LimitBody(gatewayMediaLimit)
-	a.routesOf(areaMessages, apiChain(guard, mediaLimit, timeout)...).POST("/gateway/v1/messages/count_tokens", v1.CountTokens, key...)
+	a.routesOf(areaMessages, apiChain(guard, mediaLimit, key, timeout)...).POST("/gateway/v1/messages/count_tokens", v1.CountTokens)
 	call := func(ar *area, limit echo.MiddlewareFunc) *Group {
-		return a.routesOf(ar, append([]echo.MiddlewareFunc{a.gatewayCalls}, apiChain(guard, limit)...)...)
+		return a.routesOf(ar, append([]echo.MiddlewareFunc{a.gatewayCalls}, apiChain(guard, limit, key)...)...)
 	}
-	call(areaGateway, gwLimit).POST("/gateway/v1/chat", v1.Chat, key...)
-	call(areaMessages, mediaLimit).POST("/gateway/v1/messages", v1.Messages, key...)
-	call(areaOpenAI, mediaLimit).POST("/gateway/v1/chat/completions", v1.ChatCompletions, key...)
-	call(areaOpenAI, gwLimit).POST("/gateway/v1/embeddings", v1.Embeddings, key...)
+	call(areaGateway, gwLimit).POST("/gateway/v1/chat", v1.Chat)
+	call(areaMessages, mediaLimit).POST("/gateway/v1/messages", v1.Messages)
+	call(areaOpenAI, mediaLimit).POST("/gateway/v1/chat/completions", v1.ChatCompletions)
+	call(areaOpenAI, gwLimit).POST("/gateway/v1/embeddings", v1.Embeddings)
 
 	// The playground's chat: every call recorded like the API's, refusals
 	// included; the session (a 401 in JSON, not a redirect), then CSRF and
@@ -201,7 +205,7 @@ func (a *App) routes() {
 
 	// Leak reports (like GitHub's secret scanning partners): no key, a
 	// budget per address, JSON errors.
-	leaks := a.group("/keys/v1", areaKeys, apiChain(v1.Guard(api.SurfaceKeys), httpx.LimitBody(api.MaxLeakReportBytes), timeout)...)
+	leaks := a.group("/keys/v1", areaKeys, apiChain(v1.Guard(api.SurfaceKeys), httpx.LimitBody(api.MaxLeakReportBytes), nil, timeout)...)
 	leaks.POST("/leaked", v1.ReportLeakedKeys)
 }
 

@@ -2,13 +2,12 @@ package api
 
 import (
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"parapet/app/apierr"
 	"parapet/app/gateway"
+	"parapet/app/httpx"
 	"parapet/app/meter"
 	"parapet/app/toolsai"
 )
@@ -33,9 +32,9 @@ func (a *API) aiCall(c echo.Context, who meter.Caller, feature string, p toolsai
 	reply func(echo.Context, *gateway.Message) error, stream func(*gateway.SSEWriter) meter.Sink) error {
 	who.Feature = feature
 	// The prompt is built from the body already read: the service reads
-	// an empty object in its place.
-	c.Request().Body = io.NopCloser(strings.NewReader("{}"))
-	c.Request().ContentLength = 2
+	// an empty object in its place (and holds it to the gateway's body
+	// limit, which the tool's own body, up to its limit, is not).
+	httpx.SetBody(c, []byte("{}"))
 	var req *gateway.Request
 	d := meter.Dialect{Name: feature, Reply: reply,
 		Parse: func(_ []byte, def gateway.Defaults) (*gateway.Request, error) {

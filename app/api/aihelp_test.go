@@ -341,3 +341,20 @@ func TestExplainQuota(t *testing.T) {
 		t.Errorf("%d %s %v", r.StatusCode, r.Body, r.Header)
 	}
 }
+
+// A log over the gateway's 1 MiB body limit is explained: the tool's own
+// limit holds its body, and the prompt built from it is small (it was
+// refused with the gateway's 413 after being analysed).
+func TestExplainLargeLog(t *testing.T) {
+	up := fakeModel(t, explanationText)
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], up)
+	var log strings.Builder
+	for i := 0; log.Len() < 3<<20; i++ {
+		fmt.Fprintf(&log, "2024-03-18T09:14:%02dZ INFO request %d served in %d ms\n", i%60, i, i%97)
+	}
+	log.WriteString("2024-03-18T09:15:00Z ERROR upstream timeout\n")
+	body, _ := json.Marshal(map[string]string{"text": log.String()})
+	if r := env.Client().PostJSON("/logs/v1/explain", string(body), "Authorization", "Bearer "+s.Key); r.StatusCode != 200 {
+		t.Fatalf("a 3 MiB log: %d %s", r.StatusCode, r.Body)
+	}
+}

@@ -169,6 +169,9 @@ func readLogBody(c echo.Context, limit int64) ([]byte, error) {
 // option 400 invalid_request, and an analysis cut off by its deadline (or
 // by the client leaving) 503.
 func logsError(err error) *apierr.Error {
+	if ae := (*apierr.Error)(nil); errors.As(err, &ae) {
+		return ae // the analysis pool's 503 busy, as is
+	}
 	var lim *logs.LimitError
 	var side *logs.CompareLimitError
 	switch {

@@ -13,6 +13,7 @@ import (
 
 	"parapet/app/apierr"
 	"parapet/app/logs"
+	"parapet/app/pool"
 )
 
 // An analysis that runs out of time is 503 service_unavailable saying so,
@@ -40,5 +41,15 @@ func TestAnalyzeLogsDeadline(t *testing.T) {
 	}
 	if logs.Timeout > 30*time.Second {
 		t.Errorf("logs.Timeout %s is longer than the request timeout", logs.Timeout)
+	}
+}
+
+// The analysis pool's refusal reaches the AI help's caller as the tools
+// answer it, 503 busy with Retry-After, not as an internal error.
+func TestAIHelpBusyIsBusy(t *testing.T) {
+	for name, e := range map[string]*apierr.Error{"logs": logsError(pool.Busy(time.Second)), "scan": scanError(pool.Busy(time.Second))} {
+		if e.Status != 503 || e.Code != "busy" || e.RetryAfter < 1 {
+			t.Errorf("%s: %+v", name, e)
+		}
 	}
 }

@@ -187,6 +187,9 @@ func requireScanMediaType(c echo.Context) (boundary *string, err error) {
 // and an invalid document are 400 invalid_request, input over a limit is
 // 413 payload_too_large.
 func scanError(err error) *apierr.Error {
+	if ae := (*apierr.Error)(nil); errors.As(err, &ae) {
+		return ae // the analysis pool's 503 busy, as is
+	}
 	var syn *scan.SyntaxError
 	var lim *scan.LimitError
 	var val *scan.ValidationError

@@ -66,6 +66,14 @@ func cleanJSON(next echo.HandlerFunc, uniqueKeys bool) echo.HandlerFunc {
 	}
 }
 
+// SetBody makes body the request's body, for what reads it next (ReadBody
+// included, which would otherwise take the one CleanJSON read).
+func SetBody(c echo.Context, body []byte) {
+	c.Set(cleanBodyKey, body)
+	c.Request().Body = io.NopCloser(bytes.NewReader(body))
+	c.Request().ContentLength = int64(len(body))
+}
+
 // CheckFormText refuses a form whose field names or values hold a NUL
 // byte or invalid UTF-8, naming the field: such text is never meant, and
 // stored it would break whatever reads it later.
