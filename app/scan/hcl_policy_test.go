@@ -6,7 +6,7 @@ import (
 )
 
 // hclOutcome scans one pasted main.tf and returns its outcome lines.
-func hclOutcome(t *testing.T, src string) []string {
+func hclOutcome(t testing.TB, src string) []string {
 	t.Helper()
 	res, err := Scan([]byte(src))
 	if err != nil {
