@@ -80,9 +80,26 @@ func (p *Pool) admit(ctx context.Context, cost int64) (*job, error) {
 func (j *job) release() {
 	p := j.p
 	p.mu.Lock()
-	p.running--
+	if !j.stopped { // else stop freed the slot (and may yet run: an error's answer is written after the job)
+		j.stopped = true
+		p.running--
+	}
 	p.used -= j.cost
 	p.signal()
+	p.mu.Unlock()
+}
+
+// stop frees the job's slot, not its memory: its answer is made and being
+// written, to a client that may read it slowly or not at all (up to the
+// server's write timeout), which must not keep the slot from the others.
+func (j *job) stop() {
+	p := j.p
+	p.mu.Lock()
+	if !j.stopped {
+		j.stopped = true
+		p.running--
+		p.signal()
+	}
 	p.mu.Unlock()
 }
 
@@ -94,8 +111,9 @@ func (p *Pool) signal() {
 
 // job is an admitted job's share of its pool.
 type job struct {
-	p    *Pool
-	cost int64 // what it holds so far; p.mu guards it
+	p       *Pool
+	cost    int64 // what it holds so far; p.mu guards it
+	stopped bool  // its slot is free (stop); p.mu guards it
 }
 
 // jobKey is where Middleware leaves a request's job in its echo.Context:
@@ -168,7 +186,8 @@ func Busy(wait time.Duration) *apierr.Error {
 
 // Middleware runs each request of a route as one job, costing
 // cost(request body size) (the body size is the route's limit when the
-// client did not declare it).
+// client did not declare it). The job's slot is free once its answer
+// starts (stop); its memory, once the answer is written.
 func (p *Pool) Middleware(maxBody int64, cost func(bodyBytes int64) int64) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
@@ -181,6 +200,7 @@ func (p *Pool) Middleware(maxBody int64, cost func(bodyBytes int64) int64) echo.
 				return err
 			}
 			defer j.release()
+			c.Response().Before(j.stop)
 			c.Set(jobKey, j)
 			return next(c)
 		}

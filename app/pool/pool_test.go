@@ -163,3 +163,84 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// blockingWriter is a client that reads nothing: every write waits until
+// read is closed.
+type blockingWriter struct {
+	*httptest.ResponseRecorder
+	read chan struct{}
+}
+
+func (w blockingWriter) Write(b []byte) (int, error) {
+	<-w.read
+	return w.ResponseRecorder.Write(b)
+}
+
+// A job whose answer is being written to a client that does not read it
+// holds its memory but not its slot: with one slot, the next job runs
+// while the first is stuck writing; a third that needs the memory still
+// held waits.
+func TestPoolSlotFreeWhileAnswering(t *testing.T) {
+	p := New(1, 100, 300*time.Millisecond)
+	e := echo.New()
+	h := p.Middleware(1000, func(int64) int64 { return 60 })(func(c echo.Context) error {
+		return c.String(200, "a large answer")
+	})
+	stuck := blockingWriter{httptest.NewRecorder(), make(chan struct{})}
+	done := make(chan error, 1)
+	go func() {
+		done <- h(e.NewContext(httptest.NewRequest("POST", "/", nil), stuck))
+	}()
+	// Wait until the first job has made its answer (its slot is free).
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		p.mu.Lock()
+		running, used := p.running, p.used
+		p.mu.Unlock()
+		if running == 0 && used == 60 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("running %d, used %d: the answering job kept its slot", running, used)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if release, err := p.Acquire(context.Background(), 40); err != nil {
+		t.Errorf("a job that fits the memory left waited for the slot of one stuck answering: %v", err)
+	} else {
+		release()
+	}
+	if _, err := p.Acquire(context.Background(), 50); err == nil {
+		t.Error("a job needing the memory the answering job holds was admitted")
+	}
+	close(stuck.read)
+	if err := <-done; err != nil || stuck.Body.String() != "a large answer" {
+		t.Errorf("the stuck answer: %v %q", err, stuck.Body.String())
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.running != 0 || p.used != 0 {
+		t.Errorf("after the answer: running %d, used %d", p.running, p.used)
+	}
+}
+
+// A job that fails has its error answered after it ended (by the central
+// error handler): the slot is freed once, not twice.
+func TestPoolErrorAnsweredAfterTheJob(t *testing.T) {
+	p := New(1, 100, 100*time.Millisecond)
+	e := echo.New()
+	h := p.Middleware(1000, func(int64) int64 { return 10 })(func(c echo.Context) error {
+		return echo.NewHTTPError(400, "bad input")
+	})
+	c := e.NewContext(httptest.NewRequest("POST", "/", nil), httptest.NewRecorder())
+	if err := h(c); err == nil {
+		t.Fatal("no error")
+	}
+	_ = c.String(400, "bad input") // the error handler's answer
+	p.mu.Lock()
+	running, used := p.running, p.used
+	p.mu.Unlock()
+	if running != 0 || used != 0 {
+		t.Errorf("running %d, used %d after the job and its answer, want 0 and 0", running, used)
+	}
+}
