@@ -24,3 +24,25 @@ func analysisCost(bodyBytes int64) int64 {
 func (a *App) analyze(maxBody int64) echo.MiddlewareFunc {
 	return a.analyses.Middleware(maxBody, analysisCost)
 }
+
+// maxMediaCalls is no bound in practice: the media pool bounds memory
+// (a call with images may run for minutes; it must not hold a scarce slot).
+const maxMediaCalls = 1 << 20
+
+// mediaCost is what a gateway call's large body is estimated to hold
+// while the call runs: the body, its parsed form and the provider's copy.
+func mediaCost(bodyBytes int64) int64 { return 3 * bodyBytes }
+
+// gatewayMedia admits a gateway call whose body may be above apiBodyLimit
+// (declared so, or of unknown length) to the media pool before its body
+// is read: 120 parallel calls of 32 MiB held 8 GiB. The usual call, of a
+// small declared body, passes as it is.
+func (a *App) gatewayMedia(next echo.HandlerFunc) echo.HandlerFunc {
+	bounded := a.mediaBodies.Middleware(gatewayMediaLimit, mediaCost)(next)
+	return func(c echo.Context) error {
+		if n := c.Request().ContentLength; n >= 0 && n <= apiBodyLimit {
+			return next(c)
+		}
+		return bounded(c)
+	}
+}

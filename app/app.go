@@ -46,7 +46,9 @@ type App struct {
 	metrics http.Handler
 	// analyses bounds the tools' work; toolRate limits each user's runs.
 	analyses *pool.Pool
-	toolRate echo.MiddlewareFunc
+	// mediaBodies bounds the memory of the gateway's large bodies.
+	mediaBodies *pool.Pool
+	toolRate    echo.MiddlewareFunc
 }
 
 // New builds the application on an open, migrated database, logging to
@@ -67,6 +69,7 @@ func New(cfg Config, db *models.DB, out LogOutput) (*App, error) {
 	}
 	a.redis = rc
 	a.analyses = pool.New(cfg.AnalysisConcurrency, cfg.AnalysisMemoryBudget, cfg.AnalysisWait)
+	a.mediaBodies = pool.New(maxMediaCalls, cfg.GatewayMediaMemory, cfg.AnalysisWait)
 	a.toolRate = web.ToolRateLimit(limiter, cfg.ToolsRateLimitPerMinute)
 	mailer, err := mail.New(cfg.SMTPURL, log, cfg.Production())
 	if err != nil {

@@ -45,6 +45,10 @@ type Config struct {
 	AnalysisMemoryBudget int64 // bytes
 	AnalysisWait         time.Duration
 
+	// GatewayMediaMemory bounds the gateway's large bodies (images and
+	// documents), held read and parsed while their calls run.
+	GatewayMediaMemory int64 // bytes
+
 	Gateway GatewayConfig
 
 	// effective is each setting's value as the app uses it, in table order.

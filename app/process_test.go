@@ -3,6 +3,7 @@ package app_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -331,6 +333,53 @@ func TestServerMemoryUnderKeylessGatewayBodies(t *testing.T) {
 	onlyStatuses(t, counts, 401, 429)
 	if peak := s.peakRSS(t); peak >= 300*mib {
 		t.Errorf("peak RSS %d MiB under 40 parallel keyless 30 MiB gateway calls, want < 300 MiB", peak/mib)
+	} else {
+		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, counts)
+	}
+}
+
+// 40 parallel gateway calls with a key and 30 MiB of documents each, to a
+// provider that takes its time: the media pool admits what its budget
+// (GATEWAY_MEDIA_MEMORY_MB, 256) holds and refuses the rest with 503 busy
+// after its wait, so the process stays under 700 MiB (each held about
+// 70 MiB, 2.8 GiB together).
+func TestServerMemoryUnderParallelMediaCalls(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		time.Sleep(300 * time.Millisecond)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id":"m","type":"message","role":"assistant","model":"claude-test","content":[{"type":"text","text":"A PDF."}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":3}}`)
+	}))
+	defer up.Close()
+	var key string
+	s := startServer(t, serverBinary(t), func(s *server) { key = s.userWithKey(t, "media@example.com") },
+		"GATEWAY_UPSTREAM_URL="+up.URL, "GATEWAY_UPSTREAM_KEY=k", "GATEWAY_MODEL=claude-test", "GATEWAY_MONTHLY_TOKENS=1000000000000",
+		"GATEWAY_RATE_LIMIT_PER_MINUTE=1000")
+	// Two documents of 11 MiB (a PDF may be 20 MiB): a body of 30 MiB.
+	doc := `{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"` +
+		base64.StdEncoding.EncodeToString(append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte("0123456789abcdef"), 11*mib/16)...)) + `"}}`
+	body := `{"model":"claude-test","max_tokens":5,"messages":[{"role":"user","content":[` + doc + `,` + doc + `,{"type":"text","text":"Summarise."}]}]}`
+	counts := parallel(40, func(int) (int, error) {
+		req, _ := http.NewRequest(http.MethodPost, s.url+"/gateway/v1/messages", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Api-Key", key)
+		res, err := (&http.Client{Timeout: 120 * time.Second}).Do(req)
+		if err != nil {
+			return 0, err
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode == 413 {
+			t.Log(string(b))
+		}
+		return res.StatusCode, nil
+	})
+	onlyStatuses(t, counts, 200, 503)
+	if counts[200] == 0 || counts[503] == 0 {
+		t.Errorf("statuses %v: want some calls served and some refused busy", counts)
+	}
+	if peak := s.peakRSS(t); peak >= 700*mib {
+		t.Errorf("peak RSS %d MiB under 40 parallel 30 MiB gateway calls, want < 700 MiB", peak/mib)
 	} else {
 		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, counts)
 	}

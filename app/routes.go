@@ -181,7 +181,9 @@ func (a *App) routes() {
 	a.routesOf(areaMessages, apiChain(guard, gwLimit, key, timeout)...).GET("/gateway/v1/models/:model_id", v1.Model)
 	// Requests with images or documents may be larger: the service
 	// refuses a body above apiBodyLimit that carries none.
-	mediaLimit := httpx.LimitBody(gatewayMediaLimit)
+	mediaLimit := func(next echo.HandlerFunc) echo.HandlerFunc {
+		return httpx.LimitBody(gatewayMediaLimit)(a.gatewayMedia(next))
+	}
 	a.routesOf(areaMessages, apiChain(guard, mediaLimit, key, timeout)...).POST("/gateway/v1/messages/count_tokens", v1.CountTokens)
 	call := func(ar *area, limit echo.MiddlewareFunc) *Group {
 		return a.routesOf(ar, append([]echo.MiddlewareFunc{a.gatewayCalls}, apiChain(guard, limit, key)...)...)
@@ -200,7 +202,7 @@ func (a *App) routes() {
 	// Its turns may carry images: the media limit, as on the Messages
 	// endpoint (the service refuses a body above apiBodyLimit without one).
 	chat := a.group("/gateway/app/chat", areaPlayground, a.gatewayCalls, https, httpx.LimitBody(gatewayMediaLimit), p.LoadUser,
-		web.NoStore, web.RequireSession, p.CSRF, httpx.CleanJSON)
+		web.NoStore, web.RequireSession, p.CSRF, a.gatewayMedia, httpx.CleanJSON)
 	chat.POST("", p.PlaygroundChat)
 
 	// Leak reports (like GitHub's secret scanning partners): no key, a

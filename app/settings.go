@@ -90,8 +90,10 @@ func settings(c *Config) []setting {
 			Parse: integer(1, 10_000_000, &c.ToolsRateLimitPerMinute)},
 		{Name: "ANALYSIS_CONCURRENCY", Shown: "number of CPUs", Doc: "analyses (logs and scan, page and API) running at once per instance", Parse: integer(1, 1024, &c.AnalysisConcurrency)},
 		{Name: "ANALYSIS_MEMORY_MB", Default: "512", Doc: "memory budget of the running analyses, each estimated at 20 × its body + 4 MiB, and a scan 3 KiB more per finding once its findings are known (one larger than the budget runs alone); `parapet serve` also asks Go's collector to keep the process within it + 64 MiB unless GOMEMLIMIT is set",
-			Parse: c.analysisMemory},
+			Parse: mebibytes(&c.AnalysisMemoryBudget)},
 		{Name: "ANALYSIS_WAIT", Default: "3s", Doc: "how long an analysis waits for room before 503 `busy`", Parse: duration(&c.AnalysisWait)},
+		{Name: "GATEWAY_MEDIA_MEMORY_MB", Default: "256", Doc: "memory budget of the gateway calls whose body is above 1 MiB (images, documents; up to 32 MiB), each estimated at 3 × its body and held while the call runs; a call that does not fit waits `ANALYSIS_WAIT`, then 503 `busy` (one larger than the budget runs alone). `parapet serve` adds it to Go's memory limit",
+			Parse: mebibytes(&c.GatewayMediaMemory)},
 		{Name: "METRICS_TOKEN", Shown: "unset: `/metrics` is off", Secret: true, Doc: "the bearer token Prometheus sends to scrape `/metrics` (see Operations)", Parse: text(&c.MetricsToken)},
 	}
 }
@@ -99,13 +101,16 @@ func settings(c *Config) []setting {
 // The parsers. Each gets a non-empty value and sets its field; its error
 // is one line, prefixed with the variable's name by LoadConfig.
 
-func (c *Config) analysisMemory(v string) error {
-	var mib int
-	if err := integer(64, 1<<20, &mib)(v); err != nil {
-		return err
+// mebibytes reads a memory budget in MiB (64 to 1 TiB) as bytes.
+func mebibytes(field *int64) func(string) error {
+	return func(v string) error {
+		var mib int
+		if err := integer(64, 1<<20, &mib)(v); err != nil {
+			return err
+		}
+		*field = int64(mib) << 20
+		return nil
 	}
-	c.AnalysisMemoryBudget = int64(mib) << 20
-	return nil
 }
 
 func text(field *string) func(string) error {

@@ -173,15 +173,16 @@ func runServe(ctx context.Context, r *runner, c *cmdline) error {
 	if err != nil {
 		return err
 	}
-	// The collector keeps the process near the analyses' budget instead of
-	// letting garbage grow the heap to twice what is live (a soft limit:
-	// past it the collector runs more often; GOMEMLIMIT, when set, is the
-	// operator's and wins). The server's share beside the budget is 64 MiB
+	// The collector keeps the process near the analyses' and the gateway's
+	// large bodies' budgets instead of letting garbage grow the heap to
+	// twice what is live (a soft limit: past it the collector runs more
+	// often; GOMEMLIMIT, when set, is the operator's and wins). The
+	// server's share beside the budgets is 64 MiB
 	// of resident memory; the limit leaves half of it to what the runtime
 	// does not count, the program's own pages (on a loaded machine a limit
 	// of the whole 64 MiB let the process touch exactly budget + 64 MiB).
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(cfg.AnalysisMemoryBudget + 32<<20)
+		debug.SetMemoryLimit(cfg.AnalysisMemoryBudget + cfg.GatewayMediaMemory + 32<<20)
 	}
 	out := app.NewLogOutput(cfg)
 	log := out.Logger()

@@ -179,7 +179,7 @@ func Charge(c echo.Context, extra int64) error {
 // Busy is the refusal: 503 busy, with a Retry-After of at least a second.
 func Busy(wait time.Duration) *apierr.Error {
 	e := apierr.New(http.StatusServiceUnavailable, "busy",
-		"the server is busy with other analyses; try again in a few seconds")
+		"the server is busy with other large requests; try again in a few seconds")
 	e.RetryAfter = max(int(wait.Round(time.Second)/time.Second), 1)
 	return e
 }
