@@ -36,7 +36,9 @@ func mediaCost(bodyBytes int64) int64 { return 3 * bodyBytes }
 // gatewayMedia admits a gateway call whose body may be above apiBodyLimit
 // (declared so, or of unknown length) to the media pool before its body
 // is read: 120 parallel calls of 32 MiB held 8 GiB. The usual call, of a
-// small declared body, passes as it is.
+// small declared body, passes as it is. The AI help's requests (a log or
+// a document of up to 10 MiB, read before their analysis waits for the
+// analysis pool) are admitted alike.
 func (a *App) gatewayMedia(next echo.HandlerFunc) echo.HandlerFunc {
 	bounded := a.mediaBodies.Middleware(gatewayMediaLimit, mediaCost)(next)
 	return func(c echo.Context) error {

@@ -92,7 +92,7 @@ func settings(c *Config) []setting {
 		{Name: "ANALYSIS_MEMORY_MB", Default: "512", Doc: "memory budget of the running analyses, each estimated at 20 × its body + 4 MiB, and a scan 3 KiB more per finding once its findings are known (one larger than the budget runs alone); `parapet serve` also asks Go's collector to keep the process within it + 64 MiB unless GOMEMLIMIT is set",
 			Parse: mebibytes(&c.AnalysisMemoryBudget)},
 		{Name: "ANALYSIS_WAIT", Default: "3s", Doc: "how long an analysis waits for room before 503 `busy`", Parse: duration(&c.AnalysisWait)},
-		{Name: "GATEWAY_MEDIA_MEMORY_MB", Default: "256", Doc: "memory budget of the gateway calls whose body is above 1 MiB (images, documents; up to 32 MiB), each estimated at 3 × its body and held while the call runs; a call that does not fit waits `ANALYSIS_WAIT`, then 503 `busy` (one larger than the budget runs alone). `parapet serve` adds it to Go's memory limit",
+		{Name: "GATEWAY_MEDIA_MEMORY_MB", Default: "256", Doc: "memory budget of the gateway calls whose body is above 1 MiB (images, documents; up to 32 MiB) and of the AI help's requests above it (a log or a document), each estimated at 3 × its body and held while the call runs; a call that does not fit waits `ANALYSIS_WAIT`, then 503 `busy` (one larger than the budget runs alone). `parapet serve` adds it to Go's memory limit",
 			Parse: mebibytes(&c.GatewayMediaMemory)},
 		{Name: "METRICS_TOKEN", Shown: "unset: `/metrics` is off", Secret: true, Doc: "the bearer token Prometheus sends to scrape `/metrics` (see Operations)", Parse: text(&c.MetricsToken)},
 	}
