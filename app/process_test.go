@@ -121,6 +121,18 @@ func (s *server) run(t *testing.T, stdin string, args ...string) string {
 	return string(out)
 }
 
+// wantPeakBelow fails the test when the process's peak resident memory
+// reached limit (shown as want) under load, else logs it with the
+// statuses the load got.
+func (s *server) wantPeakBelow(t *testing.T, limit int64, load, want string, statuses map[int]int) {
+	t.Helper()
+	if peak := s.peakRSS(t); peak >= limit {
+		t.Errorf("peak RSS %d MiB under %s, want < %s", peak/mib, load, want)
+	} else {
+		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, statuses)
+	}
+}
+
 // peakRSS is the process's peak resident memory so far.
 func (s *server) peakRSS(t *testing.T) int64 {
 	t.Helper()
@@ -206,11 +218,7 @@ func TestServerMemoryUnderParallelSignUps(t *testing.T) {
 	if counts[303] == 0 || counts[429] == 0 {
 		t.Errorf("statuses %v: want some sign-ups and some refused by the throttle", counts)
 	}
-	if peak := s.peakRSS(t); peak >= 400*mib {
-		t.Errorf("peak RSS %d MiB under 60 parallel sign-ups, want < 400 MiB", peak/mib)
-	} else {
-		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, counts)
-	}
+	s.wantPeakBelow(t, 400*mib, "60 parallel sign-ups", "400 MiB", counts)
 }
 
 // 12 parallel 20 MiB sign-in forms are refused (413) before anything reads
@@ -227,11 +235,7 @@ func TestServerMemoryUnderHugeSignInForms(t *testing.T) {
 		return res.StatusCode, nil
 	})
 	onlyStatuses(t, counts, 413, 429, 503)
-	if peak := s.peakRSS(t); peak >= 400*mib {
-		t.Errorf("peak RSS %d MiB under 12 parallel 20 MiB sign-in forms, want < 400 MiB", peak/mib)
-	} else {
-		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, counts)
-	}
+	s.wantPeakBelow(t, 400*mib, "12 parallel 20 MiB sign-in forms", "400 MiB", counts)
 }
 
 // 2000 connections from one address, each with 15 KiB of headers in
@@ -302,11 +306,7 @@ func TestServerMemoryUnderAnonymousToolForms(t *testing.T) {
 		return res.StatusCode, nil
 	})
 	onlyStatuses(t, counts, 303, 413)
-	if peak := s.peakRSS(t); peak >= 400*mib {
-		t.Errorf("peak RSS %d MiB under 16 parallel anonymous 40 MiB tool forms, want < 400 MiB", peak/mib)
-	} else {
-		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, counts)
-	}
+	s.wantPeakBelow(t, 400*mib, "16 parallel anonymous 40 MiB tool forms", "400 MiB", counts)
 }
 
 // 40 parallel 30 MiB gateway calls without a valid key, on the routes
@@ -331,11 +331,7 @@ func TestServerMemoryUnderKeylessGatewayBodies(t *testing.T) {
 		return res.StatusCode, nil
 	})
 	onlyStatuses(t, counts, 401, 429)
-	if peak := s.peakRSS(t); peak >= 300*mib {
-		t.Errorf("peak RSS %d MiB under 40 parallel keyless 30 MiB gateway calls, want < 300 MiB", peak/mib)
-	} else {
-		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, counts)
-	}
+	s.wantPeakBelow(t, 300*mib, "40 parallel keyless 30 MiB gateway calls", "300 MiB", counts)
 }
 
 // 40 parallel gateway calls with a key and 30 MiB of documents each, to a
@@ -378,11 +374,7 @@ func TestServerMemoryUnderParallelMediaCalls(t *testing.T) {
 	if counts[200] == 0 || counts[503] == 0 {
 		t.Errorf("statuses %v: want some calls served and some refused busy", counts)
 	}
-	if peak := s.peakRSS(t); peak >= 700*mib {
-		t.Errorf("peak RSS %d MiB under 40 parallel 30 MiB gateway calls, want < 700 MiB", peak/mib)
-	} else {
-		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, counts)
-	}
+	s.wantPeakBelow(t, 700*mib, "40 parallel 30 MiB gateway calls", "700 MiB", counts)
 }
 
 // 8 parallel 9 MiB log analyses through the API: the analysis pool keeps
@@ -411,11 +403,7 @@ func TestServerMemoryUnderParallelAnalyses(t *testing.T) {
 	if s.cmd.ProcessState != nil {
 		t.Fatalf("the server exited: %s", s.logs)
 	}
-	if peak := s.peakRSS(t); peak >= 1229*mib {
-		t.Errorf("peak RSS %d MiB under 8 parallel 9 MiB analyses, want < 1.2 GiB", peak/mib)
-	} else {
-		t.Logf("peak RSS %d MiB, statuses %v", peak/mib, counts)
-	}
+	s.wantPeakBelow(t, 1229*mib, "8 parallel 9 MiB analyses", "1.2 GiB", counts)
 }
 
 // userWithKey makes a user, an org of theirs and an API key of the org

@@ -152,8 +152,9 @@ func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
 		Temperature: req.Temperature, TopP: req.TopP, TopK: req.TopK,
 		StopSequences: req.StopSequences, Stream: stream, Messages: req.Messages}
 	b.System = systemOf(req)
+	newest := adaptiveOnly(req.Model)
 	switch t := req.Temperature; {
-	case adaptiveOnly(req.Model):
+	case newest:
 		// The newest models sample as they do and refuse any setting
 		// with a 400: dropped, so that clients that send one (most
 		// frameworks do) and a route's fallback to them still work.
@@ -175,7 +176,7 @@ func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
 		switch {
 		case r.Adaptive:
 			b.Thinking.Type = "adaptive"
-		case adaptiveOnly(req.Model):
+		case newest:
 			// A budget (Chat Completions' reasoning_effort, or a routed
 			// call's "enabled") for a model that refuses one: its effort.
 			b.Thinking.Type, b.Thinking.BudgetTokens = "adaptive", 0
@@ -191,7 +192,7 @@ func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
 		if b.OutputConfig == nil {
 			b.OutputConfig = &messagesOutput{}
 		}
-		b.OutputConfig.Format = outputFormat(f.Schema)
+		b.OutputConfig.Format = outputFormat(f.schema())
 	default:
 		// checkMessagesStyle refused tools and thinking beside a format.
 		b.Tools = []Tool{formatTool(f)}
@@ -236,12 +237,8 @@ func nativeFormat(req *Request) bool {
 	return req.Format != nil && (req.Format.OutputConfig || adaptiveOnly(req.Model))
 }
 
-// outputFormat is output_config.format with schema (any object for
-// json_object, which has none).
+// outputFormat is output_config.format with schema.
 func outputFormat(schema json.RawMessage) json.RawMessage {
-	if schema == nil {
-		schema = json.RawMessage(`{"type":"object"}`)
-	}
 	return slices.Concat([]byte(`{"type":"json_schema","schema":`), schema, []byte("}"))
 }
 
@@ -249,15 +246,11 @@ func outputFormat(schema json.RawMessage) json.RawMessage {
 // response_format: json_schema's schema, or any object for json_object.
 // Its input is the JSON answer, which the adapter returns as text.
 func formatTool(f *ResponseFormat) Tool {
-	schema := f.Schema
-	if schema == nil {
-		schema = json.RawMessage(`{"type":"object"}`)
-	}
 	desc := "Answer with this tool's input: it is the answer, as JSON."
 	if f.Description != "" {
 		desc += " " + f.Description
 	}
-	return Tool{Name: formatToolName, Description: desc, InputSchema: schema}
+	return Tool{Name: formatToolName, Description: desc, InputSchema: f.schema()}
 }
 
 func (a *messagesAdapter) Complete(ctx context.Context, req *Request) (*Message, error) {

@@ -115,7 +115,7 @@ func BuiltinPrice(model string) (Price, bool) {
 // Micros is what usage costs at p, in micro-dollars, rounded up: each
 // bucket at its own price (reasoning tokens are output tokens).
 func (p Price) Micros(u Usage) int64 {
-	p = p.band(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens)
+	p = p.band(u.AllInput())
 	write5m := u.CacheCreationInputTokens - u.CacheWrite1hTokens
 	return int64(math.Ceil(float64(u.InputTokens)*p.Input + float64(write5m)*p.CacheWrite + float64(u.CacheWrite1hTokens)*p.cacheWrite1h() +
 		float64(u.CacheReadInputTokens)*p.CacheRead + float64(u.OutputTokens)*p.Output))

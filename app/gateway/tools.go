@@ -67,8 +67,18 @@ type ResponseFormat struct {
 	// OutputConfig: asked in the Messages API's own words
 	// (output_config.format), which a messages-style provider takes as
 	// they are, beside tools and thinking; response_format is asked of it
-	// with a forced tool, which every Claude model supports.
+	// with a forced tool, which every Claude model supports, but of the
+	// newest models (nativeFormat).
 	OutputConfig bool
+}
+
+// schema is the format's JSON Schema: any object for json_object, which
+// has none.
+func (f *ResponseFormat) schema() json.RawMessage {
+	if f.Schema == nil {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	return f.Schema
 }
 
 // The reasoning mapping, both ways: an effort asks for its budget, and a

@@ -187,27 +187,13 @@ func (p *Pages) RenamePasskey(c echo.Context) error {
 // under the sign-in throttle: a session left open, or stolen, is not
 // enough. It answers as recheckPassword does.
 func (p *Pages) recheckProof(c echo.Context, proof string) (status int, msg string, err error) {
-	cur := CurrentOf(c)
-	user := cur.User
+	user := CurrentOf(c).User
 	// A password is at least auth.MinPasswordLength (12) characters: six
 	// digits or an 11-character recovery code are never one.
 	if user.TOTPEnabledAt == nil || !totp.LooksLikeTOTP(proof) && len(strings.TrimSpace(proof)) != 11 {
 		return p.recheckPassword(c, proof)
 	}
-	counted, msg, err := p.countAttempt(c, user.Email, "two-factor codes")
-	if err != nil || msg != "" {
-		return http.StatusTooManyRequests, msg, err
-	}
-	_, ok, err := p.checkSecondFactor(c.Request().Context(), user, proof)
-	if err != nil {
-		return 0, "", err
-	}
-	if !ok {
-		_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPFailure, Target: user.Email, OrgID: orgIDOf(cur)})
-		return http.StatusUnauthorized, "That code is not right: enter your password, a current code or an unused recovery code.", nil
-	}
-	p.forgive(c, counted)
-	return 0, "", nil
+	return p.recheckCode(c, proof, "two-factor codes", "That code is not right: enter your password, a current code or an unused recovery code.")
 }
 
 // RemovePasskey removes one of the account's passkeys. Like turning

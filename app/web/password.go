@@ -87,6 +87,30 @@ func (p *Pages) ChangePassword(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, paths.AccountChanged)
 }
 
+// recheckCode checks a two-factor code of the signed-in account (a
+// current TOTP code, or an unused recovery code) in place of its password
+// before a sensitive change, under the sign-in throttle counted as
+// attempts; a wrong one is audited and answered with wrong. It answers
+// as recheckPassword does.
+func (p *Pages) recheckCode(c echo.Context, code, attempts, wrong string) (status int, msg string, err error) {
+	cur := CurrentOf(c)
+	user := cur.User
+	counted, msg, err := p.countAttempt(c, user.Email, attempts)
+	if err != nil || msg != "" {
+		return http.StatusTooManyRequests, msg, err
+	}
+	_, ok, err := p.checkSecondFactor(c.Request().Context(), user, code)
+	if err != nil {
+		return 0, "", err
+	}
+	if !ok {
+		_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPFailure, Target: user.Email, OrgID: orgIDOf(cur)})
+		return http.StatusUnauthorized, wrong, nil
+	}
+	p.forgive(c, counted)
+	return 0, "", nil
+}
+
 // recheckPassword checks the signed-in account's password again before a
 // sensitive change (a new password, two-factor sign-in turned on), under
 // the sign-in throttle; a wrong one is audited. It returns the status and

@@ -120,18 +120,5 @@ func (p *Pages) recheckPasswordOrCode(c echo.Context, secret string) (status int
 	if user.TOTPEnabledAt == nil || !totp.LooksLikeTOTP(secret) {
 		return p.recheckPassword(c, secret)
 	}
-	counted, msg, err := p.countAttempt(c, user.Email, "password attempts")
-	if err != nil || msg != "" {
-		return http.StatusTooManyRequests, msg, err
-	}
-	_, ok, err := p.checkSecondFactor(c.Request().Context(), user, secret)
-	if err != nil {
-		return 0, "", err
-	}
-	if !ok {
-		_ = p.audit(c, &models.AuditEvent{ActorUserID: &user.ID, Action: models.ActionTOTPFailure, Target: user.Email, OrgID: orgIDOf(CurrentOf(c))})
-		return http.StatusUnauthorized, "That code is not right. Enter the 6-digit code your app shows now, or your password.", nil
-	}
-	p.forgive(c, counted)
-	return 0, "", nil
+	return p.recheckCode(c, secret, "password attempts", "That code is not right. Enter the 6-digit code your app shows now, or your password.")
 }
