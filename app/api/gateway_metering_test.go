@@ -570,6 +570,14 @@ func TestGatewayCountTokensAndModels(t *testing.T) {
 	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
 		if r.URL.Path == "/v1/messages/count_tokens" && r.Header.Get("Anthropic-Beta") == "b1" {
 			w.Header().Set("Content-Type", "application/json")
+			// A format's schema and thinking are input the provider
+			// counts: they must reach it.
+			oc, _ := body["output_config"].(map[string]any)
+			th, _ := body["thinking"].(map[string]any)
+			if oc["format"] != nil && th["type"] != nil {
+				io.WriteString(w, `{"input_tokens":99}`)
+				return
+			}
 			io.WriteString(w, `{"input_tokens":42}`)
 			return
 		}
@@ -580,6 +588,11 @@ func TestGatewayCountTokensAndModels(t *testing.T) {
 	res := c.PostJSON("/gateway/v1/messages/count_tokens", `{"model":"claude-test","messages":[{"role":"user","content":"hello"}]}`, "X-Api-Key", s.Key, "Anthropic-Beta", "b1")
 	if res.StatusCode != 200 || res.Body != `{"input_tokens":42}`+"\n" || res.Header.Get("X-Token-Count") != "upstream" {
 		t.Errorf("count_tokens: %d %q %v", res.StatusCode, res.Body, res.Header.Get("X-Token-Count"))
+	}
+	res = c.PostJSON("/gateway/v1/messages/count_tokens", `{"model":"claude-test","messages":[{"role":"user","content":"hello"}],`+
+		`"thinking":{"type":"enabled","budget_tokens":2048},"output_config":{"format":{"type":"json_schema","schema":{"type":"object"}}}}`, "X-Api-Key", s.Key, "Anthropic-Beta", "b1")
+	if res.StatusCode != 200 || res.Body != `{"input_tokens":99}`+"\n" {
+		t.Errorf("count_tokens with a format and thinking: %d %q", res.StatusCode, res.Body)
 	}
 	res = c.PostJSON("/gateway/v1/messages/count_tokens", `{"model":"claude-test","messages":[{"role":"user","content":"hello"}]}`, "X-Api-Key", s.Key)
 	if res.StatusCode != 200 || res.Header.Get("X-Token-Count") != "estimated" {

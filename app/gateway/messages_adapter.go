@@ -351,7 +351,7 @@ func betaHeader(req *Request) http.Header {
 func (a *messagesAdapter) CountTokens(ctx context.Context, req *Request) (int, error) {
 	body := a.body(req, false)
 	resp, err := a.http.post(ctx, "/v1/messages/count_tokens", countTokensRequest{Model: body.Model, System: body.System,
-		Messages: body.Messages, Tools: body.Tools, ToolChoice: body.ToolChoice}, false, betaHeader(req))
+		Messages: body.Messages, Tools: body.Tools, ToolChoice: body.ToolChoice, Thinking: body.Thinking, OutputConfig: body.OutputConfig}, false, betaHeader(req))
 	if err != nil {
 		return 0, err
 	}
@@ -368,11 +368,13 @@ func (a *messagesAdapter) CountTokens(ctx context.Context, req *Request) (int, e
 }
 
 type countTokensRequest struct {
-	Model      string          `json:"model"`
-	System     any             `json:"system,omitempty"`
-	Messages   []ChatMessage   `json:"messages"`
-	Tools      []Tool          `json:"tools,omitempty"`
-	ToolChoice *messagesChoice `json:"tool_choice,omitempty"`
+	Model        string            `json:"model"`
+	System       any               `json:"system,omitempty"`
+	Messages     []ChatMessage     `json:"messages"`
+	Tools        []Tool            `json:"tools,omitempty"`
+	ToolChoice   *messagesChoice   `json:"tool_choice,omitempty"`
+	Thinking     *messagesThinking `json:"thinking,omitempty"`
+	OutputConfig *messagesOutput   `json:"output_config,omitempty"`
 }
 
 // errUnsupportedBlock refuses an answer this gateway cannot relay

@@ -602,11 +602,13 @@ func parseCountTokens(body []byte, d Defaults) (*Request, *Error) {
 	if err := parseMessagesPrompt(top, req); err != nil {
 		return nil, err
 	}
-	// thinking and output_config count no input: read for their shape only.
-	if _, err := parseThinking(top, d.MaxTokensCap+1); err != nil {
+	// thinking and output_config are counted as the call would send them:
+	// a format's schema becomes input, and so may a thinking setting. No
+	// max_tokens here, so a budget is bounded by the cap alone.
+	if req.Reasoning, err = parseThinking(top, d.MaxTokensCap+1); err != nil {
 		return nil, err
 	}
-	if err := parseOutputConfig(top, &Request{}); err != nil {
+	if err := parseOutputConfig(top, req); err != nil {
 		return nil, err
 	}
 	return req, nil

@@ -555,8 +555,9 @@ func TestOutputConfigFormatTranslated(t *testing.T) {
 			t.Errorf("%s: openai style: %s", field, o)
 		}
 	}
-	// count_tokens takes it too (it counts no input).
-	if _, err := ParseCountTokensRequest([]byte(`{"model":"m","messages":[{"role":"user","content":"x"}],"output_config":{"format":{"type":"json_schema","schema":`+schema+`}}}`), testDefaults); err != nil {
+	// count_tokens takes it too, and keeps it: the provider counts a
+	// format's schema as input.
+	if req, err := ParseCountTokensRequest([]byte(`{"model":"m","messages":[{"role":"user","content":"x"}],"output_config":{"format":{"type":"json_schema","schema":`+schema+`}}}`), testDefaults); err != nil || req.Format == nil {
 		t.Errorf("count_tokens: %v", err)
 	}
 }
