@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,7 +19,7 @@ import (
 // what neither provider style can honour for every caller.
 var openAIRefused = refusal{[]string{"functions", "function_call",
 	"logprobs", "top_logprobs", "audio", "modalities", "prediction", "web_search_options",
-	"verbosity", "moderation", "service_tier", "prompt_cache_options"}, "this gateway does not relay it"}
+	"moderation", "service_tier", "prompt_cache_options"}, "this gateway does not relay it"}
 
 // ParseCompletionsRequest validates a Chat Completions request:
 //
@@ -29,14 +30,16 @@ var openAIRefused = refusal{[]string{"functions", "function_call",
 //
 // Options the upstream has no counterpart for are accepted at the value
 // that changes nothing, as clients that send every option with its
-// default do: "frequency_penalty":0, "presence_penalty":0, "logit_bias":{},
-// "store":false (see noOps), and those of noOpValue ("logprobs":false,
-// "response_format":{"type":"text"}, …); any other value is refused by
-// name. Hints that change no answer are accepted and dropped: metadata
-// (kept by OpenAI only for stored completions, and store is false),
-// prompt_cache_key and prompt_cache_retention. seed is passed to an
-// openai-style upstream (OpenAI itself only tries to honour it);
-// safety_identifier, OpenAI's successor of user, is the end user's id.
+// default do: "logit_bias":{}, "store":false (see noOps), and those of
+// noOpValue ("logprobs":false, "response_format":{"type":"text"}, …);
+// any other value is refused by name. frequency_penalty and
+// presence_penalty go to an openai-style upstream (see Request). Hints
+// that change no answer are accepted and dropped: metadata (kept by
+// OpenAI only for stored completions, and store is false),
+// prompt_cache_key and prompt_cache_retention. seed and verbosity are
+// passed to an openai-style upstream (OpenAI itself only tries to honour
+// a seed); safety_identifier, OpenAI's successor of user, is the end
+// user's id.
 //
 // System (and developer) messages become the system prompt, in order.
 // model is optional (the configured default); max_tokens defaults too.
@@ -49,7 +52,7 @@ func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
 		"tools", "tool_choice", "parallel_tool_calls", "response_format", "reasoning_effort",
 		"temperature", "top_p", "stop", "stream", "stream_options", "user", "n",
 		"frequency_penalty", "presence_penalty", "logit_bias", "store",
-		"seed", "metadata", "safety_identifier", "prompt_cache_key", "prompt_cache_retention")
+		"seed", "verbosity", "metadata", "safety_identifier", "prompt_cache_key", "prompt_cache_retention")
 	if err != nil {
 		return nil, err
 	}
@@ -57,6 +60,17 @@ func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
 		return nil, err
 	}
 	req := &Request{MaxTokens: d.MaxTokens}
+	if req.FrequencyPenalty, err = parsePenalty(top, "frequency_penalty"); err != nil {
+		return nil, err
+	}
+	if req.PresencePenalty, err = parsePenalty(top, "presence_penalty"); err != nil {
+		return nil, err
+	}
+	if raw, ok := top.get("verbosity"); ok && raw != nil {
+		if req.Verbosity, ok = asString(raw); !ok || !slices.Contains([]string{"low", "medium", "high"}, req.Verbosity) {
+			return nil, invalid("verbosity must be low, medium or high")
+		}
+	}
 	if req.Model, err = parseModelField(top, d.Model); err != nil {
 		return nil, err
 	}
@@ -159,16 +173,26 @@ func parseHints(top object) *Error {
 	return nil
 }
 
+// parsePenalty reads a penalty, -2 to 2 as OpenAI takes it; 0 (the
+// default most clients send) is none.
+func parsePenalty(top object, name string) (*float64, *Error) {
+	raw, ok := top.get(name)
+	if !ok || raw == nil {
+		return nil, nil
+	}
+	f, ok := asNumber(raw)
+	if !ok || f < -2 || f > 2 {
+		return nil, invalid("%s must be a number from -2 to 2", name)
+	}
+	if f == 0 {
+		return nil, nil
+	}
+	return &f, nil
+}
+
 // noOps refuses the options this gateway cannot honour, unless they have
 // the value that asks for nothing.
 func noOps(top object) *Error {
-	for _, name := range []string{"frequency_penalty", "presence_penalty"} {
-		if raw, ok := top.get(name); ok {
-			if f, ok := asNumber(raw); !ok || f != 0 {
-				return invalid("%s must be 0: this gateway's upstream has no penalties", name)
-			}
-		}
-	}
 	if raw, ok := top.get("logit_bias"); ok {
 		if o, ok := decodeObject(raw, "logit_bias"); !ok || len(o.fields) > 0 {
 			return invalid("logit_bias must be empty: this gateway's upstream takes no token biases")

@@ -46,6 +46,9 @@ type openAIRequest struct {
 	StreamOptions       *openAIStreamOptions `json:"stream_options,omitempty"`
 	User                string               `json:"user,omitempty"`
 	Seed                *int64               `json:"seed,omitempty"`
+	FrequencyPenalty    *float64             `json:"frequency_penalty,omitempty"`
+	PresencePenalty     *float64             `json:"presence_penalty,omitempty"`
+	Verbosity           string               `json:"verbosity,omitempty"`
 	Tools               []openAITool         `json:"tools,omitempty"`
 	ToolChoice          any                  `json:"tool_choice,omitempty"`
 	ParallelToolCalls   *bool                `json:"parallel_tool_calls,omitempty"`
@@ -108,7 +111,8 @@ type openAIFunction struct {
 // carry); metadata.user_id becomes OpenAI's end-user identifier.
 func openAIBody(req *Request, stream bool) openAIRequest {
 	b := openAIRequest{Model: req.Model, MaxTokens: req.MaxTokens, Temperature: req.Temperature,
-		TopP: req.TopP, Stop: req.StopSequences, User: req.Metadata.UserID, Seed: req.Seed}
+		TopP: req.TopP, Stop: req.StopSequences, User: req.Metadata.UserID, Seed: req.Seed,
+		FrequencyPenalty: req.FrequencyPenalty, PresencePenalty: req.PresencePenalty, Verbosity: req.Verbosity}
 	if req.System != "" {
 		b.Messages = append(b.Messages, openAIMessage{Role: "system", Content: req.System})
 	}
@@ -143,7 +147,7 @@ func openAIBody(req *Request, stream bool) openAIRequest {
 		// Sampling settings are dropped, as for the newest Claude models:
 		// clients send them by default, and the model refuses them.
 		b.MaxTokens, b.MaxCompletionTokens = 0, req.MaxTokens
-		b.Temperature, b.TopP = nil, nil
+		b.Temperature, b.TopP, b.FrequencyPenalty, b.PresencePenalty = nil, nil, nil, nil
 	}
 	if f := req.Format; f != nil {
 		if f.Type == "json_object" {

@@ -45,8 +45,14 @@ type Request struct {
 	Stream        bool
 	Metadata      Metadata
 	// Seed is Chat Completions' seed, passed to an openai-style upstream
-	// only (nil: none).
-	Seed *int64
+	// only (nil: none); so is Verbosity, a hint ("" for none).
+	Seed      *int64
+	Verbosity string
+	// FrequencyPenalty and PresencePenalty are Chat Completions' (-2 to
+	// 2; nil for 0), for an openai-style upstream: a messages-style one
+	// has none (refused when it is the only provider, dropped on a routed
+	// target of that style).
+	FrequencyPenalty, PresencePenalty *float64
 	// IncludeUsage asks a Chat Completions stream for a last chunk with
 	// the usage (stream_options.include_usage).
 	IncludeUsage bool

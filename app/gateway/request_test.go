@@ -271,8 +271,8 @@ func TestParseCompletionsRequest(t *testing.T) {
 		`{"messages":[{"role":"robot","content":"x"}]}`:                            `messages[0].role must be`,
 		`{"messages":[{"role":"user","content":"x"}],"user":"a\u0000b"}`:           "user must not contain control characters",
 		`{"messages":[{"role":"user","content":"x"}],"max_completion_tokens":0}`:   "max_completion_tokens must be a positive integer",
-		`{"messages":[{"role":"user","content":"x"}],"frequency_penalty":0.5}`:     "frequency_penalty must be 0",
-		`{"messages":[{"role":"user","content":"x"}],"presence_penalty":"0"}`:      "presence_penalty must be 0",
+		`{"messages":[{"role":"user","content":"x"}],"frequency_penalty":2.5}`:     "frequency_penalty must be a number from -2 to 2",
+		`{"messages":[{"role":"user","content":"x"}],"presence_penalty":"0"}`:      "presence_penalty must be a number from -2 to 2",
 		`{"messages":[{"role":"user","content":"x"}],"logit_bias":{"50256":-100}}`: "logit_bias must be empty",
 		`{"messages":[{"role":"user","content":"x"}],"store":true}`:                "store must be false",
 	} {
@@ -280,6 +280,40 @@ func TestParseCompletionsRequest(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", body, err, want)
 		}
+	}
+}
+
+// Penalties and verbosity reach an openai-style provider as sent; a
+// messages-style provider has no penalties, which is said when it is the
+// only one, and a routed target of that style is sent none. A reasoning
+// model is sent no penalties either, as no sampling setting.
+func TestCompletionsPenaltiesAndVerbosity(t *testing.T) {
+	body := []byte(`{"model":"gpt-4.1","messages":[{"role":"user","content":"x"}],"frequency_penalty":0.5,"presence_penalty":-1,"verbosity":"low"}`)
+	openai := testDefaults
+	openai.Style = StyleOpenAI
+	req, err := ParseCompletionsRequest(body, openai)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := json.Marshal(openAIBody(req, false))
+	if !strings.Contains(string(o), `"frequency_penalty":0.5,"presence_penalty":-1,"verbosity":"low"`) {
+		t.Errorf("openai style: %s", o)
+	}
+	m, _ := json.Marshal((&messagesAdapter{}).body(req, false))
+	if strings.Contains(string(m), "penalty") || strings.Contains(string(m), "verbosity") {
+		t.Errorf("a routed messages-style target was sent them: %s", m)
+	}
+	req.Model = "gpt-5"
+	if o, _ := json.Marshal(openAIBody(req, false)); strings.Contains(string(o), "penalty") || !strings.Contains(string(o), `"verbosity":"low"`) {
+		t.Errorf("reasoning model: %s", o)
+	}
+	messages := testDefaults
+	messages.Style = StyleMessages
+	if _, err := ParseCompletionsRequest(body, messages); err == nil || !strings.Contains(err.Error(), "frequency_penalty and presence_penalty must be 0: this gateway's upstream (messages style) has no penalties") {
+		t.Errorf("messages style: %v", err)
+	}
+	if _, err := ParseCompletionsRequest([]byte(`{"messages":[{"role":"user","content":"x"}],"frequency_penalty":0,"presence_penalty":0.0,"verbosity":"high"}`), messages); err != nil {
+		t.Errorf("messages style, no penalties: %v", err)
 	}
 }
 
@@ -363,7 +397,7 @@ func TestCompletionsOptionsOfTheSDK(t *testing.T) {
 		`"top_logprobs":3`:                 `"top_logprobs" is not supported`,
 		`"response_format":{"type":"xml"}`: `response_format.type must be`,
 		`"reasoning_effort":"high"`:        `reasoning_effort needs max_completion_tokens above 1024`,
-		`"verbosity":"low"`:                `"verbosity" is not supported`,
+		`"verbosity":"loud"`:               `verbosity must be low, medium or high`,
 		`"service_tier":"flex"`:            `"service_tier" is not supported`,
 		`"modalities":["text","audio"]`:    `"modalities" is not supported`,
 		`"tool_choice":"any"`:              `tool_choice must be "auto", "none", "required"`,

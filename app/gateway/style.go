@@ -56,6 +56,9 @@ func checkMessagesStyle(req *Request) *Error {
 	if t := req.Temperature; t != nil && *t > 1 {
 		return invalid("temperature %g is not supported: this gateway's upstream (messages style) takes 0 to 1", *t)
 	}
+	if req.FrequencyPenalty != nil || req.PresencePenalty != nil {
+		return invalid("frequency_penalty and presence_penalty must be 0: this gateway's upstream (messages style) has no penalties")
+	}
 	if req.Format == nil || nativeFormat(req) {
 		return nil // the provider's own structured output, beside anything
 	}
