@@ -701,3 +701,25 @@ func TestSamplingDroppedForNewestModels(t *testing.T) {
 		}
 	}
 }
+
+// The AI SDK asks for fine-grained tool streaming on every streamed tool
+// (eager_input_streaming): a messages-style provider is sent it, an
+// openai-style one, which streams a call's arguments anyway, is not.
+func TestToolEagerInputStreaming(t *testing.T) {
+	req, err := ParseMessagesRequest([]byte(`{"model":"m","max_tokens":5,"stream":true,"messages":[{"role":"user","content":"x"}],`+
+		`"tools":[{"name":"weather","input_schema":{"type":"object"},"eager_input_streaming":true}],"tool_choice":{"type":"auto"}}`), testDefaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := (&messagesAdapter{}).body(req, true).appendJSON(nil)
+	if err != nil || !strings.Contains(string(m), `"input_schema":{"type":"object"},"eager_input_streaming":true}`) {
+		t.Errorf("messages style: %s %v", m, err)
+	}
+	if o, _ := json.Marshal(openAIBody(req, true)); strings.Contains(string(o), "eager") {
+		t.Errorf("openai style: %s", o)
+	}
+	if _, err := ParseMessagesRequest([]byte(`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}],`+
+		`"tools":[{"name":"w","input_schema":{"type":"object"},"eager_input_streaming":"yes"}]}`), testDefaults); err == nil || !strings.Contains(err.Error(), "tools[0].eager_input_streaming must be a boolean") {
+		t.Errorf("a string: %v", err)
+	}
+}

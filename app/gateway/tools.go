@@ -29,6 +29,11 @@ type Tool struct {
 	InputSchema  json.RawMessage `json:"input_schema"`
 	Strict       *bool           `json:"strict,omitempty"`
 	CacheControl json.RawMessage `json:"cache_control,omitempty"`
+	// EagerInputStreaming is Anthropic's fine-grained tool streaming (the
+	// input streamed without buffering), which the AI SDK asks for on
+	// every streamed tool: a messages-style provider's; OpenAI streams a
+	// call's arguments as they come anyway.
+	EagerInputStreaming *bool `json:"eager_input_streaming,omitempty"`
 }
 
 // ToolChoice says whether and which tool the model must call: Type is
@@ -157,8 +162,8 @@ func parseCacheControl(o object) (json.RawMessage, *Error) {
 }
 
 // parseMessagesTools reads Anthropic's tools: client tools (name,
-// description, input_schema, optionally type "custom", strict and
-// cache_control). Server tools (web search, code execution, computer use
+// description, input_schema, optionally type "custom", strict,
+// cache_control and eager_input_streaming). Server tools (web search, code execution, computer use
 // and the like, whose type is versioned) are refused by name: this
 // gateway relays what a provider of either style can run.
 func parseMessagesTools(top object) ([]Tool, *Error) {
@@ -167,7 +172,7 @@ func parseMessagesTools(top object) ([]Tool, *Error) {
 			s, _ := asString(typ)
 			return Tool{}, invalid("%s %q is not supported: this gateway relays client tools only (server tools such as web search are not)", o.name("type"), s)
 		}
-		if err := o.only("type", "name", "description", "input_schema", "cache_control", "strict"); err != nil {
+		if err := o.only("type", "name", "description", "input_schema", "cache_control", "strict", "eager_input_streaming"); err != nil {
 			return Tool{}, err
 		}
 		t, err := parseToolFields(o, "input_schema")
@@ -176,6 +181,13 @@ func parseMessagesTools(top object) ([]Tool, *Error) {
 		}
 		if t.CacheControl, err = parseCacheControl(o); err != nil {
 			return Tool{}, err
+		}
+		if raw, ok := o.get("eager_input_streaming"); ok && raw != nil {
+			b, ok := asBool(raw)
+			if !ok {
+				return Tool{}, invalid("%s must be a boolean", o.name("eager_input_streaming"))
+			}
+			t.EagerInputStreaming = &b
 		}
 		return t, nil
 	})

@@ -184,6 +184,9 @@ func appendTool(b []byte, t *Tool) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if t.EagerInputStreaming != nil {
+		b = strconv.AppendBool(append(b, `,"eager_input_streaming":`...), *t.EagerInputStreaming)
+	}
 	return append(b, '}'), nil
 }
 

@@ -217,6 +217,9 @@ func TestMessagesRequestAppendIsEncodingJSONs(t *testing.T) {
 				tool.Strict = new(r.IntN(2) == 0)
 				tool.CacheControl = json.RawMessage(`{"type":"ephemeral"}`)
 			}
+			if r.IntN(3) == 0 {
+				tool.EagerInputStreaming = new(r.IntN(2) == 0)
+			}
 			if r.IntN(5) == 0 {
 				tool.InputSchema = nil
 			}
