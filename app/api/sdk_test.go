@@ -258,3 +258,33 @@ func TestAnthropicSDKAsUsersWriteIt(t *testing.T) {
 		t.Errorf("upstream refusal: %q, want one call", got.UpstreamRefusal)
 	}
 }
+
+// The Vercel AI SDK, unmodified, through both of its providers the
+// gateway speaks (openai's Chat Completions model, anthropic): a text, a
+// streamed two-step tool loop that the SDK runs itself, and an object
+// from a schema. Its anthropic provider asks for fine-grained tool
+// streaming on every streamed tool (eager_input_streaming).
+func TestVercelAISDK(t *testing.T) {
+	type run struct {
+		Text        string
+		StreamParts string `json:"stream_parts"`
+		StreamText  string `json:"stream_text"`
+		Object      struct {
+			Name string
+			Age  *float64
+		}
+	}
+	var got struct{ OpenAI, Anthropic run }
+	runSDK(t, "ai_sdk.mjs", "ai", "/gateway/v1", &got)
+	for name, r := range map[string]run{"openai": got.OpenAI, "anthropic": got.Anthropic} {
+		if !strings.Contains(r.Text, "demo upstream") {
+			t.Errorf("%s generateText: %q", name, r.Text)
+		}
+		if r.StreamParts != "tool-call,tool-result,finish-step,finish-step,finish" || !strings.Contains(r.StreamText, "returned") {
+			t.Errorf("%s streamText with a tool: parts %s, text %q", name, r.StreamParts, r.StreamText)
+		}
+		if r.Object.Name == "" || r.Object.Age == nil {
+			t.Errorf("%s generateObject: %+v", name, r.Object)
+		}
+	}
+}
