@@ -176,6 +176,8 @@ func (a *messagesAdapter) body(req *Request, stream bool) messagesRequest {
 		switch {
 		case r.Adaptive:
 			b.Thinking.Type = "adaptive"
+		case r.BetweenTools:
+			b.Thinking.Type = "between_tools"
 		case newest:
 			// A budget (Chat Completions' reasoning_effort, or a routed
 			// call's "enabled") for a model that refuses one: its effort.

@@ -436,7 +436,7 @@ func TestMessagesOptionsOfTheSDK(t *testing.T) {
 		`"thinking":{"type":"enabled","budget_tokens":1024}`:                                                               `thinking.budget_tokens must be below max_tokens`,
 		`"thinking":{"type":"disabled","budget_tokens":1}`:                                                                 `thinking.budget_tokens is for "type":"enabled" only`,
 		`"thinking":{"type":"adaptive","budget_tokens":2048}`:                                                              `thinking.budget_tokens is for "type":"enabled" only`,
-		`"thinking":{"type":"auto"}`:                                                                                       `thinking.type must be "enabled", "adaptive" or "disabled"`,
+		`"thinking":{"type":"auto"}`:                                                                                       `thinking.type must be "enabled", "adaptive", "between_tools" or "disabled"`,
 		`"thinking":{"type":"adaptive","display":"A B"}`:                                                                   `thinking.display must be a lowercase word`,
 		`"output_config":{"format":{"type":"json_schema"}}`:                                                                `output_config.format.schema is required`,
 		`"output_config":{"format":{"type":"json"}}`:                                                                       `output_config.format.type must be "json_schema"`,
@@ -721,5 +721,28 @@ func TestToolEagerInputStreaming(t *testing.T) {
 	if _, err := ParseMessagesRequest([]byte(`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"}],`+
 		`"tools":[{"name":"w","input_schema":{"type":"object"},"eager_input_streaming":"yes"}]}`), testDefaults); err == nil || !strings.Contains(err.Error(), "tools[0].eager_input_streaming must be a boolean") {
 		t.Errorf("a string: %v", err)
+	}
+}
+
+// Claude Sonnet 5.5 cannot turn thinking off ("disabled" is a 400 there):
+// its lowest setting, between_tools, reaches a messages-style provider as
+// sent, with the call's effort; an openai-style one is asked for no
+// reasoning effort.
+func TestThinkingBetweenTools(t *testing.T) {
+	req, err := ParseMessagesRequest([]byte(`{"model":"claude-sonnet-5-5","max_tokens":2000,"messages":[{"role":"user","content":"x"}],`+
+		`"thinking":{"type":"between_tools","display":"summarized"},"output_config":{"effort":"low"}}`), testDefaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := (&messagesAdapter{}).body(req, false).appendJSON(nil)
+	if err != nil || !strings.Contains(string(m), `"thinking":{"type":"between_tools","display":"summarized"},"output_config":{"effort":"low"}`) {
+		t.Errorf("messages style: %s %v", m, err)
+	}
+	if o, _ := json.Marshal(openAIBody(req, false)); strings.Contains(string(o), "reasoning_effort") {
+		t.Errorf("openai style: %s", o)
+	}
+	if _, err := ParseMessagesRequest([]byte(`{"model":"m","max_tokens":2000,"messages":[{"role":"user","content":"x"}],`+
+		`"thinking":{"type":"between_tools","budget_tokens":1024}}`), testDefaults); err == nil || !strings.Contains(err.Error(), `thinking.budget_tokens is for "type":"enabled" only`) {
+		t.Errorf("a budget: %v", err)
 	}
 }

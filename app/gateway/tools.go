@@ -52,12 +52,17 @@ type ToolChoice struct {
 // reasoning_effort), mapped by effortOf and budgetOf. Adaptive is
 // Anthropic's "type":"adaptive" (the model decides how much to think; the
 // only kind newer Claude models take), with neither: its effort is the
-// request's OutputEffort (see openAIEffort). Display is thinking.display,
-// passed on to a messages-style provider.
+// request's OutputEffort (see openAIEffort). BetweenTools is
+// "type":"between_tools", the lowest setting of the models on which
+// thinking cannot be disabled (Claude Sonnet 5.5): no thinking up front,
+// short notes between tool calls; an openai-style provider is asked for no
+// reasoning effort. Display is thinking.display, passed on to a
+// messages-style provider.
 type Reasoning struct {
 	BudgetTokens int
 	Effort       string
 	Adaptive     bool
+	BetweenTools bool
 	Display      string
 }
 
@@ -328,18 +333,18 @@ func parseThinking(top object, maxTokens int) (*Reasoning, *Error) {
 		return nil, err
 	}
 	_, budget := o.get("budget_tokens")
-	switch o.fields["type"] {
-	case "disabled", "adaptive":
+	switch typ := o.fields["type"]; typ {
+	case "disabled", "adaptive", "between_tools":
 		if budget {
 			return nil, invalid(`thinking.budget_tokens is for "type":"enabled" only`)
 		}
-		if o.fields["type"] == "disabled" {
+		if typ == "disabled" {
 			return nil, nil
 		}
-		return &Reasoning{Adaptive: true, Display: display}, nil
+		return &Reasoning{Adaptive: typ == "adaptive", BetweenTools: typ == "between_tools", Display: display}, nil
 	case "enabled":
 	default:
-		return nil, invalid(`thinking.type must be "enabled", "adaptive" or "disabled"`)
+		return nil, invalid(`thinking.type must be "enabled", "adaptive", "between_tools" or "disabled"`)
 	}
 	n, ok := asInt(o.fields["budget_tokens"])
 	if !ok || n < minThinkingBudget {
