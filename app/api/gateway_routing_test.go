@@ -41,8 +41,9 @@ func (p *provider) current() string {
 
 // newProvider is a provider of style "messages" or "openai": "ok" answers
 // (JSON or SSE as asked), "503" fails, "503-retry-after" fails asking for
-// a second's pause, "400" refuses the request, "stall" sends nothing, and
-// "midstream" starts a stream, sends one word and drops the connection.
+// a second's pause, "400" refuses the request, "stall" sends nothing,
+// "midstream" starts a stream, sends one word and drops the connection,
+// and "blockflood" opens block after block (and pings) without content.
 func newProvider(t *testing.T, style, mode string) *provider {
 	p := &provider{mode: mode}
 	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -73,6 +74,12 @@ func newProvider(t *testing.T, style, mode string) *provider {
 				"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"partial\"}}\n\n")
 			w.(http.Flusher).Flush()
 			panic(http.ErrAbortHandler) // the connection drops
+		case "blockflood":
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"model\":\"claude-sonnet-4-5\",\"content\":[],\"usage\":{\"input_tokens\":5,\"output_tokens\":1}}}\n\n")
+			for i := 0; r.Context().Err() == nil; i++ { // until the gateway hangs up
+				fmt.Fprintf(w, "event: ping\ndata: {\"type\":\"ping\"}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":%d,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n", i)
+			}
 		default:
 			p.answer(w, style, body.Stream)
 		}
@@ -250,6 +257,27 @@ func TestGatewayNeverSplicesAStream(t *testing.T) {
 	}
 	if backup.calls.Load() != 0 || r.Header.Get("X-Parapet-Provider") != "primary" {
 		t.Errorf("backup got %d calls; provider %q", backup.calls.Load(), r.Header.Get("X-Parapet-Provider"))
+	}
+}
+
+// A primary whose stream opens block after block without any content is
+// not waited on holding its events (which grew without bound): past a few
+// held blocks it has failed, and the backup answers with one opening.
+func TestGatewayFallsBackFromAStreamWithoutContent(t *testing.T) {
+	primary, backup := newProvider(t, "messages", "blockflood"), newProvider(t, "openai", "ok")
+	// Held without bound, the flood ran until the stream's longest
+	// duration, then failed the call.
+	env := apptest.New(t, apptest.Databases(t)[0], append(routingOptions(primary.URL, backup.URL),
+		apptest.WithEnv("GATEWAY_STREAM_MAX_DURATION", "3s"))...)
+	s := env.Seed(t, "flood@example.com")
+	rc := routedCall{"/gateway/v1/messages", true}
+	r := rc.do(env.Client(), s.Key, "smart")
+	body := string(r.Body)
+	if r.StatusCode != 200 || !strings.Contains(body, "backup") || openings(rc, body) != 1 || strings.Count(body, "event: content_block_start") != 1 {
+		t.Errorf("%d %s", r.StatusCode, body)
+	}
+	if r.Header.Get("X-Parapet-Provider") != "backup" || r.Header.Get("X-Parapet-Attempts") != "2" {
+		t.Errorf("provider %q attempts %q", r.Header.Get("X-Parapet-Provider"), r.Header.Get("X-Parapet-Attempts"))
 	}
 }
 

@@ -394,15 +394,44 @@ func (c *call) useTarget(t *target) {
 // the attempt fails before any content, the next target's stream is the
 // only one the client sees. Without one, they go out at once, as the
 // upstream sends them.
+//
+// What is held is bounded, as the forwarded events are by the
+// accumulator's checks: one message_start, one ping (the others say
+// nothing more) and maxHeldBlocks block starts; an upstream that opens
+// more without content, or a second message, has failed, and the call
+// falls back.
 type holdBack struct {
 	forward func(Event) error
 	hold    bool
 	held    []Event
+	started bool // a message_start is held
+	pinged  bool // a ping is held
+	blocks  int  // block starts held
 	sent    bool // an event was passed on: this attempt's answer is the call's
 }
 
+// maxHeldBlocks bounds the blocks an attempt may open before any content:
+// a provider opens a block and fills it.
+const maxHeldBlocks = 8
+
 func (h *holdBack) emit(ev Event) error {
 	if h.hold && !h.sent {
+		switch ev.Type {
+		case EventPing:
+			if h.pinged {
+				return nil
+			}
+			h.pinged = true
+		case EventMessageStart:
+			if h.started {
+				return errInvalidResponse(fmt.Errorf("%w: a second message_start before any content", errProviderFailed))
+			}
+			h.started = true
+		case EventContentBlockStart:
+			if h.blocks++; h.blocks > maxHeldBlocks {
+				return errInvalidResponse(fmt.Errorf("%w: more than %d content blocks opened before any content", errProviderFailed, maxHeldBlocks))
+			}
+		}
 		switch ev.Type {
 		case EventMessageStart, EventPing, EventContentBlockStart:
 			h.held = append(h.held, ev)

@@ -125,3 +125,36 @@ func TestWeightedOrder(t *testing.T) {
 		t.Error("an unknown model routed")
 	}
 }
+
+// What an attempt holds back before its first content is bounded: pings
+// collapse to one, a second message_start or too many opened blocks fail
+// the attempt as the provider's fault (so the call falls back).
+func TestHoldBackIsBounded(t *testing.T) {
+	var forwarded []Event
+	h := &holdBack{hold: true, forward: func(ev Event) error { forwarded = append(forwarded, ev); return nil }}
+	if err := h.emit(Event{Type: EventMessageStart, Message: &Message{}}); err != nil {
+		t.Fatal(err)
+	}
+	for range 10_000 {
+		if err := h.emit(Event{Type: EventPing}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(h.held) != 2 {
+		t.Errorf("held %d events after 10,000 pings, want message_start and one ping", len(h.held))
+	}
+	err := h.emit(Event{Type: EventMessageStart, Message: &Message{}})
+	if err == nil || !providerFailed(err.(*Error)) {
+		t.Errorf("a second message_start: %v", err)
+	}
+	h = &holdBack{hold: true, forward: h.forward}
+	for i := range maxHeldBlocks + 1 {
+		err = h.emit(Event{Type: EventContentBlockStart, Index: i, Block: &ContentBlock{Type: BlockText}})
+	}
+	if err == nil || !providerFailed(err.(*Error)) {
+		t.Errorf("block %d: %v", maxHeldBlocks+1, err)
+	}
+	if len(forwarded) != 0 {
+		t.Errorf("forwarded %d events before any content", len(forwarded))
+	}
+}
