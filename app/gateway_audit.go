@@ -27,7 +27,7 @@ func (a *App) gatewayCalls(next echo.HandlerFunc) echo.HandlerFunc {
 				who.OrgID = cur.Org.ID
 			}
 		}
-		a.gateway.Refused(c, who, err)
+		a.gateway.Refused(c, who, a.toAPIError(err, c)) // as the client is answered
 		return err
 	}
 }

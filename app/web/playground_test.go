@@ -253,8 +253,13 @@ func TestPlaygroundChatRefusals(t *testing.T) {
 				codes[*e.ErrorCode]++
 			}
 		}
-		if codes["not_entitled"] != 1 || codes["invalid_request"] != 1 {
+		if codes["not_entitled"] != 1 || codes["invalid_request"] != 1 || codes["forbidden"] != 2 {
 			t.Errorf("audited error codes %v", codes)
+		}
+		for _, e := range events {
+			if e.Status != nil && *e.Status >= 500 {
+				t.Errorf("a refusal recorded as status %d", *e.Status)
+			}
 		}
 	})
 }
