@@ -887,3 +887,31 @@ func TestGatewayMetersFailedStreamsByWhatWasDelivered(t *testing.T) {
 		})
 	}
 }
+
+// A call's record is dated when the call ends, not when the recorder's
+// batch reaches the database (up to its linger later): the request log
+// and its CSV show when each call happened.
+func TestGatewayRecordIsDatedByTheCall(t *testing.T) {
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil)
+	c := env.Client()
+	var spans [][2]time.Time
+	for range 3 {
+		t0 := time.Now()
+		if r := chat(c, s.Key, `{"messages":[{"role":"user","content":"hi"}]}`); r.StatusCode != 200 {
+			t.Fatalf("%d %s", r.StatusCode, r.Body)
+		}
+		spans = append(spans, [2]time.Time{t0, time.Now()})
+	}
+	evs := gatewayEvents(t, env)
+	if len(evs) != 3 {
+		t.Fatalf("%d records", len(evs))
+	}
+	// The record is made just after the answer is sent: a little after the
+	// client has it, far less than the recorder's linger (20 ms).
+	for i, e := range evs {
+		if e.CreatedAt.Before(spans[i][0].Add(-time.Millisecond)) || e.CreatedAt.After(spans[i][1].Add(10*time.Millisecond)) {
+			t.Errorf("record %d dated %s, the call ran %s to %s", i, e.CreatedAt.Format(time.RFC3339Nano),
+				spans[i][0].UTC().Format(time.RFC3339Nano), spans[i][1].UTC().Format(time.RFC3339Nano))
+		}
+	}
+}

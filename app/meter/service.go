@@ -432,9 +432,11 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 	s.add(rec)
 }
 
-// event starts a gateway.call audit event for who, with how it ended.
+// event starts a gateway.call audit event for who, with how it ended and
+// when: now, as the call ends, not when the recorder's batch is written.
 func (s *Service) event(c echo.Context, who Caller, err error) *models.AuditEvent {
-	e := &models.AuditEvent{Action: models.ActionGatewayCall, IP: c.RealIP(), RequestID: httpx.RequestID(c), Status: ptr(http.StatusOK)}
+	e := &models.AuditEvent{Action: models.ActionGatewayCall, IP: c.RealIP(), RequestID: httpx.RequestID(c), Status: ptr(http.StatusOK),
+		CreatedAt: models.Now()}
 	if err != nil {
 		ae := apierr.From(err)
 		e.Status, e.ErrorCode = &ae.Status, &ae.Code
