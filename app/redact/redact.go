@@ -111,18 +111,47 @@ var rules = []rule{
 	{"authorization", regexp.MustCompile(`(?i)\bauthorization\\?["']?\s*[:=]\s*\\?["']?(?:[A-Za-z]+\s+)?([^\s"'\\,;]{8,})`), 1, []string{"authorization"}},
 }
 
-// secretKey matches a property or parameter named like a secret and the
-// separator after it: the name must end in the secret word
-// (MasterUserPassword, db_password, client_secret, auth_token,
-// session_id, signing_key), so that input_tokens, token_count or
-// partition_key are left alone. "pass"
-// is a secret word only as a whole word or after _ or - (DB_PASS,
-// smtp-pass, "pass"), not in bypass or compass (keyMatches).
-var secretKey = regexp.MustCompile(`(?i)[A-Za-z0-9_\-]*(?:password|passwd|pwd|passphrase|secret|token|apikey|api_key|api-key|accesskey|access_key|secretkey|secret_key|privatekey|private_key|credential|credentials|signature|sig|accountkey|connectionstring|connection_string|sessionid|session_id|session-id|sessid|(?:auth|master|encryption|signing|hmac|shared|client)[_\-]?key|pass)(?:\\?["'])?[ \t]*(?::|=>|=)[ \t]*`)
+// secretWords end the names of properties and parameters that hold a
+// secret (MasterUserPassword, db_password, client_secret, auth_token,
+// session_id), so that input_tokens, token_count or partition_key are
+// left alone. "pass" is one only as a whole word or after _ or -
+// (DB_PASS, smtp-pass, "pass"), not in bypass or compass; "key" only
+// after auth, master, encryption, signing, hmac, shared or client
+// (secretName).
+var secretWords = []string{
+	"password", "passwd", "pwd", "passphrase", "secret", "token", "apikey", "api_key", "api-key",
+	"accesskey", "access_key", "secretkey", "secret_key", "privatekey", "private_key", "credential",
+	"credentials", "signature", "sig", "accountkey", "connectionstring", "connection_string",
+	"sessionid", "session_id", "session-id", "sessid",
+}
+
+// keyOwners name the keys that are secrets in "<owner>key", "<owner>_key"
+// or "<owner>-key" (signing_key, MasterKey).
+var keyOwners = []string{"auth", "master", "encryption", "signing", "hmac", "shared", "client"}
+
+// secretName reports whether a property's name ends in a secret word.
+func secretName(name string) bool {
+	if slices.ContainsFunc(secretWords, func(w string) bool { return hasSuffixFold(name, w) }) {
+		return true
+	}
+	if hasSuffixFold(name, "pass") {
+		return len(name) == 4 || !isAlnum(name[len(name)-5])
+	}
+	if !hasSuffixFold(name, "key") {
+		return false
+	}
+	owner := strings.TrimRight(name[:len(name)-3], "_-")
+	return len(owner) >= len(name)-4 && slices.ContainsFunc(keyOwners, func(w string) bool { return hasSuffixFold(owner, w) })
+}
+
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
+}
 
 // secretFlag matches a command line's flag named like a secret and the
 // blanks before its value (--password value, --api-key value); after a
-// blank or at a line's start (keyMatches). With = it is a secretKey.
+// blank or at a line's start (keyMatches). With = it is a secret's key
+// (secretKeyBefore).
 var secretFlag = regexp.MustCompile(`--?(?i:[A-Za-z0-9\-]*(?:password|passwd|passphrase|secret|token|api-key|apikey|access-key|secret-key|private-key))[ \t]+`)
 
 // keyMatch is a secret's key and separator, s[start:end]; flag for a
@@ -132,21 +161,50 @@ type keyMatch struct {
 	flag       bool
 }
 
+// secretKeyBefore reports whether the separator (: = =>) at p follows a
+// property named like a secret, its name perhaps quoted (also as escaped
+// JSON) and followed by blanks, and where the name starts. Found from the
+// separators back, not by a pattern: a pattern for a name that ends in a
+// word tries each position, most of masking's time.
+func secretKeyBefore(s string, p int) (int, bool) {
+	i := p
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
+		i--
+	}
+	if i > 0 && (s[i-1] == '"' || s[i-1] == '\'') {
+		i--
+		if i > 0 && s[i-1] == '\\' {
+			i--
+		}
+	}
+	start := i
+	for start > 0 && isKeyByte(s[start-1]) {
+		start--
+	}
+	return start, start < i && secretName(s[start:i])
+}
+
 // keyMatches are the secret keys and flags of s, in order.
 func keyMatches(s string) []keyMatch {
 	if !hasKeyWord(s) {
-		return nil // most log lines: the patterns below are costly to run
+		return nil // most log lines
 	}
 	var ks []keyMatch
-	for _, m := range secretKey.FindAllStringIndex(s, -1) {
-		w := m[0]
-		for w < m[1] && (isAlnum(s[w]) || s[w] == '_' || s[w] == '-') {
-			w++
+	for p := 0; p < len(s); p++ {
+		if s[p] != ':' && s[p] != '=' {
+			continue
 		}
-		if word := s[m[0]:w]; len(word) > 4 && strings.EqualFold(word[len(word)-4:], "pass") && isAlnum(word[len(word)-5]) {
-			continue // bypass, compass
+		if start, ok := secretKeyBefore(s, p); ok && (len(ks) == 0 || start >= ks[len(ks)-1].end) {
+			end := p + 1
+			if s[p] == '=' && end < len(s) && s[end] == '>' {
+				end++
+			}
+			for end < len(s) && (s[end] == ' ' || s[end] == '\t') {
+				end++
+			}
+			ks = append(ks, keyMatch{start, end, false})
+			p = end - 1
 		}
-		ks = append(ks, keyMatch{m[0], m[1], false})
 	}
 	if !strings.Contains(s, "-") {
 		return ks
@@ -179,16 +237,18 @@ func containsFold(s, h string) bool {
 	return false
 }
 
-// keyWords are parts of which every secret word of secretKey and
+// keyWords are parts of which every secret word of secretWords and
 // secretFlag holds one ("apikey" holds "key", "passwd" "pass").
 var keyWords = []string{"pass", "pwd", "secret", "token", "key", "credential", "sig", "connection", "sess"}
 
 // hasKeyWord reports whether s holds one of keyWords, in any case: a
-// line without one holds no secret key, and is not given to the regular
-// expressions, whose open-ended word prefix makes them try every position.
+// line without one holds no secret key, and is not scanned for one.
 func hasKeyWord(s string) bool {
 	return slices.ContainsFunc(keyWords, func(w string) bool { return containsFold(s, w) })
 }
+
+// isKeyByte reports whether c may be in a property's name.
+func isKeyByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }
 
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
