@@ -114,16 +114,19 @@ var rules = []rule{
 // secretWords end the names of properties and parameters that hold a
 // secret (MasterUserPassword, db_password, client_secret, auth_token,
 // session_id), so that input_tokens, token_count or partition_key are
-// left alone. "pass" is one only as a whole word or after _ or -
-// (DB_PASS, smtp-pass, "pass"), not in bypass or compass; "key" only
-// after auth, master, encryption, signing, hmac, shared or client
-// (secretName).
-var secretWords = []string{
-	"password", "passwd", "pwd", "passphrase", "secret", "token", "apikey", "api_key", "api-key",
-	"accesskey", "access_key", "secretkey", "secret_key", "privatekey", "private_key", "credential",
-	"credentials", "signature", "sig", "accountkey", "connectionstring", "connection_string",
-	"sessionid", "session_id", "session-id", "sessid",
-}
+// left alone. shortWords are secret words only as a whole word or after
+// _, - or a lower case letter (DB_PASS, smtp-pass, "pass", userPin,
+// otp), not in bypass, compass or spin; "key" only after auth, master,
+// encryption, signing, hmac, shared or client (secretName).
+var (
+	secretWords = []string{
+		"password", "passwd", "pwd", "passphrase", "passcode", "secret", "token", "apikey", "api_key", "api-key",
+		"accesskey", "access_key", "secretkey", "secret_key", "privatekey", "private_key", "credential",
+		"credentials", "signature", "sig", "accountkey", "connectionstring", "connection_string",
+		"sessionid", "session_id", "session-id", "sessid",
+	}
+	shortWords = []string{"pass", "pin", "otp", "totp", "hotp"}
+)
 
 // keyOwners name the keys that are secrets in "<owner>key", "<owner>_key"
 // or "<owner>-key" (signing_key, MasterKey).
@@ -134,8 +137,12 @@ func secretName(name string) bool {
 	if slices.ContainsFunc(secretWords, func(w string) bool { return hasSuffixFold(name, w) }) {
 		return true
 	}
-	if hasSuffixFold(name, "pass") {
-		return len(name) == 4 || !isAlnum(name[len(name)-5])
+	for _, w := range shortWords {
+		if hasSuffixFold(name, w) {
+			if i := len(name) - len(w); i == 0 || !isAlnum(name[i-1]) || isLower(name[i-1]) && !isLower(name[i]) {
+				return true
+			}
+		}
 	}
 	if !hasSuffixFold(name, "key") {
 		return false
@@ -239,7 +246,7 @@ func containsFold(s, h string) bool {
 
 // keyWords are parts of which every secret word of secretWords and
 // secretFlag holds one ("apikey" holds "key", "passwd" "pass").
-var keyWords = []string{"pass", "pwd", "secret", "token", "key", "credential", "sig", "connection", "sess"}
+var keyWords = []string{"pass", "pwd", "secret", "token", "key", "credential", "sig", "connection", "sess", "pin", "otp"}
 
 // hasKeyWord reports whether s holds one of keyWords, in any case: a
 // line without one holds no secret key, and is not scanned for one.
@@ -249,6 +256,8 @@ func hasKeyWord(s string) bool {
 
 // isKeyByte reports whether c may be in a property's name.
 func isKeyByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }
+
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
@@ -656,6 +665,12 @@ func kindOfKey(key string) string {
 		return "signature"
 	case strings.Contains(k, "credential"):
 		return "credential"
+	case strings.Contains(k, "secret"):
+		return "secret"
+	case strings.Contains(k, "otp"):
+		return "otp"
+	case strings.Contains(k, "pin"):
+		return "pin"
 	}
 	return "secret"
 }
