@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Mask is one secret that was masked, as a page may show it: its kind and
@@ -162,10 +163,10 @@ func hasSuffixFold(s, suffix string) bool {
 var secretFlag = regexp.MustCompile(`--?(?i:[A-Za-z0-9\-]*(?:password|passwd|passphrase|secret|token|api-key|apikey|access-key|secret-key|private-key))[ \t]+`)
 
 // keyMatch is a secret's key and separator, s[start:end]; flag for a
-// command line's flag.
+// command line's flag, prose for a sentence's "password is".
 type keyMatch struct {
-	start, end int
-	flag       bool
+	start, end  int
+	flag, prose bool
 }
 
 // secretKeyBefore reports whether the separator (: = =>) at p follows a
@@ -191,6 +192,17 @@ func secretKeyBefore(s string, p int) (int, bool) {
 	return start, start < i && secretName(s[start:i])
 }
 
+// proseVerb is the length of the "is " or "was " (or "is: ") that s
+// starts with, as in "the password is 'hunter2'", else 0.
+func proseVerb(s string) int {
+	for _, v := range []string{"is ", "was ", "is: ", "was: "} {
+		if strings.HasPrefix(s, v) {
+			return len(v) - 1
+		}
+	}
+	return 0
+}
+
 // keyMatches are the secret keys and flags of s, in order.
 func keyMatches(s string) []keyMatch {
 	if !hasKeyWord(s) {
@@ -198,18 +210,24 @@ func keyMatches(s string) []keyMatch {
 	}
 	var ks []keyMatch
 	for p := 0; p < len(s); p++ {
-		if s[p] != ':' && s[p] != '=' {
+		end, prose := p+1, false
+		switch {
+		case s[p] == '=' && end < len(s) && s[end] == '>':
+			end++
+		case s[p] == ':' || s[p] == '=':
+		case s[p] == ' ':
+			if end += proseVerb(s[end:]); end == p+1 {
+				continue
+			}
+			prose = true
+		default:
 			continue
 		}
 		if start, ok := secretKeyBefore(s, p); ok && (len(ks) == 0 || start >= ks[len(ks)-1].end) {
-			end := p + 1
-			if s[p] == '=' && end < len(s) && s[end] == '>' {
-				end++
-			}
 			for end < len(s) && (s[end] == ' ' || s[end] == '\t') {
 				end++
 			}
-			ks = append(ks, keyMatch{start, end, false})
+			ks = append(ks, keyMatch{start: start, end: end, prose: prose})
 			p = end - 1
 		}
 	}
@@ -219,7 +237,7 @@ func keyMatches(s string) []keyMatch {
 	n := len(ks)
 	for _, m := range secretFlag.FindAllStringIndex(s, -1) {
 		if m[0] == 0 || strings.IndexByte(" \t\n", s[m[0]-1]) >= 0 {
-			ks = append(ks, keyMatch{m[0], m[1], true})
+			ks = append(ks, keyMatch{start: m[0], end: m[1], flag: true})
 		}
 	}
 	if len(ks) > n {
@@ -343,6 +361,12 @@ func (r *Redactor) keyValues(s string) string {
 		start, end := valueSpan(s, vs)
 		if tagged > 0 && start > tagged && s[start-1] != '"' && s[start-1] != '\'' {
 			start = tagged // !Word value: the tag too, it may be a password's start
+		}
+		if k.prose && (start == 0 || s[start-1] != '"' && s[start-1] != '\'') {
+			end = start + len(strings.TrimRight(s[start:end], "."))
+			if !proseSecret(s[start:end]) {
+				continue
+			}
 		}
 		if start == end || notSecret(s[start:end]) {
 			skip = end // {{resolve:secretsmanager:MySecret:…}} holds no key
@@ -585,6 +609,17 @@ func valueSpan(s string, i int) (int, int) {
 		j++
 	}
 	return i, j
+}
+
+// proseSecret reports whether an unquoted word after "password is"
+// reads as a secret, not as prose ("the password is incorrect", "is 8
+// characters", "the secret is in kv/prod/db"): four characters or more,
+// with a digit or a sign, and no path, URL, ARN or time (no / or :).
+func proseSecret(v string) bool {
+	if len(v) < 4 || strings.ContainsAny(v, "/:") {
+		return false
+	}
+	return strings.ContainsFunc(v, func(c rune) bool { return !unicode.IsLetter(c) && c != '-' && c != '\'' })
 }
 
 // flowKey is a YAML flow mapping's first key: {Ref: X}, {Fn::GetAtt: …}.
