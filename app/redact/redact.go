@@ -163,18 +163,20 @@ func hasSuffixFold(s, suffix string) bool {
 var secretFlag = regexp.MustCompile(`--?(?i:[A-Za-z0-9\-]*(?:password|passwd|passphrase|secret|token|api-key|apikey|access-key|secret-key|private-key))[ \t]+`)
 
 // keyMatch is a secret's key and separator, s[start:end]; flag for a
-// command line's flag, prose for a sentence's "password is".
+// command line's flag, prose for a sentence's "password is", plural for
+// a name ending in a secret word and s (passwords, api_keys), whose value
+// is a secret only as a list.
 type keyMatch struct {
-	start, end  int
-	flag, prose bool
+	start, end          int
+	flag, prose, plural bool
 }
 
 // secretKeyBefore reports whether the separator (: = =>) at p follows a
-// property named like a secret, its name perhaps quoted (also as escaped
-// JSON) and followed by blanks, and where the name starts. Found from the
-// separators back, not by a pattern: a pattern for a name that ends in a
-// word tries each position, most of masking's time.
-func secretKeyBefore(s string, p int) (int, bool) {
+// property named like a secret (or its plural), its name perhaps quoted
+// (also as escaped JSON) and followed by blanks, and where the name
+// starts. Found from the separators back, not by a pattern: a pattern for
+// a name that ends in a word tries each position, most of masking's time.
+func secretKeyBefore(s string, p int) (start int, plural, ok bool) {
 	i := p
 	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
 		i--
@@ -185,11 +187,15 @@ func secretKeyBefore(s string, p int) (int, bool) {
 			i--
 		}
 	}
-	start := i
+	start = i
 	for start > 0 && isKeyByte(s[start-1]) {
 		start--
 	}
-	return start, start < i && secretName(s[start:i])
+	name := s[start:i]
+	if secretName(name) {
+		return start, false, true
+	}
+	return start, true, len(name) > 1 && (name[len(name)-1]|0x20) == 's' && secretName(name[:len(name)-1])
 }
 
 // proseVerb is the length of the "is " or "was " (or "is: ") that s
@@ -223,11 +229,11 @@ func keyMatches(s string) []keyMatch {
 		default:
 			continue
 		}
-		if start, ok := secretKeyBefore(s, p); ok && (len(ks) == 0 || start >= ks[len(ks)-1].end) {
+		if start, plural, ok := secretKeyBefore(s, p); ok && (len(ks) == 0 || start >= ks[len(ks)-1].end) {
 			for end < len(s) && (s[end] == ' ' || s[end] == '\t') {
 				end++
 			}
-			ks = append(ks, keyMatch{start: start, end: end, prose: prose})
+			ks = append(ks, keyMatch{start: start, end: end, prose: prose, plural: plural})
 			p = end - 1
 		}
 	}
@@ -290,12 +296,26 @@ const awsSecretLen = 40
 
 // Text masks the secrets in s and returns the masked text.
 func (r *Redactor) Text(s string) string {
+	s, _ = r.text(s)
+	return s
+}
+
+// opened is a secret's block that a text's last line opens (password: |,
+// secret = <<EOT, passwords:), whose body a caller masking lines one by
+// one (Lines) finds on the next lines.
+type opened struct {
+	block
+	kind string
+}
+
+// text masks s, as Text, and reports the block its last line opens.
+func (r *Redactor) text(s string) (string, *opened) {
 	for _, ru := range rules {
 		s = r.apply(s, ru)
 	}
 	s = r.cookies(s)
-	s = r.keyValues(s)
-	return r.awsSecrets(s)
+	s, op := r.keyValues(s)
+	return r.awsSecrets(s), op
 }
 
 func (r *Redactor) apply(s string, ru rule) string {
@@ -323,24 +343,35 @@ func (r *Redactor) apply(s string, ru rule) string {
 
 // keyValues masks the value after every secret-named key: a quoted string
 // (JSON's escapes honoured, also as escaped JSON inside a log line), a
-// bare word up to a separator, or the lines of a heredoc (<<EOT) or YAML
-// block scalar (|, >) each on their own. References to where a secret is
-// kept (!Ref, {"Ref": …}, {{resolve:…}}, ${…}, var.x), booleans and
-// placeholders (<*>, <password>) are not secrets.
-func (r *Redactor) keyValues(s string) string {
+// bare word up to a separator, each item of a list ([a, "b"], a YAML
+// sequence's - a) or the lines of a heredoc (<<EOT) or YAML block scalar
+// (|, >) each on their own. References to where a secret is kept (!Ref,
+// {"Ref": …}, {{resolve:…}}, ${…}, var.x), booleans and placeholders
+// (<*>, <password>) are not secrets. It reports the block s's last line
+// opens.
+func (r *Redactor) keyValues(s string) (string, *opened) {
 	var b strings.Builder
+	var op *opened
 	last, skip := 0, 0
+	mask := func(kind string, start, end int) {
+		if !notSecret(s[start:end]) {
+			b.WriteString(s[last:start])
+			b.WriteString(r.placeholder(kind, s[start:end]))
+			last = end
+		}
+	}
 	for _, k := range keyMatches(s) {
 		if k.start < last || k.start < skip {
 			continue
 		}
 		kind := kindOfKey(s[k.start:k.end])
-		vs, tagged := valueStart(s, k.end, !k.flag && strings.HasSuffix(strings.TrimRight(s[k.start:k.end], " \t"), ":"))
+		colon := !k.flag && strings.HasSuffix(strings.TrimRight(s[k.start:k.end], " \t"), ":")
+		vs, tagged := valueStart(s, k.end, colon)
 		if vs < 0 {
 			continue // a CloudFormation function: a reference
 		}
-		if op, body, ok := blockAt(s, k.start, vs); ok {
-			end := op.end(s, body)
+		if bl, body, ok := blockAt(s, k.start, vs, colon); ok && (bl.seq || !k.plural) {
+			end := bl.end(s, body)
 			for ls := body; ls < end; {
 				le := strings.IndexByte(s[ls:end], '\n')
 				if le < 0 {
@@ -348,15 +379,24 @@ func (r *Redactor) keyValues(s string) string {
 				} else {
 					le += ls
 				}
-				if cs, ce := lineContent(s[ls:le]); !notSecret(s[ls+cs : ls+ce]) {
-					b.WriteString(s[last : ls+cs])
-					b.WriteString(r.placeholder(kind, s[ls+cs:ls+ce]))
-					last = ls + ce
-				}
+				cs, ce := bl.value(s[ls:le])
+				mask(kind, ls+cs, ls+ce)
 				ls = le + 1
+			}
+			if skip = end; body == len(s) {
+				op = &opened{bl, kind}
+			}
+			continue
+		}
+		if items, end, ok := listItems(s, vs); ok {
+			for _, it := range items {
+				mask(kind, it[0], it[1])
 			}
 			skip = end
 			continue
+		}
+		if k.plural {
+			continue // tokens=12: a count, not a list of secrets
 		}
 		start, end := valueSpan(s, vs)
 		if tagged > 0 && start > tagged && s[start-1] != '"' && s[start-1] != '\'' {
@@ -375,12 +415,10 @@ func (r *Redactor) keyValues(s string) string {
 		if k.flag && s[k.end] == '-' { // --password --user: the flag takes no value here
 			continue
 		}
-		b.WriteString(s[last:start])
-		b.WriteString(r.placeholder(kind, s[start:end]))
-		last = end
+		mask(kind, start, end)
 	}
 	b.WriteString(s[last:])
-	return b.String()
+	return b.String(), op
 }
 
 // cookies masks the value of every cookie in a Cookie header (name=value;
@@ -494,16 +532,31 @@ var (
 	blockScalar = regexp.MustCompile(`^[|>](?:[1-9][+-]?|[+-][1-9]?)?(?:[ \t]+#[^\n]*|[ \t]*)(?:\n|$)`)
 )
 
-// block is the body of a heredoc (its closing marker) or of a block
-// scalar (the indentation its lines go beyond).
+// block is the body of a heredoc (its closing marker), of a block
+// scalar (the indentation its lines go beyond) or of a YAML sequence
+// (seq: the indentation its items reach).
 type block struct {
 	marker string
 	indent int
+	seq    bool
 }
 
 // blockAt reports whether the value at i after a key starting at key
-// opens a block, and where its body starts.
-func blockAt(s string, key, i int) (block, int, bool) {
+// opens a block, and where its body starts: a key with a colon and
+// nothing after it (but a comment) opens a sequence if the next line is
+// one's item, or if it ends s.
+func blockAt(s string, key, i int, colon bool) (block, int, bool) {
+	if colon {
+		le := strings.IndexByte(s[i:], '\n')
+		if le < 0 {
+			le = len(s) - i
+		}
+		if rest := strings.TrimSpace(s[i : i+le]); rest == "" || rest[0] == '#' {
+			bl := block{indent: indentOf(s, key), seq: true}
+			body := min(i+le+1, len(s))
+			return bl, body, body == len(s) || bl.end(s, body) > body
+		}
+	}
 	if i >= len(s) {
 		return block{}, 0, false
 	}
@@ -532,13 +585,31 @@ func indentOf(s string, pos int) int {
 }
 
 // in reports whether line (without its \n) is in the block's body; a
-// heredoc's closing marker is not.
+// heredoc's closing marker is not, nor a sequence's item that is not a
+// scalar (- name: x, whose keys are looked at on their own).
 func (bl block) in(line string) bool {
 	t := strings.Trim(line, " \t\r")
-	if bl.marker != "" {
+	indent := len(line) - len(strings.TrimLeft(line, " \t"))
+	switch {
+	case bl.marker != "":
 		return t != bl.marker
+	case t == "":
+		return true
+	case bl.seq:
+		_, _, ok := seqItem(line)
+		return indent >= bl.indent && (ok || t[0] == '#')
 	}
-	return t == "" || len(line)-len(strings.TrimLeft(line, " \t")) > bl.indent
+	return indent > bl.indent
+}
+
+// value is the span of a body line's secret: a sequence's item, or a
+// block scalar's or heredoc's line.
+func (bl block) value(line string) (int, int) {
+	if !bl.seq {
+		return lineContent(line)
+	}
+	cs, ce, _ := seqItem(line)
+	return cs, ce
 }
 
 // end is where the body starting at body ends: at its heredoc's closing
@@ -756,28 +827,6 @@ var (
 	pemEnd   = regexp.MustCompile(`-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`)
 )
 
-// lineBlock reports whether line ends in a secret key's heredoc or block
-// scalar marker (password = <<EOT, secret: |), and the key's kind.
-func lineBlock(line string) (block, string, bool) {
-	t := strings.TrimRight(line, " \t\r")
-	if !strings.Contains(t, "<<") && !strings.ContainsAny(t[max(len(t)-3, 0):], "|>") && !strings.Contains(t, " #") {
-		return block{}, "", false
-	}
-	ks := keyMatches(line)
-	if len(ks) == 0 {
-		return block{}, "", false
-	}
-	k := ks[len(ks)-1]
-	vs, _ := valueStart(line, k.end, !k.flag && strings.HasSuffix(strings.TrimRight(line[k.start:k.end], " \t"), ":"))
-	if vs < 0 {
-		return block{}, "", false
-	}
-	if bl, body, ok := blockAt(line, k.start, vs); ok && body == len(line) {
-		return bl, kindOfKey(line[k.start:k.end]), true
-	}
-	return block{}, "", false
-}
-
 // maxPEMLines bounds how far Lines looks for a private key's end.
 const maxPEMLines = 200
 
@@ -789,29 +838,26 @@ const maxPEMLines = 200
 // marker to maxPEMLines lines).
 func (r *Redactor) Lines(lines []string) []string {
 	out := make([]string, len(lines))
-	var open *block // the block a line before opened
-	var kind string
-	left := 0 // lines a heredoc may still take
+	var open *opened // the block a line before opened
+	left := 0        // lines a heredoc may still take
 	for i := 0; i < len(lines); i++ {
 		if open != nil {
 			if open.in(lines[i]) && (open.marker == "" || left > 0) {
 				left--
-				cs, ce := lineContent(lines[i])
+				cs, ce := open.value(lines[i])
 				if notSecret(lines[i][cs:ce]) {
 					out[i] = r.Text(lines[i])
 				} else {
-					out[i] = lines[i][:cs] + r.placeholder(kind, lines[i][cs:ce]) + lines[i][ce:]
+					out[i] = lines[i][:cs] + r.placeholder(open.kind, lines[i][cs:ce]) + lines[i][ce:]
 				}
 				continue
 			}
 			open = nil
 		}
-		if bl, k, ok := lineBlock(lines[i]); ok {
-			open, kind, left = &bl, k, maxPEMLines
-		}
 		b := pemBegin.FindStringIndex(lines[i])
 		if b == nil || pemEnd.MatchString(lines[i][b[1]:]) {
-			out[i] = r.Text(lines[i])
+			out[i], open = r.text(lines[i])
+			left = maxPEMLines
 			continue
 		}
 		end := min(i+maxPEMLines, len(lines)-1) // a key without its end line: mask to the limit

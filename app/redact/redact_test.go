@@ -102,7 +102,21 @@ func TestText(t *testing.T) {
 		{"dynamic references kept", `MasterUserPassword: '{{resolve:secretsmanager:MySecret:SecretString:password}}'` + "\nPassword: {{resolve:ssm-secure:DbPw:1}}\n", nil,
 			[]string{"{{resolve:secretsmanager:MySecret:SecretString:password}}", "{{resolve:ssm-secure:DbPw:1}}"}, nil},
 		{"templates and interpolations kept", "password: {{ .Values.db.password }}\napi_key=${API_KEY} token = var.token secret = local.s", nil, []string{"{{ .Values.db.password }}", "${API_KEY}", "var.token", "local.s"}, nil},
-		{"lists kept", `secret: [a, b] password: [] token: ["x"]`, nil, []string{"[a, b]", "[]", `["x"]`}, nil},
+		{"lists kept", `password: [] tokens: [] secret_arns: ["arn:x"] secrets: [var.a, "${var.b}"] credentials: [{"user": "u"}]`, nil, []string{`password: [] tokens: [] secret_arns: ["arn:x"] secrets: [var.a, "${var.b}"] credentials: [{"user": "u"}]`}, nil},
+		{"list values", `secret: [FlowSec1, FlowSec2] token: ["JsonTok1"]`, []string{"FlowSec1", "FlowSec2", "JsonTok1"},
+			[]string{`secret: [<REDACTED_SECRET_1>, <REDACTED_SECRET_2>] token: ["<REDACTED_TOKEN_3>"]`}, nil},
+		{"json list of a plural key", `{"api_keys": ["ApiKeyOne1", "ApiKeyTwo2"], "user": "x"}`, []string{"ApiKeyOne1", "ApiKeyTwo2"},
+			[]string{`{"api_keys": ["<REDACTED_KEY_1>", "<REDACTED_KEY_2>"], "user": "x"}`}, nil},
+		{"pretty json list", "{\n  \"passwords\": [\n    \"PrettyPw1\",\n    \"PrettyPw2\"\n  ],\n  \"n\": 1\n}", []string{"PrettyPw1", "PrettyPw2"},
+			[]string{"[\n    \"<REDACTED_PASSWORD_1>\",\n    \"<REDACTED_PASSWORD_2>\"\n  ],\n  \"n\": 1\n}"}, nil},
+		{"escaped json list", `msg="{\"tokens\":[\"EscTok1\",\"EscTok2\"]}"`, []string{"EscTok1", "EscTok2"}, []string{`{\"tokens\":[\"<REDACTED_TOKEN_1>\",\"<REDACTED_TOKEN_2>\"]}`}, nil},
+		{"hcl list", "secrets = [\"HclSec1\", \"HclSec2\",\n  var.other,\n]\nname = \"x\"", []string{"HclSec1", "HclSec2"},
+			[]string{"secrets = [\"<REDACTED_SECRET_1>\", \"<REDACTED_SECRET_2>\",\n  var.other,\n]\nname = \"x\""}, nil},
+		{"yaml sequence", "passwords:\n  - SeqPw1\n  - \"SeqPw 2\" # old\n\n  - SeqPw3\nuser: x\ntokens:\n- SeqTok1\n- {a: b}\n", []string{"SeqPw1", "SeqPw 2", "SeqPw3", "SeqTok1"},
+			[]string{"passwords:\n  - <REDACTED_PASSWORD_1>\n  - \"<REDACTED_PASSWORD_2>\" # old\n\n  - <REDACTED_PASSWORD_3>\nuser: x\ntokens:\n- <REDACTED_TOKEN_4>\n- {a: b}\n"}, nil},
+		{"yaml sequence of mappings kept", "imagePullSecrets:\n  - name: regcred\nsecrets:\n  - name: x\n    password: SeqMapPw1\nitems:\n- a\n", []string{"SeqMapPw1"},
+			[]string{"imagePullSecrets:\n  - name: regcred\nsecrets:\n  - name: x\n    password: <REDACTED_PASSWORD_1>\nitems:\n- a\n"}, nil},
+		{"plural counts kept", "usage tokens=1550 max_tokens: 4096 passwords: 3 secrets: inherit", nil, []string{"usage tokens=1550 max_tokens: 4096 passwords: 3 secrets: inherit"}, nil},
 		{"placeholders kept", "password=<password> api_key=<YOUR_API_KEY> token=<*> secret=[REDACTED] pwd=<your-password>", nil,
 			[]string{"<password>", "<YOUR_API_KEY>", "<*>", "[REDACTED]", "<your-password>"}, nil},
 		{"cookie header", "request headers Cookie: session=COOKIESESSIONVALUE9876543210; theme=dark; csrf=\"CSRFvalue1\"\nnext", []string{"COOKIESESSIONVALUE9876543210", "dark", "CSRFvalue1"}, []string{"Cookie: session=", "; theme=", "; csrf=\"", "\"\nnext"}, []string{"cookie", "cookie", "cookie"}},
@@ -289,5 +303,15 @@ func TestLinesBlocks(t *testing.T) {
 	out = New().Lines(lines)
 	if out[maxPEMLines] == "x1y2" || out[maxPEMLines+1] != "x1y2" {
 		t.Errorf("unclosed heredoc: line %d %q, line %d %q", maxPEMLines, out[maxPEMLines], maxPEMLines+1, out[maxPEMLines+1])
+	}
+}
+
+// A secret's YAML sequence in a log is masked item by item, as Text does.
+func TestLinesSequence(t *testing.T) {
+	in := "deploy config\npasswords:\n  - LogSeqPw1\n  - \"LogSeqPw2\"\nnext - line\nsecrets:\n  - name: kept"
+	got := strings.Join(New().Lines(strings.Split(in, "\n")), "\n")
+	want := "deploy config\npasswords:\n  - <REDACTED_PASSWORD_1>\n  - \"<REDACTED_PASSWORD_2>\"\nnext - line\nsecrets:\n  - name: kept"
+	if got != want {
+		t.Errorf("lines\n%s\nwant\n%s", got, want)
 	}
 }
