@@ -95,6 +95,9 @@ var rules = []rule{
 	{"slack_webhook", regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_\-]+/[A-Za-z0-9_/\-]+)`), 1, []string{"hooks.slack.com/"}},
 	{"discord_webhook", regexp.MustCompile(`discord(?:app)?\.com/api/webhooks/([0-9]+/[A-Za-z0-9_\-]+)`), 1, []string{"/api/webhooks/"}},
 	{"npm_token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36,}`), 0, []string{"npm_"}},
+	{"huggingface_token", regexp.MustCompile(`\bhf_[A-Za-z0-9]{34,}`), 0, []string{"hf_"}},
+	// A Docker config's "auth" is base64 of user:password.
+	{"docker_auth", regexp.MustCompile(`\\?"auth\\?"[ \t]*:[ \t]*\\?"([A-Za-z0-9+/]{8,}={0,2})\\?"`), 1, []string{`auth`}},
 	{"gitlab_token", regexp.MustCompile(`\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_\-]{20,}`), 0, []string{"gl"}},
 	{"api_key", regexp.MustCompile(`\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}|[rs]k_(?:live|test)_[A-Za-z0-9]{16,})`), 0, []string{"sk-", "k_live_", "k_test_"}},
 	{"azure_client_secret", regexp.MustCompile(`\b[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}`), 0, []string{"Q~"}},
@@ -105,6 +108,14 @@ var rules = []rule{
 	// mysql -pPASSWORD: -p is read so only after a MySQL or MariaDB
 	// client on the same line (elsewhere -p is mkdir's, grep's…).
 	{"password", regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlpump|mysqlsh|mysqlbinlog|mariadb|mariadb-dump|mariadb-admin)\b[^\n]*?[ \t]-p["']?([^\s"']+)`), 1, []string{"mysql", "mariadb"}},
+	// curl -u user:password and docker login -p password: the flags are
+	// read so only after their command on the same line.
+	{"password", regexp.MustCompile(`\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t=]*["']?[^\s:"']*:([^\s"']+)`), 1, []string{"curl"}},
+	{"password", regexp.MustCompile(`\bdocker[ \t]+login\b[^\n]*?[ \t]-p[ \t]+["']?([^\s"']+)`), 1, []string{"docker"}},
+	// A .netrc's entry, on one line or over several: machine host login
+	// user password secret (its login is required: "machine" is a word of
+	// prose too).
+	{"password", regexp.MustCompile(`\bmachine[ \t]+\S+\s+login[ \t]+\S+(?:\s+account[ \t]+\S+)?\s+password[ \t]+(\S+)`), 1, []string{"machine"}},
 	// Digest credentials: every parameter after the scheme (username,
 	// nonce, response…) as one value.
 	{"authorization", regexp.MustCompile(`(?i)\bdigest[ \t]+((?:[A-Za-z0-9_\-]+=(?:"[^"\n]*"|[^\s,"]*)(?:[ \t]*,[ \t]*)?)+)`), 1, []string{"digest"}},
