@@ -108,6 +108,8 @@ var rules = []rule{
 	// mysql -pPASSWORD: -p is read so only after a MySQL or MariaDB
 	// client on the same line (elsewhere -p is mkdir's, grep's…).
 	{"password", regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlpump|mysqlsh|mysqlbinlog|mariadb|mariadb-dump|mariadb-admin)\b[^\n]*?[ \t]-p["']?([^\s"']+)`), 1, []string{"mysql", "mariadb"}},
+	// SQL's CREATE USER x IDENTIFIED BY 'password' (MySQL, Oracle).
+	{"password", regexp.MustCompile(`(?i)\bidentified[ \t]+by[ \t]+(?:password[ \t]+)?['"]([^'"\n]+)['"]`), 1, []string{"identified"}},
 	// curl -u user:password and docker login -p password: the flags are
 	// read so only after their command on the same line.
 	{"password", regexp.MustCompile(`\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t=]*["']?[^\s:"']*:([^\s"']+)`), 1, []string{"curl"}},
@@ -210,7 +212,8 @@ func secretKeyBefore(s string, p int) (start int, plural, ok bool) {
 }
 
 // proseVerb is the length of the "is " or "was " (or "is: ") that s
-// starts with, as in "the password is 'hunter2'", else 0.
+// starts with, as in "the password is 'hunter2'", else 0. A quoted value
+// needs none: PASSWORD 'x' (SQL), the token "x" expired.
 func proseVerb(s string) int {
 	for _, v := range []string{"is ", "was ", "is: ", "was: "} {
 		if strings.HasPrefix(s, v) {
@@ -232,9 +235,16 @@ func keyMatches(s string) []keyMatch {
 		case s[p] == '=' && end < len(s) && s[end] == '>':
 			end++
 		case s[p] == ':' || s[p] == '=':
-		case s[p] == ' ':
-			if end += proseVerb(s[end:]); end == p+1 {
-				continue
+		case (s[p] == ' ' || s[p] == '\t') && p > 0 && s[p-1] != ' ' && s[p-1] != '\t':
+			for end < len(s) && (s[end] == ' ' || s[end] == '\t') {
+				end++
+			}
+			if end == len(s) || s[end] != '"' && s[end] != '\'' {
+				if n := proseVerb(s[end:]); n > 0 {
+					end += n
+				} else {
+					continue
+				}
 			}
 			prose = true
 		default:
