@@ -420,6 +420,9 @@ func (r *Redactor) keyValues(s string) (string, *opened) {
 			continue // tokens=12: a count, not a list of secrets
 		}
 		start, end := valueSpan(s, vs)
+		if start == vs && k.start > 0 && s[k.start-1] == ';' {
+			end = connValueEnd(s, end)
+		}
 		if tagged > 0 && start > tagged && s[start-1] != '"' && s[start-1] != '\'' {
 			start = tagged // !Word value: the tag too, it may be a password's start
 		}
@@ -440,6 +443,20 @@ func (r *Redactor) keyValues(s string) (string, *opened) {
 	}
 	b.WriteString(s[last:])
 	return b.String(), op
+}
+
+// connValueEnd is where a connection string's bare value that valueSpan
+// ended at end (a blank: Password=p@ss w0rd;) ends: at the next ; of its
+// line, if no = comes first.
+func connValueEnd(s string, end int) int {
+	if end == len(s) || s[end] != ' ' && s[end] != '\t' {
+		return end
+	}
+	n := strings.IndexAny(s[end:], ";=\n")
+	if n < 0 || s[end+n] != ';' {
+		return end
+	}
+	return end + len(strings.TrimRight(s[end:end+n], " \t"))
 }
 
 // cookies masks the value of every cookie in a Cookie header (name=value;

@@ -49,6 +49,8 @@ func TestText(t *testing.T) {
 		{"azure connection string", "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=" + planted["azure_account"] + ";EndpointSuffix=core.windows.net",
 			[]string{planted["azure_account"], "dGhpc2lz"}, []string{"AccountName=acct", "EndpointSuffix=core.windows.net"}, nil},
 		{"ado connection string", "Server=tcp:db;Database=app;User Id=sa;Password=Pa55word!;", []string{"Pa55word!"}, []string{"Database=app"}, []string{"password"}},
+		{"connection string password with a blank", "Server=tcp:db;User Id=sa;Password=Conn Pw 42;Database=app; x;Pwd=ConnPw2 next=1;", []string{"Conn Pw 42", "ConnPw2"},
+			[]string{"Server=tcp:db;User Id=sa;Password=<REDACTED_PASSWORD_1>;Database=app; x;Pwd=<REDACTED_PASSWORD_2> next=1;"}, nil},
 		{"github", "token " + planted["github"], []string{planted["github"]}, nil, []string{"github_token"}},
 		{"client secret in escaped json", `msg="{\"client_secret\":\"` + planted["client_secret"] + `\"}"`, []string{planted["client_secret"]}, nil, []string{"secret"}},
 		{"query string", "GET /cb?code=1&access_token=abc.def-ghi&state=x", []string{"abc.def-ghi"}, []string{"state=x", "code=1"}, []string{"token"}},
