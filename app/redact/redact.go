@@ -336,7 +336,7 @@ func (r *Redactor) text(s string) (string, *opened) {
 	}
 	s = r.cookies(s)
 	s, op := r.keyValues(s)
-	return r.awsSecrets(s), op
+	return r.awsSecrets(r.secretManifests(s)), op
 }
 
 func (r *Redactor) apply(s string, ru rule) string {
@@ -917,6 +917,9 @@ func (r *Redactor) Lines(lines []string) []string {
 		}
 		out[end] += r.Text(rest)
 		i = end
+	}
+	if slices.ContainsFunc(lines, isSecretKind) {
+		r.secretData(out)
 	}
 	return out
 }

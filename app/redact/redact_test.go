@@ -51,6 +51,12 @@ func TestText(t *testing.T) {
 		{"ado connection string", "Server=tcp:db;Database=app;User Id=sa;Password=Pa55word!;", []string{"Pa55word!"}, []string{"Database=app"}, []string{"password"}},
 		{"connection string password with a blank", "Server=tcp:db;User Id=sa;Password=Conn Pw 42;Database=app; x;Pwd=ConnPw2 next=1;", []string{"Conn Pw 42", "ConnPw2"},
 			[]string{"Server=tcp:db;User Id=sa;Password=<REDACTED_PASSWORD_1>;Database=app; x;Pwd=<REDACTED_PASSWORD_2> next=1;"}, nil},
+		{"kubernetes secret", "apiVersion: v1\ndata:\n  username: YWRtaW4=\n  tls.key: \"TFMwdExTMUNSVWRKVGc9PQ==\"\nkind: Secret\nstringData:\n  config.yaml: |\n    user: a\n    pw: K8sBlockPw1\ntype: Opaque\n---\nkind: ConfigMap\ndata:\n  level: info\n",
+			[]string{"YWRtaW4=", "TFMwdExTMUNSVWRKVGc9PQ==", "K8sBlockPw1"},
+			[]string{"data:\n  username: <REDACTED_SECRET_1>\n  tls.key: \"<REDACTED_SECRET_2>\"\nkind: Secret\nstringData:\n  config.yaml: |\n    <REDACTED_SECRET_3>\n    <REDACTED_SECRET_4>\ntype: Opaque\n---\nkind: ConfigMap\ndata:\n  level: info\n"}, nil},
+		{"kubernetes secret in json", `{"apiVersion":"v1","kind":"Secret","data":{"username":"YWRtaW4=","db-url":"cG9zdGdyZXM6Ly8="},"type":"Opaque"}`, []string{"YWRtaW4=", "cG9zdGdyZXM6Ly8="},
+			[]string{`"data":{"username":"<REDACTED_SECRET_1>","db-url":"<REDACTED_SECRET_2>"},"type":"Opaque"}`}, nil},
+		{"other kinds' data kept", "kind: ConfigMap\ndata:\n  level: info\n---\n{\"kind\":\"Pod\",\"data\":{\"a\":\"b\"}} Secret", nil, []string{"  level: info\n", `{"a":"b"}`}, nil},
 		{"github", "token " + planted["github"], []string{planted["github"]}, nil, []string{"github_token"}},
 		{"client secret in escaped json", `msg="{\"client_secret\":\"` + planted["client_secret"] + `\"}"`, []string{planted["client_secret"]}, nil, []string{"secret"}},
 		{"query string", "GET /cb?code=1&access_token=abc.def-ghi&state=x", []string{"abc.def-ghi"}, []string{"state=x", "code=1"}, []string{"token"}},
@@ -326,6 +332,17 @@ func TestLinesSequence(t *testing.T) {
 	in := "deploy config\npasswords:\n  - LogSeqPw1\n  - \"LogSeqPw2\"\nnext - line\nsecrets:\n  - name: kept"
 	got := strings.Join(New().Lines(strings.Split(in, "\n")), "\n")
 	want := "deploy config\npasswords:\n  - <REDACTED_PASSWORD_1>\n  - \"<REDACTED_PASSWORD_2>\"\nnext - line\nsecrets:\n  - name: kept"
+	if got != want {
+		t.Errorf("lines\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A Secret's data in a log (kubectl's output, data before kind) is masked
+// line by line.
+func TestLinesSecretManifest(t *testing.T) {
+	in := "$ kubectl get secret db -o yaml\napiVersion: v1\ndata:\n  password: cGFzc3dvcmQ=\n  username: YWRtaW4=\nkind: Secret\nmetadata:\n  name: db"
+	got := strings.Join(New().Lines(strings.Split(in, "\n")), "\n")
+	want := "$ kubectl get secret db -o yaml\napiVersion: v1\ndata:\n  password: <REDACTED_PASSWORD_1>\n  username: <REDACTED_SECRET_2>\nkind: Secret\nmetadata:\n  name: db"
 	if got != want {
 		t.Errorf("lines\n%s\nwant\n%s", got, want)
 	}
