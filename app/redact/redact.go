@@ -64,9 +64,10 @@ func (r *Redactor) placeholder(kind, value string) string {
 }
 
 // rule finds secrets by pattern: the whole match, or the submatch group
-// when group > 0. A text holding none of its hints, in any case, is not
-// searched (every rule has some): a pattern is slow to look for in a long
-// text, most of whose lines hold no secret.
+// when group > 0. A text holding none of its hints (in lower case: they
+// are looked for in any case), is not searched (every rule has some): a
+// pattern is slow to look for in a long text, most of whose lines hold no
+// secret.
 type rule struct {
 	kind  string
 	re    *regexp.Regexp
@@ -79,15 +80,15 @@ type rule struct {
 var rules = []rule{
 	// PEM keys and PGP private key blocks (-----BEGIN PGP PRIVATE KEY
 	// BLOCK-----).
-	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`), 0, []string{"PRIVATE KEY"}},
+	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`), 0, []string{"private key"}},
 	// A key cut short (a log line's limit, a truncated paste) is masked to
 	// the end of its base64 body (a PGP block's armor headers, such as
 	// "Version: GnuPG v2 (GNU/Linux)", included).
-	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:.()\-]|\\[nr])*`), 0, []string{"PRIVATE KEY"}},
-	{"jwt", regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`), 0, []string{"eyJ"}},
+	{"private_key", regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:.()\-]|\\[nr])*`), 0, []string{"private key"}},
+	{"jwt", regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`), 0, []string{"eyj"}},
 	{"parapet_key", regexp.MustCompile(`ppk_[0-9A-Za-z]{20,}`), 0, []string{"ppk_"}},
-	{"aws_access_key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b`), 0, []string{"AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "ASCA"}},
-	{"gcp_api_key", regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`), 0, []string{"AIza"}},
+	{"aws_access_key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b`), 0, []string{"akia", "asia", "abia", "acca", "agpa", "aida", "aipa", "anpa", "anva", "aroa", "apka", "asca"}},
+	{"gcp_api_key", regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`), 0, []string{"aiza"}},
 	{"github_token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`), 0, []string{"gh", "github_pat_"}},
 	{"slack_token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0, []string{"xox"}},
 	// A Slack (or Discord) incoming webhook's URL is its credential: the
@@ -100,7 +101,7 @@ var rules = []rule{
 	{"docker_auth", regexp.MustCompile(`\\?"auth\\?"[ \t]*:[ \t]*\\?"([A-Za-z0-9+/]{8,}={0,2})\\?"`), 1, []string{`auth`}},
 	{"gitlab_token", regexp.MustCompile(`\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_\-]{20,}`), 0, []string{"gl"}},
 	{"api_key", regexp.MustCompile(`\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}|[rs]k_(?:live|test)_[A-Za-z0-9]{16,})`), 0, []string{"sk-", "k_live_", "k_test_"}},
-	{"azure_client_secret", regexp.MustCompile(`\b[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}`), 0, []string{"Q~"}},
+	{"azure_client_secret", regexp.MustCompile(`\b[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}`), 0, []string{"q~"}},
 	// user:password@ in any URL or connection string (postgres://,
 	// mongodb+srv://, amqp://, https://); the user may be empty, as in
 	// redis://:password@host.
@@ -225,9 +226,6 @@ func proseVerb(s string) int {
 
 // keyMatches are the secret keys and flags of s, in order.
 func keyMatches(s string) []keyMatch {
-	if !hasKeyWord(s) {
-		return nil // most log lines
-	}
 	var ks []keyMatch
 	for p := 0; p < len(s); p++ {
 		end, prose := p+1, false
@@ -273,31 +271,34 @@ func keyMatches(s string) []keyMatch {
 	return ks
 }
 
-// containsFold reports whether s holds h in any ASCII case; any text with
-// a byte beyond ASCII may (the patterns' case folding knows letters such
-// as K, the Kelvin sign, and ſ).
-func containsFold(s, h string) bool {
-	c0 := h[0] | 0x20
+// hints tells which words a text holds, in any case: its lower case is
+// searched, made once for all the rules, whose hints are many (a scan of
+// the text each was most of masking's time). A text with a byte beyond
+// ASCII holds every word: the patterns' case folding knows letters such
+// as K, the Kelvin sign, and ſ.
+type hints struct {
+	lower string
+	all   bool
+}
+
+func hintsOf(s string) hints {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
-			return true
-		}
-		if s[i]|0x20 == c0 && len(s)-i >= len(h) && strings.EqualFold(s[i:i+len(h)], h) {
-			return true
+			return hints{all: true}
 		}
 	}
-	return false
+	return hints{lower: strings.ToLower(s)}
+}
+
+// has reports whether the text holds one of words, given in lower case.
+func (h hints) has(words ...string) bool {
+	return h.all || slices.ContainsFunc(words, func(w string) bool { return strings.Contains(h.lower, w) })
 }
 
 // keyWords are parts of which every secret word of secretWords and
-// secretFlag holds one ("apikey" holds "key", "passwd" "pass").
+// secretFlag holds one ("apikey" holds "key", "passwd" "pass"): a text
+// without one holds no secret key, and is not scanned for one.
 var keyWords = []string{"pass", "pwd", "secret", "token", "key", "credential", "sig", "connection", "sess", "pin", "otp"}
-
-// hasKeyWord reports whether s holds one of keyWords, in any case: a
-// line without one holds no secret key, and is not scanned for one.
-func hasKeyWord(s string) bool {
-	return slices.ContainsFunc(keyWords, func(w string) bool { return containsFold(s, w) })
-}
 
 // isKeyByte reports whether c may be in a property's name.
 func isKeyByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }
@@ -329,20 +330,26 @@ type opened struct {
 	kind string
 }
 
-// text masks s, as Text, and reports the block its last line opens.
+// text masks s, as Text, and reports the block its last line opens. The
+// hints are s's before masking: a placeholder matches no pattern.
 func (r *Redactor) text(s string) (string, *opened) {
+	h := hintsOf(s)
 	for _, ru := range rules {
-		s = r.apply(s, ru)
+		if h.has(ru.hints...) {
+			s = r.apply(s, ru)
+		}
 	}
-	s = r.cookies(s)
-	s, op := r.keyValues(s)
+	if h.has("cookie") {
+		s = r.cookies(s)
+	}
+	var op *opened
+	if h.has(keyWords...) {
+		s, op = r.keyValues(s)
+	}
 	return r.awsSecrets(r.secretManifests(s)), op
 }
 
 func (r *Redactor) apply(s string, ru rule) string {
-	if !slices.ContainsFunc(ru.hints, func(h string) bool { return containsFold(s, h) }) {
-		return s
-	}
 	idx := ru.re.FindAllStringSubmatchIndex(s, -1)
 	if idx == nil {
 		return s
@@ -464,9 +471,6 @@ func connValueEnd(s string, end int) int {
 // attributes: Path, Expires, HttpOnly). A header whose value is no
 // name=value pair is masked whole up to a separator.
 func (r *Redactor) cookies(s string) string {
-	if !containsFold(s, "cookie") {
-		return s
-	}
 	var b strings.Builder
 	last := 0
 	isName := func(c byte) bool { return !strings.ContainsRune("=;,&? \t\r\n\"'\\", rune(c)) }
