@@ -206,10 +206,23 @@ func secretKeyBefore(s string, p int) (start int, plural, ok bool) {
 		start--
 	}
 	name := s[start:i]
+	if inARN(s, start) {
+		return start, false, false // arn:aws:secretsmanager:…:secret:db-pw: a name, no key
+	}
 	if secretName(name) {
 		return start, false, true
 	}
 	return start, true, len(name) > 1 && (name[len(name)-1]|0x20) == 's' && secretName(name[:len(name)-1])
+}
+
+// inARN reports whether the name at start is a part of an AWS ARN (after
+// arn: and another part).
+func inARN(s string, start int) bool {
+	if start == 0 || s[start-1] != ':' {
+		return false
+	}
+	t := strings.LastIndexAny(s[:start], " \t\n\"'=,[(") + 1
+	return strings.HasPrefix(s[t:], "arn:")
 }
 
 // proseVerb is the length of the "is " or "was " (or "is: ") that s

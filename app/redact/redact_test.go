@@ -57,6 +57,8 @@ func TestText(t *testing.T) {
 		{"kubernetes secret in json", `{"apiVersion":"v1","kind":"Secret","data":{"username":"YWRtaW4=","db-url":"cG9zdGdyZXM6Ly8="},"type":"Opaque"}`, []string{"YWRtaW4=", "cG9zdGdyZXM6Ly8="},
 			[]string{`"data":{"username":"<REDACTED_SECRET_1>","db-url":"<REDACTED_SECRET_2>"},"type":"Opaque"}`}, nil},
 		{"other kinds' data kept", "kind: ConfigMap\ndata:\n  level: info\n---\n{\"kind\":\"Pod\",\"data\":{\"a\":\"b\"}} Secret", nil, []string{"  level: info\n", `{"a":"b"}`}, nil},
+		{"secret arns kept", `SecretId: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf, "arn:aws:secretsmanager:us-east-1:1:secret:api-key"`, nil,
+			[]string{`SecretId: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf, "arn:aws:secretsmanager:us-east-1:1:secret:api-key"`}, nil},
 		{"github", "token " + planted["github"], []string{planted["github"]}, nil, []string{"github_token"}},
 		{"client secret in escaped json", `msg="{\"client_secret\":\"` + planted["client_secret"] + `\"}"`, []string{planted["client_secret"]}, nil, []string{"secret"}},
 		{"query string", "GET /cb?code=1&access_token=abc.def-ghi&state=x", []string{"abc.def-ghi"}, []string{"state=x", "code=1"}, []string{"token"}},
