@@ -109,6 +109,12 @@ var rules = []rule{
 	// mysql -pPASSWORD: -p is read so only after a MySQL or MariaDB
 	// client on the same line (elsewhere -p is mkdir's, grep's…).
 	{"password", regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlpump|mysqlsh|mysqlbinlog|mariadb|mariadb-dump|mariadb-admin)\b[^\n]*?[ \t]-p["']?([^\s"']+)`), 1, []string{"mysql", "mariadb"}},
+	// XML configuration: an element named like a secret
+	// (<password>x</password>, <db:apiKey>) and .NET's appSettings (<add
+	// key="ApiKey" value="x"/>).
+	{"password", regexp.MustCompile(`(?i)<[A-Za-z0-9_:.\-]*(?:password|passwd|pwd|passphrase)>([^<\n]+)</`), 1, []string{"</"}},
+	{"secret", regexp.MustCompile(`(?i)<[A-Za-z0-9_:.\-]*(?:secret|token|api_?key|access_?key|private_?key|credentials?)>([^<\n]+)</`), 1, []string{"</"}},
+	{"secret", regexp.MustCompile(`(?i)\bkey="[^"]*(?:password|pwd|secret|token|api_?key|connectionstring)"[ \t]+value="([^"]+)"`), 1, []string{"key=\""}},
 	// SQL's CREATE USER x IDENTIFIED BY 'password' (MySQL, Oracle).
 	{"password", regexp.MustCompile(`(?i)\bidentified[ \t]+by[ \t]+(?:password[ \t]+)?['"]([^'"\n]+)['"]`), 1, []string{"identified"}},
 	// curl -u user:password and docker login -p password: the flags are
