@@ -100,7 +100,7 @@ var rules = []rule{
 	// A Docker config's "auth" is base64 of user:password.
 	{"docker_auth", regexp.MustCompile(`\\?"auth\\?"[ \t]*:[ \t]*\\?"([A-Za-z0-9+/]{8,}={0,2})\\?"`), 1, []string{`auth`}},
 	{"gitlab_token", regexp.MustCompile(`\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_\-]{20,}`), 0, []string{"gl"}},
-	{"api_key", regexp.MustCompile(`\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}|[rs]k_(?:live|test)_[A-Za-z0-9]{16,})`), 0, []string{"sk-", "k_live_", "k_test_"}},
+	{"api_key", regexp.MustCompile(`\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}|[rs]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})`), 0, []string{"sk-", "k_live_", "k_test_", "whsec_"}},
 	{"azure_client_secret", regexp.MustCompile(`\b[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}`), 0, []string{"q~"}},
 	// user:password@ in any URL or connection string (postgres://,
 	// mongodb+srv://, amqp://, https://); the user may be empty, as in
@@ -150,8 +150,10 @@ var (
 )
 
 // keyOwners name the keys that are secrets in "<owner>key", "<owner>_key"
-// or "<owner>-key" (signing_key, MasterKey).
-var keyOwners = []string{"auth", "master", "encryption", "signing", "hmac", "shared", "client"}
+// or "<owner>-key" (signing_key, MasterKey, Azure's
+// Ocp-Apim-Subscription-Key and x-functions-key, Laravel's APP_KEY, New
+// Relic's LICENSE_KEY).
+var keyOwners = []string{"auth", "master", "encryption", "signing", "hmac", "shared", "client", "subscription", "functions", "app", "license"}
 
 // secretName reports whether a property's name ends in a secret word.
 func secretName(name string) bool {
