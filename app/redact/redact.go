@@ -264,6 +264,8 @@ func keyMatches(s string) []keyMatch {
 				} else {
 					continue
 				}
+			} else if hasSuffixFold(s[:p], "secret") {
+				continue // Kubernetes' secret "db-creds" not found: a name
 			}
 			prose = true
 		default:
