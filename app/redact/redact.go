@@ -64,8 +64,8 @@ func (r *Redactor) placeholder(kind, value string) string {
 }
 
 // rule finds secrets by pattern: the whole match, or the submatch group
-// when group > 0. A text holding none of its hints (in lower case: they
-// are looked for in any case), is not searched (every rule has some): a
+// when group > 0. A text holding none of its hints (written in lower
+// case, looked for in any case) is not searched (every rule has some): a
 // pattern is slow to look for in a long text, most of whose lines hold no
 // secret.
 type rule struct {
@@ -137,8 +137,8 @@ var rules = []rule{
 // session_id), so that input_tokens, token_count or partition_key are
 // left alone. shortWords are secret words only as a whole word or after
 // _, - or a lower case letter (DB_PASS, smtp-pass, "pass", userPin,
-// otp), not in bypass, compass or spin; "key" only after auth, master,
-// encryption, signing, hmac, shared or client (secretName).
+// otp), not in bypass, compass or spin; "key" only after one of
+// keyOwners (secretName).
 var (
 	secretWords = []string{
 		"password", "passwd", "pwd", "passphrase", "passcode", "secret", "token", "apikey", "api_key", "api-key",
