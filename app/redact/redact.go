@@ -598,8 +598,9 @@ var (
 )
 
 // block is the body of a heredoc (its closing marker), of a block
-// scalar (the indentation its lines go beyond) or of a YAML sequence
-// (seq: the indentation its items reach).
+// scalar (the indentation its lines go beyond) or of a YAML key with
+// nothing after its colon (seq: the indentation its sequence's items
+// reach, or its plain scalar's lines go beyond).
 type block struct {
 	marker string
 	indent int
@@ -608,8 +609,8 @@ type block struct {
 
 // blockAt reports whether the value at i after a key starting at key
 // opens a block, and where its body starts: a key with a colon and
-// nothing after it (but a comment) opens a sequence if the next line is
-// one's item, or if it ends s.
+// nothing after it (but a comment) opens a sequence or a plain scalar if
+// the next line is one's, or if it ends s.
 func blockAt(s string, key, i int, colon bool) (block, int, bool) {
 	if colon {
 		le := strings.IndexByte(s[i:], '\n')
@@ -651,7 +652,8 @@ func indentOf(s string, pos int) int {
 
 // in reports whether line (without its \n) is in the block's body; a
 // heredoc's closing marker is not, nor a sequence's item that is not a
-// scalar (- name: x, whose keys are looked at on their own).
+// scalar (- name: x, whose keys are looked at on their own), nor a
+// mapping's line under a key (Ref: DbPassword).
 func (bl block) in(line string) bool {
 	t := strings.Trim(line, " \t\r")
 	indent := len(line) - len(strings.TrimLeft(line, " \t"))
@@ -662,19 +664,30 @@ func (bl block) in(line string) bool {
 		return true
 	case bl.seq:
 		_, _, ok := seqItem(line)
-		return indent >= bl.indent && (ok || t[0] == '#')
+		return indent >= bl.indent && (ok || t[0] == '#') || indent > bl.indent && plainLine(t)
 	}
 	return indent > bl.indent
 }
 
 // value is the span of a body line's secret: a sequence's item, or a
-// block scalar's or heredoc's line.
+// line of a block scalar, heredoc or plain scalar.
 func (bl block) value(line string) (int, int) {
 	if !bl.seq {
 		return lineContent(line)
 	}
-	cs, ce, _ := seqItem(line)
-	return cs, ce
+	if cs, ce, ok := seqItem(line); ok {
+		return cs, ce
+	}
+	if plainLine(strings.TrimSpace(line)) {
+		return lineContent(line)
+	}
+	return 0, 0
+}
+
+// plainLine reports whether a trimmed line under a key may be its plain
+// (or quoted) scalar: no item, collection, comment or key: value.
+func plainLine(t string) bool {
+	return t != "" && strings.IndexByte("-[{#|>&*!", t[0]) < 0 && !strings.Contains(t, ": ") && !strings.HasSuffix(t, ":")
 }
 
 // end is where the body starting at body ends: at its heredoc's closing

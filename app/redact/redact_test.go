@@ -137,6 +137,8 @@ func TestText(t *testing.T) {
 			[]string{"secrets = [\"<REDACTED_SECRET_1>\", \"<REDACTED_SECRET_2>\",\n  var.other,\n]\nname = \"x\""}, nil},
 		{"yaml sequence", "passwords:\n  - SeqPw1\n  - \"SeqPw 2\" # old\n\n  - SeqPw3\nuser: x\ntokens:\n- SeqTok1\n- {a: b}\n", []string{"SeqPw1", "SeqPw 2", "SeqPw3", "SeqTok1"},
 			[]string{"passwords:\n  - <REDACTED_PASSWORD_1>\n  - \"<REDACTED_PASSWORD_2>\" # old\n\n  - <REDACTED_PASSWORD_3>\nuser: x\ntokens:\n- <REDACTED_TOKEN_4>\n- {a: b}\n"}, nil},
+		{"yaml value on the next line", "password:\n  NextLinePw1\nMasterUserPassword:\n  Ref: DbPassword\ntoken:\n  \"NextLineTok2\"\nuser: x\n", []string{"NextLinePw1", "NextLineTok2"},
+			[]string{"password:\n  <REDACTED_PASSWORD_1>\nMasterUserPassword:\n  Ref: DbPassword\ntoken:\n  <REDACTED_TOKEN_2>\nuser: x\n"}, nil},
 		{"yaml sequence of mappings kept", "imagePullSecrets:\n  - name: regcred\nsecrets:\n  - name: x\n    password: SeqMapPw1\nitems:\n- a\n", []string{"SeqMapPw1"},
 			[]string{"imagePullSecrets:\n  - name: regcred\nsecrets:\n  - name: x\n    password: <REDACTED_PASSWORD_1>\nitems:\n- a\n"}, nil},
 		{"plural counts kept", "usage tokens=1550 max_tokens: 4096 passwords: 3 secrets: inherit", nil, []string{"usage tokens=1550 max_tokens: 4096 passwords: 3 secrets: inherit"}, nil},
@@ -336,11 +338,12 @@ func TestLinesBlocks(t *testing.T) {
 	}
 }
 
-// A secret's YAML sequence in a log is masked item by item, as Text does.
+// A secret's YAML sequence in a log is masked item by item, and a value
+// on the line after its key, as Text does.
 func TestLinesSequence(t *testing.T) {
-	in := "deploy config\npasswords:\n  - LogSeqPw1\n  - \"LogSeqPw2\"\nnext - line\nsecrets:\n  - name: kept"
+	in := "deploy config\npasswords:\n  - LogSeqPw1\n  - \"LogSeqPw2\"\nnext - line\nsecrets:\n  - name: kept\npassword:\n  LogNextLinePw3"
 	got := strings.Join(New().Lines(strings.Split(in, "\n")), "\n")
-	want := "deploy config\npasswords:\n  - <REDACTED_PASSWORD_1>\n  - \"<REDACTED_PASSWORD_2>\"\nnext - line\nsecrets:\n  - name: kept"
+	want := "deploy config\npasswords:\n  - <REDACTED_PASSWORD_1>\n  - \"<REDACTED_PASSWORD_2>\"\nnext - line\nsecrets:\n  - name: kept\npassword:\n  <REDACTED_PASSWORD_3>"
 	if got != want {
 		t.Errorf("lines\n%s\nwant\n%s", got, want)
 	}
