@@ -155,8 +155,12 @@ var (
 // Relic's LICENSE_KEY).
 var keyOwners = []string{"auth", "master", "encryption", "signing", "hmac", "shared", "client", "subscription", "functions", "app", "license"}
 
-// secretName reports whether a property's name ends in a secret word.
+// secretName reports whether a property's name ends in a secret word, or
+// is .npmrc's _auth (base64 of user:password; basic_auth is a switch).
 func secretName(name string) bool {
+	if strings.EqualFold(name, "_auth") {
+		return true
+	}
 	if slices.ContainsFunc(secretWords, func(w string) bool { return hasSuffixFold(name, w) }) {
 		return true
 	}
@@ -321,7 +325,7 @@ func (h hints) has(words ...string) bool {
 // keyWords are parts of which every secret word of secretWords and
 // secretFlag holds one ("apikey" holds "key", "passwd" "pass"): a text
 // without one holds no secret key, and is not scanned for one.
-var keyWords = []string{"pass", "pwd", "secret", "token", "key", "credential", "sig", "connection", "sess", "pin", "otp"}
+var keyWords = []string{"pass", "pwd", "secret", "token", "key", "credential", "sig", "connection", "sess", "pin", "otp", "_auth"}
 
 // isKeyByte reports whether c may be in a property's name.
 func isKeyByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }
