@@ -90,7 +90,8 @@ var rules = []rule{
 	{"aws_access_key", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b`), 0, []string{"akia", "asia", "abia", "acca", "agpa", "aida", "aipa", "anpa", "anva", "aroa", "apka", "asca"}},
 	{"gcp_api_key", regexp.MustCompile(`AIza[0-9A-Za-z_\-]{35}`), 0, []string{"aiza"}},
 	{"github_token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})`), 0, []string{"gh", "github_pat_"}},
-	{"slack_token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0, []string{"xox"}},
+	// Slack's bot, user, app-level (xapp-) and refresh (xoxe-) tokens.
+	{"slack_token", regexp.MustCompile(`\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`), 0, []string{"xox", "xapp-"}},
 	// A Slack (or Discord) incoming webhook's URL is its credential: the
 	// path after /services/ is masked, the host kept.
 	{"slack_webhook", regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_\-]+/[A-Za-z0-9_/\-]+)`), 1, []string{"hooks.slack.com/"}},

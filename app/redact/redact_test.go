@@ -79,6 +79,8 @@ func TestText(t *testing.T) {
 		{"pgp private key cut short", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2 (GNU/Linux)\n\nlQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx", []string{"lQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx"}, nil, []string{"private_key"}},
 		{"pgp public key kept", "-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQENBF0AAAAB\n-----END PGP PUBLIC KEY BLOCK-----", nil, []string{"mQENBF0AAAAB"}, nil},
 		{"slack webhook", "slack webhook https://hooks.slack.com/services/T00000000/B00000000/SLACKWEBHOOKSECRETXXXXXXXX failed", []string{"SLACKWEBHOOKSECRETXXXXXXXX", "T00000000/B00000000"}, []string{"https://hooks.slack.com/services/", " failed"}, []string{"slack_webhook"}},
+		{"slack tokens", "bot xoxb-123456789012-1234567890123-SlackBotTok app xapp-1-A0123456789-SlackAppTok refresh xoxe-1-SlackRefreshTok", []string{"SlackBotTok", "SlackAppTok", "SlackRefreshTok"},
+			[]string{"bot <REDACTED_SLACK_TOKEN_1> app <REDACTED_SLACK_TOKEN_2> refresh <REDACTED_SLACK_TOKEN_3>"}, nil},
 		{"npm token", "npm token npm_NPMTOKENVALUE1234567890abcdefghijklmn invalid", []string{"NPMTOKENVALUE1234567890abcdefghijklmn"}, []string{"npm token ", " invalid"}, []string{"npm_token"}},
 		{"hugging face token", "HF_TOKEN hf_HUGGINGFACEtokenVALUE0123456789abcd used; hf_hub_download kept", []string{"HUGGINGFACEtokenVALUE0123456789abcd"}, []string{"HF_TOKEN <REDACTED_HUGGINGFACE_TOKEN_1> used; hf_hub_download kept"}, nil},
 		{"docker config auth", `{"auths": {"registry.example.com": {"auth": "ZG9ja2VyOkRvY2tlclB3MQ=="}}} log {\"auth\":\"ZXNjYXBlZDpQdzI=\"}`, []string{"ZG9ja2VyOkRvY2tlclB3MQ==", "ZXNjYXBlZDpQdzI="},
