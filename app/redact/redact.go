@@ -269,8 +269,8 @@ func keyMatches(s string) []keyMatch {
 				} else {
 					continue
 				}
-			} else if hasSuffixFold(s[:p], "secret") {
-				continue // Kubernetes' secret "db-creds" not found: a name
+			} else if s[p-1] == '"' || s[p-1] == '\'' || hasSuffixFold(s[:p], "secret") {
+				continue // HCL's resource "random_password" "db", Kubernetes' secret "db-creds" not found: names
 			}
 			prose = true
 		default:

@@ -172,6 +172,8 @@ func TestText(t *testing.T) {
 			[]string{`ALTER USER bob WITH PASSWORD '<REDACTED_PASSWORD_2>'; CREATE USER x IDENTIFIED BY "<REDACTED_PASSWORD_1>"; the token  "<REDACTED_TOKEN_3>" expired`}, nil},
 		{"quoted references after the key kept", `export PASSWORD "${DB_PW}"; password '' set; tokens "a" counted; MountVolume.SetUp failed for volume "certs" : secret "db-creds" not found`, nil,
 			[]string{`export PASSWORD "${DB_PW}"; password '' set; tokens "a" counted; MountVolume.SetUp failed for volume "certs" : secret "db-creds" not found`}, nil},
+		{"hcl block labels kept", "resource \"aws_secretsmanager_secret\" \"db\" {\n}\nresource \"random_password\" \"pw\" {}\nresource \"aws_iam_access_key\" \"k\" {}\noutput \"db_password\" {}", nil,
+			[]string{"resource \"aws_secretsmanager_secret\" \"db\" {\n}\nresource \"random_password\" \"pw\" {}\nresource \"aws_iam_access_key\" \"k\" {}\noutput \"db_password\" {}"}, nil},
 		{"prose kept", "the password is incorrect. The token was expired, the password is 8 characters long, the secret is in kv/prod/db, the token was rotated 2024-05-01T10:00 and the password is well-known", nil,
 			[]string{"the password is incorrect. The token was expired, the password is 8 characters long, the secret is in kv/prod/db, the token was rotated 2024-05-01T10:00 and the password is well-known"}, nil},
 		{"one-time codes and pins", "otp=123456 pin=1234 passcode=998877 totp=654321 mfa_otp: 112233 userPin=4321 DbPass=CamelPassVal1", []string{"123456", "1234", "998877", "654321", "112233", "4321", "CamelPassVal1"},
