@@ -866,7 +866,9 @@ func kindOfKey(key string) string {
 
 // awsSecrets masks what looks like an AWS secret access key: 40 base64
 // characters standing alone, with upper and lower case letters and digits
-// (a hex digest, all lower case, is left alone).
+// (a hex digest, all lower case, is left alone), and not an absolute
+// path (/bgl/apps/SWL/performance/MINIBEN///2005): a / first and two
+// more, as about one random key in 500 has.
 func (r *Redactor) awsSecrets(s string) string {
 	isB64 := func(c byte) bool {
 		return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '/' || c == '+'
@@ -882,7 +884,8 @@ func (r *Redactor) awsSecrets(s string) string {
 		for j < len(s) && isB64(s[j]) {
 			j++
 		}
-		if j-i == awsSecretLen && mixed(s[i:j]) && (j == len(s) || s[j] != '=') {
+		path := s[i] == '/' && strings.Count(s[i:j], "/") >= 3
+		if j-i == awsSecretLen && mixed(s[i:j]) && !path && (j == len(s) || s[j] != '=') {
 			b.WriteString(s[last:i])
 			b.WriteString(r.placeholder("aws_secret_key", s[i:j]))
 			last = j

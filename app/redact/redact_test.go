@@ -31,6 +31,8 @@ func TestText(t *testing.T) {
 		{"aws pair in logfmt", "level=info access_key_id=AKIAIOSFODNN7EXAMPLE aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY region=eu-west-1",
 			[]string{planted["aws_access_key"], planted["aws_secret"]}, []string{"region=eu-west-1", "level=info"}, []string{"aws_access_key", "key"}},
 		{"aws secret alone", "creds " + planted["aws_secret"] + " used", []string{planted["aws_secret"]}, []string{"creds", "used"}, []string{"aws_secret_key"}},
+		{"path kept", "chdir(/bgl/apps/SWL/performance/MINIBEN///2005.09.20) failed; key /K7MDENGbPxRfiCYEXAMPLEKEYwJalrXUtnFEMI/ used", []string{"/K7MDENGbPxRfiCYEXAMPLEKEYwJalrXUtnFEMI/"},
+			[]string{"chdir(/bgl/apps/SWL/performance/MINIBEN///2005.09.20) failed; key <REDACTED_AWS_SECRET_KEY_1> used"}, nil},
 		{"hex digest kept", "commit 3f786850e387550fdab836ed7e6dc881de23001b", nil, []string{"3f786850e387550fdab836ed7e6dc881de23001b"}, nil},
 		{"pem", "key:\n" + planted["pem"] + "\nend", []string{"MIIEowIBAAKCAQEA7bq98sT0", "PRIVATE KEY"}, []string{"key:", "end"}, []string{"private_key"}},
 		{"pem escaped in json", `{"private_key":"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n"}`, []string{"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"}, nil, nil},
