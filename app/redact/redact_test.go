@@ -31,6 +31,8 @@ func TestText(t *testing.T) {
 		{"aws pair in logfmt", "level=info access_key_id=AKIAIOSFODNN7EXAMPLE aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY region=eu-west-1",
 			[]string{planted["aws_access_key"], planted["aws_secret"]}, []string{"region=eu-west-1", "level=info"}, []string{"aws_access_key", "key"}},
 		{"aws secret alone", "creds " + planted["aws_secret"] + " used", []string{planted["aws_secret"]}, []string{"creds", "used"}, []string{"aws_secret_key"}},
+		{"path kept", "chdir(/bgl/apps/SWL/performance/MINIBEN///2005.09.20) failed; key /K7MDENGbPxRfiCYEXAMPLEKEYwJalrXUtnFEMI/ used", []string{"/K7MDENGbPxRfiCYEXAMPLEKEYwJalrXUtnFEMI/"},
+			[]string{"chdir(/bgl/apps/SWL/performance/MINIBEN///2005.09.20) failed; key <REDACTED_AWS_SECRET_KEY_1> used"}, nil},
 		{"hex digest kept", "commit 3f786850e387550fdab836ed7e6dc881de23001b", nil, []string{"3f786850e387550fdab836ed7e6dc881de23001b"}, nil},
 		{"pem", "key:\n" + planted["pem"] + "\nend", []string{"MIIEowIBAAKCAQEA7bq98sT0", "PRIVATE KEY"}, []string{"key:", "end"}, []string{"private_key"}},
 		{"pem escaped in json", `{"private_key":"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n"}`, []string{"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"}, nil, nil},
@@ -49,6 +51,19 @@ func TestText(t *testing.T) {
 		{"azure connection string", "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=" + planted["azure_account"] + ";EndpointSuffix=core.windows.net",
 			[]string{planted["azure_account"], "dGhpc2lz"}, []string{"AccountName=acct", "EndpointSuffix=core.windows.net"}, nil},
 		{"ado connection string", "Server=tcp:db;Database=app;User Id=sa;Password=Pa55word!;", []string{"Pa55word!"}, []string{"Database=app"}, []string{"password"}},
+		{"connection string password with a blank", "Server=tcp:db;User Id=sa;Password=Conn Pw 42;Database=app; x;Pwd=ConnPw2 next=1;", []string{"Conn Pw 42", "ConnPw2"},
+			[]string{"Server=tcp:db;User Id=sa;Password=<REDACTED_PASSWORD_1>;Database=app; x;Pwd=<REDACTED_PASSWORD_2> next=1;"}, nil},
+		{"kubernetes secret", "apiVersion: v1\ndata:\n  username: YWRtaW4=\n  tls.key: \"TFMwdExTMUNSVWRKVGc9PQ==\"\nkind: Secret\nstringData:\n  config.yaml: |\n    user: a\n    pw: K8sBlockPw1\ntype: Opaque\n---\nkind: ConfigMap\ndata:\n  level: info\n",
+			[]string{"YWRtaW4=", "TFMwdExTMUNSVWRKVGc9PQ==", "K8sBlockPw1"},
+			[]string{"data:\n  username: <REDACTED_SECRET_1>\n  tls.key: \"<REDACTED_SECRET_2>\"\nkind: Secret\nstringData:\n  config.yaml: |\n    <REDACTED_SECRET_3>\n    <REDACTED_SECRET_4>\ntype: Opaque\n---\nkind: ConfigMap\ndata:\n  level: info\n"}, nil},
+		{"kubernetes secret in json", `{"apiVersion":"v1","kind":"Secret","data":{"username":"YWRtaW4=","db-url":"cG9zdGdyZXM6Ly8="},"type":"Opaque"}`, []string{"YWRtaW4=", "cG9zdGdyZXM6Ly8="},
+			[]string{`"data":{"username":"<REDACTED_SECRET_1>","db-url":"<REDACTED_SECRET_2>"},"type":"Opaque"}`}, nil},
+		{"other kinds' data kept", "kind: ConfigMap\ndata:\n  level: info\n---\n{\"kind\":\"Pod\",\"data\":{\"a\":\"b\"}} Secret", nil, []string{"  level: info\n", `{"a":"b"}`}, nil},
+		{"secret arns kept", `SecretId: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf, "arn:aws:secretsmanager:us-east-1:1:secret:api-key"`, nil,
+			[]string{`SecretId: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-AbCdEf, "arn:aws:secretsmanager:us-east-1:1:secret:api-key"`}, nil},
+		{"xml config", `<add key="ApiKey" value="XmlApiKey123"/><add key="Timeout" value="30"/> <db><password>XmlPw456</password><user>sa</user><ApiToken>XmlTok7</ApiToken></db>`, []string{"XmlApiKey123", "XmlPw456", "XmlTok7"},
+			[]string{`<add key="ApiKey" value="<REDACTED_SECRET_3>"/><add key="Timeout" value="30"/> <db><password><REDACTED_PASSWORD_1></password><user>sa</user><ApiToken><REDACTED_SECRET_2></ApiToken></db>`}, nil},
+		{"xml names kept", "<passwordPolicy>strict</passwordPolicy><tokenCount>5</tokenCount><key>name</key>", nil, []string{"<passwordPolicy>strict</passwordPolicy><tokenCount>5</tokenCount><key>name</key>"}, nil},
 		{"github", "token " + planted["github"], []string{planted["github"]}, nil, []string{"github_token"}},
 		{"client secret in escaped json", `msg="{\"client_secret\":\"` + planted["client_secret"] + `\"}"`, []string{planted["client_secret"]}, nil, []string{"secret"}},
 		{"query string", "GET /cb?code=1&access_token=abc.def-ghi&state=x", []string{"abc.def-ghi"}, []string{"state=x", "code=1"}, []string{"token"}},
@@ -66,7 +81,22 @@ func TestText(t *testing.T) {
 		{"pgp private key cut short", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2 (GNU/Linux)\n\nlQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx", []string{"lQOYBF0AAAABCADPGPPRIVxxxxxxxxxxxxxxx"}, nil, []string{"private_key"}},
 		{"pgp public key kept", "-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQENBF0AAAAB\n-----END PGP PUBLIC KEY BLOCK-----", nil, []string{"mQENBF0AAAAB"}, nil},
 		{"slack webhook", "slack webhook https://hooks.slack.com/services/T00000000/B00000000/SLACKWEBHOOKSECRETXXXXXXXX failed", []string{"SLACKWEBHOOKSECRETXXXXXXXX", "T00000000/B00000000"}, []string{"https://hooks.slack.com/services/", " failed"}, []string{"slack_webhook"}},
+		{"slack tokens", "bot xoxb-123456789012-1234567890123-SlackBotTok app xapp-1-A0123456789-SlackAppTok refresh xoxe-1-SlackRefreshTok", []string{"SlackBotTok", "SlackAppTok", "SlackRefreshTok"},
+			[]string{"bot <REDACTED_SLACK_TOKEN_1> app <REDACTED_SLACK_TOKEN_2> refresh <REDACTED_SLACK_TOKEN_3>"}, nil},
 		{"npm token", "npm token npm_NPMTOKENVALUE1234567890abcdefghijklmn invalid", []string{"NPMTOKENVALUE1234567890abcdefghijklmn"}, []string{"npm token ", " invalid"}, []string{"npm_token"}},
+		{"hugging face token", "HF_TOKEN hf_HUGGINGFACEtokenVALUE0123456789abcd used; hf_hub_download kept", []string{"HUGGINGFACEtokenVALUE0123456789abcd"}, []string{"HF_TOKEN <REDACTED_HUGGINGFACE_TOKEN_1> used; hf_hub_download kept"}, nil},
+		{"docker config auth", `{"auths": {"registry.example.com": {"auth": "ZG9ja2VyOkRvY2tlclB3MQ=="}}} log {\"auth\":\"ZXNjYXBlZDpQdzI=\"}`, []string{"ZG9ja2VyOkRvY2tlclB3MQ==", "ZXNjYXBlZDpQdzI="},
+			[]string{`{"auth": "<REDACTED_DOCKER_AUTH_1>"}}} log {\"auth\":\"<REDACTED_DOCKER_AUTH_2>\"}`}, nil},
+		{"auth words kept", `auth: required, "auth": "none", oauth=google`, nil, []string{`auth: required, "auth": "none", oauth=google`}, nil},
+		{"curl user", "curl -s -u admin:CurlPw123 https://api.example.com && curl --user 'bob:CurlPw456' x", []string{"CurlPw123", "CurlPw456"},
+			[]string{"curl -s -u admin:<REDACTED_PASSWORD_1> https://api.example.com && curl --user 'bob:<REDACTED_PASSWORD_2>' x"}, nil},
+		{"docker login", "docker login -u bob -p DockerPw1 registry.io", []string{"DockerPw1"}, []string{"docker login -u bob -p <REDACTED_PASSWORD_1> registry.io"}, nil},
+		{"netrc", "machine api.heroku.com login me@x.com password NetrcPw1\nmachine github.com\n  login bob\n  password NetrcPw2\n", []string{"NetrcPw1", "NetrcPw2"},
+			[]string{"machine api.heroku.com login me@x.com password <REDACTED_PASSWORD_1>\nmachine github.com\n  login bob\n  password <REDACTED_PASSWORD_2>\n"}, nil},
+		{"-u and -p elsewhere kept", "ssh -p 2222 host; sort -u a:b; docker run -p 8080:80 img; the state machine foo password reset", nil, []string{"ssh -p 2222 host; sort -u a:b; docker run -p 8080:80 img; the state machine foo password reset"}, nil},
+		{"npmrc", "//registry.npmjs.org/:_authToken=NpmrcAuthToken1\n//npm.example.com/:_auth=bnBtOk5wbXJjUHcy\n//npm.example.com/:_password=TnBtcmNQdzM=\nbasic_auth = enabled\n", []string{"NpmrcAuthToken1", "bnBtOk5wbXJjUHcy", "TnBtcmNQdzM="},
+			[]string{"//registry.npmjs.org/:_authToken=<REDACTED_TOKEN_1>\n//npm.example.com/:_auth=<REDACTED_SECRET_2>\n//npm.example.com/:_password=<REDACTED_PASSWORD_3>\nbasic_auth = enabled\n"}, nil},
+		{"npmrc _auth alone", "//npm.example.com/:_auth=bnBtOk5wbXJjUHc0", []string{"bnBtOk5wbXJjUHc0"}, []string{"//npm.example.com/:_auth=<REDACTED_SECRET_1>"}, nil},
 		{"npm package name kept", "installed npm_config_cache and npm_lifecycle_event", nil, []string{"npm_config_cache", "npm_lifecycle_event"}, nil},
 		{"gitlab token", "clone with glpat-GITLABTOKENVALUE12345x done", []string{"GITLABTOKENVALUE12345x"}, []string{"clone with ", " done"}, []string{"gitlab_token"}},
 		{"hcl heredoc", "resource \"aws_db_instance\" \"db\" {\n  password = <<-EOT\n    HeredocSecretPw123\n  EOT\n  username = \"admin\"\n}", []string{"HeredocSecretPw123"},
@@ -102,7 +132,23 @@ func TestText(t *testing.T) {
 		{"dynamic references kept", `MasterUserPassword: '{{resolve:secretsmanager:MySecret:SecretString:password}}'` + "\nPassword: {{resolve:ssm-secure:DbPw:1}}\n", nil,
 			[]string{"{{resolve:secretsmanager:MySecret:SecretString:password}}", "{{resolve:ssm-secure:DbPw:1}}"}, nil},
 		{"templates and interpolations kept", "password: {{ .Values.db.password }}\napi_key=${API_KEY} token = var.token secret = local.s", nil, []string{"{{ .Values.db.password }}", "${API_KEY}", "var.token", "local.s"}, nil},
-		{"lists kept", `secret: [a, b] password: [] token: ["x"]`, nil, []string{"[a, b]", "[]", `["x"]`}, nil},
+		{"lists kept", `password: [] tokens: [] secret_arns: ["arn:x"] secrets: [var.a, "${var.b}"] credentials: [{"user": "u"}]`, nil, []string{`password: [] tokens: [] secret_arns: ["arn:x"] secrets: [var.a, "${var.b}"] credentials: [{"user": "u"}]`}, nil},
+		{"list values", `secret: [FlowSec1, FlowSec2] token: ["JsonTok1"]`, []string{"FlowSec1", "FlowSec2", "JsonTok1"},
+			[]string{`secret: [<REDACTED_SECRET_1>, <REDACTED_SECRET_2>] token: ["<REDACTED_TOKEN_3>"]`}, nil},
+		{"json list of a plural key", `{"api_keys": ["ApiKeyOne1", "ApiKeyTwo2"], "user": "x"}`, []string{"ApiKeyOne1", "ApiKeyTwo2"},
+			[]string{`{"api_keys": ["<REDACTED_KEY_1>", "<REDACTED_KEY_2>"], "user": "x"}`}, nil},
+		{"pretty json list", "{\n  \"passwords\": [\n    \"PrettyPw1\",\n    \"PrettyPw2\"\n  ],\n  \"n\": 1\n}", []string{"PrettyPw1", "PrettyPw2"},
+			[]string{"[\n    \"<REDACTED_PASSWORD_1>\",\n    \"<REDACTED_PASSWORD_2>\"\n  ],\n  \"n\": 1\n}"}, nil},
+		{"escaped json list", `msg="{\"tokens\":[\"EscTok1\",\"EscTok2\"]}"`, []string{"EscTok1", "EscTok2"}, []string{`{\"tokens\":[\"<REDACTED_TOKEN_1>\",\"<REDACTED_TOKEN_2>\"]}`}, nil},
+		{"hcl list", "secrets = [\"HclSec1\", \"HclSec2\",\n  var.other,\n]\nname = \"x\"", []string{"HclSec1", "HclSec2"},
+			[]string{"secrets = [\"<REDACTED_SECRET_1>\", \"<REDACTED_SECRET_2>\",\n  var.other,\n]\nname = \"x\""}, nil},
+		{"yaml sequence", "passwords:\n  - SeqPw1\n  - \"SeqPw 2\" # old\n\n  - SeqPw3\nuser: x\ntokens:\n- SeqTok1\n- {a: b}\n", []string{"SeqPw1", "SeqPw 2", "SeqPw3", "SeqTok1"},
+			[]string{"passwords:\n  - <REDACTED_PASSWORD_1>\n  - \"<REDACTED_PASSWORD_2>\" # old\n\n  - <REDACTED_PASSWORD_3>\nuser: x\ntokens:\n- <REDACTED_TOKEN_4>\n- {a: b}\n"}, nil},
+		{"yaml value on the next line", "password:\n  NextLinePw1\nMasterUserPassword:\n  Ref: DbPassword\ntoken:\n  \"NextLineTok2\"\nuser: x\n", []string{"NextLinePw1", "NextLineTok2"},
+			[]string{"password:\n  <REDACTED_PASSWORD_1>\nMasterUserPassword:\n  Ref: DbPassword\ntoken:\n  <REDACTED_TOKEN_2>\nuser: x\n"}, nil},
+		{"yaml sequence of mappings kept", "imagePullSecrets:\n  - name: regcred\nsecrets:\n  - name: x\n    password: SeqMapPw1\nitems:\n- a\n", []string{"SeqMapPw1"},
+			[]string{"imagePullSecrets:\n  - name: regcred\nsecrets:\n  - name: x\n    password: <REDACTED_PASSWORD_1>\nitems:\n- a\n"}, nil},
+		{"plural counts kept", "usage tokens=1550 max_tokens: 4096 passwords: 3 secrets: inherit", nil, []string{"usage tokens=1550 max_tokens: 4096 passwords: 3 secrets: inherit"}, nil},
 		{"placeholders kept", "password=<password> api_key=<YOUR_API_KEY> token=<*> secret=[REDACTED] pwd=<your-password>", nil,
 			[]string{"<password>", "<YOUR_API_KEY>", "<*>", "[REDACTED]", "<your-password>"}, nil},
 		{"cookie header", "request headers Cookie: session=COOKIESESSIONVALUE9876543210; theme=dark; csrf=\"CSRFvalue1\"\nnext", []string{"COOKIESESSIONVALUE9876543210", "dark", "CSRFvalue1"}, []string{"Cookie: session=", "; theme=", "; csrf=\"", "\"\nnext"}, []string{"cookie", "cookie", "cookie"}},
@@ -117,8 +163,25 @@ func TestText(t *testing.T) {
 		{"pass suffix and word", `SMTP-PASS: SmtpPassVal9 {"user":"bob","pass":"JSONPASSVALUE888"}`, []string{"SmtpPassVal9", "JSONPASSVALUE888"}, []string{`"user":"bob"`}, []string{"password", "password"}},
 		{"passwd and pwd keys", "PASSWD=PasswdVal1 PWD=PwdVal22 Pwd=AdoPwd33;", []string{"PasswdVal1", "PwdVal22", "AdoPwd33"}, []string{"PASSWD=", "PWD=", "Pwd="}, []string{"password", "password", "password"}},
 		{"secret key names", "auth_key=AUTHKEYvalue123 master_key=MASTERKEYvalue123 encryption_key: ENCKEYvalue123 SigningKey=SIGNINGKEYvalue123 client-key=ClientKeyV1", []string{"AUTHKEYvalue123", "MASTERKEYvalue123", "ENCKEYvalue123", "SIGNINGKEYvalue123", "ClientKeyV1"}, []string{"auth_key=", "SigningKey="}, nil},
+		{"service key names", "Ocp-Apim-Subscription-Key: SubKey0123456789\nx-functions-key: FnKey123\nAPP_KEY=base64:AppKeyBase64Value=\nLICENSE_KEY=NrLicense0123\nwebhook whsec_StripeWebhookSecret0123456789", []string{"SubKey0123456789", "FnKey123", "AppKeyBase64Value", "NrLicense0123", "StripeWebhookSecret0123456789"},
+			[]string{"Ocp-Apim-Subscription-Key: <REDACTED_KEY_2>\nx-functions-key: <REDACTED_KEY_3>\nAPP_KEY=<REDACTED_KEY_4>\nLICENSE_KEY=<REDACTED_KEY_5>\nwebhook <REDACTED_API_KEY_1>"}, nil},
+		{"publishable and app names kept", "pk_live_abcdefghijklmnop1234 app_name=web mapkey=1 subscription_id=abc", nil, []string{"pk_live_abcdefghijklmnop1234 app_name=web mapkey=1 subscription_id=abc"}, nil},
 		{"other key names kept", "hash_key = \"id\" partition_key=pk key_name=deploy kms_key_id=abc", nil, []string{`hash_key = "id"`, "partition_key=pk", "key_name=deploy", "kms_key_id=abc"}, nil},
 		{"bypass kept", "bypass=cache compass=north", nil, []string{"bypass=cache", "compass=north"}, nil},
+		{"prose", `the password is 'hunter2' and the password was "x9!k". The admin password is: Winter2024. Her pin is 4821.`, []string{"hunter2", "x9!k", "Winter2024", "4821"},
+			[]string{`the password is '<REDACTED_PASSWORD_1>' and the password was "<REDACTED_PASSWORD_2>". The admin password is: <REDACTED_PASSWORD_3>. Her pin is <REDACTED_PIN_4>.`}, nil},
+		{"sql and quoted after the key", `ALTER USER bob WITH PASSWORD 'SqlPw789'; CREATE USER x IDENTIFIED BY "OraPw1"; the token  "TokQuoted1" expired`, []string{"SqlPw789", "OraPw1", "TokQuoted1"},
+			[]string{`ALTER USER bob WITH PASSWORD '<REDACTED_PASSWORD_2>'; CREATE USER x IDENTIFIED BY "<REDACTED_PASSWORD_1>"; the token  "<REDACTED_TOKEN_3>" expired`}, nil},
+		{"quoted references after the key kept", `export PASSWORD "${DB_PW}"; password '' set; tokens "a" counted; MountVolume.SetUp failed for volume "certs" : secret "db-creds" not found`, nil,
+			[]string{`export PASSWORD "${DB_PW}"; password '' set; tokens "a" counted; MountVolume.SetUp failed for volume "certs" : secret "db-creds" not found`}, nil},
+		{"hcl block labels kept", "resource \"aws_secretsmanager_secret\" \"db\" {\n}\nresource \"random_password\" \"pw\" {}\nresource \"aws_iam_access_key\" \"k\" {}\noutput \"db_password\" {}", nil,
+			[]string{"resource \"aws_secretsmanager_secret\" \"db\" {\n}\nresource \"random_password\" \"pw\" {}\nresource \"aws_iam_access_key\" \"k\" {}\noutput \"db_password\" {}"}, nil},
+		{"prose kept", "the password is incorrect. The token was expired, the password is 8 characters long, the secret is in kv/prod/db, the token was rotated 2024-05-01T10:00 and the password is well-known", nil,
+			[]string{"the password is incorrect. The token was expired, the password is 8 characters long, the secret is in kv/prod/db, the token was rotated 2024-05-01T10:00 and the password is well-known"}, nil},
+		{"one-time codes and pins", "otp=123456 pin=1234 passcode=998877 totp=654321 mfa_otp: 112233 userPin=4321 DbPass=CamelPassVal1", []string{"123456", "1234", "998877", "654321", "112233", "4321", "CamelPassVal1"},
+			[]string{"otp=<REDACTED_OTP_1> pin=<REDACTED_PIN_2> passcode=<REDACTED_PASSWORD_3> totp=<REDACTED_OTP_4> mfa_otp: <REDACTED_OTP_5> userPin=<REDACTED_PIN_6> DbPass=<REDACTED_PASSWORD_7>"}, nil},
+		{"totp secret", "totp_secret: JBSWY3DPEHPK3PXP", []string{"JBSWY3DPEHPK3PXP"}, []string{"totp_secret: "}, []string{"secret"}},
+		{"pin and otp inside words kept", "spin=3 ping=ok mapping=a laptop=x hotpink=1 SPIN=2", nil, []string{"spin=3 ping=ok mapping=a laptop=x hotpink=1 SPIN=2"}, nil},
 		{"cli password flag", "run: mysql -u root --password CliPwValue123 failed", []string{"CliPwValue123"}, []string{"mysql -u root --password ", " failed"}, []string{"password"}},
 		{"cli password flag with =", "mysqldump --password=CliPwEq456 db", []string{"CliPwEq456"}, []string{"--password=", " db"}, []string{"password"}},
 		{"cli secret, token and api key flags", "tool --client-secret CliSecret1 --token 'CliToken2' --api-key=CliKey3 --verbose", []string{"CliSecret1", "CliToken2", "CliKey3"}, []string{"--client-secret ", "--token '", "--api-key=", " --verbose"}, []string{"secret", "token", "key"}},
@@ -281,5 +344,27 @@ func TestLinesBlocks(t *testing.T) {
 	out = New().Lines(lines)
 	if out[maxPEMLines] == "x1y2" || out[maxPEMLines+1] != "x1y2" {
 		t.Errorf("unclosed heredoc: line %d %q, line %d %q", maxPEMLines, out[maxPEMLines], maxPEMLines+1, out[maxPEMLines+1])
+	}
+}
+
+// A secret's YAML sequence in a log is masked item by item, and a value
+// on the line after its key, as Text does.
+func TestLinesSequence(t *testing.T) {
+	in := "deploy config\npasswords:\n  - LogSeqPw1\n  - \"LogSeqPw2\"\nnext - line\nsecrets:\n  - name: kept\npassword:\n  LogNextLinePw3"
+	got := strings.Join(New().Lines(strings.Split(in, "\n")), "\n")
+	want := "deploy config\npasswords:\n  - <REDACTED_PASSWORD_1>\n  - \"<REDACTED_PASSWORD_2>\"\nnext - line\nsecrets:\n  - name: kept\npassword:\n  <REDACTED_PASSWORD_3>"
+	if got != want {
+		t.Errorf("lines\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A Secret's data in a log (kubectl's output, data before kind) is masked
+// line by line.
+func TestLinesSecretManifest(t *testing.T) {
+	in := "$ kubectl get secret db -o yaml\napiVersion: v1\ndata:\n  password: cGFzc3dvcmQ=\n  username: YWRtaW4=\nkind: Secret\nmetadata:\n  name: db"
+	got := strings.Join(New().Lines(strings.Split(in, "\n")), "\n")
+	want := "$ kubectl get secret db -o yaml\napiVersion: v1\ndata:\n  password: <REDACTED_PASSWORD_1>\n  username: <REDACTED_SECRET_2>\nkind: Secret\nmetadata:\n  name: db"
+	if got != want {
+		t.Errorf("lines\n%s\nwant\n%s", got, want)
 	}
 }
