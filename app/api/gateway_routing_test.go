@@ -537,3 +537,34 @@ func statusesOf(n int, envs []*apptest.Env, call func(env *apptest.Env) int) map
 	wg.Wait()
 	return counts
 }
+
+// Where no provider embeds, an embeddings call for a model the
+// configuration lacks is still 404 model_not_found, and one for a model
+// outside the organization's list 403 model_not_allowed, as on every
+// endpoint; only a model the caller may call learns that nothing embeds.
+func TestGatewayEmbeddingsSayTheModelFirst(t *testing.T) {
+	primary := newProvider(t, "messages", "ok")
+	cfg := fmt.Sprintf("providers:\n  - {name: primary, style: messages, url: %s, key: \"${PRIMARY_KEY}\"}\nmodels:\n  - name: smart\n    targets: [{provider: primary, model: claude-sonnet-4-5}]\n  - name: other\n    targets: [{provider: primary, model: claude-haiku-4-5}]\n", primary.URL)
+	env := apptest.New(t, apptest.Databases(t)[0], apptest.WithEnv("GATEWAY_CONFIG", cfg), apptest.WithEnv("PRIMARY_KEY", "k"))
+	s := env.Seed(t, "embed@example.com")
+	c := env.Client()
+	embed := func(model string) *apptest.Response {
+		return c.PostJSON("/gateway/v1/embeddings", `{"model":"`+model+`","input":"x"}`, "Authorization", "Bearer "+s.Key)
+	}
+	if r := embed("nope"); r.StatusCode != 404 || !strings.Contains(string(r.Body), `"code":"model_not_found"`) {
+		t.Errorf("unknown model: %d %s", r.StatusCode, r.Body)
+	}
+	if r := embed("smart"); r.StatusCode != 400 || !strings.Contains(string(r.Body), `"code":"embeddings_not_supported"`) {
+		t.Errorf("a model no provider embeds: %d %s", r.StatusCode, r.Body)
+	}
+	if err := models.SetModelPolicy(env.DB.DB, s.OrgID, "", []string{"other"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool {
+		r := embed("smart")
+		return r.StatusCode == 403 && strings.Contains(string(r.Body), `"code":"model_not_allowed"`)
+	})
+	if primary.calls.Load() != 0 {
+		t.Errorf("the provider got %d calls", primary.calls.Load())
+	}
+}

@@ -41,16 +41,18 @@ func (s *Service) serveEmbeddings(c echo.Context, k *call) error {
 		return err
 	}
 	k.embed = req
-	if !s.Proxy.Embeddings() {
-		// Refused before any reservation: the provider cannot serve it.
-		_, report, err := s.Proxy.Embed(c.Request().Context(), req)
-		k.report = &report
-		return err
-	}
+	// An unknown or forbidden model is said so, as on every endpoint,
+	// before whether any provider embeds.
 	if k.route, err = s.Proxy.Route(req.Model); err != nil {
 		return err
 	}
 	if err := s.policies.allowed(c.Request().Context(), k.who, req.Model); err != nil {
+		return err
+	}
+	if !s.Proxy.Embeddings() {
+		// Refused before any reservation: the provider cannot serve it.
+		_, report, err := s.Proxy.Embed(c.Request().Context(), req)
+		k.report = &report
 		return err
 	}
 	ctx := c.Request().Context()
