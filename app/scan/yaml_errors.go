@@ -2,8 +2,10 @@ package scan
 
 import (
 	"bytes"
+	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -29,6 +31,12 @@ var yamlParserProblems = []string{
 // expected key" into a SyntaxError with the 1-based line the user sees.
 func yamlSyntaxError(data []byte, err error) *SyntaxError {
 	line, msg := yamlErrorLine(err)
+	if name, ok := strings.CutPrefix(msg, "unknown anchor '"); ok && line == 0 {
+		name = strings.TrimSuffix(name, "' referenced")
+		line, col := yamlAliasAt(data, name, msg)
+		return &SyntaxError{Line: line, Column: col, Msg: "invalid YAML: " + msg +
+			" (the alias *" + name + " needs an anchor &" + name + " earlier in the document)"}
+	}
 	for _, p := range yamlParserProblems {
 		if msg == p {
 			line = yamlProblemLine(data, msg, line+1)
@@ -133,4 +141,52 @@ func lineEnds(data []byte) []int {
 		ends = append(ends, len(data))
 	}
 	return ends
+}
+
+// yamlAliasAt is the line and column of the alias (*name) the library
+// calls unknown, which it reports with no line at all: it came out at
+// line 1. The alias is the first *name in the text, standing as a token,
+// at which the document cut after its line fails with the same problem
+// (so that a *name in a comment or inside a scalar is passed over);
+// within yamlSearchBytes, else the first *name standing as a token, else
+// line 1.
+func yamlAliasAt(data []byte, name, problem string) (line, col int) {
+	alias := []byte("*" + name)
+	ends := lineEnds(data)
+	first, firstCol, spent := 0, 0, 0
+	for at := 0; ; at++ {
+		i := bytes.Index(data[at:], alias)
+		if i < 0 || name == "" {
+			break
+		}
+		at += i
+		end := at + len(alias)
+		if at > 0 && !strings.ContainsRune(" \t\n[{,", rune(data[at-1])) || end < len(data) && isAnchorByte(data[end]) {
+			continue
+		}
+		l := sort.SearchInts(ends, at+1) + 1 // the line holding at: the first whose end is past it
+		c := utf8.RuneCount(data[bytes.LastIndexByte(data[:at], '\n')+1:at]) + 1
+		if first == 0 {
+			first, firstCol = l, c
+		}
+		if spent += ends[l-1]; spent > yamlSearchBytes {
+			break
+		}
+		var n yaml.Node
+		if err := yaml.NewDecoder(bytes.NewReader(data[:ends[l-1]])).Decode(&n); err != nil {
+			if _, msg := yamlErrorLine(err); msg == problem {
+				return l, c
+			}
+		}
+	}
+	if first == 0 {
+		return 1, 1
+	}
+	return first, firstCol
+}
+
+// isAnchorByte says whether c continues an anchor's name as the library
+// reads one: letters, digits, - and _.
+func isAnchorByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_'
 }

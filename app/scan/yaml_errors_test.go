@@ -53,3 +53,28 @@ func TestYAMLSyntaxErrorLineBounded(t *testing.T) {
 		t.Errorf("got %v, want line 3: invalid YAML: did not find expected key", err)
 	}
 }
+
+// TestYAMLUnknownAliasLine: an alias to an anchor not defined before it
+// is reported at the alias's line and column, which the library does not
+// give (it came out at line 1, column 1): past a *name in a comment or
+// inside a scalar above it, in block and flow style, for a merge key too.
+func TestYAMLUnknownAliasLine(t *testing.T) {
+	const head = "AWSTemplateFormatVersion: '2010-09-09'\n# Properties reuse *props, defined below\nResources:\n  Bucket:\n    Type: AWS::S3::Bucket\n"
+	for _, tc := range []struct {
+		name, body string
+		line, col  int
+		alias      string
+	}{
+		{"block value", "    Metadata: {Note: 'see *props'}\n    Properties: *props\n", 7, 17, "props"},
+		{"merge key", "    Properties:\n      Description: a *base here\n      <<: *base\n", 8, 11, "base"},
+		{"flow list", "    DependsOn: [A, \"*tags\"]\n    Properties: {Tags: [*tags]}\n", 7, 25, "tags"},
+		{"defined after", "    Properties: *later\n  Other: &later\n    Type: AWS::SNS::Topic\n", 6, 17, "later"},
+	} {
+		_, err := Scan([]byte(head + tc.body))
+		var se *SyntaxError
+		want := "invalid YAML: unknown anchor '" + tc.alias + "' referenced (the alias *" + tc.alias + " needs an anchor &" + tc.alias + " earlier in the document)"
+		if !errors.As(err, &se) || se.Line != tc.line || se.Column != tc.col || se.Msg != want {
+			t.Errorf("%s: got %v, want line %d, column %d: %s", tc.name, err, tc.line, tc.col, want)
+		}
+	}
+}
