@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,6 +37,12 @@ func yamlSyntaxError(data []byte, err error) *SyntaxError {
 		line, col := yamlAliasAt(data, name, msg)
 		return &SyntaxError{Line: line, Column: col, Msg: "invalid YAML: " + msg +
 			" (the alias *" + name + " needs an anchor &" + name + " earlier in the document)"}
+	}
+	if msg == "control characters are not allowed" && line == 0 {
+		if at, r, ok := yamlControlAt(data); ok {
+			return newSyntaxError(data, at, fmt.Sprintf("invalid YAML: control characters are not allowed (U+%04X here): "+
+				"YAML text takes tab, line feed and carriage return, no other control character", r))
+		}
 	}
 	for _, p := range yamlParserProblems {
 		if msg == p {
@@ -189,4 +196,19 @@ func yamlAliasAt(data []byte, name, problem string) (line, col int) {
 // reads one: letters, digits, - and _.
 func isAnchorByte(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_'
+}
+
+// yamlControlAt is the offset and rune of the first character YAML does
+// not allow, which the library's reader reports with no line (it came
+// out at line 1): its allowed set, for UTF-8 text.
+func yamlControlAt(data []byte) (int, rune, bool) {
+	for at, r := range string(data) {
+		switch {
+		case r == 0x09, r == 0x0A, r == 0x0D, r >= 0x20 && r <= 0x7E, r == 0x85,
+			r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
+		default:
+			return at, r, true
+		}
+	}
+	return 0, 0, false
 }

@@ -78,3 +78,27 @@ func TestYAMLUnknownAliasLine(t *testing.T) {
 		}
 	}
 }
+
+// TestYAMLControlCharacterLine: a control character YAML does not allow
+// (one pasted from a terminal, a C1 control from a mis-decoded file) is
+// reported where it is, and named; the library gives no line for it and
+// it came out at line 1, column 1.
+func TestYAMLControlCharacterLine(t *testing.T) {
+	const head = "AWSTemplateFormatVersion: '2010-09-09'\nResources:\n  Bucket:\n    Type: AWS::S3::Bucket\n    Properties:\n"
+	for _, tc := range []struct {
+		name, body string
+		line, col  int
+		char       string
+	}{
+		{"C0 in a quoted scalar", "      BucketName: \"logs\x01\"\n", 6, 24, "U+0001"},
+		{"C1 after an accent", "      BucketName: café \u009b\n", 6, 24, "U+009B"},
+		{"escape in a comment", "      # \x1b[31m red\n      BucketName: x\n", 6, 9, "U+001B"},
+	} {
+		_, err := Scan([]byte(head + tc.body))
+		var se *SyntaxError
+		want := "invalid YAML: control characters are not allowed (" + tc.char + " here): YAML text takes tab, line feed and carriage return, no other control character"
+		if !errors.As(err, &se) || se.Line != tc.line || se.Column != tc.col || se.Msg != want {
+			t.Errorf("%s: got %v, want line %d, column %d: %s", tc.name, err, tc.line, tc.col, want)
+		}
+	}
+}
