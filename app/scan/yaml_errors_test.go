@@ -102,3 +102,32 @@ func TestYAMLControlCharacterLine(t *testing.T) {
 		}
 	}
 }
+
+// TestYAMLAliasInsideItsAnchor: an alias inside the value its own anchor
+// names (in a list, or through a merge key) is a value without end; it
+// was refused as nesting deeper than 128 levels, which does not say what
+// is wrong. It is now a syntax error at the alias. An alias to an
+// anchor outside it still reads.
+func TestYAMLAliasInsideItsAnchor(t *testing.T) {
+	const head = "AWSTemplateFormatVersion: '2010-09-09'\nResources:\n  Bucket:\n    Type: AWS::S3::Bucket\n"
+	for _, tc := range []struct {
+		name, body string
+		line, col  int
+		alias      string
+	}{
+		{"in a list", "    Properties: &props\n      Tags: [*props]\n", 6, 14, "props"},
+		{"merge key", "    Properties: &p\n      Nested:\n        <<: *p\n", 7, 13, "p"},
+	} {
+		_, err := Scan([]byte(head + tc.body))
+		var se *SyntaxError
+		want := "invalid YAML: the alias *" + tc.alias + " is inside the value its anchor &" + tc.alias + " names, so that value would never end"
+		if !errors.As(err, &se) || se.Line != tc.line || se.Column != tc.col || se.Msg != want {
+			t.Errorf("%s: got %v, want line %d, column %d: %s", tc.name, err, tc.line, tc.col, want)
+		}
+	}
+	res := mustScan(t, head+"    Properties: &public\n      AccessControl: PublicRead\n  Other:\n    Type: AWS::S3::Bucket\n    Properties: *public\n")
+	equalStrings(t, "findings", summarize(res.Findings), []string{
+		`S3_PUBLIC_READ Resources.Bucket.Properties.AccessControl: bucket "Bucket" allows public read (AccessControl is "PublicRead"): anyone on the internet can list and download its objects`,
+		`S3_PUBLIC_READ Resources.Other.Properties.AccessControl: bucket "Other" allows public read (AccessControl is "PublicRead"): anyone on the internet can list and download its objects`,
+	})
+}
