@@ -3,10 +3,8 @@ package scan
 import (
 	"bytes"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -171,8 +169,7 @@ func yamlAliasAt(data []byte, name, problem string) (line, col int) {
 		if at > 0 && !strings.ContainsRune(" \t\n[{,", rune(data[at-1])) || end < len(data) && isAnchorByte(data[end]) {
 			continue
 		}
-		l := sort.SearchInts(ends, at+1) + 1 // the line holding at: the first whose end is past it
-		c := utf8.RuneCount(data[bytes.LastIndexByte(data[:at], '\n')+1:at]) + 1
+		l, c := lineColumn(data, at)
 		if first == 0 {
 			first, firstCol = l, c
 		}
