@@ -375,7 +375,8 @@ func goValue(v cty.Value) any {
 	return unknown
 }
 
-// charge counts a value against MaxHCLEvalBytes.
+// charge counts a value against MaxHCLEvalBytes, and its sets against
+// MaxSetWork.
 func (ev *hclEval) charge(v cty.Value) {
 	ev.readSets(1, v) // before valueSize reads them
 	ev.checkSetWork()
