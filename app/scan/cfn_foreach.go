@@ -17,6 +17,9 @@ import (
 // OutputKey that is itself a Fn::ForEach::), an inner loop seeing the
 // outer identifiers. A generated resource's line is its OutputKey's.
 //
+// Loops in a resource's properties and among the conditions are
+// expanded too (cfn_foreach_inline.go).
+//
 // A loop whose collection is unknown (a parameter without a default) is
 // not expanded, and a warning names it. CloudFormation allows 500
 // resources a template; loops stop at MaxLoopResources resources, which
@@ -46,12 +49,18 @@ type loopExpansion struct {
 	steps  int      // elements visited, against maxLoopSteps
 	unread []string // loops not expanded: their collection is unknown or they are malformed
 	cut    []string // loops stopped at MaxLoopResources
+	// The same for the loops in properties and conditions, by the
+	// resource (or Conditions) they are in.
+	unreadInline, cutInline []string
 }
 
-// expandLoops returns resources with each Fn::ForEach loop replaced by the
-// resources it makes (their lines added to lines), and the warnings for
-// the loops not read in full.
-func (t *cfnTemplate) expandLoops(resources map[string]any, lines map[string]int) (map[string]any, []Warning) {
+func (t *cfnTemplate) newLoopExpansion(lines map[string]int) *loopExpansion {
+	return &loopExpansion{t: t, lines: lines}
+}
+
+// resources returns resources with each Fn::ForEach loop replaced by the
+// resources it makes (their lines added to lines).
+func (e *loopExpansion) resources(resources map[string]any) map[string]any {
 	var loops []string
 	for id := range resources {
 		if isLoop(id) {
@@ -59,29 +68,44 @@ func (t *cfnTemplate) expandLoops(resources map[string]any, lines map[string]int
 		}
 	}
 	if len(loops) == 0 {
-		return resources, nil
+		return resources
 	}
-	e := &loopExpansion{t: t, lines: lines, out: make(map[string]any, len(resources))}
+	e.out = make(map[string]any, len(resources))
 	for id, r := range resources {
 		if !isLoop(id) {
 			e.out[id] = r
 		}
 	}
-	byLine(loops, func(k string) int { return lines[k] })
+	byLine(loops, func(k string) int { return e.lines[k] })
 	for _, id := range loops {
-		e.loop(id, id, resources[id], nil, lines[id])
+		e.loop(id, id, resources[id], nil, e.lines[id])
 	}
+	return e.out
+}
+
+// warnings are those of the loops not read in full.
+func (e *loopExpansion) warnings() []Warning {
 	var ws []Warning
 	if len(e.unread) > 0 {
-		ws = append(ws, Warning{Message: "resources made by Fn::ForEach (AWS::LanguageExtensions) not read: the loop's collection is not known (a parameter without a default) or the loop is malformed",
+		ws = append(ws, Warning{Message: "resources made by Fn::ForEach (AWS::LanguageExtensions) not read: " + unreadLoopReason,
 			Count: len(e.unread), Resources: e.unread})
 	}
 	if len(e.cut) > 0 {
 		ws = append(ws, Warning{Message: "resources made by Fn::ForEach past " + strconv.Itoa(MaxLoopResources) + " not read: the loops make more than the scanner expands",
 			Count: len(e.cut), Resources: e.cut})
 	}
-	return e.out, ws
+	if len(e.unreadInline) > 0 {
+		ws = append(ws, Warning{Message: "properties or conditions made by Fn::ForEach (AWS::LanguageExtensions) not read: " + unreadLoopReason,
+			Count: len(e.unreadInline), Resources: e.unreadInline})
+	}
+	if len(e.cutInline) > 0 {
+		ws = append(ws, Warning{Message: "properties or conditions made by Fn::ForEach not read in full: the loops visit more than " + strconv.Itoa(maxLoopSteps) + " elements",
+			Count: len(e.cutInline), Resources: e.cutInline})
+	}
+	return ws
 }
+
+const unreadLoopReason = "the loop's collection is not known (a parameter without a default) or the loop is malformed"
 
 // loop expands a loop (its value v; path names it and its outer loops,
 // for the lines) with the outer loops' identifiers bound in vars; name is

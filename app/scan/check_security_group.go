@@ -60,8 +60,14 @@ func (e *evaluator) checkSecurityGroup(r *resource) {
 }
 
 // exposure says what is open to what: "port 22 (SSH) is open to 0.0.0.0/0",
-// "ports 20-30 (tcp) include 22 (SSH), open to ::/0".
+// "ports 20-30 (tcp) include 22 (SSH), open to ::/0", and that the range
+// may hold more when one of its ends is unknown.
 func exposure(in *ingressRule, services []service, src string) string {
+	return exposureOf(in, services, src) + in.openEnd
+}
+
+// exposureOf is exposure for the range as known.
+func exposureOf(in *ingressRule, services []service, src string) string {
 	if in.from == in.to {
 		s := "port " + strconv.Itoa(in.from)
 		if len(services) == 1 {

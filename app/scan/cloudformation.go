@@ -113,14 +113,16 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 			t.allowed[name] = allowed
 		}
 	}
-	resources, loopWarnings := t.expandLoops(resources, lines)
+	loops := t.newLoopExpansion(lines)
+	resources = loops.resources(resources)
 	if len(resources) > MaxResources {
 		return nil, tooManyResources()
 	}
+	t.conditions = loops.inlineMap(t.conditions, "Conditions")
 	ids := make([]string, 0, len(resources))
 	for id, r := range resources {
 		ids = append(ids, id)
-		t.resources[id] = mapOf(r)
+		t.resources[id] = loops.inlineMap(mapOf(r), id)
 	}
 	// Template order by line (YAML and JSON templates both record them),
 	// else by logical id.
@@ -189,7 +191,7 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 		res.Warnings = append(res.Warnings, Warning{Message: "resources included by Fn::Transform not read: the snippet is not in the template",
 			Count: len(included), Resources: included})
 	}
-	res.Warnings = append(res.Warnings, loopWarnings...)
+	res.Warnings = append(res.Warnings, loops.warnings()...)
 	if _, ok := doc["Transform"]; !ok && len(included) == 0 {
 		// A transform (SAM, a macro, an included snippet) declares
 		// names of its own (a function's Role, ServerlessRestApi).

@@ -63,7 +63,7 @@
 // Scan returns *SyntaxError (line, column and encoding/json's message, or
 // the YAML or HCL parser's, with the file for Terraform source), *LimitError
 // (input over MaxInputBytes, MaxResources, MaxFiles, MaxPathDepth,
-// MaxModuleDepth, MaxModuleInstances, MaxHCLEvalBytes,
+// MaxModuleDepth, MaxModuleInstances, MaxHCLEvalBytes, MaxSetWork,
 // MaxExpressionOperators,
 // MaxDepth, MaxDocumentDepth, MaxYAMLAliases, MaxYAMLNodes,
 // MaxYAMLAliasBytes, MaxEvalBytes, MaxSuppressions, MaxSuppressionWork

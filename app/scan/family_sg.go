@@ -11,19 +11,23 @@ import (
 // check_security_group.go apply unchanged. An egress rule is not ingress
 // and is not read. A value unknown until apply (a CIDR from another
 // resource, a port from a variable) leaves that entry out: it may be open,
-// but the scanner only reports what it can see.
+// but the scanner only reports what it can see. One end of a port range
+// unknown, the other known, is the exception: whatever the unknown end,
+// the range holds the known one (a valid range has from <= to), so that
+// port is reported, and the message says the range may hold more.
 
 // ingressSpec names the fields of one ingress entry in one format.
 type ingressSpec struct {
 	proto, from, to string
 	lists           []string // fields holding lists of CIDRs
 	singles         []string // fields holding one CIDR
+	until           string   // when an unknown value is known, for messages
 }
 
 var (
-	tfIngress  = ingressSpec{proto: "protocol", from: "from_port", to: "to_port", lists: []string{"cidr_blocks", "ipv6_cidr_blocks"}}
-	vpcIngress = ingressSpec{proto: "ip_protocol", from: "from_port", to: "to_port", singles: []string{"cidr_ipv4", "cidr_ipv6"}}
-	cfnIngress = ingressSpec{proto: "IpProtocol", from: "FromPort", to: "ToPort", singles: []string{"CidrIp", "CidrIpv6"}}
+	tfIngress  = ingressSpec{proto: "protocol", from: "from_port", to: "to_port", lists: []string{"cidr_blocks", "ipv6_cidr_blocks"}, until: "apply"}
+	vpcIngress = ingressSpec{proto: "ip_protocol", from: "from_port", to: "to_port", singles: []string{"cidr_ipv4", "cidr_ipv6"}, until: "apply"}
+	cfnIngress = ingressSpec{proto: "IpProtocol", from: "FromPort", to: "ToPort", singles: []string{"CidrIp", "CidrIpv6"}, until: "deployment"}
 )
 
 func (b *builder) securityGroup(r *resource, n *node, attrs map[string]any, linked []*node, attrsOf func(*node) map[string]any) {
@@ -65,6 +69,7 @@ func (b *builder) ingress(r *resource, m map[string]any, f ingressSpec, path str
 		return
 	}
 	from, to := 0, 65535
+	var openEnd string
 	if proto == protoTCP || proto == protoUDP {
 		var okF, okT bool
 		from, okF = intOf(m[f.from])
@@ -74,11 +79,17 @@ func (b *builder) ingress(r *resource, m map[string]any, f ingressSpec, path str
 			return // unknown or absent ports
 		case !okF:
 			from = to
+			if isUnknown(m[f.from]) {
+				openEnd = "; " + f.from + " is unknown until " + f.until + ", so the range, which ends at " + strconv.Itoa(to) + ", may open more ports"
+			}
 		case !okT:
 			to = from
+			if isUnknown(m[f.to]) {
+				openEnd = "; " + f.to + " is unknown until " + f.until + ", so the range, which starts at " + strconv.Itoa(from) + ", may open more ports"
+			}
 		}
 		if from == -1 || to == -1 { // -1 is "every port" in the EC2 API
-			from, to = 0, 65535
+			from, to, openEnd = 0, 65535, ""
 		}
 		if from < 0 || to > 65535 || to < from {
 			return
@@ -103,7 +114,7 @@ func (b *builder) ingress(r *resource, m map[string]any, f ingressSpec, path str
 			continue
 		}
 		r.ingress = append(r.ingress, ingressRule{index: index, offset: b.next(), protocol: proto, from: from, to: to,
-			cidr: p, cidrText: c, path: path, via: via})
+			cidr: p, cidrText: c, path: path, via: via, openEnd: openEnd})
 	}
 }
 

@@ -227,7 +227,7 @@ func (g *graph) evaluate(env *envelope) *Result {
 		fam, ok := families[n.typ]
 		switch {
 		case !ok:
-			nc.add(n.typ, n.addr, "the scanner has no rules for this type")
+			nc.add(n.typ, n.addr, noRulesReason(n.typ))
 		case n.skip != "":
 			nc.add(n.typ, n.addr, n.skip)
 		case !attached[n]:
@@ -243,6 +243,21 @@ func (g *graph) evaluate(env *envelope) *Result {
 
 // notChecked groups unchecked resources by type and reason.
 type notChecked map[[2]string]*NotChecked
+
+// noRulesReason says why a resource of a type without rules is not
+// checked. A nested stack or a SAR application is a template of its own,
+// which the input does not hold: its resources, buckets and groups among
+// them, are not checked, and "no rules" would read as if there were
+// nothing there to check.
+func noRulesReason(typ string) string {
+	switch typ {
+	case "AWS::CloudFormation::Stack":
+		return "a nested stack: its template (TemplateURL) is not in the input, so its resources are not checked; scan that template on its own"
+	case "AWS::Serverless::Application":
+		return "a nested application: its template (Location) is not in the input, so its resources are not checked; scan that template on its own"
+	}
+	return "the scanner has no rules for this type"
+}
 
 func (nc notChecked) add(typ, addr, reason string) {
 	k := [2]string{typ, reason}

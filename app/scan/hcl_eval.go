@@ -50,6 +50,7 @@ type hclEval struct {
 	refNames []string // attribute names used after a reference anywhere
 	funcs    map[string]function.Function
 	cost     int // against MaxHCLEvalBytes
+	setWork  int // against MaxSetWork (hcl_sets.go)
 	modInsts int
 	insts    int
 

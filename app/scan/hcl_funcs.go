@@ -137,7 +137,12 @@ var errEvalLimit = errors.New("over the evaluation limit")
 func (ev *hclEval) counted(name string, f function.Function) function.Function {
 	params, varParam, convert := collectionParams(f)
 	spec := &function.Spec{Params: params, VarParam: varParam,
-		Type: func(args []cty.Value) (cty.Type, error) { return f.ReturnTypeForValues(convert(args)) },
+		Type: func(args []cty.Value) (cty.Type, error) {
+			if !ev.readSets(setReadsPerCall, args...) { // before f reads them
+				return cty.NilType, errEvalLimit
+			}
+			return f.ReturnTypeForValues(convert(args))
+		},
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			args = convert(args)
 			left := MaxHCLEvalBytes - ev.cost
@@ -169,6 +174,9 @@ func (ev *hclEval) counted(name string, f function.Function) function.Function {
 			v, err := f.Call(args)
 			if err != nil {
 				return cty.NilVal, err
+			}
+			if !ev.readSets(1, v) { // before valueSize reads them
+				return cty.NilVal, errEvalLimit
 			}
 			if ev.cost += valueSize(v, left+1); ev.cost > MaxHCLEvalBytes {
 				return cty.NilVal, errEvalLimit

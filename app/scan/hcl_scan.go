@@ -375,13 +375,17 @@ func goValue(v cty.Value) any {
 	return unknown
 }
 
-// charge counts a value against MaxHCLEvalBytes.
+// charge counts a value against MaxHCLEvalBytes, and its sets against
+// MaxSetWork.
 func (ev *hclEval) charge(v cty.Value) {
+	ev.readSets(1, v) // before valueSize reads them
+	ev.checkSetWork()
 	ev.cost += valueSize(v, MaxHCLEvalBytes-ev.cost+1)
 	ev.checkCost()
 }
 
 func (ev *hclEval) checkCost() {
+	ev.checkSetWork()
 	if ev.cost > MaxHCLEvalBytes {
 		panic(abort{&LimitError{Limit: "terraform_evaluation", Max: MaxHCLEvalBytes, Message: fmt.Sprintf(
 			"evaluating the Terraform source produces more than %d bytes (20 MiB) of values; the limit is %d", MaxHCLEvalBytes, MaxHCLEvalBytes)}})

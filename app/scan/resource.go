@@ -127,6 +127,9 @@ type ingressRule struct {
 	cidrText    string  // as written, for messages
 	path        string  // for the other formats: where the rule is
 	via         *Linked // the linked rule resource it comes from, if any
+	// openEnd, when one end of the range is unknown, says so in the
+	// message: from and to are then the known end.
+	openEnd string
 }
 
 type protocol uint8

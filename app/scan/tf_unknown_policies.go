@@ -31,7 +31,7 @@ func unknownPolicyAttr(typ string) string {
 func unknownPolicies(g *graph) []Warning {
 	var addrs []string
 	for _, n := range g.nodes {
-		if attr := unknownPolicyAttr(n.typ); attr != "" && isUnknown(n.attrs[attr]) {
+		if attr := unknownPolicyAttr(n.typ); attr != "" && isUnknown(n.attrs[attr]) || unknownInlinePolicy(n) {
 			addrs = append(addrs, n.addr)
 		}
 	}
@@ -45,4 +45,20 @@ func unknownPolicies(g *graph) []Warning {
 		w.Resources = w.Resources[:MaxNotCheckedAddresses]
 	}
 	return []Warning{w}
+}
+
+// unknownInlinePolicy says whether a role has an inline_policy block whose
+// policy is unknown until apply. The attribute as a whole is computed, and
+// unknown in a plan when the configuration has no such block: that one
+// holds no policy and is not warned of.
+func unknownInlinePolicy(n *node) bool {
+	if n.typ != "aws_iam_role" {
+		return false
+	}
+	for _, p := range listOf(n.attrs["inline_policy"]) {
+		if isUnknown(mapOf(p)["policy"]) {
+			return true
+		}
+	}
+	return false
 }

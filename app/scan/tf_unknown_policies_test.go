@@ -77,3 +77,25 @@ resource "aws_iam_role_policy" "ci" {
   })
 }
 `
+
+// TestPlanRoleInlinePolicyUnknown: a role's inline_policy block whose
+// policy is jsonencode of an ARN known only after apply has no text in
+// the plan either, and was not warned of (only the policy resources
+// were). A role without such a block, whose inline_policy Terraform
+// computes (after_unknown true for the whole attribute), is not named.
+func TestPlanRoleInlinePolicyUnknown(t *testing.T) {
+	role := func(name, after, unknown string) (string, string) {
+		return `{"address":"aws_iam_role.` + name + `","mode":"managed","type":"aws_iam_role","name":"` + name + `","values":` + after + `}`,
+			`{"address":"aws_iam_role.` + name + `","mode":"managed","type":"aws_iam_role","name":"` + name + `","change":{"actions":["create"],"before":null,"after":` + after + `,"after_unknown":` + unknown + `}}`
+	}
+	appV, appC := role("app", `{"name":"app","inline_policy":[{"name":"data"}]}`, `{"arn":true,"inline_policy":[{"policy":true}]}`)
+	plainV, plainC := role("plain", `{"name":"plain"}`, `{"arn":true,"inline_policy":true}`)
+	res := mustScan(t, `{"format_version":"1.2","terraform_version":"1.8.5",
+"planned_values":{"root_module":{"resources":[`+appV+`,`+plainV+`]}},
+"resource_changes":[`+appC+`,`+plainC+`]}`)
+	var got []string
+	for _, w := range res.Warnings {
+		got = append(got, w.Message[:strings.Index(w.Message, ":")]+": "+strings.Join(w.Resources, ", "))
+	}
+	equalStrings(t, "warnings", got, []string{"policies not checked: aws_iam_role.app"})
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,8 +52,11 @@ type yamlConverter struct {
 	aliasBytes     int // text repeated by aliases so far
 	inAlias        int // > 0 while expanding an alias: its own aliases are not counted again
 	depth          int
-	dups           dupKeys
-	lines          yamlLines
+	// anchored are the anchored nodes being converted, outermost first:
+	// an alias to one of them is inside the value it names.
+	anchored []*yaml.Node
+	dups     dupKeys
+	lines    yamlLines
 }
 
 // yamlLines are the lines of the keys of the mappings that hold a
@@ -162,6 +166,10 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 		return nil, &LimitError{Limit: "depth", Max: MaxDocumentDepth, Message: fmt.Sprintf(
 			"YAML nesting is deeper than %d levels at line %d; the limit is %d", MaxDocumentDepth, n.Line, MaxDocumentDepth)}
 	}
+	if n.Anchor != "" {
+		c.anchored = append(c.anchored, n)
+		defer func() { c.anchored = c.anchored[:len(c.anchored)-1] }()
+	}
 	var v any
 	var err error
 	switch n.Kind {
@@ -171,6 +179,12 @@ func (c *yamlConverter) convert(n *yaml.Node, path string) (any, error) {
 		}
 		return c.convert(n.Content[0], path)
 	case yaml.AliasNode:
+		if slices.Contains(c.anchored, n.Alias) {
+			// The library resolves it to its own ancestor: the value
+			// would never end, and it read as nesting past the limit.
+			return nil, &SyntaxError{Line: n.Line, Column: n.Column, Msg: "invalid YAML: the alias *" + n.Value +
+				" is inside the value its anchor &" + n.Value + " names, so that value would never end"}
+		}
 		if c.inAlias == 0 {
 			if err := countYAML(&c.aliases, MaxYAMLAliases, "yaml_aliases", "aliases"); err != nil {
 				return nil, err

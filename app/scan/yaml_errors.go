@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -29,6 +30,18 @@ var yamlParserProblems = []string{
 // expected key" into a SyntaxError with the 1-based line the user sees.
 func yamlSyntaxError(data []byte, err error) *SyntaxError {
 	line, msg := yamlErrorLine(err)
+	if name, ok := strings.CutPrefix(msg, "unknown anchor '"); ok && line == 0 {
+		name = strings.TrimSuffix(name, "' referenced")
+		line, col := yamlAliasAt(data, name, msg)
+		return &SyntaxError{Line: line, Column: col, Msg: "invalid YAML: " + msg +
+			" (the alias *" + name + " needs an anchor &" + name + " earlier in the document)"}
+	}
+	if msg == "control characters are not allowed" && line == 0 {
+		if at, r, ok := yamlControlAt(data); ok {
+			return newSyntaxError(data, at, fmt.Sprintf("invalid YAML: control characters are not allowed (U+%04X here): "+
+				"YAML text takes tab, line feed and carriage return, no other control character", r))
+		}
+	}
 	for _, p := range yamlParserProblems {
 		if msg == p {
 			line = yamlProblemLine(data, msg, line+1)
@@ -133,4 +146,66 @@ func lineEnds(data []byte) []int {
 		ends = append(ends, len(data))
 	}
 	return ends
+}
+
+// yamlAliasAt is the line and column of the alias (*name) the library
+// calls unknown, which it reports with no line at all: it came out at
+// line 1. The alias is the first *name in the text, standing as a token,
+// at which the document cut after its line fails with the same problem
+// (so that a *name in a comment or inside a scalar is passed over);
+// within yamlSearchBytes, else the first *name standing as a token, else
+// line 1.
+func yamlAliasAt(data []byte, name, problem string) (line, col int) {
+	alias := []byte("*" + name)
+	ends := lineEnds(data)
+	first, firstCol, spent := 0, 0, 0
+	for at := 0; ; at++ {
+		i := bytes.Index(data[at:], alias)
+		if i < 0 || name == "" {
+			break
+		}
+		at += i
+		end := at + len(alias)
+		if at > 0 && !strings.ContainsRune(" \t\n[{,", rune(data[at-1])) || end < len(data) && isAnchorByte(data[end]) {
+			continue
+		}
+		l, c := lineColumn(data, at)
+		if first == 0 {
+			first, firstCol = l, c
+		}
+		if spent += ends[l-1]; spent > yamlSearchBytes {
+			break
+		}
+		var n yaml.Node
+		if err := yaml.NewDecoder(bytes.NewReader(data[:ends[l-1]])).Decode(&n); err != nil {
+			if _, msg := yamlErrorLine(err); msg == problem {
+				return l, c
+			}
+		}
+	}
+	if first == 0 {
+		return 1, 1
+	}
+	return first, firstCol
+}
+
+// isAnchorByte says whether c continues an anchor's name as the library
+// reads one: letters, digits, - and _.
+func isAnchorByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_'
+}
+
+// yamlControlAt is the offset and rune of the first character YAML does
+// not allow, which the library's reader reports with no line (it came
+// out at line 1): its allowed set, for UTF-8 text.
+func yamlControlAt(data []byte) (int, rune, bool) {
+	for at, r := range string(data) {
+		switch {
+		case r == 0x09, r == 0x0A, r == 0x0D, r >= 0x20 && r <= 0x7E, r == 0x85,
+			r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
+		default:
+			return at, r, true
+		}
+	}
+	return 0, 0, false
 }
