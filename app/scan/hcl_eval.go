@@ -51,8 +51,11 @@ type hclEval struct {
 	funcs    map[string]function.Function
 	cost     int // against MaxHCLEvalBytes
 	setWork  int // against MaxSetWork (hcl_sets.go)
-	modInsts int
-	insts    int
+	// funcInput is what function calls read, against MaxFunctionInput
+	// (hcl_func_input.go).
+	funcInput int
+	modInsts  int
+	insts     int
 
 	g        *graph
 	config   map[string]tfConfigResource // for tfLinker, as a plan's configuration

@@ -133,7 +133,8 @@ var multiplying = map[string]bool{"join": true, "replace": true, "formatlist": t
 
 var errEvalLimit = errors.New("over the evaluation limit")
 
-// counted wraps f so that its result is counted against MaxHCLEvalBytes.
+// counted wraps f so that its arguments are counted against
+// MaxFunctionInput and its result against MaxHCLEvalBytes.
 func (ev *hclEval) counted(name string, f function.Function) function.Function {
 	params, varParam, convert := collectionParams(f)
 	spec := &function.Spec{Params: params, VarParam: varParam,
@@ -164,6 +165,9 @@ func (ev *hclEval) counted(name string, f function.Function) function.Function {
 			if (name == "setproduct" && productSize(args, left) > left) ||
 				(name == "indent" && indentSize(args) > left) || (name == "matchkeys" && matchWork(args) > left) {
 				ev.cost = MaxHCLEvalBytes + 1
+				return cty.NilVal, errEvalLimit
+			}
+			if ev.funcInput += inputWork(name, args, MaxFunctionInput-ev.funcInput+1); ev.funcInput > MaxFunctionInput {
 				return cty.NilVal, errEvalLimit
 			}
 			if name == "jsondecode" && len(args) == 1 && args[0].Type() == cty.String {

@@ -386,6 +386,7 @@ func (ev *hclEval) charge(v cty.Value) {
 
 func (ev *hclEval) checkCost() {
 	ev.checkSetWork()
+	ev.checkFunctionInput()
 	if ev.cost > MaxHCLEvalBytes {
 		panic(abort{&LimitError{Limit: "terraform_evaluation", Max: MaxHCLEvalBytes, Message: fmt.Sprintf(
 			"evaluating the Terraform source produces more than %d bytes (20 MiB) of values; the limit is %d", MaxHCLEvalBytes, MaxHCLEvalBytes)}})
