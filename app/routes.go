@@ -240,7 +240,7 @@ func (a *App) aiHelpRoutes(https echo.MiddlewareFunc) {
 		// The scanner reports a document's repeated keys itself, with lines.
 		{areaScanAI, api.SurfaceScan, keys.ScopeScan, "/scan/v1/fix", "/scan/app/fix", v1.Fix, api.FixBodyLimit, httpx.CleanJSONText},
 	} {
-		a.routesOf(r.ar, https, v1.Guard(r.surface)).POST(r.api, r.handler(api.KeyCaller),
+		a.routesOf(r.ar, https, v1.Guard(r.surface)).POST(r.api, r.handler(v1.KeyCaller),
 			api.RequireKey, api.RequireScope(r.scope), httpx.LimitBodyExplained(r.limit), a.gatewayMedia, r.clean)
 		a.routesOf(r.ar, https, httpx.LimitBody(r.limit), p.LoadUser, web.NoStore, web.RequireSession, p.CSRF, a.gatewayMedia, r.clean).
 			POST(r.page, r.handler(p.AICaller))

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -94,4 +95,18 @@ func endKeys(tx *gorm.DB, orgID, userID, actorID, role string, keep []string, en
 	}
 	return tx.Model(&APIKey{}).Where("id IN ? AND revoked_at IS NULL", ids).
 		Updates(map[string]any{"revoked_at": Now(), "revoked_by": by}).Error
+}
+
+// KeyMakerRole is the role in the key's organization of the member who
+// made the key: "" when an operator made it or its maker has left (a key
+// kept then is the organization's).
+func KeyMakerRole(ctx context.Context, db *gorm.DB, keyID string) (string, error) {
+	var roles []string
+	err := db.WithContext(ctx).Table("memberships").Select("memberships.role").
+		Joins("JOIN api_keys ON api_keys.org_id = memberships.org_id AND api_keys.created_by = memberships.user_id").
+		Where("api_keys.id = ?", keyID).Limit(1).Pluck("memberships.role", &roles).Error
+	if err != nil || len(roles) == 0 {
+		return "", err
+	}
+	return roles[0], nil
 }

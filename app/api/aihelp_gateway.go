@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"net/http"
 
 	"github.com/labstack/echo/v4"
 
@@ -10,6 +11,7 @@ import (
 	"parapet/app/httpx"
 	"parapet/app/meter"
 	"parapet/app/toolsai"
+	"parapet/models"
 )
 
 // The tools' AI help reaches a model only through the gateway service, as
@@ -22,8 +24,20 @@ import (
 // the signed-in user's (the pages, which also check the user's role).
 type AICaller func(c echo.Context) (meter.Caller, error)
 
-// KeyCaller is the API's caller: the key and its organization.
-func KeyCaller(c echo.Context) (meter.Caller, error) { return caller(c), nil }
+// KeyCaller is the API's caller: the key and its organization. A key
+// whose maker is now a member whose role only reads (a viewer, who kept
+// it when lowered) spends no gateway quota, as its maker may not.
+func (a *API) KeyCaller(c echo.Context) (meter.Caller, error) {
+	who := caller(c)
+	role, err := models.KeyMakerRole(c.Request().Context(), a.DB.DB, who.KeyID)
+	if err != nil {
+		return meter.Caller{}, err
+	}
+	if role != "" && !models.Can(role, models.PermChat) {
+		return meter.Caller{}, apierr.New(http.StatusForbidden, "forbidden", "this key's maker's role ("+role+") only reads: it cannot spend the organization's gateway quota")
+	}
+	return who, nil
+}
 
 // aiCall runs prompt p through the gateway service for feature. reply
 // writes a non-streamed answer; with stream set the call is streamed and

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"parapet/app/apptest"
+	"parapet/app/auth"
 	"parapet/models"
 )
 
@@ -290,6 +291,28 @@ func TestExplainRefusals(t *testing.T) {
 	}
 	if r := c.PostJSON("/logs/v1/explain", explainBody(t, "a line\n"), "Authorization", "Bearer "+key); r.StatusCode != 403 || !strings.Contains(r.Body, "logs") {
 		t.Errorf("a key without the logs scope: %d %s", r.StatusCode, r.Body)
+	}
+	// A viewer spends no gateway quota, even with a logs key kept when
+	// the role was lowered; as a member, the same key could.
+	ctx := context.Background()
+	hash, _ := auth.HashPassword(apptest.TestPassword)
+	u, err := models.CreateUser(ctx, env.DB.DB, "kept@example.com", hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := models.AddMember(ctx, env.DB.DB, s.OrgID, u.ID, models.RoleMember); err != nil {
+		t.Fatal(err)
+	}
+	kept, keptID := env.SeedKey(t, s.OrgID, "kept")
+	if err := env.DB.Model(&models.APIKey{}).Where("id = ?", keptID).Updates(map[string]any{"created_by": u.ID, "scopes": "logs"}).Error; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := models.SetMemberRole(ctx, env.DB.DB, s.OrgID, s.UserID, u.ID, models.RoleViewer, keptID); err != nil {
+		t.Fatal(err)
+	}
+	if r := c.PostJSON("/logs/v1/explain", explainBody(t, "a line\n"), "Authorization", "Bearer "+kept); r.StatusCode != 403 ||
+		!strings.Contains(r.Body, "this key's maker's role (viewer) only reads") {
+		t.Errorf("a viewer's kept key: %d %s", r.StatusCode, r.Body)
 	}
 	if len(up.prompts()) != 0 {
 		t.Error("a refused request reached the model")
