@@ -64,6 +64,9 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	for n, c := range clusters {
 		toks := display(shapes, c, names)
 		tmpl := strings.Join(toks, " ")
+		if shapes[c.members[0]].escaped {
+			tmpl = unescapeQuotes(tmpl)
+		}
 		if tmpl == "" {
 			tmpl = emptyTemplate
 		}

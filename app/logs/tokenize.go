@@ -739,8 +739,12 @@ func variable(t []byte) bool {
 }
 
 // quoted reports a quoted string, maybe with one byte of punctuation after
-// its closing quote.
+// its closing quote; its double quotes may be escaped, as inside a JSON or
+// logfmt string (\"nginx\").
 func quoted(t []byte) bool {
+	if len(t) >= 4 && t[0] == '\\' && t[1] == '"' {
+		t = t[1:]
+	}
 	if len(t) < 2 || t[0] != '"' && t[0] != '\'' {
 		return false
 	}
@@ -910,19 +914,31 @@ func versionedName(t []byte) bool {
 }
 
 // trimPunct strips the punctuation that wraps a value in prose: brackets,
-// quotes and sentence punctuation.
+// quotes and sentence punctuation; a quote may be escaped, as inside a JSON
+// or logfmt string (msg="pulling \"nginx:1\"").
 func trimPunct(t []byte) []byte {
 	for len(t) > 0 {
 		switch t[0] {
 		case '(', '[', '{', '<', '"', '\'', '`':
 			t = t[1:]
 			continue
+		case '\\':
+			if len(t) > 1 && t[1] == '"' {
+				t = t[2:]
+				continue
+			}
 		}
 		break
 	}
 	for len(t) > 0 {
 		switch t[len(t)-1] {
-		case ')', ']', '}', '>', '"', '\'', '`', ',', ';', ':', '.', '!', '?':
+		case '"':
+			t = t[:len(t)-1]
+			if len(t) > 0 && t[len(t)-1] == '\\' {
+				t = t[:len(t)-1]
+			}
+			continue
+		case ')', ']', '}', '>', '\'', '`', ',', ';', ':', '.', '!', '?':
 			t = t[:len(t)-1]
 			continue
 		}
