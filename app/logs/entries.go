@@ -33,6 +33,8 @@ import (
 //     over several lines (Node.js's errors, pretty-printed JSON), maybe
 //     after the quote that ends a string (Laravel's context ends with
 //     "\"}" after the trace it holds);
+//   - a line of an Erlang report, under its "=ERROR REPORT==== time ==="
+//     line up to a blank line (erlang.go);
 //   - part of a Rust panic, under "thread 'main' panicked at ...": the
 //     message line after it (when it ends with ':'), "stack backtrace:",
 //     the indented frames and the "note: ..." lines;
@@ -149,6 +151,7 @@ const (
 	tracePHP                   // after a PHP "Stack trace:"
 	traceRust                  // a Rust panic
 	traceRustMessage           // after "panicked at file:line:col:", whose next line is the message
+	traceReport                // an Erlang report (erlang.go): up to a blank line
 )
 
 // continues reports whether line continues the entry above (there is
@@ -162,6 +165,8 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	c := line[0]
 	indented := c == ' ' || c == '\t'
 	switch {
+	case j.trace == traceReport:
+		return true, false
 	case indented:
 		return j.trace != traceNone || !j.rules.indentedInput, false
 	case c == 'T' && tracebackLine(line):
@@ -307,8 +312,8 @@ var recordKeyByte = byteSet(alnumBytes + "_.")
 
 // opens notes a line that opens an entry: a trace may start there. Only
 // lines opening with 'T' or 'D' can start a Python one (see continues),
-// only 'p', 'f' or 'g' a Go panic or goroutine dump, and only 't' a Rust
-// panic.
+// only 'p', 'f' or 'g' a Go panic or goroutine dump, only 't' a Rust
+// panic, and only '=' an Erlang report.
 func (j *joiner) opens(line []byte) {
 	j.trace = traceNone
 	if traceOpener[line[0]] { // inlined: most lines open with none of them
@@ -316,8 +321,9 @@ func (j *joiner) opens(line []byte) {
 	}
 }
 
-// traceOpener marks the bytes a line that opens a trace opens with.
-var traceOpener = byteSet("TDpfgt")
+// traceOpener marks the bytes a line that opens a trace opens with, or an
+// Erlang report.
+var traceOpener = byteSet("TDpfgt=")
 
 // opensAt is opens for a line whose first byte may open a trace.
 func (j *joiner) opensAt(line []byte) {
@@ -330,6 +336,19 @@ func (j *joiner) opensAt(line []byte) {
 		}
 	case 'p', 'f', 'g', 't':
 		j.trace = opensTrace(line)
+	case '=':
+		if _, _, ok := erlangReport(line); ok {
+			j.trace = traceReport
+		}
+	}
+}
+
+// blank notes a blank line, which ends an Erlang report. Other traces
+// go on: a Python traceback's chaining sentence stands between blank
+// lines.
+func (j *joiner) blank() {
+	if j.trace == traceReport {
+		j.trace = traceNone
 	}
 }
 
