@@ -255,6 +255,7 @@ func learn(opts Options, input []byte, total int, masks []*regexp.Regexp, moved 
 	}
 	if !opts.SplitContinuations {
 		l.rules = detectEntryRules(input[:end])
+		l.rules.csvQuotes = l.cols.csv > 0
 	}
 	for k, st := range starts {
 		end := len(input)
@@ -596,7 +597,7 @@ func (a *analyzer) line(input []byte, ref lineRef, line []byte) {
 	} else {
 		hdr = a.head.end(text)
 	}
-	if a.cols.n > 0 || a.cols.tabs > 0 {
+	if a.cols.n > 0 || a.cols.tabs > 0 || a.cols.csv > 0 {
 		// A line that fits the input's bare columns has them for its
 		// header, whatever the per-line finder took for a level further
 		// on; unless the finder's header ran on to a syslog process
@@ -607,6 +608,9 @@ func (a *analyzer) line(input []byte, ref lineRef, line []byte) {
 			hdr = e
 			if a.head.lvl1 > e {
 				a.head.lvl0, a.head.lvl1 = 0, 0
+			}
+			if a.cols.csv > 0 {
+				text = a.csvRow(text, hdr)
 			}
 		}
 	}
@@ -640,6 +644,9 @@ func (a *analyzer) line(input []byte, ref lineRef, line []byte) {
 	}
 	// The header and level first: the shape keeps ref for its outliers.
 	ref.hdr, ref.head, ref.structured = uint16(hdr), uint16(blankEnd(text[:hdr])), e.structured
+	if a.cols.csv > 0 { // the comma and quote before the message are no column
+		ref.head = uint16(len(bytes.TrimRight(text[:ref.head], `,"`)))
+	}
 	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
 	fromHead := !own && e.lvl1 <= e.lvl0
 	if own {
@@ -752,6 +759,22 @@ func (a *analyzer) dotnetText(input []byte, ref lineRef) []byte {
 		return nil
 	}
 	return two
+}
+
+// csvRow reads a comma-separated row (csvcolumns.go) whose message starts
+// at hdr: its level column is its level, and the quote that closes a
+// quoted message on this line is no part of the message, so it returns
+// text without it.
+func (a *analyzer) csvRow(text []byte, hdr int) []byte {
+	if k := a.cols.level; k > 0 {
+		if l0, l1 := csvLevel(text[:hdr], k); l1 > l0 {
+			a.head.lvl0, a.head.lvl1, a.head.level = l0, l1, nil
+		}
+	}
+	if text[hdr-1] == '"' && text[len(text)-1] == '"' && oddQuotes(text[hdr:]) {
+		return text[:len(text)-1]
+	}
+	return text
 }
 
 // erlangText is, as dotnetText, the text of the entry opening at ref

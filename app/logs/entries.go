@@ -65,6 +65,7 @@ type entryRules struct {
 	// indented), are indented too, but as continuations.
 	indentedInput bool
 	timeHeader    bool // nearly every line opens with a timestamp
+	csvQuotes     bool // rows of comma-separated values, whose quoted fields may hold lines (csvcolumns.go)
 }
 
 // nextLine returns the line of input at start, without its '\n', and
@@ -152,6 +153,7 @@ const (
 	traceRust                  // a Rust panic
 	traceRustMessage           // after "panicked at file:line:col:", whose next line is the message
 	traceReport                // an Erlang report (erlang.go): up to a blank line
+	traceQuoted                // a comma-separated row's quoted field: up to its closing quote
 )
 
 // continues reports whether line continues the entry above (there is
@@ -166,6 +168,11 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	indented := c == ' ' || c == '\t'
 	switch {
 	case j.trace == traceReport:
+		return true, false
+	case j.trace == traceQuoted:
+		if oddQuotes(line) {
+			j.trace = traceNone
+		}
 		return true, false
 	case indented:
 		return j.trace != traceNone || !j.rules.indentedInput, false
@@ -318,6 +325,9 @@ func (j *joiner) opens(line []byte) {
 	j.trace = traceNone
 	if traceOpener[line[0]] { // inlined: most lines open with none of them
 		j.opensAt(line)
+	}
+	if j.rules.csvQuotes && oddQuotes(line) {
+		j.trace = traceQuoted
 	}
 }
 
