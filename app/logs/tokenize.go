@@ -171,6 +171,13 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 			j, more = scanToken(s, next)
 			or |= more | cSpecial
 		}
+		if or&cBarOpen != 0 {
+			if e := barToken(s, i, j, end); e > 0 {
+				z.push(s, i, e, 0, true, or) // a progress bar, which no two lines draw alike
+				i = e
+				continue
+			}
+		}
 		var masked bool
 		var keep int32
 		switch {
@@ -649,6 +656,7 @@ const (
 	cQuote          // '"'
 	cHeadStop       // ends a header token: ' ', '\t', '|'
 	cGroup          // no byte's class: marks a [bracket group] in the header
+	cBarOpen        // '[' and '|', which may open a progress bar (progress.go)
 )
 
 var charClass [256]class
@@ -696,6 +704,9 @@ func init() {
 			k |= cQuote
 		case ' ', '\t', '|':
 			k |= cHeadStop
+		}
+		if b == '[' || b == '|' {
+			k |= cBarOpen
 		}
 		switch b {
 		case ' ', '\t', '\v', '\f', '\r', '\n':
