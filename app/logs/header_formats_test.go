@@ -772,3 +772,26 @@ func TestCiscoSeverityTag(t *testing.T) {
 		{"Nov 29 05:44:27 host app: %CPU-HIGH: load at 99%, failed to shed", CategoryError, "", "Nov 29 05:44:27 host app:"},
 	})
 }
+
+// HashiCorp's hclog pads its bracketed level to five letters ("[INFO]  ",
+// "[ERROR] ") and writes its logger's name after it, one word or
+// qualified: the name is header, so a message is one template whatever
+// logger wrote it. A lower-case word after a level not so padded opens the
+// message.
+func TestHclogLoggerNames(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29T10:00:02.200Z [INFO]  agent: Synced node info", "", "INFO", "2026-11-29T10:00:02.200Z [INFO]  agent:"},
+		{"2026-11-29T10:00:01.200Z [ERROR] nomad.client: running driver failed", CategoryError, "ERROR", "2026-11-29T10:00:01.200Z [ERROR] nomad.client:"},
+		{"2026-11-29T10:00:03.000Z [DEBUG] worker: dequeued evaluation: eval_id=e1", "", "DEBUG", "2026-11-29T10:00:03.000Z [DEBUG] worker:"},
+		{"2026-11-29T10:00:00.800Z [INFO]  proxy environment: http_proxy=\"\"", "", "INFO", "2026-11-29T10:00:00.800Z [INFO]"},
+		{"2026-11-29 10:00:00 [INFO] note: cache warmed", "", "INFO", "2026-11-29 10:00:00 [INFO]"},
+	})
+	res := analyze(t, `2026-11-29T10:00:02.200Z [INFO]  agent: Synced node info
+2026-11-29T10:00:02.300Z [INFO]  agent: Synced node info
+2026-11-29T10:00:02.400Z [INFO]  agent.client: Synced node info
+2026-11-29T10:00:02.500Z [WARN]  consul: Synced node info
+`, Options{})
+	if len(res.Templates) != 1 || res.Templates[0].Template != "Synced node info" || res.Templates[0].Count != 4 {
+		t.Errorf("templates %+v, want one, Synced node info", res.Templates)
+	}
+}
