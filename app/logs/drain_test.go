@@ -205,6 +205,10 @@ func TestTemplateDisplay(t *testing.T) {
 		{[]string{"connect to db.internal:5432 from [::1]:40000"}, "connect to <*> from [<*>"},
 		{[]string{"GET /users/1234/orders returned"}, "GET <*> returned"},
 		{[]string{"Resolved node-7 to /default-rack"}, "Resolved <*> to /default-rack"},
+		// A value that opens another is no constant: "/api" is a name
+		// alone, one of many paths beside "/api/v2".
+		{[]string{`request: "GET /api HTTP/1.1", host: "a"`, `request: "GET /api/v2 HTTP/1.1", host: "a"`},
+			`request: "GET /api<*> HTTP/1.1", host: "<*>"`},
 		// A capital and one digit names a level or a class.
 		{[]string{"Corrected ECC error in L2 cache, bank 3", "Corrected ECC error in L2 cache, bank 5"},
 			"Corrected ECC error in L2 cache, bank <*>"},

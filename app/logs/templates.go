@@ -300,12 +300,15 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 	tv := sh.vals[p]
 	rep := tv.val
 	pre, suf := rep[:tv.lcp], rep[len(rep)-int(tv.lcs):]
-	minLen, same := len(rep), int(tv.lcp) >= len(rep) // the shape's lines share all of it
+	// The shape's lines share all of it: as prefix and as suffix, since
+	// a longer value shares all of a shorter one's bytes on one side
+	// ("/api" and "/api/v2").
+	minLen, same := len(rep), whole(tv)
 	for _, si := range members[1:] {
 		o := shapes[si].vals[p]
 		v := o.val
 		minLen = min(minLen, len(v))
-		same = same && v == rep && int(o.lcp) >= len(v)
+		same = same && v == rep && whole(o)
 		pre = pre[:commonPrefix(pre, v[:o.lcp])]
 		suf = suf[len(suf)-commonSuffix(suf, v[len(v)-int(o.lcs):]):]
 	}
@@ -335,6 +338,11 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 		pre, suf = strings.TrimRight(pre, barCells), strings.TrimLeft(suf, barCells)
 	}
 	return pre + "<*>" + suf
+}
+
+// whole reports a value that every line of its shape shares whole.
+func whole(v tokenValue) bool {
+	return int(v.lcp) >= len(v.val) && int(v.lcs) >= len(v.val)
 }
 
 // wholeWords shortens a prefix and a suffix of v, no longer than v
