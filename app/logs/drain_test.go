@@ -202,7 +202,11 @@ func TestTemplateDisplay(t *testing.T) {
 		{[]string{"session 0x1f closed (uid=0) at 2024-03-18T09:14:02Z"}, "session <*> closed (uid=<*>) at <*>"},
 		{[]string{"request d3b07384-d9a0-4c9f-8f6e-1a2b3c4d5e6f from bob@example.com took 12ms"}, "request <*> from <*> took <*>"},
 		{[]string{"upload of 3 MiB to https://s3.example.com/b/k failed"}, "upload of <*> MiB to <*> failed"},
-		{[]string{"connect to db.internal:5432 from [::1]:40000"}, "connect to <*> from [<*>"},
+		// No bracket is shown whose partner <*> hides.
+		{[]string{"connect to db.internal:5432 from [::1]:40000"}, "connect to <*> from <*>"},
+		{[]string{"connect from unknown[10.0.0.5]", "connect from mx.example.com[10.0.0.6]"}, "connect from <*>"},
+		{[]string{"(111)Connection refused: AH00957", "(111)Connection refused: AH00957"}, "<*> refused: AH00957"},
+		{[]string{"point (a, 2)", "point (a, 3)"}, "point (a, <*>)"},
 		{[]string{"GET /users/1234/orders returned"}, "GET <*> returned"},
 		{[]string{"Resolved node-7 to /default-rack"}, "Resolved <*> to /default-rack"},
 		// A value that opens another is no constant: "/api" is a name

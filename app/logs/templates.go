@@ -337,8 +337,36 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 	if barToken([]byte(rep), 0, len(rep), len(rep)) > 0 { // a progress bar: no cells around <*>
 		pre, suf = strings.TrimRight(pre, barCells), strings.TrimLeft(suf, barCells)
 	}
+	pre, suf = paired(rep, pre, suf)
 	return pre + "<*>" + suf
 }
+
+// paired shortens the prefix pre and the suffix suf of value v shown
+// around <*> so that neither shows a bracket whose partner is hidden in
+// <*>: "(111)Connection" shows as "<*>", not "(<*>", "unknown[10.0.0.5]"
+// as "<*>", not "<*>]", and "[::]:8201" as "<*>", not "[<*>". A bracket
+// whose partner is outside the value ("2)" of "(a, 2)") stays.
+func paired(v, pre, suf string) (string, string) {
+	mid := v[len(pre) : len(v)-len(suf)]
+	for i := 0; i < len(pre); i++ {
+		if k := strings.IndexByte(bracketOpeners, pre[i]); k >= 0 && strings.IndexByte(pre[i+1:], bracketClosers[k]) < 0 &&
+			strings.IndexByte(mid, bracketClosers[k]) >= 0 {
+			pre = pre[:i]
+			break
+		}
+	}
+	for i := len(suf) - 1; i >= 0; i-- {
+		if k := strings.IndexByte(bracketClosers, suf[i]); k >= 0 && strings.IndexByte(suf[:i], bracketOpeners[k]) < 0 &&
+			strings.IndexByte(mid, bracketOpeners[k]) >= 0 {
+			suf = suf[i+1:]
+			break
+		}
+	}
+	return pre, suf
+}
+
+// bracketOpeners and bracketClosers pair brackets by place.
+const bracketOpeners, bracketClosers = "([{<", ")]}>"
 
 // whole reports a value that every line of its shape shares whole.
 func whole(v tokenValue) bool {
@@ -493,7 +521,8 @@ func constantValue(rep string, k int) string {
 			end-- // the value's bracket before its unit: "[1234] milliseconds"
 		}
 	}
-	return rep[:open] + "<*>" + rep[end:]
+	pre, suf := paired(rep, rep[:open], rep[end:])
+	return pre + "<*>" + suf
 }
 
 // closes reports whether rest opens with the bracket closing one left
