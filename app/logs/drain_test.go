@@ -398,6 +398,16 @@ func TestNumberedNamesAreOneTemplate(t *testing.T) {
 			"apt-daily.service: Deactivated successfully.",
 			"logrotate.timer: Deactivated successfully.",
 		}, []string{"<*>.service: Deactivated successfully.", "logrotate.timer: Deactivated successfully."}},
+		{"a short message about one of many", []string{
+			"closing bsddb1",
+			"closing bsddb2",
+			"closing bsddb3",
+		}, []string{"closing bsddb<*>"}},
+		{"a short message, one name's number masked", []string{
+			"bsddb1 opened",
+			"bsddb2 opened",
+			"bsddb15 opened",
+		}, []string{"bsddb<*> opened"}},
 		{"names without a number or a dot", []string{
 			"nginx: Deactivated successfully.",
 			"cron: Deactivated successfully.",
