@@ -84,7 +84,7 @@ func mine(ctx context.Context, shapes []*shape) ([]*cluster, error) {
 	for _, c := range clusters {
 		out = splitConstants(shapes, c, out)
 	}
-	return mergeLists(shapes, mergeVariants(shapes, mergeVariables(shapes, out))), nil
+	return mergeLists(shapes, mergeNamed(shapes, mergeVariants(shapes, mergeVariables(shapes, out)))), nil
 }
 
 // mergeLists merges clusters that agree up to a run of values ending

@@ -408,6 +408,11 @@ func TestNumberedNamesAreOneTemplate(t *testing.T) {
 			"bsddb2 opened",
 			"bsddb15 opened",
 		}, []string{"bsddb<*> opened"}},
+		{"two names, one number masked", []string{
+			"worker3 started on core2",
+			"worker12 started on core5",
+			"worker7 started on core1",
+		}, []string{"worker<*> started on core<*>"}},
 		{"names without a number or a dot", []string{
 			"nginx: Deactivated successfully.",
 			"cron: Deactivated successfully.",

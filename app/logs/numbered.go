@@ -78,3 +78,62 @@ func nameEnd(v string, w int) string {
 	}
 	return v[w:]
 }
+
+// mergeNamed joins clusters that are equal but for two or more places
+// where each holds a numbered name or a value ("worker3 started on core2",
+// "worker7 started on core1", "worker12 started on core5", whose first
+// number is masked): one event about one of many things of each kind,
+// which Drain keeps apart (the names lead the line, and two of four words
+// differ) and mergeVariants too (it joins at one place). At least one
+// other token must be literal, and one name a numbered one.
+func mergeNamed(shapes []*shape, clusters []*cluster) []*cluster {
+	groups := make(map[string][]int)
+	var keys []string
+	for ci, c := range clusters {
+		key, named, values, lits := make([]string, len(c.toks)), 0, 0, 0
+		for p, t := range c.toks {
+			switch f, ok := numberedForm(t); {
+			case ok:
+				key[p], named = "\x00"+f, named+1
+			case t == maskedTok || t == wildTok:
+				key[p], values = "\x00#", values+1
+			default:
+				key[p] = t
+				if strings.IndexByte(t, wild) < 0 {
+					lits++
+				}
+			}
+		}
+		if named == 0 || named+values < 2 || lits < namedLiterals-1 {
+			continue
+		}
+		k := strings.Join(key, string([]byte{sep}))
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], ci)
+	}
+	joined := make(map[int]bool)
+	var out []*cluster
+	for _, k := range keys {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		var members []int32
+		for _, ci := range g {
+			members = append(members, clusters[ci].members...)
+			joined[ci] = true
+		}
+		out = append(out, newCluster(shapes, members))
+	}
+	if len(out) == 0 {
+		return clusters
+	}
+	for ci, c := range clusters {
+		if !joined[ci] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
