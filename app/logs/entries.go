@@ -15,6 +15,9 @@ import (
 //   - a Java frame or trailer: "at a.b.C(C.java:1)", "Caused by: ...",
 //     "Suppressed: ...", "... 12 more", and logback's "Wrapped by: ..."
 //     (the causes printed root first) and "... 12 common frames omitted";
+//   - .NET's marks between the frames of a stack trace, "--- End of stack
+//     trace from previous location ---" and "--- End of inner exception
+//     stack trace ---";
 //   - part of a Python traceback: "Traceback (most recent call last):", its
 //     indented frames, the chaining sentences, and its last line, the
 //     exception ("ValueError: bad value");
@@ -211,6 +214,7 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 		c == 'W' && bytes.HasPrefix(line, []byte("Wrapped by: ")),
 		c == 'S' && bytes.HasPrefix(line, []byte("Suppressed: ")),
 		c == '.' && moreLine(line),
+		c == '-' && dotnetTraceMark(line),
 		isLetter(c) && exceptionLine(line, true),
 		(isLetter(c) || c == '/' || c == '.') && rubyFrame(line):
 		return true, false
@@ -310,8 +314,8 @@ func logfmtRecord(t []byte) bool {
 }
 
 // frameStart marks the bytes that open a line continues tests for below
-// the traces' own: letters and "./[]})\"".
-var frameStart = byteSet(letterBytes + "./[]})\"")
+// the traces' own: letters and "./[]})\"-".
+var frameStart = byteSet(letterBytes + "./[]})\"-")
 
 // recordKeyByte marks the bytes of logfmtRecord's first key: letters,
 // digits and "_.".

@@ -368,3 +368,27 @@ func TestErlangReports(t *testing.T) {
 		t.Errorf("line 30 (a crash report): %+v", m)
 	}
 }
+
+// A .NET stack trace is one entry with the line that logged it, its
+// marks between frames ("--- End of stack trace from previous location
+// ---") included.
+func TestDotnetStackTrace(t *testing.T) {
+	in := `2026-11-29 10:00:00.123 +00:00 [INF] Application started
+2026-11-29 10:00:01.123 +00:00 [ERR] Unhandled exception processing request /orders
+System.InvalidOperationException: Sequence contains no elements
+   at System.Linq.ThrowHelper.ThrowNoElementsException()
+--- End of stack trace from previous location ---
+   at Microsoft.AspNetCore.Mvc.Infrastructure.ActionMethodExecutor.Execute()
+ ---> System.IO.IOException: disk full
+   --- End of inner exception stack trace ---
+--- End of inner exception stack trace ---
+2026-11-29 10:00:02.123 +00:00 [INF] Request finished
+`
+	res := analyze(t, in, Options{})
+	if s := res.Summary; s.Lines != 10 || s.Entries != 3 || s.Templates != 3 {
+		t.Errorf("summary %+v, want 10 lines in 3 entries, 3 templates", s)
+	}
+	if m, ok := matchAt(res, 2); !ok || !strings.HasSuffix(m.Text, "--- End of inner exception stack trace ---") {
+		t.Errorf("line 2: %+v", m)
+	}
+}
