@@ -327,19 +327,18 @@ var recordKeyByte = byteSet(alnumBytes + "_.")
 // panic, and only '=' an Erlang report.
 func (j *joiner) opens(line []byte) {
 	j.trace = traceNone
-	if traceOpener[line[0]] { // inlined: most lines open with none of them
+	if traceOpener[line[0]] || j.rules.csvQuotes { // inlined: most lines open with none of them
 		j.opensAt(line)
-	}
-	if j.rules.csvQuotes && oddQuotes(line) {
-		j.trace = traceQuoted
 	}
 }
 
 // traceOpener marks the bytes a line that opens a trace opens with, or an
-// Erlang report.
+// Erlang report. (In comma-separated rows, any line may open a quoted
+// field of several lines.)
 var traceOpener = byteSet("TDpfgt=")
 
-// opensAt is opens for a line whose first byte may open a trace.
+// opensAt is opens for a line whose first byte may open a trace, or a
+// comma-separated row.
 func (j *joiner) opensAt(line []byte) {
 	switch c := line[0]; c {
 	case 'T', 'D':
@@ -354,6 +353,9 @@ func (j *joiner) opensAt(line []byte) {
 		if _, _, ok := erlangReport(line); ok {
 			j.trace = traceReport
 		}
+	}
+	if j.rules.csvQuotes && oddQuotes(line) {
+		j.trace = traceQuoted
 	}
 }
 

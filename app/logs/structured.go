@@ -409,6 +409,15 @@ func logfmtPairs(s string, f func(k, v string)) {
 	}
 }
 
+// escapedCore is a value's core without the escaped quotes around it,
+// which trimPunct leaves as `\"pull\` (msg="failed to \"pull\" image").
+func escapedCore(core []byte) []byte {
+	if len(core) > 3 && core[0] == '\\' && core[1] == '"' && core[len(core)-1] == '\\' {
+		return trimPunct(core[2 : len(core)-1])
+	}
+	return core
+}
+
 // unescapeQuotes undoes the escapes of a JSON or logfmt string in a
 // template mined from such messages: \" and \\ (and JSON's \/) read as the
 // message does, as the same message logged as plain text is templated.

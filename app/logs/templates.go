@@ -506,7 +506,7 @@ func constantValue(rep string, k int) string {
 	if w := numberedName(rep); k == 0 && w > 0 {
 		return rep[:w] + "<*>" + nameEnd(rep, w)
 	}
-	core := trimPunct([]byte(rep[k:]))
+	core := escapedCore(trimPunct([]byte(rep[k:])))
 	if len(core) == 0 || k > 0 && plainWord(core) && !literalValue(core) || plainPath(core) {
 		return rep
 	}

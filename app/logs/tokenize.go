@@ -925,31 +925,19 @@ func versionedName(t []byte) bool {
 }
 
 // trimPunct strips the punctuation that wraps a value in prose: brackets,
-// quotes and sentence punctuation; a quote may be escaped, as inside a JSON
-// or logfmt string (msg="pulling \"nginx:1\"").
+// quotes and sentence punctuation.
 func trimPunct(t []byte) []byte {
 	for len(t) > 0 {
 		switch t[0] {
 		case '(', '[', '{', '<', '"', '\'', '`':
 			t = t[1:]
 			continue
-		case '\\':
-			if len(t) > 1 && t[1] == '"' {
-				t = t[2:]
-				continue
-			}
 		}
 		break
 	}
 	for len(t) > 0 {
 		switch t[len(t)-1] {
-		case '"':
-			t = t[:len(t)-1]
-			if len(t) > 0 && t[len(t)-1] == '\\' {
-				t = t[:len(t)-1]
-			}
-			continue
-		case ')', ']', '}', '>', '\'', '`', ',', ';', ':', '.', '!', '?':
+		case ')', ']', '}', '>', '"', '\'', '`', ',', ';', ':', '.', '!', '?':
 			t = t[:len(t)-1]
 			continue
 		}
