@@ -89,25 +89,34 @@ func nameEnd(v string, w int) string {
 func mergeNamed(shapes []*shape, clusters []*cluster) []*cluster {
 	groups := make(map[string][]int)
 	var keys []string
+	var key strings.Builder
 	for ci, c := range clusters {
-		key, named, values, lits := make([]string, len(c.toks)), 0, 0, 0
-		for p, t := range c.toks {
-			switch f, ok := numberedForm(t); {
+		named, values, lits := 0, 0, 0
+		for _, t := range c.toks {
+			switch _, ok := numberedForm(t); {
 			case ok:
-				key[p], named = "\x00"+f, named+1
+				named++
 			case t == maskedTok || t == wildTok:
-				key[p], values = "\x00#", values+1
-			default:
-				key[p] = t
-				if strings.IndexByte(t, wild) < 0 {
-					lits++
-				}
+				values++
+			case strings.IndexByte(t, wild) < 0:
+				lits++
 			}
 		}
 		if named == 0 || named+values < 2 || lits < namedLiterals-1 {
-			continue
+			continue // most clusters: no key built
 		}
-		k := strings.Join(key, string([]byte{sep}))
+		key.Reset()
+		for _, t := range c.toks {
+			if f, ok := numberedForm(t); ok {
+				key.WriteString("\x00" + f)
+			} else if t == maskedTok || t == wildTok {
+				key.WriteString("\x00#")
+			} else {
+				key.WriteString(t)
+			}
+			key.WriteByte(sep)
+		}
+		k := key.String()
 		if _, ok := groups[k]; !ok {
 			keys = append(keys, k)
 		}

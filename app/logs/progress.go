@@ -19,7 +19,7 @@ const minBar = 4
 // barToken returns, when a progress bar opens inside the token s[i:j],
 // where the token holding it ends: after the bar's closing end (maybe past
 // blanks inside the bar) and what is joined to it, before end; else 0.
-func barToken(s []byte, i, j, end int) int {
+func barToken[T ~string | ~[]byte](s T, i, j, end int) int {
 	for p := i; p < j; p++ {
 		if s[p] != '[' && s[p] != '|' {
 			continue
@@ -40,7 +40,7 @@ func barToken(s []byte, i, j, end int) int {
 // tqdm draws them), at least one of them a filled cell (=, #, > or a
 // block), so that a table's rule ("|-----|") or an ellipsis is none; 0
 // when there is none.
-func barEnd(s []byte, p int) int {
+func barEnd[T ~string | ~[]byte](s T, p int) int {
 	closer := byte(']')
 	if s[p] == '|' {
 		closer = '|'

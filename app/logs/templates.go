@@ -334,7 +334,7 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 	for _, si := range members {
 		pre, suf = wholeWords(shapes[si].vals[p].val, pre, suf)
 	}
-	if barToken([]byte(rep), 0, len(rep), len(rep)) > 0 { // a progress bar: no cells around <*>
+	if barToken(rep, 0, len(rep), len(rep)) > 0 { // a progress bar: no cells around <*>
 		pre, suf = strings.TrimRight(pre, barCells), strings.TrimLeft(suf, barCells)
 	}
 	pre, suf = paired(rep, pre, suf)
