@@ -26,7 +26,8 @@ import (
 //	I0102 15:04:05.000000           klog/glog, at the start of a line only, no year
 //	01-02 15:04:05.000              Android's logcat, no year
 //	10/Oct/2000:13:55:36 -0700      nginx and Apache access logs (a space before the hour: Django's runserver)
-//	11-Mar-2024 10:15:05.123        Tomcat, PHP; with spaces, Redis and RFC 1123
+//	11-Mar-2024 10:15:05.123        Tomcat, PHP; with spaces, Redis and RFC 1123;
+//	29-Nov-2026::10:00:00           Erlang's reports (RabbitMQ), the day maybe of one digit
 //	11 Mar 2024 10:15:19.123        ("Mon, 11 Mar 2024 10:15:02 GMT"); a zone name is UTC
 //	3/11/2024 1:15:02 PM            US month-first date and 12-hour time, as Windows'
 //	                                Event Viewer exports them (with AM or PM only)
@@ -191,7 +192,8 @@ func candidates(s []byte, i int) []stampFormat {
 			return accessFormats
 		case i+1 < len(s) && s[i+1] == '/':
 			return usFormats
-		case i+3 < len(s) && (s[i+2] == '-' || s[i+2] == ' ') && isUpper(s[i+3]):
+		case i+3 < len(s) && (s[i+2] == '-' || s[i+2] == ' ') && isUpper(s[i+3]),
+			i+2 < len(s) && s[i+1] == '-' && isUpper(s[i+2]): // 8-Feb-2016 (Erlang)
 			return dayMonthFmts
 		case i+5 < len(s) && s[i+2] == '.' && s[i+5] == '.':
 			return dottedFormats
@@ -623,18 +625,34 @@ func (p *stampParser) parseUS(s []byte) (int64, bool) {
 	return p.checked(int64(y), mo, d, h, mi, sec, off)
 }
 
-// parseDayMonth reads 11-Mar-2024 10:15:05 or 11 Mar 2024 10:15:05,
+// parseDayMonth reads 11-Mar-2024 10:15:05 or 11 Mar 2024 10:15:05, or
+// Erlang's 29-Nov-2026::10:00:00 (its day maybe of one digit),
 // maybe with a fraction and a numeric zone; a zone name (UTC, GMT) is UTC.
 func (p *stampParser) parseDayMonth(s []byte) (int64, bool) {
-	if len(s) < 20 || s[6] != s[2] || s[11] != ' ' || s[17] != ':' {
+	k := 2 // the separator after the day
+	if len(s) > 1 && !isDigit(s[1]) {
+		k = 1 // a day of one digit, as Erlang writes it ("8-Feb-2016::11:58:42")
+	}
+	y0 := k + 5  // the year
+	at := y0 + 5 // the hour, after a space, or after "::" (Erlang's reports)
+	switch {
+	case len(s) > at && s[at-1] == ':' && s[at] == ':':
+		at++
+	case len(s) > at && s[at-1] != ' ':
 		return 0, false
 	}
-	d, ok1 := d2(s, 0)
-	mo := month(s[3:6])
-	y, ok2 := d4(s, 7)
-	h, mi, ok3 := hourMinute(s, 12)
-	sec, ok4 := d2(s, 18)
-	off, ok5 := zone(s, fraction(s, 20))
+	if len(s) < at+8 || s[k+4] != s[k] || s[at+5] != ':' {
+		return 0, false
+	}
+	d, ok1 := int(s[0]-'0'), isDigit(s[0])
+	if k == 2 {
+		d, ok1 = d2(s, 0)
+	}
+	mo := month(s[k+1 : k+4])
+	y, ok2 := d4(s, y0)
+	h, mi, ok3 := hourMinute(s, at)
+	sec, ok4 := d2(s, at+6)
+	off, ok5 := zone(s, fraction(s, at+8))
 	if !(ok1 && ok2 && ok3 && ok4 && ok5) || mo == 0 {
 		return 0, false
 	}
