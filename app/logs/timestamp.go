@@ -16,7 +16,8 @@ import (
 //
 //	2006-01-02T15:04:05.000Z07:00   RFC 3339 / ISO 8601: T or a space, any fraction after . or ,,
 //	2006-01-02 15:04:05,000         zone Z, ±hh:mm, ±hhmm or ±hh, or " ±hhmm" after a space; an hour
-//	                                padded with a space after the space ("2006-01-02  5:04:05", MariaDB's)
+//	                                padded with a space after the space ("2006-01-02  5:04:05", MariaDB's);
+//	                                a comma after the date ("2006-01-02, 15:04:05", Airflow's web view)
 //	2006/01/02 15:04:05             no zone is UTC
 //	2005-06-03-15.42.50.675872      (BGL, IBM DB2)
 //	Jan _2 15:04:05                 syslog, no year (see stampParser.yearOf)
@@ -470,6 +471,14 @@ func ended(s []byte, i int) bool { return i >= len(s) || !isDigit(s[i]) }
 
 func (p *stampParser) parseISO(s []byte) (int64, bool) {
 	// 2006-01-02T15:04:05.000Z07:00
+	if len(s) > 20 && s[10] == ',' && s[11] == ' ' && s[4] == '-' {
+		// Airflow's web view writes a comma after the date: "2026-11-29,
+		// 10:00:00 UTC".
+		var b [40]byte
+		n := copy(b[:], s[:10])
+		n += copy(b[n:], s[11:])
+		s = b[:n]
+	}
 	if len(s) < 19 || (s[4] != '-' && s[4] != '/') || s[7] != s[4] || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' {
 		return 0, false
 	}
