@@ -277,6 +277,13 @@ func (h *header) fields(s []byte, i, n int) int {
 			h.eol = true
 			break
 		}
+		if s[i] == '#' && sawTime && words == 0 && !committed {
+			if e := actionsLevel(s, i); e > 0 { // GitHub Actions' "##[error]": see actions.go
+				h.lvl0, h.lvl1 = i+3, e-1
+				h.reach = max(h.reach, e)
+				return e
+			}
+		}
 		j, kind := h.token(s, i, n)
 		if leading = leading && (kind == hTime || kind == hBracket && n > 0 && !messageGroup(s[i:j])); leading &&
 			(lead > 0 || !bareNumber(s[i:j])) { // a count ("0 errors") is no time

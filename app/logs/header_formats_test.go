@@ -795,3 +795,27 @@ func TestHclogLoggerNames(t *testing.T) {
 		t.Errorf("templates %+v, want one, Synced node info", res.Templates)
 	}
 }
+
+// GitHub Actions' marks after the runner's time are levels, glued to the
+// message: a debug line saying "failure()" is no error; "##[group]" is
+// the message's.
+func TestGitHubActionsLevels(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29T10:00:09.4234567Z ##[error]Process completed with exit code 1.", CategoryError, "error", "2026-11-29T10:00:09.4234567Z ##[error]"},
+		{"2026-11-29T10:00:10.2234567Z ##[debug]Evaluating: failure()", "", "debug", "2026-11-29T10:00:10.2234567Z ##[debug]"},
+		{"2026-11-29T10:00:10.3234567Z ##[warning]Retrying the upload", CategoryReliability, "warning", "2026-11-29T10:00:10.3234567Z ##[warning]"},
+		{"2026-11-29T10:00:00.1234567Z ##[group]Run actions/checkout@v4", "", "", "2026-11-29T10:00:00.1234567Z"},
+	})
+	res := analyze(t, `2026-11-29T10:00:10.1234567Z ##[debug]Evaluating: failure()
+2026-11-29T10:00:10.2234567Z ##[debug]Evaluating: success()
+2026-11-29T10:00:10.3234567Z ##[error]Process completed with exit code 1.
+`, Options{})
+	for _, tm := range res.Templates {
+		if strings.Contains(tm.Template, "##[") {
+			t.Errorf("template %q holds the mark", tm.Template)
+		}
+	}
+	if len(res.Matches) != 1 || res.Matches[0].Line != 3 {
+		t.Errorf("matches %+v, want line 3 alone", res.Matches)
+	}
+}
