@@ -255,6 +255,7 @@ func learn(opts Options, input []byte, total int, masks []*regexp.Regexp, moved 
 	}
 	if !opts.SplitContinuations {
 		l.rules = detectEntryRules(input[:end])
+		l.rules.csvQuotes = l.cols.csv > 0
 	}
 	for k, st := range starts {
 		end := len(input)
@@ -441,6 +442,7 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 		switch {
 		case blank:
 			a.blank++
+			a.join.blank()
 		case joins:
 			entry.end = int32(end)
 			lines++
@@ -595,7 +597,7 @@ func (a *analyzer) line(input []byte, ref lineRef, line []byte) {
 	} else {
 		hdr = a.head.end(text)
 	}
-	if a.cols.n > 0 || a.cols.tabs > 0 {
+	if a.cols.n > 0 || a.cols.tabs > 0 || a.cols.csv > 0 {
 		// A line that fits the input's bare columns has them for its
 		// header, whatever the per-line finder took for a level further
 		// on; unless the finder's header ran on to a syslog process
@@ -607,18 +609,25 @@ func (a *analyzer) line(input []byte, ref lineRef, line []byte) {
 			if a.head.lvl1 > e {
 				a.head.lvl0, a.head.lvl1 = 0, 0
 			}
+			if a.cols.csv > 0 {
+				text = a.csvRow(text, hdr)
+			}
 		}
 	}
-	dotnet := false
-	// .NET's console header line has a colon after its four-letter
-	// level, which rules out most lines here, without a call. (A mended
+	// The message under a header line of its own, .NET's console
+	// header's or an Erlang report's, is read with it: the header line is
+	// the entry's header, with its level (dotnet.go, erlang.go). .NET's
+	// has a colon after its four-letter level, and Erlang's opens with
+	// '=', which rule out most lines here, without a call. (A mended
 	// text's bytes may not be the line's, but no mended line is read so.)
+	own, ownLvl0, ownLvl1 := false, 0, 0
 	if len(text) >= 10 && text[4] == ':' {
 		if two := a.dotnetText(input, ref); two != nil {
-			// The message under .NET's console header is read with it:
-			// the header line is the entry's header, its first word the
-			// level (dotnet.go).
-			text, hdr, dotnet = two, len(text), true
+			text, hdr, own, ownLvl1 = two, len(text), true, 4
+		}
+	} else if text[0] == '=' {
+		if two, l0, l1 := a.erlangText(input, ref); two != nil {
+			text, hdr, own, ownLvl0, ownLvl1 = two, len(text), true, l0, l1
 		}
 	}
 	msg := text[hdr:]
@@ -635,10 +644,13 @@ func (a *analyzer) line(input []byte, ref lineRef, line []byte) {
 	}
 	// The header and level first: the shape keeps ref for its outliers.
 	ref.hdr, ref.head, ref.structured = uint16(hdr), uint16(blankEnd(text[:hdr])), e.structured
+	if a.cols.csv > 0 { // the comma and quote before the message are no column
+		ref.head = uint16(len(bytes.TrimRight(text[:ref.head], `,"`)))
+	}
 	ref.lvl0, ref.lvl1 = uint16(a.head.lvl0), uint16(a.head.lvl1)
-	fromHead := !dotnet && e.lvl1 <= e.lvl0
-	if dotnet {
-		ref.lvl0, ref.lvl1 = 0, 4
+	fromHead := !own && e.lvl1 <= e.lvl0
+	if own {
+		ref.lvl0, ref.lvl1 = uint16(ownLvl0), uint16(ownLvl1)
 	}
 	if e.lvl1 > e.lvl0 { // a level field
 		ref.lvl0, ref.lvl1 = uint16(hdr+int(e.lvl0)), uint16(hdr+int(e.lvl1))
@@ -747,6 +759,36 @@ func (a *analyzer) dotnetText(input []byte, ref lineRef) []byte {
 		return nil
 	}
 	return two
+}
+
+// csvRow reads a comma-separated row (csvcolumns.go) whose message starts
+// at hdr: its level column is its level, and the quote that closes a
+// quoted message on this line is no part of the message, so it returns
+// text without it.
+func (a *analyzer) csvRow(text []byte, hdr int) []byte {
+	if k := a.cols.level; k > 0 {
+		if l0, l1 := csvLevel(text[:hdr], k); l1 > l0 {
+			a.head.lvl0, a.head.lvl1, a.head.level = l0, l1, nil
+		}
+	}
+	if text[hdr-1] == '"' && text[len(text)-1] == '"' && oddQuotes(text[hdr:]) {
+		return text[:len(text)-1]
+	}
+	return text
+}
+
+// erlangText is, as dotnetText, the text of the entry opening at ref
+// when its first line is an Erlang report's header (erlang.go), and the
+// span of its level word in it.
+func (a *analyzer) erlangText(input []byte, ref lineRef) ([]byte, int, int) {
+	if ref.cut || ref.fixed || a.opts.SplitContinuations {
+		return nil, 0, 0
+	}
+	text, lvl0, lvl1 := erlangMessage(input, int(ref.start), int(ref.end))
+	if len(text) > MaxLineBytes || !validUTF8(text) {
+		return nil, 0, 0
+	}
+	return text, lvl0, lvl1
 }
 
 // validUTF8 reports whether s is valid UTF-8, as utf8.Valid does. Most

@@ -34,6 +34,9 @@ type columns struct {
 	n     int
 	class [colMax]colClass
 	tabs  int // or, when not 0, tab-separated columns (tabcolumns.go)
+	// or, when csv is not 0, comma-separated columns before the message,
+	// level the place of the level column among them (csvcolumns.go)
+	csv, level int
 }
 
 func colClassOf(t []byte) colClass {
@@ -84,6 +87,9 @@ func fields(s []byte, max int, out [][2]int) [][2]int {
 func detectColumns(input []byte) columns {
 	if n := detectTabs(input); n > 0 {
 		return columns{tabs: n}
+	}
+	if n, level := detectCSV(input); n > 0 {
+		return columns{csv: n, level: level}
 	}
 	var (
 		counts   [colMax][colClasses]int
@@ -163,6 +169,12 @@ func detectColumns(input []byte) columns {
 func (c *columns) end(s []byte) int {
 	if c.tabs > 0 {
 		return tabEnd(s, c.tabs)
+	}
+	if c.csv > 0 {
+		if e := csvEnd(s, c.csv); e > 0 && clockIn(s[:e]) { // the title row has none
+			return e
+		}
+		return 0
 	}
 	i := 0
 	for p := 0; p < c.n; p++ {

@@ -46,9 +46,11 @@
 //   - header.go cuts the header (timestamp, level, host, process, thread,
 //     logger) found generically, by token classes, with small readers for
 //     the few formats whose level hides inside a token (syslog priorities,
-//     Python's and Ruby's loggers; redis.go, cisco.go, django.go), and
+//     Python's and Ruby's loggers; redis.go, cisco.go, django.go,
+//     actions.go), and
 //     columns.go the bare leading columns an input may have, or its tab
-//     columns (tabcolumns.go);
+//     columns (tabcolumns.go) or comma-separated ones under a title row
+//     (csvcolumns.go);
 //   - msgcache.go remembers recent messages: a message seen shortly before
 //     (as in about half the lines of real logs) skips the next steps;
 //   - tokenize.go splits the message into tokens and masks values by token

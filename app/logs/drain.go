@@ -84,7 +84,7 @@ func mine(ctx context.Context, shapes []*shape) ([]*cluster, error) {
 	for _, c := range clusters {
 		out = splitConstants(shapes, c, out)
 	}
-	return mergeLists(shapes, mergeVariants(shapes, mergeVariables(shapes, out))), nil
+	return mergeLists(shapes, mergeNamed(shapes, mergeVariants(shapes, mergeVariables(shapes, out)))), nil
 }
 
 // mergeLists merges clusters that agree up to a run of values ending
@@ -288,7 +288,7 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 				if _, ok := anchors[k]; !ok {
 					anchors[k] = ci
 				}
-			} else if f, need := numberedForm(t); need > 0 && lits >= need {
+			} else if f, ok := numberedForm(t); ok && lits >= namedLiterals {
 				if _, ok := numbered[numberedSlot{k, f}]; !ok {
 					numbered[numberedSlot{k, f}] = ci
 				}
@@ -322,8 +322,8 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 	for ci, c := range clusters {
 		slotsOf(c, func(k slot) {
 			t := c.toks[k.p]
-			if f, need := numberedForm(t); need > 0 {
-				if a, ok := numbered[numberedSlot{k, f}]; ok && a != ci && literals(c.toks) >= need && sameExcept(c.toks, clusters[a].toks, k.p) {
+			if f, ok := numberedForm(t); ok {
+				if a, ok := numbered[numberedSlot{k, f}]; ok && a != ci && literals(c.toks) >= namedLiterals && sameExcept(c.toks, clusters[a].toks, k.p) {
 					joins = append(joins, join{ci, a, k, true})
 					return
 				}
@@ -333,6 +333,9 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 				return
 			}
 			sure := !partlyMasked(t) && literals(clusters[a].toks) >= 2
+			if _, ok := numberedForm(t); ok && literals(clusters[a].toks)+1 >= namedLiterals {
+				sure = true // "bsddb1 opened" beside "bsddb15 opened", whose number is masked
+			}
 			if !sure {
 				weak[k]++
 			}
@@ -377,11 +380,13 @@ func mergeVariants(shapes []*shape, clusters []*cluster) []*cluster {
 // a lower-case extension, a systemd unit's kind or a file's type
 // ("nginx.service:", "app.py"). The form is the punctuation around the
 // name and its extension, the rest left out ("#:", "(#):", "#.service:");
-// need is how many literal tokens, the name's own included, a template
-// must hold for the name to be taken for a value there: 3 for a numbered
-// name, 2 for a dotted one, whose extension says what it names; 0 when
-// t is neither.
-func numberedForm(t string) (form string, need int) {
+// ok is false when t is neither.
+//
+// Such a name is taken for a value where a template holds namedLiterals
+// literal tokens or more, the name's own included: one word beside it
+// ("closing bsddb1", "nginx.service: Succeeded.") says what happens to
+// which of many, as in longer messages.
+func numberedForm(t string) (form string, ok bool) {
 	i, j := 0, len(t)
 	for i < j && strings.IndexByte("([<'\"", t[i]) >= 0 {
 		i++
@@ -390,21 +395,23 @@ func numberedForm(t string) (form string, need int) {
 		j--
 	}
 	if i == j || !isLower(t[i]) || strings.IndexByte(t, wild) >= 0 {
-		return "", 0
+		return "", false
 	}
 	name := t[i:j]
 	if strings.ContainsAny(name, "\":=") {
-		return "", 0 // a key and its value ("code":200, as events.go keeps it): no name
+		return "", false // a key and its value ("code":200, as events.go keeps it): no name
 	}
 	if d := strings.LastIndexByte(name, '.'); d > 0 && d < len(name)-1 && allLower([]byte(name[d+1:])) {
-		return t[:i] + "#" + t[i+d:], 2
+		return t[:i] + "#" + t[i+d:], true
 	}
 	name = strings.TrimRight(name, ".") // a sentence's full stop
 	if !strings.ContainsAny(name, "0123456789") {
-		return "", 0
+		return "", false
 	}
-	return t[:i] + "#" + t[i+len(name):], 3
+	return t[:i] + "#" + t[i+len(name):], true
 }
+
+const namedLiterals = 2
 
 // partlyMasked reports a token with a literal key and a masked value ("uid=\xff").
 func partlyMasked(t string) bool {

@@ -202,9 +202,17 @@ func TestTemplateDisplay(t *testing.T) {
 		{[]string{"session 0x1f closed (uid=0) at 2024-03-18T09:14:02Z"}, "session <*> closed (uid=<*>) at <*>"},
 		{[]string{"request d3b07384-d9a0-4c9f-8f6e-1a2b3c4d5e6f from bob@example.com took 12ms"}, "request <*> from <*> took <*>"},
 		{[]string{"upload of 3 MiB to https://s3.example.com/b/k failed"}, "upload of <*> MiB to <*> failed"},
-		{[]string{"connect to db.internal:5432 from [::1]:40000"}, "connect to <*> from [<*>"},
+		// No bracket is shown whose partner <*> hides.
+		{[]string{"connect to db.internal:5432 from [::1]:40000"}, "connect to <*> from <*>"},
+		{[]string{"connect from unknown[10.0.0.5]", "connect from mx.example.com[10.0.0.6]"}, "connect from <*>"},
+		{[]string{"(111)Connection refused: AH00957", "(111)Connection refused: AH00957"}, "<*> refused: AH00957"},
+		{[]string{"point (a, 2)", "point (a, 3)"}, "point (a, <*>)"},
 		{[]string{"GET /users/1234/orders returned"}, "GET <*> returned"},
 		{[]string{"Resolved node-7 to /default-rack"}, "Resolved <*> to /default-rack"},
+		// A value that opens another is no constant: "/api" is a name
+		// alone, one of many paths beside "/api/v2".
+		{[]string{`request: "GET /api HTTP/1.1", host: "a"`, `request: "GET /api/v2 HTTP/1.1", host: "a"`},
+			`request: "GET /api<*> HTTP/1.1", host: "<*>"`},
 		// A capital and one digit names a level or a class.
 		{[]string{"Corrected ECC error in L2 cache, bank 3", "Corrected ECC error in L2 cache, bank 5"},
 			"Corrected ECC error in L2 cache, bank <*>"},
@@ -390,6 +398,21 @@ func TestNumberedNamesAreOneTemplate(t *testing.T) {
 			"apt-daily.service: Deactivated successfully.",
 			"logrotate.timer: Deactivated successfully.",
 		}, []string{"<*>.service: Deactivated successfully.", "logrotate.timer: Deactivated successfully."}},
+		{"a short message about one of many", []string{
+			"closing bsddb1",
+			"closing bsddb2",
+			"closing bsddb3",
+		}, []string{"closing bsddb<*>"}},
+		{"a short message, one name's number masked", []string{
+			"bsddb1 opened",
+			"bsddb2 opened",
+			"bsddb15 opened",
+		}, []string{"bsddb<*> opened"}},
+		{"two names, one number masked", []string{
+			"worker3 started on core2",
+			"worker12 started on core5",
+			"worker7 started on core1",
+		}, []string{"worker<*> started on core<*>"}},
 		{"names without a number or a dot", []string{
 			"nginx: Deactivated successfully.",
 			"cron: Deactivated successfully.",

@@ -15,6 +15,9 @@ import (
 //   - a Java frame or trailer: "at a.b.C(C.java:1)", "Caused by: ...",
 //     "Suppressed: ...", "... 12 more", and logback's "Wrapped by: ..."
 //     (the causes printed root first) and "... 12 common frames omitted";
+//   - .NET's marks between the frames of a stack trace, "--- End of stack
+//     trace from previous location ---" and "--- End of inner exception
+//     stack trace ---";
 //   - part of a Python traceback: "Traceback (most recent call last):", its
 //     indented frames, the chaining sentences, and its last line, the
 //     exception ("ValueError: bad value");
@@ -33,6 +36,8 @@ import (
 //     over several lines (Node.js's errors, pretty-printed JSON), maybe
 //     after the quote that ends a string (Laravel's context ends with
 //     "\"}" after the trace it holds);
+//   - a line of an Erlang report, under its "=ERROR REPORT==== time ==="
+//     line up to a blank line (erlang.go);
 //   - part of a Rust panic, under "thread 'main' panicked at ...": the
 //     message line after it (when it ends with ':'), "stack backtrace:",
 //     the indented frames and the "note: ..." lines;
@@ -63,6 +68,7 @@ type entryRules struct {
 	// indented), are indented too, but as continuations.
 	indentedInput bool
 	timeHeader    bool // nearly every line opens with a timestamp
+	csvQuotes     bool // rows of comma-separated values, whose quoted fields may hold lines (csvcolumns.go)
 }
 
 // nextLine returns the line of input at start, without its '\n', and
@@ -149,6 +155,8 @@ const (
 	tracePHP                   // after a PHP "Stack trace:"
 	traceRust                  // a Rust panic
 	traceRustMessage           // after "panicked at file:line:col:", whose next line is the message
+	traceReport                // an Erlang report (erlang.go): up to a blank line
+	traceQuoted                // a comma-separated row's quoted field: up to its closing quote
 )
 
 // continues reports whether line continues the entry above (there is
@@ -162,6 +170,13 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	c := line[0]
 	indented := c == ' ' || c == '\t'
 	switch {
+	case j.trace == traceReport:
+		return true, false
+	case j.trace == traceQuoted:
+		if oddQuotes(line) {
+			j.trace = traceNone
+		}
+		return true, false
 	case indented:
 		return j.trace != traceNone || !j.rules.indentedInput, false
 	case c == 'T' && tracebackLine(line):
@@ -199,6 +214,7 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 		c == 'W' && bytes.HasPrefix(line, []byte("Wrapped by: ")),
 		c == 'S' && bytes.HasPrefix(line, []byte("Suppressed: ")),
 		c == '.' && moreLine(line),
+		c == '-' && dotnetTraceMark(line),
 		isLetter(c) && exceptionLine(line, true),
 		(isLetter(c) || c == '/' || c == '.') && rubyFrame(line):
 		return true, false
@@ -298,8 +314,8 @@ func logfmtRecord(t []byte) bool {
 }
 
 // frameStart marks the bytes that open a line continues tests for below
-// the traces' own: letters and "./[]})\"".
-var frameStart = byteSet(letterBytes + "./[]})\"")
+// the traces' own: letters and "./[]})\"-".
+var frameStart = byteSet(letterBytes + "./[]})\"-")
 
 // recordKeyByte marks the bytes of logfmtRecord's first key: letters,
 // digits and "_.".
@@ -307,19 +323,22 @@ var recordKeyByte = byteSet(alnumBytes + "_.")
 
 // opens notes a line that opens an entry: a trace may start there. Only
 // lines opening with 'T' or 'D' can start a Python one (see continues),
-// only 'p', 'f' or 'g' a Go panic or goroutine dump, and only 't' a Rust
-// panic.
+// only 'p', 'f' or 'g' a Go panic or goroutine dump, only 't' a Rust
+// panic, and only '=' an Erlang report.
 func (j *joiner) opens(line []byte) {
 	j.trace = traceNone
-	if traceOpener[line[0]] { // inlined: most lines open with none of them
+	if traceOpener[line[0]] || j.rules.csvQuotes { // inlined: most lines open with none of them
 		j.opensAt(line)
 	}
 }
 
-// traceOpener marks the bytes a line that opens a trace opens with.
-var traceOpener = byteSet("TDpfgt")
+// traceOpener marks the bytes a line that opens a trace opens with, or an
+// Erlang report. (In comma-separated rows, any line may open a quoted
+// field of several lines.)
+var traceOpener = byteSet("TDpfgt=")
 
-// opensAt is opens for a line whose first byte may open a trace.
+// opensAt is opens for a line whose first byte may open a trace, or a
+// comma-separated row.
 func (j *joiner) opensAt(line []byte) {
 	switch c := line[0]; c {
 	case 'T', 'D':
@@ -330,6 +349,22 @@ func (j *joiner) opensAt(line []byte) {
 		}
 	case 'p', 'f', 'g', 't':
 		j.trace = opensTrace(line)
+	case '=':
+		if _, _, ok := erlangReport(line); ok {
+			j.trace = traceReport
+		}
+	}
+	if j.rules.csvQuotes && oddQuotes(line) {
+		j.trace = traceQuoted
+	}
+}
+
+// blank notes a blank line, which ends an Erlang report. Other traces
+// go on: a Python traceback's chaining sentence stands between blank
+// lines.
+func (j *joiner) blank() {
+	if j.trace == traceReport {
+		j.trace = traceNone
 	}
 }
 

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -332,5 +333,62 @@ func TestClosingBracketContinues(t *testing.T) {
 	}
 	if m, ok := matchAt(res, 2); !ok || !strings.HasSuffix(m.Text, "}") {
 		t.Errorf("line 2: %+v, want the error up to its closing bracket", m)
+	}
+}
+
+// An Erlang report (RabbitMQ before 3.7) is one entry, its header line and
+// the lines under it up to the blank line: templated by its message, the
+// header line its header and its kind's level.
+func TestErlangReports(t *testing.T) {
+	res := analyze(t, readTestdata(t, "rabbitmq_reports.log"), Options{RareThreshold: 1})
+	if s := res.Summary; s.Lines != 26 || s.Entries != 9 || s.BlankLines != 8 {
+		t.Errorf("summary %+v, want 26 lines in 9 entries, 8 blank", s)
+	}
+	if tm := templateWith(t, res, "accepting AMQP"); tm.Template != "accepting AMQP connection <0.<*>.0> (10.0.0.<*> -> <*>)" || tm.Count != 3 {
+		t.Errorf("template %+v", tm)
+	}
+	for _, tm := range res.Templates {
+		if strings.Contains(tm.Template, "REPORT") {
+			t.Errorf("template %q holds a report header", tm.Template)
+		}
+	}
+	m, ok := matchAt(res, 19)
+	if !ok || m.Category != CategoryError || m.Level != "ERROR" || m.Header != "=ERROR REPORT==== 29-Nov-2026::10:00:05 ===" ||
+		!strings.HasSuffix(m.Text, "{handshake_timeout,frame_header}") {
+		t.Errorf("line 19: %+v", m)
+	}
+	levels := map[string]int{}
+	for _, o := range res.Outliers {
+		levels[o.Level]++
+	}
+	if want := map[string]int{"INFO": 5, "WARNING": 1, "ERROR": 2, "": 1}; !reflect.DeepEqual(levels, want) {
+		t.Errorf("levels %v, want %v", levels, want)
+	}
+	if m, ok := matchAt(res, 30); !ok || m.Category != CategoryFatal || strings.Count(m.Text, "\n") != 4 {
+		t.Errorf("line 30 (a crash report): %+v", m)
+	}
+}
+
+// A .NET stack trace is one entry with the line that logged it, its
+// marks between frames ("--- End of stack trace from previous location
+// ---") included.
+func TestDotnetStackTrace(t *testing.T) {
+	in := `2026-11-29 10:00:00.123 +00:00 [INF] Application started
+2026-11-29 10:00:01.123 +00:00 [ERR] Unhandled exception processing request /orders
+System.InvalidOperationException: Sequence contains no elements
+   at System.Linq.ThrowHelper.ThrowNoElementsException()
+--- End of stack trace from previous location ---
+   at Microsoft.AspNetCore.Mvc.Infrastructure.ActionMethodExecutor.Execute()
+ ---> System.IO.IOException: disk full
+   --- End of inner exception stack trace ---
+--- End of inner exception stack trace ---
+2026-11-29 10:00:02.123 +00:00 [INF] Request finished
+`
+	res := analyze(t, in, Options{})
+	if s := res.Summary; s.Lines != 10 || s.Entries != 3 || s.Templates != 3 {
+		t.Errorf("summary %+v, want 10 lines in 3 entries, 3 templates", s)
+	}
+	if m, ok := matchAt(res, 2); !ok || !strings.HasSuffix(m.Text, "--- End of inner exception stack trace ---") {
+		t.Errorf("line 2: %+v", m)
 	}
 }

@@ -277,6 +277,13 @@ func (h *header) fields(s []byte, i, n int) int {
 			h.eol = true
 			break
 		}
+		if s[i] == '#' && sawTime && words == 0 && !committed {
+			if e := actionsLevel(s, i); e > 0 { // GitHub Actions' "##[error]": see actions.go
+				h.lvl0, h.lvl1 = i+3, e-1
+				h.reach = max(h.reach, e)
+				return e
+			}
+		}
 		j, kind := h.token(s, i, n)
 		if leading = leading && (kind == hTime || kind == hBracket && n > 0 && !messageGroup(s[i:j])); leading &&
 			(lead > 0 || !bareNumber(s[i:j])) { // a count ("0 errors") is no time
@@ -656,7 +663,7 @@ func (h *header) afterLevel(s []byte, i, n int) int {
 			// A key aligned to its value by the spaces after it
 			// ("[INF]   Version:  2.9.10", a table the program prints)
 			// is the message's, not a logger.
-			if !padded && loggerName(s[k:e-1]) && !(e+1 < len(s) && s[e] == ' ' && s[e+1] == ' ') {
+			if !padded && (loggerName(s[k:e-1]) || h.hclogName(s, k, e-1)) && !(e+1 < len(s) && s[e] == ' ' && s[e+1] == ' ') {
 				return e
 			}
 		case hField:
@@ -777,6 +784,25 @@ func loggerName(t []byte) bool {
 		}
 	}
 	return len(t) > 1 && isUpper(t[0]) && lower
+}
+
+// hclogName reports a lower-case name s[k:e] ("agent", "nomad",
+// "worker.service_sched") right after a bracketed level padded to five
+// letters: HashiCorp's hclog writes "[INFO]  agent: msg" and "[ERROR]
+// agent: msg", its logger's name, one word or qualified, before the
+// message (Consul, Vault, Nomad, Terraform). Elsewhere a lower-case word
+// after the level opens the message (see loggerName).
+func (h *header) hclogName(s []byte, k, e int) bool {
+	b := h.lvl0 - 1
+	if b < 0 || s[b] != '[' || h.lvl1 >= len(s) || s[h.lvl1] != ']' || k != b+8 || e == k || !isLower(s[k]) {
+		return false
+	}
+	for _, c := range s[k:e] {
+		if !isLower(c) && !isDigit(c) && c != '_' && c != '-' && c != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 func skipBlank(s []byte, i int) int {

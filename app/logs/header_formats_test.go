@@ -772,3 +772,50 @@ func TestCiscoSeverityTag(t *testing.T) {
 		{"Nov 29 05:44:27 host app: %CPU-HIGH: load at 99%, failed to shed", CategoryError, "", "Nov 29 05:44:27 host app:"},
 	})
 }
+
+// HashiCorp's hclog pads its bracketed level to five letters ("[INFO]  ",
+// "[ERROR] ") and writes its logger's name after it, one word or
+// qualified: the name is header, so a message is one template whatever
+// logger wrote it. A lower-case word after a level not so padded opens the
+// message.
+func TestHclogLoggerNames(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29T10:00:02.200Z [INFO]  agent: Synced node info", "", "INFO", "2026-11-29T10:00:02.200Z [INFO]  agent:"},
+		{"2026-11-29T10:00:01.200Z [ERROR] nomad.client: running driver failed", CategoryError, "ERROR", "2026-11-29T10:00:01.200Z [ERROR] nomad.client:"},
+		{"2026-11-29T10:00:03.000Z [DEBUG] worker: dequeued evaluation: eval_id=e1", "", "DEBUG", "2026-11-29T10:00:03.000Z [DEBUG] worker:"},
+		{"2026-11-29T10:00:00.800Z [INFO]  proxy environment: http_proxy=\"\"", "", "INFO", "2026-11-29T10:00:00.800Z [INFO]"},
+		{"2026-11-29 10:00:00 [INFO] note: cache warmed", "", "INFO", "2026-11-29 10:00:00 [INFO]"},
+	})
+	res := analyze(t, `2026-11-29T10:00:02.200Z [INFO]  agent: Synced node info
+2026-11-29T10:00:02.300Z [INFO]  agent: Synced node info
+2026-11-29T10:00:02.400Z [INFO]  agent.client: Synced node info
+2026-11-29T10:00:02.500Z [WARN]  consul: Synced node info
+`, Options{})
+	if len(res.Templates) != 1 || res.Templates[0].Template != "Synced node info" || res.Templates[0].Count != 4 {
+		t.Errorf("templates %+v, want one, Synced node info", res.Templates)
+	}
+}
+
+// GitHub Actions' marks after the runner's time are levels, glued to the
+// message: a debug line saying "failure()" is no error; "##[group]" is
+// the message's.
+func TestGitHubActionsLevels(t *testing.T) {
+	checkFormats(t, []formatCase{
+		{"2026-11-29T10:00:09.4234567Z ##[error]Process completed with exit code 1.", CategoryError, "error", "2026-11-29T10:00:09.4234567Z ##[error]"},
+		{"2026-11-29T10:00:10.2234567Z ##[debug]Evaluating: failure()", "", "debug", "2026-11-29T10:00:10.2234567Z ##[debug]"},
+		{"2026-11-29T10:00:10.3234567Z ##[warning]Retrying the upload", CategoryReliability, "warning", "2026-11-29T10:00:10.3234567Z ##[warning]"},
+		{"2026-11-29T10:00:00.1234567Z ##[group]Run actions/checkout@v4", "", "", "2026-11-29T10:00:00.1234567Z"},
+	})
+	res := analyze(t, `2026-11-29T10:00:10.1234567Z ##[debug]Evaluating: failure()
+2026-11-29T10:00:10.2234567Z ##[debug]Evaluating: success()
+2026-11-29T10:00:10.3234567Z ##[error]Process completed with exit code 1.
+`, Options{})
+	for _, tm := range res.Templates {
+		if strings.Contains(tm.Template, "##[") {
+			t.Errorf("template %q holds the mark", tm.Template)
+		}
+	}
+	if len(res.Matches) != 1 || res.Matches[0].Line != 3 {
+		t.Errorf("matches %+v, want line 3 alone", res.Matches)
+	}
+}

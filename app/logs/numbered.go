@@ -78,3 +78,71 @@ func nameEnd(v string, w int) string {
 	}
 	return v[w:]
 }
+
+// mergeNamed joins clusters that are equal but for two or more places
+// where each holds a numbered name or a value ("worker3 started on core2",
+// "worker7 started on core1", "worker12 started on core5", whose first
+// number is masked): one event about one of many things of each kind,
+// which Drain keeps apart (the names lead the line, and two of four words
+// differ) and mergeVariants too (it joins at one place). At least one
+// other token must be literal, and one name a numbered one.
+func mergeNamed(shapes []*shape, clusters []*cluster) []*cluster {
+	groups := make(map[string][]int)
+	var keys []string
+	var key strings.Builder
+	for ci, c := range clusters {
+		named, values, lits := 0, 0, 0
+		for _, t := range c.toks {
+			switch _, ok := numberedForm(t); {
+			case ok:
+				named++
+			case t == maskedTok || t == wildTok:
+				values++
+			case strings.IndexByte(t, wild) < 0:
+				lits++
+			}
+		}
+		if named == 0 || named+values < 2 || lits < namedLiterals-1 {
+			continue // most clusters: no key built
+		}
+		key.Reset()
+		for _, t := range c.toks {
+			if f, ok := numberedForm(t); ok {
+				key.WriteString("\x00" + f)
+			} else if t == maskedTok || t == wildTok {
+				key.WriteString("\x00#")
+			} else {
+				key.WriteString(t)
+			}
+			key.WriteByte(sep)
+		}
+		k := key.String()
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], ci)
+	}
+	joined := make(map[int]bool)
+	var out []*cluster
+	for _, k := range keys {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		var members []int32
+		for _, ci := range g {
+			members = append(members, clusters[ci].members...)
+			joined[ci] = true
+		}
+		out = append(out, newCluster(shapes, members))
+	}
+	if len(out) == 0 {
+		return clusters
+	}
+	for ci, c := range clusters {
+		if !joined[ci] {
+			out = append(out, c)
+		}
+	}
+	return out
+}

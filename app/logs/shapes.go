@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 )
@@ -20,7 +21,11 @@ type shape struct {
 	kws   []shapeKeyword // keywords among the literal tokens, in order
 	count int
 	lines []lineRef // the lines, while count <= the rare cut-off; nil after
-	first int32     // the first line's number
+	// escaped: the tokens are a JSON or logfmt string's, whose quotes and
+	// backslashes are escaped (msg="failed to \"pull\" image"); the
+	// template shows them as the message reads (see unescapeQuotes).
+	escaped bool
+	first   int32 // the first line's number
 
 	params []valueCounts // with IncludeParams: values seen per token
 }
@@ -241,7 +246,8 @@ func newShape(z *tokenizer, text []byte, sc *keywordScratch) *shape {
 		vals: make([]tokenValue, n),
 		kws:  keywordsOf(z, text, sc),
 		// Room for a few lines: every shape has one, most a few more.
-		lines: make([]lineRef, 0, 4),
+		lines:   make([]lineRef, 0, 4),
+		escaped: z.st.msg1 > z.st.msg0 && bytes.IndexByte(text[z.st.msg0:z.st.msg1], '\\') >= 0,
 	}
 	for len(key) > 0 || len(sh.toks) < n {
 		i := 0

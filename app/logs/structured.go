@@ -408,3 +408,31 @@ func logfmtPairs(s string, f func(k, v string)) {
 		i = j
 	}
 }
+
+// escapedCore is a value's core without the escaped quotes around it,
+// which trimPunct leaves as `\"pull\` (msg="failed to \"pull\" image").
+func escapedCore(core []byte) []byte {
+	if len(core) > 3 && core[0] == '\\' && core[1] == '"' && core[len(core)-1] == '\\' {
+		return trimPunct(core[2 : len(core)-1])
+	}
+	return core
+}
+
+// unescapeQuotes undoes the escapes of a JSON or logfmt string in a
+// template mined from such messages: \" and \\ (and JSON's \/) read as the
+// message does, as the same message logged as plain text is templated.
+// Other escapes (\n, \t, \u0041) stay as written: they would break the
+// template's one line or are rare.
+func unescapeQuotes(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\/`, s[i+1]) >= 0 {
+			i++
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}

@@ -166,3 +166,33 @@ func TestJSONLoggerFormats(t *testing.T) {
 		t.Errorf("line 6 fields %v, want the resource and not the message", m.Fields)
 	}
 }
+
+// A message with escaped quotes (containerd's logfmt, a JSON string) is
+// templated as the same message logged as plain text reads: the quoted
+// value masked, the template without backslashes.
+func TestEscapedQuotesInMessage(t *testing.T) {
+	in := `time="2026-11-29T10:00:01Z" level=error msg="failed to \"pull\" image \"nginx:1\"" error="rpc error: code = NotFound"
+time="2026-11-29T10:00:02Z" level=error msg="failed to \"push\" image \"redis:7\"" error="rpc error: code = NotFound"
+{"level":"error","msg":"failed to \"pull\" image \"busybox:1.36\""}
+time="2026-11-29T10:00:03Z" level=info msg="StartContainer for \"5f3a2b\" returns successfully"
+time="2026-11-29T10:00:04Z" level=info msg="StartContainer for \"5f3a2b\" returns successfully"
+{"level":"info","msg":"loading plugin \"io.containerd.grpc.v1.cri\"...","path":"C:\\data"}
+{"level":"info","msg":"loading plugin \"io.containerd.grpc.v1.cri\"...","path":"C:\\data"}
+`
+	res := analyze(t, in, Options{})
+	want := map[string]int{
+		`failed to "<*>" image "<*>"`:                   3,
+		`StartContainer for "<*>" returns successfully`: 2,
+		`loading plugin "<*>"...`:                       2,
+	}
+	got := map[string]int{}
+	for _, tm := range res.Templates {
+		got[tm.Template] = tm.Count
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("templates %v, want %v", got, want)
+	}
+	if res.Summary.ByCategory.Error != 3 {
+		t.Errorf("errors %d, want 3", res.Summary.ByCategory.Error)
+	}
+}

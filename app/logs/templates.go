@@ -64,6 +64,9 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	for n, c := range clusters {
 		toks := display(shapes, c, names)
 		tmpl := strings.Join(toks, " ")
+		if shapes[c.members[0]].escaped {
+			tmpl = unescapeQuotes(tmpl)
+		}
 		if tmpl == "" {
 			tmpl = emptyTemplate
 		}
@@ -297,12 +300,15 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 	tv := sh.vals[p]
 	rep := tv.val
 	pre, suf := rep[:tv.lcp], rep[len(rep)-int(tv.lcs):]
-	minLen, same := len(rep), int(tv.lcp) >= len(rep) // the shape's lines share all of it
+	// The shape's lines share all of it: as prefix and as suffix, since
+	// a longer value shares all of a shorter one's bytes on one side
+	// ("/api" and "/api/v2").
+	minLen, same := len(rep), whole(tv)
 	for _, si := range members[1:] {
 		o := shapes[si].vals[p]
 		v := o.val
 		minLen = min(minLen, len(v))
-		same = same && v == rep && int(o.lcp) >= len(v)
+		same = same && v == rep && whole(o)
 		pre = pre[:commonPrefix(pre, v[:o.lcp])]
 		suf = suf[len(suf)-commonSuffix(suf, v[len(v)-int(o.lcs):]):]
 	}
@@ -328,7 +334,43 @@ func valueAt(shapes []*shape, members []int32, p int) string {
 	for _, si := range members {
 		pre, suf = wholeWords(shapes[si].vals[p].val, pre, suf)
 	}
+	if barToken(rep, 0, len(rep), len(rep)) > 0 { // a progress bar: no cells around <*>
+		pre, suf = strings.TrimRight(pre, barCells), strings.TrimLeft(suf, barCells)
+	}
+	pre, suf = paired(rep, pre, suf)
 	return pre + "<*>" + suf
+}
+
+// paired shortens the prefix pre and the suffix suf of value v shown
+// around <*> so that neither shows a bracket whose partner is hidden in
+// <*>: "(111)Connection" shows as "<*>", not "(<*>", "unknown[10.0.0.5]"
+// as "<*>", not "<*>]", and "[::]:8201" as "<*>", not "[<*>". A bracket
+// whose partner is outside the value ("2)" of "(a, 2)") stays.
+func paired(v, pre, suf string) (string, string) {
+	mid := v[len(pre) : len(v)-len(suf)]
+	for i := 0; i < len(pre); i++ {
+		if k := strings.IndexByte(bracketOpeners, pre[i]); k >= 0 && strings.IndexByte(pre[i+1:], bracketClosers[k]) < 0 &&
+			strings.IndexByte(mid, bracketClosers[k]) >= 0 {
+			pre = pre[:i]
+			break
+		}
+	}
+	for i := len(suf) - 1; i >= 0; i-- {
+		if k := strings.IndexByte(bracketClosers, suf[i]); k >= 0 && strings.IndexByte(suf[:i], bracketOpeners[k]) < 0 &&
+			strings.IndexByte(mid, bracketOpeners[k]) >= 0 {
+			suf = suf[i+1:]
+			break
+		}
+	}
+	return pre, suf
+}
+
+// bracketOpeners and bracketClosers pair brackets by place.
+const bracketOpeners, bracketClosers = "([{<", ")]}>"
+
+// whole reports a value that every line of its shape shares whole.
+func whole(v tokenValue) bool {
+	return int(v.lcp) >= len(v.val) && int(v.lcs) >= len(v.val)
 }
 
 // wholeWords shortens a prefix and a suffix of v, no longer than v
@@ -464,7 +506,7 @@ func constantValue(rep string, k int) string {
 	if w := numberedName(rep); k == 0 && w > 0 {
 		return rep[:w] + "<*>" + nameEnd(rep, w)
 	}
-	core := trimPunct([]byte(rep[k:]))
+	core := escapedCore(trimPunct([]byte(rep[k:])))
 	if len(core) == 0 || k > 0 && plainWord(core) && !literalValue(core) || plainPath(core) {
 		return rep
 	}
@@ -479,7 +521,8 @@ func constantValue(rep string, k int) string {
 			end-- // the value's bracket before its unit: "[1234] milliseconds"
 		}
 	}
-	return rep[:open] + "<*>" + rep[end:]
+	pre, suf := paired(rep, rep[:open], rep[end:])
+	return pre + "<*>" + suf
 }
 
 // closes reports whether rest opens with the bracket closing one left

@@ -16,7 +16,8 @@ import (
 //
 //	2006-01-02T15:04:05.000Z07:00   RFC 3339 / ISO 8601: T or a space, any fraction after . or ,,
 //	2006-01-02 15:04:05,000         zone Z, ±hh:mm, ±hhmm or ±hh, or " ±hhmm" after a space; an hour
-//	                                padded with a space after the space ("2006-01-02  5:04:05", MariaDB's)
+//	                                padded with a space after the space ("2006-01-02  5:04:05", MariaDB's);
+//	                                a comma after the date ("2006-01-02, 15:04:05", Airflow's web view)
 //	2006/01/02 15:04:05             no zone is UTC
 //	2005-06-03-15.42.50.675872      (BGL, IBM DB2)
 //	Jan _2 15:04:05                 syslog, no year (see stampParser.yearOf)
@@ -26,7 +27,8 @@ import (
 //	I0102 15:04:05.000000           klog/glog, at the start of a line only, no year
 //	01-02 15:04:05.000              Android's logcat, no year
 //	10/Oct/2000:13:55:36 -0700      nginx and Apache access logs (a space before the hour: Django's runserver)
-//	11-Mar-2024 10:15:05.123        Tomcat, PHP; with spaces, Redis and RFC 1123
+//	11-Mar-2024 10:15:05.123        Tomcat, PHP; with spaces, Redis and RFC 1123;
+//	29-Nov-2026::10:00:00           Erlang's reports (RabbitMQ), the day maybe of one digit
 //	11 Mar 2024 10:15:19.123        ("Mon, 11 Mar 2024 10:15:02 GMT"); a zone name is UTC
 //	3/11/2024 1:15:02 PM            US month-first date and 12-hour time, as Windows'
 //	                                Event Viewer exports them (with AM or PM only)
@@ -191,7 +193,8 @@ func candidates(s []byte, i int) []stampFormat {
 			return accessFormats
 		case i+1 < len(s) && s[i+1] == '/':
 			return usFormats
-		case i+3 < len(s) && (s[i+2] == '-' || s[i+2] == ' ') && isUpper(s[i+3]):
+		case i+3 < len(s) && (s[i+2] == '-' || s[i+2] == ' ') && isUpper(s[i+3]),
+			i+2 < len(s) && s[i+1] == '-' && isUpper(s[i+2]): // 8-Feb-2016 (Erlang)
 			return dayMonthFmts
 		case i+5 < len(s) && s[i+2] == '.' && s[i+5] == '.':
 			return dottedFormats
@@ -468,6 +471,14 @@ func ended(s []byte, i int) bool { return i >= len(s) || !isDigit(s[i]) }
 
 func (p *stampParser) parseISO(s []byte) (int64, bool) {
 	// 2006-01-02T15:04:05.000Z07:00
+	if len(s) > 20 && s[10] == ',' && s[11] == ' ' && s[4] == '-' {
+		// Airflow's web view writes a comma after the date: "2026-11-29,
+		// 10:00:00 UTC".
+		var b [40]byte
+		n := copy(b[:], s[:10])
+		n += copy(b[n:], s[11:])
+		s = b[:n]
+	}
 	if len(s) < 19 || (s[4] != '-' && s[4] != '/') || s[7] != s[4] || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' {
 		return 0, false
 	}
@@ -623,18 +634,34 @@ func (p *stampParser) parseUS(s []byte) (int64, bool) {
 	return p.checked(int64(y), mo, d, h, mi, sec, off)
 }
 
-// parseDayMonth reads 11-Mar-2024 10:15:05 or 11 Mar 2024 10:15:05,
+// parseDayMonth reads 11-Mar-2024 10:15:05 or 11 Mar 2024 10:15:05, or
+// Erlang's 29-Nov-2026::10:00:00 (its day maybe of one digit),
 // maybe with a fraction and a numeric zone; a zone name (UTC, GMT) is UTC.
 func (p *stampParser) parseDayMonth(s []byte) (int64, bool) {
-	if len(s) < 20 || s[6] != s[2] || s[11] != ' ' || s[17] != ':' {
+	k := 2 // the separator after the day
+	if len(s) > 1 && !isDigit(s[1]) {
+		k = 1 // a day of one digit, as Erlang writes it ("8-Feb-2016::11:58:42")
+	}
+	y0 := k + 5  // the year
+	at := y0 + 5 // the hour, after a space, or after "::" (Erlang's reports)
+	switch {
+	case len(s) > at && s[at-1] == ':' && s[at] == ':':
+		at++
+	case len(s) > at && s[at-1] != ' ':
 		return 0, false
 	}
-	d, ok1 := d2(s, 0)
-	mo := month(s[3:6])
-	y, ok2 := d4(s, 7)
-	h, mi, ok3 := hourMinute(s, 12)
-	sec, ok4 := d2(s, 18)
-	off, ok5 := zone(s, fraction(s, 20))
+	if len(s) < at+8 || s[k+4] != s[k] || s[at+5] != ':' {
+		return 0, false
+	}
+	d, ok1 := int(s[0]-'0'), isDigit(s[0])
+	if k == 2 {
+		d, ok1 = d2(s, 0)
+	}
+	mo := month(s[k+1 : k+4])
+	y, ok2 := d4(s, y0)
+	h, mi, ok3 := hourMinute(s, at)
+	sec, ok4 := d2(s, at+6)
+	off, ok5 := zone(s, fraction(s, at+8))
 	if !(ok1 && ok2 && ok3 && ok4 && ok5) || mo == 0 {
 		return 0, false
 	}

@@ -62,6 +62,11 @@ func TestTimestampFormats(t *testing.T) {
 		{"1:M 11 Mar 2024 10:15:19.123 * Ready to accept connections tcp", "2024-03-11T10:15:19Z"},
 		{"Mon, 11 Mar 2024 10:15:02 GMT x", "2024-03-11T10:15:02Z"},
 		{"11 Mar 2024 10:15:02 +0100 x", "2024-03-11T09:15:02Z"},
+		// Airflow's web view: a comma after the date.
+		{"[2026-11-29, 10:00:03 UTC] {taskinstance.py:1937} ERROR - Task failed with exception", "2026-11-29T10:00:03Z"},
+		// Erlang's reports (RabbitMQ before 3.7), the day maybe of one digit.
+		{"=INFO REPORT==== 29-Nov-2026::10:00:00 ===", "2026-11-29T10:00:00Z"},
+		{"=ERROR REPORT==== 8-Feb-2026::11:58:42.123456 ===", "2026-02-08T11:58:42Z"},
 		// Day-first dotted dates (German tools), ISO 8601's basic format
 		// and a compact date with a time, journald's JSON export.
 		{"11.03.2024 10:15:05 ERROR Verbindung abgebrochen", "2024-03-11T10:15:05Z"},
@@ -179,7 +184,7 @@ func FuzzTimestamp(f *testing.F) {
 		"I0102 15:04:05.000000", "2005-06-03-15.42.50.675872", "[Tue Mar 05 15:03:10.123456 2024]", `{"ts":1700000000}`, `a [10/Oct/2000:13:55:36 -0700]`,
 		"2024-03-18 09:14:02 +", "2024-03-18T09:14:02+9", `{"time":"`,
 		"2024-03-18 01:14:02 PM", "3/11/2024 1:15:02 PM", "12/1/2024 12:05:00 AM", "11-Mar-2024 10:15:05.123", "1:M 11 Mar 2024 10:15:19.123 *",
-		"11.03.2024 10:15:05,123", "20240311T101505.5Z", "20240311 10:15:05 x", `{"__REALTIME_TIMESTAMP":"1710151505123456"}`,
+		"11.03.2024 10:15:05,123", "20240311T101505.5Z", "=INFO REPORT==== 8-Feb-2016::11:58:42 ===", "[2026-11-29, 10:00:03 UTC] x", "20240311 10:15:05 x", `{"__REALTIME_TIMESTAMP":"1710151505123456"}`,
 	}
 	for i, s := range seeds {
 		f.Add(seeds[(i+1)%len(seeds)], s)

@@ -171,6 +171,13 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 			j, more = scanToken(s, next)
 			or |= more | cSpecial
 		}
+		if or&cBarOpen != 0 {
+			if e := barToken(s, i, j, end); e > 0 {
+				z.push(s, i, e, 0, true, or) // a progress bar, which no two lines draw alike
+				i = e
+				continue
+			}
+		}
 		var masked bool
 		var keep int32
 		switch {
@@ -649,6 +656,7 @@ const (
 	cQuote          // '"'
 	cHeadStop       // ends a header token: ' ', '\t', '|'
 	cGroup          // no byte's class: marks a [bracket group] in the header
+	cBarOpen        // '[' and '|', which may open a progress bar (progress.go)
 )
 
 var charClass [256]class
@@ -697,6 +705,9 @@ func init() {
 		case ' ', '\t', '|':
 			k |= cHeadStop
 		}
+		if b == '[' || b == '|' {
+			k |= cBarOpen
+		}
 		switch b {
 		case ' ', '\t', '\v', '\f', '\r', '\n':
 			k |= cSpace
@@ -739,8 +750,12 @@ func variable(t []byte) bool {
 }
 
 // quoted reports a quoted string, maybe with one byte of punctuation after
-// its closing quote.
+// its closing quote; its double quotes may be escaped, as inside a JSON or
+// logfmt string (\"nginx\").
 func quoted(t []byte) bool {
+	if len(t) >= 4 && t[0] == '\\' && t[1] == '"' {
+		t = t[1:]
+	}
 	if len(t) < 2 || t[0] != '"' && t[0] != '\'' {
 		return false
 	}

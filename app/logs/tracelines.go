@@ -92,6 +92,13 @@ func moreLine(t []byte) bool {
 	return len(n) > 0 && bareNumber(n) && (string(tail) == "more" || string(tail) == "common frames omitted")
 }
 
+// dotnetTraceMark reports the lines .NET writes between the frames of a
+// stack trace: "--- End of stack trace from previous location ---" (an
+// await) and "--- End of inner exception stack trace ---".
+func dotnetTraceMark(t []byte) bool {
+	return bytes.HasPrefix(t, []byte("--- End of ")) && bytes.HasSuffix(trimEnd(t), []byte(" ---"))
+}
+
 // exceptionNameByte marks the bytes of an exception's qualified name:
 // letters, digits and "_.$".
 var exceptionNameByte = byteSet(alnumBytes + "_.$")
