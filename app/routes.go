@@ -28,7 +28,7 @@ func (a *App) routes() {
 
 	// Operators and assets: no session, no key, on HTTP too (probes
 	// inside the platform).
-	a.routesOf(areaStatic, https).GET("/static/*", echo.WrapHandler(static.Handler()))
+	a.routesOf(areaStatic, https).GET("/static/*", static.Handler())
 	a.routesOf(areaOpenAPI, https).GET("/openapi.json", v1.OpenAPI)
 	ops := a.routesOf(areaOps)
 	ops.GET("/metrics", a.serveMetrics)

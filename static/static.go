@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"net/http"
 	"strings"
+
+	"github.com/labstack/echo/v4"
 )
 
 //go:embed css js vendor img
@@ -43,15 +45,15 @@ func Path(name string) string {
 	return "/static/" + name + "?v=" + v
 }
 
-// Handler serves the assets under /static/.
-func Handler() http.Handler {
+// Handler serves the assets under /static/; anything else is
+// echo.ErrNotFound, which the site answers with its own error page.
+func Handler() echo.HandlerFunc {
 	fsrv := http.StripPrefix("/static/", http.FileServer(http.FS(files)))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := strings.TrimPrefix(r.URL.Path, "/static/")
-		v, ok := versions[name]
+	return func(c echo.Context) error {
+		w, r := c.Response(), c.Request()
+		v, ok := versions[strings.TrimPrefix(r.URL.Path, "/static/")]
 		if !ok {
-			http.NotFound(w, r)
-			return
+			return echo.ErrNotFound
 		}
 		if r.URL.Query().Get("v") == v {
 			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
@@ -59,5 +61,6 @@ func Handler() http.Handler {
 			w.Header().Set("Cache-Control", "no-cache")
 		}
 		fsrv.ServeHTTP(w, r)
-	})
+		return nil
+	}
 }
