@@ -111,3 +111,45 @@ func TestGatewayEmbeddingsMetered(t *testing.T) {
 		t.Errorf("the quota counted %d (%v)", a.UsedTokens, err)
 	}
 }
+
+// The openai SDK's Responses API against a provider of each style: a
+// whole tool loop with responses.create and with responses.stream (whose
+// helper checks every event against the response it rebuilds), the
+// stream's event types, and a stateful call refused as a BadRequestError.
+func TestOfficialOpenAISDKResponses(t *testing.T) {
+	for _, style := range []string{"messages", "openai"} {
+		t.Run(style, func(t *testing.T) {
+			up := agentUpstream(t, style)
+			var got struct {
+				Plain, Stream struct {
+					FirstStatus string `json:"first_status"`
+					Tool, ID    string
+					Input       map[string]any `json:"input"`
+					LastStatus  string         `json:"last_status"`
+					Text        string
+					Usage       int
+				}
+				Events  []string
+				Refused string
+			}
+			runSDK(t, "openai_sdk_responses.mjs", "openai", "/gateway/v1", &got, agentOptions(up, style)...)
+			id := map[string]string{"messages": messagesToolID, "openai": openAIToolID}[style]
+			if !reflect.DeepEqual(got.Stream, got.Plain) {
+				t.Errorf("responses.stream: %+v, responses.create: %+v", got.Stream, got.Plain)
+			}
+			p := got.Plain
+			if p.FirstStatus != "completed" || p.Tool != "get_weather" || p.Input["city"] != "Paris" || p.ID != id ||
+				p.LastStatus != "completed" || p.Text != agentAnswer || p.Usage != 110 {
+				t.Errorf("the tool loop %+v", p)
+			}
+			want := "response.created response.in_progress response.output_item.added response.function_call_arguments.delta " +
+				"response.function_call_arguments.done response.output_item.done response.completed"
+			if strings.Join(got.Events, " ") != want {
+				t.Errorf("events %v", got.Events)
+			}
+			if !strings.HasPrefix(got.Refused, `BadRequestError 400 400 "previous_response_id" is not supported`) { // the message starts with the status
+				t.Errorf("previous_response_id: %q", got.Refused)
+			}
+		})
+	}
+}
