@@ -2,7 +2,10 @@ package api_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,6 +152,54 @@ func TestOfficialOpenAISDKResponses(t *testing.T) {
 			}
 			if !strings.HasPrefix(got.Refused, `BadRequestError 400 400 "previous_response_id" is not supported`) { // the message starts with the status
 				t.Errorf("previous_response_id: %q", got.Refused)
+			}
+		})
+	}
+}
+
+// The Vercel AI SDK's default OpenAI model speaks the Responses API: a
+// tool loop with generateText and with streamText (each step's call, the
+// tool's result, the answer), and generateObject, against a provider of
+// each style. It needs ai, @ai-sdk/openai and zod in PARAPET_SDK_DIR,
+// and skips without them, in CI too.
+func TestAISDKResponses(t *testing.T) {
+	for _, pkg := range []string{"ai", "@ai-sdk/openai", "zod"} {
+		if _, err := os.Stat(filepath.Join(os.Getenv("PARAPET_SDK_DIR"), "node_modules", pkg)); os.Getenv("PARAPET_SDK_DIR") == "" || err != nil {
+			t.Skipf("set PARAPET_SDK_DIR to a folder where `npm install ai @ai-sdk/openai zod` ran to run the AI SDK against /responses")
+		}
+	}
+	for _, style := range []string{"messages", "openai"} {
+		t.Run(style, func(t *testing.T) {
+			up := agentUpstream(t, style)
+			type loop struct {
+				Text  string
+				Steps int
+				Calls [][]string
+				Parts []string
+				Usage int
+			}
+			var got struct {
+				Generate, Stream loop
+				Object           struct {
+					City  string
+					Sunny bool
+				}
+			}
+			runSDK(t, "ai_sdk_responses.mjs", "ai", "/gateway/v1", &got, agentOptions(up, style)...)
+			if g := got.Generate; g.Text != agentAnswer || g.Steps != 2 || !reflect.DeepEqual(g.Calls, [][]string{{"get_weather", "Paris"}}) || g.Usage != 220 {
+				t.Errorf("generateText: %+v", g)
+			}
+			s := got.Stream
+			for _, part := range []string{"tool-input-delta", "tool-call", "tool-result", "text-delta", "finish"} {
+				if !slices.Contains(s.Parts, part) {
+					t.Errorf("streamText: no %s part in %v", part, s.Parts)
+				}
+			}
+			if s.Text != agentAnswer || s.Steps != 2 || s.Usage != 220 {
+				t.Errorf("streamText: %+v", s)
+			}
+			if got.Object.City != "Paris" || !got.Object.Sunny {
+				t.Errorf("generateObject: %+v", got.Object)
 			}
 		})
 	}
