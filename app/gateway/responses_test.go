@@ -117,6 +117,17 @@ func TestParseResponsesRefusals(t *testing.T) {
 	if req, err := ParseResponsesRequest([]byte(`{"input":"x","max_output_tokens":64000}`), testDefaults); err != nil || req.MaxTokens != testDefaults.MaxTokensCap {
 		t.Errorf("max_output_tokens above the cap: %v", err)
 	}
+	// A messages-style provider's refusals name the Responses fields.
+	messages := testDefaults
+	messages.Style = StyleMessages
+	for body, want := range map[string]string{
+		`{"model":"claude-sonnet-4-5","input":"x","text":{"format":{"type":"json_object"}},"tools":[{"type":"function","name":"f"}]}`:              "text.format with tools is not supported",
+		`{"model":"claude-sonnet-4-5","input":"x","text":{"format":{"type":"json_object"}},"reasoning":{"effort":"low"},"max_output_tokens":4000}`: "text.format with reasoning.effort is not supported",
+	} {
+		if _, err := ParseResponsesRequest([]byte(body), messages); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
 	// Options sent at the value that asks for nothing are accepted.
 	if _, err := ParseResponsesRequest([]byte(`{"input":"x","top_logprobs":0,"service_tier":"auto","tool_choice":"none","text":{"format":{"type":"text"}},"reasoning":{"effort":"none"},"stream_options":{"include_obfuscation":false}}`), testDefaults); err != nil {
 		t.Errorf("no-op options: %v", err)
