@@ -223,3 +223,19 @@ func TestGatewayResponsesStreamTextAndToolCall(t *testing.T) {
 		t.Errorf("reasoning.effort reached the provider as %v", up.lastBody()["thinking"])
 	}
 }
+
+// The demo provider answers /responses too: cut at max_output_tokens the
+// response is incomplete, saying why, streamed or not.
+func TestGatewayResponsesDemo(t *testing.T) {
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], nil)
+	for _, stream := range []bool{false, true} {
+		res := env.Client().PostJSON("/gateway/v1/responses", fmt.Sprintf(`{"model":"parapet-demo","stream":%t,"max_output_tokens":5,"input":"hi"}`, stream), bearer(s.Key)...)
+		r := responseOf(t, res.Body, stream)
+		_, text := outputOf(r)
+		reason, _ := r["incomplete_details"].(map[string]any)
+		if res.StatusCode != 200 || r["status"] != "incomplete" || reason["reason"] != "max_output_tokens" || text == "" ||
+			r["usage"].(map[string]any)["output_tokens"] != 5.0 || res.Header.Get("X-Quota-Remaining") == "" {
+			t.Errorf("stream %t: %d %s", stream, res.StatusCode, res.Body)
+		}
+	}
+}
