@@ -282,13 +282,15 @@ func parseInputMessage(o object, msgs []ChatMessage, c *blockCounter) (string, [
 // parseInputContent reads a message's content: a non-blank string, or
 // parts. A user's may be input_text, input_image and input_file; a
 // system or developer message's input_text; an assistant's output_text
-// and refusal (and input_text), where an empty text is skipped.
+// and refusal (and input_text), where a blank text is skipped: a
+// provider refuses a blank text block, and a past answer's empty text
+// is no turn.
 func parseInputContent(o object, role string, c *blockCounter) ([]ContentBlock, *Error) {
 	raw, _ := o.get("content")
 	path := o.name("content")
 	if s, ok := asString(raw); ok && (strings.TrimSpace(s) != "" || role == "assistant") {
-		if s == "" {
-			return nil, nil
+		if strings.TrimSpace(s) == "" {
+			return nil, nil // providers refuse blank text blocks
 		}
 		return []ContentBlock{{Type: BlockText, Text: s}}, nil
 	}
@@ -311,7 +313,7 @@ func parseInputContent(o object, role string, c *blockCounter) ([]ContentBlock, 
 			if err != nil {
 				return nil, err
 			}
-			if text == "" {
+			if strings.TrimSpace(text) == "" {
 				continue
 			}
 			b = ContentBlock{Type: BlockText, Text: text}

@@ -25,7 +25,8 @@ func TestParseResponsesRequest(t *testing.T) {
 		 {"role":"user","content":[{"type":"input_text","text":"Weather here?"},{"type":"input_image","image_url":"https://example.com/a.png","detail":"low"},
 		   {"type":"input_file","filename":"a.pdf","file_data":"data:application/pdf;base64,JVBERi0xLjQK"}]},
 		 {"type":"reasoning","id":"rs_1","summary":[]},
-		 {"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Checking.","annotations":[],"logprobs":[]}]},
+		 {"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Checking.","annotations":[],"logprobs":[]},{"type":"output_text","text":" "}]},
+		 {"role":"assistant","content":""},
 		 {"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}","status":"completed"},
 		 {"type":"function_call_output","call_id":"call_1","output":"sunny"},
 		 {"role":"user","content":"Thanks"}]}`), testDefaults)
