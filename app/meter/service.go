@@ -122,7 +122,7 @@ type Sink interface {
 // before a stream starts go to the central error handler, which writes
 // them in the route's dialect.)
 type Dialect struct {
-	Name  string // for metrics: chat, messages, openai, playground
+	Name  string // for metrics: chat, messages, openai, responses, playground
 	Parse func([]byte, gateway.Defaults) (*gateway.Request, error)
 	// Prepare, when set, takes what the request carries outside the body
 	// (e.g. the anthropic-beta header).
