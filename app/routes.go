@@ -191,6 +191,7 @@ func (a *App) routes() {
 	call(areaGateway, gwLimit).POST("/gateway/v1/chat", v1.Chat)
 	call(areaMessages, mediaLimit).POST("/gateway/v1/messages", v1.Messages)
 	call(areaOpenAI, mediaLimit).POST("/gateway/v1/chat/completions", v1.ChatCompletions)
+	call(areaOpenAI, mediaLimit).POST("/gateway/v1/responses", v1.Responses)
 	call(areaOpenAI, gwLimit).POST("/gateway/v1/embeddings", v1.Embeddings)
 
 	// The playground's chat: every call recorded like the API's, refusals

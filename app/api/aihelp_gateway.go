@@ -50,7 +50,7 @@ func (a *API) aiCall(c echo.Context, who meter.Caller, feature string, p toolsai
 	// limit, which the tool's own body, up to its limit, is not).
 	httpx.SetBody(c, []byte("{}"))
 	var req *gateway.Request
-	d := meter.Dialect{Name: feature, Reply: reply,
+	d := meter.Dialect{Name: feature, Reply: func(c echo.Context, _ *gateway.Request, msg *gateway.Message) error { return reply(c, msg) },
 		Parse: func(_ []byte, def gateway.Defaults) (*gateway.Request, error) {
 			model := a.AIModel
 			if model == "" {

@@ -40,6 +40,14 @@ func (a *API) ChatCompletions(c echo.Context) error {
 	return a.Gateway.Serve(c, caller(c), openAIDialect)
 }
 
+// Responses answers POST /gateway/v1/responses as OpenAI's Responses API
+// does, statelessly (nothing is stored: each call sends its whole input),
+// for the clients that speak only it: the AI SDK's openai(model), the
+// OpenAI Agents SDK, Codex.
+func (a *API) Responses(c echo.Context) error {
+	return a.Gateway.Serve(c, caller(c), responsesDialect)
+}
+
 // Embeddings answers POST /gateway/v1/embeddings as OpenAI's API does,
 // served by an openai-style provider (or the demo); a messages-style
 // provider answers 400 embeddings_not_supported.
@@ -60,7 +68,7 @@ var messagesDialect = meter.Dialect{Name: "messages", Parse: gateway.ParseMessag
 	}}
 
 var openAIDialect = meter.Dialect{Name: "openai", Parse: gateway.ParseCompletionsRequest,
-	Reply: func(c echo.Context, msg *gateway.Message) error {
+	Reply: func(c echo.Context, _ *gateway.Request, msg *gateway.Message) error {
 		b, err := json.Marshal(gateway.NewCompletion(msg, time.Now()))
 		if err != nil {
 			return err
@@ -71,7 +79,19 @@ var openAIDialect = meter.Dialect{Name: "openai", Parse: gateway.ParseCompletion
 		return gateway.NewCompletionStream(sse, req, time.Now())
 	}}
 
-func replyMessage(c echo.Context, msg *gateway.Message) error {
+var responsesDialect = meter.Dialect{Name: "responses", Parse: gateway.ParseResponsesRequest,
+	Reply: func(c echo.Context, req *gateway.Request, msg *gateway.Message) error {
+		b, err := json.Marshal(gateway.NewResponse(req, msg, time.Now()))
+		if err != nil {
+			return err
+		}
+		return replyJSON(c, b)
+	},
+	Stream: func(sse *gateway.SSEWriter, req *gateway.Request) meter.Sink {
+		return gateway.NewResponseStream(sse, req, time.Now())
+	}}
+
+func replyMessage(c echo.Context, _ *gateway.Request, msg *gateway.Message) error {
 	b, err := msg.JSON()
 	if err != nil {
 		return err

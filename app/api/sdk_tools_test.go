@@ -2,7 +2,10 @@ package api_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,5 +112,95 @@ func TestGatewayEmbeddingsMetered(t *testing.T) {
 	a, err := models.AllowanceOf(context.Background(), env.DB.DB, s.OrgID, models.GatewayProductID, models.Period(models.Now()))
 	if err != nil || a.UsedTokens != 21 {
 		t.Errorf("the quota counted %d (%v)", a.UsedTokens, err)
+	}
+}
+
+// The openai SDK's Responses API against a provider of each style: a
+// whole tool loop with responses.create and with responses.stream (whose
+// helper checks every event against the response it rebuilds), the
+// stream's event types, and a stateful call refused as a BadRequestError.
+func TestOfficialOpenAISDKResponses(t *testing.T) {
+	for _, style := range []string{"messages", "openai"} {
+		t.Run(style, func(t *testing.T) {
+			up := agentUpstream(t, style)
+			var got struct {
+				Plain, Stream struct {
+					FirstStatus string `json:"first_status"`
+					Tool, ID    string
+					Input       map[string]any `json:"input"`
+					LastStatus  string         `json:"last_status"`
+					Text        string
+					Usage       int
+				}
+				Events  []string
+				Refused string
+			}
+			runSDK(t, "openai_sdk_responses.mjs", "openai", "/gateway/v1", &got, agentOptions(up, style)...)
+			id := map[string]string{"messages": messagesToolID, "openai": openAIToolID}[style]
+			if !reflect.DeepEqual(got.Stream, got.Plain) {
+				t.Errorf("responses.stream: %+v, responses.create: %+v", got.Stream, got.Plain)
+			}
+			p := got.Plain
+			if p.FirstStatus != "completed" || p.Tool != "get_weather" || p.Input["city"] != "Paris" || p.ID != id ||
+				p.LastStatus != "completed" || p.Text != agentAnswer || p.Usage != 110 {
+				t.Errorf("the tool loop %+v", p)
+			}
+			want := "response.created response.in_progress response.output_item.added response.function_call_arguments.delta " +
+				"response.function_call_arguments.done response.output_item.done response.completed"
+			if strings.Join(got.Events, " ") != want {
+				t.Errorf("events %v", got.Events)
+			}
+			if !strings.HasPrefix(got.Refused, `BadRequestError 400 400 "previous_response_id" is not supported`) { // the message starts with the status
+				t.Errorf("previous_response_id: %q", got.Refused)
+			}
+		})
+	}
+}
+
+// The Vercel AI SDK's default OpenAI model speaks the Responses API: a
+// tool loop with generateText and with streamText (each step's call, the
+// tool's result, the answer), and generateObject, against a provider of
+// each style. It needs ai, @ai-sdk/openai and zod in PARAPET_SDK_DIR,
+// and skips without them, in CI too.
+func TestAISDKResponses(t *testing.T) {
+	for _, pkg := range []string{"ai", "@ai-sdk/openai", "zod"} {
+		if _, err := os.Stat(filepath.Join(os.Getenv("PARAPET_SDK_DIR"), "node_modules", pkg)); os.Getenv("PARAPET_SDK_DIR") == "" || err != nil {
+			t.Skipf("set PARAPET_SDK_DIR to a folder where `npm install ai @ai-sdk/openai zod` ran to run the AI SDK against /responses")
+		}
+	}
+	for _, style := range []string{"messages", "openai"} {
+		t.Run(style, func(t *testing.T) {
+			up := agentUpstream(t, style)
+			type loop struct {
+				Text  string
+				Steps int
+				Calls [][]string
+				Parts []string
+				Usage int
+			}
+			var got struct {
+				Generate, Stream loop
+				Object           struct {
+					City  string
+					Sunny bool
+				}
+			}
+			runSDK(t, "ai_sdk_responses.mjs", "ai", "/gateway/v1", &got, agentOptions(up, style)...)
+			if g := got.Generate; g.Text != agentAnswer || g.Steps != 2 || !reflect.DeepEqual(g.Calls, [][]string{{"get_weather", "Paris"}}) || g.Usage != 220 {
+				t.Errorf("generateText: %+v", g)
+			}
+			s := got.Stream
+			for _, part := range []string{"tool-input-delta", "tool-call", "tool-result", "text-delta", "finish"} {
+				if !slices.Contains(s.Parts, part) {
+					t.Errorf("streamText: no %s part in %v", part, s.Parts)
+				}
+			}
+			if s.Text != agentAnswer || s.Steps != 2 || s.Usage != 220 {
+				t.Errorf("streamText: %+v", s)
+			}
+			if got.Object.City != "Paris" || !got.Object.Sunny {
+				t.Errorf("generateObject: %+v", got.Object)
+			}
+		})
 	}
 }

@@ -184,15 +184,20 @@ func parseImagePart(p object, c *blockCounter) (ContentBlock, *Error) {
 		return ContentBlock{}, invalid(`%s must be "auto", "low" or "high"`, iu.name("detail"))
 	}
 	u, _ := asString(iu.fields["url"])
+	return imageURL(u, iu.name("url"))
+}
+
+// imageURL reads an image given as a URL at path: a data URL of a PNG,
+// JPEG, GIF or WebP, or an https URL (passed on, never fetched).
+func imageURL(u, path string) (ContentBlock, *Error) {
 	if mediaType, data, ok := dataURL(u); ok {
-		src, bound, err := imageData(mediaType, data, iu.name("url"))
+		src, bound, err := imageData(mediaType, data, path)
 		return ContentBlock{Type: BlockImage, Source: src, bound: bound}, err
 	}
-	url, err := parseMediaURL(iu)
-	if err != nil {
-		return ContentBlock{}, invalid("%s must be a data URL (data:image/png;base64,…) or an https URL", iu.name("url"))
+	if !httpsURL(u) {
+		return ContentBlock{}, invalid("%s must be a data URL (data:image/png;base64,…) or an https URL", path)
 	}
-	return ContentBlock{Type: BlockImage, Source: &Source{Type: "url", URL: url}, bound: MaxImageTokens}, nil
+	return ContentBlock{Type: BlockImage, Source: &Source{Type: "url", URL: u}, bound: MaxImageTokens}, nil
 }
 
 // dataURL splits "data:MEDIA;base64,DATA".
@@ -226,6 +231,12 @@ func parseFilePart(p object, c *blockCounter) (ContentBlock, *Error) {
 	if _, ok := f.get("file_id"); ok {
 		return ContentBlock{}, invalid("%s is not supported: send the PDF as file_data", f.name("file_id"))
 	}
+	return pdfFile(f)
+}
+
+// pdfFile reads a file's file_data, a PDF's data URL, and its filename
+// (the document's title).
+func pdfFile(f object) (ContentBlock, *Error) {
 	fd, _ := asString(f.fields["file_data"])
 	mediaType, data, ok := dataURL(fd)
 	if !ok {
@@ -369,36 +380,53 @@ func parseOpenAIAgentFields(top object, req *Request) *Error {
 	if req.ToolChoice, err = parseOpenAIToolChoice(top, req.Tools); err != nil {
 		return err
 	}
-	if raw, ok := top.get("parallel_tool_calls"); ok {
-		b, ok := asBool(raw)
-		if !ok {
-			return invalid("parallel_tool_calls must be a boolean")
-		}
-		if !b && len(req.Tools) > 0 {
-			if req.ToolChoice == nil {
-				req.ToolChoice = &ToolChoice{Type: "auto"}
-			}
-			req.ToolChoice.DisableParallel = true
-		}
+	if err := parseParallel(top, req); err != nil {
+		return err
 	}
 	if req.Format, err = parseResponseFormat(top); err != nil {
 		return err
 	}
 	if raw, ok := top.get("reasoning_effort"); ok {
-		effort, _ := asString(raw)
-		if effort == "none" {
-			return nil
+		req.Reasoning, err = parseEffort(raw, "reasoning_effort", "max_completion_tokens", req.MaxTokens)
+	}
+	return err
+}
+
+// parseParallel reads parallel_tool_calls (after the tools and
+// tool_choice): false asks for at most one call.
+func parseParallel(top object, req *Request) *Error {
+	raw, ok := top.get("parallel_tool_calls")
+	if !ok {
+		return nil
+	}
+	b, ok := asBool(raw)
+	if !ok {
+		return invalid("parallel_tool_calls must be a boolean")
+	}
+	if !b && len(req.Tools) > 0 {
+		if req.ToolChoice == nil {
+			req.ToolChoice = &ToolChoice{Type: "auto"}
 		}
-		if _, known := effortBudgets[effort]; !known {
-			return invalid(`reasoning_effort must be "none", "minimal", "low", "medium", "high", "xhigh" or "max"`)
-		}
-		budget, ok := budgetOf(effort, req.MaxTokens)
-		if !ok {
-			return invalid("reasoning_effort needs max_completion_tokens above %d: the thinking budget is part of it", minThinkingBudget)
-		}
-		req.Reasoning = &Reasoning{Effort: effort, BudgetTokens: budget}
+		req.ToolChoice.DisableParallel = true
 	}
 	return nil
+}
+
+// parseEffort reads OpenAI's reasoning effort at path ("none": no
+// thinking); its budget must fit below maxTokens, named maxName.
+func parseEffort(raw any, path, maxName string, maxTokens int) (*Reasoning, *Error) {
+	effort, _ := asString(raw)
+	if effort == "none" {
+		return nil, nil
+	}
+	if _, known := effortBudgets[effort]; !known {
+		return nil, invalid(`%s must be "none", "minimal", "low", "medium", "high", "xhigh" or "max"`, path)
+	}
+	budget, ok := budgetOf(effort, maxTokens)
+	if !ok {
+		return nil, invalid("%s needs %s above %d: the thinking budget is part of it", path, maxName, minThinkingBudget)
+	}
+	return &Reasoning{Effort: effort, BudgetTokens: budget}, nil
 }
 
 // parseOpenAITools reads [{"type":"function","function":{"name",
@@ -484,6 +512,13 @@ func parseResponseFormat(top object) (*ResponseFormat, *Error) {
 	if !ok {
 		return nil, invalid("response_format.json_schema is required")
 	}
+	return parseJSONSchema(js)
+}
+
+// parseJSONSchema reads a json_schema format's name, description, schema
+// and strict from js.
+func parseJSONSchema(js object) (*ResponseFormat, *Error) {
+	var err *Error
 	f := &ResponseFormat{Type: "json_schema"}
 	if f.Name, err = parseToolName(js.fields["name"], js.name("name")); err != nil {
 		return nil, err

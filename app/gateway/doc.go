@@ -1,7 +1,7 @@
 // Package gateway is the LLM chat-proxy core: request parsers for each
-// dialect (our /chat, Anthropic's Messages, OpenAI's Chat Completions),
-// the upstream adapters (Messages or OpenAI style, or the in-process
-// demo), streaming, deadlines, usage checks and the encoders of each
+// dialect (our /chat, Anthropic's Messages, OpenAI's Chat Completions and
+// Responses), the upstream adapters (Messages or OpenAI style, or the
+// in-process demo), streaming, deadlines, usage checks and the encoders of each
 // dialect's answer. It knows nothing of our routes, keys, quotas or
 // database: the gateway service (app/meter) admits, calls and records
 // around it.

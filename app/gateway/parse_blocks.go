@@ -255,10 +255,14 @@ func imageData(mediaType, data, path string) (*Source, int, *Error) {
 // it; Parapet never does.
 func parseMediaURL(src object) (string, *Error) {
 	u, _ := asString(src.fields["url"])
-	if !strings.HasPrefix(u, "https://") || len(u) > 8192 || hasUnsafe(u) {
+	if !httpsURL(u) {
 		return "", invalid("%s must be an https URL of at most 8192 characters", src.name("url"))
 	}
 	return u, nil
+}
+
+func httpsURL(u string) bool {
+	return strings.HasPrefix(u, "https://") && len(u) <= 8192 && !hasUnsafe(u)
 }
 
 // parseDocumentSource reads a document's source: a base64 PDF, plain text

@@ -70,6 +70,10 @@ type Request struct {
 	Reasoning    *Reasoning      // nil: no thinking asked for
 	OutputEffort string          // Anthropic's output_config.effort, "" for the model's default
 	Format       *ResponseFormat // nil: text
+
+	// Echo is what a Responses API answer repeats of its request that the
+	// fields above do not keep (nil for the other dialects).
+	Echo *ResponsesEcho
 }
 
 // ChatMessage is one turn of the conversation. Content is its text (text

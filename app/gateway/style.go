@@ -62,11 +62,15 @@ func checkMessagesStyle(req *Request) *Error {
 	if req.Format == nil || nativeFormat(req) {
 		return nil // the provider's own structured output, beside anything
 	}
+	format, effort := "response_format", "reasoning_effort"
+	if req.Echo != nil { // the Responses dialect's names
+		format, effort = "text.format", "reasoning.effort"
+	}
 	if len(req.Tools) > 0 {
-		return invalid("response_format with tools is not supported: this gateway's upstream (messages style) answers in a format by a forced tool call")
+		return invalid("%s with tools is not supported: this gateway's upstream (messages style) answers in a format by a forced tool call", format)
 	}
 	if req.Reasoning != nil {
-		return invalid("response_format with reasoning_effort is not supported: this gateway's upstream (messages style) answers in a format by a forced tool call, which thinking excludes")
+		return invalid("%s with %s is not supported: this gateway's upstream (messages style) answers in a format by a forced tool call, which thinking excludes", format, effort)
 	}
 	return nil
 }

@@ -1,7 +1,7 @@
 // Package meter is the gateway service: one place that runs every gateway
 // call, whatever its dialect (our /chat, Anthropic's /messages, OpenAI's
-// /chat/completions, the playground): it admits the call (entitlement,
-// the playground's rate limit, a quota reservation of the worst case),
+// /chat/completions and /responses, the playground): it admits the call
+// (entitlement, the playground's rate limit, a quota reservation of the worst case),
 // calls the upstream through the chat-proxy core, and records it (settles
 // the reservation to the real usage, one audit event, metrics). The HTTP
 // handlers are thin dialect adapters around Serve.

@@ -122,13 +122,15 @@ type Sink interface {
 // before a stream starts go to the central error handler, which writes
 // them in the route's dialect.)
 type Dialect struct {
-	Name  string // for metrics: chat, messages, openai, playground
+	Name  string // for metrics: chat, messages, openai, responses, playground
 	Parse func([]byte, gateway.Defaults) (*gateway.Request, error)
 	// Prepare, when set, takes what the request carries outside the body
 	// (e.g. the anthropic-beta header).
 	Prepare func(c echo.Context, req *gateway.Request)
-	Reply   func(c echo.Context, msg *gateway.Message) error
-	Stream  func(sse *gateway.SSEWriter, req *gateway.Request) Sink
+	// Reply and Stream are given the request: an answer may repeat its
+	// settings (the Responses API's does).
+	Reply  func(c echo.Context, req *gateway.Request, msg *gateway.Message) error
+	Stream func(sse *gateway.SSEWriter, req *gateway.Request) Sink
 }
 
 // call is what the service learned of one call, for its record.
@@ -253,7 +255,7 @@ func (s *Service) serve(c echo.Context, k *call, d Dialect) error {
 		}
 		s.answered.add()
 		k.answered = true
-		return d.Reply(c, msg)
+		return d.Reply(c, req, msg)
 	}
 	sse := gateway.NewSSEWriter(c.Response())
 	called := time.Now()

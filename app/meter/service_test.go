@@ -35,7 +35,7 @@ func TestPanickingCallIsRecorded(t *testing.T) {
 	}
 	defer svc.Close()
 	d := meter.Dialect{Name: "test", Parse: gateway.ParseChatRequest,
-		Reply: func(echo.Context, *gateway.Message) error { panic("boom") }}
+		Reply: func(echo.Context, *gateway.Request, *gateway.Message) error { panic("boom") }}
 
 	req := httptest.NewRequest(http.MethodPost, "/gateway/v1/chat", strings.NewReader(`{"messages":[{"role":"user","content":"hi"}],"max_tokens":50}`))
 	req.Header.Set("Content-Type", "application/json")
