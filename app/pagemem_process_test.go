@@ -69,7 +69,10 @@ func manyFindingsDocument(rules int) string {
 
 // Two scanner pages and two API scans (JSON and SARIF) at once, of a
 // document with 60,000 findings: the analysis pool's budget (256 MiB
-// here) holds, give or take the runtime and the collector's lag (64 MiB).
+// here) holds, give or take the runtime and the collector's lag (64 MiB,
+// the Go memory limit serve sets) and what the resident size keeps past
+// that soft limit (32 MiB: on an AMD EPYC VM one admitted scan peaked at
+// 251–331 MiB, the same before and after the change this guards).
 // The pool used to charge each scan 20 × its body + 4 MiB, 42 MB, while a
 // page held its report several times over (the result, its JSON and SARIF
 // as strings, the rendered page buffered whole), about 250 MB: four took
@@ -119,7 +122,7 @@ func TestServerMemoryUnderParallelScanPages(t *testing.T) {
 	}
 	peak := s.peakRSS(t)
 	t.Logf("peak RSS %d MiB, statuses %v, %s, document %d bytes", peak/mib, counts, time.Since(start).Round(time.Millisecond), len(doc))
-	if peak >= (budget+64)*mib {
-		t.Errorf("peak RSS %d MiB under 2 scan pages and 2 API scans of 60,000 findings, want < %d MiB (the budget + 64 MiB)", peak/mib, budget+64)
+	if peak >= (budget+64+32)*mib {
+		t.Errorf("peak RSS %d MiB under 2 scan pages and 2 API scans of 60,000 findings, want < %d MiB (the budget + 96 MiB)", peak/mib, budget+96)
 	}
 }
