@@ -374,7 +374,7 @@ func (r *Redactor) text(s string) (string, *opened) {
 	if h.has(keyWords...) {
 		s, op = r.keyValues(s)
 	}
-	return r.awsSecrets(r.secretManifests(s)), op
+	return r.awsSecrets(r.secretManifests(r.variableDefaults(s))), op
 }
 
 func (r *Redactor) apply(s string, ru rule) string {

@@ -368,3 +368,38 @@ func TestLinesSecretManifest(t *testing.T) {
 		t.Errorf("lines\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A Terraform variable named like a secret has its default masked (the
+// key "default" names nothing secret); another variable's default, a
+// reference and an empty default stay.
+func TestTerraformSecretVariableDefault(t *testing.T) {
+	src := `variable "db_password" {
+  type        = string
+  description = "the database's"
+  default     = "hunter2-Prod!"
+  sensitive   = true
+}
+
+variable "region" {
+  default = "eu-west-1"
+}
+
+variable "api_token" {
+  default = ""
+}
+
+variable "master_password" {
+  default = "${var.base}-x"
+}
+`
+	r := New()
+	out := r.Text(src)
+	if strings.Contains(out, "hunter2-Prod!") || !strings.Contains(out, `default     = "<REDACTED_PASSWORD_1>"`) {
+		t.Errorf("the secret variable's default was sent:\n%s", out)
+	}
+	for _, kept := range []string{`"eu-west-1"`, `default = ""`, `"${var.base}-x"`} {
+		if !strings.Contains(out, kept) {
+			t.Errorf("%s was masked:\n%s", kept, out)
+		}
+	}
+}
