@@ -385,7 +385,11 @@ func TestGatewayBudgetHoldsUnderConcurrency(t *testing.T) {
 	}
 	primary, backup := newProvider(t, "messages", "usage40"), newProvider(t, "openai", "ok")
 	dbURL := apptest.FreshDatabaseURL(t, apptest.Database{Name: "postgres", URL: pg})
-	cfg := apptest.Config(t, dbURL, append(routingOptions(primary.URL, backup.URL), apptest.WithEnv("REDIS_URL", rd))...)
+	// Every call is the primary's: under CI's load a primary slower than
+	// the routing tests' 300 ms to its first byte fell back to the backup,
+	// whose call costs 44 µ$, not 630.
+	cfg := apptest.Config(t, dbURL, append(routingOptions(primary.URL, backup.URL), apptest.WithEnv("REDIS_URL", rd),
+		apptest.WithEnv("GATEWAY_FIRST_BYTE_TIMEOUT", "10s"))...)
 	a, b := apptest.Start(t, cfg), apptest.Start(t, cfg)
 	s := a.Seed(t, "budget@example.com")
 	if err := models.SetBudget(a.DB.DB, s.OrgID, "", 10_000); err != nil { // $0.01
