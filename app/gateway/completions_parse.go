@@ -454,6 +454,25 @@ func parseOpenAITools(top object) ([]Tool, *Error) {
 // parseOpenAIToolChoice reads "auto", "none", "required" or
 // {"type":"function","function":{"name"}}.
 func parseOpenAIToolChoice(top object, tools []Tool) (*ToolChoice, *Error) {
+	return parseFunctionChoice(top, tools, `{"type":"function","function":{"name"}}`, func(o object) (string, *Error) {
+		if err := o.only("type", "function"); err != nil {
+			return "", err
+		}
+		fn, ok, err := parseChild(o, "function", "name")
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			return "", invalid("tool_choice.function is required")
+		}
+		return parseToolName(fn.fields["name"], fn.name("name"))
+	})
+}
+
+// parseFunctionChoice reads OpenAI's tool_choice: "auto", "none",
+// "required" (any tool) or an object of type "function" written as shape,
+// whose function's name named reads.
+func parseFunctionChoice(top object, tools []Tool, shape string, named func(object) (string, *Error)) (*ToolChoice, *Error) {
 	raw, ok := top.get("tool_choice")
 	if !ok {
 		return nil, nil
@@ -467,19 +486,9 @@ func parseOpenAIToolChoice(top object, tools []Tool) (*ToolChoice, *Error) {
 	default:
 		o, ok := decodeObject(raw, "tool_choice")
 		if !ok || o.fields["type"] != "function" {
-			return nil, invalid(`tool_choice must be "auto", "none", "required" or {"type":"function","function":{"name"}}`)
+			return nil, invalid(`tool_choice must be "auto", "none", "required" or %s`, shape)
 		}
-		if err := o.only("type", "function"); err != nil {
-			return nil, err
-		}
-		fn, ok, err := parseChild(o, "function", "name")
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, invalid("tool_choice.function is required")
-		}
-		name, err := parseToolName(fn.fields["name"], fn.name("name"))
+		name, err := named(o)
 		if err != nil {
 			return nil, err
 		}

@@ -189,31 +189,12 @@ func parseResponsesTools(top object) ([]Tool, *Error) {
 // parseResponsesToolChoice reads "auto", "none", "required" or
 // {"type":"function","name"}.
 func parseResponsesToolChoice(top object, tools []Tool) (*ToolChoice, *Error) {
-	raw, ok := top.get("tool_choice")
-	if !ok {
-		return nil, nil
-	}
-	var tc *ToolChoice
-	switch raw {
-	case "auto", "none":
-		tc = &ToolChoice{Type: raw.(string)}
-	case "required":
-		tc = &ToolChoice{Type: "any"}
-	default:
-		o, ok := decodeObject(raw, "tool_choice")
-		if !ok || o.fields["type"] != "function" {
-			return nil, invalid(`tool_choice must be "auto", "none", "required" or {"type":"function","name"}`)
-		}
+	return parseFunctionChoice(top, tools, `{"type":"function","name"}`, func(o object) (string, *Error) {
 		if err := o.only("type", "name"); err != nil {
-			return nil, err
+			return "", err
 		}
-		name, err := parseToolName(o.fields["name"], o.name("name"))
-		if err != nil {
-			return nil, err
-		}
-		tc = &ToolChoice{Type: "tool", Name: name}
-	}
-	return tc, checkToolChoice(tc, tools, "tool_choice")
+		return parseToolName(o.fields["name"], o.name("name"))
+	})
 }
 
 // parseResponsesText reads text: format ({"type":"text"}, "json_object"

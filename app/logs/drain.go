@@ -12,10 +12,12 @@ import (
 // tokens agree; the positions where they differ become wildcards. Unlike
 // Drain, shapes are visited most frequent first (so a template grows from its
 // common form rather than from whichever line came first) and the similarity
-// ignores positions masked in both. Two passes follow: one splits clusters at
-// positions that hold capitalised constants rather than values (states such
-// as RUNNING/FAILED, verbs such as Paused/Resumed), one merges clusters that
-// differ in a single position where one of them already holds a value.
+// ignores positions masked in both. Passes follow: splitConstants splits
+// clusters at positions that hold capitalised constants rather than values
+// (states such as RUNNING/FAILED, verbs such as Paused/Resumed), then
+// mergeVariables, mergeVariants, mergeNamed and mergeLists join clusters
+// that differ only where values stand (many distinct words, a single
+// position one already holds a value at, numbered names, a list's length).
 
 const (
 	// simThreshold is the share of compared tokens that must agree.
@@ -134,6 +136,12 @@ func mergeLists(shapes []*shape, clusters []*cluster) []*cluster {
 		}
 		out = append(out, c)
 	}
+	return andTheRest(out, clusters, merged)
+}
+
+// andTheRest is the clusters a merge made (out) followed by those it left
+// (not in merged), or clusters unchanged when it made none.
+func andTheRest(out, clusters []*cluster, merged []bool) []*cluster {
 	if len(out) == 0 {
 		return clusters
 	}
@@ -212,12 +220,7 @@ func mergeVariables(shapes []*shape, clusters []*cluster) []*cluster {
 			out = append(out, newCluster(shapes, groups[k]))
 		}
 	}
-	for ci, c := range clusters {
-		if !merged[ci] {
-			out = append(out, c)
-		}
-	}
-	return out
+	return andTheRest(out, clusters, merged)
 }
 
 // bucketOf is the Drain bucket of a token sequence.

@@ -122,7 +122,7 @@ func mergeNamed(shapes []*shape, clusters []*cluster) []*cluster {
 		}
 		groups[k] = append(groups[k], ci)
 	}
-	joined := make(map[int]bool)
+	joined := make([]bool, len(clusters))
 	var out []*cluster
 	for _, k := range keys {
 		g := groups[k]
@@ -136,13 +136,5 @@ func mergeNamed(shapes []*shape, clusters []*cluster) []*cluster {
 		}
 		out = append(out, newCluster(shapes, members))
 	}
-	if len(out) == 0 {
-		return clusters
-	}
-	for ci, c := range clusters {
-		if !joined[ci] {
-			out = append(out, c)
-		}
-	}
-	return out
+	return andTheRest(out, clusters, joined)
 }
