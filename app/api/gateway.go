@@ -63,6 +63,7 @@ func caller(c echo.Context) meter.Caller {
 var chatDialect = meter.Dialect{Name: "chat", Parse: gateway.ParseChatRequest, Reply: replyMessage, Stream: messagesStream}
 
 var messagesDialect = meter.Dialect{Name: "messages", Parse: gateway.ParseMessagesRequest, Reply: replyMessage, Stream: messagesStream,
+	ErrorStatus: (*apierr.Error).AnthropicStatus,
 	Prepare: func(c echo.Context, req *gateway.Request) {
 		req.AnthropicBeta = c.Request().Header.Values("Anthropic-Beta")
 	}}

@@ -339,6 +339,30 @@ func TestGatewayErrors(t *testing.T) {
 	}
 }
 
+// An overloaded upstream is 529 overloaded_error on the Messages endpoint,
+// as the Anthropic API answers (its SDKs raise OverloadedError), 503 on our
+// /chat; each call's record says the status its client got.
+func TestGatewayOverloadedRecordsTheStatusAnswered(t *testing.T) {
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(529)
+		fmt.Fprint(w, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+	})
+	env, s := gatewayEnv(t, apptest.Databases(t)[0], up)
+	c := env.Client()
+	res := c.PostJSON("/gateway/v1/messages", `{"model":"claude-test","max_tokens":8,"messages":[{"role":"user","content":"x"}]}`, "x-api-key", s.Key)
+	if res.StatusCode != 529 || !strings.Contains(res.Body, `"overloaded_error"`) {
+		t.Fatalf("messages: %d %s", res.StatusCode, res.Body)
+	}
+	if res := chat(c, s.Key, `{"messages":[{"role":"user","content":"x"}]}`); res.StatusCode != 503 {
+		t.Fatalf("chat: %d %s", res.StatusCode, res.Body)
+	}
+	evs := gatewayEvents(t, env)
+	if len(evs) != 2 || *evs[0].Status != 529 || *evs[1].Status != 503 || *evs[0].ErrorCode != "upstream_overloaded" {
+		t.Fatalf("records: %+v", evs)
+	}
+}
+
 func TestGatewayAuthLimitsAndEntitlement(t *testing.T) {
 	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
 		s := env.Seed(t, "ent@example.com")

@@ -131,21 +131,27 @@ type Dialect struct {
 	// settings (the Responses API's does).
 	Reply  func(c echo.Context, req *gateway.Request, msg *gateway.Message) error
 	Stream func(sse *gateway.SSEWriter, req *gateway.Request) Sink
+	// ErrorStatus, when set, is the status the dialect answers an error
+	// with when it is not the error's own (the Messages API's 529 for an
+	// overloaded upstream): the record says what the client got.
+	ErrorStatus func(*apierr.Error) int
 }
 
 // call is what the service learned of one call, for its record.
 type call struct {
 	who     Caller
 	dialect string
-	start   time.Time
-	req     *gateway.Request
-	embed   *gateway.EmbeddingsRequest // an embeddings call's, instead of req
-	hold    Hold
-	budgets []budgetHold
-	route   gateway.RouteInfo
-	report  *gateway.Report
-	reply   *gateway.Message
-	started bool // the stream's headers were sent: the answer is committed
+	// errorStatus is the dialect's ErrorStatus.
+	errorStatus func(*apierr.Error) int
+	start       time.Time
+	req         *gateway.Request
+	embed       *gateway.EmbeddingsRequest // an embeddings call's, instead of req
+	hold        Hold
+	budgets     []budgetHold
+	route       gateway.RouteInfo
+	report      *gateway.Report
+	reply       *gateway.Message
+	started     bool // the stream's headers were sent: the answer is committed
 	// answered: a non-streamed answer is on its way before the record
 	// (counted in Service.answered until it is queued).
 	answered bool
@@ -162,7 +168,7 @@ func Served(c echo.Context) bool { return c.Get(servedKey) != nil }
 // the stream instead and Serve returns nil.
 func (s *Service) Serve(c echo.Context, who Caller, d Dialect) error {
 	c.Set(servedKey, true)
-	k := &call{who: who, dialect: d.Name, start: time.Now()}
+	k := &call{who: who, dialect: d.Name, errorStatus: d.ErrorStatus, start: time.Now()}
 	defer func() {
 		// A panic in a dialect or the proxy still gets the call's record
 		// (a 500) and settles its reservation; recoverPanic answers it.
@@ -378,6 +384,9 @@ func (s *Service) limitUser(ctx context.Context, userID string, h http.Header) e
 // reservation, and counts it in the metrics.
 func (s *Service) record(c echo.Context, k *call, err error) {
 	e := s.event(c, k.who, err)
+	if err != nil && k.errorStatus != nil {
+		e.Status = ptr(k.errorStatus(apierr.From(err)))
+	}
 	e.TotalMs = ptr(time.Since(k.start).Milliseconds())
 	e.Target = "gateway"
 	if k.req != nil {
