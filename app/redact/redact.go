@@ -105,8 +105,10 @@ var rules = []rule{
 	{"azure_client_secret", regexp.MustCompile(`\b[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}`), 0, []string{"q~"}},
 	// user:password@ in any URL or connection string (postgres://,
 	// mongodb+srv://, amqp://, https://); the user may be empty, as in
-	// redis://:password@host.
-	{"url_password", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]*:([^\s@/"'<>]+)@`), 1, []string{"://"}},
+	// redis://:password@host. The password runs to the last @ before the
+	// host: one written raw with an @ in it (p@ss) is masked whole, not
+	// up to its first @, which left the rest before the host.
+	{"url_password", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]*:([^\s/"'<>]+)@`), 1, []string{"://"}},
 	// mysql -pPASSWORD: -p is read so only after a MySQL or MariaDB
 	// client on the same line (elsewhere -p is mkdir's, grep's…).
 	{"password", regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlpump|mysqlsh|mysqlbinlog|mariadb|mariadb-dump|mariadb-admin)\b[^\n]*?[ \t]-p["']?([^\s"']+)`), 1, []string{"mysql", "mariadb"}},
@@ -470,6 +472,9 @@ func (r *Redactor) keyValues(s string) (string, *opened) {
 		if start == end || notSecret(s[start:end]) {
 			skip = end // {{resolve:secretsmanager:MySecret:…}} holds no key
 			continue
+		}
+		if kind == "pin" && end-start < 4 {
+			continue // led_pin=17: a pin's number; a PIN has four digits or more
 		}
 		if k.flag && s[k.end] == '-' { // --password --user: the flag takes no value here
 			continue
