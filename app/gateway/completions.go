@@ -66,10 +66,8 @@ func parseCompletions(body []byte, d Defaults) (*Request, *Error) {
 	if req.PresencePenalty, err = parsePenalty(top, "presence_penalty"); err != nil {
 		return nil, err
 	}
-	if raw, ok := top.get("verbosity"); ok && raw != nil {
-		if req.Verbosity, ok = asString(raw); !ok || !slices.Contains([]string{"low", "medium", "high"}, req.Verbosity) {
-			return nil, invalid("verbosity must be low, medium or high")
-		}
+	if req.Verbosity, err = parseVerbosity(top, "verbosity"); err != nil {
+		return nil, err
 	}
 	if req.Model, err = parseModelField(top, d.Model); err != nil {
 		return nil, err
@@ -393,4 +391,18 @@ func (s *CompletionStream) chunk(choice *completionChoice, usage *CompletionUsag
 // SendError ends a started stream with an error chunk in OpenAI's shape.
 func (s *CompletionStream) SendError(e *Error, requestID string) error {
 	return s.sse.Write("", e.OpenAIJSON(requestID))
+}
+
+// parseVerbosity reads an OpenAI verbosity (Chat Completions' verbosity,
+// the Responses API's text.verbosity) from o's last member in path: low,
+// medium or high, "" when absent or null.
+func parseVerbosity(o object, path string) (string, *Error) {
+	raw, ok := o.get(path[strings.LastIndexByte(path, '.')+1:])
+	if !ok || raw == nil {
+		return "", nil
+	}
+	if v, ok := asString(raw); ok && slices.Contains([]string{"low", "medium", "high"}, v) {
+		return v, nil
+	}
+	return "", invalid(`%s must be "low", "medium" or "high"`, path)
 }

@@ -397,7 +397,7 @@ func TestCompletionsOptionsOfTheSDK(t *testing.T) {
 		`"top_logprobs":3`:                 `"top_logprobs" is not supported`,
 		`"response_format":{"type":"xml"}`: `response_format.type must be`,
 		`"reasoning_effort":"high"`:        `reasoning_effort needs max_completion_tokens above 1024`,
-		`"verbosity":"loud"`:               `verbosity must be low, medium or high`,
+		`"verbosity":"loud"`:               `verbosity must be "low", "medium" or "high"`,
 		`"service_tier":"flex"`:            `"service_tier" is not supported`,
 		`"modalities":["text","audio"]`:    `"modalities" is not supported`,
 		`"tool_choice":"any"`:              `tool_choice must be "auto", "none", "required"`,

@@ -1,7 +1,5 @@
 package gateway
 
-import "slices"
-
 // The OpenAI Responses dialect, POST /gateway/v1/responses, read into the
 // neutral model. This gateway keeps no state, so it serves the stateless
 // use: every call sends its whole input.
@@ -205,10 +203,8 @@ func parseResponsesText(top object, req *Request) *Error {
 	if err != nil || !ok {
 		return err
 	}
-	if raw, ok := t.get("verbosity"); ok {
-		if req.Verbosity, ok = asString(raw); !ok || !slices.Contains([]string{"low", "medium", "high"}, req.Verbosity) {
-			return invalid(`text.verbosity must be "low", "medium" or "high"`)
-		}
+	if req.Verbosity, err = parseVerbosity(t, "text.verbosity"); err != nil {
+		return err
 	}
 	f, ok, err := parseChild(t, "format", "type", "name", "description", "schema", "strict")
 	if err != nil || !ok {

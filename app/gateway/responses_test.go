@@ -85,6 +85,7 @@ func TestParseResponsesRefusals(t *testing.T) {
 		`{"input":"x","reasoning":{"effort":"low"},"max_output_tokens":1000}`:                          "reasoning.effort needs max_output_tokens above 1024",
 		`{"input":"x","text":{"format":{"type":"json_schema","name":"p"}}}`:                            "text.format.schema is required",
 		`{"input":"x","text":{"format":{"type":"grammar"}}}`:                                           `text.format.type must be "text", "json_object" or "json_schema"`,
+		`{"input":"x","text":{"verbosity":"loud"}}`:                                                    `text.verbosity must be "low", "medium" or "high"`,
 		`{"input":"x","frequency_penalty":1}`:                                                          `unknown field "frequency_penalty"`,
 		`{"input":""}`:                                                                                 "input must be a non-empty string or a non-empty array of items",
 		`{"model":"m"}`:                                                                                "input is required",
