@@ -388,4 +388,15 @@ func TestGatewayMediaBodyLimit(t *testing.T) {
 	if res := env.Client().PostJSON("/gateway/v1/messages", textOnly, bearer(s.Key)...); res.StatusCode != 413 || !strings.Contains(res.Body, "32 MiB with images or documents") {
 		t.Errorf("text only: %d %.300s", res.StatusCode, res.Body)
 	}
+	// A large body that names no image, document or file is refused
+	// unread (its invalid max_tokens goes unmentioned); one that may hold
+	// media is read first, and what is wrong with it said too.
+	invalid := strings.Replace(textOnly, `"max_tokens":20`, `"max_tokens":-1`, 1)
+	if res := env.Client().PostJSON("/gateway/v1/messages", invalid, bearer(s.Key)...); res.StatusCode != 413 || strings.Contains(res.Body, "max_tokens") {
+		t.Errorf("text only, invalid, unread: %d %.300s", res.StatusCode, res.Body)
+	}
+	invalid = strings.Replace(invalid, `"content":"a`, `"content":"an image: a`, 1)
+	if res := env.Client().PostJSON("/gateway/v1/messages", invalid, bearer(s.Key)...); res.StatusCode != 413 || !strings.Contains(res.Body, "besides") || !strings.Contains(res.Body, "max_tokens") {
+		t.Errorf("text naming an image, invalid, read: %d %.300s", res.StatusCode, res.Body)
+	}
 }

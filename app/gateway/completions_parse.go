@@ -76,6 +76,7 @@ func parseOpenAIMessages(top object) (string, []ChatMessage, *Error) {
 	if len(msgs) == 0 {
 		return "", nil, invalid("messages must hold at least one user or assistant message")
 	}
+	joinedTexts(msgs)
 	return strings.Join(system, "\n\n"), msgs, nil
 }
 
@@ -83,11 +84,14 @@ func parseOpenAIMessages(top object) (string, []ChatMessage, *Error) {
 // turn before them when it holds tool results only, and a user message
 // joins the tool results before it: Anthropic wants every result of an
 // assistant turn's calls in the one next turn, results first.
+//
+// A joined turn's Content is left for joinedTexts, once every turn is
+// read: recomputed at each join, it made a body of many tool results
+// quadratic (32,000 of them kept a core busy for seconds).
 func appendUserTurn(msgs []ChatMessage, blocks []ContentBlock, toolResult bool) []ChatMessage {
-	if n := len(msgs); n > 0 && msgs[n-1].Role == "user" && onlyToolResults(msgs[n-1].Blocks) {
+	if n := len(msgs); n > 0 && msgs[n-1].Role == "user" && endsInToolResult(msgs[n-1].Blocks) {
 		last := &msgs[n-1]
 		last.Blocks = append(last.Blocks, blocks...)
-		last.Content = textOf(last.Blocks)
 		return msgs
 	}
 	turn := ChatMessage{Role: "user", Content: textOf(blocks), Blocks: blocks}
@@ -97,13 +101,22 @@ func appendUserTurn(msgs []ChatMessage, blocks []ContentBlock, toolResult bool) 
 	return append(msgs, turn)
 }
 
-func onlyToolResults(blocks []ContentBlock) bool {
-	for _, b := range blocks {
-		if b.Type != BlockToolResult {
-			return false
+// endsInToolResult tells whether a user turn holds tool results only:
+// the OpenAI dialects' user messages carry no tool result, and nothing
+// joins a turn after a user message, so the turn's last block tells (in
+// constant time, for the turn that every result of a long run joins).
+func endsInToolResult(blocks []ContentBlock) bool {
+	return len(blocks) > 0 && blocks[len(blocks)-1].Type == BlockToolResult
+}
+
+// joinedTexts sets the Content of the turns that blocks joined
+// (appendUserTurn, appendAssistant): their texts, as a turn's own.
+func joinedTexts(msgs []ChatMessage) {
+	for i := range msgs {
+		if msgs[i].Blocks != nil {
+			msgs[i].Content = textOf(msgs[i].Blocks)
 		}
 	}
-	return len(blocks) > 0
 }
 
 // parseParts reads a message's content: a non-blank string, or parts

@@ -81,6 +81,7 @@ func parseResponsesInput(top object, echo *ResponsesEcho) (string, []ChatMessage
 	if len(msgs) == 0 {
 		return "", nil, invalid("input must hold at least one user or assistant message")
 	}
+	joinedTexts(msgs)
 	for i, m := range msgs {
 		if m.Role == "assistant" && len(m.Blocks) == 1 && m.Blocks[0].Type == BlockText {
 			msgs[i].Blocks = nil // a plain text turn
@@ -293,8 +294,7 @@ func parseFunctionCallOutput(o object) (ContentBlock, *Error) {
 func appendAssistant(msgs []ChatMessage, blocks []ContentBlock) []ChatMessage {
 	if n := len(msgs); n > 0 && msgs[n-1].Role == "assistant" {
 		last := &msgs[n-1]
-		last.Blocks = append(last.Blocks, blocks...)
-		last.Content = textOf(last.Blocks)
+		last.Blocks = append(last.Blocks, blocks...) // its Content: joinedTexts
 		return msgs
 	}
 	return append(msgs, ChatMessage{Role: "assistant", Content: textOf(blocks), Blocks: blocks})

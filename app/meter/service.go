@@ -208,8 +208,11 @@ func (s *Service) ReadRequest(c echo.Context, parse func([]byte, gateway.Default
 	if err != nil {
 		return nil, err
 	}
-	req, err := parse(body, s.Proxy.Defaults())
-	if len(body) > gateway.MaxBodyBytes && (err != nil || !req.HasMedia()) {
+	var req *gateway.Request
+	if len(body) <= gateway.MaxBodyBytes || gateway.MayHoldMedia(body) {
+		req, err = parse(body, s.Proxy.Defaults())
+	}
+	if len(body) > gateway.MaxBodyBytes && (req == nil || !req.HasMedia()) {
 		// Only images and documents earn the larger limit: a body above
 		// the smaller that does not carry one (or is not valid) is too
 		// large, whatever else is wrong with it.
