@@ -145,7 +145,7 @@ func (r *Recorder) write(batch []models.UsageRecord) {
 		}
 		if !models.IsUnavailable(err) {
 			if len(batch) == 1 {
-				r.log.Error("gateway record refused by the database; skipped", "record", describe(batch[0]), "error", err)
+				r.orphan(batch[0], err)
 				return
 			}
 			for _, rec := range batch {
@@ -159,6 +159,26 @@ func (r *Recorder) write(batch []models.UsageRecord) {
 		time.Sleep(backoff)
 		backoff = min(backoff*2, 5*time.Second)
 	}
+}
+
+// orphan writes the event of a record the database refused when its
+// organization was deleted during the call: the counters, holds and
+// budgets it would add to went with the organization (they reference it),
+// the call's audit event, as every call's, stays. Any other refused
+// record is logged and skipped.
+func (r *Recorder) orphan(rec models.UsageRecord, refused error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if e := rec.Event; e != nil && e.OrgID != nil {
+		var n int64
+		if err := r.db.WithContext(ctx).Model(&models.Organization{}).Where("id = ?", *e.OrgID).Count(&n).Error; err == nil && n == 0 {
+			if err := models.RecordAudit(ctx, r.db.DB, e); err == nil {
+				r.log.Info("gateway call recorded without its usage: its organization was deleted during the call", "record", describe(rec))
+				return
+			}
+		}
+	}
+	r.log.Error("gateway record refused by the database; skipped", "record", describe(rec), "error", refused)
 }
 
 func (r *Recorder) commit(batch []models.UsageRecord) error {

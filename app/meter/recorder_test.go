@@ -100,4 +100,39 @@ func TestRecorderWritesRecordsWhateverTheirText(t *testing.T) {
 	})
 }
 
+// A call that ends after its organization was deleted keeps its one
+// gateway.call event, though its usage counters went with the
+// organization; the calls of another organization in the same batch are
+// written with their usage.
+func TestRecorderKeepsTheCallOfADeletedOrganization(t *testing.T) {
+	apptest.EachDB(t, func(t *testing.T, env *apptest.Env) {
+		gone, kept := env.Seed(t, "gone@example.com"), env.Seed(t, "kept@example.com")
+		logs := &apptest.SyncBuffer{}
+		rec := meter.NewRecorder(env.DB, slog.New(slog.NewTextHandler(logs, nil)), nil)
+		call := func(s apptest.Seeded, id string) models.UsageRecord {
+			e := &models.AuditEvent{Action: models.ActionGatewayCall, Target: "gateway: m", IP: "127.0.0.1", RequestID: id,
+				OrgID: &s.OrgID, ActorKeyID: &s.KeyID, InputTokens: ptr(int64(3)), OutputTokens: ptr(int64(4))}
+			return models.UsageRecord{Event: e, ProductID: models.GatewayProductID, Actor: s.KeyID}
+		}
+		ctx := context.Background()
+		if _, err := models.DeleteOrg(ctx, env.DB.DB, gone.OrgID, nil, &models.AuditEvent{Action: "org.delete", Target: "gone"}); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []models.UsageRecord{call(gone, "req_gone"), call(kept, "req_kept")} {
+			if err := rec.Add(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rec.Close()
+		var n int64
+		if err := env.DB.Model(&models.AuditEvent{}).Where("request_id IN ?", []string{"req_gone", "req_kept"}).Count(&n).Error; err != nil || n != 2 {
+			t.Fatalf("%d of the 2 calls' events written (%v); log: %s", n, err, logs.String())
+		}
+		a, err := models.AllowanceOf(ctx, env.DB.DB, kept.OrgID, models.GatewayProductID, models.Period(models.Now()))
+		if err != nil || a.UsedTokens != 7 {
+			t.Errorf("the other organization's counter: %d, %v; want 7", a.UsedTokens, err)
+		}
+	})
+}
+
 func ptr[T any](v T) *T { return &v }
