@@ -100,8 +100,12 @@ func (a *accumulator) add(ev Event) *Error {
 		if !a.open || ev.Index != len(a.msg.Content)-1 {
 			return outOfOrder("content_block_stop for index %d", ev.Index)
 		}
-		if b := &a.msg.Content[ev.Index]; b.Type == BlockToolUse && len(b.Input) == 0 {
-			b.Input = json.RawMessage(`{}`) // a tool without parameters
+		if b := &a.msg.Content[ev.Index]; b.Type == BlockToolUse {
+			if len(b.Input) == 0 {
+				b.Input = json.RawMessage(`{}`) // a tool without parameters
+			} else if err := checkToolInput(*b); err != nil {
+				return err // before the block's end reaches the client
+			}
 		}
 		a.open = false
 	case EventMessageDelta:

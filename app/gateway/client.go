@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -614,8 +615,24 @@ func checkMessage(m *Message) *Error {
 		if !answerBlock(b.Type) {
 			return errUnsupportedBlock(b.Type)
 		}
+		if b.Type == BlockToolUse {
+			if err := checkToolInput(b); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// checkToolInput refuses a tool call whose input is not a JSON object (a
+// list, a number, text cut short): every client reads a call's input, or
+// the arguments it becomes, as the object of the tool's parameters.
+func checkToolInput(b ContentBlock) *Error {
+	in := bytes.TrimSpace(b.Input)
+	if len(in) > 0 && in[0] == '{' && json.Valid(in) {
+		return nil
+	}
+	return errInvalidResponse(fmt.Errorf("tool call %q with input that is not a JSON object", b.Name))
 }
 
 // call measures one Proxy call for its Report.

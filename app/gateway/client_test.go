@@ -542,10 +542,43 @@ func TestErrorBeforeStreamIsAnHTTPError(t *testing.T) {
 	}
 }
 
-// misbehaving is an Upstream that breaks the event-order contract.
-type misbehaving struct{ events []Event }
+// A tool call whose input is no JSON object (a list, text cut short) is an
+// invalid answer, streamed or not: a stream fails before the block's end
+// reaches the client, as every client reads the input as the object of
+// the tool's parameters.
+func TestProxyRefusesToolInputThatIsNoObject(t *testing.T) {
+	for _, input := range []string{"[1,2]", `{"q":`, "7"} {
+		events := []Event{{Type: EventMessageStart, Message: &Message{ID: "msg_1"}},
+			{Type: EventContentBlockStart, Block: &ContentBlock{Type: BlockToolUse, ID: "toolu_1", Name: "get"}},
+			{Type: EventContentBlockDelta, DeltaType: DeltaInputJSON, Text: input},
+			{Type: EventContentBlockStop}, {Type: EventMessageDelta, StopReason: StopToolUse}, {Type: EventMessageStop}}
+		p, err := NewWithUpstream(Config{}, misbehaving{events: events})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		_, _, err = p.Stream(context.Background(), testRequest(), func(ev Event) error {
+			got = append(got, ev.Type)
+			return nil
+		})
+		assertError(t, err, 502, CodeUpstreamError, "invalid response from upstream")
+		if slices.Contains(got, EventContentBlockStop) {
+			t.Errorf("input %s: the tool call's end reached the client: %v", input, got)
+		}
+		answer := &Message{ID: "msg_1", Type: "message", Role: "assistant", Content: []ContentBlock{{Type: BlockToolUse, ID: "toolu_1", Name: "get", Input: json.RawMessage(input)}}}
+		p, _ = NewWithUpstream(Config{}, misbehaving{answer: answer})
+		_, _, err = p.Complete(context.Background(), testRequest())
+		assertError(t, err, 502, CodeUpstreamError, "invalid response from upstream")
+	}
+}
 
-func (m misbehaving) Complete(context.Context, *Request) (*Message, error) { return nil, nil }
+// misbehaving is an Upstream that breaks the event-order contract.
+type misbehaving struct {
+	events []Event
+	answer *Message // Complete's
+}
+
+func (m misbehaving) Complete(context.Context, *Request) (*Message, error) { return m.answer, nil }
 
 func (m misbehaving) Stream(_ context.Context, _ *Request, emit func(Event) error) error {
 	for _, ev := range m.events {
@@ -568,7 +601,7 @@ func TestProxyEnforcesEventOrder(t *testing.T) {
 	}
 	for name, events := range tests {
 		t.Run(name, func(t *testing.T) {
-			p, err := NewWithUpstream(Config{}, misbehaving{events})
+			p, err := NewWithUpstream(Config{}, misbehaving{events: events})
 			if err != nil {
 				t.Fatal(err)
 			}
