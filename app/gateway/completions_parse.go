@@ -77,6 +77,9 @@ func parseOpenAIMessages(top object) (string, []ChatMessage, *Error) {
 		return "", nil, invalid("messages must hold at least one user or assistant message")
 	}
 	joinedTexts(msgs)
+	if err := checkToolPairs(msgs, "messages: the tool call", "tool message", "tool_call_id"); err != nil {
+		return "", nil, err
+	}
 	return strings.Join(system, "\n\n"), msgs, nil
 }
 
@@ -567,4 +570,56 @@ func parseJSONSchema(js object) (*ResponseFormat, *Error) {
 		f.Strict = &b
 	}
 	return f, nil
+}
+
+// checkToolPairs refuses, as both provider styles would, tool calls and
+// results that do not pair up: every result answers a call of the
+// assistant turn just before it, every call is answered there, once, and
+// no call's id is given twice. Sent on, such a request cost a provider's
+// round trip to come back as its 400 (our 502), in its words. Linear: a
+// turn may hold thousands of calls.
+func checkToolPairs(msgs []ChatMessage, call, result, id string) *Error {
+	seen := map[string]bool{}
+	for i, m := range msgs {
+		if m.Role == "user" && i > 0 && msgs[i-1].Role == "assistant" {
+			continue // its results were paired with that turn's calls
+		}
+		if m.Role == "user" {
+			for _, b := range m.Blocks {
+				if b.Type == BlockToolResult {
+					return invalid("the %s with %s %q comes before any call it could answer", result, id, b.ToolUseID)
+				}
+			}
+			continue
+		}
+		open := map[string]bool{} // this turn's calls not yet answered
+		var order []string
+		for _, b := range m.Blocks {
+			if b.Type != BlockToolUse {
+				continue
+			}
+			if seen[b.ID] {
+				return invalid("%s %s %q is given twice", call, id, b.ID)
+			}
+			seen[b.ID], open[b.ID] = true, true
+			order = append(order, b.ID)
+		}
+		if i+1 < len(msgs) && msgs[i+1].Role == "user" {
+			for _, b := range msgs[i+1].Blocks {
+				if b.Type != BlockToolResult {
+					continue
+				}
+				if !open[b.ToolUseID] {
+					return invalid("the %s with %s %q answers no call of the assistant turn just before it (or one answered already)", result, id, b.ToolUseID)
+				}
+				delete(open, b.ToolUseID)
+			}
+		}
+		for _, c := range order {
+			if open[c] {
+				return invalid("%s %s %q has no %s after it: every call of a turn is answered in the next", call, id, c, result)
+			}
+		}
+	}
+	return nil
 }

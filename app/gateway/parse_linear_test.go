@@ -34,9 +34,16 @@ func TestParseJoinedTurnsIsLinear(t *testing.T) {
 	}
 	completions := func(n int) []byte {
 		var b strings.Builder
-		b.WriteString(`{"model":"m","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]}`)
-		for range n {
-			b.WriteString(`,{"role":"tool","tool_call_id":"a","content":"ok"}`)
+		b.WriteString(`{"model":"m","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"id":"a%d","type":"function","function":{"name":"f","arguments":"{}"}}`, i)
+		}
+		b.WriteString(`]}`)
+		for i := range n {
+			fmt.Fprintf(&b, `,{"role":"tool","tool_call_id":"a%d","content":"ok"}`, i)
 		}
 		return []byte(b.String() + `]}`)
 	}

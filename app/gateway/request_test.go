@@ -264,17 +264,21 @@ func TestParseCompletionsRequest(t *testing.T) {
 		t.Errorf("parsed %+v", req)
 	}
 	for body, want := range map[string]string{
-		`{"messages":[{"role":"user","content":"x"}],"n":2}`:                       "n must be 1",
-		`{"messages":[{"role":"user","content":"x"}],"tools":[{"type":"custom"}]}`: `tools[0].type "custom" is not supported`,
-		`{"messages":[{"role":"user","content":"x"}],"seed":1.5}`:                  "seed must be an integer",
-		`{"messages":[{"role":"tool","content":"x"}]}`:                             `messages[0].tool_call_id must be`,
-		`{"messages":[{"role":"robot","content":"x"}]}`:                            `messages[0].role must be`,
-		`{"messages":[{"role":"user","content":"x"}],"user":"a\u0000b"}`:           "user must not contain control characters",
-		`{"messages":[{"role":"user","content":"x"}],"max_completion_tokens":0}`:   "max_completion_tokens must be a positive integer",
-		`{"messages":[{"role":"user","content":"x"}],"frequency_penalty":2.5}`:     "frequency_penalty must be a number from -2 to 2",
-		`{"messages":[{"role":"user","content":"x"}],"presence_penalty":"0"}`:      "presence_penalty must be a number from -2 to 2",
-		`{"messages":[{"role":"user","content":"x"}],"logit_bias":{"50256":-100}}`: "logit_bias must be empty",
-		`{"messages":[{"role":"user","content":"x"}],"store":true}`:                "store must be false",
+		`{"messages":[{"role":"user","content":"x"}],"n":2}`:                                              "n must be 1",
+		`{"messages":[{"role":"user","content":"x"}],"tools":[{"type":"custom"}]}`:                        `tools[0].type "custom" is not supported`,
+		`{"messages":[{"role":"user","content":"x"}],"seed":1.5}`:                                         "seed must be an integer",
+		`{"messages":[{"role":"tool","content":"x"}]}`:                                                    `messages[0].tool_call_id must be`,
+		`{"messages":[{"role":"robot","content":"x"}]}`:                                                   `messages[0].role must be`,
+		`{"messages":[{"role":"user","content":"x"}],"user":"a\u0000b"}`:                                  "user must not contain control characters",
+		`{"messages":[{"role":"user","content":"x"}],"max_completion_tokens":0}`:                          "max_completion_tokens must be a positive integer",
+		`{"messages":[{"role":"user","content":"x"}],"frequency_penalty":2.5}`:                            "frequency_penalty must be a number from -2 to 2",
+		`{"messages":[{"role":"user","content":"x"}],"presence_penalty":"0"}`:                             "presence_penalty must be a number from -2 to 2",
+		`{"messages":[{"role":"user","content":"x"}],"logit_bias":{"50256":-100}}`:                        "logit_bias must be empty",
+		`{"messages":[{"role":"user","content":"x"},{"role":"tool","tool_call_id":"a1","content":"ok"}]}`: "the tool message with tool_call_id \"a1\" comes before any call it could answer",
+		`{"messages":[{"role":"user","content":"x"},{"role":"assistant","tool_calls":[{"id":"a1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"user","content":"x"}]}`:                                                                                                                                                                                    "messages: the tool call tool_call_id \"a1\" has no tool message after it",
+		`{"messages":[{"role":"user","content":"x"},{"role":"assistant","tool_calls":[{"id":"a1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a1","content":"ok"},{"role":"tool","tool_call_id":"a2","content":"ok"}]}`:                                                                                                            "the tool message with tool_call_id \"a2\" answers no call",
+		`{"messages":[{"role":"user","content":"x"},{"role":"assistant","tool_calls":[{"id":"a1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a1","content":"ok"},{"role":"assistant","tool_calls":[{"id":"a1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a1","content":"ok"}]}`: "messages: the tool call tool_call_id \"a1\" is given twice",
+		`{"messages":[{"role":"user","content":"x"}],"store":true}`: "store must be false",
 	} {
 		_, err := ParseCompletionsRequest([]byte(body), testDefaults)
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -82,6 +82,9 @@ func parseResponsesInput(top object, echo *ResponsesEcho) (string, []ChatMessage
 		return "", nil, invalid("input must hold at least one user or assistant message")
 	}
 	joinedTexts(msgs)
+	if err := checkToolPairs(msgs, "input: the function_call", "function_call_output", "call_id"); err != nil {
+		return "", nil, err
+	}
 	for i, m := range msgs {
 		if m.Role == "assistant" && len(m.Blocks) == 1 && m.Blocks[0].Type == BlockText {
 			msgs[i].Blocks = nil // a plain text turn
