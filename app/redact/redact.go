@@ -339,6 +339,33 @@ func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
+// encodedPair is a name=value pair written percent-encoded, as a URL
+// inside another's query carries it (next=%2Fcb%3Ftoken%3DeyJ…,
+// ?api_key%3Dabc): its = is %3D, its name follows an encoded ? or & (or
+// no name character), and its value runs to the next & or encoded &.
+var encodedPair = regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_\-%]|%[0-9a-f]{2})([A-Za-z_][A-Za-z0-9_\-]*)%3D((?:[^\s&"'<>%]|%(?:[013-9a-f][0-9a-f]|2[0-57-9a-f]))+)`)
+
+// encodedPairs masks the value of every percent-encoded pair whose name
+// names a secret.
+func (r *Redactor) encodedPairs(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range encodedPair.FindAllStringSubmatchIndex(s, -1) {
+		name, v := s[m[2]:m[3]], s[m[4]:m[5]]
+		if !secretName(name) || notSecret(v) || m[4] < last {
+			continue
+		}
+		b.WriteString(s[last:m[4]])
+		b.WriteString(r.placeholder(kindOfKey(name), v))
+		last = m[5]
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
 // cookieHeader matches a Cookie or Set-Cookie header (or property) and
 // its separator: every cookie's value after it is masked (cookies).
 var cookieHeader = regexp.MustCompile(`(?i)\b(set-)?cookie(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?`)
@@ -371,6 +398,9 @@ func (r *Redactor) text(s string) (string, *opened) {
 	}
 	if h.has("cookie") {
 		s = r.cookies(s)
+	}
+	if h.has("%3d") && h.has(keyWords...) {
+		s = r.encodedPairs(s)
 	}
 	var op *opened
 	if h.has(keyWords...) {
