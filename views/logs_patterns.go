@@ -2,7 +2,6 @@ package views
 
 import (
 	"bytes"
-	"encoding/csv"
 	"net/url"
 	"strconv"
 	"strings"
@@ -244,7 +243,7 @@ func firstLineMatch(m logs.Match) lineSegments {
 // leading quote.
 func patternsCSV(rows []patternRow, lines int) []byte {
 	var b bytes.Buffer
-	w := csv.NewWriter(&b)
+	w := NewCSVWriter(&b)
 	_ = w.Write([]string{"id", "template", "count", "share_percent", "category", "matched", "first", "last"})
 	for _, r := range rows {
 		t := r.T
@@ -256,16 +255,6 @@ func patternsCSV(rows []patternRow, lines int) []byte {
 	}
 	w.Flush()
 	return b.Bytes()
-}
-
-// CSVCell keeps a text cell from being read as a formula by a spreadsheet:
-// one that starts with =, +, -, @, a tab or a carriage return gets a
-// leading apostrophe (OWASP's advice for CSV injection).
-func CSVCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }
 
 // firstOf is an entry's first line.

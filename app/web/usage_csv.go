@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/csv"
 	"net/http"
 	"strconv"
 	"time"
@@ -42,7 +41,7 @@ func (p *Pages) UsageCSV(c echo.Context) error {
 	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 	h.Set(echo.HeaderContentDisposition, `attachment; filename="parapet-gateway-`+period+`.csv"`)
 	c.Response().WriteHeader(http.StatusOK)
-	w := csv.NewWriter(c.Response())
+	w := views.NewCSVWriter(c.Response())
 	if err := w.Write(callsCSVHeader); err != nil {
 		return nil // the client left
 	}
