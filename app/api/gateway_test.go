@@ -584,10 +584,31 @@ func TestGatewayMessagesEndpointSpeaksAnthropic(t *testing.T) {
 			t.Errorf("anthropic error: %d %s", res.StatusCode, res.Body)
 		}
 	}
-	// With GATEWAY_LOG_CONTENT=true the prompt and reply are kept.
+	// With GATEWAY_LOG_CONTENT=true the prompt and reply are kept, an
+	// agent's tool calls and results with them.
+	res = c.PostJSON("/gateway/v1/messages", `{"model":"parapet-demo","max_tokens":64,"messages":[{"role":"user","content":"weather?"},`+
+		`{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Oslo"}}]},`+
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"light rain, 7 C"}]}]}`, "X-Api-Key", s.Key)
+	if res.StatusCode != 200 {
+		t.Fatalf("tool turns: %d %s", res.StatusCode, res.Body)
+	}
 	evs := gatewayEvents(t, env)
-	if len(evs) != 3 || evs[0].Detail == nil || !strings.Contains(*evs[0].Detail, "Hi from an SDK") || !strings.Contains(*evs[0].Detail, "demo upstream") {
+	if len(evs) != 4 || evs[0].Detail == nil || !strings.Contains(*evs[0].Detail, "Hi from an SDK") || !strings.Contains(*evs[0].Detail, "demo upstream") {
 		t.Errorf("content logging: %+v", evs)
+	}
+	var kept struct {
+		Messages []struct {
+			ToolCalls []struct {
+				ID, Name string
+				Input    map[string]string
+			} `json:"tool_calls"`
+			ToolResults []struct{ ID, Content string } `json:"tool_results"`
+		}
+	}
+	if err := json.Unmarshal([]byte(*evs[3].Detail), &kept); err != nil || len(kept.Messages) != 3 ||
+		len(kept.Messages[1].ToolCalls) != 1 || kept.Messages[1].ToolCalls[0].Input["city"] != "Oslo" ||
+		len(kept.Messages[2].ToolResults) != 1 || kept.Messages[2].ToolResults[0].Content != "light rain, 7 C" {
+		t.Errorf("tool turns kept: %v %s", err, *evs[3].Detail)
 	}
 }
 

@@ -45,7 +45,7 @@ func parseOpenAIMessages(top object) (string, []ChatMessage, *Error) {
 			if err != nil {
 				return "", nil, err
 			}
-			system = append(system, textOf(blocks))
+			system = append(system, TextOf(blocks))
 		case "user":
 			if err := m.only("role", "content", "name"); err != nil {
 				return "", nil, err
@@ -97,7 +97,7 @@ func appendUserTurn(msgs []ChatMessage, blocks []ContentBlock, toolResult bool) 
 		last.Blocks = append(last.Blocks, blocks...)
 		return msgs
 	}
-	turn := ChatMessage{Role: "user", Content: textOf(blocks), Blocks: blocks}
+	turn := ChatMessage{Role: "user", Content: TextOf(blocks), Blocks: blocks}
 	if !toolResult && len(blocks) == 1 && blocks[0].Type == BlockText {
 		turn.Blocks = nil // a plain string turn, as sent
 	}
@@ -117,7 +117,7 @@ func endsInToolResult(blocks []ContentBlock) bool {
 func joinedTexts(msgs []ChatMessage) {
 	for i := range msgs {
 		if msgs[i].Blocks != nil {
-			msgs[i].Content = textOf(msgs[i].Blocks)
+			msgs[i].Content = TextOf(msgs[i].Blocks)
 		}
 	}
 }
@@ -294,7 +294,7 @@ func parseAssistantTurn(m object) (ChatMessage, *Error) {
 	if len(blocks) == 0 && len(calls) == 0 {
 		return ChatMessage{}, invalid("%s must be a non-empty string or array of content parts, or tool_calls given", m.name("content"))
 	}
-	turn := ChatMessage{Role: "assistant", Content: textOf(blocks)}
+	turn := ChatMessage{Role: "assistant", Content: TextOf(blocks)}
 	if len(calls) > 0 || len(blocks) > 1 {
 		turn.Blocks = append(blocks, calls...)
 	}

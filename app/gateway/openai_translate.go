@@ -181,7 +181,7 @@ func openAIMessages(m ChatMessage) []openAIMessage {
 	}
 	if m.Role == "assistant" {
 		msg := openAIMessage{Role: "assistant"}
-		if text := textOf(m.Blocks); text != "" {
+		if text := TextOf(m.Blocks); text != "" {
 			msg.Content = text
 		}
 		for _, b := range m.Blocks {

@@ -310,9 +310,9 @@ func pdfData(mediaType, data any, path string) (*Source, int, *Error) {
 	return &Source{Type: "base64", MediaType: "application/pdf", Data: s}, pdfTokensBound(raw), nil
 }
 
-// textOf joins a turn's text blocks with a blank line: the text the demo
+// TextOf joins a turn's text blocks with a blank line: the text the demo
 // describes and estimates count.
-func textOf(blocks []ContentBlock) string {
+func TextOf(blocks []ContentBlock) string {
 	var texts []string
 	for _, b := range blocks {
 		if b.Type == BlockText {

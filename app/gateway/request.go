@@ -348,7 +348,7 @@ func parseTurns(top object, c *blockCounter) ([]ChatMessage, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		msgs[i] = ChatMessage{Role: role, Content: textOf(parsed), Blocks: parsed}
+		msgs[i] = ChatMessage{Role: role, Content: TextOf(parsed), Blocks: parsed}
 	}
 	return msgs, nil
 }
@@ -465,7 +465,7 @@ func parseSystem(raw any) (string, []ContentBlock, *Error) {
 	if err != nil || len(blocks) == 0 {
 		return "", nil, err
 	}
-	return textOf(blocks), blocks, nil
+	return TextOf(blocks), blocks, nil
 }
 
 // parseModelField reads model, which def stands for when absent (required

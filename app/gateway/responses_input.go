@@ -110,7 +110,7 @@ func parseInputMessage(o object, msgs []ChatMessage, c *blockCounter) (string, [
 	}
 	switch role {
 	case "system", "developer":
-		return textOf(blocks), msgs, nil
+		return TextOf(blocks), msgs, nil
 	case "assistant":
 		if len(blocks) == 0 {
 			return "", msgs, nil // an empty answer: nothing to take back
@@ -300,5 +300,5 @@ func appendAssistant(msgs []ChatMessage, blocks []ContentBlock) []ChatMessage {
 		last.Blocks = append(last.Blocks, blocks...) // its Content: joinedTexts
 		return msgs
 	}
-	return append(msgs, ChatMessage{Role: "assistant", Content: textOf(blocks), Blocks: blocks})
+	return append(msgs, ChatMessage{Role: "assistant", Content: TextOf(blocks), Blocks: blocks})
 }

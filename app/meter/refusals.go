@@ -74,16 +74,41 @@ func (s *sampler) allow(source string, now time.Time) bool {
 	return w.count <= s.n
 }
 
-// content is the prompt and reply kept with GATEWAY_LOG_CONTENT.
+// content is the prompt and reply kept with GATEWAY_LOG_CONTENT: each
+// turn's text, and the tool calls and results an agent's turns are made
+// of (their text alone is often empty).
 func content(req *gateway.Request, reply *gateway.Message) *string {
-	msgs := make([]map[string]string, 0, len(req.Messages))
+	msgs := make([]map[string]any, 0, len(req.Messages))
 	for _, m := range req.Messages {
-		msgs = append(msgs, map[string]string{"role": m.Role, "content": m.Content})
+		turn := map[string]any{"role": m.Role, "content": m.Content}
+		addTools(turn, m.Blocks)
+		msgs = append(msgs, turn)
 	}
 	c := map[string]any{"system": req.System, "messages": msgs}
 	if reply != nil {
 		c["reply"] = reply.Text()
+		addTools(c, reply.Content)
 	}
 	b, _ := json.Marshal(c)
 	return ptr(string(b))
+}
+
+// addTools adds blocks' tool calls (id, name, input) and tool results (id,
+// text) to a kept turn, as tool_calls and tool_results.
+func addTools(turn map[string]any, blocks []gateway.ContentBlock) {
+	var calls, results []map[string]any
+	for _, b := range blocks {
+		switch b.Type {
+		case gateway.BlockToolUse:
+			calls = append(calls, map[string]any{"id": b.ID, "name": b.Name, "input": b.Input})
+		case gateway.BlockToolResult:
+			results = append(results, map[string]any{"id": b.ToolUseID, "content": gateway.TextOf(b.Content), "is_error": b.IsError})
+		}
+	}
+	if calls != nil {
+		turn["tool_calls"] = calls
+	}
+	if results != nil {
+		turn["tool_results"] = results
+	}
 }
