@@ -68,6 +68,9 @@ type cfnTemplate struct {
 	// assume is the outcome taken for a condition that could not be
 	// decided, in this reading (cfn_conditions.go).
 	assume bool
+	// dropped is set when a list lost an element that is AWS::NoValue:
+	// the findings' paths then need the template's indices (cfn_paths.go).
+	dropped bool
 }
 
 type tri int8
@@ -186,6 +189,7 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 	}
 	t.readUndecided(g, undecided)
 	res = g.evaluate(env)
+	t.templatePaths(res)
 	res.Warnings = t.conditionWarnings()
 	if len(included) > 0 {
 		res.Warnings = append(res.Warnings, Warning{Message: "resources included by Fn::Transform not read: the snippet is not in the template",
@@ -395,6 +399,8 @@ func (t *cfnTemplate) eval(v any) any {
 		for _, sub := range x {
 			if r := t.eval(sub); r != (noValueT{}) {
 				out = append(out, r)
+			} else {
+				t.dropped = true
 			}
 		}
 		return out

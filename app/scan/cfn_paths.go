@@ -1,0 +1,205 @@
+package scan
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// A finding's path names the property as the template writes it. The
+// rules read the template once its intrinsic functions are resolved, where
+// a list element that is AWS::NoValue (the common
+// !If [Cond, {...}, !Ref AWS::NoValue] among SecurityGroupIngress, a
+// policy's Statement or ManagedPolicyArns) is gone and the elements after
+// it have moved up: the second ingress rule, read first, was reported as
+// SecurityGroupIngress[0], the rule the condition removed. templatePaths
+// turns each index back into the template's, following the Fn::If the
+// conditions decide, and trying each outcome of the undecided ones the
+// scan reads. Where that is not known (outcomes that disagree on the
+// index, a list made by a Ref or a function, a policy written as a JSON
+// string), the rest of the path stays as read. Fingerprints do not use
+// the path.
+
+// templatePaths rewrites the paths of res's findings into the template's.
+func (t *cfnTemplate) templatePaths(res *Result) {
+	if !t.dropped {
+		return // no list lost an element: the paths are the template's
+	}
+	for i := range res.Findings {
+		res.Findings[i].Path = t.templatePath(res.Findings[i].Path)
+	}
+	for i := range res.Suppressed {
+		res.Suppressed[i].Path = t.templatePath(res.Suppressed[i].Path)
+	}
+}
+
+// templatePath is path (Resources.Id.Properties...) with the indices of
+// the lists it goes through counted as the template writes them.
+func (t *cfnTemplate) templatePath(path string) string {
+	rest, ok := strings.CutPrefix(path, "Resources.")
+	if !ok {
+		return path
+	}
+	end := strings.IndexAny(rest, ".[")
+	if end < 0 {
+		return path
+	}
+	var cur any = t.resources[rest[:end]]
+	if cur == nil {
+		return path
+	}
+	done := len(path) - len(rest) + end // path[:done] is as the template writes it
+	for done < len(path) {
+		if cur = t.resolveIf(cur); cur == nil {
+			break
+		}
+		seg := path[done:]
+		if seg[0] == '.' {
+			m := mapOf(cur)
+			key := seg[1:]
+			if k := strings.IndexAny(key, ".["); k >= 0 {
+				key = key[:k]
+			}
+			v, ok := m[key]
+			if !ok {
+				break
+			}
+			cur, done = v, done+1+len(key)
+			continue
+		}
+		// "[k]": the k-th element that is not AWS::NoValue.
+		shut := strings.IndexByte(seg, ']')
+		k, err := strconv.Atoi(seg[1:max(shut, 1)])
+		list, isList := cur.([]any)
+		if shut < 0 || err != nil || !isList {
+			break
+		}
+		j, ok := t.templateIndex(list, k)
+		if !ok {
+			break
+		}
+		if j != k {
+			path = path[:done] + "[" + strconv.Itoa(j) + "]" + seg[shut+1:]
+			shut = len(strconv.Itoa(j)) + 1
+		}
+		cur, done = list[j], done+shut+1
+	}
+	return path
+}
+
+// templateIndex returns the index in list of its k-th element that is
+// not AWS::NoValue. When an undecided condition decides whether some
+// element is there, each outcome the scan read is tried, and ok is true
+// only when they agree (in !If [Open, {...}, NoValue] followed by
+// !If [Open, NoValue, {...}], one of the two is always there).
+func (t *cfnTemplate) templateIndex(list []any, k int) (int, bool) {
+	if j, ok := t.indexAs(list, k, nil); ok {
+		return j, true
+	}
+	names := map[string]bool{}
+	ifConditions(list, names)
+	var conds []string
+	for c := range names {
+		if t.condition(c) == triUnknown {
+			conds = append(conds, c)
+		}
+	}
+	if len(conds) == 0 {
+		return 0, false
+	}
+	sort.Strings(conds)
+	readings, _ := t.readings(conds)
+	found := -1
+	for _, rd := range readings {
+		base, assume := t.decided, rd.assume
+		if rd.decided != nil {
+			t.decided = make(map[string]tri, len(rd.decided))
+			for c, v := range rd.decided {
+				t.decided[c] = v
+			}
+		}
+		j, ok := t.indexAs(list, k, &assume)
+		t.decided = base
+		switch {
+		case !ok: // no k-th element in this outcome: not where the finding comes from
+		case found < 0:
+			found = j
+		case found != j:
+			return 0, false
+		}
+	}
+	return found, found >= 0
+}
+
+// indexAs is templateIndex with the undecided conditions taken as
+// *assume, or, with assume nil, not ok when one decides an element.
+func (t *cfnTemplate) indexAs(list []any, k int, assume *bool) (int, bool) {
+	n := 0
+	for j, v := range list {
+		switch t.isNoValue(v, assume) {
+		case triTrue:
+			continue
+		case triUnknown:
+			return 0, false
+		}
+		if n == k {
+			return j, true
+		}
+		n++
+	}
+	return 0, false
+}
+
+// isNoValue says whether v is AWS::NoValue, directly or as the branch a
+// Fn::If takes; an undecided condition is taken as *assume, and with
+// assume nil v is unknown when the branches differ.
+func (t *cfnTemplate) isNoValue(v any, assume *bool) tri {
+	m := mapOf(v)
+	if len(m) != 1 {
+		return triFalse
+	}
+	if ref, ok := m["Ref"]; ok {
+		return triOf(ref == "AWS::NoValue")
+	}
+	args, ok := m["Fn::If"].([]any)
+	if !ok || len(args) != 3 {
+		return triFalse
+	}
+	name, _ := args[0].(string)
+	c := t.condition(name)
+	if c == triUnknown && assume != nil {
+		c = triOf(*assume)
+	}
+	switch c {
+	case triTrue:
+		return t.isNoValue(args[1], assume)
+	case triFalse:
+		return t.isNoValue(args[2], assume)
+	}
+	if a := t.isNoValue(args[1], nil); a == t.isNoValue(args[2], nil) {
+		return a
+	}
+	return triUnknown
+}
+
+// resolveIf follows the Fn::If that v may be to the branch its condition
+// decides; nil when it is undecided.
+func (t *cfnTemplate) resolveIf(v any) any {
+	for depth := 0; depth < MaxDocumentDepth; depth++ {
+		m := mapOf(v)
+		args, ok := m["Fn::If"].([]any)
+		if len(m) != 1 || !ok || len(args) != 3 {
+			return v
+		}
+		name, _ := args[0].(string)
+		switch t.condition(name) {
+		case triTrue:
+			v = args[1]
+		case triFalse:
+			v = args[2]
+		default:
+			return nil
+		}
+	}
+	return nil
+}
