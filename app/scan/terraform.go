@@ -441,6 +441,9 @@ func (l *tfLinker) target(n *node, key string, accept linkAccept) string {
 		if t := l.byOutputs(module, c.Expressions[key].References); t != "" {
 			return t
 		}
+		if t := l.byVariables(module, c.Expressions[key].References); t != "" {
+			return t
+		}
 		if c.ForEachExpression != nil {
 			lr = l.linkRefs(configAddr, modulePath, "\x00for_each", c.ForEachExpression.References, accept)
 			if t, done := l.fromRefs(lr, n, key, module, index, accept); done {
