@@ -520,6 +520,12 @@ func (mi *hclInst) instance(b *hclBlock, idx string, sc *hclScope) cty.Value {
 			vals["json"] = policyDocumentJSON(attrs)
 		case "google_iam_policy":
 			vals["policy_data"] = gcpPolicyDataJSON(attrs)
+		case "aws_partition":
+			// Only ever the partition of an ARN, which no rule depends
+			// on; unknown, it hid the managed policy of
+			// "arn:${data.aws_partition.current.partition}:iam::aws:policy/AdministratorAccess".
+			// CloudFormation's AWS::Partition reads the same.
+			vals["partition"] = cty.StringVal(partition)
 		case "azurerm_subscription":
 			vals["id"] = azureSubscriptionID(attrs)
 		case "azurerm_role_definition":
