@@ -457,17 +457,22 @@ func (t *cfnTemplate) intrinsic(fn string, arg any) any {
 			return unknown
 		}
 		sep, ok := t.eval(args[0]).(string)
-		parts := listOf(t.eval(args[1]))
-		if !ok {
+		parts, isList := t.eval(args[1]).([]any)
+		if !ok || !isList {
 			return unknown
 		}
 		raw, _ := args[1].([]any) // to tell a Ref to AWS::Partition
 		strs := make([]string, len(parts))
-		size := 0
+		size, partial := 0, false
 		for i, p := range parts {
 			s, ok := p.(string)
 			if !ok && len(raw) == len(parts) && isUnknown(p) && mapOf(raw[i])["Ref"] == "AWS::Partition" {
 				s, ok = partition, true
+			}
+			if _, isRef := p.(refTo); !ok && (isUnknown(p) || isRef) {
+				// A resource's name or attribute (Ref, Fn::GetAtt), a
+				// pseudo parameter, a parameter without a default.
+				s, ok, partial = knownAfterDeployment, true, true
 			}
 			if !ok {
 				return unknown
@@ -476,6 +481,9 @@ func (t *cfnTemplate) intrinsic(fn string, arg any) any {
 			size += len(s) + len(sep)
 		}
 		t.charge(size) // before joining: the result is what costs
+		if partial {
+			return partialText{strings.Join(strs, sep)}
+		}
 		return strings.Join(strs, sep)
 	case "Fn::Sub":
 		return t.sub(arg)
@@ -562,7 +570,7 @@ func (t *cfnTemplate) sub(arg any) any {
 	// allocation: a builder growing by a quarter at a time would allocate
 	// several times what the result is.
 	var pieces []string
-	size := 0
+	size, partial := 0, false
 	add := func(s string) {
 		pieces = append(pieces, s)
 		size += len(s)
@@ -595,14 +603,26 @@ func (t *cfnTemplate) sub(arg any) any {
 			v, ok = partition, true
 		}
 		s, isStr := strOf(v)
-		if !ok || !isStr {
+		switch {
+		case isStr && ok:
+		case !ok && strings.TrimSpace(name) != "" || isUnknown(v):
+			// A resource (${Bucket}, ${Bucket.Arn}), a pseudo
+			// parameter, a parameter without a default.
+			s, partial = knownAfterDeployment, true
+		default:
 			return unknown
 		}
 		add(s)
 	}
 	t.charge(size)
+	if partial {
+		return partialText{strings.Join(pieces, "")}
+	}
 	return strings.Join(pieces, "")
 }
+
+// knownAfterDeployment stands for the unknown parts of a partialText.
+const knownAfterDeployment = "(known after deployment)"
 
 // charge counts n bytes produced by an intrinsic function against
 // MaxEvalBytes, aborting the scan past it.

@@ -417,6 +417,18 @@ func matchAction(pattern, action string) bool {
 // (dupkeys.go): IAM and the scanner could read different copies of an
 // Effect or an Action, and a policy could hide what it allows.
 func policyDocument(v any, path string) (map[string]any, bool) {
+	if p, ok := v.(partialText); ok {
+		// A template's JSON text with parts unknown until deployment:
+		// each string value holding one stands as that placeholder, as
+		// a value unknown until apply does in Terraform source, so that
+		// "${Service}:*" is no wildcard of a service named so.
+		doc, ok := policyDocument(p.text, path)
+		if !ok {
+			return nil, false
+		}
+		placeholdPartial(doc)
+		return doc, true
+	}
 	switch x := v.(type) {
 	case map[string]any:
 		return x, true
@@ -442,4 +454,27 @@ func policyDocument(v any, path string) (map[string]any, bool) {
 		return m, true
 	}
 	return nil, false
+}
+
+// placeholdPartial replaces in place each string of v that holds
+// knownAfterDeployment by knownAfterDeployment alone.
+func placeholdPartial(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if s, ok := e.(string); ok && strings.Contains(s, knownAfterDeployment) {
+				x[k] = knownAfterDeployment
+			} else {
+				placeholdPartial(e)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if s, ok := e.(string); ok && strings.Contains(s, knownAfterDeployment) {
+				x[i] = knownAfterDeployment
+			} else {
+				placeholdPartial(e)
+			}
+		}
+	}
 }
