@@ -187,6 +187,7 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 	if len(problems) > 0 {
 		return nil, validationError(problems)
 	}
+	linkByName(g)
 	t.readUndecided(g, undecided)
 	res = g.evaluate(env)
 	t.templatePaths(res)
@@ -747,4 +748,51 @@ func triOf(b bool) tri {
 		return triTrue
 	}
 	return triFalse
+}
+
+// cfnNameProps are the properties that name a resource a linking
+// resource can name by that name instead of a Ref: a bucket policy's
+// Bucket, an ingress rule's GroupName (a default VPC's group).
+var cfnNameProps = map[string]string{"AWS::S3::Bucket": "BucketName", "AWS::EC2::SecurityGroup": "GroupName"}
+
+// linkByName links each linking resource without a Ref to the one
+// resource of the template that its linking property names by its name
+// (Bucket: acme-logs, the bucket's BucketName: acme-logs; or both the
+// same parameter's default), as a plan's linker falls back to names. Read
+// on its own, a policy was reported as a bucket of its own, public even
+// when the bucket's PublicAccessBlockConfiguration blocks it.
+func linkByName(g *graph) {
+	var byName map[string][]*node
+	for _, n := range g.nodes {
+		fam, ok := families[n.typ]
+		if !ok || len(fam.link) == 0 || n.target != "" {
+			continue
+		}
+		if byName == nil {
+			byName = map[string][]*node{}
+			for _, c := range g.nodes {
+				if prop, ok := cfnNameProps[c.typ]; ok {
+					if s, ok := c.attrs[prop].(string); ok && s != "" {
+						byName[s] = append(byName[s], c)
+					}
+				}
+			}
+		}
+		for _, k := range fam.link {
+			s, ok := n.attrs[k].(string)
+			if !ok {
+				continue
+			}
+			var found []*node
+			for _, c := range byName[s] {
+				if canConfigure(n.typ, c.typ) {
+					found = append(found, c)
+				}
+			}
+			if len(found) == 1 { // two of one name: which one is not known (a condition may drop one)
+				n.target = found[0].addr
+				break
+			}
+		}
+	}
 }
