@@ -196,15 +196,33 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 		res.Warnings = append(res.Warnings, Warning{Message: "resources included by Fn::Transform not read: the snippet is not in the template",
 			Count: len(included), Resources: included})
 	}
-	res.Warnings = append(res.Warnings, loops.warnings()...)
-	if _, ok := doc["Transform"]; !ok && len(included) == 0 {
+	loopWarnings := loops.warnings()
+	res.Warnings = append(res.Warnings, loopWarnings...)
+	if declaresNoNames(doc["Transform"]) && len(included) == 0 && len(loopWarnings) == 0 {
 		// A transform (SAM, a macro, an included snippet) declares
-		// names of its own (a function's Role, ServerlessRestApi).
-		if w, ok := undeclaredRefs(doc, ids); ok {
+		// names of its own (a function's Role, ServerlessRestApi);
+		// AWS::LanguageExtensions declares none, and the names its
+		// loops make are those of the expanded template, the Outputs'
+		// loops expanded too (their warnings are not the scan's: no
+		// rule reads the outputs; one left unexpanded is not checked).
+		outputs := t.newLoopExpansion(lines).inlineMap(mapOf(doc["Outputs"]), "Outputs")
+		if w, ok := undeclaredRefs(mapOf(doc["Parameters"]), t.resources, outputs, ids); ok {
 			res.Warnings = append(res.Warnings, w)
 		}
 	}
 	return res, nil
+}
+
+// declaresNoNames says whether a template's Transform, if any, adds no
+// names to it: none, or AWS::LanguageExtensions alone (Fn::ForEach,
+// Fn::Length, Fn::ToJsonString).
+func declaresNoNames(transform any) bool {
+	for _, v := range listOf(transform) {
+		if v != "AWS::LanguageExtensions" {
+			return false
+		}
+	}
+	return true
 }
 
 // listDefault is a parameter's default as a Ref reads it: a
@@ -224,13 +242,12 @@ func listDefault(typ, d any) any {
 	return out
 }
 
-// undeclaredRefs warns of a Ref, in the resources (ids, in template order)
-// or the outputs, to a name that is neither a parameter, a resource nor a
-// pseudo parameter. CloudFormation refuses such a template; the scanner
+// undeclaredRefs warns of a Ref, in the resources (ids, in template order,
+// loops expanded) or the outputs, to a name that is neither a parameter, a
+// resource nor a pseudo parameter. CloudFormation refuses such a template; the scanner
 // reads the Ref as unknown and checks the rest, so the warning is what
 // tells a clean result from a template that cannot be deployed.
-func undeclaredRefs(doc map[string]any, ids []string) (Warning, bool) {
-	params, resources := mapOf(doc["Parameters"]), mapOf(doc["Resources"])
+func undeclaredRefs(params map[string]any, resources map[string]map[string]any, outputs map[string]any, ids []string) (Warning, bool) {
 	var names []string
 	w := Warning{}
 	check := func(where string, v any) {
@@ -255,9 +272,10 @@ func undeclaredRefs(doc map[string]any, ids []string) (Warning, bool) {
 	for _, id := range ids {
 		check(id, resources[id])
 	}
-	outputs := mapOf(doc["Outputs"])
 	for _, name := range slices.Sorted(maps.Keys(outputs)) {
-		check("Outputs."+name, outputs[name])
+		if !isLoop(name) { // a loop left unexpanded: its identifiers are Refs of its own
+			check("Outputs."+name, outputs[name])
+		}
 	}
 	if len(names) == 0 {
 		return w, false
