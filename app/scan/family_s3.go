@@ -451,30 +451,47 @@ func policyDocument(v any, path string) (map[string]any, bool) {
 			panic(abort{&ValidationError{Problems: []Problem{{Path: path, Message: "the policy document's " + d.Path + " " + d.Message}},
 				Omitted: len(r.dups.problems) - 1 + r.dups.more}})
 		}
+		if strings.Contains(x, knownAfterApply) {
+			placeholdPartial(m) // a template rendered with unknown parts (hcl_policy_text.go)
+		}
 		return m, true
 	}
 	return nil, false
 }
 
-// placeholdPartial replaces in place each string of v that holds
-// knownAfterDeployment by knownAfterDeployment alone.
+// placeholdPartial replaces in place each string of v that holds a
+// placeholder (knownAfterDeployment, knownAfterApply) by the placeholder
+// alone.
 func placeholdPartial(v any) {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			if s, ok := e.(string); ok && strings.Contains(s, knownAfterDeployment) {
-				x[k] = knownAfterDeployment
+			if p, ok := placeholderIn(e); ok {
+				x[k] = p
 			} else {
 				placeholdPartial(e)
 			}
 		}
 	case []any:
 		for i, e := range x {
-			if s, ok := e.(string); ok && strings.Contains(s, knownAfterDeployment) {
-				x[i] = knownAfterDeployment
+			if p, ok := placeholderIn(e); ok {
+				x[i] = p
 			} else {
 				placeholdPartial(e)
 			}
 		}
 	}
+}
+
+// placeholderIn returns the placeholder that v, a string, holds.
+func placeholderIn(v any) (string, bool) {
+	s, ok := v.(string)
+	switch {
+	case !ok:
+	case strings.Contains(s, knownAfterDeployment):
+		return knownAfterDeployment, true
+	case strings.Contains(s, knownAfterApply):
+		return knownAfterApply, true
+	}
+	return "", false
 }

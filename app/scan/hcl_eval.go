@@ -587,7 +587,7 @@ func (mi *hclInst) body(body hcl.Body, sc *hclScope, at string, top bool) (map[s
 	}
 	for name, a := range sb.Attributes {
 		if !(top && hclMetaAttrs[name]) {
-			set(name, mi.eval(a.Expr, sc), a.SrcRange)
+			set(name, mi.policyText(name, a.Expr, mi.eval(a.Expr, sc), sc), a.SrcRange)
 		}
 	}
 	goBlocks, ctyBlocks := map[string][]any{}, map[string][]cty.Value{}

@@ -1,0 +1,54 @@
+package scan
+
+import (
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// A policy written as a heredoc or a quoted string template
+// (policy = <<EOF {"Resource": "${aws_s3_bucket.b.arn}/*", ...} EOF) is
+// unknown as a whole in Terraform as soon as one interpolation is, and
+// nearly every such policy names the ARN of a resource the configuration
+// creates: the whole document was unread, so its Action "*" or its
+// Principal "*" went unreported. Read as jsonencode and templatefile are,
+// the template is rendered with each unknown interpolation as
+// knownAfterApply, and policyDocument takes a string holding one as that
+// placeholder whole, so it matches no principal, action or resource.
+
+// policyAttrs are the attributes holding a policy document that the
+// families read (family_iam.go, family_s3.go, family_gcp_iam.go).
+var policyAttrs = map[string]bool{"policy": true, "policy_data": true}
+
+// policyText returns the template expr, the value of attribute name,
+// rendered with its unknown interpolations as knownAfterApply, when v, its
+// value, is unknown and the attribute holds a policy; else v.
+func (mi *hclInst) policyText(name string, expr hcl.Expression, v cty.Value, sc *hclScope) cty.Value {
+	te, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok || !policyAttrs[name] || v.IsKnown() {
+		return v
+	}
+	var b strings.Builder
+	for _, part := range te.Parts {
+		pv, _ := mi.eval(part, sc).UnmarkDeep()
+		if !pv.IsKnown() {
+			b.WriteString(knownAfterApply)
+			continue
+		}
+		s, err := convert.Convert(pv, cty.String)
+		if err != nil || s.IsNull() || !s.IsKnown() {
+			return v // Terraform would refuse it: left unknown
+		}
+		b.WriteString(s.AsString())
+	}
+	text := b.String()
+	if !strings.HasPrefix(strings.TrimSpace(text), "{") {
+		return v // not a JSON document: no policy to read
+	}
+	out := cty.StringVal(text)
+	mi.ev.charge(out)
+	return out
+}
