@@ -520,6 +520,14 @@ func (mi *hclInst) instance(b *hclBlock, idx string, sc *hclScope) cty.Value {
 			vals["json"] = policyDocumentJSON(attrs)
 		case "google_iam_policy":
 			vals["policy_data"] = gcpPolicyDataJSON(attrs)
+		case "template_file":
+			// The template provider's data source, which older
+			// configurations render their policies with: rendered as
+			// templatestring renders, its vars known only after apply
+			// as (known after apply).
+			if r, ok := renderTemplateFile(vals, mi.ev.funcs); ok {
+				vals["rendered"] = r
+			}
 		case "aws_partition":
 			// Only ever the partition of an ARN, which no rule depends
 			// on; unknown, it hid the managed policy of

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // A policy written as a heredoc or a quoted string template
@@ -51,4 +52,28 @@ func (mi *hclInst) policyText(name string, expr hcl.Expression, v cty.Value, sc 
 	out := cty.StringVal(text)
 	mi.ev.charge(out)
 	return out
+}
+
+// renderTemplateFile is the rendered attribute of data "template_file"
+// (the template provider's, which configurations older than templatefile
+// render their policies with): its template rendered with its vars, each
+// known only after apply as knownAfterApply; ok is false when the
+// template is not known or does not render.
+func renderTemplateFile(vals map[string]cty.Value, fs map[string]function.Function) (cty.Value, bool) {
+	tmpl, _ := vals["template"].UnmarkDeep()
+	if tmpl == cty.NilVal || !tmpl.IsKnown() || tmpl.IsNull() || tmpl.Type() != cty.String {
+		return cty.NilVal, false
+	}
+	vars, _ := vals["vars"].UnmarkDeep()
+	if vars == cty.NilVal || vars.IsNull() {
+		vars = cty.EmptyObjectVal
+	}
+	if !vars.IsKnown() {
+		return cty.NilVal, false
+	}
+	out, err := renderTemplate("template_file", []byte(tmpl.AsString()), vars, fs)
+	if err != nil {
+		return cty.NilVal, false
+	}
+	return out, true
 }

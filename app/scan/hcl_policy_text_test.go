@@ -72,3 +72,47 @@ resource "aws_iam_user_policy" "u" {
 		"IAM_SERVICE_WILDCARD aws_iam_role.r.inline_policy[0].policy.Statement[0].Action",
 	})
 }
+
+// TestSourceTemplateFileDataSource: configurations older than templatefile
+// render their policies with data "template_file", whose rendered was
+// unknown, so the policy was not read; it is rendered as templatefile
+// renders, a var known only after apply as (known after apply).
+func TestSourceTemplateFileDataSource(t *testing.T) {
+	res, err := ScanFiles([]File{
+		{Path: "main.tf", Data: []byte(`resource "aws_s3_bucket" "b" {
+  bucket = "acme-b"
+}
+data "template_file" "policy" {
+  template = file("${path.module}/policy.json.tpl")
+  vars = {
+    bucket_arn = aws_s3_bucket.b.arn
+    action     = "s3:*"
+  }
+}
+resource "aws_iam_policy" "p" {
+  name   = "p"
+  policy = data.template_file.policy.rendered
+}
+data "template_file" "admin" {
+  template = "{\"Statement\":[{\"Effect\":\"Allow\",\"Action\":\"$${action}\",\"Resource\":\"*\"}]}"
+  vars     = { action = "*" }
+}
+resource "aws_iam_role_policy" "admin" {
+  role   = "r"
+  policy = data.template_file.admin.rendered
+}
+`)},
+		{Path: "policy.json.tpl", Data: []byte(`{"Statement":[{"Effect":"Allow","Action":"${action}","Resource":["${bucket_arn}","${bucket_arn}/*"]}]}` + "\n")},
+	}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, f.Rule+" "+f.Path)
+	}
+	equalStrings(t, "findings", got, []string{
+		"IAM_FULL_ADMIN aws_iam_role_policy.admin.policy.Statement[0].Action",
+		"IAM_SERVICE_WILDCARD aws_iam_policy.p.policy.Statement[0].Action",
+	})
+}
