@@ -91,10 +91,32 @@ func (t *cfnTemplate) templatePath(path string) string {
 // not AWS::NoValue. When an undecided condition decides whether some
 // element is there, each outcome the scan read is tried, and ok is true
 // only when they agree (in !If [Open, {...}, NoValue] followed by
-// !If [Open, NoValue, {...}], one of the two is always there).
+// !If [Open, NoValue, {...}], one of the two is always there). The
+// indices of a list are worked out once, for all its elements: a
+// template may have thousands of findings in one long list.
 func (t *cfnTemplate) templateIndex(list []any, k int) (int, bool) {
-	if j, ok := t.indexAs(list, k, nil); ok {
-		return j, true
+	if len(list) == 0 {
+		return 0, false
+	}
+	if t.indexMaps == nil {
+		t.indexMaps = map[*any][]int{}
+	}
+	m, done := t.indexMaps[&list[0]]
+	if !done {
+		m = t.indexMap(list)
+		t.indexMaps[&list[0]] = m
+	}
+	if k < 0 || k >= len(m) || m[k] < 0 {
+		return 0, false
+	}
+	return m[k], true
+}
+
+// indexMap returns, for each k, the template index of the k-th element
+// of list that is not AWS::NoValue, or -1 where that is not known.
+func (t *cfnTemplate) indexMap(list []any) []int {
+	if m, ok := t.indexesAs(list, nil); ok {
+		return m
 	}
 	names := map[string]bool{}
 	ifConditions(list, names)
@@ -104,12 +126,9 @@ func (t *cfnTemplate) templateIndex(list []any, k int) (int, bool) {
 			conds = append(conds, c)
 		}
 	}
-	if len(conds) == 0 {
-		return 0, false
-	}
 	sort.Strings(conds)
 	readings, _ := t.readings(conds)
-	found := -1
+	var out []int
 	for _, rd := range readings {
 		base, assume := t.decided, rd.assume
 		if rd.decided != nil {
@@ -118,42 +137,41 @@ func (t *cfnTemplate) templateIndex(list []any, k int) (int, bool) {
 				t.decided[c] = v
 			}
 		}
-		j, ok := t.indexAs(list, k, &assume)
+		m, _ := t.indexesAs(list, &assume)
 		t.decided = base
-		switch {
-		case !ok: // no k-th element in this outcome: not where the finding comes from
-		case found < 0:
-			found = j
-		case found != j:
-			return 0, false
+		for k, j := range m {
+			switch {
+			case k >= len(out):
+				out = append(out, j)
+			case out[k] != j:
+				out[k] = -1 // the outcomes disagree
+			}
 		}
 	}
-	return found, found >= 0
+	return out
 }
 
-// indexAs is templateIndex with the undecided conditions taken as
-// *assume, or, with assume nil, not ok when one decides an element.
-func (t *cfnTemplate) indexAs(list []any, k int, assume *bool) (int, bool) {
-	n := 0
+// indexesAs is indexMap with the undecided conditions taken as *assume;
+// with assume nil, ok is false when one decides an element.
+func (t *cfnTemplate) indexesAs(list []any, assume *bool) (m []int, ok bool) {
+	m = make([]int, 0, len(list))
 	for j, v := range list {
 		switch t.isNoValue(v, assume) {
 		case triTrue:
 			continue
 		case triUnknown:
-			return 0, false
+			return nil, false
 		}
-		if n == k {
-			return j, true
-		}
-		n++
+		m = append(m, j)
 	}
-	return 0, false
+	return m, true
 }
 
 // isNoValue says whether v is AWS::NoValue, directly or as the branch a
 // Fn::If takes; an undecided condition is taken as *assume, and with
 // assume nil v is unknown when the branches differ.
 func (t *cfnTemplate) isNoValue(v any, assume *bool) tri {
+	t.noValues++
 	m := mapOf(v)
 	if len(m) != 1 {
 		return triFalse

@@ -88,3 +88,43 @@ Resources:
 		"SG_DATA_PORT_OPEN Resources.Cache.Properties.SecurityGroupIngress[1]",
 	})
 }
+
+// TestCloudFormationPathsLinear: the template indices of a list are
+// worked out once for the whole list, not once per finding: a list of
+// 20,000 ingress rules, every other one behind an undecided !If, has
+// 20,000 findings, and counting each one's index from the start of the
+// list (under each outcome of the condition) took two minutes.
+func TestCloudFormationPathsLinear(t *testing.T) {
+	const n = 4000
+	for _, open := range []any{"no", unknown} {
+		list := make([]any, n)
+		for i := range list {
+			rule := map[string]any{"IpProtocol": "tcp", "CidrIp": "0.0.0.0/0"}
+			if i%2 == 0 {
+				list[i] = map[string]any{"Fn::If": []any{"IsOpen", rule, map[string]any{"Ref": "AWS::NoValue"}}}
+			} else {
+				list[i] = rule
+			}
+		}
+		tmpl := &cfnTemplate{params: map[string]any{"Open": open}, allowed: map[string][]any{},
+			conditions: map[string]any{"IsOpen": map[string]any{"Fn::Equals": []any{map[string]any{"Ref": "Open"}, "yes"}}},
+			resources: map[string]map[string]any{"SG": {"Type": "AWS::EC2::SecurityGroup",
+				"Properties": map[string]any{"SecurityGroupIngress": list}}},
+			decided: map[string]tri{}, deciding: map[string]bool{}, dropped: true}
+		res := &Result{}
+		for k := 0; k < n/2; k++ { // as read when IsOpen is false: the odd elements
+			res.Findings = append(res.Findings, Finding{Path: "Resources.SG.Properties.SecurityGroupIngress[" + itoa(k) + "]"})
+		}
+		tmpl.templatePaths(res)
+		want := "Resources.SG.Properties.SecurityGroupIngress[" + itoa(n-1) + "]"
+		if open != "no" {
+			want = "Resources.SG.Properties.SecurityGroupIngress[" + itoa(n/2-1) + "]" // the outcomes disagree: as read
+		}
+		if got := res.Findings[n/2-1].Path; got != want {
+			t.Errorf("Open %v: last path %s, want %s", open, got, want)
+		}
+		if tmpl.noValues > 10*n {
+			t.Errorf("Open %v: looked at %d elements for %d findings in a list of %d: want it linear", open, tmpl.noValues, n/2, n)
+		}
+	}
+}

@@ -69,8 +69,11 @@ type cfnTemplate struct {
 	// decided, in this reading (cfn_conditions.go).
 	assume bool
 	// dropped is set when a list lost an element that is AWS::NoValue:
-	// the findings' paths then need the template's indices (cfn_paths.go).
-	dropped bool
+	// the findings' paths then need the template's indices (cfn_paths.go),
+	// worked out once per list in indexMaps.
+	dropped   bool
+	indexMaps map[*any][]int
+	noValues  int // elements isNoValue looked at, which must grow linearly with a list (its test)
 }
 
 type tri int8
