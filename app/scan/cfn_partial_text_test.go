@@ -31,9 +31,14 @@ Resources:
                 {"Effect": "Allow", "Action": "s3:GetObject", "Resource": "${Bucket.Arn}/*"}
               ]
             }
+        - PolicyName: logs
+          PolicyDocument: !Sub
+            - '{"Statement": [{"Effect": "Allow", "Action": "logs:*", "Resource": "${Arn}"}]}'
+            - Arn: !GetAtt Bucket.Arn
 `
 	equalStrings(t, "sub", summarize(mustScan(t, yaml).Findings), []string{
 		`IAM_SERVICE_WILDCARD Resources.Role.Properties.Policies[0].PolicyDocument.Statement[0].Action: policy "Role" allows "dynamodb:*": every dynamodb action, including destructive and permission-changing ones`,
+		`IAM_SERVICE_WILDCARD Resources.Role.Properties.Policies[1].PolicyDocument.Statement[0].Action: policy "Role" allows "logs:*": every logs action, including destructive and permission-changing ones`,
 	})
 
 	json := `{"Resources": {

@@ -625,9 +625,10 @@ func (t *cfnTemplate) sub(arg any) any {
 			v, ok = partition, true
 		}
 		s, isStr := strOf(v)
+		_, isRef := v.(refTo)
 		switch {
 		case isStr && ok:
-		case !ok && strings.TrimSpace(name) != "" || isUnknown(v):
+		case !ok && strings.TrimSpace(name) != "" || isUnknown(v) || isRef:
 			// A resource (${Bucket}, ${Bucket.Arn}), a pseudo
 			// parameter, a parameter without a default.
 			s, partial = knownAfterDeployment, true
