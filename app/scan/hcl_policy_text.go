@@ -24,18 +24,27 @@ import (
 // families read (family_iam.go, family_s3.go, family_gcp_iam.go).
 var policyAttrs = map[string]bool{"policy": true, "policy_data": true}
 
+// The same holds for an Azure role assignment's scope written as
+// "/subscriptions/${var.subscription_id}": its shape, a subscription, is
+// known, as data "azurerm_subscription"'s id is, and an unknown scope was
+// graded as a narrow one (Owner there IAM_WILDCARD_ACTION, not
+// IAM_FULL_ADMIN). A scope is rendered only when each unknown part is a
+// whole segment of the path: what it stands for is then one name.
+
 // policyText returns the template expr, the value of attribute name,
 // rendered with its unknown interpolations as knownAfterApply, when v, its
-// value, is unknown and the attribute holds a policy; else v.
+// value, is unknown and the attribute holds a policy (or a scope); else v.
 func (mi *hclInst) policyText(name string, expr hcl.Expression, v cty.Value, sc *hclScope) cty.Value {
 	te, ok := expr.(*hclsyntax.TemplateExpr)
-	if !ok || !policyAttrs[name] || v.IsKnown() {
+	if !ok || !policyAttrs[name] && name != "scope" || v.IsKnown() {
 		return v
 	}
 	var b strings.Builder
+	var unknownAt []int // where each unknown part starts in the text
 	for _, part := range te.Parts {
 		pv, _ := mi.eval(part, sc).UnmarkDeep()
 		if !pv.IsKnown() {
+			unknownAt = append(unknownAt, b.Len())
 			b.WriteString(knownAfterApply)
 			continue
 		}
@@ -46,7 +55,17 @@ func (mi *hclInst) policyText(name string, expr hcl.Expression, v cty.Value, sc 
 		b.WriteString(s.AsString())
 	}
 	text := b.String()
-	if !strings.HasPrefix(strings.TrimSpace(text), "{") {
+	if name == "scope" {
+		if !strings.HasPrefix(text, "/") {
+			return v
+		}
+		for _, at := range unknownAt {
+			end := at + len(knownAfterApply)
+			if text[at-1] != '/' || end < len(text) && text[end] != '/' {
+				return v // part of a segment: it might hold more of the path
+			}
+		}
+	} else if !strings.HasPrefix(strings.TrimSpace(text), "{") {
 		return v // not a JSON document: no policy to read
 	}
 	out := cty.StringVal(text)

@@ -116,3 +116,53 @@ resource "aws_iam_role_policy" "admin" {
 		"IAM_SERVICE_WILDCARD aws_iam_policy.p.policy.Statement[0].Action",
 	})
 }
+
+// TestSourceScopeTemplate: a role assignment's scope written as
+// "/subscriptions/${var.subscription_id}" (or the client config's
+// subscription_id) is a subscription whatever the id, as data
+// "azurerm_subscription"'s id is; unknown as a whole, Owner there was
+// graded as at a narrow scope. An unknown part that is not a whole path
+// segment leaves the scope unknown.
+func TestSourceScopeTemplate(t *testing.T) {
+	res, err := ScanFiles([]File{{Path: "main.tf", Data: []byte(`variable "subscription_id" {
+  type = string
+}
+variable "suffix" {
+  type = string
+}
+data "azurerm_client_config" "current" {}
+resource "azurerm_role_assignment" "var" {
+  scope                = "/subscriptions/${var.subscription_id}"
+  role_definition_name = "Owner"
+  principal_id         = "00000000-0000-0000-0000-000000000001"
+}
+resource "azurerm_role_assignment" "cfg" {
+  scope                = "/subscriptions/${data.azurerm_client_config.current.subscription_id}/"
+  role_definition_name = "Owner"
+  principal_id         = "00000000-0000-0000-0000-000000000001"
+}
+resource "azurerm_role_assignment" "rg" {
+  scope                = "/subscriptions/${var.subscription_id}/resourceGroups/rg-app"
+  role_definition_name = "Owner"
+  principal_id         = "00000000-0000-0000-0000-000000000001"
+}
+resource "azurerm_role_assignment" "glued" {
+  scope                = "/subscriptions/${var.subscription_id}${var.suffix}"
+  role_definition_name = "Owner"
+  principal_id         = "00000000-0000-0000-0000-000000000001"
+}
+`)}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, f.Rule+" "+f.Resource.Name)
+	}
+	equalStrings(t, "findings", got, []string{
+		"IAM_FULL_ADMIN azurerm_role_assignment.var",
+		"IAM_FULL_ADMIN azurerm_role_assignment.cfg",
+		"IAM_WILDCARD_ACTION azurerm_role_assignment.rg",
+		"IAM_WILDCARD_ACTION azurerm_role_assignment.glued",
+	})
+}
