@@ -219,6 +219,8 @@ func (r *reader) tfInstance(key string, i *tfInstance) {
 		i.Address = r.stringValue()
 	case "mode":
 		i.Mode = r.stringValue()
+	case "deposed_key", "deposed": // in the values, in the changes
+		i.Deposed = r.stringValue()
 	}
 }
 

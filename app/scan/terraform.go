@@ -54,6 +54,11 @@ type tfModule struct {
 type tfInstance struct {
 	Address string
 	Mode    string
+	// Deposed is the key of a deposed object: an instance that a
+	// create_before_destroy replacement left behind, which Terraform
+	// destroys at the next apply. It shares its address with the current
+	// instance (deposed_key in the values, deposed in the changes).
+	Deposed string
 }
 
 // managed is false for a data source.
@@ -108,7 +113,11 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 	g := newGraph(format)
 	unknowns := map[string]any{}
 	for _, c := range doc.ResourceChanges {
-		if c.managed() && c.AfterUnknown != nil {
+		// A deposed object's change (its deletion) comes after the
+		// current instance's, at the same address: its after_unknown
+		// ({}) replaced the instance's, whose unknown values then read
+		// as absent, so as the provider's defaults.
+		if c.managed() && c.AfterUnknown != nil && c.Deposed == "" {
 			unknowns[c.Address] = c.AfterUnknown
 		}
 	}
@@ -129,6 +138,10 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 			}
 			if attrs == nil {
 				attrs = map[string]any{}
+			}
+			if res.Deposed != "" {
+				g.add(deposedNode(res.Address, res.Deposed, res.Type, res.Line))
+				continue
 			}
 			g.add(&node{addr: res.Address, typ: res.Type, line: res.Line, base: res.Address, attrs: attrs})
 		}
@@ -677,4 +690,15 @@ func stripModuleIndex(module string) string {
 		module = module[1:]
 	}
 	return b.String()
+}
+
+// deposedNode is the node of a deposed object of the instance addr:
+// listed in not_checked under its own name, as Terraform names it, since
+// Terraform destroys it at the next apply. Read as the instance, it
+// repeated the instance's findings under the same name and fingerprint,
+// and took its address in the links.
+func deposedNode(addr, key, typ string, line int) *node {
+	name := addr + " (deposed object " + key + ")"
+	return &node{addr: name, typ: typ, line: line, base: name, attrs: map[string]any{},
+		skip: "a deposed object, left by a create_before_destroy replacement: Terraform destroys it at the next apply"}
 }
