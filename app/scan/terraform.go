@@ -353,6 +353,10 @@ type tfLinker struct {
 	refs map[[2]string]tfLinkRefs
 	// outputs: what a module instance's output links to (tf_outputs.go)
 	outputs map[string]string
+	// created: the primary resources whose id is unknown until apply, by
+	// module instance ("" or "module.net[0]."), built on first use
+	// (byLocal).
+	created map[string][]*node
 }
 
 // tfInstances are the instances of one resource in one module instance:
@@ -463,8 +467,48 @@ func (l *tfLinker) target(n *node, key string, accept linkAccept) string {
 				return t
 			}
 		}
+		if t := l.byValue(n, key, accept); t != "" {
+			return t
+		}
+		return l.byLocal(n, key, module, accept, c.Expressions[key].References)
 	}
 	return l.byValue(n, key, accept)
+}
+
+// byLocal links an attribute that a plan's configuration shows naming a
+// local value (bucket = local.bucket_id), whose value is unknown until
+// apply, to the one resource it can name in its module instance that is
+// created by the plan (its id unknown too). The configuration of a plan
+// has no locals, so the reference leads nowhere; unknown, the value names
+// no existing resource (a data source or a resource already applied would
+// be known), so it is one the plan creates. Unlinked, an access block and
+// a public ACL both naming their bucket so were read apart, and the ACL
+// was reported public (Terraform source follows the local and does not).
+// Several candidates: nothing is guessed.
+func (l *tfLinker) byLocal(n *node, key, module string, accept linkAccept, refs []string) string {
+	if !isUnknown(n.attrs[key]) || !slices.ContainsFunc(refs, func(r string) bool { return strings.HasPrefix(r, "local.") }) {
+		return ""
+	}
+	if l.created == nil {
+		l.created = map[string][]*node{}
+		for _, c := range l.g.nodes {
+			if f, ok := families[c.typ]; ok && len(f.link) == 0 && isUnknown(c.attrs["id"]) {
+				m, _, _ := splitAddress(c.addr)
+				l.created[m] = append(l.created[m], c)
+			}
+		}
+	}
+	found := ""
+	for _, c := range l.created[module] {
+		if c == n || !accept.ok(c.typ) {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = c.addr
+	}
+	return found
 }
 
 // fromRefs returns what references say for n, in module instance module
