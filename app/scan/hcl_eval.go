@@ -528,6 +528,15 @@ func (mi *hclInst) instance(b *hclBlock, idx string, sc *hclScope) cty.Value {
 			if r, ok := renderTemplateFile(vals, mi.ev.funcs); ok {
 				vals["rendered"] = r
 			}
+		case "aws_iam_policy":
+			// Looked up by the name of an AWS managed policy the rules
+			// read (data "aws_iam_policy" "admin" { name =
+			// "AdministratorAccess" }): its ARN, as a plan has it.
+			if name, ok := attrs["name"].(string); ok && attrs["arn"] == nil && attrs["path_prefix"] == nil {
+				if _, flagged := managedPolicies[name]; flagged {
+					vals["arn"] = cty.StringVal("arn:" + partition + ":iam::aws:policy/" + name)
+				}
+			}
 		case "aws_partition":
 			// Only ever the partition of an ARN, which no rule depends
 			// on; unknown, it hid the managed policy of

@@ -35,3 +35,33 @@ resource "aws_iam_role_policy_attachment" "read" {
 		"IAM_FULL_ADMIN aws_iam_role_policy_attachment.admin aws_iam_role_policy_attachment.admin.policy_arn",
 	})
 }
+
+// TestSourceManagedPolicyByName: data "aws_iam_policy" looking up an AWS
+// managed policy the rules read by its name has that policy's ARN, as a
+// plan (which reads the data source) has it; unknown, attaching
+// AdministratorAccess so went unreported from source.
+func TestSourceManagedPolicyByName(t *testing.T) {
+	res, err := ScanFiles([]File{{Path: "main.tf", Data: []byte(`data "aws_iam_policy" "admin" {
+  name = "AdministratorAccess"
+}
+data "aws_iam_policy" "custom" {
+  name = "acme-deploy"
+}
+resource "aws_iam_role_policy_attachment" "admin" {
+  role       = "ci"
+  policy_arn = data.aws_iam_policy.admin.arn
+}
+resource "aws_iam_role_policy_attachment" "custom" {
+  role       = "ci"
+  policy_arn = data.aws_iam_policy.custom.arn
+}
+`)}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, f.Rule+" "+f.Resource.Name)
+	}
+	equalStrings(t, "findings", got, []string{"IAM_FULL_ADMIN aws_iam_role_policy_attachment.admin"})
+}
