@@ -12,7 +12,8 @@ import (
 // they were, the settings and conditions a loop makes were missing, so a
 // bucket whose public access block a loop sets read as unblocked, and a
 // resource whose condition a loop makes could not be decided. The
-// Outputs' loops are not expanded: no rule reads the outputs.
+// Outputs' loops are expanded only for undeclaredRefs: no rule reads the
+// outputs.
 //
 // A loop the scanner cannot expand (its collection is not known) stays
 // as it is, which no rule reads, and a warning names where it is. The

@@ -68,6 +68,12 @@ type cfnTemplate struct {
 	// assume is the outcome taken for a condition that could not be
 	// decided, in this reading (cfn_conditions.go).
 	assume bool
+	// dropped is set when a list lost an element that is AWS::NoValue:
+	// the findings' paths then need the template's indices (cfn_paths.go),
+	// worked out once per list in indexMaps.
+	dropped   bool
+	indexMaps map[*any][]int
+	noValues  int // elements isNoValue looked at, which must grow linearly with a list (its test)
 }
 
 type tri int8
@@ -184,22 +190,42 @@ func scanCloudFormation(doc map[string]any, format string, lines map[string]int,
 	if len(problems) > 0 {
 		return nil, validationError(problems)
 	}
+	linkByName(g)
 	t.readUndecided(g, undecided)
 	res = g.evaluate(env)
+	t.templatePaths(res)
 	res.Warnings = t.conditionWarnings()
 	if len(included) > 0 {
 		res.Warnings = append(res.Warnings, Warning{Message: "resources included by Fn::Transform not read: the snippet is not in the template",
 			Count: len(included), Resources: included})
 	}
-	res.Warnings = append(res.Warnings, loops.warnings()...)
-	if _, ok := doc["Transform"]; !ok && len(included) == 0 {
+	loopWarnings := loops.warnings()
+	res.Warnings = append(res.Warnings, loopWarnings...)
+	if declaresNoNames(doc["Transform"]) && len(included) == 0 && len(loopWarnings) == 0 {
 		// A transform (SAM, a macro, an included snippet) declares
-		// names of its own (a function's Role, ServerlessRestApi).
-		if w, ok := undeclaredRefs(doc, ids); ok {
+		// names of its own (a function's Role, ServerlessRestApi);
+		// AWS::LanguageExtensions declares none, and the names its
+		// loops make are those of the expanded template, the Outputs'
+		// loops expanded too (their warnings are not the scan's: no
+		// rule reads the outputs; one left unexpanded is not checked).
+		outputs := t.newLoopExpansion(lines).inlineMap(mapOf(doc["Outputs"]), "Outputs")
+		if w, ok := undeclaredRefs(mapOf(doc["Parameters"]), t.resources, outputs, ids); ok {
 			res.Warnings = append(res.Warnings, w)
 		}
 	}
 	return res, nil
+}
+
+// declaresNoNames says whether a template's Transform, if any, adds no
+// names to it: none, or AWS::LanguageExtensions alone (Fn::ForEach,
+// Fn::Length, Fn::ToJsonString).
+func declaresNoNames(transform any) bool {
+	for _, v := range listOf(transform) {
+		if v != "AWS::LanguageExtensions" {
+			return false
+		}
+	}
+	return true
 }
 
 // listDefault is a parameter's default as a Ref reads it: a
@@ -219,13 +245,12 @@ func listDefault(typ, d any) any {
 	return out
 }
 
-// undeclaredRefs warns of a Ref, in the resources (ids, in template order)
-// or the outputs, to a name that is neither a parameter, a resource nor a
-// pseudo parameter. CloudFormation refuses such a template; the scanner
+// undeclaredRefs warns of a Ref, in the resources (ids, in template order,
+// loops expanded) or the outputs, to a name that is neither a parameter, a
+// resource nor a pseudo parameter. CloudFormation refuses such a template; the scanner
 // reads the Ref as unknown and checks the rest, so the warning is what
 // tells a clean result from a template that cannot be deployed.
-func undeclaredRefs(doc map[string]any, ids []string) (Warning, bool) {
-	params, resources := mapOf(doc["Parameters"]), mapOf(doc["Resources"])
+func undeclaredRefs(params map[string]any, resources map[string]map[string]any, outputs map[string]any, ids []string) (Warning, bool) {
 	var names []string
 	w := Warning{}
 	check := func(where string, v any) {
@@ -250,9 +275,10 @@ func undeclaredRefs(doc map[string]any, ids []string) (Warning, bool) {
 	for _, id := range ids {
 		check(id, resources[id])
 	}
-	outputs := mapOf(doc["Outputs"])
 	for _, name := range slices.Sorted(maps.Keys(outputs)) {
-		check("Outputs."+name, outputs[name])
+		if !isLoop(name) { // a loop left unexpanded: its identifiers are Refs of its own
+			check("Outputs."+name, outputs[name])
+		}
 	}
 	if len(names) == 0 {
 		return w, false
@@ -395,6 +421,8 @@ func (t *cfnTemplate) eval(v any) any {
 		for _, sub := range x {
 			if r := t.eval(sub); r != (noValueT{}) {
 				out = append(out, r)
+			} else {
+				t.dropped = true
 			}
 		}
 		return out
@@ -451,17 +479,22 @@ func (t *cfnTemplate) intrinsic(fn string, arg any) any {
 			return unknown
 		}
 		sep, ok := t.eval(args[0]).(string)
-		parts := listOf(t.eval(args[1]))
-		if !ok {
+		parts, isList := t.eval(args[1]).([]any)
+		if !ok || !isList {
 			return unknown
 		}
 		raw, _ := args[1].([]any) // to tell a Ref to AWS::Partition
 		strs := make([]string, len(parts))
-		size := 0
+		size, partial := 0, false
 		for i, p := range parts {
 			s, ok := p.(string)
 			if !ok && len(raw) == len(parts) && isUnknown(p) && mapOf(raw[i])["Ref"] == "AWS::Partition" {
 				s, ok = partition, true
+			}
+			if _, isRef := p.(refTo); !ok && (isUnknown(p) || isRef) {
+				// A resource's name or attribute (Ref, Fn::GetAtt), a
+				// pseudo parameter, a parameter without a default.
+				s, ok, partial = knownAfterDeployment, true, true
 			}
 			if !ok {
 				return unknown
@@ -470,6 +503,9 @@ func (t *cfnTemplate) intrinsic(fn string, arg any) any {
 			size += len(s) + len(sep)
 		}
 		t.charge(size) // before joining: the result is what costs
+		if partial {
+			return partialText{strings.Join(strs, sep)}
+		}
 		return strings.Join(strs, sep)
 	case "Fn::Sub":
 		return t.sub(arg)
@@ -556,7 +592,7 @@ func (t *cfnTemplate) sub(arg any) any {
 	// allocation: a builder growing by a quarter at a time would allocate
 	// several times what the result is.
 	var pieces []string
-	size := 0
+	size, partial := 0, false
 	add := func(s string) {
 		pieces = append(pieces, s)
 		size += len(s)
@@ -589,14 +625,27 @@ func (t *cfnTemplate) sub(arg any) any {
 			v, ok = partition, true
 		}
 		s, isStr := strOf(v)
-		if !ok || !isStr {
+		_, isRef := v.(refTo)
+		switch {
+		case isStr && ok:
+		case !ok && strings.TrimSpace(name) != "" || isUnknown(v) || isRef:
+			// A resource (${Bucket}, ${Bucket.Arn}), a pseudo
+			// parameter, a parameter without a default.
+			s, partial = knownAfterDeployment, true
+		default:
 			return unknown
 		}
 		add(s)
 	}
 	t.charge(size)
+	if partial {
+		return partialText{strings.Join(pieces, "")}
+	}
 	return strings.Join(pieces, "")
 }
+
+// knownAfterDeployment stands for the unknown parts of a partialText.
+const knownAfterDeployment = "(known after deployment)"
 
 // charge counts n bytes produced by an intrinsic function against
 // MaxEvalBytes, aborting the scan past it.
@@ -721,4 +770,51 @@ func triOf(b bool) tri {
 		return triTrue
 	}
 	return triFalse
+}
+
+// cfnNameProps are the properties that name a resource a linking
+// resource can name by that name instead of a Ref: a bucket policy's
+// Bucket, an ingress rule's GroupName (a default VPC's group).
+var cfnNameProps = map[string]string{"AWS::S3::Bucket": "BucketName", "AWS::EC2::SecurityGroup": "GroupName"}
+
+// linkByName links each linking resource without a Ref to the one
+// resource of the template that its linking property names by its name
+// (Bucket: acme-logs, the bucket's BucketName: acme-logs; or both the
+// same parameter's default), as a plan's linker falls back to names. Read
+// on its own, a policy was reported as a bucket of its own, public even
+// when the bucket's PublicAccessBlockConfiguration blocks it.
+func linkByName(g *graph) {
+	var byName map[string][]*node
+	for _, n := range g.nodes {
+		fam, ok := families[n.typ]
+		if !ok || len(fam.link) == 0 || n.target != "" {
+			continue
+		}
+		if byName == nil {
+			byName = map[string][]*node{}
+			for _, c := range g.nodes {
+				if prop, ok := cfnNameProps[c.typ]; ok {
+					if s, ok := c.attrs[prop].(string); ok && s != "" {
+						byName[s] = append(byName[s], c)
+					}
+				}
+			}
+		}
+		for _, k := range fam.link {
+			s, ok := n.attrs[k].(string)
+			if !ok {
+				continue
+			}
+			var found []*node
+			for _, c := range byName[s] {
+				if canConfigure(n.typ, c.typ) {
+					found = append(found, c)
+				}
+			}
+			if len(found) == 1 { // two of one name: which one is not known (a condition may drop one)
+				n.target = found[0].addr
+				break
+			}
+		}
+	}
 }

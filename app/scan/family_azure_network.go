@@ -19,7 +19,8 @@ import (
 // it is graded as tcp (tcp and udp are graded alike) and its message says
 // "any protocol"; Icmp, Esp and Ah
 // have no ports and are not reported. A value unknown until apply leaves
-// the rule out.
+// the rule out, but a destination_port_ranges list with one unknown
+// element still opens its known ports, and their findings say so.
 
 // azureAnySource are the sources that include the whole internet.
 var azureAnySource = map[string]string{
@@ -73,6 +74,7 @@ func (b *builder) azureRule(r *resource, m map[string]any, path string, index in
 		return
 	}
 	var spans [][2]int
+	note := unknownElement(m["destination_port_ranges"], "destination_port_ranges")
 	for _, v := range append([]any{m["destination_port_range"]}, listOf(m["destination_port_ranges"])...) {
 		if from, to, ok := portSpan(v); ok {
 			spans = append(spans, [2]int{from, to})
@@ -88,6 +90,7 @@ func (b *builder) azureRule(r *resource, m map[string]any, path string, index in
 		for i := first; i < len(r.ingress); i++ {
 			r.ingress[i].anyProtocol = proto == protoAll
 		}
+		setOpenEnd(r, first, note)
 	}
 }
 

@@ -18,7 +18,8 @@ import (
 // AWS has none (each allow is judged alone). A value unknown until apply
 // that would open something (direction, a range, a port) leaves the rule
 // or entry out; an unknown disabled is not taken as disabled, and the
-// findings say it is unknown.
+// findings say it is unknown. A ports list with an unknown element still
+// opens its known ports, and their findings say the list may open more.
 
 func (b *builder) gcpFirewall(r *resource, n *node, attrs map[string]any, _ []*node, _ func(*node) map[string]any) {
 	if v := attrs["disabled"]; isUnknown(v) {
@@ -65,11 +66,37 @@ func (b *builder) gcpFirewall(r *resource, n *node, attrs map[string]any, _ []*n
 			b.openEntries(r, proto, 0, 65535, sources, path, i, nil)
 			continue
 		}
+		note := unknownElement(ports, "ports")
 		for _, p := range listOf(ports) {
 			if from, to, ok := portSpan(p); ok {
+				first := len(r.ingress)
 				b.openEntries(r, proto, from, to, sources, path, i, nil)
+				setOpenEnd(r, first, note)
 			}
 		}
+	}
+}
+
+// unknownElement says, for messages, that a list of ports holds a value
+// unknown until apply (["22", var.port]) besides those it knows: the
+// known ports are reported, and the finding says the list may open more.
+// Empty when the list holds none.
+func unknownElement(list any, field string) string {
+	for _, v := range listOf(list) {
+		if isUnknown(v) {
+			return "; " + field + " also holds a value unknown until apply, which may open more ports"
+		}
+	}
+	return ""
+}
+
+// setOpenEnd sets the note of the entries r.ingress[first:].
+func setOpenEnd(r *resource, first int, note string) {
+	if note == "" {
+		return
+	}
+	for i := first; i < len(r.ingress); i++ {
+		r.ingress[i].openEnd = note
 	}
 }
 

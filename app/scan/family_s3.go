@@ -417,6 +417,18 @@ func matchAction(pattern, action string) bool {
 // (dupkeys.go): IAM and the scanner could read different copies of an
 // Effect or an Action, and a policy could hide what it allows.
 func policyDocument(v any, path string) (map[string]any, bool) {
+	if p, ok := v.(partialText); ok {
+		// A template's JSON text with parts unknown until deployment:
+		// each string value holding one stands as that placeholder, as
+		// a value unknown until apply does in Terraform source, so that
+		// "${Service}:*" is no wildcard of a service named so.
+		doc, ok := policyDocument(p.text, path)
+		if !ok {
+			return nil, false
+		}
+		placeholdPartial(doc)
+		return doc, true
+	}
 	switch x := v.(type) {
 	case map[string]any:
 		return x, true
@@ -439,7 +451,47 @@ func policyDocument(v any, path string) (map[string]any, bool) {
 			panic(abort{&ValidationError{Problems: []Problem{{Path: path, Message: "the policy document's " + d.Path + " " + d.Message}},
 				Omitted: len(r.dups.problems) - 1 + r.dups.more}})
 		}
+		if strings.Contains(x, knownAfterApply) {
+			placeholdPartial(m) // a template rendered with unknown parts (hcl_policy_text.go)
+		}
 		return m, true
 	}
 	return nil, false
+}
+
+// placeholdPartial replaces in place each string of v that holds a
+// placeholder (knownAfterDeployment, knownAfterApply) by the placeholder
+// alone.
+func placeholdPartial(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if p, ok := placeholderIn(e); ok {
+				x[k] = p
+			} else {
+				placeholdPartial(e)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if p, ok := placeholderIn(e); ok {
+				x[i] = p
+			} else {
+				placeholdPartial(e)
+			}
+		}
+	}
+}
+
+// placeholderIn returns the placeholder that v, a string, holds.
+func placeholderIn(v any) (string, bool) {
+	s, ok := v.(string)
+	switch {
+	case !ok:
+	case strings.Contains(s, knownAfterDeployment):
+		return knownAfterDeployment, true
+	case strings.Contains(s, knownAfterApply):
+		return knownAfterApply, true
+	}
+	return "", false
 }

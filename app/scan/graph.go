@@ -58,7 +58,21 @@ type unknownValue struct{}
 
 var unknown any = unknownValue{}
 
-func isUnknown(v any) bool { _, ok := v.(unknownValue); return ok }
+// partialText is a string a template's Fn::Sub or Fn::Join builds with
+// some of its parts unknown until deployment (a Ref to a bucket, a
+// pseudo parameter), each written as knownAfterDeployment. It is unknown
+// to every rule, like unknownValue, except that a policy document written
+// as such a string is read (policyDocument), as Terraform source reads
+// jsonencode with its unknown values as placeholders.
+type partialText struct{ text string }
+
+func isUnknown(v any) bool {
+	switch v.(type) {
+	case unknownValue, partialText:
+		return true
+	}
+	return false
+}
 
 // family says what the scanner does with a provider type.
 type family struct {

@@ -520,6 +520,29 @@ func (mi *hclInst) instance(b *hclBlock, idx string, sc *hclScope) cty.Value {
 			vals["json"] = policyDocumentJSON(attrs)
 		case "google_iam_policy":
 			vals["policy_data"] = gcpPolicyDataJSON(attrs)
+		case "template_file":
+			// The template provider's data source, which older
+			// configurations render their policies with: rendered as
+			// templatestring renders, its vars known only after apply
+			// as (known after apply).
+			if r, ok := renderTemplateFile(vals, mi.ev.funcs); ok {
+				vals["rendered"] = r
+			}
+		case "aws_iam_policy":
+			// Looked up by the name of an AWS managed policy the rules
+			// read (data "aws_iam_policy" "admin" { name =
+			// "AdministratorAccess" }): its ARN, as a plan has it.
+			if name, ok := attrs["name"].(string); ok && attrs["arn"] == nil && attrs["path_prefix"] == nil {
+				if _, flagged := managedPolicies[name]; flagged {
+					vals["arn"] = cty.StringVal("arn:" + partition + ":iam::aws:policy/" + name)
+				}
+			}
+		case "aws_partition":
+			// Only ever the partition of an ARN, which no rule depends
+			// on; unknown, it hid the managed policy of
+			// "arn:${data.aws_partition.current.partition}:iam::aws:policy/AdministratorAccess".
+			// CloudFormation's AWS::Partition reads the same.
+			vals["partition"] = cty.StringVal(partition)
 		case "azurerm_subscription":
 			vals["id"] = azureSubscriptionID(attrs)
 		case "azurerm_role_definition":
@@ -581,7 +604,7 @@ func (mi *hclInst) body(body hcl.Body, sc *hclScope, at string, top bool) (map[s
 	}
 	for name, a := range sb.Attributes {
 		if !(top && hclMetaAttrs[name]) {
-			set(name, mi.eval(a.Expr, sc), a.SrcRange)
+			set(name, mi.policyText(name, a.Expr, mi.eval(a.Expr, sc), sc), a.SrcRange)
 		}
 	}
 	goBlocks, ctyBlocks := map[string][]any{}, map[string][]cty.Value{}

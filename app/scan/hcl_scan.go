@@ -96,7 +96,37 @@ func scanHCL(files []File, env *envelope, noSizeLimit bool) (res *Result, err er
 	if len(ev.warned) > 0 {
 		res.Warnings = append(res.Warnings, moduleWarnings(ev.warned, ev.warnings)...)
 	}
+	if w, ok := unreadVarFiles(set); ok {
+		res.Warnings = append(res.Warnings, w)
+	}
 	return res, nil
+}
+
+// unreadVarFiles warns of the variable files sent that Terraform does not
+// read by itself (prod.tfvars, env/dev.tfvars.json: those of -var-file),
+// so not the scan either. A repository often keeps one per environment,
+// and the scan read the variables they set as unknown, or as their
+// defaults, without saying why: a clean result could rest on values the
+// deployment does not use.
+func unreadVarFiles(set *sourceSet) (Warning, bool) {
+	var files []string
+	for p := range set.files {
+		b := strings.TrimSuffix(path.Base(p), ".json")
+		if strings.HasSuffix(b, ".tfvars") && !isTFVars(set, p) {
+			files = append(files, p)
+		}
+	}
+	if len(files) == 0 {
+		return Warning{}, false
+	}
+	sort.Strings(files)
+	w := Warning{Message: "variable files that Terraform reads only with -var-file were not read (it reads the root module's " +
+		"terraform.tfvars and *.auto.tfvars by itself): to scan with one, send it as terraform.tfvars or a *.auto.tfvars",
+		Count: len(files), Resources: files}
+	if len(files) > MaxNotCheckedAddresses {
+		w.Resources = files[:MaxNotCheckedAddresses]
+	}
+	return w, true
 }
 
 func newHCLEval(set *sourceSet) *hclEval {

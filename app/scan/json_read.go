@@ -219,6 +219,8 @@ func (r *reader) tfInstance(key string, i *tfInstance) {
 		i.Address = r.stringValue()
 	case "mode":
 		i.Mode = r.stringValue()
+	case "deposed_key", "deposed": // in the values, in the changes
+		i.Deposed = r.stringValue()
 	}
 }
 
@@ -262,7 +264,19 @@ func (r *reader) tfConfigModule(prefix string, config map[string]tfConfigResourc
 			})
 		case "module_calls":
 			r.object(func(name string) {
-				r.member("module", func() { r.tfConfigModule(prefix+"module."+name+".", config) })
+				called := prefix + "module." + name + "."
+				r.object(func(key string) {
+					switch key {
+					case "module":
+						r.tfConfigModule(called, config)
+					case "expressions": // kept as "var.<name>" entries of the called module: links through its inputs (tf_outputs.go)
+						r.object(func(input string) {
+							if e := r.tfExpression(); len(e.References) > 0 {
+								config[called+variableKey+input] = tfConfigOutput(e)
+							}
+						})
+					}
+				})
 			})
 		case "outputs": // kept as "output.<name>" entries: links through module outputs (tf_outputs.go)
 			r.object(func(name string) {

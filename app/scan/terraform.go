@@ -54,6 +54,11 @@ type tfModule struct {
 type tfInstance struct {
 	Address string
 	Mode    string
+	// Deposed is the key of a deposed object: an instance that a
+	// create_before_destroy replacement left behind, which Terraform
+	// destroys at the next apply. It shares its address with the current
+	// instance (deposed_key in the values, deposed in the changes).
+	Deposed string
 }
 
 // managed is false for a data source.
@@ -108,7 +113,11 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 	g := newGraph(format)
 	unknowns := map[string]any{}
 	for _, c := range doc.ResourceChanges {
-		if c.managed() && c.AfterUnknown != nil {
+		// A deposed object's change (its deletion) comes after the
+		// current instance's, at the same address: its after_unknown
+		// ({}) replaced the instance's, whose unknown values then read
+		// as absent, so as the provider's defaults.
+		if c.managed() && c.AfterUnknown != nil && c.Deposed == "" {
 			unknowns[c.Address] = c.AfterUnknown
 		}
 	}
@@ -129,6 +138,10 @@ func scanTerraform(data []byte, env *envelope) (*Result, error) {
 			}
 			if attrs == nil {
 				attrs = map[string]any{}
+			}
+			if res.Deposed != "" {
+				g.add(deposedNode(res.Address, res.Deposed, res.Type, res.Line))
+				continue
 			}
 			g.add(&node{addr: res.Address, typ: res.Type, line: res.Line, base: res.Address, attrs: attrs})
 		}
@@ -340,6 +353,10 @@ type tfLinker struct {
 	refs map[[2]string]tfLinkRefs
 	// outputs: what a module instance's output links to (tf_outputs.go)
 	outputs map[string]string
+	// created: the primary resources whose id is unknown until apply, by
+	// module instance ("" or "module.net[0]."), built on first use
+	// (byLocal).
+	created map[string][]*node
 }
 
 // tfInstances are the instances of one resource in one module instance:
@@ -441,14 +458,57 @@ func (l *tfLinker) target(n *node, key string, accept linkAccept) string {
 		if t := l.byOutputs(module, c.Expressions[key].References); t != "" {
 			return t
 		}
+		if t := l.byVariables(module, c.Expressions[key].References); t != "" {
+			return t
+		}
 		if c.ForEachExpression != nil {
 			lr = l.linkRefs(configAddr, modulePath, "\x00for_each", c.ForEachExpression.References, accept)
 			if t, done := l.fromRefs(lr, n, key, module, index, accept); done {
 				return t
 			}
 		}
+		if t := l.byValue(n, key, accept); t != "" {
+			return t
+		}
+		return l.byLocal(n, key, module, accept, c.Expressions[key].References)
 	}
 	return l.byValue(n, key, accept)
+}
+
+// byLocal links an attribute that a plan's configuration shows naming a
+// local value (bucket = local.bucket_id), whose value is unknown until
+// apply, to the one resource it can name in its module instance that is
+// created by the plan (its id unknown too). The configuration of a plan
+// has no locals, so the reference leads nowhere; unknown, the value names
+// no existing resource (a data source or a resource already applied would
+// be known), so it is one the plan creates. Unlinked, an access block and
+// a public ACL both naming their bucket so were read apart, and the ACL
+// was reported public (Terraform source follows the local and does not).
+// Several candidates: nothing is guessed.
+func (l *tfLinker) byLocal(n *node, key, module string, accept linkAccept, refs []string) string {
+	if !isUnknown(n.attrs[key]) || !slices.ContainsFunc(refs, func(r string) bool { return strings.HasPrefix(r, "local.") }) {
+		return ""
+	}
+	if l.created == nil {
+		l.created = map[string][]*node{}
+		for _, c := range l.g.nodes {
+			if f, ok := families[c.typ]; ok && len(f.link) == 0 && isUnknown(c.attrs["id"]) {
+				m, _, _ := splitAddress(c.addr)
+				l.created[m] = append(l.created[m], c)
+			}
+		}
+	}
+	found := ""
+	for _, c := range l.created[module] {
+		if c == n || !accept.ok(c.typ) {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = c.addr
+	}
+	return found
 }
 
 // fromRefs returns what references say for n, in module instance module
@@ -674,4 +734,15 @@ func stripModuleIndex(module string) string {
 		module = module[1:]
 	}
 	return b.String()
+}
+
+// deposedNode is the node of a deposed object of the instance addr:
+// listed in not_checked under its own name, as Terraform names it, since
+// Terraform destroys it at the next apply. Read as the instance, it
+// repeated the instance's findings under the same name and fingerprint,
+// and took its address in the links.
+func deposedNode(addr, key, typ string, line int) *node {
+	name := addr + " (deposed object " + key + ")"
+	return &node{addr: name, typ: typ, line: line, base: name, attrs: map[string]any{},
+		skip: "a deposed object, left by a create_before_destroy replacement: Terraform destroys it at the next apply"}
 }

@@ -12,8 +12,20 @@ import "strings"
 // The configuration's outputs are kept in the map of its resources, under
 // the module's path and outputKey plus the output's name: no resource type
 // is called "output", so they cannot collide.
+//
+// Links through module inputs are the other way round: a rule in a module
+// names its group by a variable (security_group_id = var.sg_id), and the
+// module call's argument for it (sg_id = aws_security_group.web.id, or
+// module.sg.id) is resolved in the calling module's instance. The
+// arguments are kept under the called module's path and variableKey plus
+// the variable's name. Terraform source links so (hcl_*.go), and without
+// this a plan's rule was reported on its own address while the source's
+// was reported on its group: the same resources gave different findings.
 
-const outputKey = "output."
+const (
+	outputKey   = "output."
+	variableKey = "var."
+)
 
 // tfConfigOutput keeps an output's references as a configuration entry.
 func tfConfigOutput(e tfExpression) tfConfigResource {
@@ -64,8 +76,78 @@ func (l *tfLinker) output(module, output string) string {
 	if t == "" {
 		t = l.byOutputs(module, refs)
 	}
+	if t == "" {
+		t = l.byVariables(module, refs)
+	}
 	l.outputs[key] = t
 	return t
+}
+
+// byVariables takes the first reference to an input variable of the module
+// instance module ("module.net[0]."), from a resource or an output in it,
+// whose argument in the module call leads to a resource instance.
+func (l *tfLinker) byVariables(module string, refs []string) string {
+	if module == "" {
+		return "" // the root module's variables come from outside
+	}
+	for _, ref := range refs {
+		name, ok := strings.CutPrefix(ref, variableKey)
+		if !ok || name == "" {
+			continue
+		}
+		if k := strings.IndexAny(name, ".["); k >= 0 {
+			name = name[:k] // an attribute of an object variable
+		}
+		if t := l.variable(module, name); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// variable resolves the input name of the module instance module in its
+// caller, once per document as output does (the two share the memo: their
+// keys differ).
+func (l *tfLinker) variable(module, name string) string {
+	key := module + variableKey + name
+	if t, done := l.outputs[key]; done {
+		return t
+	}
+	if l.outputs == nil {
+		l.outputs = map[string]string{}
+	}
+	l.outputs[key] = "" // in progress
+	c, ok := l.config[stripModuleIndex(module)+variableKey+name]
+	if !ok {
+		return ""
+	}
+	caller, index := callerOf(module)
+	refs := c.Expressions["value"].References
+	t := ""
+	for _, r := range parseRefs(refs) {
+		if c := l.instance(caller, index, r); c != nil {
+			t = c.addr
+			break
+		}
+	}
+	if t == "" {
+		t = l.byOutputs(caller, refs)
+	}
+	if t == "" {
+		t = l.byVariables(caller, refs)
+	}
+	l.outputs[key] = t
+	return t
+}
+
+// callerOf is the module instance that calls module, "module.net[0]."
+// for "module.net[0].module.rules[\"db\"].", "" for "module.net.", and
+// the index key of the call (["db"]): an argument naming a resource of as
+// many instances (aws_security_group.this[each.key]) names the one with
+// that key, as a resource's own key does.
+func callerOf(module string) (caller, index string) {
+	caller, _, index = splitAddress(strings.TrimSuffix(module, "."))
+	return caller, index
 }
 
 // outputRef splits a reference to a module output,

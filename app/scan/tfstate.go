@@ -36,6 +36,7 @@ type tfStateResource struct {
 
 type tfStateInstance struct {
 	IndexKey   any // nil, a number (count) or a string (for_each)
+	Deposed    string
 	Attributes map[string]any
 	Line       int
 }
@@ -68,6 +69,8 @@ func (r *reader) tfStateInstance() tfStateInstance {
 		switch key {
 		case "index_key":
 			in.IndexKey = r.anyValue()
+		case "deposed":
+			in.Deposed = r.stringValue()
 		case "attributes":
 			in.Attributes, _ = r.anyValue().(map[string]any)
 		case "attributes_flat":
@@ -117,6 +120,10 @@ func scanStateFile(doc *tfDocument, env *envelope) (*Result, error) {
 				return nil, tooManyResources()
 			}
 			addr := prefix + indexKeyText(in.IndexKey)
+			if in.Deposed != "" {
+				g.add(deposedNode(addr, in.Deposed, res.Type, in.Line))
+				continue
+			}
 			attrs := in.Attributes
 			if attrs == nil {
 				attrs = map[string]any{}
