@@ -20,8 +20,48 @@ func ValidEmail(s string) bool {
 	if !visible(s) {
 		return false
 	}
+	if MixedScripts(s) {
+		return false
+	}
 	addr, err := mail.ParseAddress(s)
 	return err == nil && addr.Address == s && strings.Contains(s[strings.LastIndex(s, "@")+1:], ".")
+}
+
+// scripts are the writing systems an address's letters are told apart
+// by: Han, Hiragana, Katakana and Hangul count as one (Japanese and
+// Korean mix them).
+var scripts = []*unicode.RangeTable{unicode.Latin, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Georgian,
+	unicode.Hebrew, unicode.Arabic, unicode.Thai, unicode.Devanagari, unicode.Han}
+
+// MixedScripts reports whether an address's local part or one of its
+// domain's labels has letters of two writing systems: "dаve@example.com"
+// with a Cyrillic а passes for dave's address in member lists and mail.
+// An address wholly in one (ivan@пример.рф, its parts each in one) is
+// fine, as browsers allow a domain's labels.
+func MixedScripts(addr string) bool {
+	for _, part := range strings.FieldsFunc(addr, func(r rune) bool { return r == '@' || r == '.' }) {
+		seen := -1
+		for _, r := range part {
+			if !unicode.IsLetter(r) {
+				continue
+			}
+			s := len(scripts) // a letter of another script
+			if unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+				r = '一' // as Han
+			}
+			for i, t := range scripts {
+				if unicode.Is(t, r) {
+					s = i
+					break
+				}
+			}
+			if seen >= 0 && s != seen {
+				return true
+			}
+			seen = s
+		}
+	}
+	return false
 }
 
 // visible reports whether every character of s is printable: no control

@@ -213,6 +213,9 @@ func checkEmail(email string) string {
 	if len(email) > models.MaxEmailLength {
 		return "That email address is too long."
 	}
+	if models.MixedScripts(email) {
+		return "That address mixes alphabets (such as Latin letters and Cyrillic ones that look alike): type it in one."
+	}
 	if !models.ValidEmail(email) {
 		return "Enter a valid email address, like name@example.com."
 	}

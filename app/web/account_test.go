@@ -20,6 +20,8 @@ func TestSignUpRules(t *testing.T) {
 		}{
 			{"", apptest.TestPassword, "Enter your email address."},
 			{"not-an-email", apptest.TestPassword, "Enter a valid email address"},
+			{"d\u0430ve@example.com", apptest.TestPassword, "mixes alphabets"}, // a Cyrillic а in dave
+			{"dave@ex\u0430mple.com", apptest.TestPassword, "mixes alphabets"},
 			{"a@b.co", "12345678901", "at least 12 characters"},
 			{"a@b.co", strings.Repeat("x", 129), "at most 128 characters"},
 			{"a@b.co", "LeaveMeAlone", "most common passwords"},
