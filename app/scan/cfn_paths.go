@@ -44,10 +44,11 @@ func (t *cfnTemplate) templatePath(path string) string {
 	if end < 0 {
 		return path
 	}
-	var cur any = t.resources[rest[:end]]
-	if cur == nil {
+	res, ok := t.resources[rest[:end]]
+	if !ok || res == nil {
 		return path
 	}
+	var cur any = res
 	done := len(path) - len(rest) + end // path[:done] is as the template writes it
 	for done < len(path) {
 		if cur = t.resolveIf(cur); cur == nil {
