@@ -38,6 +38,9 @@ type Options struct {
 	// lines, ...) join the entry above: see entries.go. The API's
 	// join_continuations option is its negation.
 	SplitContinuations bool
+	// listAll builds every match and outlier and every template's params,
+	// none left out (see MaxResultMatches): a comparison reads them all.
+	listAll bool
 }
 
 // Result is the outcome of Analyze. Its JSON form is part of the API.
@@ -318,7 +321,9 @@ func (a *analyzer) run(ctx context.Context, input []byte) (*Result, error) {
 		return nil, err
 	}
 	res := a.result(input, clusters)
-	res.Timeline = a.stamps.timeline(res, func(i int) int32 { return a.matches[i].stamp })
+	res.Timeline = a.stamps.timeline(res, len(a.matches), func(i int) (int32, Category) {
+		return a.matches[i].stamp, a.matches[i].category()
+	})
 	if a.opts.IncludePatterns {
 		a.patterns(res, input)
 	}

@@ -144,7 +144,7 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 		return nil, err
 	}
 	joined, moved := joinSides(baseline, current, sides[0].lines)
-	opts.IncludeAssignments = true
+	opts.IncludeAssignments, opts.listAll = true, true
 	res, err := run(ctx, joined, lineCount(joined), opts, moved)
 	if err != nil {
 		return nil, err

@@ -71,7 +71,7 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 			tmpl = emptyTemplate
 		}
 		res.Templates[n] = Template{ID: n + 1, Template: tmpl, Count: c.count}
-		if a.opts.IncludeParams {
+		if a.opts.IncludeParams && (a.opts.listAll || n < MaxResultTemplates) { // no more are listed
 			res.Templates[n].Params = templateParams(shapes, c, toks)
 		}
 		for _, si := range c.members {
@@ -103,13 +103,19 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	// Analyze), and copies would be a second copy of much of the input, in
 	// fresh memory that costs more to fault in than to fill.
 	text := unsafe.String(unsafe.SliceData(input), len(input))
-	res.Matches, res.Outliers = make([]Match, len(a.matches)), make([]Outlier, len(order))
+	// Only what the result may list is built (see MaxResultMatches); a
+	// comparison reads every match.
+	nm, no := len(a.matches), len(order)
+	if !a.opts.listAll {
+		nm, no = min(nm, MaxResultMatches), min(no, MaxResultOutliers)
+	}
+	res.Matches, res.Outliers = make([]Match, nm), make([]Outlier, no)
 	n := len(res.Matches) + len(res.Outliers)
 	pieces := max(1, min(runtime.GOMAXPROCS(0), n/minPieceLines))
 	together(pieces, func(k int) {
 		from, to := k*n/pieces, (k+1)*n/pieces
 		for i := from; i < to; i++ {
-			if i < len(a.matches) {
+			if i < len(res.Matches) {
 				m := &a.matches[i]
 				m.record(&res.Matches[i], id)
 				res.Matches[i].setText(lineText(text, m.ref), m.ref)
@@ -117,16 +123,16 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 			}
 			// Field by field into the zeroed slot: a record built aside
 			// and copied in is written twice.
-			r := rare[uint32(order[i-len(a.matches)])]
+			r := rare[uint32(order[i-len(res.Matches)])]
 			t := &res.Templates[r.tmpl]
-			o := &res.Outliers[i-len(a.matches)]
+			o := &res.Outliers[i-len(res.Matches)]
 			o.Line, o.Template, o.TemplateID, o.Count, o.Cut = int(r.ref.no), t.Template, t.ID, t.Count, r.ref.cut
 			o.setText(lineText(text, r.ref), r.ref)
 		}
 	})
 	a.ids = id
-	res.Summary.Matched = len(res.Matches)
-	res.Summary.Outliers = len(res.Outliers)
+	res.Summary.Matched = len(a.matches)
+	res.Summary.Outliers = len(order)
 	if a.opts.IncludeAssignments {
 		res.Assignments = make([]int, len(a.assign))
 		res.entryLines = make([]int, len(a.assignNo))
