@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -52,7 +53,27 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 			rares += c.count
 		}
 	}
+	// Only the first MaxResultOutliers are listed: when more lines are
+	// rare, the line number of the last listed bounds those kept (a log
+	// of all-different lines would otherwise hold all its lines twice
+	// more here).
+	lastRare := int32(math.MaxInt32)
+	if !a.opts.listAll && rares > MaxResultOutliers {
+		nos := make([]int32, 0, rares)
+		for _, c := range clusters {
+			if c.count <= res.Summary.RareCutoff {
+				for _, si := range c.members {
+					for _, ref := range shapes[si].lines {
+						nos = append(nos, ref.no)
+					}
+				}
+			}
+		}
+		slices.Sort(nos)
+		lastRare, rares = nos[MaxResultOutliers-1], MaxResultOutliers
+	}
 	rare, order := make([]rareLine, 0, rares), make([]uint64, 0, rares)
+	rareLines := 0     // in all, listed or not
 	var names []string // custom masks' placeholders
 	for _, m := range a.opts.Masks {
 		if a.opts.NamedPlaceholders {
@@ -79,9 +100,12 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 		}
 		if c.count <= res.Summary.RareCutoff {
 			for _, si := range c.members {
+				rareLines += len(shapes[si].lines)
 				for _, ref := range shapes[si].lines {
-					order = append(order, uint64(ref.no)<<32|uint64(len(rare)))
-					rare = append(rare, rareLine{ref, n})
+					if ref.no <= lastRare {
+						order = append(order, uint64(ref.no)<<32|uint64(len(rare)))
+						rare = append(rare, rareLine{ref, n})
+					}
 				}
 			}
 		}
@@ -132,7 +156,7 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	})
 	a.ids = id
 	res.Summary.Matched = len(a.matches)
-	res.Summary.Outliers = len(order)
+	res.Summary.Outliers = rareLines
 	if a.opts.IncludeAssignments {
 		res.Assignments = make([]int, len(a.assign))
 		res.entryLines = make([]int, len(a.assignNo))
@@ -187,13 +211,14 @@ func (m *matchRef) record(r *Match, id []int) {
 	// The keyword found names the match, unless the level made it more
 	// severe than that keyword: then the level word does.
 	word, start, end := "", int(m.ref.lvl0), int(m.ref.lvl1) // the level word, filled with the text
-	if m.hit.kw >= 0 {
-		if kw := keywordTable[m.hit.kw]; kw.Category == cat || cat == CategoryReliability {
-			word, start, end = kw.Word, m.hit.start, m.hit.end
+	hit := m.hit.unpack()
+	if hit.kw >= 0 {
+		if kw := keywordTable[hit.kw]; kw.Category == cat || cat == CategoryReliability {
+			word, start, end = kw.Word, hit.start, hit.end
 		}
 	}
-	if w, ok := statusWord(m.hit); ok { // an HTTP access line's status (access.go)
-		word, start, end = w, m.hit.start, m.hit.end
+	if w, ok := statusWord(hit); ok { // an HTTP access line's status (access.go)
+		word, start, end = w, hit.start, hit.end
 	}
 	r.Line, r.Category, r.Keyword, r.Start, r.End = int(m.ref.no), cat, word, start, end
 	r.TemplateID, r.Cut = id[m.shape], m.ref.cut
