@@ -41,6 +41,9 @@ type Options struct {
 	// listAll builds every match and outlier and every template's params,
 	// none left out (see MaxResultMatches): a comparison reads them all.
 	listAll bool
+	// runtimeTimes are the container runtime's times of the lines, for
+	// those without one of their own (see unwrappedTimes); nil for none.
+	runtimeTimes []int64
 }
 
 // Result is the outcome of Analyze. Its JSON form is part of the API.
@@ -153,10 +156,11 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	if total > MaxLines {
 		return nil, &LimitError{Limit: "lines", Max: MaxLines}
 	}
-	text, moved := readable(input)
+	text, moved, times := readableTimes(input)
 	if !sameBytes(text, input) {
 		total = lineCount(text) // counted again: a last line of escapes alone is gone
 	}
+	opts.runtimeTimes = times
 	res, err := run(ctx, text, total, opts, moved)
 	if err != nil {
 		return nil, err
@@ -259,6 +263,7 @@ func learn(opts Options, input []byte, total int, masks []*regexp.Regexp, moved 
 		w3c:     w3cStatusColumn(input),
 		stamps:  newStampLog(time.Now(), input, 0),
 	}
+	l.stamps.looking = l.stamps.looking || opts.runtimeTimes != nil
 	var starts []segmentStart
 	if moved != nil {
 		starts = moved.segments
@@ -462,6 +467,9 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 			break
 		}
 		stamp := a.stamps.read(raw)
+		if rt := a.opts.runtimeTimes; stamp < 0 && no <= len(rt) && rt[no-1] != noTime {
+			stamp = a.stamps.add(rt[no-1])
+		}
 		opening = opening && blank
 		switch {
 		case blank:

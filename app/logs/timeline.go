@@ -129,6 +129,12 @@ func (l *stampLog) read(line []byte) int32 {
 	if !ok {
 		return -1
 	}
+	return l.add(t)
+}
+
+// add records the time t, in Unix seconds, of the next line, and returns
+// its index in times.
+func (l *stampLog) add(t int64) int32 {
 	l.times = append(l.times, t)
 	return int32(len(l.times) - 1)
 }
