@@ -92,6 +92,9 @@ type stampLog struct {
 // at now.
 func newStampLog(now time.Time, input []byte, lines int) stampLog {
 	p := stampParser{now: now.UTC(), epochDigits: epochWidth(input)}
+	if p.epochDigits == 0 {
+		p.epochCol, p.epochColWidth = epochColumn(input)
+	}
 	l := stampLog{p: p, looking: probeStamps(p, input)}
 	l.size(lines)
 	return l

@@ -100,6 +100,9 @@ type stampParser struct {
 	// epochDigits is the width of the epoch numbers that open the
 	// input's lines, 0 when they are not read (see epochWidth).
 	epochDigits int
+	// epochCol and epochColWidth are the field and width of the epochs
+	// of a column of the input's lines, 0 for none (see epochColumn).
+	epochCol, epochColWidth int
 }
 
 // dateMemo is the last timestamp read up to its hour: format, position
@@ -159,6 +162,11 @@ func (p *stampParser) parse(line []byte) (int64, bool) {
 				p.lastFmt, p.lastAt = f, i
 				return t, true
 			}
+		}
+	}
+	if p.epochCol > 0 {
+		if k, t, _ := epochField(line, p.epochCol, p.epochColWidth); k > 0 {
+			return t, true
 		}
 	}
 	return 0, false
