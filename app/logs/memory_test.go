@@ -65,8 +65,8 @@ func peakHeap(f func()) uint64 {
 // memory (20 times the body and 4 MiB, app/analysis.go), less the input's
 // own copy. The shapes past the budget fold (see shapeBudget).
 func TestMemoryWithinEstimate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("analyses 9 MB logs")
+	if testing.Short() || raceOn {
+		t.Skip("analyses 9 MB logs; measures memory, which the race detector changes")
 	}
 	for _, kind := range []string{"json key", "json field", "error words"} {
 		in := hostileLog(kind, 9_400_000)
