@@ -419,9 +419,12 @@ func (z *tokenizer) json(s []byte, i int) bool {
 				i = k + 1
 				continue
 			}
-			if inMsg {
+			switch {
+			case inMsg && e-i > 2:
 				z.words(s, i+1, e-1, false)
-			} else {
+			case inMsg: // an empty message is one, shown as it is
+				z.push(s, i, e, 0, false, allClasses)
+			default:
 				z.push(s, i, e, 0, true, allClasses)
 			}
 			i = e
