@@ -277,3 +277,16 @@ func TestEpochColumn(t *testing.T) {
 		t.Errorf("ids in different columns read as times: %+v", res.Timeline)
 	}
 }
+
+// A Kubernetes Event (kubectl get events -o json, an event exporter's
+// lines) has its time in lastTimestamp, its eventTime null: such a log
+// had no timeline.
+func TestKubernetesEventTime(t *testing.T) {
+	in := `{"kind":"Event","involvedObject":{"kind":"Pod","name":"web-1"},"reason":"BackOff","message":"Back-off restarting failed container","eventTime":null,"firstTimestamp":"2026-11-29T11:50:00Z","lastTimestamp":"2026-11-29T12:00:00Z","count":3,"type":"Warning"}
+{"kind":"Event","involvedObject":{"kind":"Pod","name":"web-2"},"reason":"Pulled","message":"Container image already present","eventTime":null,"firstTimestamp":"2026-11-29T12:00:30Z","lastTimestamp":"2026-11-29T12:00:30Z","count":1,"type":"Normal"}
+`
+	res := analyze(t, in, Options{})
+	if tl := res.Timeline; tl == nil || tl.TimedLines != 2 || tl.Start != "2026-11-29T12:00:00Z" {
+		t.Errorf("timeline %+v; want 2 lines from 12:00:00, their lastTimestamp", tl)
+	}
+}
