@@ -38,9 +38,6 @@ type Options struct {
 	// lines, ...) join the entry above: see entries.go. The API's
 	// join_continuations option is its negation.
 	SplitContinuations bool
-	// listAll builds every match and outlier and every template's params,
-	// none left out (see MaxResultMatches): a comparison reads them all.
-	listAll bool
 	// runtimeTimes are the container runtime's times of the lines, for
 	// those without one of their own (see unwrappedTimes); nil for none.
 	runtimeTimes []int64
@@ -63,6 +60,10 @@ type Result struct {
 	// analysed entry's first line, beside Assignments (Compare splits the
 	// two inputs by it).
 	entryLines []int
+	// severity holds, with IncludeAssignments, the most severe category
+	// of each template's matches (see Category.severity), by id: Compare
+	// reads it, for the matches listed may be a few of them.
+	severity []uint8
 }
 
 // Summary counts what the analysis saw and found.

@@ -144,7 +144,7 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 		return nil, err
 	}
 	joined, moved := joinSides(baseline, current, sides[0].lines)
-	opts.IncludeAssignments, opts.listAll = true, true
+	opts.IncludeAssignments = true
 	res, err := run(ctx, joined, lineCount(joined), opts, moved)
 	if err != nil {
 		return nil, err
@@ -170,10 +170,8 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 	}
 	examples := exampleLines(joined, moved.of, sides[0].lines, first)
 	cats := make([]Category, nt+1)
-	for _, m := range res.Matches {
-		if m.Category.severity() > cats[m.TemplateID].severity() {
-			cats[m.TemplateID] = m.Category
-		}
+	for id, sev := range res.severity {
+		cats[id] = bySeverity[sev]
 	}
 	cmpRes := &Comparison{
 		Summary: CompareSummary{BaselineLines: entries[0], CurrentLines: entries[1], Templates: nt,

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -159,5 +160,66 @@ func TestAnswerBounded(t *testing.T) {
 	}
 	if size > MaxResultMatchBytes+4096 || res.Truncated == nil || res.Truncated.Matches == 0 {
 		t.Errorf("%d matches of %d bytes listed, truncated %+v", len(res.Matches), size, res.Truncated)
+	}
+}
+
+// TestCompareMemoryWithinEstimate holds a comparison of two logs of one
+// shape per line, each of the side's limits, to the estimate as the
+// analysis (the body is both sides): a comparison reads its matches'
+// categories, not the matches.
+func TestCompareMemoryWithinEstimate(t *testing.T) {
+	if testing.Short() || raceOn {
+		t.Skip("compares 5 MB logs; measures memory, which the race detector changes")
+	}
+	// (A log of short error lines, each a match, takes 19-21 times its
+	// size compared, against 18-21 times analysed: what every line costs
+	// is most of it, and a comparison holds every entry's template.)
+	for _, kind := range []string{"json key"} {
+		in := hostileLog(kind, 2*MaxCompareSideBytes-2)
+		half := len(in) / 2
+		for half < len(in) && in[half-1] != '\n' {
+			half++
+		}
+		base, cur := in[:half], in[half:]
+		if lineCount(base) > MaxLines/2 {
+			k := 0
+			for n := 0; n < MaxLines/2-1; n++ {
+				k += bytes.IndexByte(in[k:], '\n') + 1
+			}
+			base, cur = in[:k], in[k:k+len(in[:k])]
+		}
+		var cmp *Comparison
+		peak := peakHeap(func() {
+			var err error
+			cmp, err = Compare(context.Background(), base, cur, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+		size := len(base) + len(cur)
+		limit := uint64(19*size + 4<<20)
+		t.Logf("%s: %d+%d bytes, %d templates: peak heap %.1f MiB (%.1f times the input), limit %.1f MiB",
+			kind, len(base), len(cur), cmp.Summary.Templates, float64(peak)/(1<<20), float64(peak)/float64(size), float64(limit)/(1<<20))
+		if peak > limit {
+			t.Errorf("%s: peak heap %d bytes, over the estimate's %d", kind, peak, limit)
+		}
+	}
+}
+
+// TestCompareCategoriesBeyondListed wants a comparison's categories from
+// every match, not only those an analysis lists.
+func TestCompareCategoriesBeyondListed(t *testing.T) {
+	var base, cur strings.Builder
+	for i := range MaxResultMatches + 10 {
+		fmt.Fprintf(&base, "request %d failed with error\n", i)
+		fmt.Fprintf(&cur, "request %d failed with error\n", i)
+	}
+	cur.WriteString("disk full: fatal error on /dev/sda1\n")
+	cmp, err := Compare(context.Background(), []byte(base.String()), []byte(cur.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmp.New) != 1 || cmp.New[0].Category != CategoryFatal {
+		t.Errorf("new templates %+v; want the fatal one", cmp.New)
 	}
 }

@@ -66,10 +66,7 @@ func (a *analyzer) patterns(res *Result, input []byte) {
 	// Only the templates the result may list get one (see
 	// MaxResultTemplates): a log of all-different lines would otherwise
 	// have a timeline's buckets and examples for each of its lines.
-	listed := len(res.Templates)
-	if !a.opts.listAll {
-		listed = min(listed, MaxResultTemplates)
-	}
+	listed := min(len(res.Templates), MaxResultTemplates)
 	info := make([]PatternInfo, listed)
 	for i := range info {
 		res.Templates[i].PatternInfo = &info[i]

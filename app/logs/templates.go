@@ -58,7 +58,7 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	// of all-different lines would otherwise hold all its lines twice
 	// more here).
 	lastRare := int32(math.MaxInt32)
-	if !a.opts.listAll && rares > MaxResultOutliers {
+	if rares > MaxResultOutliers {
 		nos := make([]int32, 0, rares)
 		for _, c := range clusters {
 			if c.count <= res.Summary.RareCutoff {
@@ -92,7 +92,7 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 			tmpl = emptyTemplate
 		}
 		res.Templates[n] = Template{ID: n + 1, Template: tmpl, Count: c.count}
-		if a.opts.IncludeParams && (a.opts.listAll || n < MaxResultTemplates) { // no more are listed
+		if a.opts.IncludeParams && n < MaxResultTemplates { // no more are listed
 			res.Templates[n].Params = templateParams(shapes, c, toks)
 		}
 		for _, si := range c.members {
@@ -127,12 +127,8 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	// Analyze), and copies would be a second copy of much of the input, in
 	// fresh memory that costs more to fault in than to fill.
 	text := unsafe.String(unsafe.SliceData(input), len(input))
-	// Only what the result may list is built (see MaxResultMatches); a
-	// comparison reads every match.
-	nm, no := len(a.matches), len(order)
-	if !a.opts.listAll {
-		nm, no = min(nm, MaxResultMatches), min(no, MaxResultOutliers)
-	}
+	// Only what the result may list is built (see MaxResultMatches).
+	nm, no := min(len(a.matches), MaxResultMatches), min(len(order), MaxResultOutliers)
 	res.Matches, res.Outliers = make([]Match, nm), make([]Outlier, no)
 	n := len(res.Matches) + len(res.Outliers)
 	pieces := max(1, min(runtime.GOMAXPROCS(0), n/minPieceLines))
@@ -158,6 +154,11 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	res.Summary.Matched = len(a.matches)
 	res.Summary.Outliers = rareLines
 	if a.opts.IncludeAssignments {
+		res.severity = make([]uint8, len(clusters)+1)
+		for _, m := range a.matches {
+			t := id[m.shape]
+			res.severity[t] = max(res.severity[t], m.sev)
+		}
 		res.Assignments = make([]int, len(a.assign))
 		res.entryLines = make([]int, len(a.assignNo))
 		for i, no := range a.assignNo {
