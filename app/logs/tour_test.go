@@ -12,7 +12,7 @@ import (
 // the lines on the timeline, the matches by category, and one template,
 // with the level word of its lines. Each caught a defect or holds what
 // was checked by hand: a CRI log had no timeline (its runtime's times
-// were dropped), GoogleTest's banner read as a progress bar, a VPC flow
+// were dropped), a Node.js error's stack counted twice or not at all, GoogleTest's banner read as a progress bar, a VPC flow
 // log's epoch columns and a Kubernetes Event's lastTimestamp were no
 // times, Apache's "(111)Connection" was a value.
 func TestFormatTour(t *testing.T) {
@@ -44,6 +44,11 @@ func TestFormatTour(t *testing.T) {
 		{"k8s_events_json", 30, 30, CategoryCnt{Error: 5}, "Back-off restarting failed container web in pod web", ""},
 		{"spring", 40, 40, CategoryCnt{Error: 3}, "Servlet.service() for servlet [dispatcherServlet] threw exception", "ERROR"},
 		{"rails", 40, 40, CategoryCnt{Error: 3}, "[req-<*>] ActiveRecord::RecordNotFound (Couldn't find Order with 'id'=<*>):", "ERROR"},
+		// Node.js: an error's stack under the line that logs it joins it
+		// (it was an entry of its own, its "Error:" a level: two
+		// matches), and one under an INFO line is an entry of its own
+		// (it joined the INFO entry, its error uncounted).
+		{"node", 41, 40, CategoryCnt{Error: 3}, "TypeError: Cannot read properties of undefined (reading '<*>')", ""},
 	}
 	for _, tt := range tests {
 		raw, err := os.ReadFile("testdata/tour_" + tt.file + ".log")
