@@ -38,6 +38,9 @@ type Options struct {
 	// lines, ...) join the entry above: see entries.go. The API's
 	// join_continuations option is its negation.
 	SplitContinuations bool
+	// runtimeTimes are the container runtime's times of the lines, for
+	// those without one of their own (see unwrappedTimes); nil for none.
+	runtimeTimes []int64
 }
 
 // Result is the outcome of Analyze. Its JSON form is part of the API.
@@ -57,6 +60,10 @@ type Result struct {
 	// analysed entry's first line, beside Assignments (Compare splits the
 	// two inputs by it).
 	entryLines []int
+	// severity holds, with IncludeAssignments, the most severe category
+	// of each template's matches (see Category.severity), by id: Compare
+	// reads it, for the matches listed may be a few of them.
+	severity []uint8
 }
 
 // Summary counts what the analysis saw and found.
@@ -150,10 +157,11 @@ func Analyze(ctx context.Context, input []byte, opts Options) (*Result, error) {
 	if total > MaxLines {
 		return nil, &LimitError{Limit: "lines", Max: MaxLines}
 	}
-	text, moved := readable(input)
+	text, moved, times := readableTimes(input)
 	if !sameBytes(text, input) {
 		total = lineCount(text) // counted again: a last line of escapes alone is gone
 	}
+	opts.runtimeTimes = times
 	res, err := run(ctx, text, total, opts, moved)
 	if err != nil {
 		return nil, err
@@ -208,6 +216,15 @@ func newAnalyzer(opts Options, input []byte, total int, masks []*regexp.Regexp, 
 	a := learn(opts, input, total, masks, moved).analyzer()
 	a.parts = partsOf(opts, total)
 	a.stamps.size(total) // its timestamps, once joined, are all the input's
+	// Room for an entry per line, which later parts' join: grown by
+	// append, the garbage of these lists was most of the memory an
+	// analysis of short lines took.
+	if opts.IncludeAssignments || opts.IncludePatterns {
+		a.assign, a.assignNo = make([]int32, 0, total), make([]int32, 0, total)
+	}
+	if opts.IncludePatterns {
+		a.entryStamp = make([]int32, 0, total)
+	}
 	return a
 }
 
@@ -220,6 +237,7 @@ type learnt struct {
 	total   int // lines in the input
 	masks   []*regexp.Regexp
 	maxRefs int // lines a shape keeps: the rare cutoff
+	budget  int // of the shapes of one analyzer (see shapeBudget)
 	cols    columns
 	w3c     int        // the sc-status column of a W3C extended log, 1-based; 0 for none (w3c.go)
 	rules   entryRules // of the first segment
@@ -241,10 +259,12 @@ func learn(opts Options, input []byte, total int, masks []*regexp.Regexp, moved 
 		total:   total,
 		masks:   masks,
 		maxRefs: rareCutoff(opts.RareThreshold, total),
+		budget:  shapeBudget(len(input), total, partsOf(opts, total)),
 		cols:    detectColumns(input),
 		w3c:     w3cStatusColumn(input),
 		stamps:  newStampLog(time.Now(), input, 0),
 	}
+	l.stamps.looking = l.stamps.looking || opts.runtimeTimes != nil
 	var starts []segmentStart
 	if moved != nil {
 		starts = moved.segments
@@ -299,7 +319,7 @@ func (l *learnt) analyzer() *analyzer {
 		in:     l,
 		opts:   l.opts,
 		z:      tokenizer{masks: l.masks},
-		set:    newShapeSet(l.maxRefs),
+		set:    shapeSet{index: make(map[string]int32), maxRefs: l.maxRefs, budget: l.budget},
 		cols:   l.cols,
 		join:   joiner{rules: l.rules},
 		stamps: stampLog{p: l.stamps.p, looking: l.stamps.looking},
@@ -318,7 +338,9 @@ func (a *analyzer) run(ctx context.Context, input []byte) (*Result, error) {
 		return nil, err
 	}
 	res := a.result(input, clusters)
-	res.Timeline = a.stamps.timeline(res, func(i int) int32 { return a.matches[i].stamp })
+	res.Timeline = a.stamps.timeline(res, len(a.matches), func(i int) (int32, Category) {
+		return a.matches[i].stamp, a.matches[i].category()
+	})
 	if a.opts.IncludePatterns {
 		a.patterns(res, input)
 	}
@@ -378,7 +400,7 @@ type analyzer struct {
 
 type matchRef struct {
 	ref   lineRef
-	hit   keywordHit // kw -1 when the level alone decides
+	hit   packedHit // kw -1 when the level alone decides
 	shape int32
 	stamp int32 // index of the entry's timestamp in analyzer.stamps, -1 for none
 	// The category's severity (see Category.severity): with no string
@@ -386,6 +408,14 @@ type matchRef struct {
 	// scan or guard as it grows.
 	sev uint8
 }
+
+// packedHit is a keywordHit in a match: a log of error lines holds one
+// per line, and ints made a match a third larger.
+type packedHit struct{ kw, start, end int32 }
+
+func pack(h keywordHit) packedHit { return packedHit{int32(h.kw), int32(h.start), int32(h.end)} }
+
+func (h packedHit) unpack() keywordHit { return keywordHit{int(h.kw), int(h.start), int(h.end)} }
 
 // bySeverity is the category of each severity.
 var bySeverity = [...]Category{"", CategoryReliability, CategoryError, CategoryFatal}
@@ -438,6 +468,9 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 			break
 		}
 		stamp := a.stamps.read(raw)
+		if rt := a.opts.runtimeTimes; stamp < 0 && no <= len(rt) && rt[no-1] != noTime {
+			stamp = a.stamps.add(rt[no-1])
+		}
 		opening = opening && blank
 		switch {
 		case blank:
@@ -468,7 +501,12 @@ func (a *analyzer) read(ctx context.Context, input []byte, start, no, stop int) 
 // messageHit is the best keyword hit of the message text[hdr:], just
 // tokenized, with offsets within the message; kw -1 for none.
 func (a *analyzer) messageHit(text []byte, hdr int, si int32) keywordHit {
-	hit := a.msgKeyword(text, hdr, a.set.shapes[si])
+	var hit keywordHit
+	if sh := a.set.shapes[si]; sh.folded {
+		hit = a.fieldKeyword(text, hdr) // its literal words are no shape's
+	} else {
+		hit = a.msgKeyword(text, hdr, sh)
+	}
 	if st := a.z.st; st.ok && st.lvl1 == st.lvl0 {
 		// A structured message without a level field: a keyword in any
 		// field counts.
@@ -529,11 +567,11 @@ func (a *analyzer) finishJoined(input []byte, ref lineRef, first int32) {
 			hit, cat, ok := st.match()
 			switch {
 			case ok && matched:
-				a.matches[k].hit, a.matches[k].sev = hit, uint8(cat.severity())
+				a.matches[k].hit, a.matches[k].sev = pack(hit), uint8(cat.severity())
 			case ok:
 				r := a.lastRef
 				r.end, r.joined = end, true
-				a.addMatch(matchRef{ref: r, hit: hit, shape: a.lastShape, sev: uint8(cat.severity())})
+				a.addMatch(matchRef{ref: r, hit: pack(hit), shape: a.lastShape, sev: uint8(cat.severity())})
 			case matched:
 				a.matches = a.matches[:k]
 			}
@@ -554,9 +592,9 @@ func (a *analyzer) finishJoined(input []byte, ref lineRef, first int32) {
 	case !matched:
 		r := a.lastRef
 		r.end, r.joined = end, true
-		a.addMatch(matchRef{ref: r, hit: h, shape: a.lastShape, sev: uint8(cat.severity())})
-	case better(h, a.matches[k].hit):
-		a.matches[k].hit, a.matches[k].sev = h, uint8(cat.severity())
+		a.addMatch(matchRef{ref: r, hit: pack(h), shape: a.lastShape, sev: uint8(cat.severity())})
+	case better(h, a.matches[k].hit.unpack()):
+		a.matches[k].hit, a.matches[k].sev = pack(h), uint8(cat.severity())
 	}
 }
 
@@ -716,7 +754,7 @@ func (a *analyzer) line(input []byte, ref lineRef, line []byte) {
 		hit, cat, ok = status.match()
 	}
 	if ok {
-		a.addMatch(matchRef{ref: ref, hit: hit, shape: si, sev: uint8(cat.severity())})
+		a.addMatch(matchRef{ref: ref, hit: pack(hit), shape: si, sev: uint8(cat.severity())})
 	}
 	a.lastShape, a.lastLevel, a.lastRef, a.lastAccess = si, lvl, ref, status.ok()
 	if a.opts.IncludeAssignments || a.opts.IncludePatterns {

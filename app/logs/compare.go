@@ -170,10 +170,8 @@ func Compare(ctx context.Context, baseline, current []byte, opts Options) (*Comp
 	}
 	examples := exampleLines(joined, moved.of, sides[0].lines, first)
 	cats := make([]Category, nt+1)
-	for _, m := range res.Matches {
-		if m.Category.severity() > cats[m.TemplateID].severity() {
-			cats[m.TemplateID] = m.Category
-		}
+	for id, sev := range res.severity {
+		cats[id] = bySeverity[sev]
 	}
 	cmpRes := &Comparison{
 		Summary: CompareSummary{BaselineLines: entries[0], CurrentLines: entries[1], Templates: nt,

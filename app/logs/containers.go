@@ -2,6 +2,8 @@ package logs
 
 import (
 	"bytes"
+	"math"
+	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -34,41 +36,104 @@ const wrapSample = 64
 // unwrapped is input with each container record replaced by its message,
 // or input itself when it is not such a log.
 func unwrapped(input []byte) []byte {
+	out, _ := unwrappedTimes(input)
+	return out
+}
+
+// unwrappedTimes is unwrapped, with the runtime's time of each line of
+// the result, in Unix seconds (noTime for none; nil when input is not
+// wrapped): a program that writes no time of its own, as most do inside
+// a container, has the time its runtime read the line (see
+// stampLog.read), which unwrapping would drop.
+func unwrappedTimes(input []byte) ([]byte, []int64) {
 	w := wrapperOf(input)
 	if w == notWrapped {
-		return input
+		return input, nil
 	}
 	out := make([]byte, 0, len(input))
+	times := make([]int64, 0, lineCount(input))
+	timed := false
 	var pending []byte // pieces of a cut line, waiting for its end
 	var waiting int    // lines left blank behind it
+	var at int64       // the time of its first piece
 	for start := 0; start < len(input); {
 		var line []byte
 		line, start = nextLine(input, start)
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		msg, whole, ok := unwrapLine(w, line)
+		t := int64(noTime)
+		if ok {
+			if v, found := recordTime(w, line); found {
+				t, timed = v, true
+			}
+		}
 		switch {
 		case !ok:
 			msg, whole = line, true // not a record: kept as it is
 		case !whole:
+			if waiting == 0 {
+				at = t
+			}
 			pending = append(pending, msg...)
 			waiting++
 			continue
 		}
 		if waiting > 0 {
 			msg = append(pending, msg...)
+			t = at
 		}
 		out = append(out, msg...)
+		times = append(times, t)
 		for ; waiting > 0; waiting-- {
 			out = append(out, '\n')
+			times = append(times, noTime)
 		}
 		pending = pending[:0]
 		out = append(out, '\n')
+	}
+	for k := range waiting { // the input ends inside a cut line
+		if k == 0 {
+			times = append(times, at)
+		} else {
+			times = append(times, noTime)
+		}
+	}
+	if !timed {
+		times = nil
 	}
 	out = append(out, pending...) // the input may end inside a cut line
 	for ; waiting > 0; waiting-- {
 		out = append(out, '\n')
 	}
-	return out
+	return out, times
+}
+
+// noTime marks a line without a runtime time.
+const noTime = math.MinInt64
+
+// recordTime is the time of a container record, in Unix seconds: CRI's
+// first field, Docker's "time".
+func recordTime(w wrapper, line []byte) (int64, bool) {
+	var ts []byte
+	if w == wrappedCRI {
+		ts, _, _ = bytes.Cut(line, []byte(" "))
+	} else {
+		k := bytes.LastIndex(line, []byte(`"time":"`))
+		if k < 0 {
+			return 0, false
+		}
+		ts = line[k+len(`"time":"`):]
+		e := bytes.IndexByte(ts, '"')
+		if e < 0 {
+			return 0, false
+		}
+		ts = ts[:e]
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(ts))
+	if err != nil {
+		return 0, false
+	}
+	return t.Unix(), true
 }
 
 // wrapperOf is the kind of record nearly every sampled line is (all but

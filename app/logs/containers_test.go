@@ -55,3 +55,46 @@ func TestUnwrappedLeavesOtherLogsAlone(t *testing.T) {
 		t.Errorf("unwrapped a mixed log: %q", got)
 	}
 }
+
+// A container's lines without a time of their own have their runtime's,
+// CRI's or Docker's, on the timeline: unwrapping dropped it, so such a
+// log had no timeline. A line with its own time keeps it.
+func TestContainerRuntimeTimes(t *testing.T) {
+	cri := `2026-11-29T12:00:01.123456789Z stdout F GET /api/items/1 200 5ms
+2026-11-29T12:00:02.000000001Z stdout P partial line part one 
+2026-11-29T12:00:02.500000000Z stdout F and the rest
+2026-11-29T12:00:03.000000000Z stderr F panic: runtime error: invalid memory address
+2026-11-29T12:00:04.000000000Z stdout F 2026-11-29T11:59:00Z INFO own time wins
+2026-11-29T12:00:58.000000000Z stdout F GET /api/items/2 200 7ms
+`
+	docker := `{"log":"GET /api/items/1 200 5ms\n","stream":"stdout","time":"2026-11-29T12:00:01.123456789Z"}
+{"log":"panic: runtime error: invalid memory address\n","stream":"stderr","time":"2026-11-29T12:00:03.5Z"}
+{"log":"2026-11-29T11:59:00Z INFO own time wins\n","stream":"stdout","time":"2026-11-29T12:00:04Z"}
+{"log":"GET /api/items/2 200 7ms\n","stream":"stdout","time":"2026-11-29T12:00:58Z"}
+`
+	for _, c := range []struct {
+		name, in string
+		lines    int
+	}{{"cri", cri, 5}, {"docker", docker, 4}} {
+		res := analyze(t, c.in, Options{IncludePatterns: true})
+		tl := res.Timeline
+		if tl == nil {
+			t.Errorf("%s: no timeline", c.name)
+			continue
+		}
+		if tl.TimedLines != c.lines || tl.UntimedLines != 0 {
+			t.Errorf("%s: %d lines timed, %d not; want %d and 0", c.name, tl.TimedLines, tl.UntimedLines, c.lines)
+		}
+		if tl.Start != "2026-11-29T11:59:00Z" || tl.End != "2026-11-29T12:01:00Z" {
+			t.Errorf("%s: timeline from %s to %s; want 11:59:00 to 12:01:00", c.name, tl.Start, tl.End)
+		}
+		for _, tp := range res.Templates {
+			if strings.HasPrefix(tp.Template, "GET") && (tp.First != "2026-11-29T12:00:01Z" || tp.Last != "2026-11-29T12:00:58Z") {
+				t.Errorf("%s: %q from %s to %s", c.name, tp.Template, tp.First, tp.Last)
+			}
+		}
+		if len(res.Matches) != 1 || tl.MatchBucket(0) < 0 {
+			t.Errorf("%s: matches %+v, the panic's bucket %d", c.name, res.Matches, tl.MatchBucket(0))
+		}
+	}
+}

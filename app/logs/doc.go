@@ -22,14 +22,18 @@
 //	 "templates": [{"id", "template", "count", "params": [{"position", "values": [{"value", "count"}]}],
 //	                "matched", "category", "first", "last", "buckets", "examples": [{"line", "text", …}]}],
 //	 "assignments": [template id of each analysed entry],
-//	 "truncated": {"templates", "outliers"}}
+//	 "truncated": {"templates", "outliers", "matches"}}
 //
 // where "cut" appears only on lines longer than MaxLineBytes, "header",
 // "level" and "fields" only when the line has them, "params" only with
 // Options.IncludeParams, "matched" to "examples" only with
 // Options.IncludePatterns (patterns.go), "assignments" only with
-// Options.IncludeAssignments and "truncated" only when the templates or
-// outliers listed are fewer than counted (see MaxResultTemplates). Line numbers are the input's own, 1-based,
+// Options.IncludeAssignments and "truncated" only when the templates,
+// outliers or matches listed are fewer than counted (see
+// MaxResultTemplates; "matches" in it only when some are left out). A
+// log of more line shapes than its size affords has its further ones
+// folded (see shapeBudget), so that an analysis stays within the memory
+// the server reserves for it. Line numbers are the input's own, 1-based,
 // blank lines counted; an entry's is its first line's. start and end are
 // byte offsets of the keyword (or level word) in text. Template ids are
 // ranks: 1 is the most frequent.

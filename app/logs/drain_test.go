@@ -205,7 +205,9 @@ func TestTemplateDisplay(t *testing.T) {
 		// No bracket is shown whose partner <*> hides.
 		{[]string{"connect to db.internal:5432 from [::1]:40000"}, "connect to <*> from <*>"},
 		{[]string{"connect from unknown[10.0.0.5]", "connect from mx.example.com[10.0.0.6]"}, "connect from <*>"},
-		{[]string{"(111)Connection refused: AH00957", "(111)Connection refused: AH00957"}, "<*> refused: AH00957"},
+		{[]string{"(111)connection refused: AH00957", "(111)connection refused: AH00957"}, "<*> refused: AH00957"},
+		// But Apache's "(111)Connection" is an error number and its word (see errnoWord).
+		{[]string{"(111)Connection refused: AH00957", "(111)Connection refused: AH00957"}, "(111)Connection refused: AH00957"},
 		{[]string{"point (a, 2)", "point (a, 3)"}, "point (a, <*>)"},
 		{[]string{"GET /users/1234/orders returned"}, "GET <*> returned"},
 		{[]string{"Resolved node-7 to /default-rack"}, "Resolved <*> to /default-rack"},

@@ -225,8 +225,33 @@ func (j *joiner) continues(line []byte, quiet bool) (cont, needHeader bool) {
 	case c == '[' && bytes.HasPrefix(line, []byte("[previous exception] ")),
 		(c == '}' || c == ']' || c == ')' || c == '"') && closers(line):
 		return true, false
+	case isUpper(c) && j.rules.timeHeader && errorHead(line):
+		// The head of a JavaScript error's stack ("TypeError: Cannot
+		// read properties of undefined"), printed under the entry that
+		// logs it, as a Python traceback is, and like it an entry of
+		// its own under a quiet one (it was printed beside the log):
+		// its "Error:" was read as a header's level, so that the error
+		// was counted twice, and under an INFO line it was a quiet
+		// entry's continuation, whose error was not counted at all.
+		return !quiet, false
 	}
 	return false, j.rules.timeHeader
+}
+
+// errorHead reports a line that opens with an unqualified error's name,
+// ending in Error or Exception, then ": " or nothing: "Error: connect
+// ECONNREFUSED", "TypeError: x is not a function", "AxiosError".
+func errorHead(t []byte) bool {
+	k := 0
+	for k < len(t) && (isAlnum(t[k]) || t[k] == '_') {
+		k++
+	}
+	name := t[:k]
+	if !bytes.HasSuffix(name, []byte("Error")) && !bytes.HasSuffix(name, []byte("Exception")) {
+		return false
+	}
+	rest := trimEnd(t[k:])
+	return len(rest) == 0 || len(rest) > 2 && rest[0] == ':' && rest[1] == ' '
 }
 
 // plain reports a line continues would answer "no, unless its header

@@ -81,3 +81,74 @@ func openingEpoch(s []byte) (t int64, width int, ok bool) {
 	}
 	return v, n, true
 }
+
+// Epochs may stand in a column of their own instead, as in an AWS VPC
+// flow log ("2 123456789012 eni-0a1b 10.0.0.1 10.0.1.5 40000 443 6 1
+// 60 1795003200 1795003260 ACCEPT OK", the start and end of its window).
+// Such a column is read for a line with no other timestamp when the
+// input's first lines agree as above: every one of its first
+// epochProbeLines lines but one (a title row) has an epoch of one width
+// as the same field, the first of them that is one, and at least
+// epochColumnLines do.
+const (
+	epochColumnLines = 3
+	epochColumnMax   = 32 // fields looked at
+)
+
+// epochColumn is the field (0-based, blank-separated, not the first)
+// and width of the epochs of input's first lines, or 0, 0.
+func epochColumn(input []byte) (col, width int) {
+	agree, misses := 0, 0
+	var first, last int64
+	for n, start := 0, 0; n < epochProbeLines && start < len(input); n++ {
+		var line []byte
+		line, start = nextLine(input, start)
+		if !hasNonSpace(line) {
+			continue
+		}
+		k, t, w := epochField(line, 0, 0)
+		if k == 0 {
+			if misses++; misses > 1 {
+				return 0, 0
+			}
+			continue
+		}
+		if agree == 0 {
+			col, width, first, last = k, w, t, t
+		} else if k != col || w != width {
+			return 0, 0
+		}
+		agree++
+		first, last = min(first, t), max(last, t)
+	}
+	if agree < epochColumnLines || last-first > epochProbeSpan {
+		return 0, 0
+	}
+	return col, width
+}
+
+// epochField finds in line the first field after the first that is an
+// epoch, or with col > 0 reads field col as one of width digits: its
+// index (0 for none), time in seconds and width.
+func epochField(line []byte, col, width int) (k int, t int64, w int) {
+	i := 0
+	for k = 0; k < epochColumnMax && i < len(line); k++ {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			j++
+		}
+		if k > 0 && (col == 0 || k == col) && j > i && isDigit(line[i]) {
+			if t, w, ok := openingEpoch(line[i:j]); ok && (width == 0 || w == width) {
+				return k, t, w
+			}
+		}
+		if col > 0 && k == col {
+			break
+		}
+		i = j
+	}
+	return 0, 0, 0
+}

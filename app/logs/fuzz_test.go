@@ -16,6 +16,11 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add([]byte("Dec 10 06:55:46 host sshd[1]: Failed password for root from 1.2.3.4 port 22 ssh2\n"), false)
 	f.Add([]byte("{\"msg\":\"unterminated\n\"GET /x HTTP/1.1\" \"\n"), true)
 	f.Add([]byte("1710151505.5 ERROR boom\n\tat x\n1710151506 backend b has no server available!\n11.03.2024 10:15:05 x\n"), false)
+	// A container's records (their runtime's times), an epoch column, a
+	// JavaScript error's stack, GoogleTest's banner.
+	f.Add([]byte("2026-11-29T12:00:01.1Z stdout F GET /a 200\n2026-11-29T12:00:02Z stdout P part \n2026-11-29T12:00:03Z stderr F panic: x\n2026-11-29T12:00:04Z stdout P cut"), false)
+	f.Add([]byte("v a b start end\n2 eni-1 10.0.0.1 1795003200 1795003260 ACCEPT\n2 eni-1 10.0.0.2 1795003201 1795003261 REJECT\n2 eni-1 x 1795003202 1 OK\n"), true)
+	f.Add([]byte("2026-11-29T12:00:00Z error: x\nError: connect ECONNREFUSED\n    at f (a.js:1:2)\n2026-11-29T12:00:01Z info: y\nTypeError: z\n[==========] Running 2 tests\n"), false)
 	f.Fuzz(func(t *testing.T, input []byte, threshold bool) {
 		opts := Options{IncludeAssignments: true}
 		if threshold {

@@ -52,18 +52,36 @@ type valueCount struct {
 	first int32 // line number where it was first seen
 }
 
+// smallValues is how many values are looked for one by one before a
+// position gets an index: most shapes of a log of many shapes see few
+// lines, and a map for each of their positions was most of the memory an
+// analysis took on such a log.
+const smallValues = 8
+
 func (vc *valueCounts) add(v string, n int, line int32) {
-	if k, ok := vc.index[v]; ok {
+	if vc.index == nil {
+		for k := range vc.vals {
+			if vc.vals[k].value == v {
+				vc.vals[k].count += n
+				return
+			}
+		}
+		if len(vc.vals) == smallValues {
+			vc.index = make(map[string]int32, 2*smallValues)
+			for k, x := range vc.vals {
+				vc.index[x.value] = int32(k)
+			}
+		}
+	} else if k, ok := vc.index[v]; ok {
 		vc.vals[k].count += n
 		return
 	}
 	if len(vc.vals) >= MaxParamValues {
 		return
 	}
-	if vc.index == nil {
-		vc.index = make(map[string]int32)
+	if vc.index != nil {
+		vc.index[v] = int32(len(vc.vals))
 	}
-	vc.index[v] = int32(len(vc.vals))
 	vc.vals = append(vc.vals, valueCount{v, n, line})
 }
 

@@ -63,16 +63,21 @@ func (a *analyzer) extendExample(no int32, end int32) {
 // and timestamps read on the way: one pass over the entries and one over
 // the matches.
 func (a *analyzer) patterns(res *Result, input []byte) {
-	info := make([]PatternInfo, len(res.Templates))
-	for i := range res.Templates {
+	// Only the templates the result may list get one (see
+	// MaxResultTemplates): a log of all-different lines would otherwise
+	// have a timeline's buckets and examples for each of its lines.
+	listed := min(len(res.Templates), MaxResultTemplates)
+	info := make([]PatternInfo, listed)
+	for i := range info {
 		res.Templates[i].PatternInfo = &info[i]
 	}
 	tmpl := func(si int32) int { return a.ids[si] - 1 }
 	sev := make([]uint8, len(info))
 	for _, m := range a.matches {
-		t := tmpl(m.shape)
-		info[t].Matched++
-		sev[t] = max(sev[t], m.sev)
+		if t := tmpl(m.shape); t < listed {
+			info[t].Matched++
+			sev[t] = max(sev[t], m.sev)
+		}
 	}
 	for t := range info {
 		info[t].Category = bySeverity[sev[t]]
@@ -87,10 +92,11 @@ func (a *analyzer) patterns(res *Result, input []byte) {
 		times := a.stamps.times
 		for i, si := range a.assign {
 			k := a.entryStamp[i]
-			if k < 0 {
+			t := tmpl(si)
+			if k < 0 || t >= listed {
 				continue
 			}
-			t, ts := tmpl(si), times[k]
+			ts := times[k]
 			info[t].Buckets[(ts-tl.start)/tl.BucketSeconds]++
 			if first[t] < 0 || ts < first[t] {
 				first[t] = ts
@@ -105,20 +111,25 @@ func (a *analyzer) patterns(res *Result, input []byte) {
 			}
 		}
 	}
+	// Each template's first entries, of the first of each of its shapes';
+	// only those kept are made examples (a line's fields cost a map).
+	refs := make([][]lineRef, len(info))
+	for si, r := range a.examples {
+		if t := tmpl(si); t < listed {
+			refs[t] = append(refs[t], r...)
+		}
+	}
 	text := unsafe.String(unsafe.SliceData(input), len(input))
-	for si, refs := range a.examples {
-		t := tmpl(si)
-		for _, ref := range refs {
-			e := Example{Line: int(ref.no), Cut: ref.cut}
+	for t, r := range refs {
+		slices.SortFunc(r, func(x, y lineRef) int { return int(x.no - y.no) })
+		r = r[:min(len(r), MaxPatternExamples)]
+		info[t].Examples = make([]Example, len(r))
+		for k, ref := range r {
+			e := &info[t].Examples[k]
+			e.Line, e.Cut = int(ref.no), ref.cut
 			var o Outlier
 			o.setText(lineText(text, ref), ref)
 			e.Text, e.LineHeader = o.Text, o.LineHeader
-			info[t].Examples = append(info[t].Examples, e)
 		}
-	}
-	for t := range info {
-		ex := info[t].Examples
-		slices.SortFunc(ex, func(x, y Example) int { return x.Line - y.Line })
-		info[t].Examples = ex[:min(len(ex), MaxPatternExamples)]
 	}
 }

@@ -82,7 +82,19 @@ func crLines(text []byte) []byte {
 // itself when none applies. The lineMap says where lines moved: nil when
 // none did.
 func readable(input []byte) ([]byte, *lineMap) {
-	return composed(overwritten(plainText(unwrapped(input))))
+	text, moved, _ := readableTimes(input)
+	return text, moved
+}
+
+// readableTimes is readable, with the container runtime's time of each
+// line (see unwrappedTimes) when its lines are where they were.
+func readableTimes(input []byte) ([]byte, *lineMap, []int64) {
+	text, times := unwrappedTimes(input)
+	text, moved := composed(overwritten(plainText(text)))
+	if moved != nil {
+		times = nil
+	}
+	return text, moved, times
 }
 
 // bom is the UTF-8 byte-order mark.

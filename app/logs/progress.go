@@ -38,19 +38,23 @@ func barToken[T ~string | ~[]byte](s T, i, j, end int) int {
 // closing ']' or '|', with minBar cells or more between them of a bar's
 // characters (=, >, #, ., -, *, blanks, and Unicode's block elements as
 // tqdm draws them), at least one of them a filled cell (=, #, > or a
-// block), so that a table's rule ("|-----|") or an ellipsis is none; 0
-// when there is none.
+// block), so that a table's rule ("|-----|") or an ellipsis is none, nor
+// a run of '=' or '#' alone; 0 when there is none.
 func barEnd[T ~string | ~[]byte](s T, p int) int {
 	closer := byte(']')
 	if s[p] == '|' {
 		closer = '|'
 	}
 	cells, filled := 0, false
+	same := true // every cell the first's
 	for k := p + 1; k < len(s); {
 		c := s[k]
 		switch {
 		case c == closer:
-			if cells < minBar || !filled {
+			// A run of one ASCII character is a rule or a banner
+			// (GoogleTest's "[==========]"), or a bar at its end, drawn
+			// so on every line: a word of the message either way.
+			if cells < minBar || !filled || same && (s[p+1] == '=' || s[p+1] == '#') {
 				return 0
 			}
 			return k + 1
@@ -63,6 +67,7 @@ func barEnd[T ~string | ~[]byte](s T, p int) int {
 		default:
 			return 0
 		}
+		same = same && c == s[p+1]
 		cells++
 		k++
 	}

@@ -37,3 +37,34 @@ train: 100%|██████████| 100/100 [00:22<00:00,  4.51it/s]
 		t.Errorf("templates %v, want %v", got, want)
 	}
 }
+
+// GoogleTest's banner "[==========]" is a word of its lines, not a
+// progress bar: its two lines keep it, and their counts are the values.
+func TestGoogleTestBanner(t *testing.T) {
+	in := `[==========] Running 12 tests from 3 test suites.
+[----------] Global test environment set-up.
+[ RUN      ] ParserTest.Nested
+parser_test.cc:42: Failure
+[  FAILED  ] ParserTest.Nested (2 ms)
+[----------] Global test environment tear-down
+[==========] 12 tests from 3 test suites ran. (1027 ms total)
+[  PASSED  ] 10 tests.
+[==========] Running 4 tests from 1 test suite.
+[==========] 4 tests from 1 test suite ran. (3 ms total)
+`
+	res := analyze(t, in, Options{})
+	got := map[string]int{}
+	for _, tm := range res.Templates {
+		got[tm.Template] = tm.Count
+	}
+	for tmpl, n := range map[string]int{
+		"[==========] Running <*> tests from <*> test suites.":            1,
+		"[==========] <*> tests from <*> test suites ran. (<*> ms total)": 1,
+		"[==========] Running <*> tests from <*> test suite.":             1,
+		"[----------] Global test environment <*>":                        2,
+	} {
+		if got[tmpl] != n {
+			t.Errorf("template %q: %d lines, want %d (templates %v)", tmpl, got[tmpl], n, got)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -25,7 +26,10 @@ type shape struct {
 	// backslashes are escaped (msg="failed to \"pull\" image"); the
 	// template shows them as the message reads (see unescapeQuotes).
 	escaped bool
-	first   int32 // the first line's number
+	// folded: the shape of the lines of every shape past the set's
+	// budget with its number of tokens, all of them values (see fold).
+	folded bool
+	first  int32 // the first line's number
 
 	params []valueCounts // with IncludeParams: values seen per token
 }
@@ -106,6 +110,39 @@ type shapeSet struct {
 	shapes  []*shape
 	maxRefs int // lines kept per shape: the largest possible rare cut-off
 	scratch keywordScratch
+	// held estimates the memory the shapes take, then templates made of
+	// them; past budget, a new shape is folded (see fold).
+	held, budget int
+}
+
+// Memory bounds. A shape, with what mining, values and examples make of
+// it, takes about shapeBytes and shapeTokenBytes per token besides its
+// key (measured on logs of one shape per line: a JSON log whose lines
+// each had a key of their own took 34 times its size); the shapes of an
+// input may take shapeBudgetFactor times its size and shapeBudgetBase,
+// which keeps an analysis within the analysis pool's estimate (20 times
+// the body and 4 MiB, app/analysis.go) whatever the input, less
+// lineBytes a line for what every line costs besides its shape (a match,
+// a timestamp), which short lines make most of. Ordinary logs have far
+// fewer shapes: none is folded.
+const (
+	shapeBytes        = 1200
+	shapeTokenBytes   = 40
+	shapeBudgetFactor = 12
+	shapeBudgetBase   = 4 << 20
+	lineBytes         = 160
+)
+
+// shapeBudget is the memory the shapes of input of size bytes and lines
+// lines may take, read in parts parts (each has its share).
+func shapeBudget(size, lines, parts int) int {
+	return max(shapeBudgetBase/4, shapeBudgetFactor*size+shapeBudgetBase-lineBytes*lines) / max(1, parts)
+}
+
+// shapeCost is the memory a new shape of the tokens just made is
+// estimated to take.
+func shapeCost(z *tokenizer) int {
+	return shapeBytes + len(z.key) + shapeTokenBytes*len(z.toks)
 }
 
 // keywordScratch is keywordsOf's working memory, reused from shape to shape.
@@ -129,11 +166,16 @@ func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 		si, ok = e.shape, true
 	} else {
 		si, ok = ss.index[string(z.shapeKey())]
-		if !ok {
+		switch {
+		case ok:
+		case ss.budget > 0 && ss.held > ss.budget:
+			si = ss.fold(z, text, ref)
+		default:
 			si = int32(len(ss.shapes))
 			ss.shapes = append(ss.shapes, newShape(z, text, &ss.scratch))
 			ss.shapes[si].first = ref.no
 			ss.index[ss.shapes[si].key] = si
+			ss.held += shapeCost(z)
 		}
 		if e != nil {
 			e.shape = si
@@ -143,6 +185,31 @@ func (ss *shapeSet) add(z *tokenizer, text []byte, ref lineRef) int32 {
 	if ok {
 		ss.shapes[si].share(z.toks, text)
 	}
+	return si
+}
+
+// fold is the shape of a line whose own shape would take the set past
+// its budget: one shape per number of tokens, every token a value. Its
+// lines are counted, their values too, and their keywords found in their
+// whole message (see messageHit); they make a template of placeholders
+// ("<*> <*> <*>"), which says that the log has more shapes than are
+// told apart. A log of more shapes than its size affords is made so, or
+// is all values.
+func (ss *shapeSet) fold(z *tokenizer, text []byte, ref lineRef) int32 {
+	n := len(z.toks)
+	key := "\xfd" + strconv.Itoa(n) // no UTF-8 text has the byte 0xfd
+	if si, ok := ss.index[key]; ok {
+		return si
+	}
+	sh := &shape{key: key, toks: make([]string, n), vals: make([]tokenValue, n), lines: make([]lineRef, 0, 4),
+		folded: true, first: ref.no}
+	for p, t := range z.toks {
+		sh.toks[p] = wildTok
+		sh.vals[p].val = string(text[t.start:t.end]) // shared by no other value: lcp and lcs 0
+	}
+	si := int32(len(ss.shapes))
+	ss.shapes = append(ss.shapes, sh)
+	ss.index[key] = si
 	return si
 }
 

@@ -196,3 +196,17 @@ time="2026-11-29T10:00:04Z" level=info msg="StartContainer for \"5f3a2b\" return
 		t.Errorf("errors %d, want 3", res.Summary.ByCategory.Error)
 	}
 }
+
+// A JSON line whose message field is empty, as Traefik's access log
+// writes "msg":"", is templated by its fields, the empty message shown
+// as it is: it vanished, so that the key after it read as its value
+// ("msg": "time": …).
+func TestEmptyJSONMessage(t *testing.T) {
+	in := `{"DownstreamStatus":200,"RequestPath":"/a","level":"info","msg":"","time":"2026-11-29T12:00:00Z"}
+{"DownstreamStatus":200,"RequestPath":"/b","level":"info","msg":"","time":"2026-11-29T12:00:01Z"}
+`
+	res := analyze(t, in, Options{})
+	if len(res.Templates) != 1 || !strings.Contains(res.Templates[0].Template, `"msg": "" "time":`) {
+		t.Errorf("templates %+v; want one showing \"msg\": \"\"", res.Templates)
+	}
+}

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -52,7 +53,27 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 			rares += c.count
 		}
 	}
+	// Only the first MaxResultOutliers are listed: when more lines are
+	// rare, the line number of the last listed bounds those kept (a log
+	// of all-different lines would otherwise hold all its lines twice
+	// more here).
+	lastRare := int32(math.MaxInt32)
+	if rares > MaxResultOutliers {
+		nos := make([]int32, 0, rares)
+		for _, c := range clusters {
+			if c.count <= res.Summary.RareCutoff {
+				for _, si := range c.members {
+					for _, ref := range shapes[si].lines {
+						nos = append(nos, ref.no)
+					}
+				}
+			}
+		}
+		slices.Sort(nos)
+		lastRare, rares = nos[MaxResultOutliers-1], MaxResultOutliers
+	}
 	rare, order := make([]rareLine, 0, rares), make([]uint64, 0, rares)
+	rareLines := 0     // in all, listed or not
 	var names []string // custom masks' placeholders
 	for _, m := range a.opts.Masks {
 		if a.opts.NamedPlaceholders {
@@ -71,7 +92,7 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 			tmpl = emptyTemplate
 		}
 		res.Templates[n] = Template{ID: n + 1, Template: tmpl, Count: c.count}
-		if a.opts.IncludeParams {
+		if a.opts.IncludeParams && n < MaxResultTemplates { // no more are listed
 			res.Templates[n].Params = templateParams(shapes, c, toks)
 		}
 		for _, si := range c.members {
@@ -79,9 +100,12 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 		}
 		if c.count <= res.Summary.RareCutoff {
 			for _, si := range c.members {
+				rareLines += len(shapes[si].lines)
 				for _, ref := range shapes[si].lines {
-					order = append(order, uint64(ref.no)<<32|uint64(len(rare)))
-					rare = append(rare, rareLine{ref, n})
+					if ref.no <= lastRare {
+						order = append(order, uint64(ref.no)<<32|uint64(len(rare)))
+						rare = append(rare, rareLine{ref, n})
+					}
 				}
 			}
 		}
@@ -103,13 +127,15 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	// Analyze), and copies would be a second copy of much of the input, in
 	// fresh memory that costs more to fault in than to fill.
 	text := unsafe.String(unsafe.SliceData(input), len(input))
-	res.Matches, res.Outliers = make([]Match, len(a.matches)), make([]Outlier, len(order))
+	// Only what the result may list is built (see MaxResultMatches).
+	nm, no := min(len(a.matches), MaxResultMatches), min(len(order), MaxResultOutliers)
+	res.Matches, res.Outliers = make([]Match, nm), make([]Outlier, no)
 	n := len(res.Matches) + len(res.Outliers)
 	pieces := max(1, min(runtime.GOMAXPROCS(0), n/minPieceLines))
 	together(pieces, func(k int) {
 		from, to := k*n/pieces, (k+1)*n/pieces
 		for i := from; i < to; i++ {
-			if i < len(a.matches) {
+			if i < len(res.Matches) {
 				m := &a.matches[i]
 				m.record(&res.Matches[i], id)
 				res.Matches[i].setText(lineText(text, m.ref), m.ref)
@@ -117,17 +143,22 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 			}
 			// Field by field into the zeroed slot: a record built aside
 			// and copied in is written twice.
-			r := rare[uint32(order[i-len(a.matches)])]
+			r := rare[uint32(order[i-len(res.Matches)])]
 			t := &res.Templates[r.tmpl]
-			o := &res.Outliers[i-len(a.matches)]
+			o := &res.Outliers[i-len(res.Matches)]
 			o.Line, o.Template, o.TemplateID, o.Count, o.Cut = int(r.ref.no), t.Template, t.ID, t.Count, r.ref.cut
 			o.setText(lineText(text, r.ref), r.ref)
 		}
 	})
 	a.ids = id
-	res.Summary.Matched = len(res.Matches)
-	res.Summary.Outliers = len(res.Outliers)
+	res.Summary.Matched = len(a.matches)
+	res.Summary.Outliers = rareLines
 	if a.opts.IncludeAssignments {
+		res.severity = make([]uint8, len(clusters)+1)
+		for _, m := range a.matches {
+			t := id[m.shape]
+			res.severity[t] = max(res.severity[t], m.sev)
+		}
 		res.Assignments = make([]int, len(a.assign))
 		res.entryLines = make([]int, len(a.assignNo))
 		for i, no := range a.assignNo {
@@ -181,13 +212,14 @@ func (m *matchRef) record(r *Match, id []int) {
 	// The keyword found names the match, unless the level made it more
 	// severe than that keyword: then the level word does.
 	word, start, end := "", int(m.ref.lvl0), int(m.ref.lvl1) // the level word, filled with the text
-	if m.hit.kw >= 0 {
-		if kw := keywordTable[m.hit.kw]; kw.Category == cat || cat == CategoryReliability {
-			word, start, end = kw.Word, m.hit.start, m.hit.end
+	hit := m.hit.unpack()
+	if hit.kw >= 0 {
+		if kw := keywordTable[hit.kw]; kw.Category == cat || cat == CategoryReliability {
+			word, start, end = kw.Word, hit.start, hit.end
 		}
 	}
-	if w, ok := statusWord(m.hit); ok { // an HTTP access line's status (access.go)
-		word, start, end = w, m.hit.start, m.hit.end
+	if w, ok := statusWord(hit); ok { // an HTTP access line's status (access.go)
+		word, start, end = w, hit.start, hit.end
 	}
 	r.Line, r.Category, r.Keyword, r.Start, r.End = int(m.ref.no), cat, word, start, end
 	r.TemplateID, r.Cut = id[m.shape], m.ref.cut

@@ -92,6 +92,9 @@ type stampLog struct {
 // at now.
 func newStampLog(now time.Time, input []byte, lines int) stampLog {
 	p := stampParser{now: now.UTC(), epochDigits: epochWidth(input)}
+	if p.epochDigits == 0 {
+		p.epochCol, p.epochColWidth = epochColumn(input)
+	}
 	l := stampLog{p: p, looking: probeStamps(p, input)}
 	l.size(lines)
 	return l
@@ -129,6 +132,12 @@ func (l *stampLog) read(line []byte) int32 {
 	if !ok {
 		return -1
 	}
+	return l.add(t)
+}
+
+// add records the time t, in Unix seconds, of the next line, and returns
+// its index in times.
+func (l *stampLog) add(t int64) int32 {
 	l.times = append(l.times, t)
 	return int32(len(l.times) - 1)
 }
@@ -137,7 +146,7 @@ func (l *stampLog) read(line []byte) int32 {
 // matches; stampOf(i) is the index in times of the i-th match's
 // timestamp, -1 for none. It is nil when no line carries a timestamp, or
 // none of the first TimelineProbeLines does.
-func (l *stampLog) timeline(res *Result, stampOf func(i int) int32) *Timeline {
+func (l *stampLog) timeline(res *Result, matches int, matchOf func(i int) (int32, Category)) *Timeline {
 	stamps := l.times
 	if len(stamps) == 0 {
 		return nil
@@ -153,11 +162,11 @@ func (l *stampLog) timeline(res *Result, stampOf func(i int) int32) *Timeline {
 		UntimedLines:  max(0, res.Summary.Lines-len(stamps)),
 		Buckets:       make([]Bucket, floorDiv(last, w)-floorDiv(first, w)+1),
 		start:         floorDiv(first, w) * w,
-		matchBucket:   make([]int32, len(res.Matches)),
+		matchBucket:   make([]int32, len(res.Matches)), // those listed
 	}
 	for i := range tl.matchBucket {
 		tl.matchBucket[i] = -1
-		if k := stampOf(i); k >= 0 {
+		if k, _ := matchOf(i); k >= 0 {
 			tl.matchBucket[i] = int32((stamps[k] - tl.start) / w)
 		}
 	}
@@ -168,11 +177,13 @@ func (l *stampLog) timeline(res *Result, stampOf func(i int) int32) *Timeline {
 	for _, s := range stamps {
 		tl.Buckets[(s-tl.start)/w].Lines++
 	}
-	for i, b := range tl.matchBucket {
-		if b < 0 {
+	for i := range matches { // every match, listed or not
+		k, cat := matchOf(i)
+		if k < 0 {
 			continue
 		}
-		switch res.Matches[i].Category {
+		b := (stamps[k] - tl.start) / w
+		switch cat {
 		case CategoryFatal:
 			tl.Buckets[b].Fatal++
 		case CategoryError:

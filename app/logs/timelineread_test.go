@@ -28,7 +28,7 @@ func newTimeline(input []byte, res *Result, now time.Time) *Timeline {
 			mi++
 		}
 	}
-	return l.timeline(res, func(i int) int32 { return matchStamp[i] })
+	return l.timeline(res, len(res.Matches), func(i int) (int32, Category) { return matchStamp[i], res.Matches[i].Category })
 }
 
 // TestTimelineReadOnTheWay wants the timeline the analysis reads on its

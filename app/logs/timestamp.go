@@ -100,6 +100,9 @@ type stampParser struct {
 	// epochDigits is the width of the epoch numbers that open the
 	// input's lines, 0 when they are not read (see epochWidth).
 	epochDigits int
+	// epochCol and epochColWidth are the field and width of the epochs
+	// of a column of the input's lines, 0 for none (see epochColumn).
+	epochCol, epochColWidth int
 }
 
 // dateMemo is the last timestamp read up to its hour: format, position
@@ -159,6 +162,11 @@ func (p *stampParser) parse(line []byte) (int64, bool) {
 				p.lastFmt, p.lastAt = f, i
 				return t, true
 			}
+		}
+	}
+	if p.epochCol > 0 {
+		if k, t, _ := epochField(line, p.epochCol, p.epochColWidth); k > 0 {
+			return t, true
 		}
 	}
 	return 0, false
@@ -918,9 +926,11 @@ var jsonTimeKeys = [][]byte{[]byte(`"ts"`), []byte(`"time"`), []byte(`"timestamp
 	[]byte(`"_SOURCE_REALTIME_TIMESTAMP"`), []byte(`"__REALTIME_TIMESTAMP"`),
 	// Less common, so looked for last: Serilog's compact JSON, MongoDB's
 	// {"t":{"$date":…}}, log4j2's JsonLayout, CloudTrail's, a Kubernetes
-	// audit event's, python-json-logger's and others' names.
+	// audit event's, python-json-logger's and others' names; a
+	// Kubernetes Event's lastTimestamp and firstTimestamp, for its
+	// eventTime is null unless an events.k8s.io client wrote it.
 	[]byte(`"@t"`), []byte(`"$date"`), []byte(`"timeMillis"`), []byte(`"eventTime"`), []byte(`"requestReceivedTimestamp"`),
-	[]byte(`"Timestamp"`), []byte(`"datetime"`), []byte(`"asctime"`)}
+	[]byte(`"Timestamp"`), []byte(`"datetime"`), []byte(`"asctime"`), []byte(`"lastTimestamp"`), []byte(`"firstTimestamp"`)}
 
 // epoch reads a number of seconds, milliseconds, microseconds or
 // nanoseconds since 1970 (told apart by size: below 10^11 seconds, below

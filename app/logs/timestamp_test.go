@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -249,5 +250,43 @@ func TestTimestampMemoMatchesFullParse(t *testing.T) {
 				t.Fatalf("%s %q: %d %v, fresh parser %d %v", sys.name, line, got, ok, want, ok2)
 			}
 		}
+	}
+}
+
+// An epoch in a column of its own, as an AWS VPC flow log has its
+// window's start and end, times the lines that agree on it, under a
+// title row; numbers that do not agree on a column are no time.
+func TestEpochColumn(t *testing.T) {
+	vpc := "version account-id interface-id srcaddr dstaddr srcport dstport protocol packets bytes start end action log-status\n"
+	for i := range 6 {
+		action := "ACCEPT"
+		if i == 4 {
+			action = "REJECT"
+		}
+		vpc += fmt.Sprintf("2 123456789012 eni-0a1b2c3d 10.0.0.%d 10.0.1.5 %d 443 6 %d %d %d %d %s OK\n",
+			i, 40000+i, i+1, 60*(i+1), 1795003200+60*i, 1795003260+60*i, action)
+	}
+	res := analyze(t, vpc, Options{})
+	tl := res.Timeline
+	if tl == nil || tl.TimedLines != 6 || tl.UntimedLines != 1 || tl.Start != "2026-11-18T12:00:00Z" {
+		t.Errorf("VPC flow log: timeline %+v; want 6 lines timed from 2026-11-18T12:00:00Z", tl)
+	}
+	// Ids of ten digits in no one column.
+	mixed := "order 1795003200 shipped\nuser 42 placed order 1795003201\norder 1795003202 shipped\nuser 7 placed order 1795003203\n"
+	if res := analyze(t, mixed, Options{}); res.Timeline != nil {
+		t.Errorf("ids in different columns read as times: %+v", res.Timeline)
+	}
+}
+
+// A Kubernetes Event (kubectl get events -o json, an event exporter's
+// lines) has its time in lastTimestamp, its eventTime null: such a log
+// had no timeline.
+func TestKubernetesEventTime(t *testing.T) {
+	in := `{"kind":"Event","involvedObject":{"kind":"Pod","name":"web-1"},"reason":"BackOff","message":"Back-off restarting failed container","eventTime":null,"firstTimestamp":"2026-11-29T11:50:00Z","lastTimestamp":"2026-11-29T12:00:00Z","count":3,"type":"Warning"}
+{"kind":"Event","involvedObject":{"kind":"Pod","name":"web-2"},"reason":"Pulled","message":"Container image already present","eventTime":null,"firstTimestamp":"2026-11-29T12:00:30Z","lastTimestamp":"2026-11-29T12:00:30Z","count":1,"type":"Normal"}
+`
+	res := analyze(t, in, Options{})
+	if tl := res.Timeline; tl == nil || tl.TimedLines != 2 || tl.Start != "2026-11-29T12:00:00Z" {
+		t.Errorf("timeline %+v; want 2 lines from 12:00:00, their lastTimestamp", tl)
 	}
 }

@@ -185,7 +185,7 @@ func (z *tokenizer) words(s []byte, i, end int, quotes bool) {
 			// A number, or a value with digits and no key, unless a name
 			// with a digit (SOCKS5, HTTP2, IPv6, ssh2) or a call (jk2_init()).
 			masked = or&(cWordy|cHexLower|cHexUpper) == 0 || // no letter: a number, an address
-				!namedWithDigit(trimPunct(s[i:j])) && (or&cSpecial == 0 || !callName(s[i:j])) ||
+				!namedWithDigit(trimPunct(s[i:j])) && (or&cSpecial == 0 || !callName(s[i:j]) && !errnoWord(s[i:j])) ||
 				or&cSpecial != 0 && quoted(s[i:j]) // a quoted string, whatever it holds
 		case or&cSpecial != 0 || or&cDot != 0 || or&cWordy == 0 || isUpper(s[i]):
 			// A key, a path or an address, or what could be a host name,
@@ -419,9 +419,12 @@ func (z *tokenizer) json(s []byte, i int) bool {
 				i = k + 1
 				continue
 			}
-			if inMsg {
+			switch {
+			case inMsg && e-i > 2:
 				z.words(s, i+1, e-1, false)
-			} else {
+			case inMsg: // an empty message is one, shown as it is
+				z.push(s, i, e, 0, false, allClasses)
+			default:
 				z.push(s, i, e, 0, true, allClasses)
 			}
 			i = e
@@ -808,6 +811,29 @@ func namedWithDigit(t []byte) bool {
 	}
 	for _, c := range t[:n] {
 		if !isLetter(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// errnoWord reports an error number in parentheses glued to the first
+// word of its text, as Apache's error log writes the APR's ("(111)Connection
+// refused", "(70007)The timeout specified has expired"): the number
+// names the error the words say, so both are the message's own words.
+func errnoWord(t []byte) bool {
+	if len(t) < 4 || t[0] != '(' || !isDigit(t[1]) {
+		return false
+	}
+	k := 1
+	for k < len(t) && k <= 6 && isDigit(t[k]) {
+		k++
+	}
+	if k >= len(t)-1 || t[k] != ')' || !isUpper(t[k+1]) {
+		return false
+	}
+	for _, c := range t[k+2:] {
+		if !isLetter(c) && c != ':' {
 			return false
 		}
 	}

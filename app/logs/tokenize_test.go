@@ -119,3 +119,38 @@ func TestHeaderEnd(t *testing.T) {
 		}
 	}
 }
+
+// Apache's error log glues the APR's error number to the first word of
+// its text: "(111)Connection" is the message's word, not a value.
+func TestErrnoWord(t *testing.T) {
+	in := `[Sun Nov 29 12:00:10.010000 2026] [proxy:error] [pid 2345:tid 140] (111)Connection refused: AH00957: HTTP: attempt to connect to 127.0.0.1:8080 (localhost) failed
+[Sun Nov 29 12:00:11.010000 2026] [proxy:error] [pid 2345:tid 141] (111)Connection refused: AH00957: HTTP: attempt to connect to 127.0.0.1:8081 (localhost) failed
+[Sun Nov 29 12:00:12.010000 2026] [core:error] [pid 2345:tid 142] (70007)The timeout specified has expired: AH00574: ap_content_length_filter: apr_bucket_read() failed
+[Sun Nov 29 12:00:13.010000 2026] [core:notice] [pid 2345:tid 143] AH00094: Command line: '/usr/sbin/apache2'
+`
+	res := analyze(t, in, Options{})
+	want := map[string]bool{
+		"(111)Connection refused: AH00957: HTTP: attempt to connect to 127.0.0.1:<*> (localhost) failed":        true,
+		"(70007)The timeout specified has expired: AH00574: ap_content_length_filter: apr_bucket_read() failed": true,
+	}
+	for _, tm := range res.Templates {
+		delete(want, tm.Template)
+	}
+	if len(want) > 0 {
+		var got []string
+		for _, tm := range res.Templates {
+			got = append(got, tm.Template)
+		}
+		t.Errorf("templates %q lack %v", got, want)
+	}
+	for _, w := range []string{"(2)No", "(13)Permission", "(104)Connection:"} {
+		if !errnoWord([]byte(w)) {
+			t.Errorf("%s: no error word", w)
+		}
+	}
+	for _, w := range []string{"(111)", "(1a)Foo", "(12)connection", "(3)Foo2", "(1234567)Foo"} {
+		if errnoWord([]byte(w)) {
+			t.Errorf("%s: an error word", w)
+		}
+	}
+}

@@ -1,23 +1,42 @@
 package logs
 
-// A result lists at most MaxResultTemplates templates (the most frequent)
-// and MaxResultOutliers outliers (the first in input order), and of each
-// list no more than MaxResultListBytes of text once past its first item:
-// an input of all-different lines would otherwise make every line a
-// template and an outlier, and the answer several times the input's size.
-// The summary's counts, the matches and the timeline stay whole; the ids
-// of the templates left out are the ranks after the listed ones. A
-// template's text counts its values' and its examples'.
+import "slices"
+
+// A result lists at most MaxResultTemplates templates (the most frequent),
+// MaxResultOutliers outliers and MaxResultMatches matches (the first in
+// input order), and of the templates and outliers no more than
+// MaxResultListBytes of text once past the first item, of the matches
+// MaxResultMatchBytes: an input of all-different lines would otherwise
+// make every line a template and an outlier, and one of error lines every
+// line a match, with its fields, so that the answer would be several
+// times the input's size (a 9.4 MB log of JSON error lines answered
+// 42 MB). A line's text counts its fields' keys and values too. The
+// summary's counts and the timeline stay whole; the ids of the templates
+// left out are the ranks after the listed ones. A template's text counts
+// its values' and its examples'.
 const (
-	MaxResultTemplates = 1000
-	MaxResultOutliers  = 1000
-	MaxResultListBytes = 1 << 20
+	MaxResultTemplates  = 1000
+	MaxResultOutliers   = 1000
+	MaxResultListBytes  = 1 << 20
+	MaxResultMatches    = 10_000
+	MaxResultMatchBytes = 4 << 20
 )
 
 // Truncated counts what a result leaves out of its lists.
 type Truncated struct {
-	Templates int `json:"templates"` // the least frequent
-	Outliers  int `json:"outliers"`  // the last in input order
+	Templates int `json:"templates"`         // the least frequent
+	Outliers  int `json:"outliers"`          // the last in input order
+	Matches   int `json:"matches,omitempty"` // the last in input order
+}
+
+// headerBytes is the text a line's header adds to the answer: its
+// header, level and fields.
+func headerBytes(h *LineHeader) int {
+	n := len(h.Header) + len(h.Level)
+	for k, v := range h.Fields {
+		n += len(k) + len(v)
+	}
+	return n
 }
 
 // truncate cuts the result's lists to the limits above, and says so.
@@ -32,29 +51,52 @@ func (r *Result) truncate() {
 		}
 		if t.PatternInfo != nil {
 			for _, e := range t.Examples {
-				n += len(e.Text)
+				n += len(e.Text) + headerBytes(&e.LineHeader)
 			}
 		}
 		return n
 	})
 	no := listed(len(r.Outliers), MaxResultOutliers, func(i int) int {
-		return len(r.Outliers[i].Text) + len(r.Outliers[i].Template)
+		return len(r.Outliers[i].Text) + len(r.Outliers[i].Template) + headerBytes(&r.Outliers[i].LineHeader)
 	})
-	if nt == len(r.Templates) && no == len(r.Outliers) {
+	nm := listedWithin(len(r.Matches), MaxResultMatches, MaxResultMatchBytes, func(i int) int {
+		return len(r.Matches[i].Text) + headerBytes(&r.Matches[i].LineHeader)
+	})
+	// The result builds no more than it may list (see analyzer.result):
+	// the summary counts them all.
+	left := Truncated{Templates: r.Summary.Templates - nt, Outliers: r.Summary.Outliers - no, Matches: r.Summary.Matched - nm}
+	if left == (Truncated{}) {
 		return
 	}
-	r.Truncated = &Truncated{Templates: len(r.Templates) - nt, Outliers: len(r.Outliers) - no}
-	r.Templates, r.Outliers = r.Templates[:nt:nt], r.Outliers[:no:no]
+	r.Truncated = &left
+	// Copies, so that what is left out is no longer held.
+	r.Templates, r.Outliers, r.Matches = cut(r.Templates, nt), cut(r.Outliers, no), cut(r.Matches, nm)
+	if tl := r.Timeline; tl != nil && len(tl.matchBucket) > nm {
+		tl.matchBucket = cut(tl.matchBucket, nm)
+	}
+}
+
+// cut is the first n items of s, copied when that leaves some out.
+func cut[T any](s []T, n int) []T {
+	if n == len(s) {
+		return s
+	}
+	return slices.Clone(s[:n])
 }
 
 // listed is how many of a list of n items, item i of size(i) bytes, are
 // listed: at most most, and the first always, then while they fit in
 // MaxResultListBytes together.
 func listed(n, most int, size func(i int) int) int {
+	return listedWithin(n, most, MaxResultListBytes, size)
+}
+
+// listedWithin is listed with a bound of bytes bytes.
+func listedWithin(n, most, bytes int, size func(i int) int) int {
 	n = min(n, most)
 	total := 0
 	for i := range n {
-		if total += size(i); total > MaxResultListBytes && i > 0 {
+		if total += size(i); total > bytes && i > 0 {
 			return i
 		}
 	}
