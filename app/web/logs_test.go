@@ -510,8 +510,19 @@ func TestLogsPageTruncated(t *testing.T) {
 	if got := frag.Find("[data-testid=patterns-range]").Text(); !strings.Contains(got, "1,005 patterns") || !strings.Contains(got, "The first 100 are shown") || !strings.Contains(got, "The 5 rarest are not listed") {
 		t.Errorf("templates note %q", strings.Join(strings.Fields(got), " "))
 	}
+	// A log of error lines lists its first MaxResultMatches matches and
+	// says how many more there are.
+	b.Reset()
+	for i := range logs.MaxResultMatches + 5 {
+		fmt.Fprintf(&b, "ERROR request %d failed\n", i)
+	}
+	frag = logsHTMX(t, c, token, b.String()).Doc(t)
+	if got := frag.Find("[data-testid=matches-left-out]").Text(); !strings.HasPrefix(got, "5 later matched lines are not listed") || !strings.Contains(got, "the first 10,000") {
+		t.Errorf("matches note %q", got)
+	}
 	sample := logsHTMX(t, c, token, logs.Sample()).Doc(t)
-	if sample.Find("[data-testid=outliers-left-out]").Length() != 0 || strings.Contains(sample.Find("[data-testid=patterns-range]").Text(), "not listed") {
+	if sample.Find("[data-testid=outliers-left-out]").Length() != 0 || sample.Find("[data-testid=matches-left-out]").Length() != 0 ||
+		strings.Contains(sample.Find("[data-testid=patterns-range]").Text(), "not listed") {
 		t.Error("the sample's page says something is left out")
 	}
 }
