@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -119,16 +118,7 @@ func (t *cfnTemplate) indexMap(list []any) []int {
 	if m, ok := t.indexesAs(list, nil); ok {
 		return m
 	}
-	names := map[string]bool{}
-	ifConditions(list, names)
-	var conds []string
-	for c := range names {
-		if t.condition(c) == triUnknown {
-			conds = append(conds, c)
-		}
-	}
-	sort.Strings(conds)
-	readings, _ := t.readings(conds)
+	readings, _ := t.readings(t.undecidedIfs(list))
 	var out []int
 	for _, rd := range readings {
 		base, assume := t.decided, rd.assume
