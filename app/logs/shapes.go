@@ -152,10 +152,6 @@ type keywordScratch struct {
 	hits   []keywordHit
 }
 
-func newShapeSet(maxRefs int) shapeSet {
-	return shapeSet{index: make(map[string]int32), maxRefs: maxRefs}
-}
-
 // add records one line whose tokens z has just produced from text. The
 // shape of a key replayed from the tokenizer's cache (tokcache.go) is
 // known there without a look-up.
