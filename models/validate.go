@@ -42,8 +42,8 @@ func MixedScripts(addr string) bool {
 	for _, part := range strings.FieldsFunc(addr, func(r rune) bool { return r == '@' || r == '.' }) {
 		seen := -1
 		for _, r := range part {
-			if !unicode.IsLetter(r) {
-				continue
+			if !unicode.IsLetter(r) || unicode.In(r, unicode.Common, unicode.Inherited) {
+				continue // a letter every script uses (Japanese's ー)
 			}
 			s := len(scripts) // a letter of another script
 			if unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {

@@ -17,6 +17,7 @@ func TestValidEmailScripts(t *testing.T) {
 		"josé.müller@example.com":     true,
 		"田中さん@example.jp":             true, // Han and Hiragana together
 		"user+tag_1-2@sub.example.co": true,
+		"スーパー@example.jp":             true, // ー is of no script of its own
 	} {
 		if got := ValidEmail(addr); got != want {
 			t.Errorf("ValidEmail(%q) = %v, want %v", addr, got, want)
