@@ -624,12 +624,14 @@ func checkMessage(m *Message) *Error {
 	return nil
 }
 
-// checkToolInput refuses a tool call whose input is not a JSON object (a
-// list, a number, text cut short): every client reads a call's input, or
-// the arguments it becomes, as the object of the tool's parameters.
+// checkToolInput refuses a tool call whose input is JSON but not an object
+// (a list, a number, a string): every client reads a call's input, or the
+// arguments it becomes, as the object of the tool's parameters. A
+// streamed input cut short is let through: max_tokens ends a tool call
+// mid-parameter, and the stop reason that follows tells the client so.
 func checkToolInput(b ContentBlock) *Error {
 	in := bytes.TrimSpace(b.Input)
-	if len(in) > 0 && in[0] == '{' && json.Valid(in) {
+	if len(in) > 0 && in[0] == '{' || !json.Valid(in) {
 		return nil
 	}
 	return errInvalidResponse(fmt.Errorf("tool call %q with input that is not a JSON object", b.Name))

@@ -542,12 +542,24 @@ func TestErrorBeforeStreamIsAnHTTPError(t *testing.T) {
 	}
 }
 
-// A tool call whose input is no JSON object (a list, text cut short) is an
+// A tool call whose input is JSON but no object (a list, a number) is an
 // invalid answer, streamed or not: a stream fails before the block's end
 // reaches the client, as every client reads the input as the object of
-// the tool's parameters.
+// the tool's parameters. An input cut short by max_tokens goes through,
+// its stop reason saying so.
 func TestProxyRefusesToolInputThatIsNoObject(t *testing.T) {
-	for _, input := range []string{"[1,2]", `{"q":`, "7"} {
+	cut := []Event{{Type: EventMessageStart, Message: &Message{ID: "msg_1"}},
+		{Type: EventContentBlockStart, Block: &ContentBlock{Type: BlockToolUse, ID: "toolu_1", Name: "get"}},
+		{Type: EventContentBlockDelta, DeltaType: DeltaInputJSON, Text: `{"q": "wea`},
+		{Type: EventContentBlockStop}, {Type: EventMessageDelta, StopReason: StopMaxTokens}, {Type: EventMessageStop}}
+	p, err := NewWithUpstream(Config{}, misbehaving{events: cut})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg, _, err := p.Stream(context.Background(), testRequest(), func(Event) error { return nil }); err != nil || msg.StopReason != StopMaxTokens {
+		t.Errorf("a tool call cut short by max_tokens: %v, %+v", err, msg)
+	}
+	for _, input := range []string{"[1,2]", `"x"`, "7"} {
 		events := []Event{{Type: EventMessageStart, Message: &Message{ID: "msg_1"}},
 			{Type: EventContentBlockStart, Block: &ContentBlock{Type: BlockToolUse, ID: "toolu_1", Name: "get"}},
 			{Type: EventContentBlockDelta, DeltaType: DeltaInputJSON, Text: input},
