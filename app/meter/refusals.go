@@ -100,7 +100,11 @@ func addTools(turn map[string]any, blocks []gateway.ContentBlock) {
 	for _, b := range blocks {
 		switch b.Type {
 		case gateway.BlockToolUse:
-			calls = append(calls, map[string]any{"id": b.ID, "name": b.Name, "input": b.Input})
+			var input any = b.Input
+			if !json.Valid(b.Input) {
+				input = string(b.Input) // a streamed input cut short by max_tokens
+			}
+			calls = append(calls, map[string]any{"id": b.ID, "name": b.Name, "input": input})
 		case gateway.BlockToolResult:
 			results = append(results, map[string]any{"id": b.ToolUseID, "content": gateway.TextOf(b.Content), "is_error": b.IsError})
 		}
