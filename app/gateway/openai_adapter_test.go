@@ -52,6 +52,28 @@ func TestOpenAIComplete(t *testing.T) {
 	}
 }
 
+// A tool call cut short by max_tokens (finish_reason "length", its
+// arguments no whole JSON) is no call to make: the answer ends at
+// max_tokens with what came before it, as a stream's would, instead of
+// failing as invalid; arguments that are JSON but no object still fail.
+func TestOpenAICompleteToolCallCutShort(t *testing.T) {
+	for args, wantErr := range map[string]bool{`{\"city\": \"Ber`: false, `[1,2]`: true} {
+		srv := upstream(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"id":"c1","model":"gpt-x","choices":[{"index":0,"finish_reason":"length","message":{"role":"assistant","content":"Let me look.",`+
+				`"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get","arguments":"`+args+`"}}]}}],"usage":{"prompt_tokens":5,"completion_tokens":16}}`)
+		})
+		msg, _, err := newTestProxy(t, srv.URL, StyleOpenAI).Complete(context.Background(), testRequest())
+		if wantErr {
+			assertError(t, err, 502, CodeUpstreamError, "invalid response from upstream")
+			continue
+		}
+		if err != nil || msg.StopReason != StopMaxTokens || len(msg.Content) != 1 || msg.Content[0].Text != "Let me look." {
+			t.Errorf("cut short: %v %+v", err, msg)
+		}
+	}
+}
+
 func TestOpenAIStopReasons(t *testing.T) {
 	req := &Request{StopSequences: []string{"END", "STOP"}}
 	tests := []struct {

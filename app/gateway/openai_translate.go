@@ -294,6 +294,9 @@ func (r *openAIResponse) message(req *Request) (*Message, error) {
 	}
 	for _, tc := range c.Message.ToolCalls {
 		input, ok := argumentsObject(tc.Function.Arguments)
+		if !ok && msg.StopReason == StopMaxTokens && !json.Valid([]byte(tc.Function.Arguments)) {
+			continue // cut short by max_tokens, which the stop reason says: no call to make
+		}
 		if !ok {
 			return nil, errInvalidResponse(fmt.Errorf("tool call %q with arguments that are not a JSON object", tc.Function.Name))
 		}
