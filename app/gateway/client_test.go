@@ -552,11 +552,7 @@ func TestProxyRefusesToolInputThatIsNoObject(t *testing.T) {
 		{Type: EventContentBlockStart, Block: &ContentBlock{Type: BlockToolUse, ID: "toolu_1", Name: "get"}},
 		{Type: EventContentBlockDelta, DeltaType: DeltaInputJSON, Text: `{"q": "wea`},
 		{Type: EventContentBlockStop}, {Type: EventMessageDelta, StopReason: StopMaxTokens}, {Type: EventMessageStop}}
-	p, err := NewWithUpstream(Config{}, misbehaving{events: cut})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if msg, _, err := p.Stream(context.Background(), testRequest(), func(Event) error { return nil }); err != nil || msg.StopReason != StopMaxTokens {
+	if msg, _, err := streamFrom(t, cut); err != nil || msg.StopReason != StopMaxTokens {
 		t.Errorf("a tool call cut short by max_tokens: %v, %+v", err, msg)
 	}
 	for _, input := range []string{"[1,2]", `"x"`, "7"} {
@@ -564,21 +560,13 @@ func TestProxyRefusesToolInputThatIsNoObject(t *testing.T) {
 			{Type: EventContentBlockStart, Block: &ContentBlock{Type: BlockToolUse, ID: "toolu_1", Name: "get"}},
 			{Type: EventContentBlockDelta, DeltaType: DeltaInputJSON, Text: input},
 			{Type: EventContentBlockStop}, {Type: EventMessageDelta, StopReason: StopToolUse}, {Type: EventMessageStop}}
-		p, err := NewWithUpstream(Config{}, misbehaving{events: events})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		_, _, err = p.Stream(context.Background(), testRequest(), func(ev Event) error {
-			got = append(got, ev.Type)
-			return nil
-		})
+		_, got, err := streamFrom(t, events)
 		assertError(t, err, 502, CodeUpstreamError, "invalid response from upstream")
 		if slices.Contains(got, EventContentBlockStop) {
 			t.Errorf("input %s: the tool call's end reached the client: %v", input, got)
 		}
 		answer := &Message{ID: "msg_1", Type: "message", Role: "assistant", Content: []ContentBlock{{Type: BlockToolUse, ID: "toolu_1", Name: "get", Input: json.RawMessage(input)}}}
-		p, _ = NewWithUpstream(Config{}, misbehaving{answer: answer})
+		p, _ := NewWithUpstream(Config{}, misbehaving{answer: answer})
 		_, _, err = p.Complete(context.Background(), testRequest())
 		assertError(t, err, 502, CodeUpstreamError, "invalid response from upstream")
 	}
@@ -601,6 +589,23 @@ func (m misbehaving) Stream(_ context.Context, _ *Request, emit func(Event) erro
 	return nil
 }
 
+// streamFrom streams a test request through a Proxy whose upstream sends
+// events, returning the answer, the types of the events the client got
+// and the error.
+func streamFrom(t *testing.T, events []Event) (*Message, []string, error) {
+	t.Helper()
+	p, err := NewWithUpstream(Config{}, misbehaving{events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	msg, _, err := p.Stream(context.Background(), testRequest(), func(ev Event) error {
+		got = append(got, ev.Type)
+		return nil
+	})
+	return msg, got, err
+}
+
 func TestProxyEnforcesEventOrder(t *testing.T) {
 	start := Event{Type: EventMessageStart, Message: &Message{ID: "msg_1"}}
 	tests := map[string][]Event{
@@ -613,15 +618,7 @@ func TestProxyEnforcesEventOrder(t *testing.T) {
 	}
 	for name, events := range tests {
 		t.Run(name, func(t *testing.T) {
-			p, err := NewWithUpstream(Config{}, misbehaving{events: events})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			_, _, err = p.Stream(context.Background(), testRequest(), func(ev Event) error {
-				got = append(got, ev.Type)
-				return nil
-			})
+			_, got, err := streamFrom(t, events)
 			assertError(t, err, 502, CodeUpstreamError, "invalid response from upstream")
 			if slices.Contains(got, EventError) {
 				t.Errorf("an upstream's error event reached the client: %v", got)

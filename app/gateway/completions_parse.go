@@ -581,10 +581,10 @@ func parseJSONSchema(js object) (*ResponseFormat, *Error) {
 func checkToolPairs(msgs []ChatMessage, call, result, id string) *Error {
 	seen := map[string]bool{}
 	for i, m := range msgs {
-		if m.Role == "user" && i > 0 && msgs[i-1].Role == "assistant" {
-			continue // its results were paired with that turn's calls
-		}
 		if m.Role == "user" {
+			if i > 0 && msgs[i-1].Role == "assistant" {
+				continue // its results were paired with that turn's calls
+			}
 			for _, b := range m.Blocks {
 				if b.Type == BlockToolResult {
 					return invalid("the %s with %s %q comes before any call it could answer", result, id, b.ToolUseID)
@@ -593,7 +593,6 @@ func checkToolPairs(msgs []ChatMessage, call, result, id string) *Error {
 			continue
 		}
 		open := map[string]bool{} // this turn's calls not yet answered
-		var order []string
 		for _, b := range m.Blocks {
 			if b.Type != BlockToolUse {
 				continue
@@ -602,7 +601,6 @@ func checkToolPairs(msgs []ChatMessage, call, result, id string) *Error {
 				return invalid("%s %s %q is given twice", call, id, b.ID)
 			}
 			seen[b.ID], open[b.ID] = true, true
-			order = append(order, b.ID)
 		}
 		if i+1 < len(msgs) && msgs[i+1].Role == "user" {
 			for _, b := range msgs[i+1].Blocks {
@@ -615,9 +613,9 @@ func checkToolPairs(msgs []ChatMessage, call, result, id string) *Error {
 				delete(open, b.ToolUseID)
 			}
 		}
-		for _, c := range order {
-			if open[c] {
-				return invalid("%s %s %q has no %s after it: every call of a turn is answered in the next", call, id, c, result)
+		for _, b := range m.Blocks { // the first call left, in the turn's order
+			if b.Type == BlockToolUse && open[b.ID] {
+				return invalid("%s %s %q has no %s after it: every call of a turn is answered in the next", call, id, b.ID, result)
 			}
 		}
 	}

@@ -60,9 +60,10 @@ type Result struct {
 	// analysed entry's first line, beside Assignments (Compare splits the
 	// two inputs by it).
 	entryLines []int
-	// severity holds, with IncludeAssignments, the most severe category
-	// of each template's matches (see Category.severity), by id: Compare
-	// reads it, for the matches listed may be a few of them.
+	// severity holds, with IncludeAssignments or IncludePatterns, the
+	// most severe category of each template's matches (see
+	// Category.severity), by id: Compare and the patterns read it, for the
+	// matches listed may be a few of them.
 	severity []uint8
 }
 

@@ -72,15 +72,13 @@ func (a *analyzer) patterns(res *Result, input []byte) {
 		res.Templates[i].PatternInfo = &info[i]
 	}
 	tmpl := func(si int32) int { return a.ids[si] - 1 }
-	sev := make([]uint8, len(info))
 	for _, m := range a.matches {
 		if t := tmpl(m.shape); t < listed {
 			info[t].Matched++
-			sev[t] = max(sev[t], m.sev)
 		}
 	}
 	for t := range info {
-		info[t].Category = bySeverity[sev[t]]
+		info[t].Category = bySeverity[res.severity[t+1]] // by id
 	}
 	if tl := res.Timeline; tl != nil {
 		first := make([]int64, len(info))

@@ -153,12 +153,14 @@ func (a *analyzer) result(input []byte, clusters []*cluster) *Result {
 	a.ids = id
 	res.Summary.Matched = len(a.matches)
 	res.Summary.Outliers = rareLines
-	if a.opts.IncludeAssignments {
+	if a.opts.IncludeAssignments || a.opts.IncludePatterns {
 		res.severity = make([]uint8, len(clusters)+1)
 		for _, m := range a.matches {
 			t := id[m.shape]
 			res.severity[t] = max(res.severity[t], m.sev)
 		}
+	}
+	if a.opts.IncludeAssignments {
 		res.Assignments = make([]int, len(a.assign))
 		res.entryLines = make([]int, len(a.assignNo))
 		for i, no := range a.assignNo {

@@ -16,7 +16,7 @@ import (
 // and errors are OpenAI's.
 func (s *Service) ServeEmbeddings(c echo.Context, who Caller) error {
 	c.Set(servedKey, true)
-	k := &call{who: who, dialect: "embeddings", start: time.Now()}
+	k := &call{who: who, dialect: Dialect{Name: "embeddings"}, start: time.Now()}
 	err := s.serveEmbeddings(c, k)
 	s.record(c, k, err)
 	if gateway.Final(err) {

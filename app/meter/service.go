@@ -140,18 +140,16 @@ type Dialect struct {
 // call is what the service learned of one call, for its record.
 type call struct {
 	who     Caller
-	dialect string
-	// errorStatus is the dialect's ErrorStatus.
-	errorStatus func(*apierr.Error) int
-	start       time.Time
-	req         *gateway.Request
-	embed       *gateway.EmbeddingsRequest // an embeddings call's, instead of req
-	hold        Hold
-	budgets     []budgetHold
-	route       gateway.RouteInfo
-	report      *gateway.Report
-	reply       *gateway.Message
-	started     bool // the stream's headers were sent: the answer is committed
+	dialect Dialect // its Name and ErrorStatus
+	start   time.Time
+	req     *gateway.Request
+	embed   *gateway.EmbeddingsRequest // an embeddings call's, instead of req
+	hold    Hold
+	budgets []budgetHold
+	route   gateway.RouteInfo
+	report  *gateway.Report
+	reply   *gateway.Message
+	started bool // the stream's headers were sent: the answer is committed
 	// answered: a non-streamed answer is on its way before the record
 	// (counted in Service.answered until it is queued).
 	answered bool
@@ -168,7 +166,7 @@ func Served(c echo.Context) bool { return c.Get(servedKey) != nil }
 // the stream instead and Serve returns nil.
 func (s *Service) Serve(c echo.Context, who Caller, d Dialect) error {
 	c.Set(servedKey, true)
-	k := &call{who: who, dialect: d.Name, errorStatus: d.ErrorStatus, start: time.Now()}
+	k := &call{who: who, dialect: d, start: time.Now()}
 	defer func() {
 		// A panic in a dialect or the proxy still gets the call's record
 		// (a 500) and settles its reservation; recoverPanic answers it.
@@ -387,8 +385,8 @@ func (s *Service) limitUser(ctx context.Context, userID string, h http.Header) e
 // reservation, and counts it in the metrics.
 func (s *Service) record(c echo.Context, k *call, err error) {
 	e := s.event(c, k.who, err)
-	if err != nil && k.errorStatus != nil {
-		e.Status = ptr(k.errorStatus(apierr.From(err)))
+	if err != nil && k.dialect.ErrorStatus != nil {
+		e.Status = ptr(k.dialect.ErrorStatus(apierr.From(err)))
 	}
 	e.TotalMs = ptr(time.Since(k.start).Milliseconds())
 	e.Target = "gateway"
@@ -421,7 +419,7 @@ func (s *Service) record(c echo.Context, k *call, err error) {
 			// ended with an error event: record how it really ended.
 			e.Status, e.ErrorCode = &r.Status, &r.ErrorCode
 		}
-		metrics.GatewayUpstreamSeconds.WithLabelValues(k.dialect, statusClass(*e.Status)).Observe(r.Latency.Seconds())
+		metrics.GatewayUpstreamSeconds.WithLabelValues(k.dialect.Name, statusClass(*e.Status)).Observe(r.Latency.Seconds())
 		metrics.GatewayTokensIn.Add(float64(r.Usage.AllInput()))
 		metrics.GatewayTokensOut.Add(float64(r.Usage.OutputTokens))
 	}

@@ -466,32 +466,26 @@ func placeholdPartial(v any) {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			if p, ok := placeholderIn(e); ok {
-				x[k] = p
-			} else {
-				placeholdPartial(e)
-			}
+			x[k] = placeheld(e)
 		}
 	case []any:
 		for i, e := range x {
-			if p, ok := placeholderIn(e); ok {
-				x[i] = p
-			} else {
-				placeholdPartial(e)
-			}
+			x[i] = placeheld(e)
 		}
 	}
 }
 
-// placeholderIn returns the placeholder that v, a string, holds.
-func placeholderIn(v any) (string, bool) {
+// placeheld is v with its placeholders placed (placeholdPartial): a string
+// that holds one is that placeholder alone.
+func placeheld(v any) any {
 	s, ok := v.(string)
 	switch {
 	case !ok:
+		placeholdPartial(v)
 	case strings.Contains(s, knownAfterDeployment):
-		return knownAfterDeployment, true
+		return knownAfterDeployment
 	case strings.Contains(s, knownAfterApply):
-		return knownAfterApply, true
+		return knownAfterApply
 	}
-	return "", false
+	return v
 }
